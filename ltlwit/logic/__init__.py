@@ -1,0 +1,1 @@
+"""Pure-Python logic layer: formulas, syntaxes, traces, assignments, solving. Never imports torch."""

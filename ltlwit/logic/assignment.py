@@ -1,0 +1,37 @@
+"""Partial propositional assignments: the witnesses of propositional formulas.
+
+A partial assignment is a witness when it *entails* the formula: every completion of it
+satisfies the formula. APs not mentioned are free.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """AP name -> truth value, kept sorted by name so equal assignments compare equal."""
+
+    values: tuple[tuple[str, bool], ...]
+
+    @classmethod
+    def of(cls, mapping: Mapping[str, bool] | Iterable[tuple[str, bool]]) -> "Assignment":
+        items = mapping.items() if isinstance(mapping, Mapping) else mapping
+        return cls(tuple(sorted((str(k), bool(v)) for k, v in items)))
+
+    def as_dict(self) -> dict[str, bool]:
+        return dict(self.values)
+
+    def aps(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.values)
+
+    def to_str(self, syntax: str = "spot") -> str:
+        """`spot`: the cube `a & !c`; `polish`: DeepLTL's `a1c0`; `json`: `{"a": true}`."""
+        from ltlwit.logic.syntax import print_assignment
+
+        return print_assignment(self, syntax)
+
+    def __str__(self) -> str:
+        return self.to_str("spot")

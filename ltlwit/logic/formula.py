@@ -1,0 +1,166 @@
+"""The one formula type of ltlwit: immutable, hash-consed LTL/propositional syntax trees.
+
+Hash-consing makes structurally equal formulas the *same object*, so equality is identity,
+hashing is O(1), and the engine can use formulas directly as (parts of) automaton states.
+The intern table holds formulas weakly, so streaming a large input keeps memory constant.
+
+Constructors never simplify: a parser must return exactly what the user wrote (`1 U a` stays
+`1 U a`); rewriting is the engine's business. `&` and `|` are binary, as in Polish notation,
+which keeps the tree positional encoding of the neural models well defined.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Iterator
+
+#: Operator spellings used as `Formula.op`. Constants are "1" and "0"; an AP has op "ap".
+CONSTANTS = ("1", "0")
+UNARY = ("!", "X", "F", "G")
+BINARY = ("&", "|", "->", "<->", "xor", "U", "R", "W", "M")
+TEMPORAL = frozenset({"X", "F", "G", "U", "R", "W", "M"})
+OPERATORS = UNARY + BINARY
+
+_TABLE: "weakref.WeakValueDictionary[tuple, Formula]" = weakref.WeakValueDictionary()
+
+
+class Formula:
+    """A node of a formula tree; build one with the module's constructors, never directly."""
+
+    __slots__ = ("op", "children", "name", "size", "temporal", "_aps", "__weakref__")
+
+    op: str
+    children: tuple["Formula", ...]
+    name: str | None
+    size: int
+    temporal: bool
+
+    def __new__(cls, op: str, children: tuple["Formula", ...] = (), name: str | None = None) -> "Formula":
+        key = (op, children, name)
+        node = _TABLE.get(key)
+        if node is not None:
+            return node
+        node = object.__new__(cls)
+        object.__setattr__(node, "op", op)
+        object.__setattr__(node, "children", children)
+        object.__setattr__(node, "name", name)
+        object.__setattr__(node, "size", 1 + sum(c.size for c in children))
+        object.__setattr__(node, "temporal", op in TEMPORAL or any(c.temporal for c in children))
+        object.__setattr__(node, "_aps", None)
+        _TABLE[key] = node
+        return node
+
+    def __setattr__(self, key: str, value: object) -> None:
+        raise AttributeError("formulas are immutable")
+
+    def __reduce__(self) -> tuple:
+        return (Formula, (self.op, self.children, self.name))
+
+    # Identity is equality (hash-consing); object's __eq__/__hash__ already say exactly that.
+
+    @property
+    def is_ap(self) -> bool:
+        return self.op == "ap"
+
+    @property
+    def is_constant(self) -> bool:
+        return self.op in CONSTANTS
+
+    @property
+    def is_propositional(self) -> bool:
+        return not self.temporal
+
+    def walk(self) -> Iterator["Formula"]:
+        """Nodes in Polish (pre-)order; iterative, so 10,000-deep formulas are fine."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+    def aps(self) -> tuple[str, ...]:
+        """AP names in order of first appearance in Polish order (the canonical slot order)."""
+        if self._aps is None:
+            seen: dict[str, None] = {}
+            for node in self.walk():
+                if node.op == "ap":
+                    seen.setdefault(node.name, None)
+            object.__setattr__(self, "_aps", tuple(seen))
+        return self._aps
+
+    def to_str(self, syntax: str = "spot") -> str:
+        """Render in `spot` (infix), `polish`, `polish-spaced` or `lbt` syntax."""
+        from ltlwit.logic.syntax import print_formula
+
+        return print_formula(self, syntax)
+
+    def __str__(self) -> str:
+        return self.to_str("spot")
+
+    def __repr__(self) -> str:
+        return f"formula({self.to_str('spot')!r})"
+
+
+TRUE = Formula("1")
+FALSE = Formula("0")
+
+
+def ap(name: str) -> Formula:
+    """An atomic proposition; any non-empty name (printers quote what needs quoting)."""
+    if not isinstance(name, str) or not name:
+        raise ValueError("an atomic proposition needs a non-empty name")
+    return Formula("ap", (), name)
+
+
+def const(value: bool) -> Formula:
+    return TRUE if value else FALSE
+
+
+def unop(op: str, child: Formula) -> Formula:
+    if op not in UNARY:
+        raise ValueError(f"not a unary operator: {op!r}")
+    return Formula(op, (child,))
+
+
+def binop(op: str, left: Formula, right: Formula) -> Formula:
+    if op not in BINARY:
+        raise ValueError(f"not a binary operator: {op!r}")
+    return Formula(op, (left, right))
+
+
+def Not(f: Formula) -> Formula:  # noqa: N802 - Spot-like constructor names
+    return Formula("!", (f,))
+
+
+def And(*fs: Formula) -> Formula:  # noqa: N802
+    """Left-nested conjunction; `And()` is `1`."""
+    return _chain("&", fs, TRUE)
+
+
+def Or(*fs: Formula) -> Formula:  # noqa: N802
+    """Left-nested disjunction; `Or()` is `0`."""
+    return _chain("|", fs, FALSE)
+
+
+def _chain(op: str, fs: tuple[Formula, ...], empty: Formula) -> Formula:
+    if not fs:
+        return empty
+    result = fs[0]
+    for f in fs[1:]:
+        result = Formula(op, (result, f))
+    return result
+
+
+def make(op: str, *children: Formula, name: str | None = None) -> Formula:
+    """Generic constructor keyed by operator spelling, for code that maps over trees."""
+    if op == "ap":
+        return ap(name)  # type: ignore[arg-type]
+    if op in CONSTANTS:
+        if children:
+            raise ValueError(f"constant {op} takes no operands")
+        return Formula(op)
+    if op in UNARY and len(children) == 1:
+        return Formula(op, children)
+    if op in BINARY and len(children) == 2:
+        return Formula(op, children)
+    raise ValueError(f"bad operator/arity: {op!r}/{len(children)}")

@@ -1,0 +1,46 @@
+"""Symbolic lasso traces: a finite prefix then a cycle repeated forever, each step a
+propositional formula that stands for every letter (valuation) satisfying it.
+
+A symbolic trace denotes a *set* of infinite words; it is a witness of an LTL formula only
+when every word of the set satisfies the formula (universal semantics, as DeepLTL checks it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ltlwit.logic.formula import Formula
+
+
+@dataclass(frozen=True)
+class Trace:
+    prefix: tuple[Formula, ...]
+    cycle: tuple[Formula, ...]
+
+    def __post_init__(self) -> None:
+        if not self.cycle:
+            raise ValueError("a lasso trace needs a non-empty cycle")
+        for step in self.prefix + self.cycle:
+            if step.temporal:
+                raise ValueError(f"trace step {step} is not propositional")
+
+    @property
+    def steps(self) -> tuple[Formula, ...]:
+        return self.prefix + self.cycle
+
+    def aps(self) -> tuple[str, ...]:
+        """AP names in order of first appearance along the steps."""
+        seen: dict[str, None] = {}
+        for step in self.steps:
+            for name in step.aps():
+                seen.setdefault(name, None)
+        return tuple(seen)
+
+    def to_str(self, syntax: str = "spot") -> str:
+        """`spot`: `a & !b; 1; cycle{c}`; `polish`: DeepLTL's `&a!b;1;{c}`."""
+        from ltlwit.logic.syntax import print_trace
+
+        return print_trace(self, syntax)
+
+    def __str__(self) -> str:
+        return self.to_str("spot")
