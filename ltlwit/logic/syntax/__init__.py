@@ -1,0 +1,113 @@
+"""The syntax layer: parse and print formulas, lasso traces and assignments.
+
+Formulas: `spot` (Spot's infix, with its aliases and UTF-8 operators), `polish` (DeepLTL's
+network Polish `&Uab!Xc`; a string with spaces between tokens is read as spaced Polish),
+`polish-spaced` (`& U req b ! X c`), `lbt`, and `auto` (see `detect`). Every parser raises
+`ParseError` only; every parser and printer is iterative, so depth is never a problem.
+Printers round-trip: `parse_formula(print_formula(f, s), s) is f` for every syntax `s`.
+"""
+
+from __future__ import annotations
+
+from ltlwit.logic.assignment import Assignment
+from ltlwit.logic.formula import Formula
+from ltlwit.logic.syntax.detect import parse_auto
+from ltlwit.logic.syntax.errors import ParseError
+from ltlwit.logic.syntax.infix import parse_spot
+from ltlwit.logic.syntax.infix_print import print_spot
+from ltlwit.logic.syntax.lbt import parse_lbt, print_lbt
+from ltlwit.logic.syntax.polish import parse_network, parse_spaced, print_network, print_spaced
+from ltlwit.logic.syntax.words import (
+    parse_compact,
+    parse_cube,
+    parse_json,
+    parse_trace_with,
+    print_assignment_as,
+    print_trace_polish,
+    print_trace_spot,
+)
+from ltlwit.logic.trace import Trace
+
+__all__ = [
+    "SYNTAXES", "OUTPUT_SYNTAXES", "TRACE_SYNTAXES", "ASSIGNMENT_SYNTAXES", "ParseError",
+    "parse_formula", "print_formula", "parse_trace", "print_trace", "parse_assignment",
+    "print_assignment",
+]
+
+#: Accepted by `parse_formula` (the CLI's `--syntax`).
+SYNTAXES = ("auto", "spot", "polish", "polish-spaced", "lbt")
+#: Accepted by `print_formula` (the CLI's `fmt --to`).
+OUTPUT_SYNTAXES = ("spot", "polish", "polish-spaced", "lbt")
+TRACE_SYNTAXES = ("spot", "polish")
+ASSIGNMENT_SYNTAXES = ("spot", "polish", "json")
+
+
+def _polish(text: str) -> Formula:
+    return parse_spaced(text) if any(ch.isspace() for ch in text.strip()) else parse_network(text)
+
+
+_PARSERS = {"auto": parse_auto, "spot": parse_spot, "polish": _polish, "polish-spaced": parse_spaced, "lbt": parse_lbt}
+_PRINTERS = {"spot": print_spot, "polish": print_network, "polish-spaced": print_spaced, "lbt": print_lbt}
+
+
+def _check_text(text: object) -> None:
+    if not isinstance(text, str):
+        raise TypeError(f"expected a string to parse, got {type(text).__name__}")
+
+
+def parse_formula(text: str, syntax: str = "auto") -> Formula:
+    """Parse one formula; raises ParseError (a ValueError) with a column on bad input."""
+    _check_text(text)
+    try:
+        parser = _PARSERS[syntax]
+    except KeyError:
+        raise ValueError(f"unknown formula syntax {syntax!r}; expected one of {', '.join(SYNTAXES)}") from None
+    return parser(text)
+
+
+def print_formula(formula: Formula, syntax: str = "spot") -> str:
+    """Render a formula; `polish` raises ValueError for names it cannot spell (multi-letter)."""
+    try:
+        printer = _PRINTERS[syntax]
+    except KeyError:
+        raise ValueError(f"unknown output syntax {syntax!r}; expected one of {', '.join(OUTPUT_SYNTAXES)}") from None
+    return printer(formula)
+
+
+def parse_trace(text: str, syntax: str = "auto") -> Trace:
+    """A lasso trace: Spot's `a & !b; 1; cycle{c}` or DeepLTL's `&a!b;1;{c}`.
+
+    `auto` accepts either framing and reads each step with formula auto-detection."""
+    _check_text(text)
+    if syntax == "auto":
+        return parse_trace_with(text, parse_auto, None)
+    if syntax == "spot":
+        return parse_trace_with(text, parse_spot, "spot")
+    if syntax == "polish":
+        return parse_trace_with(text, _polish, "polish")
+    raise ValueError(f"unknown trace syntax {syntax!r}; expected auto, spot or polish")
+
+
+def print_trace(trace: Trace, syntax: str = "spot") -> str:
+    if syntax == "spot":
+        return print_trace_spot(trace, print_spot)
+    if syntax == "polish":
+        return print_trace_polish(trace, print_network)
+    raise ValueError(f"unknown trace syntax {syntax!r}; expected spot or polish")
+
+
+def parse_assignment(text: str) -> Assignment:
+    """`a1c0`, a JSON object `{"a": true, "c": false}`, or a cube `a & !c` (`1`: empty).
+    An AP given two different values is a ParseError."""
+    _check_text(text)
+    body = text.strip()
+    if body.startswith("{"):
+        return parse_json(text)
+    if body in ("1", "true") or any(ch in body for ch in "&!~¬∧ "):
+        return parse_cube(text, parse_spot(text))
+    return parse_compact(text)
+
+
+def print_assignment(assignment: Assignment, syntax: str = "spot") -> str:
+    """`spot`: the cube `a & !c` (`1` when empty); `polish`: `a1c0`; `json`: an object."""
+    return print_assignment_as(assignment, syntax)

@@ -1,0 +1,82 @@
+"""Spot's infix LTL syntax: an operator-precedence parser with explicit stacks.
+
+Precedence, lowest first: `-> <->` (right-assoc); `|`; `xor`; `&` (and Wring's `*`);
+`U R W M` (right-assoc); `F G`; `X`; `!`. All unary operators are prefix and bind tighter
+than every binary one, so a unary operator applies as soon as its operand is complete.
+`&`, `|` and `xor` nest to the left (`a & b & c` is `(a & b) & c`); parentheses are kept
+as structure (`a & (b & c)` stays right-nested) because formulas are never rewritten.
+No recursion anywhere: 10,000 nested parentheses or `X` operators are fine.
+"""
+
+from __future__ import annotations
+
+from ltlwit.logic.formula import Formula
+from ltlwit.logic.syntax.errors import ParseError
+from ltlwit.logic.syntax.infix_lex import RIGHT, Tok, describe, tokenize
+
+
+def parse_spot(text: str) -> Formula:
+    """Parse one formula in Spot's infix syntax (all its aliases and UTF-8 operators)."""
+    toks = tokenize(text)
+    if not toks:
+        return _fail(text, len(text.rstrip()) if text.strip() else 0, "empty input")
+    operands: list[Formula] = []
+    pending: list[Tok] = []  # "(", unary and binary operators not yet applied
+    expect_operand = True
+    for tok in toks:
+        kind = tok.kind
+        if expect_operand:
+            if kind == "atom":
+                operands.append(tok.value)
+                _apply_unary(operands, pending)
+                expect_operand = False
+            elif kind == "un" or kind == "(":
+                pending.append(tok)
+            elif kind == ")" and pending and pending[-1].kind == "(":
+                return _fail(text, pending[-1].column, "unexpected empty block", tok.column + 1 - pending[-1].column)
+            else:
+                return _fail(text, tok.column, f"syntax error, unexpected {describe(tok)}", tok.width)
+        elif kind == "bin":
+            level = tok.level
+            while pending and pending[-1].kind == "bin" and (
+                pending[-1].level > level or (pending[-1].level == level and level not in RIGHT)
+            ):
+                _apply_binary(operands, pending.pop())
+            pending.append(tok)
+            expect_operand = True
+        elif kind == ")":
+            while pending and pending[-1].kind == "bin":
+                _apply_binary(operands, pending.pop())
+            if not pending:
+                return _fail(text, tok.column, "syntax error, unexpected closing parenthesis")
+            pending.pop()
+            _apply_unary(operands, pending)
+        else:
+            return _fail(text, tok.column, f"syntax error, unexpected {describe(tok)}", tok.width)
+    end = len(text.rstrip())
+    if expect_operand:
+        last = toks[-1]
+        reason = "syntax error, unexpected end of formula"
+        if last.kind in ("un", "bin"):
+            reason += f', missing right operand for "{describe(last)}"'
+        return _fail(text, end, reason)
+    while pending:
+        tok = pending.pop()
+        if tok.kind == "(":
+            return _fail(text, tok.column, "missing closing parenthesis", end - tok.column)
+        _apply_binary(operands, tok)
+    return operands[0]
+
+
+def _apply_unary(operands: list[Formula], pending: list[Tok]) -> None:
+    while pending and pending[-1].kind == "un":
+        operands[-1] = Formula(pending.pop().value, (operands[-1],))
+
+
+def _apply_binary(operands: list[Formula], tok: Tok) -> None:
+    right = operands.pop()
+    operands[-1] = Formula(tok.value, (operands[-1], right))
+
+
+def _fail(text: str, column: int, reason: str, width: int = 1) -> Formula:
+    raise ParseError(text, column, reason, width)

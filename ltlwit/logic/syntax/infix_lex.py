@@ -1,0 +1,211 @@
+"""Tokenizer of Spot's infix syntax, faithful to Spot's flex scanner where names and
+operators meet (flex reads the longest match; on a tie the earlier rule wins):
+
+* Expecting an operand, a name may not start with `F`, `G` or `X` unless a digit follows,
+  so `GFa` is `G F a` while `F1` and `X0y` are names; any other identifier, however long,
+  is one name: `aUb` is a name, `Ua` too, `U` alone is the operator (keywords win ties,
+  as do `true`/`false` in any case and `xor`).
+* After an operand (a name or `)`), no name may start with `M R U V W F G X`, so `a Ub`
+  reads as `a U b`.
+* `()` is the next operator, `=0` and a combining overline (`a̅`) negate the name before.
+Bounded and PSL/SERE syntax (`X[2]`, `{...}`, `;`, `[*]`, `##1`, `first_match`, `S`, `Ⓧ`) is
+not supported and reported as such, with its column.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from ltlwit.logic.formula import FALSE, TRUE, Formula, ap
+from ltlwit.logic.syntax.errors import ParseError
+from ltlwit.logic.syntax.names import unquote_at
+
+
+class Tok(NamedTuple):
+    kind: str  # "atom", "un", "bin", "(", ")"
+    value: object  # Formula for atoms, the Formula op for operators
+    column: int
+    width: int
+    level: float = 0.0  # binding strength of a binary operator (higher binds tighter)
+
+
+#: Binary operators: op -> (level, right-associative), Spot's table lowest first.
+LEVELS = {"->": 1.0, "<->": 1.0, "|": 2.0, "xor": 3.0, "&": 4.0, "U": 5.0, "R": 5.0, "W": 5.0, "M": 5.0}
+RIGHT = frozenset({1.0, 5.0})
+STAR_LEVEL = 4.5  # Wring's `*` conjunction binds between `&` and `U`, as in Spot.
+
+_SYMBOLS: dict[str, tuple[str, str]] = {}
+for _op, _spellings in {
+    ("(", "("): "(",
+    (")", ")"): ")",
+    ("un", "X"): "() ○ ◯",
+    ("un", "!"): "! ~ ¬",
+    ("un", "G"): "[] □ ⬜ ◻",
+    ("un", "F"): "<> ◇ ⋄ ♢",
+    ("bin", "->"): "-> --> → ⟶ => ⇒ ⟹",
+    ("bin", "<->"): "<-> <--> ↔ <=> ⇔",
+    ("bin", "|"): "|| | + \\/ ∨ ∪",
+    ("bin", "&"): "&& & /\\ ∧ ∩",
+    ("bin", "*"): "*",
+    ("bin", "xor"): "^ ⊕",
+    ("neg", "!"): "=0 \u0305 \u0304",
+    ("pos", ""): "=1",
+    ("unsupported", "PSL/SERE syntax"): "{ } ; : [*] [* [+] [:*] [:* [:+] [= [-> ## |-> |=> []-> []=> <>-> <>=> ↦ ⤇",
+    ("unsupported", "the strong next operator"): "Ⓧ",
+}.items():
+    for _s in _spellings.split():
+        _SYMBOLS[_s] = _op
+_MAXSYM = max(map(len, _SYMBOLS))
+
+_SPACE = re.compile(r"[ \t\n\r]+")
+_WORD = re.compile(r"[a-zA-Z0-9_.]+")
+_BRACKET = re.compile(r"[ \t\n\r]*\[(\])?")
+_KEYWORDS = {"U": "U", "R": "R", "V": "R", "W": "W", "M": "M", "xor": "xor"}
+_UNSUPPORTED_WORDS = {"S": "the S operator", "first_match": "PSL first_match"}
+_NOT_AFTER_OPERAND = frozenset("FGXMRUVW")
+
+NAMES = {
+    "!": "not operator", "X": "next operator", "F": "sometimes operator", "G": "always operator",
+    "&": "and operator", "*": "star operator", "|": "or operator", "xor": "xor operator",
+    "->": "implication operator", "<->": "equivalent operator", "U": "until operator",
+    "R": "release operator", "W": "weak until operator", "M": "strong release operator",
+    "(": "opening parenthesis", ")": "closing parenthesis",
+}
+
+
+def describe(tok: Tok) -> str:
+    """Bison-style name of a token, for `syntax error, unexpected ...`."""
+    if tok.kind == "atom":
+        f = tok.value
+        if f is TRUE or f is FALSE:
+            return "constant " + ("true" if f is TRUE else "false")
+        return "atomic proposition"
+    return NAMES[tok.kind if tok.kind in "()" else tok.value]
+
+
+def _unsupported(text: str, column: int, width: int, what: str) -> ParseError:
+    return ParseError(text, column, f"unsupported: {what} ({text[column:column + width]!r})", width)
+
+
+def tokenize(text: str) -> list[Tok]:
+    toks: list[Tok] = []
+    append = toks.append
+    i, n = 0, len(text)
+    after_operand = False  # Spot's `not_prop` start condition
+    last_bare_ap = False  # a postfix negation may follow only a name
+    while i < n:
+        c = text[i]
+        if c in " \t\n\r":
+            i = _SPACE.match(text, i).end()
+            continue
+        if c == "/" and text.startswith("/*", i):
+            i = _skip_comment(text, i)
+            continue
+        if c.isascii() and (c.isalpha() or c in "_."):
+            word = _WORD.match(text, i).group()
+            i = _word(text, i, word, after_operand, append)
+            after_operand = toks[-1].kind == "atom"
+            last_bare_ap = after_operand
+            continue
+        if c == "1" or c == "0":
+            append(Tok("atom", TRUE if c == "1" else FALSE, i, 1))
+            i += 1
+            after_operand = last_bare_ap = False
+            continue
+        if c == '"':
+            got = unquote_at(text, i)
+            if got is None:
+                raise ParseError(text, i, "unclosed string", n - i)
+            if not got[0]:
+                raise ParseError(text, i, "empty atomic proposition name", 2)
+            append(Tok("atom", ap(got[0]), i, got[1] - i))
+            i = got[1]
+            after_operand = last_bare_ap = True
+            continue
+        for size in range(min(_MAXSYM, n - i), 0, -1):
+            kind_op = _SYMBOLS.get(text[i : i + size])
+            if kind_op is not None:
+                break
+        else:
+            raise ParseError(text, i, f"syntax error, unexpected character {c!r}")
+        kind, op = kind_op
+        if kind == "unsupported":
+            raise _unsupported(text, i, size, op)
+        if kind == "neg" or kind == "pos":
+            if not last_bare_ap:
+                raise ParseError(text, i, "syntax error, unexpected " + ("negative" if kind == "neg" else "positive")
+                                 + " suffix (it may only follow an atomic proposition)", size)
+            if kind == "neg":
+                prev = toks[-1]
+                toks[-1] = Tok("atom", Formula("!", (prev.value,)), prev.column, i + size - prev.column)
+            last_bare_ap = False
+            i += size
+            continue
+        if kind == "bin":
+            level = STAR_LEVEL if op == "*" else LEVELS[op]
+            append(Tok("bin", "&" if op == "*" else op, i, size, level))
+        else:
+            append(Tok(kind, op, i, size))
+        after_operand = kind == ")"
+        last_bare_ap = False
+        i += size
+    return toks
+
+
+def _word(text: str, i: int, word: str, after_operand: bool, append) -> int:
+    """Emit the token a letter-initial run starts, by flex's longest-match rules; return
+    the index after it."""
+    c = word[0]
+    low = word[:5].lower()
+    const = 4 if low[:4] == "true" else 5 if low == "false" else 0
+    if word[:11] == "first_match":
+        keyword = 11
+    elif word[:3] == "xor":
+        keyword = 3
+    else:
+        keyword = 1 if c in "URVWMSFGX" else 0
+    if not after_operand:
+        if c in "FGX":
+            name = len(word) if len(word) > 1 and word[1].isdigit() else 0
+        else:
+            name = len(word)
+    elif c in _NOT_AFTER_OPERAND:
+        name = 0
+    else:
+        name = len(word) if len(word) > 1 and word[1] not in "FGX" else 1
+    best = max(const, keyword, name)
+    if best == const:
+        append(Tok("atom", TRUE if const == 4 else FALSE, i, const))
+    elif best == keyword:
+        spelled = word[:keyword]
+        if spelled in _UNSUPPORTED_WORDS:
+            raise _unsupported(text, i, keyword, _UNSUPPORTED_WORDS[spelled])
+        if spelled in "FGX":
+            bracket = _BRACKET.match(text, i + 1)
+            if bracket and not bracket.group(1):
+                raise _unsupported(text, i, bracket.end() - i, f"bounded operator {spelled}[..]")
+            append(Tok("un", spelled, i, 1))
+        else:
+            op = _KEYWORDS[spelled]
+            append(Tok("bin", op, i, keyword, LEVELS[op]))
+    else:
+        append(Tok("atom", ap(word[:name]), i, name))
+    return i + best
+
+
+def _skip_comment(text: str, i: int) -> int:
+    """Skip a (nestable) /* comment */ starting at i, as Spot does."""
+    depth, j = 0, i
+    while j < len(text):
+        if text.startswith("/*", j):
+            depth += 1
+            j += 2
+        elif text.startswith("*/", j):
+            depth -= 1
+            j += 2
+            if depth == 0:
+                return j
+        else:
+            j += 1
+    raise ParseError(text, i, "unclosed comment", 2)

@@ -1,0 +1,66 @@
+"""Spot infix printer with the fewest parentheses that still read back as the same tree.
+
+The parser (infix.py) builds binary `&`/`|`/`xor` left-nested and `U R W M -> <->`
+right-nested, so `a & b & c` prints without parentheses while `a & (b & c)` keeps them:
+print -> parse gives back the identical (hash-consed) object. Iterative, so any depth prints.
+"""
+
+from __future__ import annotations
+
+from ltlwit.logic.formula import Formula
+from ltlwit.logic.syntax.names import spot_ap
+
+#: Binding strength, lowest first, exactly Spot's table; atoms and unary operators bind
+#: tighter than any binary operator, so only binary children ever need parentheses.
+PRECEDENCE = {"->": 1, "<->": 1, "|": 2, "xor": 3, "&": 4, "U": 5, "R": 5, "W": 5, "M": 5}
+RIGHT_ASSOC = frozenset({"->", "<->", "U", "R", "W", "M"})
+_ATOM = 10
+
+
+def print_spot(formula: Formula) -> str:
+    """Spot's infix syntax in Spot's own style: `G(a -> Fb)`, `a U (b U c)`, `X(1)`."""
+    out: list[str] = []
+    stack: list[Formula | str] = [formula]
+    pop, push = stack.pop, stack.append
+    while stack:
+        item = pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        op = item.op
+        if op == "ap":
+            out.append(spot_ap(item.name))
+        elif op == "1" or op == "0":
+            out.append(op)
+        elif len(item.children) == 1:
+            child = item.children[0]
+            out.append(op)
+            # `X1` and `F0` would read as AP names, so constants after F/G/X get parentheses.
+            if child.op in PRECEDENCE or (op != "!" and child.op in ("1", "0")):
+                out.append("(")
+                push(")")
+            push(child)
+        else:
+            left, right = item.children
+            level = PRECEDENCE[op]
+            lp = PRECEDENCE.get(left.op, _ATOM)
+            rp = PRECEDENCE.get(right.op, _ATOM)
+            if op in RIGHT_ASSOC:
+                left_par, right_par = lp <= level, rp < level
+            else:
+                left_par, right_par = lp < level, rp <= level
+            # Pushed in reverse: left part, operator, right part come out in reading order.
+            if right_par:
+                push(")")
+                push(right)
+                push("(")
+            else:
+                push(right)
+            push(f" {op} ")
+            if left_par:
+                push(")")
+                push(left)
+                push("(")
+            else:
+                push(left)
+    return "".join(out)

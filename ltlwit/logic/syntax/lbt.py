@@ -1,0 +1,56 @@
+"""LBT prefix syntax (LBT, ltl2dstar, Spot's `--lbt`): `t f ! & | ^ i e X F G U V M W`.
+
+As in Spot's lexer, one-character operators need no surrounding spaces, names are
+identifiers or double-quoted strings, and `R` is accepted as a synonym of `V`. The printer
+follows Spot: names `p0`, `p1`, ... stay bare, every other name is quoted.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ltlwit.logic.formula import Formula
+from ltlwit.logic.syntax.errors import ParseError
+from ltlwit.logic.syntax.names import quote, unquote_at
+from ltlwit.logic.syntax.prefix import Token, build
+
+_LEX = re.compile(r'\s*(?:("(?:[^"\\]|\\.)*")|(")|([a-zA-Z._][a-zA-Z0-9._]*)|(\S))')
+TO_OP = {
+    "!": "!", "&": "&", "|": "|", "^": "xor", "i": "->", "e": "<->", "X": "X", "F": "F",
+    "G": "G", "U": "U", "V": "R", "R": "R", "W": "W", "M": "M", "t": "1", "f": "0",
+}
+FROM_OP = {
+    "!": "!", "&": "&", "|": "|", "xor": "^", "->": "i", "<->": "e", "X": "X", "F": "F",
+    "G": "G", "U": "U", "R": "V", "W": "W", "M": "M", "1": "t", "0": "f",
+}
+_PNUM = re.compile(r"p[0-9]+\Z")
+
+
+def parse_lbt(text: str) -> Formula:
+    tokens: list[Token] = []
+    pos, end = 0, len(text.rstrip())
+    while pos < end:
+        m = _LEX.match(text, pos)
+        quoted, unclosed, word, char = m.groups()
+        column = m.start(m.lastindex)
+        if quoted is not None:
+            tokens.append(Token("ap", unquote_at(text, column)[0], column, quoted))
+        elif unclosed is not None:
+            raise ParseError(text, column, "unclosed string: missing closing double quote")
+        elif word is not None:
+            op = TO_OP.get(word)
+            tokens.append(Token(op, None, column, word) if op else Token("ap", word, column, word))
+        else:
+            op = TO_OP.get(char)
+            if op is None:
+                raise ParseError(text, column, f"syntax error, unexpected {char!r} in LBT")
+            tokens.append(Token(op, None, column, char))
+        pos = m.end()
+    return build(tokens, text)
+
+
+def print_lbt(formula: Formula) -> str:
+    return " ".join(
+        (n.name if _PNUM.match(n.name) else quote(n.name)) if n.op == "ap" else FROM_OP[n.op]
+        for n in formula.walk()
+    )

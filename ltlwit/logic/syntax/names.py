@@ -1,0 +1,47 @@
+"""How atomic-proposition names are written in each syntax: when a name may stand bare and
+how it is double-quoted otherwise. Shared by the printers and the word/assignment syntaxes
+so that what a printer leaves bare is exactly what the matching parser reads back as one AP.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: A bare identifier of the Spot infix syntax read in "expecting an operand" position
+#: (Spot's lexer: an AP cannot start with F, G or X unless a digit follows).
+SPOT_BARE = re.compile(r"(?:[a-zA-EH-WYZ_.][a-zA-Z0-9_.]*|[FGX][0-9][a-zA-Z0-9_.]*)\Z")
+#: Words that Spot's lexer reads as operators or constants although they look like names.
+SPOT_KEYWORDS = frozenset({"U", "R", "V", "W", "M", "S", "xor", "first_match"})
+#: Identifier tokens of the prefix syntaxes (spaced Polish, LBT, assignments).
+IDENT = re.compile(r"[A-Za-z_.][A-Za-z0-9_.]*\Z")
+
+
+def quote(name: str) -> str:
+    """Double-quote a name, escaping `"` and `\\` with a backslash (Spot's convention)."""
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def unquote_at(text: str, start: int) -> tuple[str, int] | None:
+    """Read a double-quoted name whose opening quote is at `start`: the name and the index
+    after the closing quote, or None when the quote is never closed."""
+    out: list[str] = []
+    i = start + 1
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch == '"':
+            return "".join(out), i + 1
+        if ch == "\\" and i + 1 < n:
+            i += 1
+            ch = text[i]
+        out.append(ch)
+        i += 1
+    return None
+
+
+def spot_ap(name: str) -> str:
+    """A name as Spot's infix syntax needs it: bare when the lexer reads it back as this very
+    AP, quoted otherwise (`aUb`, `p0`, `F1` stay bare; `X`, `U`, `true`, `x < 3` are quoted)."""
+    if SPOT_BARE.match(name) and name not in SPOT_KEYWORDS and name.lower() not in ("true", "false"):
+        return name
+    return quote(name)

@@ -1,0 +1,122 @@
+"""Polish (prefix) notation: DeepLTL's network form and a space-separated form.
+
+Network Polish (`&Uab!Xc`) is what the training data and the models use: no spaces,
+single-letter APs, the multi-character tokens `->`, `<->` and `xor`. It is on the training
+data path (hundreds of thousands of formulas), hence the tight right-to-left stack loop.
+Spaced Polish (`& U req b ! X "x < 3"`) has the same operators but any AP names.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ltlwit.logic.formula import BINARY, UNARY, Formula, ap
+from ltlwit.logic.syntax.errors import ParseError
+from ltlwit.logic.syntax.names import IDENT, quote
+from ltlwit.logic.syntax.prefix import ARITY, Token, build, diagnose, words
+
+_NET_TOKEN = re.compile(r"<->|->|xor|.", re.S)
+#: Letters that are operators in network Polish and so cannot be AP names there.
+_OP_LETTERS = frozenset("XFGURWM")
+_OPS = frozenset(UNARY + BINARY)
+_AP_CACHE: dict[str, Formula] = {}
+
+
+def parse_network(text: str) -> Formula:
+    """Parse DeepLTL network Polish (`&Uab!Xc`); surrounding whitespace is ignored."""
+    body = text.strip()
+    tokens = _NET_TOKEN.findall(body)
+    stack: list[Formula] = []
+    push, pop = stack.append, stack.pop
+    arity_of = ARITY.get
+    try:
+        for tok in reversed(tokens):
+            arity = arity_of(tok)
+            if arity is None:
+                leaf = _AP_CACHE.get(tok)
+                if leaf is None:
+                    if not tok.isalpha():
+                        raise IndexError
+                    leaf = _AP_CACHE.setdefault(tok, ap(tok))
+                push(leaf)
+            elif arity == 0:
+                push(Formula(tok))
+            elif arity == 1:
+                push(Formula(tok, (pop(),)))
+            else:
+                left = pop()
+                push(Formula(tok, (left, pop())))
+    except IndexError:
+        raise _network_error(text) from None
+    if len(stack) != 1:
+        raise _network_error(text)
+    return stack[0]
+
+
+def _network_error(text: str) -> ParseError:
+    """Slow path: locate what is wrong with a network-Polish string."""
+    offset = len(text) - len(text.lstrip())
+    body = text.strip()
+    tokens: list[tuple[str, int, str]] = []
+    for m in _NET_TOKEN.finditer(body):
+        tok, column = m.group(), m.start() + offset
+        if tok in ARITY and tok != "ap":
+            tokens.append((tok, column, tok))
+        elif tok.isalpha():
+            tokens.append(("ap", column, tok))
+        elif tok.isspace():
+            return ParseError(text, column, "syntax error, unexpected space in network Polish "
+                                            "(use the spaced form for spaced tokens)")
+        else:
+            return ParseError(text, column, f"syntax error, unexpected character {tok!r} in network Polish")
+    return diagnose(tokens, text)
+
+
+def print_network(formula: Formula) -> str:
+    """Network Polish; raises ValueError for a name that is not one non-operator letter."""
+    parts: list[str] = []
+    n_xor = 0
+    for node in formula.walk():
+        op = node.op
+        if op == "ap":
+            name = node.name
+            if len(name) != 1 or not name.isalpha() or name in _OP_LETTERS:
+                raise ValueError(
+                    f"network Polish needs single-letter AP names, got {name!r}; use polish-spaced"
+                )
+            parts.append(name)
+        else:
+            n_xor += op == "xor"
+            parts.append(op)
+    text = "".join(parts)
+    if text.count("xor") != n_xor:
+        raise ValueError("APs x, o, r in a row would read as 'xor' in network Polish; use polish-spaced")
+    return text
+
+
+def parse_spaced(text: str) -> Formula:
+    """Parse space-separated Polish: operators, `1`, `0`, identifiers or quoted names."""
+    tokens: list[Token] = []
+    for word, column, quoted in words(text):
+        if quoted is not None:
+            tokens.append(Token("ap", quoted, column, word))
+        elif word in _OPS or word in ("1", "0"):
+            tokens.append(Token(word, None, column, word))
+        elif IDENT.match(word):
+            tokens.append(Token("ap", word, column, word))
+        else:
+            raise ParseError(text, column, f"syntax error, unexpected {word!r} (not an operator or a name; "
+                                           "quote odd names)", len(word))
+    return build(tokens, text)
+
+
+def spaced_ap(name: str) -> str:
+    """A name as spaced Polish needs it: bare identifiers unless they spell an operator."""
+    if IDENT.match(name) and name not in _OPS:
+        return name
+    return quote(name)
+
+
+def print_spaced(formula: Formula) -> str:
+    """Space-separated Polish with any AP names."""
+    return " ".join(spaced_ap(n.name) if n.op == "ap" else n.op for n in formula.walk())
