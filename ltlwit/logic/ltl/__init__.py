@@ -1,0 +1,62 @@
+"""ltlwit's classical LTL engine: satisfiability with small verified lasso witnesses, and
+checking of symbolic lasso traces (universal semantics).
+
+    solve(formula, budget=None, engine="auto") -> Sat(Trace) | Unsat | Unknown
+    holds(formula, trace, engine="auto") -> bool
+    Budget(seconds=None, states=None)
+
+`engine`: "builtin" (this package, pure Python), "spot" (Spot's Python bindings; ValueError
+when `import spot` fails), "auto" (= builtin: it is the one the test suite and the benchmarks
+vouch for on these machines).
+
+Modules: `rewrite` (NNF + basic rewrites), `labels` (truth tables / BDDs), `expand` (on-the-fly
+FM translation), `emptiness` (Couvreur's SCC check, paths), `witness` (lasso extraction and
+simplification), `check` (`holds`), `solver` (`solve`), `spot` (optional backend).
+"""
+
+from __future__ import annotations
+
+from ltlwit.logic.formula import Formula
+from ltlwit.logic.ltl import check as _check
+from ltlwit.logic.ltl.emptiness import Budget
+from ltlwit.logic.ltl.solver import solve_builtin
+from ltlwit.logic.result import Result, Unknown
+from ltlwit.logic.trace import Trace
+
+ENGINES = ("auto", "builtin", "spot")
+
+__all__ = ["Budget", "ENGINES", "holds", "solve"]
+
+
+def solve(formula: Formula, budget: Budget | None = None, engine: str = "auto") -> Result:
+    """Satisfiability of an LTL (or propositional) formula with a verified witness.
+
+    Never a wrong answer: a witness has passed `holds`, Unsat comes from an exhaustive search.
+    A formula too deep for the interpreter gives Unknown, not a crash."""
+    if _backend(engine) == "spot":
+        from ltlwit.logic.ltl import spot
+
+        return spot.solve(formula, budget)
+    try:
+        return solve_builtin(formula, budget)
+    except RecursionError:
+        return Unknown("formula nested too deeply for the built-in engine")
+
+
+def holds(formula: Formula, trace: Trace, engine: str = "auto") -> bool:
+    """Whether every word matching the symbolic lasso `trace` satisfies `formula`; False when a
+    step is unsatisfiable. Raises ValueError (one line) for a formula nested too deeply."""
+    if _backend(engine) == "spot":
+        from ltlwit.logic.ltl import spot
+
+        return spot.holds(formula, trace)
+    try:
+        return _check.holds(formula, trace)
+    except RecursionError:
+        raise ValueError("formula nested too deeply for the built-in checker") from None
+
+
+def _backend(engine: str) -> str:
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
+    return "builtin" if engine == "auto" else engine

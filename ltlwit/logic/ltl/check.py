@@ -1,0 +1,232 @@
+"""Checking symbolic lasso traces against LTL formulas, universal semantics.
+
+`holds(φ, trace)` is true iff every infinite word whose letters satisfy the trace's steps
+satisfies φ (DeepLTL's `spot.contains(aut(φ), word)`), and false for a trace with an
+unsatisfiable step (such a trace denotes no word; accepting it would make `0` "hold").
+
+Three stages, cheapest first; the pipeline calls this thousands of times per second:
+1. Step labels: unsatisfiable step -> False.
+2. A sound three-valued evaluation over the lasso positions (`Evaluator`): each subformula gets
+   the positions where it is *definitely* true / false for every matching word (least and
+   greatest fixpoints over position bit masks). When every step fixes all of φ's APs this is
+   exactly the classical linear lasso evaluation, so that case never goes further.
+3. Otherwise the on-the-fly product of the lasso with the automaton of ¬φ, and emptiness:
+   an accepting cycle is a matching word violating φ. The full automaton of ¬φ is never built.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any, Sequence
+
+from ltlwit.logic.formula import Formula
+from ltlwit.logic.ltl.emptiness import accepting_scc
+from ltlwit.logic.ltl.expand import Translator
+from ltlwit.logic.ltl.labels import Labels, make_labels
+from ltlwit.logic.ltl.rewrite import negate
+from ltlwit.logic.trace import Trace
+
+_LABELS: "OrderedDict[tuple[str, ...], Labels]" = OrderedDict()
+_EVALUATORS: "OrderedDict[tuple[Formula, int], Evaluator]" = OrderedDict()
+_TRANSLATORS: "OrderedDict[tuple[Formula, int], Translator]" = OrderedDict()
+_CACHE_SIZE = 64
+#: A label universe's formula memo is reset past this size (long streams of candidates).
+_LABEL_MEMO_LIMIT = 50_000
+
+
+def labels_for(names: Sequence[str]) -> Labels:
+    """A shared label manager per AP universe, so repeated checks reuse labels and caches."""
+    key = tuple(names)
+    L = _LABELS.get(key)
+    if L is None:
+        L = _LABELS[key] = make_labels(key)
+        if len(_LABELS) > _CACHE_SIZE:
+            _LABELS.popitem(last=False)
+    else:
+        _LABELS.move_to_end(key)
+        if len(L._memo) > _LABEL_MEMO_LIMIT:
+            L._memo.clear()
+    return L
+
+
+def _cached(table: OrderedDict, key: tuple, make: Any) -> Any:
+    hit = table.get(key)
+    if hit is None:
+        hit = table[key] = make()
+        if len(table) > _CACHE_SIZE:
+            table.popitem(last=False)
+    else:
+        table.move_to_end(key)
+    return hit
+
+
+def holds(formula: Formula, trace: Trace) -> bool:
+    """Whether every word matching `trace` satisfies `formula` (False for an unsatisfiable step)."""
+    names = dict.fromkeys(formula.aps())
+    names.update(dict.fromkeys(trace.aps()))
+    L = labels_for(tuple(names))
+    steps = [L.of(s) for s in trace.steps]
+    if any(s == L.false for s in steps):
+        return False
+    loop = len(trace.prefix)
+    verdict = evaluator(formula, L).run(steps, loop)
+    if verdict is not None:
+        return verdict
+    return not violated(formula, L, steps, loop)
+
+
+def evaluator(formula: Formula, L: Labels) -> "Evaluator":
+    return _cached(_EVALUATORS, (formula, id(L)), lambda: Evaluator(formula, L))
+
+
+def violated(formula: Formula, L: Labels, steps: list[Any], loop: int) -> bool:
+    """Whether some word matching the steps violates `formula`: emptiness of the product of the
+    lasso with the on-the-fly automaton of ¬formula."""
+    tr = _cached(_TRANSLATORS, (formula, id(L)), lambda: Translator(negate(formula), L))
+    n = len(steps)
+    false = L.false
+
+    def successors(state: tuple[int, int]) -> list:
+        pos, s = state
+        step = steps[pos]
+        nxt = pos + 1 if pos + 1 < n else loop
+        return [(label, (nxt, d), marks) for label, d, marks in tr.edges(s) if label & step != false]
+
+    scc, _ = accepting_scc((0, tr.initial), successors, tr.all_marks)
+    return scc is not None
+
+
+class Evaluator:
+    """Sound three-valued evaluation of one formula over lasso traces (see module docstring).
+
+    The formula's nodes are listed once in post-order, its maximal propositional subformulas
+    turned into labels once; `run` then costs a few big-integer operations per node."""
+
+    def __init__(self, formula: Formula, L: Labels) -> None:
+        self.L = L
+        order: list[Formula] = []
+        seen: set[Formula] = set()
+        stack: list[tuple[Formula, bool]] = [(formula, False)]
+        while stack:
+            f, ready = stack.pop()
+            if ready:
+                order.append(f)
+                continue
+            if f in seen:
+                continue
+            seen.add(f)
+            stack.append((f, True))
+            if f.temporal:
+                stack.extend((c, False) for c in f.children)
+        self.root = formula
+        # (node, op, child nodes, label, negated label) in post-order; label only for leaves
+        self.plan = []
+        for f in order:
+            if f.temporal:
+                self.plan.append((f, f.op, f.children, None, None))
+            else:
+                label = L.of(f)
+                self.plan.append((f, "prop", (), label, L.neg(label)))
+
+    def run(self, steps: list[Any], loop: int) -> bool | None:
+        """True/False when every matching word agrees at position 0, None when unsure."""
+        n = len(steps)
+        full = (1 << n) - 1
+        last = n - 1
+        false = self.L.false
+        val: dict[Formula, tuple[int, int]] = {}
+
+        def nxt(m: int) -> int:
+            return (m >> 1) | (((m >> loop) & 1) << last)
+
+        for f, op, kids, label, nlabel in self.plan:
+            if op == "prop":
+                t = fm = 0
+                for i, s in enumerate(steps):
+                    if s & nlabel == false:
+                        t |= 1 << i
+                    elif s & label == false:
+                        fm |= 1 << i
+                val[f] = (t, fm)
+                continue
+            if op == "!":
+                t, fm = val[kids[0]]
+                val[f] = (fm, t)
+                continue
+            a = val[kids[0]]
+            if op == "X":
+                val[f] = (nxt(a[0]), nxt(a[1]))
+                continue
+            if op == "F":
+                val[f] = (_lfp(a[0], full, nxt), _gfp(a[1], 0, nxt))
+                continue
+            if op == "G":
+                val[f] = (_gfp(a[0], 0, nxt), _lfp(a[1], full, nxt))
+                continue
+            b = val[kids[1]]
+            if op == "&":
+                val[f] = (a[0] & b[0], a[1] | b[1])
+            elif op == "|":
+                val[f] = (a[0] | b[0], a[1] & b[1])
+            elif op == "->":
+                val[f] = (a[1] | b[0], a[0] & b[1])
+            elif op == "<->":
+                val[f] = ((a[0] & b[0]) | (a[1] & b[1]), (a[0] & b[1]) | (a[1] & b[0]))
+            elif op == "xor":
+                val[f] = ((a[0] & b[1]) | (a[1] & b[0]), (a[0] & b[0]) | (a[1] & b[1]))
+            elif op == "U":  # t: lfp b | (a & X.); f: gfp !b & (!a | X.)
+                val[f] = (_lfp(b[0], a[0], nxt), _gfp(b[1], a[1], nxt))
+            elif op == "R":  # t: gfp b & (a | X.); f: lfp !b | (!a & X.)
+                val[f] = (_gfp(b[0], a[0], nxt), _lfp(b[1], a[1], nxt))
+            elif op == "W":  # t: gfp b | (a & X.); f: lfp !b & (!a | X.)
+                val[f] = (_gfp_or(b[0], a[0], full, nxt), _lfp_and(b[1], a[1], nxt))
+            elif op == "M":  # t: lfp b & (a | X.); f: gfp !b | (!a & X.)
+                val[f] = (_lfp_and(b[0], a[0], nxt), _gfp_or(b[1], a[1], full, nxt))
+            else:
+                raise ValueError(f"unknown operator {op}")
+        t, fm = val[self.root]
+        if t & 1:
+            return True
+        if fm & 1:
+            return False
+        return None
+
+
+def _lfp(base: int, through: int, nxt: Any) -> int:
+    """Least Z with Z = base | (through & X Z)."""
+    z = base
+    while True:
+        z2 = base | (through & nxt(z))
+        if z2 == z:
+            return z
+        z = z2
+
+
+def _gfp(base: int, through: int, nxt: Any) -> int:
+    """Greatest Z with Z = base & (through | X Z)."""
+    z = base
+    while True:
+        z2 = base & (through | nxt(z))
+        if z2 == z:
+            return z
+        z = z2
+
+
+def _gfp_or(base: int, through: int, full: int, nxt: Any) -> int:
+    """Greatest Z with Z = base | (through & X Z)."""
+    z = full
+    while True:
+        z2 = base | (through & nxt(z))
+        if z2 == z:
+            return z
+        z = z2
+
+
+def _lfp_and(base: int, through: int, nxt: Any) -> int:
+    """Least Z with Z = base & (through | X Z)."""
+    z = 0
+    while True:
+        z2 = base & (through | nxt(z))
+        if z2 == z:
+            return z
+        z = z2

@@ -1,0 +1,225 @@
+"""On-the-fly translation of a simplified NNF formula into a transition-based generalized Büchi
+automaton, in the style of Couvreur's FM construction (the core of Spot's ltl2tgba).
+
+A state is a set of obligations (formulas that must hold from here on), encoded as an integer
+bit mask over the obligations met so far, so states hash and compare in O(1) and unions are
+`|`. Each formula expands into *terms* `label ∧ X(next)`; a state's edges are the product of
+its obligations' terms. A term that postpones an Until-like obligation `u` (`a U b`, `F b`,
+`a M b`) carries u's *promise*; an edge is in u's acceptance set when it carries no promise
+for u. Terms with equal (next, promises) are merged by OR-ing labels, and a term subsumed by
+another (fewer obligations, fewer promises) loses the letters the other accepts — the run
+through the weaker term accepts every word the stronger one would, so the language is kept
+while edges and states shrink. Expansions are cached per formula and per state.
+
+`<->` and `xor` are expanded lazily: `a <-> b` gives the terms of `a & b` and of `!a & !b`,
+with `!a`, `!b` negated (and simplified) only when such a node is first expanded.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ltlwit.logic.formula import TRUE, Formula
+from ltlwit.logic.ltl.labels import Labels
+from ltlwit.logic.ltl.rewrite import negate
+
+#: (next-state mask, promise mask) -> label
+Terms = dict[tuple[int, int], Any]
+#: (label, destination state mask, acceptance marks)
+Edge = tuple[Any, int, int]
+
+_UNTIL_LIKE = frozenset({"U", "F", "M"})
+
+
+class Translator:
+    """The automaton of one formula; states are explored only when asked for."""
+
+    def __init__(self, root: Formula, labels: Labels) -> None:
+        self.labels = labels
+        self._bit: dict[Formula, int] = {}
+        self._obligations: list[Formula] = []
+        self.marks: dict[Formula, int] = {}
+        for f in _closure(root):
+            if f.op in _UNTIL_LIKE:
+                self.marks[f] = 1 << len(self.marks)
+        self.all_marks = (1 << len(self.marks)) - 1
+        self._terms: dict[Formula, Terms] = {}
+        self._edges: dict[int, list[Edge]] = {}
+        self.initial = self.state_of([root])
+
+    # -- states --------------------------------------------------------------------------
+    def state_of(self, formulas: list[Formula]) -> int:
+        mask = 0
+        for f in formulas:
+            for g in _conjuncts(f):
+                if g is TRUE:
+                    continue
+                bit = self._bit.get(g)
+                if bit is None:
+                    bit = self._bit[g] = 1 << len(self._obligations)
+                    self._obligations.append(g)
+                mask |= bit
+        return mask
+
+    def formulas(self, state: int) -> list[Formula]:
+        out = []
+        while state:
+            low = state & -state
+            out.append(self._obligations[low.bit_length() - 1])
+            state ^= low
+        return out
+
+    @property
+    def state_count(self) -> int:
+        return len(self._edges)
+
+    # -- edges ---------------------------------------------------------------------------
+    def edges(self, state: int) -> list[Edge]:
+        """Outgoing edges, fewest pending obligations (then promises) first."""
+        cached = self._edges.get(state)
+        if cached is not None:
+            return cached
+        L = self.labels
+        false = L.false
+        terms: Terms = {(0, 0): L.true}
+        fs = self.formulas(state)
+        expansions = sorted((self.terms(f) for f in fs), key=len)
+        for ft in expansions:
+            terms = _product(terms, ft, false)
+            if not terms:
+                break
+        terms = _prune_subsumed(terms, L)
+        full = self.all_marks
+        edges = [(label, nxt, full ^ prom) for (nxt, prom), label in terms.items()]
+        edges.sort(key=lambda e: (e[1].bit_count(), (full ^ e[2]).bit_count()))
+        self._edges[state] = edges
+        return edges
+
+    def terms(self, root: Formula) -> Terms:
+        """The expansion of one formula (cached); iterative over the formula, stopping at X."""
+        memo = self._terms
+        hit = memo.get(root)
+        if hit is not None:
+            return hit
+        stack: list[tuple[Formula, bool]] = [(root, False)]
+        while stack:
+            f, ready = stack.pop()
+            if f in memo:
+                continue
+            deps = self._dependencies(f)
+            if not ready:
+                stack.append((f, True))
+                stack.extend((d, False) for d in deps if d not in memo)
+                continue
+            memo[f] = self._expand(f, [memo[d] for d in deps])
+        return memo[root]
+
+    def _dependencies(self, f: Formula) -> tuple[Formula, ...]:
+        if not f.temporal or f.op == "X":
+            return ()
+        if f.op in ("<->", "xor"):
+            a, b = f.children
+            return (a, b, negate(a), negate(b))
+        return f.children
+
+    def _expand(self, f: Formula, kids: list[Terms]) -> Terms:
+        L = self.labels
+        T = L.true
+        false = L.false
+        op = f.op
+        if not f.temporal:
+            label = L.of(f)
+            return {} if label == false else {(0, 0): label}
+        if op == "X":
+            return {(self.state_of([f.children[0]]), 0): T}
+        if op == "&":
+            return _product(kids[0], kids[1], false)
+        if op == "|":
+            return _union(kids[0], kids[1])
+        me = self.state_of([f])
+        if op == "U":
+            return _union(kids[1], _product(kids[0], {(me, self.marks[f]): T}, false))
+        if op == "F":
+            return _union(kids[0], {(me, self.marks[f]): T})
+        if op == "R":
+            return _product(kids[1], _union(kids[0], {(me, 0): T}), false)
+        if op == "G":
+            return _product(kids[0], {(me, 0): T}, false)
+        if op == "W":
+            return _union(kids[1], _product(kids[0], {(me, 0): T}, false))
+        if op == "M":
+            return _product(kids[1], _union(kids[0], {(me, self.marks[f]): T}), false)
+        if op == "<->":
+            a, b, na, nb = kids
+            return _union(_product(a, b, false), _product(na, nb, false))
+        if op == "xor":
+            a, b, na, nb = kids
+            return _union(_product(a, nb, false), _product(na, b, false))
+        raise ValueError(f"operator {op} is not in negation normal form")
+
+
+def _product(t1: Terms, t2: Terms, false: Any) -> Terms:
+    out: Terms = {}
+    for (n1, p1), l1 in t1.items():
+        for (n2, p2), l2 in t2.items():
+            label = l1 & l2
+            if label == false:
+                continue
+            key = (n1 | n2, p1 | p2)
+            old = out.get(key)
+            out[key] = label if old is None else old | label
+    return out
+
+
+def _union(t1: Terms, t2: Terms) -> Terms:
+    out = dict(t1)
+    for key, label in t2.items():
+        old = out.get(key)
+        out[key] = label if old is None else old | label
+    return out
+
+
+def _prune_subsumed(terms: Terms, L: Labels) -> Terms:
+    """Remove from each term the letters of the terms subsuming it (see module docstring)."""
+    if len(terms) < 2:
+        return terms
+    items = sorted(terms.items(), key=lambda kv: (kv[0][0].bit_count() + kv[0][1].bit_count()))
+    out: Terms = {}
+    false = L.false
+    for (n2, p2), l2 in items:
+        for (n1, p1), l1 in out.items():
+            if n1 & n2 == n1 and p1 & p2 == p1:
+                l2 = l2 & L.neg(l1)
+                if l2 == false:
+                    break
+        if l2 != false:
+            out[(n2, p2)] = l2
+    return out
+
+
+def _conjuncts(f: Formula) -> list[Formula]:
+    out = []
+    stack = [f]
+    while stack:
+        g = stack.pop()
+        if g.op == "&" and g.temporal:
+            stack.extend(reversed(g.children))
+        else:
+            out.append(g)
+    return out
+
+
+def _closure(root: Formula) -> list[Formula]:
+    """Every formula the translation can meet: subformulas, plus the negations that `<->` and
+    `xor` expand into — so the acceptance marks are known before exploration starts."""
+    seen: dict[Formula, None] = {}
+    stack = [root]
+    while stack:
+        f = stack.pop()
+        if f in seen or not f.temporal:
+            continue
+        seen[f] = None
+        stack.extend(f.children)
+        if f.op in ("<->", "xor"):
+            stack.extend(negate(c) for c in f.children)
+    return list(seen)

@@ -1,0 +1,313 @@
+"""Formula preparation: negation normal form plus Spot-like basic rewrites, in one pass.
+
+`simplify(f)` returns an equivalent formula in NNF (negations only on APs) where the rules
+below hold everywhere: every node is built by a smart constructor that applies its operator's
+rules and re-enters the constructors for whatever a rule builds, so the result is a fixpoint
+(no rule applies to any node). `<->`, `xor`, `W` and `M` stay native: expanding them eagerly
+doubles the formula at every nesting level. Negation of those is their dual (`xor`/`<->`,
+`M`/`W`), so NNF needs no expansion either.
+
+Everything is iterative over the formula DAG and memoised per (node, polarity), so deep
+formulas (thousands of nested X) do not hit Python's recursion limit.
+
+Rules (each an equivalence; `a`, `b` arbitrary):
+constants: X1=1 X0=0 F1=1 G0=0 ..., a U 1=1, 0 U b=b, 1 U b=Fb, a R 0=0, 0 R b=Gb, 1 R b=b,
+a W 0=Ga, 1 M b=b, b M 1... ; idempotence: FFa=Fa, GGa=Ga, a U a=a;
+F(a U b)=Fb, G(a R b)=Gb, F(a M b)=F(a&b), G(a W b)=G(a|b), a U Fb=Fb, a R Gb=Gb;
+a U (a U b)=a U b, (a U b) U b=a U b (and duals, W, M);
+Xa U Xb=X(a U b) (and R, W, M); suffix-invariant GFa, FGa absorb X, F, G;
+n-ary & and |: flattening, constants, duplicates, complementary literals, absorption
+(a & (a | b) = a), Ga & Gb=G(a&b), Xa & Xb=X(a&b), FGa & FGb=FG(a&b), and duals
+(Fa | Fb=F(a|b), GFa | GFb=GF(a|b)).
+"""
+
+from __future__ import annotations
+
+from ltlwit.logic.formula import FALSE, TRUE, Formula, Not
+
+_MEMO: dict[tuple[Formula, bool], Formula] = {}
+#: The memo keeps formulas alive; it is cleared past this many entries (streams stay bounded).
+_MEMO_LIMIT = 200_000
+
+
+def simplify(f: Formula) -> Formula:
+    """Equivalent NNF formula with the basic rewrites applied to a fixpoint."""
+    if len(_MEMO) > _MEMO_LIMIT:  # only here: nested runs (negate) rely on the memo
+        _MEMO.clear()
+    return _run(f, False)
+
+
+def negate(f: Formula) -> Formula:
+    """Simplified NNF of `!f`."""
+    return _run(f, True)
+
+
+def _run(root: Formula, neg: bool) -> Formula:
+    memo = _MEMO
+    hit = memo.get((root, neg))
+    if hit is not None:
+        return hit
+    stack: list[tuple[Formula, bool, bool]] = [(root, neg, False)]
+    while stack:
+        node, n, ready = stack.pop()
+        key = (node, n)
+        if key in memo:
+            continue
+        pols = _child_polarities(node.op, n)
+        if not ready:
+            stack.append((node, n, True))
+            for child, p in zip(node.children, pols):
+                if (child, p) not in memo:
+                    stack.append((child, p, False))
+            continue
+        kids = [memo[(c, p)] for c, p in zip(node.children, pols)]
+        memo[key] = _build(node, n, kids)
+    return memo[(root, neg)]
+
+
+def _child_polarities(op: str, neg: bool) -> tuple[bool, ...]:
+    if op in ("1", "0", "ap"):
+        return ()
+    if op == "!":
+        return (not neg,)
+    if op in ("X", "F", "G"):
+        return (neg,)
+    if op == "->":
+        return (not neg, neg)
+    if op in ("<->", "xor"):
+        return (False, False)
+    return (neg, neg)  # & | U R W M
+
+
+_DUAL = {"&": "|", "|": "&", "F": "G", "G": "F", "U": "R", "R": "U", "W": "M", "M": "W",
+         "<->": "xor", "xor": "<->", "X": "X"}
+
+
+def _build(node: Formula, neg: bool, kids: list[Formula]) -> Formula:
+    op = node.op
+    if op == "ap":
+        return Not(node) if neg else node
+    if op == "1":
+        return FALSE if neg else TRUE
+    if op == "0":
+        return TRUE if neg else FALSE
+    if op == "!":
+        return kids[0]
+    if op == "->":
+        return mk_and(kids) if neg else mk_or(kids)
+    if neg:
+        op = _DUAL[op]
+    return _MAKERS[op](*kids) if op not in ("&", "|") else _MAKERS[op](kids)
+
+
+# -- unary ------------------------------------------------------------------------------------
+
+def _suffix_invariant(f: Formula) -> bool:
+    """GFa and FGa: true at one position iff true at every position."""
+    return f.op in ("G", "F") and f.children[0].op == ("F" if f.op == "G" else "G")
+
+
+def mk_X(a: Formula) -> Formula:  # noqa: N802
+    if a.is_constant or _suffix_invariant(a):
+        return a
+    return Formula("X", (a,))
+
+
+def mk_F(a: Formula) -> Formula:  # noqa: N802
+    if a.is_constant or a.op == "F" or _suffix_invariant(a):
+        return a
+    if a.op == "U":
+        return mk_F(a.children[1])
+    if a.op == "M":
+        return mk_F(mk_and(list(a.children)))
+    return Formula("F", (a,))
+
+
+def mk_G(a: Formula) -> Formula:  # noqa: N802
+    if a.is_constant or a.op == "G" or _suffix_invariant(a):
+        return a
+    if a.op == "R":
+        return mk_G(a.children[1])
+    if a.op == "W":
+        return mk_G(mk_or(list(a.children)))
+    return Formula("G", (a,))
+
+
+# -- binary temporal -------------------------------------------------------------------------
+
+def mk_U(a: Formula, b: Formula) -> Formula:  # noqa: N802
+    if b.is_constant or a is FALSE or a is b:
+        return b
+    if a is TRUE:
+        return mk_F(b)
+    if b.op == "F":
+        return b
+    if b.op == "U" and b.children[0] is a:
+        return b
+    if a.op == "U" and a.children[1] is b:
+        return a
+    if a.op == "X" and b.op == "X":
+        return mk_X(mk_U(a.children[0], b.children[0]))
+    return Formula("U", (a, b))
+
+
+def mk_R(a: Formula, b: Formula) -> Formula:  # noqa: N802
+    if b.is_constant or a is TRUE or a is b:
+        return b
+    if a is FALSE:
+        return mk_G(b)
+    if b.op == "G":
+        return b
+    if b.op == "R" and b.children[0] is a:
+        return b
+    if a.op == "R" and a.children[1] is b:
+        return a
+    if a.op == "X" and b.op == "X":
+        return mk_X(mk_R(a.children[0], b.children[0]))
+    return Formula("R", (a, b))
+
+
+def mk_W(a: Formula, b: Formula) -> Formula:  # noqa: N802
+    if b is TRUE or a is TRUE:
+        return TRUE
+    if b is FALSE:
+        return mk_G(a)
+    if a is FALSE or a is b:
+        return b
+    if b.op == "W" and b.children[0] is a:
+        return b
+    if a.op == "W" and a.children[1] is b:
+        return a
+    if a.op == "X" and b.op == "X":
+        return mk_X(mk_W(a.children[0], b.children[0]))
+    return Formula("W", (a, b))
+
+
+def mk_M(a: Formula, b: Formula) -> Formula:  # noqa: N802
+    if b is FALSE or a is FALSE:
+        return FALSE
+    if a is TRUE or a is b:
+        return b
+    if b is TRUE:
+        return mk_F(a)
+    if b.op == "M" and b.children[0] is a:
+        return b
+    if a.op == "M" and a.children[1] is b:
+        return a
+    if a.op == "X" and b.op == "X":
+        return mk_X(mk_M(a.children[0], b.children[0]))
+    return Formula("M", (a, b))
+
+
+def mk_iff(a: Formula, b: Formula) -> Formula:
+    if a is b:
+        return TRUE
+    if a.is_constant:
+        a, b = b, a
+    if b is TRUE:
+        return a
+    if b is FALSE:
+        return negate(a)
+    return Formula("<->", (a, b))
+
+
+def mk_xor(a: Formula, b: Formula) -> Formula:
+    if a is b:
+        return FALSE
+    if a.is_constant:
+        a, b = b, a
+    if b is FALSE:
+        return a
+    if b is TRUE:
+        return negate(a)
+    return Formula("xor", (a, b))
+
+
+# -- n-ary & and | ---------------------------------------------------------------------------
+
+def _flatten(op: str, args: list[Formula]) -> list[Formula]:
+    out: list[Formula] = []
+    seen: set[Formula] = set()
+    stack = list(reversed(args))
+    while stack:
+        f = stack.pop()
+        if f.op == op:
+            stack.extend(reversed(f.children))
+        elif f not in seen:
+            seen.add(f)
+            out.append(f)
+    return out
+
+
+def _is_literal(f: Formula) -> bool:
+    return f.op == "ap" or (f.op == "!" and f.children[0].op == "ap")
+
+
+def _complement(f: Formula) -> Formula:
+    return f.children[0] if f.op == "!" else Not(f)
+
+
+def mk_and(args: list[Formula]) -> Formula:
+    return _mk_nary("&", args)
+
+
+def mk_or(args: list[Formula]) -> Formula:
+    return _mk_nary("|", args)
+
+
+def _mk_nary(op: str, args: list[Formula]) -> Formula:
+    unit, zero = (TRUE, FALSE) if op == "&" else (FALSE, TRUE)
+    other = "|" if op == "&" else "&"
+    # G a & G b = G(a & b) and X a & X b = X(a & b); dually F and X for |.
+    merge_un = "G" if op == "&" else "F"
+    inv = "G" if op == "&" else "F"  # FG (for &) / GF (for |) merge
+    fs = _flatten(op, args)
+    if zero in fs:
+        return zero
+    fs = [f for f in fs if f is not unit]
+    present = set(fs)
+    for f in fs:
+        if _is_literal(f) and _complement(f) in present:
+            return zero
+    # absorption: a & (a | b) = a; a | (a & b) = a
+    if any(f.op == other for f in fs):
+        fs = [f for f in fs if f.op != other or not any(g in present for g in _flatten(other, [f]))]
+    groups: dict[str, list[Formula]] = {merge_un: [], "X": [], inv + "2": []}
+    rest: list[Formula] = []
+    for f in fs:
+        if _suffix_invariant(f) and f.op == ("F" if op == "&" else "G"):
+            groups[inv + "2"].append(f.children[0].children[0])
+        elif f.op == merge_un:
+            groups[merge_un].append(f.children[0])
+        elif f.op == "X":
+            groups["X"].append(f.children[0])
+        else:
+            rest.append(f)
+    merged = False
+    for key, inner in groups.items():
+        if len(inner) > 1:
+            merged = True
+            body = _mk_nary(op, inner)
+            if key == "X":
+                rest.append(mk_X(body))
+            elif key == merge_un:
+                rest.append(mk_G(body) if op == "&" else mk_F(body))
+            else:
+                rest.append(mk_F(mk_G(body)) if op == "&" else mk_G(mk_F(body)))
+        elif inner:
+            f = inner[0]
+            rest.append(mk_X(f) if key == "X" else (
+                (mk_G(f) if op == "&" else mk_F(f)) if key == merge_un else
+                (mk_F(mk_G(f)) if op == "&" else mk_G(mk_F(f)))))
+    if merged:
+        return _mk_nary(op, rest)
+    if not rest:
+        return unit
+    result = rest[0]
+    for f in rest[1:]:
+        result = Formula(op, (result, f))
+    return result
+
+
+_MAKERS = {"X": mk_X, "F": mk_F, "G": mk_G, "U": mk_U, "R": mk_R, "W": mk_W, "M": mk_M,
+           "<->": mk_iff, "xor": mk_xor, "&": mk_and, "|": mk_or}

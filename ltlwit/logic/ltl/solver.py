@@ -1,0 +1,66 @@
+"""The built-in satisfiability procedure: prepare, try a constant word, search on the fly,
+extract and verify a witness.
+
+Order of work, cheapest first:
+1. `simplify` (NNF + basic rewrites): `0` is unsat at once.
+2. Propositional formulas with many APs go to the propositional SAT solver (`ltlwit.logic.prop`).
+3. The constant-word shortcut (`witness.constant_word`): most satisfiable formulas have a
+   one-letter witness `cycle{σ}`, found from one label, no automaton.
+4. The on-the-fly automaton and Couvreur's emptiness check; a run into the first accepting SCC
+   becomes a small lasso (`witness`).
+Every witness is re-checked with `holds` before it is returned; a budget gives `Unknown`.
+"""
+
+from __future__ import annotations
+
+from ltlwit.logic.formula import FALSE, Formula
+from ltlwit.logic.ltl.check import evaluator, holds, labels_for
+from ltlwit.logic.ltl.emptiness import Budget, Limit, OutOfBudget, accepting_scc
+from ltlwit.logic.ltl.expand import Translator
+from ltlwit.logic.ltl.labels import MAX_TABLE_APS
+from ltlwit.logic.ltl.rewrite import simplify
+from ltlwit.logic.ltl.witness import constant_word, lasso, run_labels, simplify_word
+from ltlwit.logic.result import Result, Sat, Unknown, Unsat
+from ltlwit.logic.trace import Trace
+
+
+def solve_builtin(formula: Formula, budget: Budget | None = None) -> Result:
+    limit = Limit(budget)
+    prepared = simplify(formula)
+    if prepared is FALSE:
+        return Unsat("rewriting")
+    if not prepared.temporal and len(prepared.aps()) > MAX_TABLE_APS:
+        return _propositional(formula, prepared)
+    L = labels_for(formula.aps())
+    ev = evaluator(formula, L)
+    trace = constant_word(ev, prepared)
+    if trace is None:
+        tr = Translator(prepared, L)
+        try:
+            scc, explored = accepting_scc(tr.initial, tr.edges, tr.all_marks, limit)
+        except OutOfBudget as e:
+            return Unknown(str(e))
+        if scc is None:
+            return Unsat("emptiness")
+        prefix, cycle = simplify_word(L, *run_labels(tr, scc, explored))
+        trace = lasso(ev, prefix, cycle)
+    return _verified(formula, trace)
+
+
+def _propositional(formula: Formula, prepared: Formula) -> Result:
+    """Many-AP propositional formulas: the SAT solver's minimal assignment as `cycle{cube}`."""
+    from ltlwit.logic.formula import And, Not, ap
+    from ltlwit.logic.prop import solve_prop
+
+    result = solve_prop(prepared)
+    if not isinstance(result, Sat):
+        return result
+    lits = [ap(n) if v else Not(ap(n)) for n, v in result.witness.values]
+    return _verified(formula, Trace((), (And(*lits),)))
+
+
+def _verified(formula: Formula, trace: Trace) -> Result:
+    """The last line of defence: a witness is returned only when the checker accepts it."""
+    if holds(formula, trace):
+        return Sat(trace)
+    return Unknown(f"internal error: candidate witness {trace.prefix}/{trace.cycle} failed its check")
