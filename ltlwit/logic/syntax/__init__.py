@@ -18,6 +18,7 @@ from ltlwit.logic.syntax.infix_print import print_spot
 from ltlwit.logic.syntax.lbt import parse_lbt, print_lbt
 from ltlwit.logic.syntax.polish import parse_network, parse_spaced, print_network, print_spaced
 from ltlwit.logic.syntax.words import (
+    compact_entries,
     parse_compact,
     parse_cube,
     parse_json,
@@ -96,16 +97,29 @@ def print_trace(trace: Trace, syntax: str = "spot") -> str:
     raise ValueError(f"unknown trace syntax {syntax!r}; expected spot or polish")
 
 
-def parse_assignment(text: str) -> Assignment:
-    """`a1c0`, a JSON object `{"a": true, "c": false}`, or a cube `a & !c` (`1`: empty).
-    An AP given two different values is a ParseError."""
+def parse_assignment(text: str, syntax: str = "auto") -> Assignment:
+    """`polish`: `a1c0`; `json`: `{"a": true, "c": false}`; `spot`: a cube `a & !c` (`1`
+    is empty). `auto`: JSON when it starts with `{`, else compact if it reads so, else a
+    cube (so `a1` is a1 = true only with `syntax="spot"`). An AP given two different
+    values is a ParseError."""
     _check_text(text)
-    body = text.strip()
-    if body.startswith("{"):
+    if syntax == "json" or (syntax == "auto" and text.lstrip().startswith("{")):
         return parse_json(text)
-    if body in ("1", "true") or any(ch in body for ch in "&!~¬∧ "):
+    if syntax == "polish":
+        return parse_compact(text)
+    if syntax == "spot":
         return parse_cube(text, parse_spot(text))
-    return parse_compact(text)
+    if syntax != "auto":
+        raise ValueError(f"unknown assignment syntax {syntax!r}; expected auto, spot, polish or json")
+    try:
+        entries = compact_entries(text)
+    except ParseError as compact_error:
+        try:
+            formula = parse_spot(text)
+        except ParseError as cube_error:
+            raise (cube_error if any(ch in text for ch in "&!()~¬∧|") else compact_error) from None
+        return parse_cube(text, formula)
+    return parse_compact(text, entries)
 
 
 def print_assignment(assignment: Assignment, syntax: str = "spot") -> str:

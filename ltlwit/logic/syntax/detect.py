@@ -3,7 +3,8 @@
 The rule, in order (the first reading that parses wins):
 
 1. No whitespace inside (after trimming the ends): **network Polish** (`&Uab!Xc`, `Xa`,
-   `a`), then Spot infix (`GFa`, `a&b`, `aUb`), then LBT (`&"a""b"`).
+   `a`), then Spot infix (`GFa`, `a&b`, `aUb`), then, only if it holds a quoted name, LBT
+   (`&"a""b"`; without quotes LBT would read any word, even `XXX`, as one name).
    Strings that are both differ only where Spot reads an operator-looking word as a name:
    `Uab`, `xorab`, `F0`, `X1` are Polish here (`a U b`, `F 0`); force `--syntax spot`
    for Spot's reading (`Uab`, `F0` as names).
@@ -36,6 +37,8 @@ def parse_auto(text: str) -> Formula:
         try:
             return parse_spot(text)
         except ParseError as infix_error:
+            if '"' not in body:
+                raise
             try:
                 return parse_lbt(text)
             except ParseError:

@@ -10,7 +10,8 @@ from __future__ import annotations
 class ParseError(ValueError):
     """A syntax error at a 0-based character `column` of `text`.
 
-    `str(e)` is one line (`column 9: syntax error, unexpected closing parenthesis`);
+    `str(e)` is one line that counts columns from 1, as compilers and Spot do
+    (`column 9: syntax error, unexpected closing parenthesis` for `(a U b U) U c`);
     `render()` is Spot's three-line form with a caret under the offending token. Neither
     mentions a file or line number: callers that read files prefix those themselves
     (see `located`).
@@ -22,7 +23,7 @@ class ParseError(ValueError):
         self.reason = reason
         # How many characters the caret line underlines (the width of the bad token).
         self.length = max(1, length)
-        super().__init__(f"column {self.column}: {reason}")
+        super().__init__(f"column {self.column + 1}: {reason}")
 
     def render(self) -> str:
         """Spot's form: `>>> text`, a caret line under the column, then the reason."""

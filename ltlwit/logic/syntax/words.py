@@ -110,13 +110,23 @@ def print_trace_polish(trace: Trace, step: Callable[[Formula], str]) -> str:
 _ENTRY = re.compile(r'[\s,]*(?:"((?:[^"\\]|\\.)*)"|([A-Za-z_.][A-Za-z0-9_.]*?))([01])(?=[\s,"A-Za-z_.]|\Z)')
 
 
+_AMBIGUOUS = re.compile(r"[01](?=[A-Za-z_.])")
+
+
+def compact_name(name: str) -> str:
+    """A name as the compact form needs it: bare unless a 0/1 inside it would end it early."""
+    return name if IDENT.match(name) and not _AMBIGUOUS.search(name) else quote(name)
+
+
 def _add(values: dict[str, bool], name: str, value: bool, text: str, column: int) -> None:
     if values.setdefault(name, value) != value:
         raise ParseError(text, column, f"conflicting values for AP {name!r}", len(name))
 
 
-def parse_compact(text: str) -> Assignment:
-    values: dict[str, bool] = {}
+def compact_entries(text: str) -> list[tuple[str, bool, int]]:
+    """(name, value, column) of each entry of a compact assignment; ParseError if the text
+    is not in the compact form (conflicts are checked by `parse_compact`)."""
+    entries: list[tuple[str, bool, int]] = []
     pos, end = 0, len(text.rstrip())
     while pos < end:
         m = _ENTRY.match(text, pos)
@@ -124,9 +134,18 @@ def parse_compact(text: str) -> Assignment:
             column = pos + len(text[pos:]) - len(text[pos:].lstrip(" \t,"))
             raise ParseError(text, column, "syntax error, expected an AP name followed by 0 or 1")
         quoted, bare, digit = m.groups()
-        name = unquote_at(text, m.start(1) - 1)[0] if quoted is not None else bare
-        _add(values, name, digit == "1", text, m.start(1) if quoted is None else m.start(1) - 1)
+        if quoted is not None:
+            entries.append((unquote_at(text, m.start(1) - 1)[0], digit == "1", m.start(1) - 1))
+        else:
+            entries.append((bare, digit == "1", m.start(2)))
         pos = m.end()
+    return entries
+
+
+def parse_compact(text: str, entries: list[tuple[str, bool, int]] | None = None) -> Assignment:
+    values: dict[str, bool] = {}
+    for name, value, column in compact_entries(text) if entries is None else entries:
+        _add(values, name, value, text, column)
     return Assignment.of(values)
 
 
@@ -173,7 +192,7 @@ def print_assignment_as(assignment: Assignment, syntax: str) -> str:
     if syntax == "spot":
         return " & ".join(spot_ap(n) if v else "!" + spot_ap(n) for n, v in assignment.values) or "1"
     if syntax == "polish":
-        return "".join((n if IDENT.match(n) else quote(n)) + ("1" if v else "0") for n, v in assignment.values)
+        return "".join(compact_name(n) + ("1" if v else "0") for n, v in assignment.values)
     if syntax == "json":
         return json.dumps(dict(assignment.values), ensure_ascii=False)
     raise ValueError(f"unknown assignment syntax {syntax!r} (spot, polish or json)")

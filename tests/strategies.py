@@ -1,0 +1,76 @@
+"""Hypothesis strategies shared by the test suite: random formulas, traces, assignments.
+
+`formulas(aps=..., max_leaves=..., temporal=...)` draws trees over the whole operator set
+(propositional operators only when `temporal=False`); `aps` is a sequence of names or a
+strategy of names (`weird_names()` exercises quoting in every syntax).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from hypothesis import strategies as st
+
+from ltlwit.logic.assignment import Assignment
+from ltlwit.logic.formula import FALSE, TRUE, Formula, ap
+from ltlwit.logic.trace import Trace
+
+PROP_UNARY = ("!",)
+PROP_BINARY = ("&", "|", "->", "<->", "xor")
+LTL_UNARY = ("!", "X", "F", "G")
+LTL_BINARY = PROP_BINARY + ("U", "R", "W", "M")
+
+
+def _names(aps: Sequence[str] | st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    return aps if isinstance(aps, st.SearchStrategy) else st.sampled_from(tuple(aps))
+
+
+def formulas(
+    aps: Sequence[str] | st.SearchStrategy[str] = ("a", "b", "c", "d", "e"),
+    max_leaves: int = 12,
+    temporal: bool = True,
+    constants: bool = True,
+) -> st.SearchStrategy[Formula]:
+    leaves = _names(aps).map(ap)
+    if constants:
+        leaves = leaves | st.sampled_from((TRUE, FALSE))
+    unary = LTL_UNARY if temporal else PROP_UNARY
+    binary = LTL_BINARY if temporal else PROP_BINARY
+
+    def extend(children: st.SearchStrategy[Formula]) -> st.SearchStrategy[Formula]:
+        return st.builds(lambda op, c: Formula(op, (c,)), st.sampled_from(unary), children) | st.builds(
+            lambda op, l, r: Formula(op, (l, r)), st.sampled_from(binary), children, children
+        )
+
+    return st.recursive(leaves, extend, max_leaves=max_leaves)
+
+
+def traces(
+    aps: Sequence[str] | st.SearchStrategy[str] = ("a", "b", "c"),
+    max_prefix: int = 3,
+    max_cycle: int = 3,
+    max_leaves: int = 4,
+) -> st.SearchStrategy[Trace]:
+    step = formulas(aps, max_leaves=max_leaves, temporal=False)
+    return st.builds(
+        lambda p, c: Trace(tuple(p), tuple(c)),
+        st.lists(step, max_size=max_prefix),
+        st.lists(step, min_size=1, max_size=max_cycle),
+    )
+
+
+def assignments(aps: Sequence[str] | st.SearchStrategy[str] = ("a", "b", "c", "d", "e")) -> st.SearchStrategy[Assignment]:
+    return st.dictionaries(_names(aps), st.booleans(), max_size=8).map(Assignment.of)
+
+
+def weird_names() -> st.SearchStrategy[str]:
+    """AP names that stress quoting: operator words, constants, digits, spaces, quotes,
+    backslashes, braces, `;`, unicode; plus ordinary identifiers."""
+    tricky = st.sampled_from(
+        ["X", "F", "G", "U", "R", "V", "W", "M", "S", "xor", "true", "False", "t", "f", "i", "e", "p0",
+         "F0", "X1y", "aUb", "Ua", "GFa", "x < 3", 'say "hi"', "back\\slash", "a;b", "{c}", "cycle",
+         "1", "0", "p 1", "é", "a.b", "_x", "->", "é=0", "first_match"]
+    )
+    identifiers = st.from_regex(r"[a-z_][a-z0-9_]{0,6}", fullmatch=True)
+    anything = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=6)
+    return tricky | identifiers | anything

@@ -1,0 +1,128 @@
+"""Bad input gives a ParseError with a column and Spot's caret rendering; never a traceback
+from deep inside the parser, never a RecursionError, however deep the input nests."""
+
+from __future__ import annotations
+
+import pytest
+
+from ltlwit.logic.formula import ap
+from ltlwit.logic.syntax import ParseError, parse_assignment, parse_formula, parse_trace, print_formula
+
+
+def error(text: str, syntax: str = "auto") -> ParseError:
+    with pytest.raises(ParseError) as info:
+        parse_formula(text, syntax)
+    return info.value
+
+
+def test_render_is_spots_three_line_form():
+    e = error("(a U b U) U c")
+    assert (e.column, e.reason) == (8, "syntax error, unexpected closing parenthesis")
+    assert str(e) == "column 9: syntax error, unexpected closing parenthesis"  # 1-based for humans
+    assert e.render() == ">>> (a U b U) U c\n            ^\nsyntax error, unexpected closing parenthesis"
+    assert e.located("specs.ltl:3") == "specs.ltl:3: column 9: syntax error, unexpected closing parenthesis"
+    assert isinstance(e, ValueError) and e.text == "(a U b U) U c"
+
+
+@pytest.mark.parametrize(
+    "text, column, reason",
+    [
+        ("", 0, "empty input"),
+        ("   ", 0, "empty input"),
+        ("a &", 3, 'missing right operand for "and operator"'),
+        ("G(a -> ", 6, 'missing right operand for "implication operator"'),
+        ("(a U b", 0, "missing closing parenthesis"),
+        ("a U b)", 5, "unexpected closing parenthesis"),
+        ("a $ b", 2, "unexpected character '$'"),
+        ('"unterminated U b', 0, "unclosed string"),
+        ("a b", 2, "unexpected atomic proposition"),
+        ("a U U b", 4, "unexpected until operator"),
+        ("()", 2, 'missing right operand for "next operator"'),  # `()` is Spot's next operator
+        ("( )", 0, "unexpected empty block"),
+        ("!", 1, 'missing right operand for "not operator"'),
+        ("a /* open", 2, "unclosed comment"),
+        ("1=0", 1, "negative suffix"),
+    ],
+)
+def test_malformed_infix_is_located(text: str, column: int, reason: str):
+    e = error(text)
+    assert e.column == column, e.render()
+    assert reason in e.reason
+    assert "\n" not in str(e)
+    caret_line = e.render().split("\n")[1]
+    assert caret_line.index("^") == 4 + column
+
+
+def test_errors_at_the_end_put_the_caret_after_the_last_character():
+    e = error("G(a -> F", "spot")
+    assert e.render().split("\n")[1] == " " * (4 + len("G(a -> F")) + "^"
+
+
+def test_caret_keeps_tabs_aligned():
+    e = error("\ta U )", "spot")
+    assert e.render().split("\n")[1] == "    \t    ^"
+
+
+@pytest.mark.parametrize(
+    "text, syntax, column",
+    [
+        ("&ab!", "polish", 3),
+        ("&abc", "polish", 3),
+        ("&a$", "polish", 2),
+        ("& a", "polish-spaced", 3),
+        ("& a b c", "polish-spaced", 6),
+        ("& a (b)", "polish-spaced", 4),
+        ('& a "b', "polish-spaced", 4),
+        ("U p0", "lbt", 4),
+        ("& p0 p1 p2", "lbt", 8),
+        ("& p0 1", "lbt", 5),
+        ("", "lbt", 0),
+        ("", "polish", 0),
+    ],
+)
+def test_malformed_prefix_input_is_located(text: str, syntax: str, column: int):
+    e = error(text, syntax)
+    assert e.column == column, e.render()
+
+
+def test_auto_reports_the_infix_error_when_nothing_parses():
+    e = error("(a U b U) U c")
+    assert "closing parenthesis" in e.reason
+    assert error("& a", "auto").reason.startswith("syntax error, unexpected and operator")
+
+
+N = 10_000
+
+
+@pytest.mark.parametrize("syntax", ["auto", "spot"])
+def test_ten_thousand_nested_parentheses_parse(syntax: str):
+    f = parse_formula("(" * N + "a" + ")" * N, syntax)
+    assert f is ap("a")
+    g = parse_formula("G(" * N + "a" + ")" * N, syntax)
+    assert g.size == N + 1
+    assert parse_formula(print_formula(g, "spot"), syntax) is g
+
+
+@pytest.mark.parametrize("text", ["(" * N + "a", "a" + ")" * N, "(" * N + ")" * N, "(" * N])
+def test_ten_thousand_unbalanced_parentheses_fail_cleanly(text: str):
+    error(text)
+
+
+@pytest.mark.parametrize("syntax", ["auto", "spot", "polish", "polish-spaced", "lbt"])
+def test_ten_thousand_long_x_chains_parse_and_print_in_every_syntax(syntax: str):
+    f = parse_formula("X " * N + "a", "spot")
+    assert f.size == N + 1
+    out = "spot" if syntax == "auto" else syntax
+    text = print_formula(f, out)
+    assert parse_formula(text, syntax) is f
+    deep = parse_formula(" & ".join(["a"] * N) + " U b", "spot")
+    assert parse_formula(print_formula(deep, out), syntax) is deep
+
+
+def test_deep_traces_and_huge_inputs_fail_cleanly():
+    with pytest.raises(ParseError):
+        parse_trace("(" * N + "a; cycle{b}")
+    with pytest.raises(ParseError):
+        parse_formula("X" * N)
+    with pytest.raises(ParseError):
+        parse_assignment("a1" * N + "a0")

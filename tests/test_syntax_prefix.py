@@ -1,0 +1,115 @@
+"""Network Polish, spaced Polish, LBT, and how `auto` chooses between the syntaxes."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from ltlwit.logic.formula import ap
+from ltlwit.logic.syntax import SYNTAXES, ParseError, parse_formula, print_formula
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+def spot(text: str):
+    return parse_formula(text, "spot")
+
+
+@pytest.mark.parametrize(
+    "text, infix",
+    [
+        ("&Uab!Xc", "(a U b) & !Xc"),
+        ("xorab", "a xor b"),
+        ("<->a->bc", "a <-> (b -> c)"),
+        ("|!a1", "!a | 1"),
+        ("RFaGWbMcd", "Fa R G(b W (c M d))"),
+        ("  &ab  ", "a & b"),
+    ],
+)
+def test_network_polish(text: str, infix: str):
+    assert parse_formula(text, "polish") is spot(infix)
+    assert parse_formula(text) is spot(infix)
+
+
+def test_polish_with_spaces_is_the_spaced_form():
+    f = spot('(req U "x < 3") & !X ack')
+    assert parse_formula('& U req "x < 3" ! X ack', "polish") is f
+    assert parse_formula('& U req "x < 3" ! X ack', "polish-spaced") is f
+    assert print_formula(f, "polish-spaced") == '& U req "x < 3" ! X ack'
+    assert print_formula(spot('"U" & "1" & "xor" & t'), "polish-spaced") == '& & & "U" "1" "xor" t'
+
+
+@pytest.mark.parametrize(
+    "text, infix",
+    [
+        ('V i p0 "req" ^ e t f M W X F G ! p1 p2 p3', "(p0 -> req) R ((1 <-> 0) xor ((XFG!p1 W p2) M p3))"),
+        ("& | U p4 p5 p6 R p7 p8", "((p4 U p5) | p6) & (p7 R p8)"),
+        ("&p0!p1", "p0 & !p1"),
+        ('& "a b" p2', '"a b" & p2'),
+        ("U req ack", "req U ack"),
+    ],
+)
+def test_lbt_reads_spot_and_ltl2dstar_spellings(text: str, infix: str):
+    f = parse_formula(text, "lbt")
+    assert f is spot(infix)
+    assert parse_formula(print_formula(f, "lbt"), "lbt") is f
+
+
+@pytest.mark.parametrize(
+    "text, infix",
+    [
+        ("&Uab!Xc", "(a U b) & !Xc"),  # network Polish
+        ("G(a -> F b)", "G(a -> F b)"),  # infix
+        ("GFa", "G F a"),  # same in every syntax
+        ("a", "a"),
+        ("Xa", "X a"),
+        ("aUb", '"aUb"'),  # not valid Polish, so Spot's name rule applies
+        ("a&b", "a & b"),
+        ("p0", "p0"),
+        ("true", "1"),
+        ("F | G e F e", "F(G e | F e)"),  # spaced Polish
+        ("& U req b ! X c", "(req U b) & !X c"),
+        ("-> a <-> b 1", "a -> (b <-> 1)"),
+        ('& U "req" "b" ! X "c"', "(req U b) & !X c"),  # LBT
+        ("i p0 e p1 t", "p0 -> (p1 <-> 1)"),
+        ("V p0 ^ p1 f", "p0 R (p1 xor 0)"),
+        ("X U ! M e X b xor a d", "X(!(e M X b) U (a xor d))"),  # `xor` decides for Polish
+        ("& t a", "1 & a"),  # `t` decides for LBT
+        ('&"a""b"', "a & b"),  # unspaced LBT with quoted names
+        ("X ! G a", "X!Ga"),
+    ],
+)
+def test_auto_detection(text: str, infix: str):
+    assert parse_formula(text, "auto") is spot(infix)
+
+
+def test_auto_prefers_network_polish_for_operator_looking_words():
+    # Documented: Spot would read these as names; `--syntax spot` gives that reading.
+    assert parse_formula("Uab") is spot("a U b")
+    assert parse_formula("Uab", "spot") is ap("Uab")
+    assert parse_formula("F0") is spot("F 0")
+    assert parse_formula("F0", "spot") is ap("F0")
+
+
+def test_unknown_syntax_is_a_value_error_not_a_parse_error():
+    assert SYNTAXES == ("auto", "spot", "polish", "polish-spaced", "lbt")
+    with pytest.raises(ValueError) as info:
+        parse_formula("a", "ltl")
+    assert not isinstance(info.value, ParseError)
+    with pytest.raises(ValueError):
+        print_formula(ap("a"), "auto")
+    with pytest.raises(TypeError):
+        parse_formula(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.skipif(not DATA.exists(), reason="../shared/data is not beside this checkout")
+@pytest.mark.parametrize("name", ["ltl35/test", "prop35/test"])
+def test_data_set_formulas_round_trip_through_network_polish(name: str):
+    lines = gzip.open(DATA / f"{name}.txt.gz", "rt").read().splitlines()[:4000:2]
+    for line in lines:
+        f = parse_formula(line, "polish")
+        assert print_formula(f, "polish") == line
+        assert parse_formula(line) is f
+        assert parse_formula(print_formula(f, "spot"), "spot") is f
