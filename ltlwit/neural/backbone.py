@@ -1,0 +1,219 @@
+"""Encoder-decoder pieces shared by both model families.
+
+Layers are post-norm, `x <- LayerNorm(x + Dropout(sublayer(x)))`, as in the symbol-invariant
+paper's Algorithms 3 and 4. Every layer optionally carries the symbol-invariant parts (attention
+to an aggregated view); with them off it is a standard transformer layer, which the dual-part
+model uses. Attention goes through `scaled_dot_product_attention` (flash / memory-efficient
+kernels on GPU), the decoder's self-attention uses RoPE, and decoding keeps a key/value cache.
+
+Embeddings are tied three ways (encoder input, decoder input, output projection) with
+L2-normalised rows, and decoder features are L2-normalised too, so the models emit cosines;
+`adacos_loss` scales them adaptively (Zhang et al. 2019) over all non-pad tokens of a batch,
+scale clipped at 100 (ITE paper, Sec. 4.3). The scale lives in the model as `logit_scale`, so
+beam search and checkpoints see the value training reached.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, Sequence
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+from ltlwit.neural.positional import Rotary
+from ltlwit.neural.tokenizer import PAD
+
+MAX_SCALE = 100.0
+#: A decoding cache: one dict per decoder layer, sublayer name -> {"k", "v"} tensors.
+Cache = list[dict[str, dict[str, Tensor]]]
+
+
+def resolve_device(name: str | torch.device | None) -> torch.device:
+    """`auto` (or None) -> cuda when available, else cpu; `cuda` without a GPU is an error."""
+    if name is None or str(name) == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    device = torch.device(name)
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError("device cuda was asked for but no CUDA GPU is available")
+    return device
+
+
+def initial_scale(n_classes: int) -> float:
+    """AdaCos' fixed-scale start value sqrt(2) log(C - 1)."""
+    return math.sqrt(2.0) * math.log(max(n_classes - 1, 2))
+
+
+def adacos_loss(cos: Tensor, target: Tensor, scale: Tensor, update: bool) -> Tensor:
+    """Cross-entropy of `scale * cos` over non-PAD targets; with `update`, first re-estimate the
+    scale from this batch (dynamic AdaCos: s = log B_avg / cos(min(pi/4, median theta_y))).
+
+    No boolean indexing, so no host synchronisation on a GPU.
+    """
+    cos = cos.float().flatten(0, -2)
+    target = target.flatten()
+    if update:
+        with torch.no_grad():  # in log space: exp(100 * cos) overflows float32
+            keep = target != PAD
+            n = keep.sum()
+            cos_y = cos.gather(1, target[:, None]).squeeze(1)
+            others = (scale * cos).scatter(1, target[:, None], float("-inf"))
+            others = others.masked_fill(~keep[:, None], float("-inf"))
+            log_b_avg = torch.logsumexp(others.flatten(), 0) - torch.log(n.clamp(min=1).float())
+            theta = torch.acos(cos_y.clamp(-1 + 1e-7, 1 - 1e-7)).masked_fill(~keep, float("inf"))
+            median = theta.sort().values.gather(0, ((n - 1) // 2).clamp(min=0).view(1)).squeeze(0)
+            new = log_b_avg / torch.cos(torch.clamp(median, max=math.pi / 4))
+            scale.copy_(torch.where(torch.isfinite(new), new.clamp(1.0, MAX_SCALE), scale))
+    return F.cross_entropy(scale * cos, target, ignore_index=PAD)
+
+
+class Attention(nn.Module):
+    """Multi-head attention; one fused q/k/v projection serves self- and cross-attention."""
+
+    def __init__(self, d: int, heads: int, dropout: float, rotary: bool = False) -> None:
+        super().__init__()
+        self.heads, self.dropout = heads, dropout
+        self.qkv = nn.Linear(d, 3 * d)
+        self.out = nn.Linear(d, d)
+        self.rotary = Rotary(d // heads) if rotary else None
+
+    def _split(self, x: Tensor) -> Tensor:  # (N, T, d) -> (N, H, T, hd)
+        return x.unflatten(-1, (self.heads, -1)).transpose(1, 2)
+
+    def forward(self, x: Tensor, source: Tensor | None = None, mask: Tensor | None = None,
+                causal: bool = False, cache: dict[str, Tensor] | None = None,
+                static: bool = False, groups: int = 1) -> Tensor:
+        """Queries from x (N, T, d), keys/values from `source` (x when None).
+
+        `mask` (bool, True = attend) broadcasts to (N, H, T, S). `groups`: source rows are shared
+        by that many consecutive query rows (the aggregated view of all streams of an input).
+        With `cache`, new keys/values are appended (decoding one step at a time), or, when
+        `static`, computed once and reused (cross-attention memory).
+        """
+        d = x.shape[-1]
+        w, b = self.qkv.weight, self.qkv.bias
+        past = 0
+        if source is None:
+            q, k, v = self._split(F.linear(x, w, b)).chunk(3, dim=-1)
+        else:
+            q = self._split(F.linear(x, w[:d], b[:d]))
+            if static and cache:
+                k, v = cache["k"], cache["v"]
+            else:
+                k, v = self._split(F.linear(source, w[d:], b[d:])).chunk(2, dim=-1)
+                if groups > 1:
+                    k, v = k.repeat_interleave(groups, 0), v.repeat_interleave(groups, 0)
+        if cache is not None and not static:
+            past = cache["k"].shape[2] if "k" in cache else 0
+        if self.rotary is not None:
+            q, k = self.rotary(q, past), self.rotary(k, past)
+        if cache is not None:
+            if not static and past:
+                k, v = torch.cat((cache["k"], k), 2), torch.cat((cache["v"], v), 2)
+            cache["k"], cache["v"] = k, v
+            causal = causal and past == 0 and q.shape[2] > 1
+        y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=causal and mask is None,
+                                           dropout_p=self.dropout if self.training else 0.0)
+        return self.out(y.transpose(1, 2).flatten(2))
+
+
+class FeedForward(nn.Module):
+    def __init__(self, d: int, d_ff: int, dropout: float) -> None:
+        super().__init__()
+        self.up, self.down, self.drop = nn.Linear(d, d_ff), nn.Linear(d_ff, d), nn.Dropout(dropout)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.down(self.drop(F.relu(self.up(x))))
+
+
+#: Maps per-stream hidden states (N*K, T, d) to the aggregated view (N, T, d) and K.
+Aggregate = Callable[[Tensor], tuple[Tensor, int]]
+
+
+class EncoderLayer(nn.Module):
+    """Per-stream self-attention (EP), attention to the aggregated view (EA), feed-forward."""
+
+    def __init__(self, d: int, heads: int, d_ff: int, dropout: float,
+                 per_stream: bool = True, aggregated: bool = False) -> None:
+        super().__init__()
+        self.self_attn = Attention(d, heads, dropout) if per_stream else None
+        self.agg_attn = Attention(d, heads, dropout) if aggregated else None
+        self.ff = FeedForward(d, d_ff, dropout)
+        self.norms = nn.ModuleList(nn.LayerNorm(d) for _ in range(1 + per_stream + aggregated))
+        self.drop = nn.Dropout(dropout)
+
+    def forward(self, h: Tensor, mask: Tensor, aggregate: Aggregate | None = None) -> Tensor:
+        norms = iter(self.norms)
+        if self.self_attn is not None:
+            h = next(norms)(h + self.drop(self.self_attn(h, mask=mask)))
+        if self.agg_attn is not None:
+            g, k = aggregate(h)  # type: ignore[misc]
+            h = next(norms)(h + self.drop(self.agg_attn(h, g, mask=mask, groups=k)))
+        return next(norms)(h + self.drop(self.ff(h)))
+
+
+class DecoderLayer(nn.Module):
+    """Causal per-stream self-attention (DP), causal aggregated attention (DA), cross-attention
+    to the encoder per stream (`per`, CP) and/or to its aggregated view (`agg`, CA), feed-forward."""
+
+    def __init__(self, d: int, heads: int, d_ff: int, dropout: float, per_stream: bool = True,
+                 aggregated: bool = False, cross: Sequence[str] = ("per",)) -> None:
+        super().__init__()
+        self.self_attn = Attention(d, heads, dropout, rotary=True) if per_stream else None
+        self.agg_attn = Attention(d, heads, dropout, rotary=True) if aggregated else None
+        self.cross_modes = tuple(cross)
+        self.cross = nn.ModuleList(Attention(d, heads, dropout) for _ in self.cross_modes)
+        self.ff = FeedForward(d, d_ff, dropout)
+        n = 1 + per_stream + aggregated + len(self.cross_modes)
+        self.norms = nn.ModuleList(nn.LayerNorm(d) for _ in range(n))
+        self.drop = nn.Dropout(dropout)
+
+    def forward(self, h: Tensor, memory: Tensor, memory_mask: Tensor, aggregate: Aggregate | None = None,
+                agg_memory: tuple[Tensor, int] | None = None,
+                cache: dict[str, dict[str, Tensor]] | None = None) -> Tensor:
+        norms = iter(self.norms)
+        sub = (lambda name: cache.setdefault(name, {})) if cache is not None else (lambda name: None)
+        if self.self_attn is not None:
+            h = next(norms)(h + self.drop(self.self_attn(h, causal=True, cache=sub("self"))))
+        if self.agg_attn is not None:
+            g, k = aggregate(h)  # type: ignore[misc]
+            h = next(norms)(h + self.drop(self.agg_attn(h, g, causal=True, cache=sub("agg"), groups=k)))
+        for i, (mode, attn) in enumerate(zip(self.cross_modes, self.cross)):
+            src, k = (memory, 1) if mode == "per" else agg_memory  # type: ignore[misc]
+            h = next(norms)(h + self.drop(attn(h, src, mask=memory_mask, cache=sub(f"cross{i}"),
+                                               static=True, groups=k)))
+        return next(norms)(h + self.drop(self.ff(h)))
+
+
+def cosines(h: Tensor, table: Tensor) -> Tensor:
+    """Cosine logits: L2-normalised features against unit embedding rows, in at least float32
+    and outside autocast (bf16 cosines would be too coarse for the AdaCos scale)."""
+    dtype = torch.promote_types(h.dtype, torch.float32)
+    with torch.autocast(h.device.type, enabled=False):
+        return F.normalize(h.to(dtype), dim=-1) @ table.to(dtype).T
+
+
+def pad_mask(tokens: Tensor) -> Tensor:
+    """(N, S) ids -> (N, 1, 1, S) attention mask, True where a key is a real token."""
+    return (tokens != PAD)[:, None, None, :]
+
+
+def reorder_cache(cache: Cache, rows: Tensor) -> None:
+    """Keep decoding-cache rows `rows` of the N beams (beam search); each beam may own several
+    consecutive tensor rows (its streams). Static cross-attention entries are per input and stay."""
+    n = rows.shape[0]
+    for layer in cache:
+        for name, entry in layer.items():
+            if name.startswith("cross"):
+                continue
+            for key, t in entry.items():
+                entry[key] = t.unflatten(0, (n, -1)).index_select(0, rows).flatten(0, 1)
+
+
+def init_weights(module: nn.Module) -> None:
+    """GPT-style init: N(0, 0.02) for weights, zero biases; LayerNorms keep their defaults."""
+    for m in module.modules():
+        if isinstance(m, nn.Linear):
+            nn.init.normal_(m.weight, std=0.02)
+            nn.init.zeros_(m.bias)

@@ -1,0 +1,136 @@
+"""One dataclass config per model family, with the papers' presets and smaller ones.
+
+`n_layers` is the depth of the encoder *and* of the decoder (8 + 8 for LTL): the papers take
+their "Layers" column from DeepLTL, whose Transformer uses one `num_layers` for both stacks.
+
+Presets (`preset(arch, task, name)`):
+- `paper`: the papers' Table 3/4 values. Dual-part LTL: d=128, 8 layers, 8 heads, FF 1024,
+  hypercube β with d_β=5 (the ITE paper's LTL model). Dual-part prop: d=132, 6 layers, 6 heads,
+  FF 512; the paper does not state its β, we use hypercube d_β=6 (64 APs at most).
+  Symbol-invariant LTL: d=64, 8 layers, 4 heads, FF 1024, EP-DP-EA-CP; prop: d=96, 6 layers,
+  6 heads, FF 768, EP-DP-EA-DA-CP.
+- `small`: CPU-sized (d=64, 3 layers, 4 heads, FF 256), same attention/β choices.
+- `tiny`: for tests (d=32, 2 layers, 2 heads, FF 64, no dropout).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any, ClassVar
+
+from torch import nn
+
+TASKS = ("ltl", "prop")
+ATTENTION_PARTS = ("EP", "DP", "EA", "DA", "CP", "CA")
+
+
+@dataclass
+class ModelConfig:
+    task: str = "ltl"
+    d_model: int = 128
+    n_layers: int = 8  # encoder layers = decoder layers
+    n_heads: int = 8
+    d_ff: int = 1024
+    dropout: float = 0.1
+    arch: ClassVar[str] = ""
+
+    def __post_init__(self) -> None:
+        if self.task not in TASKS:
+            raise ValueError(f"unknown task {self.task!r} (expected ltl or prop)")
+        if self.d_model % self.n_heads or (self.d_model // self.n_heads) % 2:
+            raise ValueError(f"d_model {self.d_model} must split into {self.n_heads} heads of even size")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"arch": self.arch, **asdict(self)}
+
+    def build(self) -> nn.Module:
+        raise NotImplementedError
+
+
+@dataclass
+class DualConfig(ModelConfig):
+    """Dual-part embeddings (ITE paper): AP row = f_fn([f_bn(α), f_bn(β_i)])."""
+
+    beta_method: str = "hypercube"  # hypercube | neighbours | normal
+    d_beta: int = 5
+    beta_seed: int = 0  # the fixed draw used at inference (chosen by calibration)
+    arch: ClassVar[str] = "dual"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.beta_method not in ("hypercube", "neighbours", "normal"):
+            raise ValueError(f"unknown beta_method {self.beta_method!r}")
+        if not 0 < self.d_beta < self.d_model:
+            raise ValueError(f"d_beta must be in 1..{self.d_model - 1}, got {self.d_beta}")
+
+    def build(self) -> nn.Module:
+        from ltlwit.neural.dual import DualTransformer
+
+        return DualTransformer(self)
+
+
+@dataclass
+class SIConfig(ModelConfig):
+    """Symbol-invariant transformer; `attention` names the enabled parts, e.g. EP-DP-EA-CP."""
+
+    attention: str = "EP-DP-EA-CP"
+    arch: ClassVar[str] = "si"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        parts = self.parts
+        unknown = parts - set(ATTENTION_PARTS)
+        if unknown:
+            raise ValueError(f"unknown attention parts {sorted(unknown)} (known: {', '.join(ATTENTION_PARTS)})")
+        if not parts & {"CP", "CA"}:
+            raise ValueError("the decoder needs cross-attention: CP and/or CA")
+
+    @property
+    def parts(self) -> set[str]:
+        return set(filter(None, self.attention.upper().split("-")))
+
+    def build(self) -> nn.Module:
+        from ltlwit.neural.symbol_invariant import SymbolInvariantTransformer
+
+        return SymbolInvariantTransformer(self)
+
+
+_PRESETS: dict[tuple[str, str, str], dict[str, Any]] = {
+    ("dual", "ltl", "paper"): dict(d_model=128, n_layers=8, n_heads=8, d_ff=1024, d_beta=5),
+    ("dual", "prop", "paper"): dict(d_model=132, n_layers=6, n_heads=6, d_ff=512, d_beta=6),
+    ("si", "ltl", "paper"): dict(d_model=64, n_layers=8, n_heads=4, d_ff=1024, attention="EP-DP-EA-CP"),
+    ("si", "prop", "paper"): dict(d_model=96, n_layers=6, n_heads=6, d_ff=768, attention="EP-DP-EA-DA-CP"),
+}
+_SIZES = {
+    "small": dict(d_model=64, n_layers=3, n_heads=4, d_ff=256),
+    "tiny": dict(d_model=32, n_layers=2, n_heads=2, d_ff=64, dropout=0.0),
+}
+PRESETS = ("paper", "small", "tiny")
+
+
+def preset(arch: str, task: str, name: str) -> ModelConfig:
+    """The `paper`, `small` or `tiny` config of `dual` or `si` for `ltl` or `prop`."""
+    cls = {"dual": DualConfig, "si": SIConfig}.get(arch)
+    if cls is None:
+        raise ValueError(f"unknown architecture {arch!r} (expected si or dual)")
+    if name not in PRESETS:
+        raise ValueError(f"unknown preset {name!r} (expected {', '.join(PRESETS)})")
+    if task not in TASKS:
+        raise ValueError(f"unknown task {task!r} (expected ltl or prop)")
+    values = dict(_PRESETS[arch, task, "paper"])
+    values.update(_SIZES.get(name, {}))
+    return cls(task=task, **values)
+
+
+def config_from_dict(data: dict[str, Any]) -> ModelConfig:
+    """Inverse of `ModelConfig.to_dict` (manifests, checkpoints); unknown keys are an error."""
+    data = dict(data)
+    arch = data.pop("arch", None)
+    cls = {"dual": DualConfig, "si": SIConfig}.get(arch)  # type: ignore[arg-type]
+    if cls is None:
+        raise ValueError(f"unknown architecture {arch!r} in config")
+    names = {f.name for f in fields(cls)}
+    extra = set(data) - names
+    if extra:
+        raise ValueError(f"unknown config keys {sorted(extra)} for {arch}")
+    return cls(**data)
