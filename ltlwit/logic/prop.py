@@ -27,6 +27,8 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Callable, Iterable, Literal
 
+from pysat.solvers import Minisat22
+
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.result import Sat, Unsat
@@ -68,8 +70,6 @@ class _Encoding:
     `var` maps each AP that survived constant folding to its variable."""
 
     def __init__(self, formula: Formula) -> None:
-        from pysat.solvers import Minisat22
-
         _require_propositional(formula)
         self.var: dict[str, int] = {}
         clauses: list[list[int]] = []
@@ -303,7 +303,6 @@ def to_aiger(formula: Formula, *, negate: bool = False):  # -> aiger.BoolExpr (l
 
 def _aiger_solver(expr):
     import aiger_sat
-    from pysat.solvers import Minisat22
 
     solver = aiger_sat.SolverWrapper(Minisat22())
     solver.add_expr(expr)
