@@ -1,0 +1,6 @@
+"""`python -m ltlwit`: the same command as the `ltlwit` console script."""
+
+from ltlwit.cli import main
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,212 @@
+"""The `ltlwit` command: click commands only — options in, answers out, no algorithms.
+
+Exit statuses (see `ltlwit.status`): 0 every input answered positively, 1 some input has no
+witness or some witness fails, 2 any error (usage, unreadable file, a line that does not
+parse; the other inputs are still processed), 130 Ctrl-C, 141 stdout closed early.
+Nothing here imports torch or the solvers at import time: `ltlwit --help` stays instant.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any, Callable, Iterable
+
+import click
+
+from ltlwit import __version__
+from ltlwit.env import Environment, OutputClosed
+from ltlwit.solve import ENGINES, LOGICS, MODELS, SYNTAXES
+from ltlwit.status import ExitStatus, worst
+
+FORMATS = ("text", "json")
+OUTPUT_SYNTAXES = ("spot", "polish", "polish-spaced", "lbt")
+
+
+class LtlwitGroup(click.Group):
+    """Maps every way a run can end onto `ExitStatus`, in and out of click's standalone mode."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: list[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> int:
+        try:
+            rv = super().main(args, prog_name or "ltlwit", complete_var, standalone_mode=False, **extra)
+            code = int(rv) if rv is not None else ExitStatus.SUCCESS
+        except click.ClickException as exc:  # usage errors and click's other errors alike
+            exc.show()
+            code = ExitStatus.ERROR
+        except (click.Abort, KeyboardInterrupt):
+            code = ExitStatus.INTERRUPTED
+        except OutputClosed:
+            _silence_stdout()
+            code = ExitStatus.BROKEN_PIPE
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+def _silence_stdout() -> None:
+    """Point fd 1 at /dev/null so the interpreter's final flush cannot raise EPIPE again
+    (Python would print "Exception ignored ... BrokenPipeError" at shutdown)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # not a real file descriptor (tests)
+        pass
+
+
+def _environment(ctx: click.Context) -> Environment:
+    env = ctx.find_root().obj
+    return env if isinstance(env, Environment) else Environment.from_system()
+
+
+def _inputs(ctx: click.Context, arguments: Iterable[str], files: Iterable[str]) -> Iterable[Any]:
+    from ltlwit.inputs import has_inputs, read_inputs
+
+    env = _environment(ctx)
+    arguments, files = list(arguments), list(files)
+    if not has_inputs(arguments, files, env.stdin_isatty):
+        raise click.UsageError("no input: give formulas as arguments, with -F FILE, or on stdin", ctx)
+    return read_inputs(arguments, files, env.stdin, env.stdin_isatty)
+
+
+def _check_engine(ctx: click.Context, engine: str) -> None:
+    from ltlwit.solve import engine_problem
+
+    problem = engine_problem(engine)
+    if problem:
+        raise click.UsageError(problem, ctx)
+
+
+def _run(answers: Iterable[Any], emit: Callable[[Any], None]) -> ExitStatus:
+    status = ExitStatus.SUCCESS
+    for answer in answers:
+        emit(answer)
+        status = worst(status, answer.exit_status)
+    return status
+
+
+def _files_option(help_text: str) -> Callable:
+    return click.option("-F", "--file", "files", multiple=True, metavar="FILE", help=help_text)
+
+
+_syntax_option = click.option(
+    "--syntax", type=click.Choice(SYNTAXES), default="auto", show_default=True,
+    help="Syntax of the input formulas (auto detects Spot infix, Polish or LBT).",
+)
+_logic_option = click.option(
+    "--logic", type=click.Choice(LOGICS), default="auto", show_default=True,
+    help="prop: propositional (witness: partial assignment); ltl: LTL (witness: lasso trace); "
+    "auto: prop when the formula has no temporal operator.",
+)
+_engine_option = click.option(
+    "--engine", type=click.Choice(ENGINES), default="auto", show_default=True,
+    help="LTL engine: auto (= builtin), builtin, or spot where `import spot` works.",
+)
+_format_option = click.option(
+    "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+    help="text: one line per input; json: JSON Lines, one object per input.",
+)
+
+
+@click.group(cls=LtlwitGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="ltlwit", message="%(prog)s %(version)s")
+def cli() -> None:
+    """Satisfying traces (witnesses) for LTL and propositional formulas.
+
+    Formulas in Spot's infix syntax, DeepLTL's Polish notation or LBT, from arguments, files
+    (-F FILE, '-' for stdin) or piped stdin; one formula per line, blank lines and '#'
+    comments skipped. Exit status: 0 all answered positively, 1 some unsat/unknown or failing
+    witness, 2 some error (the other inputs are still processed).
+    """
+
+
+@cli.command()
+@click.argument("formulas", nargs=-1, metavar="[FORMULA]...")
+@_files_option("Read formulas from FILE, one per line ('-': stdin). Repeatable.")
+@_logic_option
+@_syntax_option
+@_format_option
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Time limit per LTL formula; past it the answer is UNKNOWN.")
+@_engine_option
+@click.option("--model", type=click.Choice(MODELS), default="none", show_default=True,
+              help="Neural model proposing candidates (none: the engine alone).")
+@click.pass_context
+def solve(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...], logic: str, syntax: str,
+          fmt: str, timeout: float | None, engine: str, model: str) -> ExitStatus:
+    """Find a witness for each FORMULA: a partial assignment (propositional) or a lasso trace
+    (LTL), printed in Spot syntax, or UNSAT / UNKNOWN."""
+    from ltlwit.output import solve_printer
+    from ltlwit.solve import SolveOptions, solve_all
+
+    _check_engine(ctx, engine)
+    options = SolveOptions(logic=logic, syntax=syntax, timeout=timeout, engine=engine, model=model)
+    printer = solve_printer(fmt, _environment(ctx))
+    return _run(solve_all(_inputs(ctx, formulas, files), options), printer.emit)
+
+
+@cli.command()
+@click.argument("formulas", nargs=-1, metavar="[FORMULA]...")
+@_files_option("Read formulas from FILE, one per line ('-': stdin). Repeatable.")
+@click.option("--to", "to", type=click.Choice(OUTPUT_SYNTAXES), default="spot", show_default=True,
+              help="Output syntax.")
+@_syntax_option
+@click.pass_context
+def fmt(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...], to: str, syntax: str) -> ExitStatus:
+    """Print each FORMULA in another syntax, one line per input."""
+    from ltlwit.convert import convert_one
+    from ltlwit.output import FmtText
+
+    printer = FmtText(_environment(ctx))
+    items = _inputs(ctx, formulas, files)
+    return _run((convert_one(item, syntax, to) for item in items), printer.emit)
+
+
+@cli.command()
+@click.argument("pair", nargs=-1, metavar="[FORMULA WITNESS]")
+@_files_option("Read FORMULA<TAB>WITNESS lines from FILE ('-': stdin). Repeatable.")
+@_logic_option
+@_syntax_option
+@_format_option
+@_engine_option
+@click.pass_context
+def verify(ctx: click.Context, pair: tuple[str, ...], files: tuple[str, ...], logic: str, syntax: str,
+           fmt: str, engine: str) -> ExitStatus:
+    """Check that WITNESS satisfies FORMULA: an assignment (a1c0, JSON or a cube a & !c) must
+    entail a propositional formula; every word of a lasso trace (a; cycle{b}) must satisfy an
+    LTL formula. Prints HOLDS, FAILS or UNKNOWN per pair."""
+    from ltlwit.inputs import InputItem
+    from ltlwit.output import verify_printer
+    from ltlwit.verify import VerifyOptions, split_pair, verify_one
+
+    if len(pair) not in (0, 2):
+        raise click.UsageError("give FORMULA and WITNESS as two arguments, or pairs with -F FILE", ctx)
+    _check_engine(ctx, engine)
+    options = VerifyOptions(logic=logic, syntax=syntax, engine=engine)
+
+    def verdicts() -> Iterable[Any]:
+        if pair:
+            item = InputItem(pair[0].strip(), "<arg 1>", 1, from_argument=True)
+            yield verify_one(item, pair[0].strip(), pair[1].strip(), options)
+        if files or not pair:
+            for item in _inputs(ctx, (), files):
+                split = split_pair(item) if item.error is None else None
+                if item.error is None and split is None:
+                    item = InputItem(item.text, item.file, item.line, error="expected FORMULA<TAB>WITNESS")
+                formula, witness = split or (item.text, "")
+                yield verify_one(item, formula, witness, options)
+
+    printer = verify_printer(fmt, _environment(ctx))
+    return _run(verdicts(), printer.emit)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli.main(prog_name="ltlwit")

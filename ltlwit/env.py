@@ -1,0 +1,61 @@
+"""The process environment the CLI talks to, as one replaceable object (httpie's pattern).
+
+Commands never consult `sys.stdin`, `os.isatty` or `os.environ` directly: they ask the
+`Environment`, so a test can pretend stdin is a terminal or that NO_COLOR is set without
+touching the real process.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from typing import BinaryIO, Mapping, TextIO
+
+
+class OutputClosed(Exception):
+    """The reader of our output went away (EPIPE, `| head -1`). Not an OSError on purpose:
+    click would turn an EPIPE OSError into its own exit status."""
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):  # no isatty, or a closed stream
+        return False
+
+
+@dataclass
+class Environment:
+    stdin: BinaryIO
+    stdout: TextIO
+    stderr: TextIO
+    stdin_isatty: bool
+    stdout_isatty: bool
+    stderr_isatty: bool
+    #: Colour is allowed at all (the NO_COLOR convention: any non-empty value turns it off).
+    color_allowed: bool = True
+
+    @classmethod
+    def from_system(cls, environ: Mapping[str, str] | None = None) -> "Environment":
+        """The real streams, read at call time (so click's test runner's replacements apply)."""
+        environ = os.environ if environ is None else environ
+        stdin_text = sys.stdin
+        stdin = getattr(stdin_text, "buffer", stdin_text)
+        return cls(
+            stdin=stdin,  # type: ignore[arg-type]
+            stdout=sys.stdout,
+            stderr=sys.stderr,
+            stdin_isatty=_isatty(stdin_text),
+            stdout_isatty=_isatty(sys.stdout),
+            stderr_isatty=_isatty(sys.stderr),
+            color_allowed=not environ.get("NO_COLOR"),
+        )
+
+    @property
+    def stdout_colors(self) -> bool:
+        return self.color_allowed and self.stdout_isatty
+
+    @property
+    def stderr_colors(self) -> bool:
+        return self.color_allowed and self.stderr_isatty

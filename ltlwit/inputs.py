@@ -1,0 +1,144 @@
+"""Where formulas come from: command-line arguments, `-F FILE` (repeatable, `-` = stdin), or
+stdin when it is piped and nothing else is given — Spot's conventions.
+
+Everything is streamed (one line in memory at a time), and every item carries its origin so a
+message can say `FILE:LINE`. A file that cannot be read, a binary file, a line that is not
+UTF-8 or is absurdly long: each becomes an *error item* in the stream rather than an exception,
+so the caller reports it, sets exit status 2, and goes on with the other inputs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import BinaryIO, Iterable, Iterator
+
+#: Lines longer than this (in bytes) are rejected: no formula a person or a generator writes
+#: is that long, and parsing megabytes of junk would look like a hang.
+MAX_LINE_BYTES = 256 * 1024
+_SKIP_CHUNK = 64 * 1024
+_BINARY_SNIFF = 8192
+
+STDIN_NAME = "<stdin>"
+
+
+@dataclass(frozen=True)
+class InputItem:
+    """One input: `text` (stripped of surrounding whitespace) and where it came from.
+
+    `file` is a path, `<stdin>` or `<arg N>` for the N-th command-line formula; `line` is
+    1-based, 0 when the item stands for a whole file that could not be read. `error` is set
+    when the item could not be read at all; then `text` is empty.
+    """
+
+    text: str
+    file: str
+    line: int
+    error: str | None = None
+    from_argument: bool = False
+
+    @property
+    def where(self) -> str:
+        """`FILE:LINE` for file lines, `FILE` for whole-file problems, `<arg N>` for arguments."""
+        if self.from_argument or self.line == 0:
+            return self.file
+        return f"{self.file}:{self.line}"
+
+
+def read_inputs(
+    arguments: Iterable[str],
+    files: Iterable[str],
+    stdin: BinaryIO,
+    stdin_isatty: bool,
+) -> Iterator[InputItem]:
+    """Arguments first, then each `-F` file in order; stdin alone when neither is given and
+    stdin is not a terminal. The caller decides what "no input at all" means (a usage error)."""
+    arguments, files = list(arguments), list(files)
+    for number, text in enumerate(arguments, 1):
+        yield InputItem(text.strip(), f"<arg {number}>", 1, from_argument=True)
+    for path in files:
+        if path == "-":
+            yield from read_stream(stdin, STDIN_NAME)
+        else:
+            yield from read_file(path)
+    if not arguments and not files and not stdin_isatty:
+        yield from read_stream(stdin, STDIN_NAME)
+
+
+def has_inputs(arguments: Iterable[str], files: Iterable[str], stdin_isatty: bool) -> bool:
+    """Whether `read_inputs` has anywhere to read from (else: tell the user how to give input)."""
+    return bool(list(arguments) or list(files) or not stdin_isatty)
+
+
+def read_file(path: str) -> Iterator[InputItem]:
+    try:
+        stream = open(path, "rb")  # noqa: SIM115 - closed below, after streaming
+    except OSError as exc:
+        yield InputItem("", path, 0, error=f"cannot open: {_os_reason(exc)}")
+        return
+    with stream:
+        yield from read_stream(stream, path)
+
+
+def read_stream(stream: BinaryIO, name: str) -> Iterator[InputItem]:
+    """Items for the non-blank, non-comment lines of a byte stream, one line in memory."""
+    if _looks_binary(stream):
+        yield InputItem("", name, 0, error="binary data (NUL bytes), not a formula file; skipped")
+        return
+    number = 0
+    while True:
+        number += 1
+        try:
+            raw = _as_bytes(stream.readline(MAX_LINE_BYTES + 1))
+        except OSError as exc:
+            yield InputItem("", name, number, error=f"read error: {_os_reason(exc)}")
+            return
+        if not raw:
+            return
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            yield InputItem("", name, number, error=f"line longer than {MAX_LINE_BYTES} bytes; skipped")
+            if not _skip_rest_of_line(stream):
+                return
+            continue
+        if b"\0" in raw:
+            yield InputItem("", name, number, error="binary data (NUL byte); rest of the input skipped")
+            return
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield InputItem("", name, number, error=f"not UTF-8 text (byte {exc.start + 1} of the line)")
+            continue
+        if number == 1:
+            text = text.removeprefix("\ufeff")  # a UTF-8 byte-order mark
+        text = text.strip()
+        if text and not text.startswith("#"):
+            yield InputItem(text, name, number)
+
+
+def _looks_binary(stream: BinaryIO) -> bool:
+    """NUL bytes near the start, as grep and git decide it; buffered streams only (peek)."""
+    peek = getattr(stream, "peek", None)
+    if peek is None:
+        return False
+    try:
+        return b"\0" in _as_bytes(peek(_BINARY_SNIFF))[:_BINARY_SNIFF]
+    except OSError:
+        return False  # the read below reports it
+
+
+def _skip_rest_of_line(stream: BinaryIO) -> bool:
+    """Consume up to and including the next newline; False at end of input."""
+    while True:
+        chunk = _as_bytes(stream.readline(_SKIP_CHUNK))
+        if not chunk:
+            return False
+        if chunk.endswith(b"\n"):
+            return True
+
+
+def _as_bytes(chunk: bytes | str) -> bytes:
+    # A text stream stands in for stdin in some embeddings (and tests); treat it as UTF-8.
+    return chunk.encode("utf-8", "surrogateescape") if isinstance(chunk, str) else chunk
+
+
+def _os_reason(exc: OSError) -> str:
+    return exc.strerror or exc.__class__.__name__

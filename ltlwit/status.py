@@ -1,0 +1,27 @@
+"""Exit statuses of the `ltlwit` command, one scheme for every subcommand.
+
+Scripts and CI jobs branch on these, so they are part of the interface: 0 means every input was
+answered positively, 1 means some input has no witness (or some witness does not hold), 2 means
+something was wrong with the invocation or an input, which outranks a negative answer.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ExitStatus(IntEnum):
+    SUCCESS = 0
+    #: Some input is unsat or unknown (solve), or some witness does not hold (verify).
+    NEGATIVE = 1
+    #: A bad option, an unreadable file, a line that does not parse, an internal error.
+    ERROR = 2
+    #: Ctrl-C: 128 + SIGINT, as shells report it.
+    INTERRUPTED = 130
+    #: The reader of stdout went away (`| head -1`): 128 + SIGPIPE, as shells report it.
+    BROKEN_PIPE = 141
+
+
+def worst(current: ExitStatus, new: ExitStatus) -> ExitStatus:
+    """Combine per-input statuses of one run: an error beats a negative answer beats success."""
+    return max(current, new)

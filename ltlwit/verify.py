@@ -1,0 +1,128 @@
+"""Checking a given witness against a formula: `ltlwit verify`.
+
+A propositional witness is a partial assignment (`a1c0`, a JSON object, or a cube `a & !c`)
+and holds when it entails the formula; an LTL witness is a symbolic lasso trace and holds when
+every word it stands for satisfies the formula (the engine's `holds`). Like `solve.py`, this
+turns every problem with an input into an "error" verdict instead of raising.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from ltlwit.inputs import InputItem
+from ltlwit.logic.assignment import Assignment
+from ltlwit.logic.formula import Formula
+from ltlwit.logic.trace import Trace
+from ltlwit.solve import Answer, parse
+
+VerdictStatus = Literal["holds", "fails", "unknown", "error"]
+
+
+@dataclass(frozen=True)
+class VerifyOptions:
+    logic: str = "auto"
+    syntax: str = "auto"
+    engine: str = "auto"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Verdict(Answer):
+    """`verify`'s answer for one FORMULA/WITNESS pair, both kept as the user wrote them."""
+
+    POSITIVE: ClassVar[str] = "holds"
+
+    status: VerdictStatus
+    formula: str
+    witness: str
+
+    @property
+    def holds(self) -> bool | None:
+        return {"holds": True, "fails": False}.get(self.status)
+
+
+def split_pair(item: InputItem) -> tuple[str, str] | None:
+    """A `FORMULA<TAB>WITNESS` file line, or None when it is not one."""
+    parts = item.text.split("\t")
+    if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
+        return None
+    return parts[0].strip(), parts[1].strip()
+
+
+def verify_one(item: InputItem, formula_text: str, witness_text: str, options: VerifyOptions) -> Verdict:
+    start = time.perf_counter()
+
+    def done(status: VerdictStatus, **fields: object) -> Verdict:
+        elapsed = round((time.perf_counter() - start) * 1000.0, 3)
+        return Verdict(  # type: ignore[arg-type]
+            item=item, status=status, formula=formula_text, witness=witness_text, time_ms=elapsed, **fields
+        )
+
+    if item.error is not None:
+        return done("error", message=item.error)
+    try:
+        formula = parse(formula_text, options.syntax)
+    except ValueError as exc:
+        return done("error", message="parse error in the formula", parse_error=exc)
+    logic = options.logic if options.logic != "auto" else ("ltl" if formula.temporal else "prop")
+    if logic == "prop" and formula.temporal:
+        return done("error", logic=logic, message="--logic prop, but the formula has temporal operators")
+
+    witness: Assignment | Trace
+    try:
+        if logic == "prop":
+            witness = _prop_witness(witness_text, formula)
+        else:
+            witness = _trace(witness_text)
+    except ValueError as exc:
+        if options.logic == "auto" and logic == "prop":
+            # A propositional formula is an LTL formula too: accept a lasso trace for it.
+            try:
+                witness, logic = _trace(witness_text), "ltl"
+            except ValueError:
+                return done("error", logic=logic, message="parse error in the witness", parse_error=exc)
+        else:
+            return done("error", logic=logic, message="parse error in the witness", parse_error=exc)
+
+    if isinstance(witness, Assignment):
+        from ltlwit.logic.prop import entails
+
+        try:
+            return done("holds" if entails(witness, formula) else "fails", logic=logic)
+        except ValueError as exc:
+            return done("error", logic=logic, message=str(exc))
+    from ltlwit.logic import ltl
+
+    try:
+        verdict = ltl.holds(formula, witness, engine=options.engine)
+    except ValueError as exc:  # e.g. a formula too deep for the checker
+        return done("error", logic=logic, message=str(exc))
+    return done("holds" if verdict else "fails", logic=logic)
+
+
+def _trace(text: str) -> Trace:
+    from ltlwit.logic.syntax import parse_trace
+
+    return parse_trace(text, "auto")
+
+
+def _prop_witness(text: str, formula: Formula) -> Assignment:
+    """`a1c0`, JSON or a cube; of the readings that parse, prefer one naming only the formula's
+    APs (`a1` is a=true as an assignment, but the AP `a1` as a cube)."""
+    from ltlwit.logic.syntax import parse_assignment
+    from ltlwit.logic.syntax.words import parse_cube
+
+    readings: list[Assignment] = []
+    errors: list[ValueError] = []
+    for reader in (parse_assignment, lambda t: parse_cube(t, parse(t, "spot"))):
+        try:
+            readings.append(reader(text))
+        except ValueError as exc:
+            errors.append(exc)
+    if not readings:
+        # Report the error of the reading the text was most likely meant as.
+        raise errors[0] if text.lstrip().startswith("{") else errors[-1]
+    aps = set(formula.aps())
+    return next((r for r in readings if set(r.aps()) <= aps), readings[0])
