@@ -82,18 +82,57 @@ def evaluator(formula: Formula, L: Labels) -> "Evaluator":
 def violated(formula: Formula, L: Labels, steps: list[Any], loop: int) -> bool:
     """Whether some word matching the steps violates `formula`: emptiness of the product of the
     lasso with the on-the-fly automaton of ¬formula."""
+    return _product(formula, L, steps, loop)[0] is not None
+
+
+def _product(formula: Formula, L: Labels, steps: list[Any], loop: int) -> tuple:
     tr = _cached(_TRANSLATORS, (formula, id(L)), lambda: Translator(negate(formula), L))
     n = len(steps)
     false = L.false
+    memo: dict[tuple[int, int], list] = {}
 
     def successors(state: tuple[int, int]) -> list:
-        pos, s = state
-        step = steps[pos]
-        nxt = pos + 1 if pos + 1 < n else loop
-        return [(label, (nxt, d), marks) for label, d, marks in tr.edges(s) if label & step != false]
+        out = memo.get(state)
+        if out is None:
+            pos, s = state
+            step = steps[pos]
+            nxt = pos + 1 if pos + 1 < n else loop
+            out = memo[state] = [(both, (nxt, d), marks) for label, d, marks in tr.edges(s)
+                                 if (both := label & step) != false]
+        return out
 
-    scc, _ = accepting_scc((0, tr.initial), successors, tr.all_marks)
-    return scc is not None
+    initial = (0, tr.initial)
+    scc, explored = accepting_scc(initial, successors, tr.all_marks)
+    return scc, explored, initial, successors, tr.all_marks
+
+
+def counterexample(formula: Formula, trace: Trace) -> tuple[list[dict[str, bool]], list[dict[str, bool]]] | None:
+    """A concrete lasso word (full valuations of the formula's and trace's APs) matching `trace`
+    and violating `formula`, or None when `holds(formula, trace)` (or a step is unsatisfiable).
+    The word's cycle may be a multiple of the trace's cycle."""
+    from ltlwit.logic.ltl.emptiness import accepting_cycle, shortest_path
+
+    names = dict.fromkeys(formula.aps())
+    names.update(dict.fromkeys(trace.aps()))
+    L = labels_for(tuple(names))
+    steps = [L.of(s) for s in trace.steps]
+    if any(s == L.false for s in steps):
+        return None
+
+    def letter(label: Any) -> dict[str, bool]:
+        return {L.names[i]: v for i, v in L.minterm(label)}
+
+    loop = len(trace.prefix)
+    verdict = evaluator(formula, L).run(steps, loop)
+    if verdict is True:
+        return None
+    scc, explored, initial, successors, marks = _product(formula, L, steps, loop)
+    if scc is None:
+        return None
+    prefix = shortest_path(initial, scc.__contains__, successors, explored.__contains__)
+    entry = prefix[-1][1] if prefix else initial
+    cycle = accepting_cycle(entry, scc, successors, marks)
+    return [letter(e[0]) for e in prefix], [letter(e[0]) for e in cycle]
 
 
 class Evaluator:
