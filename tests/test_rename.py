@@ -10,7 +10,7 @@ from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.rename import Renaming, slot_name
 from ltlwit.logic.syntax import parse_formula, parse_trace
-from tests.strategies import assignments, formulas, traces, weird_names
+from strategies import assignments, formulas, traces, weird_names
 
 
 def spot(text: str) -> Formula:

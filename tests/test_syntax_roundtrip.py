@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from ltlwit.logic.formula import Formula, ap
 from ltlwit.logic.syntax import parse_formula, print_formula
-from tests.strategies import formulas, weird_names
+from strategies import formulas, weird_names
 
 ALL = ("spot", "polish", "polish-spaced", "lbt")
 

@@ -16,7 +16,7 @@ from ltlwit.logic.syntax import (
     print_trace,
 )
 from ltlwit.logic.trace import Trace
-from tests.strategies import assignments, traces, weird_names
+from strategies import assignments, traces, weird_names
 
 
 def spot(text: str):

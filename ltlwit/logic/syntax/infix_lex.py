@@ -56,7 +56,10 @@ for _op, _spellings in {
 }.items():
     for _s in _spellings.split():
         _SYMBOLS[_s] = _op
-_MAXSYM = max(map(len, _SYMBOLS))
+#: Longest symbol starting with each character, so the longest-match loop starts there.
+_LONGEST: dict[str, int] = {}
+for _s in _SYMBOLS:
+    _LONGEST[_s[0]] = max(_LONGEST.get(_s[0], 0), len(_s))
 
 _SPACE = re.compile(r"[ \t\n\r]+")
 _WORD = re.compile(r"[a-zA-Z0-9_.]+")
@@ -123,7 +126,7 @@ def tokenize(text: str) -> list[Tok]:
             i = got[1]
             after_operand = last_bare_ap = True
             continue
-        for size in range(min(_MAXSYM, n - i), 0, -1):
+        for size in range(min(_LONGEST.get(c, 1), n - i), 0, -1):
             kind_op = _SYMBOLS.get(text[i : i + size])
             if kind_op is not None:
                 break
