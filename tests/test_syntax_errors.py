@@ -42,6 +42,8 @@ def test_render_is_spots_three_line_form():
         ("!", 1, 'missing right operand for "not operator"'),
         ("a /* open", 2, "unclosed comment"),
         ("1=0", 1, "negative suffix"),
+        ("true=0", 4, "negative suffix"),
+        ("true Ua", 5, "unexpected atomic proposition"),
     ],
 )
 def test_malformed_infix_is_located(text: str, column: int, reason: str):
@@ -51,6 +53,13 @@ def test_malformed_infix_is_located(text: str, column: int, reason: str):
     assert "\n" not in str(e)
     caret_line = e.render().split("\n")[1]
     assert caret_line.index("^") == 4 + column
+
+
+def test_parse_errors_survive_pickling():
+    import pickle
+
+    e = pickle.loads(pickle.dumps(error("a U )")))
+    assert (e.text, e.column, e.reason) == ("a U )", 4, "syntax error, unexpected closing parenthesis")
 
 
 def test_errors_at_the_end_put_the_caret_after_the_last_character():

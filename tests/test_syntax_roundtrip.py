@@ -36,6 +36,12 @@ def test_any_ap_name_round_trips_where_the_syntax_can_spell_it(f: Formula):
         assert parse_formula(text, syntax) is f, (syntax, text)
 
 
+@settings(max_examples=300, deadline=None)
+@given(formulas(aps=weird_names(), max_leaves=6))
+def test_auto_detection_reads_spot_output_back_whatever_the_names(f: Formula):
+    assert parse_formula(print_formula(f, "spot")) is f
+
+
 @settings(max_examples=200, deadline=None)
 @given(formulas(aps=("req", "grant", "p0", "x_1"), max_leaves=12))
 def test_auto_detection_reads_spaced_forms_back(f: Formula):
@@ -90,7 +96,8 @@ def test_network_polish_refuses_x_o_r_in_a_row():
         ("F false", "F(0)"),
         ("!true", "!1"),
         ("(F a) U b", "Fa U b"),
-        ('"X" & "aUb" & "true" & F0', '"X" & aUb & "true" & F0'),
+        ('"X" & "aUb" & "true" & F1x', '"X" & aUb & "true" & F1x'),
+        ('"Uab" | "F0" | xorab', '"Uab" | "F0" | "xorab"'),  # network Polish as a whole: quoted
         ('"x < 3" U "U"', '"x < 3" U "U"'),
     ],
 )

@@ -25,6 +25,9 @@ class ParseError(ValueError):
         self.length = max(1, length)
         super().__init__(f"column {self.column + 1}: {reason}")
 
+    def __reduce__(self) -> tuple:
+        return (ParseError, (self.text, self.column, self.reason, self.length))
+
     def render(self) -> str:
         """Spot's form: `>>> text`, a caret line under the column, then the reason."""
         line = self.text.replace("\n", " ").replace("\r", " ")

@@ -108,8 +108,9 @@ def tokenize(text: str) -> list[Tok]:
         if c.isascii() and (c.isalpha() or c in "_."):
             word = _WORD.match(text, i).group()
             i = _word(text, i, word, after_operand, append)
-            after_operand = toks[-1].kind == "atom"
-            last_bare_ap = after_operand
+            # Only a name puts Spot's scanner in `not_prop`; `true`/`false` do not.
+            last = toks[-1]
+            after_operand = last_bare_ap = last.kind == "atom" and last.value.op == "ap"
             continue
         if c == "1" or c == "0":
             append(Tok("atom", TRUE if c == "1" else FALSE, i, 1))

@@ -6,6 +6,7 @@ so that what a printer leaves bare is exactly what the matching parser reads bac
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 #: A bare identifier of the Spot infix syntax read in "expecting an operand" position
 #: (Spot's lexer: an AP cannot start with F, G or X unless a digit follows).
@@ -39,9 +40,37 @@ def unquote_at(text: str, start: int) -> tuple[str, int] | None:
     return None
 
 
+@lru_cache(maxsize=4096)
 def spot_ap(name: str) -> str:
     """A name as Spot's infix syntax needs it: bare when the lexer reads it back as this very
-    AP, quoted otherwise (`aUb`, `p0`, `F1` stay bare; `X`, `U`, `true`, `x < 3` are quoted)."""
-    if SPOT_BARE.match(name) and name not in SPOT_KEYWORDS and name.lower() not in ("true", "false"):
+    AP, quoted otherwise (`aUb`, `p0`, `F1` stay bare; `X`, `U`, `true`, `x < 3` are quoted).
+    Names that are themselves network Polish (`Uab`, `F0`) are quoted too, although Spot
+    would read them bare, so that auto-detection reads the printed formula back unchanged."""
+    if (
+        SPOT_BARE.match(name)
+        and name not in SPOT_KEYWORDS
+        and name.lower() not in ("true", "false")
+        and (len(name) == 1 or not _is_network_polish(name))
+    ):
         return name
     return quote(name)
+
+
+_NET_TOKEN = re.compile(r"<->|->|xor|.", re.S)
+_NET_ARITY = {"1": 0, "0": 0, "!": 1, "X": 1, "F": 1, "G": 1, "&": 2, "|": 2, "->": 2, "<->": 2, "xor": 2,
+              "U": 2, "R": 2, "W": 2, "M": 2}
+
+
+def _is_network_polish(text: str) -> bool:
+    """Whether `text` is one complete network-Polish formula (letters are names)."""
+    need = 1
+    for tok in _NET_TOKEN.findall(text):
+        if need == 0:
+            return False
+        arity = _NET_ARITY.get(tok)
+        if arity is None:
+            if not tok.isalpha():
+                return False
+            arity = 0
+        need += arity - 1
+    return need == 0
