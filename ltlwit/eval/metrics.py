@@ -1,0 +1,181 @@
+"""Accuracy of a predictor on a labelled data set, overall and as an (AP count x size) grid.
+
+Each formula is renamed canonically (APs by first appearance, as `ltlwit solve` does before it
+asks a model) and the predictor's candidates are judged in that slot space:
+- correct: the best candidate is a witness (LTL: every word of the lasso satisfies the formula,
+  `ltlwit.logic.ltl.holds`; propositional: the assignment entails it, `ltlwit.logic.prop.entails`);
+- top-N: one of the first N candidates is a witness (what the solve pipeline gets: it takes the
+  first candidate that verifies);
+- exact: the best candidate is the data set's label, renamed the same way (only over samples
+  with a label: grid rows past Spot's time limit have none);
+- invalid: no candidate, or a best candidate that is not a well-formed witness.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from ltlwit.eval.predictor import Invalid, Prediction, Predictor
+from ltlwit.logic.assignment import Assignment
+from ltlwit.logic.formula import Formula
+from ltlwit.logic.rename import Renaming
+from ltlwit.logic.trace import Trace
+
+Witness = Trace | Assignment
+
+
+@dataclass(frozen=True)
+class Sample:
+    formula: Formula
+    label: Witness | None
+    line: int = 0
+
+
+def load_samples(path: str | os.PathLike, task: str, limit: int | None = None) -> list[Sample]:
+    """Parsed samples of a two-line file or a JSON Lines grid; a bad line is a ValueError
+    naming file and line."""
+    from ltlwit.logic.syntax import parse_assignment, parse_formula, parse_trace
+    from ltlwit.train.pairs import read_samples
+
+    if task not in ("ltl", "prop"):
+        raise ValueError(f"unknown task {task!r} (expected ltl or prop)")
+    out = []
+    for raw in read_samples(path):
+        if limit is not None and len(out) >= limit:
+            break
+        try:
+            formula = parse_formula(raw.formula, raw.formula_syntax)
+            label: Witness | None = None
+            if raw.label is not None:
+                label = (parse_trace(raw.label, raw.label_syntax) if task == "ltl"
+                         else parse_assignment(raw.label, raw.label_syntax))
+        except ValueError as e:
+            raise ValueError(f"{path}:{raw.line}: {e}") from None
+        if task == "prop" and formula.temporal:
+            raise ValueError(f"{path}:{raw.line}: temporal formula in a propositional data set")
+        out.append(Sample(formula, label, raw.line))
+    return out
+
+
+def is_witness(formula: Formula, prediction: Prediction) -> bool:
+    """Whether the prediction verifies; malformed or foreign outputs never do."""
+    try:
+        if isinstance(prediction, Trace):
+            from ltlwit.logic.ltl import holds
+
+            return holds(formula, prediction)
+        if isinstance(prediction, Assignment):
+            from ltlwit.logic.prop import entails
+
+            return not formula.temporal and entails(prediction, formula)
+    except ValueError:  # an AP the formula lacks, a formula too deep for the checker
+        return False
+    return False
+
+
+@dataclass
+class Outcome:
+    """One sample's verdicts."""
+
+    n_aps: int
+    size: int
+    correct: bool
+    top_n: bool
+    exact: bool | None  # None: no label to compare with
+    invalid: bool
+    rank: int | None  # 1-based rank of the first verified candidate, None if none
+
+
+def judge(sample: Sample, renaming: Renaming, canonical: Formula, candidates: Sequence[Prediction],
+          top: int) -> Outcome:
+    ranked = list(candidates[:top])
+    rank = next((i + 1 for i, c in enumerate(ranked) if not isinstance(c, Invalid) and is_witness(canonical, c)),
+                None)
+    best = ranked[0] if ranked else None
+    exact: bool | None = None
+    if sample.label is not None:
+        try:
+            label = (renaming.apply_trace(sample.label) if isinstance(sample.label, Trace)
+                     else renaming.apply_assignment(sample.label))
+            exact = best == label
+        except ValueError:  # the label names an AP the formula lacks
+            exact = False
+    return Outcome(len(canonical.aps()), canonical.size, rank == 1, rank is not None, exact,
+                   best is None or isinstance(best, Invalid), rank)
+
+
+@dataclass
+class Cell:
+    samples: int = 0
+    correct: int = 0
+    top_n: int = 0
+
+    def add(self, o: Outcome) -> None:
+        self.samples += 1
+        self.correct += o.correct
+        self.top_n += o.top_n
+
+
+@dataclass
+class Accuracy:
+    task: str
+    top: int
+    size_bucket: int
+    outcomes: list[Outcome] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def samples(self) -> int:
+        return len(self.outcomes)
+
+    def rate(self, attr: str) -> float:
+        pool = [o for o in self.outcomes if getattr(o, attr) is not None]
+        return sum(bool(getattr(o, attr)) for o in pool) / len(pool) if pool else 0.0
+
+    def bucket(self, size: int) -> tuple[int, int]:
+        lo = (size - 1) // self.size_bucket * self.size_bucket + 1
+        return lo, lo + self.size_bucket - 1
+
+    def grid(self) -> dict[tuple[int, tuple[int, int]], Cell]:
+        """(AP count, (size from, size to)) -> counts, sorted."""
+        cells: dict[tuple[int, tuple[int, int]], Cell] = {}
+        for o in self.outcomes:
+            cells.setdefault((o.n_aps, self.bucket(o.size)), Cell()).add(o)
+        return dict(sorted(cells.items()))
+
+    def summary(self) -> dict[str, Any]:
+        labelled = sum(o.exact is not None for o in self.outcomes)
+        return {"task": self.task, "samples": self.samples, "correct": self.rate("correct"),
+                f"top{self.top}": self.rate("top_n"), "exact": self.rate("exact"),
+                "exact_over": labelled, "invalid": self.rate("invalid"), "seconds": round(self.seconds, 3),
+                "per_second": round(self.samples / self.seconds, 2) if self.seconds else None}
+
+
+def evaluate(samples: Sequence[Sample], predictor: Predictor, task: str, top: int = 1, size_bucket: int = 5,
+             batch: int = 256, progress: Callable[[int, int], None] | None = None) -> Accuracy:
+    """Run the predictor over every sample (canonically renamed, in batches) and judge it."""
+    if top < 1 or size_bucket < 1:
+        raise ValueError("top and size_bucket must be positive")
+    result = Accuracy(task, top, size_bucket)
+    start = time.perf_counter()
+    for lo in range(0, len(samples), batch):
+        chunk = samples[lo:lo + batch]
+        renamings = [Renaming.canonical(s.formula) for s in chunk]
+        canonical = [r.apply(s.formula) for r, s in zip(renamings, chunk)]
+        predictions = _checked(predictor(canonical), len(chunk))
+        for s, r, x, cands in zip(chunk, renamings, canonical, predictions):
+            result.outcomes.append(judge(s, r, x, cands, top))
+        if progress is not None:
+            progress(min(lo + batch, len(samples)), len(samples))
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _checked(predictions: Iterable[list[Prediction]], n: int) -> list[list[Prediction]]:
+    out = list(predictions)
+    if len(out) != n:
+        raise ValueError(f"the predictor answered {len(out)} inputs for {n} formulas")
+    return out

@@ -1,0 +1,167 @@
+"""Evaluation metrics on hand-made files with known answers, through fake predictors."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from ltlwit.eval import Invalid, evaluate, is_witness, load_samples
+from ltlwit.eval.report import grid_rows, render, to_json, write_grid_csv, write_grid_png
+from ltlwit.logic.assignment import Assignment
+from ltlwit.logic.syntax import parse_formula, parse_trace, print_formula
+
+# formula (original names) / label; the comments give the canonical form the predictor sees
+LTL_FILE = """\
+Uba
+{a}
+Xc
+1;{c}
+&ab
+{&ab}
+!Xa
+1;{!a}
+d
+{d}
+X&ab
+1;{&ab}
+"""
+# canonical formula -> ranked answers (slot names), and what each sample should score
+LTL_ANSWERS = {
+    "Uab": ["{b}"],  # b U a == (canonically) a U b: exact and correct
+    "Xa": ["{a}"],  # correct, not the label 1;{a}
+    "&ab": ["{a}", "{&ab}"],  # first wrong (b free), second right: top-2 only
+    "!Xa": [Invalid(("&", "a"))],  # malformed output
+    "a": [],  # nothing at all: invalid
+    "X&ab": ["1;{&ab}"],  # exact
+}
+
+
+def table_predictor(answers):
+    calls = []
+
+    def predict(formulas):
+        calls.append(list(formulas))
+        out = []
+        for f in formulas:
+            ranked = answers[print_formula(f, "polish")]
+            out.append([a if isinstance(a, (Invalid, Assignment)) else parse_trace(a, "polish") for a in ranked])
+        return out
+
+    predict.calls = calls
+    return predict
+
+
+@pytest.fixture()
+def ltl_file(tmp_path):
+    path = tmp_path / "hand.txt"
+    path.write_text(LTL_FILE)
+    return path
+
+
+def test_ltl_metrics_known_answers(ltl_file):
+    samples = load_samples(ltl_file, "ltl")
+    predict = table_predictor(LTL_ANSWERS)
+    acc = evaluate(samples, predict, "ltl", top=2, size_bucket=2, batch=4)
+    assert [len(c) for c in predict.calls] == [4, 2]  # batched
+    assert {print_formula(f, "polish") for c in predict.calls for f in c} == set(LTL_ANSWERS)  # canonical
+    s = acc.summary()
+    assert s["samples"] == 6
+    assert s["correct"] == pytest.approx(3 / 6)
+    assert s["top2"] == pytest.approx(4 / 6)
+    assert s["exact"] == pytest.approx(2 / 6) and s["exact_over"] == 6
+    assert s["invalid"] == pytest.approx(2 / 6)
+    assert [o.rank for o in acc.outcomes] == [1, 1, 2, None, None, 1]
+    rows = {(r["aps"], r["size_from"]): (r["samples"], r["correct"], r["top_n"]) for r in grid_rows(acc)}
+    # sizes: Uba 3, Xc 2, &ab 3, !Xa 3, d 1, X&ab 4 -> buckets 1-2, 3-4
+    assert rows == {(1, 1): (2, 1, 1), (1, 3): (1, 0, 0), (2, 3): (3, 2, 3)}
+
+
+def test_top_one_ignores_later_candidates(ltl_file):
+    acc = evaluate(load_samples(ltl_file, "ltl"), table_predictor(LTL_ANSWERS), "ltl", top=1)
+    assert acc.summary()["top1"] == acc.summary()["correct"] == pytest.approx(3 / 6)
+
+
+def test_prop_metrics_known_answers(tmp_path):
+    path = tmp_path / "prop.txt.gz"
+    from ltlwit.train.pairs import append_pairs
+
+    append_pairs(path, [("|ba", "b1"), ("&a!b", "a1b0"), ("xorab", "a1b0")])
+    answers = {
+        "|ab": [Assignment.of({"a": True})],  # canonical b -> a: the label b1 is a1 here
+        "&a!b": [Assignment.of({"a": True})],  # does not entail (b free)
+        "xorab": [Assignment.of({"a": False, "b": True}), Assignment.of({"a": True, "b": False})],
+    }
+    acc = evaluate(load_samples(path, "prop"), table_predictor(answers), "prop", top=2)
+    assert [(o.correct, o.top_n, o.exact, o.invalid) for o in acc.outcomes] == [
+        (True, True, True, False), (False, False, False, False), (True, True, False, False)]
+
+
+def test_grid_rows_without_labels_count_for_accuracy_not_exact(tmp_path):
+    path = tmp_path / "grid.jsonl"
+    rows = [{"formula": "Uab", "sat": True, "witness": "b; cycle{1}"},
+            {"formula": "XXa", "sat": None, "witness": None}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    answers = {"Uab": ["b;{1}"], "XXa": ["1;1;{a}"]}
+    acc = evaluate(load_samples(path, "ltl"), table_predictor(answers), "ltl")
+    s = acc.summary()
+    assert s["correct"] == 1.0 and s["exact"] == 1.0 and s["exact_over"] == 1
+
+
+def test_is_witness_never_accepts_foreign_or_malformed_outputs():
+    f = parse_formula("a & X b")
+    assert is_witness(f, parse_trace("a; cycle{b}"))
+    assert not is_witness(f, parse_trace("a; cycle{!b}"))
+    assert not is_witness(f, Invalid(("a",)))
+    assert not is_witness(parse_formula("a | b"), Assignment.of({"c": True}))  # AP not in the formula
+    assert not is_witness(f, Assignment.of({"a": True, "b": True}))  # assignment for an LTL formula
+
+
+def test_bad_data_lines_are_named(tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text("Uab\n{b}\nXa\n1;{a\n")
+    with pytest.raises(ValueError, match=r"bad.txt:3"):
+        load_samples(path, "ltl")
+    prop = tmp_path / "p.txt"
+    prop.write_text("Xa\na1\n")
+    with pytest.raises(ValueError, match="temporal formula"):
+        load_samples(prop, "prop")
+
+
+def test_predictor_answering_the_wrong_number_is_an_error(ltl_file):
+    with pytest.raises(ValueError, match="answered 0 inputs for 6"):
+        evaluate(load_samples(ltl_file, "ltl"), lambda fs: [], "ltl")
+
+
+def test_reports_csv_json_table(ltl_file, tmp_path, monkeypatch):
+    acc = evaluate(load_samples(ltl_file, "ltl"), table_predictor(LTL_ANSWERS), "ltl", top=2, size_bucket=2)
+    out = tmp_path / "grid.csv"
+    write_grid_csv(acc, out)
+    with open(out) as fh:
+        rows = list(csv.DictReader(fh))
+    assert rows[0] == {"aps": "1", "size_from": "1", "size_to": "2", "samples": "2", "correct": "1",
+                       "accuracy": "0.5", "top_n": "1", "top_n_accuracy": "0.5"}
+    data = to_json(acc, None, {"model": "fake"})
+    assert data["model"] == "fake" and data["top2"] == pytest.approx(4 / 6) and len(data["grid"]) == 3
+    json.dumps(data)
+
+    from rich.console import Console
+
+    console = Console(record=True, width=120)
+    render(console, acc, None, {"model": "fake", "data": "hand.txt"})
+    text = console.export_text()
+    assert "50.00%" in text and "66.67%" in text and "fake on hand.txt" in text
+
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_matplotlib(name, *args, **kwargs):
+        if name.startswith("matplotlib"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    assert write_grid_png(acc, tmp_path / "grid.png") is False
+    assert not (tmp_path / "grid.png").exists()
