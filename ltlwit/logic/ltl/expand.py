@@ -29,6 +29,8 @@ Terms = dict[tuple[int, int], Any]
 Edge = tuple[Any, int, int]
 
 _UNTIL_LIKE = frozenset({"U", "F", "M"})
+#: Subsumption pruning is quadratic in a state's term count; past this it is skipped.
+MAX_PRUNE_TERMS = 64
 
 
 class Translator:
@@ -180,8 +182,9 @@ def _union(t1: Terms, t2: Terms) -> Terms:
 
 
 def _prune_subsumed(terms: Terms, L: Labels) -> Terms:
-    """Remove from each term the letters of the terms subsuming it (see module docstring)."""
-    if len(terms) < 2:
+    """Remove from each term the letters of the terms subsuming it (see module docstring).
+    Optional for correctness, so skipped for states with very many terms."""
+    if not 1 < len(terms) <= MAX_PRUNE_TERMS:
         return terms
     items = sorted(terms.items(), key=lambda kv: (kv[0][0].bit_count() + kv[0][1].bit_count()))
     out: Terms = {}

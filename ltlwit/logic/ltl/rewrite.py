@@ -135,6 +135,28 @@ def mk_G(a: Formula) -> Formula:  # noqa: N802
 
 # -- binary temporal -------------------------------------------------------------------------
 
+def _x_wrap(d: int, f: Formula) -> Formula:
+    for _ in range(d):
+        f = mk_X(f)
+    return f
+
+
+def _common_x(fs: list[Formula]) -> tuple[int, list[Formula]]:
+    """Strip the X prefix all of `fs` share (X a op X b = X(a op b) for every binary temporal
+    operator and for & and |); iterative, so X-chains thousands deep merge without recursion."""
+    d = 0
+    while all(f.op == "X" for f in fs):
+        fs = [f.children[0] for f in fs]
+        d += 1
+    return d, fs
+
+
+def _x_peeled(make, a: Formula, b: Formula) -> Formula | None:
+    if a.op == "X" and b.op == "X":
+        d, (a2, b2) = _common_x([a, b])
+        return _x_wrap(d, make(a2, b2))
+    return None
+
 def mk_U(a: Formula, b: Formula) -> Formula:  # noqa: N802
     if b.is_constant or a is FALSE or a is b:
         return b
@@ -146,8 +168,9 @@ def mk_U(a: Formula, b: Formula) -> Formula:  # noqa: N802
         return b
     if a.op == "U" and a.children[1] is b:
         return a
-    if a.op == "X" and b.op == "X":
-        return mk_X(mk_U(a.children[0], b.children[0]))
+    peeled = _x_peeled(mk_U, a, b)
+    if peeled is not None:
+        return peeled
     return Formula("U", (a, b))
 
 
@@ -162,8 +185,9 @@ def mk_R(a: Formula, b: Formula) -> Formula:  # noqa: N802
         return b
     if a.op == "R" and a.children[1] is b:
         return a
-    if a.op == "X" and b.op == "X":
-        return mk_X(mk_R(a.children[0], b.children[0]))
+    peeled = _x_peeled(mk_R, a, b)
+    if peeled is not None:
+        return peeled
     return Formula("R", (a, b))
 
 
@@ -178,8 +202,9 @@ def mk_W(a: Formula, b: Formula) -> Formula:  # noqa: N802
         return b
     if a.op == "W" and a.children[1] is b:
         return a
-    if a.op == "X" and b.op == "X":
-        return mk_X(mk_W(a.children[0], b.children[0]))
+    peeled = _x_peeled(mk_W, a, b)
+    if peeled is not None:
+        return peeled
     return Formula("W", (a, b))
 
 
@@ -194,8 +219,9 @@ def mk_M(a: Formula, b: Formula) -> Formula:  # noqa: N802
         return b
     if a.op == "M" and a.children[1] is b:
         return a
-    if a.op == "X" and b.op == "X":
-        return mk_X(mk_M(a.children[0], b.children[0]))
+    peeled = _x_peeled(mk_M, a, b)
+    if peeled is not None:
+        return peeled
     return Formula("M", (a, b))
 
 
@@ -260,7 +286,6 @@ def _mk_nary(op: str, args: list[Formula]) -> Formula:
     other = "|" if op == "&" else "&"
     # G a & G b = G(a & b) and X a & X b = X(a & b); dually F and X for |.
     merge_un = "G" if op == "&" else "F"
-    inv = "G" if op == "&" else "F"  # FG (for &) / GF (for |) merge
     fs = _flatten(op, args)
     if zero in fs:
         return zero
@@ -272,33 +297,36 @@ def _mk_nary(op: str, args: list[Formula]) -> Formula:
     # absorption: a & (a | b) = a; a | (a & b) = a
     if any(f.op == other for f in fs):
         fs = [f for f in fs if f.op != other or not any(g in present for g in _flatten(other, [f]))]
-    groups: dict[str, list[Formula]] = {merge_un: [], "X": [], inv + "2": []}
+    # groups of operands that merge: key -> (original operands, their bodies)
+    groups: dict[str, tuple[list[Formula], list[Formula]]] = {"un": ([], []), "X": ([], []), "inv": ([], [])}
     rest: list[Formula] = []
     for f in fs:
         if _suffix_invariant(f) and f.op == ("F" if op == "&" else "G"):
-            groups[inv + "2"].append(f.children[0].children[0])
+            key, body = "inv", f.children[0].children[0]
         elif f.op == merge_un:
-            groups[merge_un].append(f.children[0])
+            key, body = "un", f.children[0]
         elif f.op == "X":
-            groups["X"].append(f.children[0])
+            key, body = "X", f.children[0]
         else:
             rest.append(f)
+            continue
+        groups[key][0].append(f)
+        groups[key][1].append(body)
     merged = False
-    for key, inner in groups.items():
-        if len(inner) > 1:
-            merged = True
-            body = _mk_nary(op, inner)
-            if key == "X":
-                rest.append(mk_X(body))
-            elif key == merge_un:
-                rest.append(mk_G(body) if op == "&" else mk_F(body))
-            else:
-                rest.append(mk_F(mk_G(body)) if op == "&" else mk_G(mk_F(body)))
-        elif inner:
-            f = inner[0]
-            rest.append(mk_X(f) if key == "X" else (
-                (mk_G(f) if op == "&" else mk_F(f)) if key == merge_un else
-                (mk_F(mk_G(f)) if op == "&" else mk_G(mk_F(f)))))
+    for key, (originals, bodies) in groups.items():
+        if len(bodies) < 2:
+            rest.extend(originals)
+            continue
+        merged = True
+        if key == "X":
+            d, bodies = _common_x(bodies)
+            rest.append(_x_wrap(d + 1, _mk_nary(op, bodies)))
+        elif key == "un":
+            body = _mk_nary(op, bodies)
+            rest.append(mk_G(body) if op == "&" else mk_F(body))
+        else:
+            body = _mk_nary(op, bodies)
+            rest.append(mk_F(mk_G(body)) if op == "&" else mk_G(mk_F(body)))
     if merged:
         return _mk_nary(op, rest)
     if not rest:
