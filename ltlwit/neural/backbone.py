@@ -11,6 +11,10 @@ L2-normalised rows, and decoder features are L2-normalised too, so the models em
 `adacos_loss` scales them adaptively (Zhang et al. 2019) over all non-pad tokens of a batch,
 scale clipped at 100 (ITE paper, Sec. 4.3). The scale lives in the model as `logit_scale`, so
 beam search and checkpoints see the value training reached.
+
+Parameters keep PyTorch's default initialisation, as in the ITE reference code: with a small
+(GPT-style) init the decoder output is almost its input embedding, wrong-class cosines start
+near 0.9, and AdaCos jumps to its scale cap for the first few dozen steps.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from ltlwit.neural.positional import Rotary
-from ltlwit.neural.tokenizer import PAD
+from ltlwit.neural.tokenizer import PAD, START
 
 MAX_SCALE = 100.0
 #: A decoding cache: one dict per decoder layer, sublayer name -> {"k", "v"} tensors.
@@ -188,10 +192,13 @@ class DecoderLayer(nn.Module):
 
 def cosines(h: Tensor, table: Tensor) -> Tensor:
     """Cosine logits: L2-normalised features against unit embedding rows, in at least float32
-    and outside autocast (bf16 cosines would be too coarse for the AdaCos scale)."""
+    and outside autocast (bf16 cosines would be too coarse for the AdaCos scale); <pad> and
+    <start> get -inf, being never the next token."""
     dtype = torch.promote_types(h.dtype, torch.float32)
     with torch.autocast(h.device.type, enabled=False):
-        return F.normalize(h.to(dtype), dim=-1) @ table.to(dtype).T
+        cos = F.normalize(h.to(dtype), dim=-1) @ table.to(dtype).T
+    ids = torch.arange(cos.shape[-1], device=cos.device)
+    return cos.masked_fill((ids == PAD) | (ids == START), float("-inf"))
 
 
 def pad_mask(tokens: Tensor) -> Tensor:
@@ -209,11 +216,3 @@ def reorder_cache(cache: Cache, rows: Tensor) -> None:
                 continue
             for key, t in entry.items():
                 entry[key] = t.unflatten(0, (n, -1)).index_select(0, rows).flatten(0, 1)
-
-
-def init_weights(module: nn.Module) -> None:
-    """GPT-style init: N(0, 0.02) for weights, zero biases; LayerNorms keep their defaults."""
-    for m in module.modules():
-        if isinstance(m, nn.Linear):
-            nn.init.normal_(m.weight, std=0.02)
-            nn.init.zeros_(m.bias)

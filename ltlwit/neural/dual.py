@@ -24,7 +24,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from ltlwit.neural.backbone import Cache, DecoderLayer, EncoderLayer, cosines, init_weights, initial_scale, pad_mask
+from ltlwit.neural.backbone import Cache, DecoderLayer, EncoderLayer, cosines, initial_scale, pad_mask
 from ltlwit.neural.config import DualConfig
 from ltlwit.neural.positional import tree_positions
 from ltlwit.neural.tokenizer import N_BASE
@@ -98,7 +98,6 @@ class DualTransformer(nn.Module):
         self.encoder = nn.ModuleList(EncoderLayer(**layer) for _ in range(cfg.n_layers))
         self.decoder = nn.ModuleList(DecoderLayer(**layer) for _ in range(cfg.n_layers))
         self.register_buffer("logit_scale", torch.tensor(initial_scale(N_BASE + 5)))
-        init_weights(self)
 
     @property
     def max_aps(self) -> int | None:
