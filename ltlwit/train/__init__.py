@@ -1,0 +1,1 @@
+"""Training: data loading (DeepLTL two-line files to device tensors) and the training loop."""

@@ -1,0 +1,299 @@
+"""Training data: DeepLTL two-line files, tokenised once, served as batches from device tensors.
+
+A split is parsed with the syntax layer (`parse_formula(..., "polish")`, `parse_trace(...,
+"polish")`, `parse_assignment`), APs numbered canonically per formula (first appearance in
+Polish order), tokenised, and cached as a compact `.pt` file (flat token arrays), so a
+rerun skips the parsing. For training the whole split sits padded on the device and a batch is
+one index into it: no per-step host work beyond slicing a precomputed index list, no host
+synchronisation. Batches are length-bucketed (similar lengths together, padding trimmed to the
+batch's longest sample rounded up to 8), deterministic in (seed, epoch), sharded across
+distributed ranks, and resumable from (epoch, position).
+
+Optional augmentation renames the APs of each sample by a random bijection of slots
+0..pool-1 (the same one for formula and label, so two APs never merge).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Iterator
+
+import torch
+from torch import Tensor
+
+from ltlwit.neural.tokenizer import BASE_TOKENS, EOS, N_BASE, PAD, START, canonical_slots, encode_formula, encode_witness
+
+CACHE_VERSION = 1
+
+
+def read_pairs(path: str | os.PathLike) -> list[tuple[str, str]]:
+    """(formula, label) lines of a two-line file, `.gz` read transparently."""
+    opener = gzip.open if str(path).endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as fh:  # type: ignore[operator]
+        lines = [line.strip() for line in fh]
+    while lines and not lines[-1]:
+        lines.pop()
+    if len(lines) % 2:
+        raise ValueError(f"{path}: odd number of lines ({len(lines)}); expected formula/label pairs")
+    return list(zip(lines[0::2], lines[1::2]))
+
+
+def encode_pair(task: str, formula_text: str, label_text: str) -> tuple[list[int], list[int], int] | None:
+    """Source ids, target ids and AP count; None when the label mentions an AP the formula lacks."""
+    from ltlwit.logic.syntax import parse_assignment, parse_formula, parse_trace
+
+    formula = parse_formula(formula_text, "polish")
+    label = parse_trace(label_text, "polish") if task == "ltl" else parse_assignment(label_text)
+    slots = canonical_slots(formula)
+    if not set(label.aps()) <= slots.keys():
+        return None
+    return encode_formula(formula, slots), encode_witness(task, label, slots), len(slots)
+
+
+def _encode_chunk(args: tuple[str, str, int, list[tuple[str, str]]]) -> tuple[list[list[int]], list[list[int]], list[int], int]:
+    task, source, first, pairs = args
+    srcs, tgts, aps, dropped = [], [], [], 0
+    for i, (f, label) in enumerate(pairs):
+        try:
+            got = encode_pair(task, f, label)
+        except ValueError as e:
+            raise ValueError(f"{source}:{2 * (first + i) + 1}: {e}") from None
+        if got is None:
+            dropped += 1
+            continue
+        srcs.append(got[0])
+        tgts.append(got[1])
+        aps.append(got[2])
+    return srcs, tgts, aps, dropped
+
+
+def _flat(rows: list[list[int]]) -> tuple[Tensor, Tensor]:
+    top = max((max(r) for r in rows if r), default=0)
+    dtype = torch.uint8 if top < 256 else torch.int32
+    return torch.tensor([t for r in rows for t in r], dtype=dtype), torch.tensor([len(r) for r in rows], dtype=torch.int32)
+
+
+@dataclass
+class EncodedSplit:
+    """A tokenised split as flat token arrays (compact on disk); targets without start/eos."""
+
+    src: Tensor
+    src_len: Tensor
+    tgt: Tensor
+    tgt_len: Tensor
+    n_aps: Tensor
+    dropped: int
+    source: str
+
+    def __len__(self) -> int:
+        return len(self.src_len)
+
+    @classmethod
+    def from_rows(cls, src: list[list[int]], tgt: list[list[int]], n_aps: list[int], dropped: int = 0,
+                  source: str = "") -> "EncodedSplit":
+        s, sl = _flat(src)
+        t, tl = _flat(tgt)
+        return cls(s, sl, t, tl, torch.tensor(n_aps, dtype=torch.int32), dropped, source)
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        torch.save({"version": CACHE_VERSION, "vocabulary": list(BASE_TOKENS), "src": self.src,
+                    "src_len": self.src_len, "tgt": self.tgt, "tgt_len": self.tgt_len, "n_aps": self.n_aps,
+                    "dropped": self.dropped, "source": self.source}, tmp)
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path: Path) -> "EncodedSplit":
+        data = torch.load(path, weights_only=True)
+        if data.get("version") != CACHE_VERSION or data.get("vocabulary") != list(BASE_TOKENS):
+            raise ValueError(f"{path}: stale data cache (other version or vocabulary)")
+        return cls(data["src"], data["src_len"], data["tgt"], data["tgt_len"], data["n_aps"], data["dropped"],
+                   data["source"])
+
+
+def encode_file(path: str | os.PathLike, task: str, workers: int | None = None) -> EncodedSplit:
+    """Parse and tokenise a two-line file, in parallel processes for large files."""
+    pairs = read_pairs(path)
+    chunk = 20000
+    jobs = [(task, str(path), i, pairs[i:i + chunk]) for i in range(0, len(pairs), chunk)]
+    workers = min(workers or os.cpu_count() or 1, 8, len(jobs))
+    if workers > 1:
+        # fork is fast, but not once CUDA is initialised in this process
+        ctx = get_context("spawn" if torch.cuda.is_initialized() else "fork")
+        with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+            parts = list(pool.map(_encode_chunk, jobs))
+    else:
+        parts = [_encode_chunk(job) for job in jobs]
+    src = [r for p in parts for r in p[0]]
+    tgt = [r for p in parts for r in p[1]]
+    aps = [a for p in parts for a in p[2]]
+    return EncodedSplit.from_rows(src, tgt, aps, sum(p[3] for p in parts), str(path))
+
+
+def default_cache_dir() -> Path:
+    """$LTLWIT_CACHE, else the platform's user cache dir (platformdirs when installed)."""
+    if os.environ.get("LTLWIT_CACHE"):
+        return Path(os.environ["LTLWIT_CACHE"])
+    try:
+        from platformdirs import user_cache_dir
+    except ImportError:
+        return Path.home() / ".cache" / "ltlwit"
+    return Path(user_cache_dir("ltlwit"))
+
+
+def load_split(path: str | os.PathLike, task: str, cache_dir: str | os.PathLike | None = None,
+               workers: int | None = None) -> EncodedSplit:
+    """`encode_file` through a cache keyed by the file's path, size, mtime and the vocabulary."""
+    path = Path(path)
+    st = path.stat()
+    key = f"{path.resolve()}|{st.st_size}|{st.st_mtime_ns}|{task}|{CACHE_VERSION}|{' '.join(BASE_TOKENS)}"
+    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+    name = path.name.split(".")[0]
+    cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    file = cache / f"{path.parent.name}-{name}-{task}-{digest}.pt"
+    if file.exists():
+        try:
+            return EncodedSplit.load(file)
+        except Exception:  # noqa: BLE001 - a bad cache is rebuilt, never fatal
+            pass
+    split = encode_file(path, task, workers)
+    split.save(file)
+    return split
+
+
+def _padded(flat: Tensor, lengths: Tensor, width: int, prefix: list[int], suffix: list[int]) -> Tensor:
+    """Flat rows -> (N, width) with `prefix`/`suffix` tokens around each row, PAD after."""
+    n = len(lengths)
+    lengths = lengths.long()
+    out = torch.full((n, width), PAD, dtype=flat.dtype)
+    cols = torch.arange(width)
+    starts = torch.cumsum(lengths, 0) - lengths
+    body = (cols >= len(prefix)) & (cols < (lengths + len(prefix))[:, None])
+    src_index = (starts[:, None] + cols - len(prefix))[body]
+    out[body] = flat[src_index].to(out.dtype)
+    for i, t in enumerate(prefix):
+        out[:, i] = t
+    for i, t in enumerate(suffix):
+        out[torch.arange(n), (lengths + len(prefix) + i)] = t
+    return out
+
+
+def _round8(n: int) -> int:
+    return -(-n // 8) * 8
+
+
+@dataclass
+class Batch:
+    src: Tensor  # (B, S) formula ids
+    tgt_in: Tensor  # (B, T) <start> + target
+    tgt_out: Tensor  # (B, T) target + <eos>
+    n_slots: int  # slot ids in the batch are < n_slots
+    n_aps: int  # most distinct APs of one input (streams of the symbol-invariant model)
+
+
+class DeviceSplit:
+    """A split held padded on the training device; host-side lengths plan batches without syncs."""
+
+    def __init__(self, split: EncodedSplit, device: torch.device, rename_pool: int = 0) -> None:
+        n = len(split)
+        self.size = n
+        self.src_len, self.tgt_len, self.n_aps = split.src_len.long(), split.tgt_len.long(), split.n_aps.long()
+        if not n:
+            raise ValueError(f"{split.source or 'data'}: no samples")
+        s_w = _round8(int(self.src_len.max()))
+        t_w = _round8(int(self.tgt_len.max()) + 2)
+        self.src = _padded(split.src, split.src_len, s_w, [], []).to(device)
+        self.tgt = _padded(split.tgt, split.tgt_len, t_w, [START], [EOS]).to(device)
+        self.device = device
+        self.rename_pool = rename_pool
+
+    def plan(self, index: Tensor) -> tuple[int, int, int, int]:
+        """Host-side shape of a batch: (rows, source width, target width, most APs)."""
+        s = min(_round8(int(self.src_len[index].max())), self.src.shape[1])
+        t = min(_round8(int(self.tgt_len[index].max()) + 1), self.tgt.shape[1] - 1)
+        return len(index), s, t, int(self.n_aps[index].max())
+
+    def batch(self, index_dev: Tensor, shape: tuple[int, int, int, int]) -> Batch:
+        _, s, t, n_aps = shape
+        src = self.src[index_dev, :s].long()
+        tgt = self.tgt[index_dev, : t + 1].long()
+        n_slots = n_aps
+        if self.rename_pool:
+            n_slots = max(self.rename_pool, n_aps)
+            perm = torch.rand(len(index_dev), n_slots, device=self.device).argsort(1)
+            src, tgt = _rename(src, perm), _rename(tgt, perm)
+        return Batch(src, tgt[:, :-1], tgt[:, 1:], n_slots, n_aps)
+
+
+def _rename(tokens: Tensor, perm: Tensor) -> Tensor:
+    """Slot s of row b becomes slot perm[b, s]: a bijection per row, applied to every AP."""
+    slot = (tokens - N_BASE).clamp(min=0)
+    return torch.where(tokens >= N_BASE, N_BASE + perm.gather(1, slot), tokens)
+
+
+class Batches:
+    """Endless length-bucketed batches of one rank: epoch by epoch, resumable at (epoch, pos)."""
+
+    def __init__(self, data: DeviceSplit, batch_size: int, seed: int, rank: int = 0, world: int = 1,
+                 bucket: int = 50) -> None:
+        self.data, self.batch_size, self.seed = data, batch_size, seed
+        self.rank, self.world, self.bucket = rank, world, bucket
+        self.epoch, self.pos = 0, 0
+        self._plans: list[tuple[int, tuple[int, int, int, int]]] = []
+        self._index: Tensor | None = None
+        self._loaded = -1
+
+    def _load_epoch(self) -> None:
+        g = torch.Generator().manual_seed(self.seed * 1_000_003 + self.epoch)
+        n, b = self.data.size, min(self.batch_size, self.data.size)
+        perm = torch.randperm(n, generator=g)
+        length = (self.data.src_len + self.data.tgt_len)[perm]
+        batches: list[Tensor] = []
+        span = b * self.bucket * self.world
+        for start in range(0, n, span):
+            chunk = perm[start:start + span]
+            chunk = chunk[torch.argsort(length[start:start + span], stable=True)]
+            batches += [chunk[i:i + b] for i in range(0, len(chunk) - b + 1, b)]
+        order = torch.randperm(len(batches), generator=g).tolist()
+        mine = [batches[i] for i in order][: len(batches) // self.world * self.world][self.rank::self.world]
+        if not mine:
+            raise ValueError(f"{n} samples are too few for batch size {b} on {self.world} ranks")
+        self._plans, offset = [], 0
+        for idx in mine:
+            self._plans.append((offset, self.data.plan(idx)))
+            offset += len(idx)
+        self._index = torch.cat(mine).to(self.data.device)
+        self._loaded = self.epoch
+
+    def __iter__(self) -> Iterator[Batch]:
+        return self
+
+    def __next__(self) -> Batch:
+        if self._loaded != self.epoch:
+            self._load_epoch()
+        if self.pos >= len(self._plans):
+            self.epoch, self.pos = self.epoch + 1, 0
+            self._load_epoch()
+        offset, shape = self._plans[self.pos]
+        self.pos += 1
+        return self.data.batch(self._index[offset:offset + shape[0]], shape)  # type: ignore[index]
+
+    def state_dict(self) -> dict[str, int]:
+        return {"epoch": self.epoch, "pos": self.pos}
+
+    def load_state_dict(self, state: dict[str, int]) -> None:
+        self.epoch, self.pos = int(state["epoch"]), int(state["pos"])
+
+
+def ordered_batches(data: DeviceSplit, index: Tensor, batch_size: int) -> Iterator[Batch]:
+    """The samples `index` (host tensor) in order, in batches (validation)."""
+    for i in range(0, len(index), batch_size):
+        idx = index[i:i + batch_size]
+        yield data.batch(idx.to(data.device), data.plan(idx))
