@@ -115,7 +115,7 @@ _format_option = click.option(
 )
 
 
-@click.group(cls=LtlwitGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group("ltlwit", cls=LtlwitGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="ltlwit", message="%(prog)s %(version)s")
 def cli() -> None:
     """Satisfying traces (witnesses) for LTL and propositional formulas.

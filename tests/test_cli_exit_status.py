@@ -1,0 +1,96 @@
+"""Exit statuses: 0 all positive, 1 some unsat/unknown/failing witness, 2 any error (which
+outranks 1), click's own errors mapped onto 2."""
+
+from __future__ import annotations
+
+import pytest
+
+from cli_support import run, run_env
+from ltlwit.status import ExitStatus
+
+
+def test_all_sat_is_0() -> None:
+    result = run("solve", "a & !b", "G(req -> F grant)")
+    assert result.exit_code == ExitStatus.SUCCESS == 0
+    assert result.stdout.splitlines()[0] == "a & !b"
+
+
+def test_unsat_is_1() -> None:
+    result = run("solve", "a", "a & !a", "GFa & FG!a")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == ["a", "UNSAT", "UNSAT"]
+
+
+def test_parse_error_is_2_and_other_inputs_still_answered() -> None:
+    result = run("solve", "a & !b", "a U (", "a & !a", "c")
+    assert result.exit_code == 2
+    assert result.stdout.splitlines() == ["a & !b", "UNSAT", "c"]
+    assert "ltlwit: <arg 2>: parse error:" in result.stderr
+
+
+def test_error_outranks_negative_in_any_order() -> None:
+    assert run("solve", "a & !a", "(((").exit_code == 2
+    assert run("solve", "(((", "a & !a").exit_code == 2
+
+
+def test_unreadable_file_is_2(tmp_path) -> None:
+    good = tmp_path / "good.txt"
+    good.write_text("a\n")
+    result = run("solve", "-F", str(tmp_path / "missing.txt"), "-F", str(good))
+    assert result.exit_code == 2
+    assert result.stdout == "a\n"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "--logic", "bogus", "a"],
+        ["solve", "--syntax", "klingon", "a"],
+        ["solve", "--format", "xml", "a"],
+        ["solve", "--timeout", "-1", "a"],
+        ["solve", "--timeout", "soon", "a"],
+        ["solve", "--model", "gpt", "a"],
+        ["solve", "--no-such-option", "a"],
+        ["frobnicate"],
+        ["fmt", "--to", "latex", "a"],
+        ["verify", "a"],
+        ["verify", "a", "b", "c"],
+    ],
+)
+def test_usage_errors_are_2(args: list[str]) -> None:
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert "Error" in result.stderr
+
+
+def test_engine_spot_without_spot_is_a_usage_error() -> None:
+    import importlib.util
+
+    result = run("solve", "--engine", "spot", "G a")
+    if importlib.util.find_spec("spot") is None:
+        assert result.exit_code == 2
+        assert "import spot" in result.stderr
+    else:
+        assert result.exit_code == 0
+
+
+def test_no_input_on_a_terminal_is_a_usage_error() -> None:
+    assert run_env("solve", stdin_isatty=True) == (2, "", "")
+
+
+def test_logic_prop_on_a_temporal_formula_is_2() -> None:
+    result = run("solve", "--logic", "prop", "F a", "b")
+    assert result.exit_code == 2
+    assert result.stdout == "b\n"
+    assert "temporal operators" in result.stderr
+
+
+def test_timeout_gives_unknown_and_1() -> None:
+    # Unsat, but only an exhaustive search says so: out of time it must be UNKNOWN, not UNSAT.
+    formula = "GF a & GF b & GF c & GF d & G(a -> X !a) & G(b -> X X !b) & FG !e & GF e"
+    assert run("solve", formula).stdout == "UNSAT\n"
+    result = run("solve", "--timeout", "0.000001", formula)
+    assert result.exit_code == 1
+    assert result.stdout == "UNKNOWN\n"
+    assert "ltlwit: <arg 1>: unknown: " in result.stderr

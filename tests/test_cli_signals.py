@@ -1,0 +1,38 @@
+"""Ending early: a closed pipe (`ltlwit ... | head -1`) and Ctrl-C end quietly, with the
+statuses shells use (128 + signal number)."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+
+from cli_support import ROOT, ltlwit_command, subprocess_env
+from ltlwit.status import ExitStatus
+
+
+def test_closed_pipe_is_quiet(tmp_path) -> None:
+    path = tmp_path / "many.txt"
+    path.write_text("a & !b\n" * 50_000)
+    proc = subprocess.Popen(
+        ltlwit_command("solve", "-F", str(path)),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=subprocess_env(), cwd=ROOT,
+    )
+    assert proc.stdout.readline() == b"a & !b\n"
+    proc.stdout.close()  # what `head -1` does after its line
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == ExitStatus.BROKEN_PIPE == 141
+    assert err == b""
+
+
+def test_ctrl_c_is_quiet() -> None:
+    proc = subprocess.Popen(
+        ltlwit_command("solve", "-F", "-"),
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=subprocess_env(), cwd=ROOT,
+    )
+    proc.stdin.write(b"a\n")
+    proc.stdin.flush()
+    assert proc.stdout.readline() == b"a\n"  # now it waits for the next line
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == ExitStatus.INTERRUPTED == 130
+    assert err.strip() == b""

@@ -1,0 +1,69 @@
+"""`ltlwit verify`: assignments entail propositional formulas, traces satisfy LTL formulas."""
+
+from __future__ import annotations
+
+import pytest
+
+from cli_support import json_lines, run
+
+
+@pytest.mark.parametrize("witness", ["a0", "{\"a\": false}", "!a", "a0b1", "b1a0", "!a & b"])
+def test_propositional_witness_spellings_that_hold(witness: str) -> None:
+    result = run("verify", "!a | (b & c)", witness)
+    assert (result.exit_code, result.stdout) == (0, "HOLDS\n")
+
+
+@pytest.mark.parametrize("witness", ["a1", "b1", "1", "a & b"])
+def test_propositional_witnesses_that_fail(witness: str) -> None:
+    result = run("verify", "!a | (b & c)", witness)
+    assert (result.exit_code, result.stdout) == (1, "FAILS\n")
+
+
+def test_a_cube_over_a_multi_letter_ap_is_not_misread_as_a1() -> None:
+    assert run("verify", "a1 | b", "a1").stdout == "HOLDS\n"
+    assert run("verify", "a | b", "a1").stdout == "HOLDS\n"
+
+
+def test_foreign_ap_is_an_error_not_a_crash() -> None:
+    result = run("verify", "a | b", "z1")
+    assert result.exit_code == 2
+    assert "ltlwit: <arg 1>: the assignment names z, which the formula does not mention" in result.stderr
+
+
+def test_ltl_traces() -> None:
+    assert run("verify", "G(req -> F grant)", "cycle{!req}").stdout == "HOLDS\n"
+    assert run("verify", "G(req -> F grant)", "req; cycle{!grant}").stdout == "FAILS\n"
+    assert run("verify", "G a", "a; cycle{a & !a}").exit_code == 1  # an unsatisfiable step never holds
+    assert run("verify", "GF a", "&a!b;{a}").stdout == "HOLDS\n"  # DeepLTL's spelling
+
+
+def test_propositional_formula_accepts_a_trace_too() -> None:
+    assert run("verify", "a & !b", "cycle{a & !b}").stdout == "HOLDS\n"
+    assert run("verify", "--logic", "prop", "a", "cycle{a}").exit_code == 2
+
+
+def test_file_of_pairs_json(tmp_path) -> None:
+    path = tmp_path / "pairs.tsv"
+    path.write_text("a & b\ta1b1\nF a\tcycle{!a}\n# comment\nno tab here\nG a\tcycle{(\n")
+    result = run("verify", "--format", "json", "-F", str(path))
+    records = json_lines(result.stdout)
+    assert [(r["formula"], r["witness"], r["holds"]) for r in records[:2]] == [
+        ("a & b", "a1b1", True), ("F a", "cycle{!a}", False),
+    ]
+    assert [(r["line"], r["status"]) for r in records] == [(1, "holds"), (2, "fails"), (4, "error"), (5, "error")]
+    assert {"formula", "witness", "holds"} <= set(records[0])
+    assert records[2]["error"] == "expected FORMULA<TAB>WITNESS"
+    assert f"ltlwit: {path}:4: expected FORMULA<TAB>WITNESS" in result.stderr
+    assert f"ltlwit: {path}:5: parse error in the witness:" in result.stderr
+    assert result.exit_code == 2
+
+
+def test_pairs_from_stdin() -> None:
+    result = run("verify", input="a\ta1\nb\tb0\n")
+    assert (result.exit_code, result.stdout) == (1, "HOLDS\nFAILS\n")
+
+
+def test_bad_formula_is_located() -> None:
+    result = run("verify", "a &", "a1")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("ltlwit: <arg 1>: parse error in the formula:\n>>> a &\n")

@@ -1,0 +1,58 @@
+"""`--version`, `--help`, and the promise that neither (nor a model-less solve) imports torch."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from cli_support import ROOT, run, run_process, subprocess_env
+from ltlwit import __version__
+
+
+def test_version() -> None:
+    for flag in ("--version", "-V"):
+        result = run(flag)
+        assert (result.exit_code, result.stdout) == (0, f"ltlwit {__version__}\n")
+
+
+@pytest.mark.parametrize("args", [["--help"], ["-h"], ["solve", "--help"], ["fmt", "--help"], ["verify", "--help"]])
+def test_help_exits_0_and_lists_the_options(args: list[str]) -> None:
+    result = run(*args)
+    assert result.exit_code == 0
+    assert "Usage: ltlwit" in result.stdout
+
+
+def test_solve_help_shows_every_choice() -> None:
+    text = run("solve", "--help").stdout
+    for word in ("auto|ltl|prop", "auto|spot|polish|polish-spaced|lbt", "text|json", "auto|builtin|spot", "--timeout", "--model"):
+        assert word in text
+
+
+def _imported_modules(*args: str) -> str:
+    """`python -X importtime -m ltlwit ARGS`: its import log (stderr), one module per line."""
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "ltlwit", *args],
+        capture_output=True, text=True, env=subprocess_env(), cwd=ROOT, timeout=120,
+    )
+    assert proc.returncode in (0, 1), proc.stderr[-2000:]
+    return proc.stderr
+
+
+@pytest.mark.parametrize("args", [["--help"], ["solve", "--help"]])
+def test_help_does_not_import_torch(args: list[str]) -> None:
+    log = _imported_modules(*args)
+    assert "| ltlwit.cli" in log  # the log is real: it does list our own modules
+    assert "torch" not in log
+
+
+def test_solving_without_a_model_does_not_import_torch() -> None:
+    log = _imported_modules("solve", "a & b", "G F a")
+    assert "| ltlwit.logic.ltl" in log
+    assert "torch" not in log
+
+
+def test_python_dash_m_runs_the_same_cli() -> None:
+    proc = run_process("solve", "a & !a")
+    assert (proc.returncode, proc.stdout) == (1, b"UNSAT\n")
