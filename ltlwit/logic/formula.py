@@ -44,8 +44,17 @@ class Formula:
         object.__setattr__(node, "op", op)
         object.__setattr__(node, "children", children)
         object.__setattr__(node, "name", name)
-        object.__setattr__(node, "size", 1 + sum(c.size for c in children))
-        object.__setattr__(node, "temporal", op in TEMPORAL or any(c.temporal for c in children))
+        # Explicit arity cases: this constructor is the hot path of every parser.
+        if not children:
+            size, temporal = 1, False
+        elif len(children) == 1:
+            size, temporal = 1 + children[0].size, op in TEMPORAL or children[0].temporal
+        else:
+            left, right = children
+            size = 1 + left.size + right.size
+            temporal = op in TEMPORAL or left.temporal or right.temporal
+        object.__setattr__(node, "size", size)
+        object.__setattr__(node, "temporal", temporal)
         object.__setattr__(node, "_aps", None)
         _TABLE[key] = node
         return node
