@@ -165,3 +165,24 @@ def test_reports_csv_json_table(ltl_file, tmp_path, monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     assert write_grid_png(acc, tmp_path / "grid.png") is False
     assert not (tmp_path / "grid.png").exists()
+
+
+def test_run_eval_with_a_fake_predictor(ltl_file):
+    from ltlwit.eval.run import EvalOptions, run_eval
+    from ltlwit.logic.formula import ap
+    from ltlwit.logic.trace import Trace
+
+    def first_ap(formulas):  # invariant: always `cycle{first AP}`
+        return [[Trace((), (ap(f.aps()[0]),))] for f in formulas]
+
+    seen = []
+    options = EvalOptions("fake", str(ltl_file), beam=2, alpha_samples=4, alpha_variants=6, seed=3)
+    result = run_eval(options, predictor=first_ap, task="ltl",
+                      progress=lambda phase, done, total: seen.append((phase, done, total)))
+    # canonically `cycle{a}`: verifies X a and a only (a U b, a & b, !X a, X(a & b) fail)
+    assert [o.correct for o in result.accuracy.outcomes] == [False, True, False, False, True, False]
+    assert result.meta["top"] == 2 and result.meta["task"] == "ltl"
+    assert result.alpha is not None and result.alpha.mean == 1.0
+    assert ("accuracy", 6, 6) in seen and any(p == "alpha-covariance" for p, _, _ in seen)
+    with pytest.raises(ValueError, match="top <= beam"):
+        EvalOptions("m", "d", beam=2, top=3)
