@@ -6,10 +6,11 @@
 - `prop`: `ltlwit.logic.prop.solve_prop`'s subset-minimal partial assignment; unsatisfiable
   formulas and tautologies dropped, as PropRandom35 does.
 
-`generate_dataset` runs rounds until the output holds `count` samples: the main process draws a
-round of distinct formulas under the size gate (counting those in flight, so a nearly full
-size is not over-drawn), a process pool labels them, results are taken back *in order* and
-appended to the file at the end of the round. Each round's random stream is seeded by (seed,
+`generate_dataset` runs rounds until the output holds `count` samples: the main process picks a
+round of (size, seed) slots under the size gate (counting those in flight, so a nearly full size
+is not over-drawn), a process pool draws each slot's formula and labels it, results are taken
+back *in order*, duplicates dropped, and the new samples appended to the file at the end of
+the round. Each round's random stream is seeded by (seed,
 samples so far, attempt), so a run is reproducible from its seed, and re-running on the same
 output file resumes it: the samples there count towards `count` and are never repeated.
 """
@@ -63,12 +64,20 @@ def label(task: str, formula: Formula, seconds: float | None = None) -> str | No
     raise ValueError(f"unknown task {task!r} (expected ltl or prop)")
 
 
-def _label_text(args: tuple[str, str, float | None]) -> str | None:
-    """Pool worker: parse the Polish formula and label it."""
-    from ltlwit.logic.syntax import parse_formula
+_GENERATORS: dict[tuple[int, str], RandomFormulas] = {}
 
-    task, text, seconds = args
-    return label(task, parse_formula(text, "polish"), seconds)
+
+def _make_sample(args: tuple[str, int, str, int, int, float | None]) -> tuple[str, str | None]:
+    """Pool worker: draw the formula of one (size, seed) slot and label it. Drawing happens
+    here, not in the main process, so that both scale with the workers."""
+    from ltlwit.logic.syntax import print_formula
+
+    task, n_aps, alphabet, size, seed, seconds = args
+    gen = _GENERATORS.get((n_aps, alphabet))
+    if gen is None:
+        gen = _GENERATORS[n_aps, alphabet] = RandomFormulas(n_aps, alphabet)
+    formula = gen.formula(size, random.Random(seed))
+    return print_formula(formula, "polish"), label(task, formula, seconds)
 
 
 @dataclass
@@ -115,8 +124,9 @@ class GenerateReport:
     path: Path
     existing: int  # samples already in the file when the run started
     added: int
-    labelled: int  # formulas sent to the labeller
+    labelled: int  # formulas drawn and labelled
     rejected: int  # unsat, tautologies, timeouts, `0` traces
+    duplicates: int  # formulas already in the file
     seconds: float
     complete: bool  # the file holds `count` samples
     sizes: Counter = field(default_factory=Counter)
@@ -132,18 +142,19 @@ def _size_of(text: str) -> int:
     return parse_formula(text, "polish").size
 
 
-class _Labeller:
-    """Labels a list of formula texts in order, in a process pool when jobs > 1."""
+class _Workers:
+    """Makes samples for a list of (size, seed) slots, in order; a process pool when jobs > 1."""
 
-    def __init__(self, task: str, seconds: float | None, jobs: int) -> None:
-        self.task, self.seconds, self.jobs = task, seconds, jobs
-        self.pool = multiprocessing.get_context().Pool(jobs) if jobs > 1 else None
+    def __init__(self, config: GenerateConfig) -> None:
+        self.config = config
+        self.pool = multiprocessing.get_context().Pool(config.jobs) if config.jobs > 1 else None
 
-    def __call__(self, texts: list[str]) -> Iterator[str | None]:
-        args = [(self.task, t, self.seconds) for t in texts]
+    def __call__(self, slots: list[tuple[int, int]]) -> Iterator[tuple[str, str | None]]:
+        c = self.config
+        args = [(c.task, c.n_aps, c.alphabet or "", size, seed, c.seconds) for size, seed in slots]
         if self.pool is None:
-            return map(_label_text, args)
-        return self.pool.imap(_label_text, args, chunksize=max(1, min(16, len(args) // (4 * self.jobs))))
+            return map(_make_sample, args)
+        return self.pool.imap(_make_sample, args, chunksize=max(1, min(32, len(args) // (4 * c.jobs))))
 
     def close(self) -> None:
         if self.pool is not None:
@@ -165,28 +176,29 @@ def generate_dataset(path: str | os.PathLike, config: GenerateConfig,
             gate.accept(size)
     gen = RandomFormulas(config.n_aps, config.alphabet or "ltl35")
     gate.closed.update(s for s in range(1, config.max_size + 1) if not gen.feasible(s))
-    report = GenerateReport(path, len(existing), 0, 0, 0, 0.0, False)
-    rejected: set[str] = set()
+    report = GenerateReport(path, len(existing), 0, 0, 0, 0, 0.0, False)
     total, attempt, idle = len(existing), 0, 0
-    labeller = _Labeller(config.task, config.seconds, config.jobs)
+    workers = _Workers(config)
     try:
         while total < config.count and not gate.full() and idle < MAX_IDLE_ROUNDS:
             rng = random.Random(f"{config.seed}/{config.task}/{total}/{attempt}")
-            batch = _draw_round(gen, gate, rng, seen | rejected, _round_size(config, total))
-            if not batch:
+            slots = _draw_round(gate, rng, _round_size(config, total))
+            if not slots:
                 break
             out: list[tuple[str, str]] = []
-            for (text, size), lab in zip(batch, labeller([t for t, _ in batch])):
+            for (size, _), (text, lab) in zip(slots, workers(slots)):
                 report.labelled += 1
-                if lab is not None and gate.has_room(size) and total + len(out) < config.count:
+                if lab is None:
+                    report.rejected += 1
+                    gate.fail(size)
+                elif text in seen:
+                    report.duplicates += 1
+                    gate.fail(size)
+                elif gate.has_room(size) and total + len(out) < config.count:
                     gate.accept(size)
                     seen.add(text)
                     out.append((text, lab))
                     report.sizes[size] += 1
-                elif lab is None:
-                    report.rejected += 1
-                    rejected.add(text)
-                    gate.fail(size)
             append_pairs(path, out)
             total += len(out)
             report.added += len(out)
@@ -195,7 +207,7 @@ def generate_dataset(path: str | os.PathLike, config: GenerateConfig,
                 progress(Progress(total, config.count, report.labelled, report.added,
                                   time.perf_counter() - started))
     finally:
-        labeller.close()
+        workers.close()
     report.seconds = time.perf_counter() - started
     report.complete = total >= config.count
     return report
@@ -206,24 +218,15 @@ def _round_size(config: GenerateConfig, total: int) -> int:
     return max(16, min(ROUND, math.ceil(1.5 * (config.count - total))))
 
 
-def _draw_round(gen: RandomFormulas, gate: SizeGate, rng: random.Random, known: set[str],
-                size: int) -> list[tuple[str, int]]:
-    """Distinct new formulas (Polish text, size) under the gate, in-flight ones counted."""
-    from ltlwit.logic.syntax import print_formula
-
-    batch: list[tuple[str, int]] = []
-    drawn: set[str] = set()
+def _draw_round(gate: SizeGate, rng: random.Random, n: int) -> list[tuple[int, int]]:
+    """(size, seed) slots under the gate, those in flight counted against their size's cap."""
+    slots: list[tuple[int, int]] = []
     pending: Counter = Counter()
-    while len(batch) < size:
+    while len(slots) < n:
         sizes = gate.open_sizes(pending)
         if not sizes:
             break
-        n = rng.choice(sizes)
-        text = print_formula(gen.formula(n, rng), "polish")
-        if text in known or text in drawn:
-            gate.fail(n)
-            continue
-        drawn.add(text)
-        pending[n] += 1
-        batch.append((text, n))
-    return batch
+        size = rng.choice(sizes)
+        pending[size] += 1
+        slots.append((size, rng.getrandbits(64)))
+    return slots
