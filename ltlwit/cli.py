@@ -15,12 +15,11 @@ from typing import Any, Callable, Iterable
 import click
 
 from ltlwit import __version__
+from ltlwit.convert import OUTPUT_SYNTAXES
 from ltlwit.env import Environment, OutputClosed
+from ltlwit.output import FORMATS
 from ltlwit.solve import ENGINES, LOGICS, MODELS, SYNTAXES
 from ltlwit.status import ExitStatus, worst
-
-FORMATS = ("text", "json")
-OUTPUT_SYNTAXES = ("spot", "polish", "polish-spaced", "lbt")
 
 
 class LtlwitGroup(click.Group):
@@ -62,8 +61,7 @@ def _silence_stdout() -> None:
 
 
 def _environment(ctx: click.Context) -> Environment:
-    env = ctx.find_root().obj
-    return env if isinstance(env, Environment) else Environment.from_system()
+    return ctx.find_root().obj  # set once by `cli` below (or injected by a test)
 
 
 def _inputs(ctx: click.Context, arguments: Iterable[str], files: Iterable[str]) -> Iterable[Any]:
@@ -117,7 +115,8 @@ _format_option = click.option(
 
 @click.group("ltlwit", cls=LtlwitGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="ltlwit", message="%(prog)s %(version)s")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """Satisfying traces (witnesses) for LTL and propositional formulas.
 
     Formulas in Spot's infix syntax, DeepLTL's Polish notation or LBT, from arguments, files
@@ -125,6 +124,8 @@ def cli() -> None:
     comments skipped. Exit status: 0 all answered positively, 1 some unsat/unknown or failing
     witness, 2 some error (the other inputs are still processed).
     """
+    if not isinstance(ctx.obj, Environment):
+        ctx.obj = Environment.from_system()
 
 
 @cli.command()

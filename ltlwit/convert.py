@@ -8,6 +8,9 @@ from typing import ClassVar, Literal
 from ltlwit.inputs import InputItem
 from ltlwit.solve import Answer, parse
 
+#: `fmt --to` choices: the syntax layer's printers (kept here so `--help` need not load them).
+OUTPUT_SYNTAXES = ("spot", "polish", "polish-spaced", "lbt")
+
 
 @dataclass(frozen=True, kw_only=True)
 class Converted(Answer):

@@ -20,6 +20,8 @@ from ltlwit.logic.trace import Trace
 from ltlwit.status import ExitStatus
 
 LOGICS = ("auto", "ltl", "prop")
+# The CLI's choices for the syntax layer's and the engine's names, copied here so that
+# `ltlwit --help` need not import either (tests check the copies against the originals).
 SYNTAXES = ("auto", "spot", "polish", "polish-spaced", "lbt")
 ENGINES = ("auto", "builtin", "spot")
 #: Neural models selectable with --model; only the engine ("none") exists so far.

@@ -56,3 +56,13 @@ def test_solving_without_a_model_does_not_import_torch() -> None:
 def test_python_dash_m_runs_the_same_cli() -> None:
     proc = run_process("solve", "a & !a")
     assert (proc.returncode, proc.stdout) == (1, b"UNSAT\n")
+
+
+def test_option_choices_match_the_layers_they_name() -> None:
+    """The CLI keeps copies of these names so `--help` loads neither layer; they must not drift."""
+    from ltlwit import convert, solve
+    from ltlwit.logic import ltl, syntax
+
+    assert solve.SYNTAXES == syntax.SYNTAXES
+    assert convert.OUTPUT_SYNTAXES == syntax.OUTPUT_SYNTAXES
+    assert solve.ENGINES == ltl.ENGINES
