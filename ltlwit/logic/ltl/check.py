@@ -88,7 +88,6 @@ def violated(formula: Formula, L: Labels, steps: list[Any], loop: int) -> bool:
 def _product(formula: Formula, L: Labels, steps: list[Any], loop: int) -> tuple:
     tr = _cached(_TRANSLATORS, (formula, id(L)), lambda: Translator(negate(formula), L))
     n = len(steps)
-    false = L.false
     memo: dict[tuple[int, int], list] = {}
 
     def successors(state: tuple[int, int]) -> list:
@@ -97,8 +96,7 @@ def _product(formula: Formula, L: Labels, steps: list[Any], loop: int) -> tuple:
             pos, s = state
             step = steps[pos]
             nxt = pos + 1 if pos + 1 < n else loop
-            out = memo[state] = [(both, (nxt, d), marks) for label, d, marks in tr.edges(s)
-                                 if (both := label & step) != false]
+            out = memo[state] = [(label, (nxt, d), marks) for label, d, marks in tr.edges_within(s, step)]
         return out
 
     initial = (0, tr.initial)

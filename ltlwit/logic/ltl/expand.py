@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from ltlwit.logic.formula import TRUE, Formula
+from ltlwit.logic.ltl.implication import Implications
 from ltlwit.logic.ltl.labels import Labels
 from ltlwit.logic.ltl.rewrite import negate
 
@@ -36,7 +37,7 @@ MAX_PRUNE_TERMS = 64
 class Translator:
     """The automaton of one formula; states are explored only when asked for."""
 
-    def __init__(self, root: Formula, labels: Labels) -> None:
+    def __init__(self, root: Formula, labels: Labels, reduce_states: bool = True) -> None:
         self.labels = labels
         self._bit: dict[Formula, int] = {}
         self._obligations: list[Formula] = []
@@ -47,7 +48,13 @@ class Translator:
         self.all_marks = (1 << len(self.marks)) - 1
         self._terms: dict[Formula, Terms] = {}
         self._edges: dict[int, list[Edge]] = {}
+        self._restricted: dict[tuple[int, Any], list[Edge]] = {}
+        self._reduced: dict[int, int] = {}
+        self._implications = Implications(labels)
+        self.reduce_states = reduce_states
         self.initial = self.state_of([root])
+        if reduce_states:
+            self.initial = self.reduce(self.initial)
 
     # -- states --------------------------------------------------------------------------
     def state_of(self, formulas: list[Formula]) -> int:
@@ -79,23 +86,63 @@ class Translator:
     def edges(self, state: int) -> list[Edge]:
         """Outgoing edges, fewest pending obligations (then promises) first."""
         cached = self._edges.get(state)
-        if cached is not None:
-            return cached
+        if cached is None:
+            cached = self._edges[state] = self._expand_state(state, self.labels.true)
+        return cached
+
+    def edges_within(self, state: int, letters: Any) -> list[Edge]:
+        """The edges for the letters of `letters` only (labels intersected with it). Folding
+        the restriction in from the start prunes the product early: the trace checker asks
+        this with each step's label."""
+        key = (state, letters)
+        cached = self._restricted.get(key)
+        if cached is None:
+            cached = self._restricted[key] = self._expand_state(state, letters)
+        return cached
+
+    def _expand_state(self, state: int, letters: Any) -> list[Edge]:
         L = self.labels
         false = L.false
-        terms: Terms = {(0, 0): L.true}
-        fs = self.formulas(state)
-        expansions = sorted((self.terms(f) for f in fs), key=len)
+        terms: Terms = {(0, 0): letters}
+        expansions = sorted((self.terms(f) for f in self.formulas(state)), key=len)
         for ft in expansions:
             terms = _product(terms, ft, false)
             if not terms:
                 break
+        if self.reduce_states:
+            terms = self._reduce_terms(terms)
         terms = _prune_subsumed(terms, L)
         full = self.all_marks
         edges = [(label, nxt, full ^ prom) for (nxt, prom), label in terms.items()]
         edges.sort(key=lambda e: (e[1].bit_count(), (full ^ e[2]).bit_count()))
-        self._edges[state] = edges
         return edges
+
+    def _reduce_terms(self, terms: Terms) -> Terms:
+        out: Terms = {}
+        for (nxt, prom), label in terms.items():
+            key = (self.reduce(nxt), prom)
+            old = out.get(key)
+            out[key] = label if old is None else old | label
+        return out
+
+    def reduce(self, state: int) -> int:
+        """The state without obligations implied by another of its obligations (same language;
+        fewer distinct states)."""
+        hit = self._reduced.get(state)
+        if hit is not None:
+            return hit
+        keep = state
+        fs = self.formulas(state)
+        if len(fs) > 1:
+            imp = self._implications.implies
+            bit = self._bit
+            for g in fs:
+                for f in fs:
+                    if f is not g and keep & bit[f] and imp(f, g):
+                        keep &= ~bit[g]
+                        break
+        self._reduced[state] = keep
+        return keep
 
     def terms(self, root: Formula) -> Terms:
         """The expansion of one formula (cached); iterative over the formula, stopping at X."""
