@@ -3,7 +3,8 @@ extract and verify a witness.
 
 Order of work, cheapest first:
 1. `simplify` (NNF + basic rewrites): `0` is unsat at once.
-2. Propositional formulas with many APs go to the propositional SAT solver (`ltlwit.logic.prop`).
+2. Propositional formulas (after rewriting) go to the propositional SAT solver
+   (`ltlwit.logic.prop`): its subset-minimal assignment σ gives the witness `cycle{σ}`.
 3. The constant-word shortcut (`witness.constant_word`): most satisfiable formulas have a
    one-letter witness `cycle{σ}`, found from one label, no automaton.
 4. The on-the-fly automaton and Couvreur's emptiness check; a run into the first accepting SCC
@@ -17,7 +18,6 @@ from ltlwit.logic.formula import FALSE, Formula
 from ltlwit.logic.ltl.check import evaluator, holds, labels_for
 from ltlwit.logic.ltl.emptiness import Budget, Limit, OutOfBudget, accepting_scc
 from ltlwit.logic.ltl.expand import Translator
-from ltlwit.logic.ltl.labels import MAX_TABLE_APS
 from ltlwit.logic.ltl.rewrite import simplify
 from ltlwit.logic.ltl.witness import constant_word, lasso, run_labels, simplify_word
 from ltlwit.logic.result import Result, Sat, Unknown, Unsat
@@ -29,7 +29,7 @@ def solve_builtin(formula: Formula, budget: Budget | None = None) -> Result:
     prepared = simplify(formula)
     if prepared is FALSE:
         return Unsat("rewriting")
-    if not prepared.temporal and len(prepared.aps()) > MAX_TABLE_APS:
+    if not prepared.temporal:
         return _propositional(formula, prepared)
     L = labels_for(formula.aps())
     ev = evaluator(formula, L)
@@ -48,7 +48,8 @@ def solve_builtin(formula: Formula, budget: Budget | None = None) -> Result:
 
 
 def _propositional(formula: Formula, prepared: Formula) -> Result:
-    """Many-AP propositional formulas: the SAT solver's minimal assignment as `cycle{cube}`."""
+    """The SAT solver's subset-minimal assignment as `cycle{cube}` (Spot's simplified word for a
+    propositional formula has this shape too)."""
     from ltlwit.logic.formula import And, Not, ap
     from ltlwit.logic.prop import solve_prop
 

@@ -1,0 +1,92 @@
+"""The trace checker: its three stages agree with each other and with the reference."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ltl_reference import random_completions, satisfies
+from ltlwit.logic.formula import TRUE, Formula, Not, ap, unop
+from ltlwit.logic.ltl import holds
+from ltlwit.logic.ltl.check import counterexample, evaluator, labels_for, violated
+from ltlwit.logic.syntax import parse_formula, parse_trace
+from ltlwit.logic.trace import Trace
+from strategies import formulas, traces
+
+APS = ("a", "b", "c")
+small = formulas(APS, max_leaves=10)
+letters = st.fixed_dictionaries({n: st.booleans() for n in APS})
+
+
+def _cube(letter: dict[str, bool]) -> Formula:
+    f = TRUE
+    for name, value in sorted(letter.items()):
+        lit = ap(name) if value else Not(ap(name))
+        f = lit if f is TRUE else Formula("&", (f, lit))
+    return f
+
+
+@settings(max_examples=200, deadline=None)
+@given(small, st.lists(letters, max_size=3), st.lists(letters, min_size=1, max_size=3))
+def test_full_valuations_are_evaluated_exactly(f: Formula, prefix, cycle) -> None:
+    trace = Trace(tuple(map(_cube, prefix)), tuple(map(_cube, cycle)))
+    L = labels_for(tuple(dict.fromkeys(f.aps() + APS)))
+    steps = [L.of(s) for s in trace.steps]
+    # full valuations: the three-valued pass alone decides, and decides right
+    assert evaluator(f, L).run(steps, len(prefix)) == satisfies(f, prefix, cycle)
+    assert holds(f, trace) == satisfies(f, prefix, cycle)
+
+
+@settings(max_examples=200, deadline=None)
+@given(small, traces(APS, max_prefix=2, max_cycle=2, max_leaves=3))
+def test_three_valued_pass_agrees_with_the_product(f: Formula, t: Trace) -> None:
+    names = tuple(dict.fromkeys(f.aps() + t.aps()))
+    L = labels_for(names)
+    steps = [L.of(s) for s in t.steps]
+    if any(s == L.false for s in steps):
+        return
+    verdict = evaluator(f, L).run(steps, len(t.prefix))
+    exact = not violated(f, L, steps, len(t.prefix))
+    if verdict is not None:
+        assert verdict == exact
+    for prefix, cycle in random_completions(t, names, random.Random(5), count=4):
+        if exact:
+            assert satisfies(f, prefix, cycle)
+
+
+def test_stages() -> None:
+    f = parse_formula("G(a -> F b)")
+    assert not holds(f, parse_trace("cycle{a & !a}"))                  # unsatisfiable step
+    assert holds(f, parse_trace("a; cycle{b}"))                         # three-valued
+    assert not holds(f, parse_trace("cycle{a}"))                        # product: a word never has b
+    assert holds(f, parse_trace("cycle{(a & b) | !a}"))                 # product: true
+    assert not holds(f, parse_trace("cycle{a | b}"))
+    assert counterexample(f, parse_trace("cycle{a | b}")) is not None
+    assert counterexample(f, parse_trace("cycle{(a & b) | !a}")) is None
+
+
+def test_aps_outside_the_formula() -> None:
+    f = parse_formula("F a")
+    assert holds(f, parse_trace("other; cycle{a & !other}"))
+    assert not holds(f, parse_trace("cycle{other}"))
+    assert not holds(f, parse_trace("cycle{other & !other}"))
+
+
+def test_many_aps_use_bdds() -> None:
+    names = [f"p{i}" for i in range(16)]
+    f = parse_formula(" & ".join(f"GF {n}" for n in names))
+    assert holds(f, parse_trace("cycle{" + " & ".join(names) + "}"))
+    assert not holds(f, parse_trace("cycle{" + " & ".join(names[:-1]) + "}"))
+    assert holds(f, parse_trace("cycle{" + " & ".join(names[:8]) + "; " + " & ".join(names[8:]) + "}"))
+
+
+def test_deep_formula_and_long_trace() -> None:
+    f = ap("a")
+    for _ in range(5000):
+        f = unop("X", f)
+    prefix = tuple([TRUE] * 5000)
+    assert holds(f, Trace(prefix, (ap("a"),)))
+    assert not holds(f, Trace(prefix, (Not(ap("a")),)))
+    assert not holds(f, Trace(prefix[:-1], (ap("a"), TRUE)))
