@@ -86,11 +86,20 @@ def test_logic_prop_on_a_temporal_formula_is_2() -> None:
     assert "temporal operators" in result.stderr
 
 
-def test_timeout_gives_unknown_and_1() -> None:
-    # Unsat, but only an exhaustive search says so: out of time it must be UNKNOWN, not UNSAT.
-    formula = "GF a & GF b & GF c & GF d & G(a -> X !a) & G(b -> X X !b) & FG !e & GF e"
-    assert run("solve", formula).stdout == "UNSAT\n"
-    result = run("solve", "--timeout", "0.000001", formula)
+def test_timeout_reaches_the_engine_and_unknown_is_1(monkeypatch) -> None:
+    from ltlwit.logic import ltl
+    from ltlwit.logic.result import Unknown
+
+    budgets = []
+
+    def out_of_time(formula, budget=None, engine="auto"):
+        budgets.append((budget, engine))
+        return Unknown("time budget exhausted")
+
+    monkeypatch.setattr(ltl, "solve", out_of_time)
+    result = run("solve", "--timeout", "0.25", "--engine", "builtin", "G F a", "b")
     assert result.exit_code == 1
-    assert result.stdout == "UNKNOWN\n"
-    assert "ltlwit: <arg 1>: unknown: " in result.stderr
+    assert result.stdout == "UNKNOWN\nb\n"  # `b` is propositional: the SAT path, no budget
+    assert result.stderr == "ltlwit: <arg 1>: unknown: time budget exhausted\n"
+    ((budget, engine),) = budgets
+    assert (budget.seconds, engine) == (0.25, "builtin")
