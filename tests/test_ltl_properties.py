@@ -132,3 +132,32 @@ def _assert_matches(t: Trace, prefix: list[dict], cycle: list[dict]) -> None:
     for letter in prefix + cycle * 2:
         assert prop_value(steps[pos], letter)
         pos = pos + 1 if pos + 1 < len(steps) else loop
+
+
+@SETTINGS
+@given(small, lassos)
+def test_automaton_reductions_preserve_the_language(f: Formula, word) -> None:
+    """Implied-obligation removal and subsumption pruning change neither emptiness nor
+    membership of a lasso (checked as the product with the full-valuation word)."""
+    from ltlwit.logic.ltl.check import labels_for
+    from ltlwit.logic.ltl.emptiness import accepting_scc
+    from ltlwit.logic.ltl.expand import Translator
+
+    L = labels_for(APS)
+    g = simplify(f)
+    prefix, cycle = word
+    steps = [L.cube([(APS.index(n), v) for n, v in letter.items()]) for letter in prefix + cycle]
+    verdicts = []
+    for optimise in (True, False):
+        tr = Translator(g, L, optimise=optimise)
+        empty = accepting_scc(tr.initial, tr.edges, tr.all_marks)[0] is None
+
+        def successors(state, tr=tr):
+            pos, s = state
+            nxt = pos + 1 if pos + 1 < len(steps) else len(prefix)
+            return [(lab, (nxt, d), m) for lab, d, m in tr.edges_within(s, steps[pos])]
+
+        accepts = accepting_scc((0, tr.initial), successors, tr.all_marks)[0] is not None
+        verdicts.append((empty, accepts))
+    assert verdicts[0] == verdicts[1]
+    assert verdicts[0][1] == satisfies(f, prefix, cycle)

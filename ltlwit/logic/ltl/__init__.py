@@ -4,6 +4,7 @@ checking of symbolic lasso traces (universal semantics).
     solve(formula, budget=None, engine="auto") -> Sat(Trace) | Unsat | Unknown
     holds(formula, trace, engine="auto") -> bool
     Budget(seconds=None, states=None)
+    clear_caches()
 
 `engine`: "builtin" (this package, pure Python), "spot" (Spot's Python bindings; ValueError
 when `import spot` fails), "auto" (= builtin: it is the one the test suite and the benchmarks
@@ -25,7 +26,7 @@ from ltlwit.logic.trace import Trace
 
 ENGINES = ("auto", "builtin", "spot")
 
-__all__ = ["Budget", "ENGINES", "holds", "solve"]
+__all__ = ["Budget", "ENGINES", "clear_caches", "holds", "solve"]
 
 
 def solve(formula: Formula, budget: Budget | None = None, engine: str = "auto") -> Result:
@@ -54,6 +55,16 @@ def holds(formula: Formula, trace: Trace, engine: str = "auto") -> bool:
         return _check.holds(formula, trace)
     except RecursionError:
         raise ValueError("formula nested too deeply for the built-in checker") from None
+
+
+def clear_caches() -> None:
+    """Forget every memoised rewrite, label universe, evaluator and automaton (they are bounded
+    LRU caches anyway; this is for cold-start benchmarks and long-lived processes)."""
+    from ltlwit.logic.ltl import rewrite
+
+    rewrite._MEMO.clear()
+    for table in (_check._LABELS, _check._EVALUATORS, _check._TRANSLATORS):
+        table.clear()
 
 
 def _backend(engine: str) -> str:

@@ -35,9 +35,12 @@ MAX_PRUNE_TERMS = 64
 
 
 class Translator:
-    """The automaton of one formula; states are explored only when asked for."""
+    """The automaton of one formula; states are explored only when asked for.
 
-    def __init__(self, root: Formula, labels: Labels, reduce_states: bool = True) -> None:
+    `optimise=False` turns off the two language-preserving reductions (implied obligations,
+    subsumed terms); the tests compare both automata."""
+
+    def __init__(self, root: Formula, labels: Labels, optimise: bool = True) -> None:
         self.labels = labels
         self._bit: dict[Formula, int] = {}
         self._obligations: list[Formula] = []
@@ -51,9 +54,9 @@ class Translator:
         self._restricted: dict[tuple[int, Any], list[Edge]] = {}
         self._reduced: dict[int, int] = {}
         self._implications = Implications(labels)
-        self.reduce_states = reduce_states
+        self.optimise = optimise
         self.initial = self.state_of([root])
-        if reduce_states:
+        if optimise:
             self.initial = self.reduce(self.initial)
 
     # -- states --------------------------------------------------------------------------
@@ -109,9 +112,8 @@ class Translator:
             terms = _product(terms, ft, false)
             if not terms:
                 break
-        if self.reduce_states:
-            terms = self._reduce_terms(terms)
-        terms = _prune_subsumed(terms, L)
+        if self.optimise:
+            terms = _prune_subsumed(self._reduce_terms(terms), L)
         full = self.all_marks
         edges = [(label, nxt, full ^ prom) for (nxt, prom), label in terms.items()]
         edges.sort(key=lambda e: (e[1].bit_count(), (full ^ e[2]).bit_count()))
