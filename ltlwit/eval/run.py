@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -20,13 +21,15 @@ class EvalOptions:
     beam: int = 3
     top: int | None = None  # None: the beam size
     limit: int | None = None  # evaluate the first LIMIT samples only
-    alpha_samples: int = 1000  # formulas for alpha-covariance (a seeded random subset); 0: skip
+    alpha_samples: int = 1000  # formulas for alpha-covariance (a seeded random subset of those
+    # that have alpha-equivalent copies); 0: skip
     alpha_variants: int = 24  # at most this many alpha-equivalent inputs a formula (all if fewer)
     alpha_pool: int = 0  # AP slots the variants may use; 0: permutations of the formula's own
     size_bucket: int = 5
     batch_size: int = 128
     device: str = "auto"
     seed: int = 0
+    max_len: int = 160  # longest output, in tokens
 
     def __post_init__(self) -> None:
         if self.beam < 1 or (self.top is not None and not 1 <= self.top <= self.beam):
@@ -53,7 +56,7 @@ def run_eval(options: EvalOptions, predictor: Predictor | None = None, task: str
         model, manifest = registry.load(options.model, device="cpu")
         task = manifest["task"]
         predictor = NeuralPredictor(model, beam=options.beam, n_best=options.top or options.beam,
-                                    batch_size=options.batch_size, device=options.device)
+                                    batch_size=options.batch_size, device=options.device, max_len=options.max_len)
         meta.update(arch=manifest.get("arch"), model_source=info.source, parameters=manifest.get("parameters"))
     if task is None:
         raise ValueError("a predictor needs its task")
@@ -66,9 +69,12 @@ def run_eval(options: EvalOptions, predictor: Predictor | None = None, task: str
                         batch=max(options.batch_size, 1), progress=step("accuracy"))
     alpha = None
     if options.alpha_samples:
-        chosen = samples if len(samples) <= options.alpha_samples else \
-            random.Random(options.seed).sample(samples, options.alpha_samples)
-        alpha = alpha_covariance([s.formula for s in chosen], predictor, pool=options.alpha_pool,
+        # formulas with alpha-equivalent copies (two APs or more, or one into a pool of slots)
+        eligible = [s.formula for s in samples if math.perm(max(options.alpha_pool, len(s.formula.aps())),
+                                                            len(s.formula.aps())) >= 2]
+        chosen = eligible if len(eligible) <= options.alpha_samples else \
+            random.Random(options.seed).sample(eligible, options.alpha_samples)
+        alpha = alpha_covariance(chosen, predictor, pool=options.alpha_pool,
                                  max_variants=options.alpha_variants, seed=options.seed,
                                  batch=max(options.batch_size, 1), progress=step("alpha-covariance"))
     meta.update(task=task, top=top)

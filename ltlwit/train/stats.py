@@ -69,3 +69,25 @@ def dataset_stats(path: str | os.PathLike) -> DataStats:
         if sample.label is None:
             stats.unlabelled += 1
     return stats
+
+
+def render_stats(console: Any, stats: DataStats) -> None:
+    """Counts as a rich table: one row per size, one column per AP count, totals last."""
+    from rich.table import Table
+
+    aps = stats.ap_counts
+    console.print(f"{stats.path}: {stats.total} samples by formula size (rows) and AP count (columns)",
+                  highlight=False, soft_wrap=True)
+    table = Table()
+    table.add_column("size", justify="right", style="bold")
+    for a in aps:
+        table.add_column(f"{a} AP" if a == 1 else f"{a} APs", justify="right")
+    table.add_column("all", justify="right", style="bold")
+    for size in stats.sizes:
+        row = [stats.counts.get((a, size), 0) for a in aps]
+        table.add_row(str(size), *[str(n) if n else "" for n in row], str(sum(row)))
+    by_aps = stats.by_aps()
+    table.add_row("all", *[str(by_aps[a]) for a in aps], str(stats.total), style="bold")
+    console.print(table)
+    if stats.unlabelled:
+        console.print(f"{stats.unlabelled} samples have no label")
