@@ -10,9 +10,11 @@
 round of (size, seed) slots under the size gate (counting those in flight, so a nearly full size
 is not over-drawn), a process pool draws each slot's formula and labels it, results are taken
 back *in order*, duplicates dropped, and the new samples appended to the file at the end of
-the round. Each round's random stream is seeded by (seed, samples so far, attempt), so a run is
-reproducible from its seed whatever `jobs` is, and re-running on the same output file resumes
-it: the samples there count towards `count` and are never repeated.
+the round. Each round's random stream is seeded by (seed, samples so far, attempt), so the
+formulas of a run are reproducible from its seed whatever `jobs` is, and re-running on the same
+output file resumes it: the samples there count towards `count` and are never repeated. The
+labels are the engine's verified witnesses; which of several witnesses it returns can depend on
+what the process solved before, so labels may differ between runs with other `jobs`.
 """
 
 from __future__ import annotations
