@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -113,6 +114,19 @@ def test_deep_formulas_do_not_recurse() -> None:
     # The same through the parser: 10,000 nested parentheses.
     nested = parse_formula("(" * 10_000 + "a & b" + ")" * 10_000)
     assert solve_prop(nested) == Sat(Assignment.of({"a": True, "b": True}))
+
+
+def test_witnesses_do_not_depend_on_history() -> None:
+    """The same formula gets the same witness whatever was solved or checked before (a reused
+    SAT solver's saved phases would otherwise steer the model)."""
+    rng = random.Random(7)
+    formulas = [parse_formula(row["formula"], "spot") for row in GOLDEN[:300]]
+    first = [solve_prop(f) for f in formulas]
+    for f in formulas:
+        for _ in range(4):
+            chosen = {name: rng.random() < 0.5 for name in f.aps() if rng.random() < 0.6}
+            entails(Assignment.of(chosen), f)
+    assert [solve_prop(f) for f in reversed(formulas)] == first[::-1]
 
 
 def test_cache_eviction_keeps_answers_right() -> None:

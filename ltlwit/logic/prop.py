@@ -11,8 +11,10 @@ Two backends implement the same algorithm:
 
 * ``tseitin`` (the default, the hot path): φ is Tseitin-encoded straight into python-sat
   (MiniSat 2.2) with constant folding, one encoding per formula answers both φ and ¬φ through
-  an assumption on the root literal, and the last few encodings are cached so that checking
-  many candidate assignments of one formula costs one SAT call each. On the 110,354 prop35
+  an assumption on the root literal, and the last few encodings (with a solver for
+  entailment) are cached so that checking many candidate assignments of one formula costs one
+  SAT call each. `solve_prop` searches on a fresh solver, so its witness depends on the
+  formula alone, never on earlier calls. On the 110,354 prop35
   test formulas (one core of the 2-core dev machine): solve_prop ~9,000/s, entails on a new
   formula ~12,000/s, entails on a cached formula ~200,000/s.
 * ``aiger``: the formula becomes a py-aiger circuit (:func:`to_aiger`) solved by py-aiger-sat,
@@ -67,13 +69,13 @@ def _require_propositional(formula: Formula) -> None:
 
 
 class _Encoding:
-    """φ Tseitin-encoded into one MiniSat instance: `root` is φ's literal (or a constant),
-    `var` maps each AP that survived constant folding to its variable."""
+    """φ Tseitin-encoded once: `clauses` define a variable for every gate, `root` is φ's
+    literal (or a constant when folding decided φ), `var` maps each AP to its variable."""
 
     def __init__(self, formula: Formula) -> None:
         _require_propositional(formula)
         self.var: dict[str, int] = {}
-        clauses: list[list[int]] = []
+        self.clauses: list[list[int]] = []
         top = 0
         lit: dict[int, _Lit] = {}
         for node in _postorder(formula):
@@ -102,43 +104,57 @@ class _Encoding:
             folded = _fold(op, a, b)
             if folded is None:
                 top += 1
-                _define(op, top, a, b, clauses)  # type: ignore[arg-type]
+                _define(op, top, a, b, self.clauses)  # type: ignore[arg-type]
                 folded = top
             if negate:
                 folded = (not folded) if isinstance(folded, bool) else -folded
             lit[id(node)] = folded
         self.root: _Lit = lit[id(formula)]
-        self.solver = Minisat22(bootstrap_with=clauses) if not isinstance(self.root, bool) else None
+        self._checker: Minisat22 | None = None
+
+    def solver(self, *, fresh: bool) -> Minisat22 | None:
+        """A MiniSat loaded with the clauses (None when `root` is a constant).
+
+        `fresh=True` for searches whose *result* matters (models, cores): a reused solver's
+        saved phases and learnt clauses would make the witness depend on earlier calls, and
+        the same formula must always get the same witness. Yes/no questions (entailment) use
+        the cached solver: its answers cannot depend on history.
+        """
+        if isinstance(self.root, bool):
+            return None
+        if fresh:
+            return Minisat22(bootstrap_with=self.clauses)
+        if self._checker is None:
+            self._checker = Minisat22(bootstrap_with=self.clauses)
+        return self._checker
 
     def assumptions(self, values: Iterable[tuple[str, bool]]) -> list[int]:
         """DIMACS literals for an assignment; APs folded away cannot matter and are dropped."""
         var = self.var
         return [var[name] if value else -var[name] for name, value in values if name in var]
 
-    def model(self) -> list[tuple[str, bool]] | None:
+    def model(self, solver: Minisat22 | None) -> list[tuple[str, bool]] | None:
         """A satisfying valuation of the APs still in the CNF, or None when φ is unsat."""
-        if isinstance(self.root, bool):
+        if solver is None:
             return [] if self.root else None
-        assert self.solver is not None
-        if not self.solver.solve(assumptions=[self.root]):
+        if not solver.solve(assumptions=[self.root]):
             return None
-        model = self.solver.get_model()
+        model = solver.get_model()
         return [(name, model[v - 1] > 0) for name, v in self.var.items() if v <= len(model)]
 
-    def refutes_negation(self, lits: list[int]) -> list[int] | None:
+    def refutes_negation(self, solver: Minisat22 | None, lits: list[int]) -> list[int] | None:
         """If ¬φ ∧ lits is unsat (lits entail φ), the core among `lits`; otherwise None."""
-        if isinstance(self.root, bool):
+        if solver is None:
             return [] if self.root else None
-        assert self.solver is not None
-        if self.solver.solve(assumptions=[-self.root, *lits]):
+        neg_root = -self.root  # type: ignore[operator]
+        if solver.solve(assumptions=[neg_root, *lits]):
             return None
-        neg_root = -self.root
-        return [x for x in (self.solver.get_core() or ()) if x != neg_root]
+        return [x for x in (solver.get_core() or ()) if x != neg_root]
 
     def close(self) -> None:
-        if self.solver is not None:
-            self.solver.delete()
-            self.solver = None
+        if self._checker is not None:
+            self._checker.delete()
+            self._checker = None
 
 
 def _fold(op: str, a: _Lit, b: _Lit) -> _Lit | None:
@@ -228,16 +244,21 @@ def solve_prop(formula: Formula, *, backend: Backend = "tseitin") -> Sat | Unsat
     if backend == "aiger":
         return _solve_aiger(formula)
     enc = _encoding(formula)
-    model = enc.model()
-    if model is None:
-        return Unsat("sat-solver")
-    names = {v: name for name, v in enc.var.items()}
+    solver = enc.solver(fresh=True)
+    try:
+        model = enc.model(solver)
+        if model is None:
+            return Unsat("sat-solver")
+        names = {v: name for name, v in enc.var.items()}
 
-    def core_of(values: list[tuple[str, bool]]) -> list[tuple[str, bool]] | None:
-        core = enc.refutes_negation(enc.assumptions(values))
-        return None if core is None else [(names[abs(x)], x > 0) for x in core]
+        def core_of(values: list[tuple[str, bool]]) -> list[tuple[str, bool]] | None:
+            core = enc.refutes_negation(solver, enc.assumptions(values))
+            return None if core is None else [(names[abs(x)], x > 0) for x in core]
 
-    return Sat(_minimize(model, core_of))
+        return Sat(_minimize(model, core_of))
+    finally:
+        if solver is not None:
+            solver.delete()
 
 
 def entails(assignment: Assignment, formula: Formula, *, backend: Backend = "tseitin") -> bool:
@@ -252,7 +273,7 @@ def entails(assignment: Assignment, formula: Formula, *, backend: Backend = "tse
         _require_propositional(formula)
         return not _aiger_solver(to_aiger(formula, negate=True)).is_sat(assignment.as_dict())
     enc = _encoding(formula)
-    return enc.refutes_negation(enc.assumptions(assignment.values)) is not None
+    return enc.refutes_negation(enc.solver(fresh=False), enc.assumptions(assignment.values)) is not None
 
 
 # --- py-aiger backend ---------------------------------------------------------------------
