@@ -44,6 +44,11 @@ class LtlwitGroup(click.Group):
         except OutputClosed:
             _silence_stdout()
             code = ExitStatus.BROKEN_PIPE
+        except SystemExit:
+            # Outside standalone mode click exits by itself only when its own output (help,
+            # version) hit EPIPE; our commands never call sys.exit.
+            _silence_stdout()
+            code = ExitStatus.BROKEN_PIPE
         if standalone_mode:
             sys.exit(code)
         return code

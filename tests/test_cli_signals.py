@@ -36,3 +36,14 @@ def test_ctrl_c_is_quiet() -> None:
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == ExitStatus.INTERRUPTED == 130
     assert err.strip() == b""
+
+
+def test_closed_pipe_during_help_is_quiet_too() -> None:
+    proc = subprocess.Popen(
+        ltlwit_command("solve", "--help"),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=subprocess_env(), cwd=ROOT,
+    )
+    proc.stdout.close()  # closed before ltlwit writes a byte
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == ExitStatus.BROKEN_PIPE
+    assert err == b""
