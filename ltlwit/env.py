@@ -7,6 +7,8 @@ touching the real process.
 
 from __future__ import annotations
 
+import errno
+import io
 import os
 import sys
 from dataclasses import dataclass
@@ -16,6 +18,11 @@ from typing import BinaryIO, Mapping, TextIO
 class OutputClosed(Exception):
     """The reader of our output went away (EPIPE, `| head -1`). Not an OSError on purpose:
     click would turn an EPIPE OSError into its own exit status."""
+
+
+class _Closed(io.TextIOBase):
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(errno.EBADF, "standard output is closed")
 
 
 def _isatty(stream: object) -> bool:
@@ -40,12 +47,14 @@ class Environment:
     def from_system(cls, environ: Mapping[str, str] | None = None) -> "Environment":
         """The real streams, read at call time (so click's test runner's replacements apply)."""
         environ = os.environ if environ is None else environ
+        # A stream closed by the shell (`<&-`, `>&-`) is None in Python: no input, output that
+        # ends the run like a closed pipe, messages dropped (the exit status still speaks).
         stdin_text = sys.stdin
-        stdin = getattr(stdin_text, "buffer", stdin_text)
+        stdin = getattr(stdin_text, "buffer", stdin_text) if stdin_text is not None else io.BytesIO()
         return cls(
             stdin=stdin,  # type: ignore[arg-type]
-            stdout=sys.stdout,
-            stderr=sys.stderr,
+            stdout=sys.stdout if sys.stdout is not None else _Closed(),
+            stderr=sys.stderr if sys.stderr is not None else open(os.devnull, "w"),  # noqa: SIM115
             stdin_isatty=_isatty(stdin_text),
             stdout_isatty=_isatty(sys.stdout),
             stderr_isatty=_isatty(sys.stderr),

@@ -47,3 +47,20 @@ def test_closed_pipe_during_help_is_quiet_too() -> None:
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == ExitStatus.BROKEN_PIPE
     assert err == b""
+
+
+def test_closed_standard_streams_are_not_a_crash() -> None:
+    """`<&-`, `>&-`, `2>&-`: no traceback; stdout closed ends like a closed pipe."""
+    import shlex
+
+    base = " ".join(shlex.quote(part) for part in ltlwit_command("solve"))
+
+    def shell(command: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["bash", "-c", command], capture_output=True, env=subprocess_env(), cwd=ROOT, timeout=60)
+
+    no_stdin = shell(f"{base} <&-")
+    assert (no_stdin.returncode, no_stdin.stdout, no_stdin.stderr) == (0, b"", b"")
+    no_stdout = shell(f"{base} a >&-")
+    assert (no_stdout.returncode, no_stdout.stderr) == (ExitStatus.BROKEN_PIPE, b"")
+    no_stderr = shell(f"{base} '(' a 2>&-")
+    assert (no_stderr.returncode, no_stderr.stdout) == (ExitStatus.ERROR, b"a\n")
