@@ -82,6 +82,11 @@ class Outcome(Answer):
     source: str | None = None
 
 
+def internal_error(exc: Exception) -> str:
+    """One line for a bug in a solver, so one input's crash does not end the whole run."""
+    return f"internal error (please report it): {type(exc).__name__}: {exc}"
+
+
 def engine_problem(engine: str) -> str | None:
     """Why the requested `--engine` cannot run here (a usage error, reported once up front
     rather than once per formula), or None."""
@@ -117,6 +122,8 @@ def solve_one(item: InputItem, options: SolveOptions) -> Outcome:
         result, source = _solve_prop(formula) if logic == "prop" else _solve_ltl(formula, options)
     except ValueError as exc:
         return done("error", logic=logic, message=str(exc))
+    except Exception as exc:  # noqa: BLE001 - a solver bug must not cost the other inputs
+        return done("error", logic=logic, message=internal_error(exc))
     if isinstance(result, Sat):
         return done("sat", logic=logic, witness=result.witness, source=source)
     if isinstance(result, Unsat):

@@ -16,7 +16,7 @@ from ltlwit.inputs import InputItem
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.trace import Trace
-from ltlwit.solve import Answer, parse
+from ltlwit.solve import Answer, internal_error, parse
 
 VerdictStatus = Literal["holds", "fails", "unknown", "error"]
 
@@ -93,12 +93,16 @@ def verify_one(item: InputItem, formula_text: str, witness_text: str, options: V
             return done("holds" if entails(witness, formula) else "fails", logic=logic)
         except ValueError as exc:
             return done("error", logic=logic, message=str(exc))
+        except Exception as exc:  # noqa: BLE001 - see solve.internal_error
+            return done("error", logic=logic, message=internal_error(exc))
     from ltlwit.logic import ltl
 
     try:
         verdict = ltl.holds(formula, witness, engine=options.engine)
     except ValueError as exc:  # e.g. a formula too deep for the checker
         return done("error", logic=logic, message=str(exc))
+    except Exception as exc:  # noqa: BLE001 - see solve.internal_error
+        return done("error", logic=logic, message=internal_error(exc))
     return done("holds" if verdict else "fails", logic=logic)
 
 

@@ -103,3 +103,16 @@ def test_timeout_reaches_the_engine_and_unknown_is_1(monkeypatch) -> None:
     assert result.stderr == "ltlwit: <arg 1>: unknown: time budget exhausted\n"
     ((budget, engine),) = budgets
     assert (budget.seconds, engine) == (0.25, "builtin")
+
+
+def test_a_solver_crash_is_one_error_line_not_the_end_of_the_run(monkeypatch) -> None:
+    from ltlwit.logic import ltl
+
+    def broken(formula, budget=None, engine="auto"):
+        raise KeyError("boom")
+
+    monkeypatch.setattr(ltl, "solve", broken)
+    result = run("solve", "G a", "b")
+    assert result.exit_code == 2
+    assert result.stdout == "b\n"
+    assert result.stderr == "ltlwit: <arg 1>: internal error (please report it): KeyError: 'boom'\n"
