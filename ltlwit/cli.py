@@ -190,7 +190,7 @@ def verify(ctx: click.Context, pair: tuple[str, ...], files: tuple[str, ...], lo
     LTL formula. Prints HOLDS, FAILS or UNKNOWN per pair."""
     from ltlwit.inputs import InputItem
     from ltlwit.output import verify_printer
-    from ltlwit.verify import VerifyOptions, split_pair, verify_one
+    from ltlwit.verify import VerifyOptions, verify_lines, verify_one
 
     if len(pair) not in (0, 2):
         raise click.UsageError("give FORMULA and WITNESS as two arguments, or pairs with -F FILE", ctx)
@@ -199,15 +199,10 @@ def verify(ctx: click.Context, pair: tuple[str, ...], files: tuple[str, ...], lo
 
     def verdicts() -> Iterable[Any]:
         if pair:
-            item = InputItem(pair[0].strip(), "<arg 1>", 1, from_argument=True)
-            yield verify_one(item, pair[0].strip(), pair[1].strip(), options)
+            formula, witness = (text.strip() for text in pair)
+            yield verify_one(InputItem(formula, "<arg 1>", 1, from_argument=True), formula, witness, options)
         if files or not pair:
-            for item in _inputs(ctx, (), files):
-                split = split_pair(item) if item.error is None else None
-                if item.error is None and split is None:
-                    item = InputItem(item.text, item.file, item.line, error="expected FORMULA<TAB>WITNESS")
-                formula, witness = split or (item.text, "")
-                yield verify_one(item, formula, witness, options)
+            yield from verify_lines(_inputs(ctx, (), files), options)
 
     printer = verify_printer(fmt, _environment(ctx))
     return _run(verdicts(), printer.emit)

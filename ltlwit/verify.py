@@ -9,8 +9,8 @@ turns every problem with an input into an "error" verdict instead of raising.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import ClassVar, Literal
+from dataclasses import dataclass, replace
+from typing import ClassVar, Iterable, Iterator, Literal
 
 from ltlwit.inputs import InputItem
 from ltlwit.logic.assignment import Assignment
@@ -43,12 +43,17 @@ class Verdict(Answer):
         return {"holds": True, "fails": False}.get(self.status)
 
 
-def split_pair(item: InputItem) -> tuple[str, str] | None:
-    """A `FORMULA<TAB>WITNESS` file line, or None when it is not one."""
-    parts = item.text.split("\t")
-    if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
-        return None
-    return parts[0].strip(), parts[1].strip()
+def verify_lines(items: Iterable[InputItem], options: VerifyOptions) -> Iterator[Verdict]:
+    """Verdicts for `FORMULA<TAB>WITNESS` lines, lazily and in order."""
+    for item in items:
+        if item.error is not None:
+            yield verify_one(item, item.text, "", options)
+            continue
+        parts = [part.strip() for part in item.text.split("\t")]
+        if len(parts) != 2 or not all(parts):
+            yield verify_one(replace(item, error="expected FORMULA<TAB>WITNESS"), item.text, "", options)
+            continue
+        yield verify_one(item, parts[0], parts[1], options)
 
 
 def verify_one(item: InputItem, formula_text: str, witness_text: str, options: VerifyOptions) -> Verdict:
