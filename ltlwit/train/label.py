@@ -23,6 +23,7 @@ import math
 import multiprocessing
 import os
 import random
+import signal
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -144,12 +145,17 @@ def _size_of(text: str) -> int:
     return parse_formula(text, "polish").size
 
 
+def _quiet_worker() -> None:
+    """Ctrl-C is the main process's business (it stops the pool); workers stay silent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class _Workers:
     """Makes samples for a list of (size, seed) slots, in order; a process pool when jobs > 1."""
 
     def __init__(self, config: GenerateConfig) -> None:
         self.config = config
-        self.pool = multiprocessing.get_context().Pool(config.jobs) if config.jobs > 1 else None
+        self.pool = multiprocessing.get_context().Pool(config.jobs, _quiet_worker) if config.jobs > 1 else None
 
     def __call__(self, slots: list[tuple[int, int]]) -> Iterator[tuple[str, str | None]]:
         c = self.config
