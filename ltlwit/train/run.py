@@ -22,32 +22,13 @@ DEFAULT_STEPS = {"paper": {"ltl": 52000, "prop": 50000}, "small": {"ltl": 20000,
 LogHook = Callable[[dict[str, Any]], None]
 
 
-@dataclass(frozen=True)
-class TrainOptions:
-    task: str
-    arch: str
-    preset: str
-    data: str
-    steps: int | None = None
-    device: str = "auto"
-    resume: bool = False
-    name: str | None = None
-    batch_size: int = 0
-    seed: int = 0
-    time_limit: float = 0.0
-    stop_at: int = 0
-    log_every: int = 50
-    val_every: int = 1000
-    ckpt_every: int = 1000
-    rename_aps: int = 0
+def model_name(task: str, arch: str, preset: str, name: str | None = None) -> str:
+    """The name a run registers its model under: `name`, else ARCH-TASK-PRESET."""
+    return name or f"{arch}-{task}-{preset}"
 
-    @property
-    def model_name(self) -> str:
-        return self.name or f"{self.arch}-{self.task}-{self.preset}"
 
-    @property
-    def total_steps(self) -> int:
-        return self.steps if self.steps is not None else DEFAULT_STEPS[self.preset][self.task]
+def default_steps(task: str, preset: str) -> int:
+    return DEFAULT_STEPS[preset][task]
 
 
 @dataclass
@@ -75,25 +56,22 @@ def engine_accuracy(pairs: list[tuple[Any, Any]]) -> float:
     return sum(w is not None and is_witness(f, w) for f, w in pairs) / len(pairs) if pairs else 0.0
 
 
-def train(options: TrainOptions, on_log: LogHook | None = None) -> TrainResult:
-    """Train (or resume) the model `options.model_name`; register it when the run completes."""
+def train(name: str, on_log: LogHook | None = None, **settings: Any) -> TrainResult:
+    """Train (or resume) model `name` with the loop's `Settings` fields (`task`, `arch`, `preset`,
+    `data`, `steps`, `resume`, ...; `out` is the name's checkpoint folder, `steps` None the
+    preset's default); register it when the run completes."""
     from ltlwit.train.loop import Settings, Trainer
 
-    name = options.model_name
     registry.user_model_stem(name)  # a valid name that is not a bundled model's, before any work
     out = checkpoint_dir(name)
-    if not options.resume and (out / "checkpoint.pt").exists():
+    if not settings.get("resume") and (out / "checkpoint.pt").exists():
         raise ValueError(f"{out} already holds a checkpoint of {name!r}: continue it with --resume, "
                          f"or train under another --name")
-    if not Path(options.data).is_dir():
-        raise ValueError(f"{options.data}: not a directory (expected train.txt[.gz] and val.txt[.gz] in it)")
-    settings = Settings(
-        task=options.task, arch=options.arch, preset=options.preset, data=options.data, out=str(out),
-        steps=options.total_steps, batch_size=options.batch_size, device=options.device, seed=options.seed,
-        time_limit=options.time_limit, stop_at=options.stop_at, log_every=options.log_every,
-        val_every=options.val_every, ckpt_every=options.ckpt_every, rename_aps=options.rename_aps,
-        resume=options.resume,
-    )
+    if not Path(settings["data"]).is_dir():
+        raise ValueError(f"{settings['data']}: not a directory (expected train.txt[.gz] and val.txt[.gz] in it)")
+    if settings.get("steps") is None:
+        settings["steps"] = default_steps(settings["task"], settings["preset"])
+    config = Settings(out=str(out), **settings)
 
     class _Reporting(Trainer):
         # The loop's metrics records (progress every --log-every steps, validations) also go
@@ -103,7 +81,7 @@ def train(options: TrainOptions, on_log: LogHook | None = None) -> TrainResult:
             if on_log is not None:
                 on_log(record)
 
-    result = _Reporting(settings, validate_fn=engine_accuracy).run()
+    result = _Reporting(config, validate_fn=engine_accuracy).run()
     stopped = result.pop("stopped")
     step = result.pop("step")
     registered = None
