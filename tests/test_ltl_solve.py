@@ -104,9 +104,10 @@ def test_deep_formulas_do_not_crash() -> None:
         g = binop("U", ap(f"p{i % 3}"), g)
     assert isinstance(solve(g), Sat)
     h = a
-    for i in range(3000):
+    for i in range(1000):
         h = binop("&", h, unop("X", ap("b"))) if i % 2 else binop("|", Not(a), unop("F", h))
     assert isinstance(solve(h, Budget(seconds=20)), (Sat, Unknown))
+    assert isinstance(solve(h, Budget(seconds=0.0)), (Sat, Unknown))
 
 
 def test_constants() -> None:

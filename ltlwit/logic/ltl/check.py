@@ -20,7 +20,7 @@ from collections import OrderedDict
 from typing import Any, Sequence
 
 from ltlwit.logic.formula import Formula
-from ltlwit.logic.ltl.emptiness import accepting_scc
+from ltlwit.logic.ltl.emptiness import Budget, Limit, OutOfBudget, accepting_scc
 from ltlwit.logic.ltl.expand import Translator
 from ltlwit.logic.ltl.labels import Labels, make_labels
 from ltlwit.logic.ltl.rewrite import negate
@@ -85,7 +85,20 @@ def violated(formula: Formula, L: Labels, steps: list[Any], loop: int) -> bool:
     return _product(formula, L, steps, loop)[0] is not None
 
 
-def _product(formula: Formula, L: Labels, steps: list[Any], loop: int) -> tuple:
+def proves(formula: Formula, L: Labels, steps: list[Any], loop: int, max_states: int) -> bool | None:
+    """Whether every word matching the (satisfiable) steps satisfies `formula`: the
+    three-valued pass, then the product within `max_states` product states (None past it).
+    The witness minimiser asks this for each literal it tries to drop."""
+    verdict = evaluator(formula, L).run(steps, loop)
+    if verdict is not None:
+        return verdict
+    try:
+        return _product(formula, L, steps, loop, Limit(Budget(states=max_states)))[0] is None
+    except OutOfBudget:
+        return None
+
+
+def _product(formula: Formula, L: Labels, steps: list[Any], loop: int, limit: Limit | None = None) -> tuple:
     tr = _cached(_TRANSLATORS, (formula, id(L)), lambda: Translator(negate(formula), L))
     n = len(steps)
     memo: dict[tuple[int, int], list] = {}
@@ -100,7 +113,7 @@ def _product(formula: Formula, L: Labels, steps: list[Any], loop: int) -> tuple:
         return out
 
     initial = (0, tr.initial)
-    scc, explored = accepting_scc(initial, successors, tr.all_marks)
+    scc, explored = accepting_scc(initial, successors, tr.all_marks, limit)
     return scc, explored, initial, successors, tr.all_marks
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from ltlwit.logic.formula import TRUE, Formula
+from ltlwit.logic.ltl.emptiness import Limit
 from ltlwit.logic.ltl.implication import Implications
 from ltlwit.logic.ltl.labels import Labels
 from ltlwit.logic.ltl.rewrite import negate
@@ -30,6 +31,8 @@ Terms = dict[tuple[int, int], Any]
 Edge = tuple[Any, int, int]
 
 _UNTIL_LIKE = frozenset({"U", "F", "M"})
+#: Removing implied obligations is quadratic in a state's size; larger states are kept whole.
+MAX_REDUCE_OBLIGATIONS = 24
 #: Subsumption pruning is quadratic in a state's term count; past this it is skipped.
 MAX_PRUNE_TERMS = 64
 
@@ -37,11 +40,14 @@ MAX_PRUNE_TERMS = 64
 class Translator:
     """The automaton of one formula; states are explored only when asked for.
 
-    `optimise=False` turns off the two language-preserving reductions (implied obligations,
+    A `limit` (the solve's budget) is also checked while expanding, which can take long on its
+    own for huge formulas. `optimise=False` turns off the two language-preserving reductions (implied obligations,
     subsumed terms); the tests compare both automata."""
 
-    def __init__(self, root: Formula, labels: Labels, optimise: bool = True) -> None:
+    def __init__(self, root: Formula, labels: Labels, optimise: bool = True,
+                 limit: Limit | None = None) -> None:
         self.labels = labels
+        self.limit = limit
         self._bit: dict[Formula, int] = {}
         self._obligations: list[Formula] = []
         self.marks: dict[Formula, int] = {}
@@ -104,6 +110,8 @@ class Translator:
         return cached
 
     def _expand_state(self, state: int, letters: Any) -> list[Edge]:
+        if self.limit is not None:
+            self.limit.check_time()
         L = self.labels
         false = L.false
         terms: Terms = {(0, 0): letters}
@@ -135,7 +143,7 @@ class Translator:
             return hit
         keep = state
         fs = self.formulas(state)
-        if len(fs) > 1:
+        if 1 < len(fs) <= MAX_REDUCE_OBLIGATIONS:
             imp = self._implications.implies
             bit = self._bit
             for g in fs:
@@ -163,6 +171,8 @@ class Translator:
                 stack.extend((d, False) for d in deps if d not in memo)
                 continue
             memo[f] = self._expand(f, [memo[d] for d in deps])
+            if self.limit is not None and len(memo) & 255 == 0:
+                self.limit.check_time()
         return memo[root]
 
     def _dependencies(self, f: Formula) -> tuple[Formula, ...]:

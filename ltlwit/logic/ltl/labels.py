@@ -113,6 +113,10 @@ class Labels:
         lits = list(self.minterm(x))
         return self._drop_literals(lits, x)
 
+    def primes(self, x: Any, limit: int = 8) -> list[tuple[Literal, ...]]:
+        """Prime implicants of x to choose from, smallest first (here: one)."""
+        return [self.small_cube(x)]
+
     def _drop_literals(self, lits: list[Literal], x: Any) -> tuple[Literal, ...]:
         k = 0
         while k < len(lits):
@@ -157,12 +161,30 @@ class TruthTables(Labels):
         """Greedy: repeatedly add the literal keeping the largest fraction of the cube inside x
         (ties: the most letters of x kept), then drop redundant literals. Cheap with
         `bit_count`, and usually smaller than dropping literals from an arbitrary minterm."""
+        return self._greedy_cube(x, self.true, [])
+
+    def primes(self, x: int, limit: int = 8) -> list[tuple[Literal, ...]]:
+        """Up to `limit` distinct prime implicants of x, smallest first: the greedy cube started
+        from each literal that keeps letters of x. The witness search tries them in turn, since
+        the smallest cube of a label is not always one the whole trace can afford."""
+        if x == self.true:
+            return [()]
+        found: dict[tuple[Literal, ...], None] = {self.small_cube(x): None}
+        for i in range(len(self.names)):
+            for value in (True, False):
+                if len(found) >= limit:
+                    break
+                start = self.true & self.var(i, value)
+                if start & x:
+                    found.setdefault(tuple(sorted(self._greedy_cube(x, start, [(i, value)]))), None)
+        return sorted(found, key=len)
+
+    def _greedy_cube(self, x: int, cube: int, lits: list[Literal]) -> tuple[Literal, ...]:
         if x == self.true:
             return ()
         outside = self.true ^ x
-        cube = self.true
-        lits: list[Literal] = []
-        used: set[int] = set()
+        used = {i for i, _ in lits}
+        lits = list(lits)
         while cube & outside:
             best: tuple[int, int, Literal, int] | None = None
             for i in range(len(self.names)):

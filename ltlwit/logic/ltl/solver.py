@@ -19,7 +19,7 @@ from ltlwit.logic.ltl.check import evaluator, holds, labels_for
 from ltlwit.logic.ltl.emptiness import Budget, Limit, OutOfBudget, accepting_scc
 from ltlwit.logic.ltl.expand import Translator
 from ltlwit.logic.ltl.rewrite import simplify
-from ltlwit.logic.ltl.witness import constant_word, lasso, run_labels, simplify_word
+from ltlwit.logic.ltl.witness import best_word, constant_word, lasso
 from ltlwit.logic.result import Result, Sat, Unknown, Unsat
 from ltlwit.logic.trace import Trace
 
@@ -35,14 +35,14 @@ def solve_builtin(formula: Formula, budget: Budget | None = None) -> Result:
     ev = evaluator(formula, L)
     trace = constant_word(ev, prepared)
     if trace is None:
-        tr = Translator(prepared, L)
         try:
+            tr = Translator(prepared, L, limit=limit)
             scc, explored = accepting_scc(tr.initial, tr.edges, tr.all_marks, limit)
         except OutOfBudget as e:
             return Unknown(str(e))
         if scc is None:
             return Unsat("emptiness")
-        prefix, cycle = simplify_word(L, *run_labels(tr, scc, explored))
+        prefix, cycle = best_word(tr, scc, explored)
         trace = lasso(ev, prefix, cycle)
     return _verified(formula, trace)
 

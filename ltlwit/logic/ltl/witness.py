@@ -1,15 +1,17 @@
 """From an accepting SCC to a small symbolic lasso.
 
 1. The run: a shortest path (over explored states) from the initial state into the accepting
-   SCC, then a cycle from the entry state through every acceptance mark (`emptiness`).
+   SCC, then a cycle from the entry state through every acceptance mark (`emptiness`); other
+   entries on that cycle are tried too, and the shortest simplified word is kept.
 2. Spot's word simplification (`twa_word::simplify`): when the conjunction of the cycle's
    labels is satisfiable the cycle becomes that one letter; then, while the last prefix label
    is compatible with the last cycle label, the prefix is rotated into the cycle. Both keep
    the word on an accepting run of the automaton, so every matching word is still accepted.
 3. Each label becomes a small cube inside it (`Labels.small_cube`): still on the run, so still
    a witness, and never an unsatisfiable step.
-4. Literals the three-valued evaluator proves unnecessary are dropped, one at a time; the
-   evaluator is sound, so the trace stays a witness.
+4. Literals the checker proves unnecessary are dropped, one at a time (three-valued pass, else
+   a bounded product with the automaton of ¬φ); the checks are sound, so the trace stays a
+   witness.
 
 The caller re-checks the final trace with `holds` before returning it.
 """
@@ -19,22 +21,38 @@ from __future__ import annotations
 from typing import Any
 
 from ltlwit.logic.formula import Formula
-from ltlwit.logic.ltl.check import Evaluator
+from ltlwit.logic.ltl.check import Evaluator, proves
 from ltlwit.logic.ltl.emptiness import accepting_cycle, shortest_path
 from ltlwit.logic.ltl.expand import Translator
 from ltlwit.logic.ltl.labels import Labels, Literal
 from ltlwit.logic.trace import Trace
 
-#: Literal-dropping trials per witness (each one three-valued evaluation).
+#: Alternative SCC entries tried for a shorter lasso.
+MAX_ENTRIES = 8
+#: Literal-dropping trials per witness (each one check of the candidate trace).
 MAX_DROP_TRIALS = 200
+#: Product states one such check may explore before the literal is simply kept.
+DROP_CHECK_STATES = 300
 
 
-def run_labels(tr: Translator, scc: set, explored: dict) -> tuple[list[Any], list[Any]]:
-    """Labels along the prefix and the accepting cycle of a run into `scc`."""
-    prefix = shortest_path(tr.initial, scc.__contains__, tr.edges, explored.__contains__)
+def best_word(tr: Translator, scc: set, explored: dict) -> tuple[list[Any], list[Any]]:
+    """The simplified labels of a run into `scc`: a shortest prefix to the SCC and an accepting
+    cycle from its entry — and, since another entry can give a shorter lasso, the same from
+    each state of that first cycle (at most `MAX_ENTRIES`); the word with fewest steps wins."""
+    L = tr.labels
+    allowed = explored.__contains__
+    prefix = shortest_path(tr.initial, scc.__contains__, tr.edges, allowed)
     entry = prefix[-1][1] if prefix else tr.initial
     cycle = accepting_cycle(entry, scc, tr.edges, tr.all_marks)
-    return [e[0] for e in prefix], [e[0] for e in cycle]
+    best = simplify_word(L, [e[0] for e in prefix], [e[0] for e in cycle])
+    others = list(dict.fromkeys(e[1] for e in cycle if e[1] != entry))[:MAX_ENTRIES]
+    for other in others:
+        p2 = shortest_path(tr.initial, lambda s, o=other: s == o, tr.edges, allowed)
+        c2 = accepting_cycle(other, scc, tr.edges, tr.all_marks)
+        word = simplify_word(L, [e[0] for e in p2], [e[0] for e in c2])
+        if len(word[0]) + len(word[1]) < len(best[0]) + len(best[1]):
+            best = word
+    return best
 
 
 def simplify_word(L: Labels, prefix: list[Any], cycle: list[Any]) -> tuple[list[Any], list[Any]]:
@@ -57,7 +75,8 @@ def simplify_word(L: Labels, prefix: list[Any], cycle: list[Any]) -> tuple[list[
 
 
 def reduce_cubes(ev: Evaluator, steps: list[list[Literal]], loop: int) -> list[list[Literal]]:
-    """Drop literals while the sound three-valued evaluation still proves the formula."""
+    """Drop literals while the checker still proves the formula on the trace (three-valued
+    pass, else a product of at most `DROP_CHECK_STATES` states; unproven means kept)."""
     L = ev.L
     labels = [L.cube(s) for s in steps]
     trials = 0
@@ -68,7 +87,7 @@ def reduce_cubes(ev: Evaluator, steps: list[list[Literal]], loop: int) -> list[l
             trial = step[:k] + step[k + 1:]
             saved = labels[i]
             labels[i] = L.cube(trial)
-            if ev.run(labels, loop) is True:
+            if proves(ev.root, L, labels, loop, DROP_CHECK_STATES) is True:
                 step = steps[i] = trial
             else:
                 labels[i] = saved
@@ -77,12 +96,23 @@ def reduce_cubes(ev: Evaluator, steps: list[list[Literal]], loop: int) -> list[l
 
 
 def lasso(ev: Evaluator, prefix: list[Any], cycle: list[Any]) -> Trace:
-    """Cubes for the labels, reduced by `reduce_cubes`, as a `Trace`."""
+    """Cubes for the labels, reduced by `reduce_cubes`, then rotated further where the reduced
+    cubes allow it and the checker proves the rotated trace; as a `Trace`."""
     L = ev.L
     steps = [list(L.small_cube(label)) for label in prefix + cycle]
     steps = reduce_cubes(ev, steps, len(prefix))
+    k = len(prefix)
+    while k:
+        last, end = L.cube(steps[k - 1]), L.cube(steps[-1])
+        both = last & end
+        if both == L.false:
+            break
+        rotated = steps[:k - 1] + [sorted(set(steps[k - 1]) | set(steps[-1]))] + steps[k:-1]
+        if proves(ev.root, L, [L.cube(s) for s in rotated], k - 1, DROP_CHECK_STATES) is not True:
+            break
+        steps, k = rotated, k - 1
     forms = [L.to_formula(s) for s in steps]
-    return Trace(tuple(forms[:len(prefix)]), tuple(forms[len(prefix):]))
+    return Trace(tuple(forms[:k]), tuple(forms[k:]))
 
 
 def constant_collapse(f: Formula) -> Formula:
@@ -122,15 +152,15 @@ def constant_collapse(f: Formula) -> Formula:
 def constant_word(ev: Evaluator, simplified: Formula) -> Trace | None:
     """A one-letter witness `cycle{σ}` when some constant word satisfies the formula, else None.
 
-    A cube inside the collapse's label is tried first; when the three-valued evaluation cannot
-    prove it (words matching a cube need not be constant), a full valuation is used, which is
-    exact, and its literals are then reduced like any witness."""
+    Small cubes inside the collapse's label are tried first, smallest first; when the checker
+    cannot prove any (words matching a cube need not be constant), a full valuation is used,
+    which is exact, and its literals are then reduced like any witness's."""
     L = ev.L
     label = L.of(constant_collapse(simplified))
     if label == L.false:
         return None
-    cube = list(L.small_cube(label))
-    if ev.run([L.cube(cube)], 0) is not True:
-        cube = list(L.minterm(label & L.cube(cube)))
-        cube = reduce_cubes(ev, [cube], 0)[0]
+    for prime in L.primes(label):
+        if proves(ev.root, L, [L.cube(prime)], 0, DROP_CHECK_STATES) is True:
+            return Trace((), (L.to_formula(prime),))
+    cube = reduce_cubes(ev, [list(L.minterm(label))], 0)[0]
     return Trace((), (L.to_formula(cube),))
