@@ -113,3 +113,19 @@ def test_deep_formulas_do_not_crash() -> None:
 def test_constants() -> None:
     assert isinstance(solve(TRUE), Sat) and print_trace(solve(TRUE).witness) == "cycle{1}"
     assert solve(parse_formula("0")) == Unsat("rewriting")
+
+
+def test_witnesses_do_not_depend_on_process_history() -> None:
+    from ltlwit.logic.ltl import clear_caches
+    from ltlwit.logic.syntax import parse_trace
+
+    texts = ["G(a -> X!a) & GF a & F(b & X b)", "(a U b) U (c & X!c)", "!a W a", "G(req -> F grant)",
+             "F((X(0) U (G(X!a W Xa) M !a)) & ((1 U a) W GXXa))"]
+    first = [solve(parse_formula(t)) for t in texts]
+    for t in texts:  # unrelated work that fills every cache
+        f = parse_formula(t)
+        holds(f, parse_trace("cycle{a | b; !a}"))
+        solve(parse_formula(f"X({t}) | G c"))
+    assert [solve(parse_formula(t)) for t in texts] == first
+    clear_caches()
+    assert [solve(parse_formula(t)) for t in reversed(texts)] == list(reversed(first))

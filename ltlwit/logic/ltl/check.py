@@ -82,24 +82,40 @@ def evaluator(formula: Formula, L: Labels) -> "Evaluator":
 def violated(formula: Formula, L: Labels, steps: list[Any], loop: int) -> bool:
     """Whether some word matching the steps violates `formula`: emptiness of the product of the
     lasso with the on-the-fly automaton of ¬formula."""
-    return _product(formula, L, steps, loop)[0] is not None
+    return _product(_negation(formula, L), steps, loop)[0] is not None
 
 
-def proves(formula: Formula, L: Labels, steps: list[Any], loop: int, max_states: int) -> bool | None:
-    """Whether every word matching the (satisfiable) steps satisfies `formula`: the
-    three-valued pass, then the product within `max_states` product states (None past it).
-    The witness minimiser asks this for each literal it tries to drop."""
-    verdict = evaluator(formula, L).run(steps, loop)
-    if verdict is not None:
-        return verdict
-    try:
-        return _product(formula, L, steps, loop, Limit(Budget(states=max_states)))[0] is None
-    except OutOfBudget:
-        return None
+class Prover:
+    """Bounded exact checks of many candidate traces of one formula (the witness minimiser asks
+    one per literal it tries to drop). It owns its automaton of ¬φ instead of the shared cache,
+    so which literals a state budget lets it drop never depends on what the process checked
+    before: a formula always gets the same witness."""
+
+    def __init__(self, formula: Formula, L: Labels) -> None:
+        self.formula = formula
+        self.L = L
+        self.evaluator = evaluator(formula, L)
+        self._tr: Translator | None = None
+
+    def proves(self, steps: list[Any], loop: int, max_states: int) -> bool | None:
+        """True/False when every / not every word of the (satisfiable) steps satisfies φ:
+        the three-valued pass, then the product within `max_states` states (None past it)."""
+        verdict = self.evaluator.run(steps, loop)
+        if verdict is not None:
+            return verdict
+        if self._tr is None:
+            self._tr = Translator(negate(self.formula), self.L)
+        try:
+            return _product(self._tr, steps, loop, Limit(Budget(states=max_states)))[0] is None
+        except OutOfBudget:
+            return None
 
 
-def _product(formula: Formula, L: Labels, steps: list[Any], loop: int, limit: Limit | None = None) -> tuple:
-    tr = _cached(_TRANSLATORS, (formula, id(L)), lambda: Translator(negate(formula), L))
+def _negation(formula: Formula, L: Labels) -> Translator:
+    return _cached(_TRANSLATORS, (formula, id(L)), lambda: Translator(negate(formula), L))
+
+
+def _product(tr: Translator, steps: list[Any], loop: int, limit: Limit | None = None) -> tuple:
     n = len(steps)
     memo: dict[tuple[int, int], list] = {}
 
@@ -137,7 +153,7 @@ def counterexample(formula: Formula, trace: Trace) -> tuple[list[dict[str, bool]
     verdict = evaluator(formula, L).run(steps, loop)
     if verdict is True:
         return None
-    scc, explored, initial, successors, marks = _product(formula, L, steps, loop)
+    scc, explored, initial, successors, marks = _product(_negation(formula, L), steps, loop)
     if scc is None:
         return None
     prefix = shortest_path(initial, scc.__contains__, successors, explored.__contains__)

@@ -15,7 +15,7 @@ Every witness is re-checked with `holds` before it is returned; a budget gives `
 from __future__ import annotations
 
 from ltlwit.logic.formula import FALSE, Formula
-from ltlwit.logic.ltl.check import evaluator, holds, labels_for
+from ltlwit.logic.ltl.check import Prover, holds, labels_for
 from ltlwit.logic.ltl.emptiness import Budget, Limit, OutOfBudget, accepting_scc
 from ltlwit.logic.ltl.expand import Translator
 from ltlwit.logic.ltl.rewrite import simplify
@@ -32,8 +32,8 @@ def solve_builtin(formula: Formula, budget: Budget | None = None) -> Result:
     if not prepared.temporal:
         return _propositional(formula, prepared)
     L = labels_for(formula.aps())
-    ev = evaluator(formula, L)
-    trace = constant_word(ev, prepared)
+    prover = Prover(formula, L)
+    trace = constant_word(prover, prepared)
     if trace is None:
         try:
             tr = Translator(prepared, L, limit=limit)
@@ -43,7 +43,7 @@ def solve_builtin(formula: Formula, budget: Budget | None = None) -> Result:
         if scc is None:
             return Unsat("emptiness")
         prefix, cycle = best_word(tr, scc, explored)
-        trace = lasso(ev, prefix, cycle)
+        trace = lasso(prover, prefix, cycle)
     return _verified(formula, trace)
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from ltlwit.logic.formula import Formula
-from ltlwit.logic.ltl.check import Evaluator, proves
+from ltlwit.logic.ltl.check import Prover
 from ltlwit.logic.ltl.emptiness import accepting_cycle, shortest_path
 from ltlwit.logic.ltl.expand import Translator
 from ltlwit.logic.ltl.labels import Labels, Literal
@@ -74,10 +74,10 @@ def simplify_word(L: Labels, prefix: list[Any], cycle: list[Any]) -> tuple[list[
     return prefix, cycle
 
 
-def reduce_cubes(ev: Evaluator, steps: list[list[Literal]], loop: int) -> list[list[Literal]]:
+def reduce_cubes(prover: Prover, steps: list[list[Literal]], loop: int) -> list[list[Literal]]:
     """Drop literals while the checker still proves the formula on the trace (three-valued
     pass, else a product of at most `DROP_CHECK_STATES` states; unproven means kept)."""
-    L = ev.L
+    L = prover.L
     labels = [L.cube(s) for s in steps]
     trials = 0
     for i, step in enumerate(steps):
@@ -87,7 +87,7 @@ def reduce_cubes(ev: Evaluator, steps: list[list[Literal]], loop: int) -> list[l
             trial = step[:k] + step[k + 1:]
             saved = labels[i]
             labels[i] = L.cube(trial)
-            if proves(ev.root, L, labels, loop, DROP_CHECK_STATES) is True:
+            if prover.proves(labels, loop, DROP_CHECK_STATES) is True:
                 step = steps[i] = trial
             else:
                 labels[i] = saved
@@ -95,12 +95,12 @@ def reduce_cubes(ev: Evaluator, steps: list[list[Literal]], loop: int) -> list[l
     return steps
 
 
-def lasso(ev: Evaluator, prefix: list[Any], cycle: list[Any]) -> Trace:
+def lasso(prover: Prover, prefix: list[Any], cycle: list[Any]) -> Trace:
     """Cubes for the labels, reduced by `reduce_cubes`, then rotated further where the reduced
     cubes allow it and the checker proves the rotated trace; as a `Trace`."""
-    L = ev.L
+    L = prover.L
     steps = [list(L.small_cube(label)) for label in prefix + cycle]
-    steps = reduce_cubes(ev, steps, len(prefix))
+    steps = reduce_cubes(prover, steps, len(prefix))
     k = len(prefix)
     while k:
         last, end = L.cube(steps[k - 1]), L.cube(steps[-1])
@@ -108,7 +108,7 @@ def lasso(ev: Evaluator, prefix: list[Any], cycle: list[Any]) -> Trace:
         if both == L.false:
             break
         rotated = steps[:k - 1] + [sorted(set(steps[k - 1]) | set(steps[-1]))] + steps[k:-1]
-        if proves(ev.root, L, [L.cube(s) for s in rotated], k - 1, DROP_CHECK_STATES) is not True:
+        if prover.proves([L.cube(s) for s in rotated], k - 1, DROP_CHECK_STATES) is not True:
             break
         steps, k = rotated, k - 1
     forms = [L.to_formula(s) for s in steps]
@@ -149,18 +149,18 @@ def constant_collapse(f: Formula) -> Formula:
     return memo[f]
 
 
-def constant_word(ev: Evaluator, simplified: Formula) -> Trace | None:
+def constant_word(prover: Prover, simplified: Formula) -> Trace | None:
     """A one-letter witness `cycle{σ}` when some constant word satisfies the formula, else None.
 
     Small cubes inside the collapse's label are tried first, smallest first; when the checker
     cannot prove any (words matching a cube need not be constant), a full valuation is used,
     which is exact, and its literals are then reduced like any witness's."""
-    L = ev.L
+    L = prover.L
     label = L.of(constant_collapse(simplified))
     if label == L.false:
         return None
     for prime in L.primes(label):
-        if proves(ev.root, L, [L.cube(prime)], 0, DROP_CHECK_STATES) is True:
+        if prover.proves([L.cube(prime)], 0, DROP_CHECK_STATES) is True:
             return Trace((), (L.to_formula(prime),))
-    cube = reduce_cubes(ev, [list(L.minterm(label))], 0)[0]
+    cube = reduce_cubes(prover, [list(L.minterm(label))], 0)[0]
     return Trace((), (L.to_formula(cube),))
