@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ltlwit.logic.formula import Formula, Not, Or, ap, binop, unop, And  # noqa: E402
 from ltlwit.logic.ltl import Budget, clear_caches, holds, solve  # noqa: E402
+import ltlwit.logic.prop  # noqa: E402,F401 - imported before any clock starts, as the CLI does
 from ltlwit.logic.result import Sat, Unknown, Unsat  # noqa: E402
 from ltlwit.logic.syntax import parse_formula, parse_trace  # noqa: E402
 from ltlwit.logic.trace import Trace  # noqa: E402
@@ -198,8 +199,8 @@ FAMILIES: dict[str, Callable[[int], Formula]] = {
     "counter (n bits)": counter,
     "counter-unsat (never all ones)": lambda n: counter(n, reach_max=False),
 }
-SIZES = {"counter (n bits)": (2, 3, 4, 5), "counter-unsat (never all ones)": (2, 3, 4),
-         "gf-alt (and-gf & G(p0 -> X!p0))": (2, 4, 6, 8, 10),
+SIZES = {"counter (n bits)": (2, 3, 4, 5, 6, 7), "counter-unsat (never all ones)": (2, 4, 6),
+         "gf-alt (and-gf & G(p0 -> X!p0))": (2, 4, 8, 12, 14),
          "x-chain (X^n p & X^(n+1) !p)": (10, 100, 1000)}
 
 

@@ -5,12 +5,14 @@ the Python operators `&` and `|`, negates with `Labels.neg`, and tests emptiness
 `x == labels.false`, so two representations can serve the same code:
 
 * `TruthTables` — a label over n APs is a 2**n-bit integer, bit v set when valuation v
-  (bit i of v = value of AP i) is in the set. Measured on this machine (`bench/engine.py
-  --labels`): an `&`/`|`/negate round costs ~150 ns up to 10 APs, ~650 ns at 14 and ~4 µs at 18;
-  dd.cudd costs ~450 ns at any size and dd.autoref ~4.8 µs. Integers also give O(1) hashing,
-  `bit_count()` for the cube heuristics, and no C state to manage, so they are the default.
+  (bit i of v = value of AP i) is in the set. Measured on this machine (`python
+  bench/engine.py labels`, one `(x & y) | ¬x` round): 80-250 ns up to 12 APs, 340 ns at 14,
+  1 µs at 16 (4 µs at 18); dd.cudd costs 270-370 ns at any size, dd.autoref ~4.8 µs, and a
+  CUDD manager takes ~10 ms to create (plus ~120 ms to import dd.cudd once). Integers also
+  hash in O(1), give `bit_count()` for the cube heuristics and need no C state, so they are
+  the default; the ltl35 set (5 APs) and the 10-AP grid never leave them.
 * `Bdds` — CUDD BDDs through `dd.cudd` (falling back to `dd.autoref`), used above
-  `MAX_TABLE_APS` APs, where truth tables grow as 2**n.
+  `MAX_TABLE_APS` = 12 APs, past the measured crossover (13-14 APs).
 """
 
 from __future__ import annotations
