@@ -66,18 +66,20 @@ def encode_inputs(formulas: Sequence[Formula], device: torch.device) -> tuple[Te
     return src, n_slots, n_aps
 
 
+Hypothesis = tuple[float, tuple[int, ...]]  # (length-normalised log-probability, ids without <eos>)
+
+
 @torch.no_grad()
-def beam_search(model: nn.Module, formulas: Sequence[Formula], beam: int = 3, n_best: int | None = None,
-                alpha: float = 1.0, max_len: int = 160, batch_size: int = 128,
-                device: str | torch.device | None = None) -> list[list[Candidate]]:
-    """Top-`n_best` (<= beam) decoded witnesses per formula, best first, invalid ones dropped.
+def beam_hypotheses(model: nn.Module, formulas: Sequence[Formula], beam: int = 3, alpha: float = 1.0,
+                    max_len: int = 160, batch_size: int = 128,
+                    device: str | torch.device | None = None) -> list[list[Hypothesis]]:
+    """Every finished hypothesis per formula, best first (ties: lower ids first), distinct.
 
     Formulas must be over slot names (`a`, `b`, ..., `p26`): rename canonically first. `device`
     (`auto`, `cpu`, `cuda`) moves the model there; None keeps it where it is.
     """
-    n_best = beam if n_best is None else n_best
-    if not 1 <= n_best <= beam:
-        raise ValueError(f"need 1 <= n_best <= beam, got n_best={n_best}, beam={beam}")
+    if beam < 1:
+        raise ValueError(f"beam must be at least 1, got {beam}")
     if device is not None:
         model.to(resolve_device(device))
     dev = _model_device(model)
@@ -85,19 +87,40 @@ def beam_search(model: nn.Module, formulas: Sequence[Formula], beam: int = 3, n_
     model.eval()
     try:
         order = sorted(range(len(formulas)), key=lambda i: formulas[i].size)
-        results: list[list[Candidate]] = [[] for _ in formulas]
+        results: list[list[Hypothesis]] = [[] for _ in formulas]
         for start in range(0, len(order), batch_size):
             chunk = order[start:start + batch_size]
-            found = _beam_chunk(model, [formulas[i] for i in chunk], beam, n_best, alpha, max_len, dev)
-            for i, cands in zip(chunk, found):
-                results[i] = cands
+            for i, hyps in zip(chunk, _beam_chunk(model, [formulas[i] for i in chunk], beam, alpha, max_len, dev)):
+                results[i] = hyps
         return results
     finally:
         model.train(was_training)
 
 
-def _beam_chunk(model: nn.Module, formulas: list[Formula], k: int, n_best: int, alpha: float, max_len: int,
-                dev: torch.device) -> list[list[Candidate]]:
+def beam_search(model: nn.Module, formulas: Sequence[Formula], beam: int = 3, n_best: int | None = None,
+                alpha: float = 1.0, max_len: int = 160, batch_size: int = 128,
+                device: str | torch.device | None = None) -> list[list[Candidate]]:
+    """Top-`n_best` (<= beam, default beam) decoded witnesses per formula, best first; token
+    strings that are no well-formed trace/assignment are dropped (see `beam_hypotheses`)."""
+    n_best = beam if n_best is None else n_best
+    if not 1 <= n_best <= beam:
+        raise ValueError(f"need 1 <= n_best <= beam, got n_best={n_best}, beam={beam}")
+    task = model.cfg.task
+    out = []
+    for hyps in beam_hypotheses(model, formulas, beam, alpha, max_len, batch_size, device):
+        cands: list[Candidate] = []
+        for score, seq in hyps:
+            witness = decode_witness(task, seq)
+            if not isinstance(witness, DecodeError):
+                cands.append(Candidate(witness, score, seq))
+                if len(cands) == n_best:
+                    break
+        out.append(cands)
+    return out
+
+
+def _beam_chunk(model: nn.Module, formulas: list[Formula], k: int, alpha: float, max_len: int,
+                dev: torch.device) -> list[list[Hypothesis]]:
     B = len(formulas)
     src, n_slots, n_aps = encode_inputs(formulas, dev)
     state = model.encode(src.repeat_interleave(k, 0), n_slots, n_aps)
@@ -140,19 +163,10 @@ def _beam_chunk(model: nn.Module, formulas: list[Formula], k: int, n_best: int, 
                 done[b] = best[b] / lp <= kth
         if all(done):
             break
-    task = model.cfg.task
     out = []
     for hyps in finished:
-        cands: list[Candidate] = []
-        seen: set[tuple[int, ...]] = set()
-        for score, seq in sorted(hyps, key=lambda h: (-h[0], h[1])):
-            if seq in seen:
-                continue
-            seen.add(seq)
-            witness = decode_witness(task, seq)
-            if not isinstance(witness, DecodeError):
-                cands.append(Candidate(witness, score, seq))
-            if len(cands) == n_best:
-                break
-        out.append(cands)
+        by_seq: dict[tuple[int, ...], float] = {}
+        for score, seq in hyps:
+            by_seq[seq] = max(score, by_seq.get(seq, float("-inf")))
+        out.append(sorted(((sc, seq) for seq, sc in by_seq.items()), key=lambda h: (-h[0], h[1])))
     return out

@@ -111,7 +111,10 @@ class DualTransformer(nn.Module):
     def table(self, n_slots: int) -> Tensor:
         """The tied (N_BASE + n_slots, d) embedding matrix U, unit rows."""
         dev = self.base.device
-        beta = self.betas(n_slots).to(device=dev, dtype=self.base.dtype, non_blocking=True)
+        beta = self.betas(n_slots).to(self.base.dtype)
+        if dev.type == "cuda":  # pinned, so the copy does not wait for the GPU to drain
+            beta = beta.pin_memory()
+        beta = beta.to(dev, non_blocking=True)
         base = F.pad(F.normalize(self.base, dim=-1), (0, self.cfg.d_beta))
         alpha = F.normalize(self.alpha, dim=-1).expand(n_slots, -1)
         aps = torch.cat((alpha, F.normalize(beta, dim=-1)), dim=-1)

@@ -20,13 +20,21 @@ from torch import Tensor, nn
 from ltlwit.neural.tokenizer import ARITY, N_BASE, PAD
 
 _ARITY = torch.tensor(ARITY + (0,), dtype=torch.long)  # the extra entry is every AP slot
+_ARITY_ON: dict[torch.device, Tensor] = {}  # per-device copies: no host-to-device copy per batch
+
+
+def _arity_table(device: torch.device) -> Tensor:
+    table = _ARITY_ON.get(device)
+    if table is None:
+        table = _ARITY_ON[device] = _ARITY.to(device)
+    return table
 
 
 def tree_positions(tokens: Tensor, d: int, dtype: torch.dtype = torch.float32) -> Tensor:
     """(B, L) Polish formula ids, PAD-padded on the right -> (B, L, d) tree encodings (0 at pads)."""
     B, L = tokens.shape
     valid = tokens != PAD
-    arity = _ARITY.to(tokens.device)[tokens.clamp(max=N_BASE)]
+    arity = _arity_table(tokens.device)[tokens.clamp(max=N_BASE)]
     step = torch.where(valid, arity - 1, torch.zeros_like(arity))
     need = 1 + torch.cumsum(step, dim=1) - step  # open slots before reading token j
     pos = torch.arange(L, device=tokens.device)

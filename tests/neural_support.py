@@ -1,0 +1,55 @@
+"""Helpers for the neural and training tests: tiny models trained on the 64-pair sets in
+tests/data/neural (short LTL35 / Prop35 samples), cached per session."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import torch
+
+from ltlwit.train.data import encode_file
+from ltlwit.train.loop import Settings, Trainer
+
+DATA = Path(__file__).parent / "data" / "neural"
+
+
+@functools.lru_cache(maxsize=None)
+def split(task: str, name: str = "train"):
+    return encode_file(DATA / task / f"{name}.txt", task, workers=1)
+
+
+def trainer(arch: str, task: str, tmp: Path, **settings) -> Trainer:
+    """A tiny model on the 64 training pairs, validated on the same pairs (for overfitting)."""
+    values = dict(task=task, arch=arch, preset="tiny", out=str(tmp), steps=1000, batch_size=64, lr=1e-3, warmup=10,
+                  min_lr_ratio=1.0, weight_decay=0.0, val_every=0, ckpt_every=0, log_every=10**9,
+                  val_samples=64, greedy_samples=64)
+    values.update(settings)
+    data = split(task)
+    return Trainer(Settings(**values), train=data, val=data)
+
+
+def overfit(arch: str, task: str, tmp: Path, max_steps: int, check_every: int = 50) -> tuple[int, float]:
+    """Train until greedy decoding reproduces all 64 targets; (steps taken, exact-match rate)."""
+    tr = trainer(arch, task, tmp, steps=max_steps)
+    exact = 0.0
+    while tr.step < max_steps:
+        tr.train_step()
+        if tr.step % check_every == 0:
+            exact = tr.validate()["val_exact"]
+            if exact == 1.0:
+                break
+    return tr.step, exact
+
+
+@functools.lru_cache(maxsize=None)
+def trained(arch: str, task: str, steps: int = 150) -> torch.nn.Module:
+    """A briefly trained tiny model (its beams mostly finish), in eval mode."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        torch.manual_seed(0)
+        tr = trainer(arch, task, Path(tmp), steps=steps)
+        while tr.step < steps:
+            tr.train_step()
+    return tr.model.eval()

@@ -1,0 +1,239 @@
+"""Both model families: exact alpha-invariance of the symbol-invariant model (float64), the
+dual-part embedding matrix and its β draws, AdaCos, KV-cache decoding, configs."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+import torch.nn.functional as F
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ltlwit.logic.formula import TRUE, Formula
+from ltlwit.logic.syntax import parse_formula, parse_trace
+from ltlwit.logic.trace import Trace
+from ltlwit.logic.rename import Renaming, slot_name
+from ltlwit.neural.backbone import MAX_SCALE, adacos_loss
+from ltlwit.neural.beam import beam_hypotheses
+from ltlwit.neural.config import DualConfig, SIConfig, config_from_dict, preset
+from ltlwit.neural.dual import draw_betas, sampling_set_size
+from ltlwit.neural.tokenizer import EOS, N_BASE, PAD, START, encode_formula, encode_trace
+
+from strategies import formulas, traces
+
+SLOTS = [slot_name(i) for i in range(10)]
+
+
+def tiny(arch: str, task: str = "ltl", **changes) -> torch.nn.Module:
+    cfg = preset(arch, task, "tiny")
+    for k, v in changes.items():
+        setattr(cfg, k, v)
+    torch.manual_seed(0)
+    return cfg.build()
+
+
+@pytest.fixture(scope="module")
+def si64() -> torch.nn.Module:
+    return tiny("si").double().eval()
+
+
+def pad(rows: list[list[int]]) -> torch.Tensor:
+    width = max(map(len, rows))
+    return torch.tensor([r + [PAD] * (width - len(r)) for r in rows])
+
+
+def teacher_forced(model, formula_list, trace_list, n_slots=10):
+    src = pad([encode_formula(f) for f in formula_list])
+    tgt = pad([[START] + encode_trace(t) for t in trace_list])
+    n_aps = max(len(f.aps()) for f in formula_list)
+    with torch.no_grad():
+        return model(src, tgt, n_slots, n_aps)
+
+
+# -- symbol-invariant model: exact alpha-invariance ----------------------------------------------
+
+def trace_over(draw, f: Formula) -> Trace:
+    if not f.aps():
+        return Trace((), (TRUE,))
+    return draw(traces(f.aps(), max_prefix=2, max_cycle=2, max_leaves=3))
+
+
+@st.composite
+def renamed_pairs(draw):
+    """A formula over slots a..f with a trace over its APs, a bijection of its APs into a..j,
+    and a second input sharing the batch."""
+    f = draw(formulas(SLOTS[:6], max_leaves=10))
+    images = draw(st.permutations(SLOTS))[: len(f.aps())]
+    g = draw(formulas(SLOTS[:3], max_leaves=6))
+    return f, trace_over(draw, f), dict(zip(f.aps(), images)), g, trace_over(draw, g)
+
+
+@settings(max_examples=25, deadline=None)
+@given(renamed_pairs())
+def test_si_logits_are_exactly_permuted(si64, pair) -> None:
+    f, t, mapping, g, u = pair
+    r = Renaming.permutation(mapping)
+    a = teacher_forced(si64, [f, g], [t, u])[0]
+    b = teacher_forced(si64, [r.apply(f), g], [r.apply_trace(t), u])[0]
+    assert torch.allclose(a[:, :N_BASE], b[:, :N_BASE], atol=1e-5, rtol=0)
+    for name, image in mapping.items():
+        i, j = N_BASE + SLOTS.index(name), N_BASE + SLOTS.index(image)
+        assert torch.allclose(a[:, i], b[:, j], atol=1e-5, rtol=0)
+    absent = [N_BASE + k for k, s in enumerate(SLOTS) if s not in mapping.values()]
+    assert torch.isneginf(b[:, absent]).all()
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.lists(formulas(SLOTS[:5], max_leaves=8), min_size=1, max_size=3), st.permutations(SLOTS))
+def test_si_beam_search_returns_the_renamed_candidates(si64, fs: list[Formula], perm: list[str]) -> None:
+    renamings = [Renaming.permutation(dict(zip(f.aps(), perm))) for f in fs]
+    original = beam_hypotheses(si64, fs, beam=3, max_len=12)
+    renamed = beam_hypotheses(si64, [r.apply(f) for r, f in zip(renamings, fs)], beam=3, max_len=12)
+    for f, hyps, hyps_r in zip(fs, original, renamed):
+        token_map = {N_BASE + SLOTS.index(a): N_BASE + SLOTS.index(b) for a, b in zip(f.aps(), perm)}
+        expected = sorted(((s, tuple(token_map.get(x, x) for x in seq)) for s, seq in hyps), key=lambda h: h[1])
+        got = sorted(hyps_r, key=lambda h: h[1])
+        assert [seq for _, seq in got] == [seq for _, seq in expected]
+        assert all(math.isclose(s1, s2, abs_tol=1e-6) for (s1, _), (s2, _) in zip(got, expected))
+
+
+FORMULAS = ["&Uab!Xc", "XXa", "U&ab|!c&dXe", "1", "&!a0"]
+TRACES = ["1;&a!b;{c}", "{a}", "a;b;{|cd}", "{1}", "{!a}"]
+
+
+def parsed(texts: list[str], parse=parse_formula) -> list:
+    return [parse(t, "polish") for t in texts]
+
+
+def test_si_mixed_ap_counts_match_inputs_alone(si64) -> None:
+    fs, ts = parsed(FORMULAS), parsed(TRACES, parse_trace)
+    together = teacher_forced(si64, fs, ts)
+    for i, (f, t) in enumerate(zip(fs, ts)):
+        alone = teacher_forced(si64, [f], [t])[0]
+        n = alone.shape[0]
+        assert torch.equal(torch.isfinite(together[i, :n]), torch.isfinite(alone))
+        finite = torch.isfinite(alone)
+        assert torch.allclose(together[i, :n][finite], alone[finite], atol=1e-9)
+        absent = [N_BASE + k for k, s in enumerate(SLOTS) if s not in f.aps()]
+        assert torch.isneginf(alone[:, absent]).all()  # "1" has no AP: every AP logit is -inf
+        assert torch.isneginf(alone[:, [PAD, START]]).all()
+
+
+@pytest.mark.parametrize("arch", ["si", "dual"])
+def test_kv_cache_decoding_matches_teacher_forcing(arch: str) -> None:
+    model = tiny(arch).double().eval()
+    fs, ts = parsed(FORMULAS), parsed(TRACES, parse_trace)
+    full = teacher_forced(model, fs, ts, n_slots=5)
+    src = pad([encode_formula(f) for f in fs])
+    tgt = pad([[START] + encode_trace(t) for t in ts])
+    state = model.encode(src, 5, 5)
+    with torch.no_grad():
+        steps = torch.stack([model.decode_step(state, tgt[:, i]) for i in range(tgt.shape[1])], 1)
+    finite = torch.isfinite(full)
+    assert torch.equal(finite, torch.isfinite(steps))
+    assert torch.allclose(full[finite], steps[finite], atol=1e-10)
+
+
+# -- dual-part model ------------------------------------------------------------------------------
+
+def test_dual_table_rows_are_unit_and_split() -> None:
+    model = tiny("dual")
+    cfg = model.cfg
+    for mode in (True, False):
+        model.train(mode)
+        table = model.table(8)
+        assert torch.allclose(table.norm(dim=-1), torch.ones(N_BASE + 8), atol=1e-6)
+        assert not table[:N_BASE, -cfg.d_beta:].any()  # base tokens: zero β part
+        alpha = table[N_BASE:, : -cfg.d_beta]
+        assert torch.allclose(alpha, alpha[:1].expand_as(alpha))  # one shared α
+        assert torch.allclose(alpha.norm(dim=-1), torch.full((8,), 2 ** -0.5), atol=1e-6)  # halves balanced
+        beta = table[N_BASE:, -cfg.d_beta:]
+        assert len({tuple(b) for b in beta.tolist()}) == 8
+
+
+@pytest.mark.parametrize("method, d_beta", [("hypercube", 5), ("neighbours", 3), ("hypercube", 1)])
+def test_discrete_betas_are_distinct_up_to_the_set_size(method: str, d_beta: int) -> None:
+    size = sampling_set_size(method, d_beta)
+    betas = draw_betas(method, d_beta, size, torch.Generator().manual_seed(1))
+    rows = {tuple(int(x) for x in b) for b in betas.tolist()}
+    assert len(rows) == size
+    assert all(set(r) <= ({-1, 1} if method == "hypercube" else {-1, 0, 1}) for r in rows)
+    assert tuple([0] * d_beta) not in rows
+    with pytest.raises(ValueError, match=f"at most {size} APs"):
+        draw_betas(method, d_beta, size + 1)
+
+
+def test_beta_draws_are_prefix_stable_and_wide_ones_unchecked() -> None:
+    g = lambda: torch.Generator().manual_seed(5)  # noqa: E731
+    assert torch.equal(draw_betas("hypercube", 5, 4, g()), draw_betas("hypercube", 5, 9, g())[:4])
+    wide = draw_betas("hypercube", 40, 3)
+    assert wide.shape == (3, 40) and set(wide.flatten().tolist()) <= {-1.0, 1.0}
+    assert draw_betas("normal", 6, 3).shape == (3, 6)
+
+
+def test_beta_redrawn_while_training_fixed_at_inference() -> None:
+    model = tiny("dual")
+    model.train()
+    assert not torch.equal(model.table(5), model.table(5))
+    model.eval()
+    first = model.table(5)
+    assert torch.equal(first, model.table(5))
+    assert torch.equal(first[: N_BASE + 3], model.table(3))  # fewer APs: the same rows
+    model.cfg.beta_seed += 1
+    assert not torch.equal(first, model.table(5))
+    with pytest.raises(ValueError, match="at most 32 APs"):
+        model.table(33)
+
+
+def test_calibration_picks_the_median_draw() -> None:
+    model = tiny("dual")
+    losses = {seed: float((seed * 7) % 10) for seed in range(10)}  # a permutation of 0..9
+    results = model.calibrate(lambda: losses[model.cfg.beta_seed])
+    assert [loss for loss, _ in results] == sorted(losses.values())
+    assert losses[model.cfg.beta_seed] == 4.0  # lower median of ten
+
+
+# -- loss and configs -----------------------------------------------------------------------------
+
+def test_adacos_scale_update_and_padding() -> None:
+    torch.manual_seed(0)
+    cos = torch.tanh(torch.randn(2, 3, 7))
+    target = torch.tensor([[3, 4, PAD], [5, EOS, PAD]])
+    scale = torch.tensor(4.0)
+    loss = adacos_loss(cos, target, scale, update=True)
+    keep = target != PAD
+    c, y = cos[keep], target[keep]
+    b_avg = sum(math.exp(4.0 * float(c[i, j])) for i in range(len(y)) for j in range(7) if j != y[i]) / len(y)
+    theta = sorted(math.acos(float(c[i, y[i]])) for i in range(len(y)))
+    expected = math.log(b_avg) / math.cos(min(math.pi / 4, theta[(len(theta) - 1) // 2]))
+    assert float(scale) == pytest.approx(expected, rel=1e-5)
+    assert float(loss) == pytest.approx(float(F.cross_entropy(expected * c, y)), rel=1e-5)
+    frozen = scale.clone()
+    adacos_loss(cos, target, scale, update=False)
+    assert torch.equal(scale, frozen)
+    big = torch.tensor(80.0)  # log B_avg ~ 80 * 0.99, theta_med = pi/2 -> 114, clipped
+    adacos_loss(torch.full((1, 2, 7), 0.99).index_fill(-1, torch.tensor([3]), 0.0), torch.tensor([[3, 3]]), big, True)
+    assert float(big) == MAX_SCALE
+
+
+def test_presets_and_configs() -> None:
+    paper = preset("si", "ltl", "paper")
+    assert (paper.d_model, paper.n_layers, paper.n_heads, paper.d_ff, paper.attention) == (64, 8, 4, 1024, "EP-DP-EA-CP")
+    assert preset("si", "prop", "paper").attention == "EP-DP-EA-DA-CP"
+    dual = preset("dual", "prop", "paper")
+    assert (dual.d_model, dual.n_layers, dual.n_heads, dual.d_ff) == (132, 6, 6, 512)
+    model = preset("dual", "ltl", "paper").build()
+    assert len(model.encoder) == len(model.decoder) == 8  # "8 layers": 8 encoder + 8 decoder layers
+    for cfg in (paper, dual, preset("si", "prop", "small")):
+        assert config_from_dict(cfg.to_dict()) == cfg
+    with pytest.raises(ValueError):
+        SIConfig(attention="EP-DP")  # no cross-attention
+    with pytest.raises(ValueError):
+        SIConfig(attention="EP-XX-CP")
+    with pytest.raises(ValueError):
+        DualConfig(d_model=30, n_heads=4)
+    with pytest.raises(ValueError):
+        config_from_dict({"arch": "si", "colour": 1})
+    assert tiny("si", attention="EA-DA-CA").encoder[0].self_attn is None
