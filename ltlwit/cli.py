@@ -17,8 +17,8 @@ import click
 from ltlwit import __version__
 from ltlwit.convert import OUTPUT_SYNTAXES
 from ltlwit.env import Environment, OutputClosed
-from ltlwit.output import FORMATS
-from ltlwit.solve import ENGINES, LOGICS, MODELS, SYNTAXES
+from ltlwit.output import FORMATS, SOLVE_FORMATS
+from ltlwit.solve import DEVICES, ENGINES, LOGICS, MODELS, SYNTAXES, WITNESS_SYNTAXES
 from ltlwit.status import ExitStatus, worst
 
 
@@ -133,29 +133,93 @@ def cli(ctx: click.Context) -> None:
         ctx.obj = Environment.from_system()
 
 
+_FILES_HELP = ("Read formulas from FILE, one per line ('-': stdin); FILE/COL reads column COL of a CSV "
+               "file, FILE/-COL also skips its header line. Repeatable.")
+
+
+def _solve_options(command: Callable) -> Callable:
+    """The options `solve` and `check` share: how to find a witness."""
+    options = [
+        click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+                     help="Time limit of the engine per formula; past it the answer is UNKNOWN."),
+        _engine_option,
+        click.option("--model", type=click.Choice(MODELS), default="auto", show_default=True,
+                     help="Neural models proposing candidates: si (symbol-invariant), dual (dual-part "
+                     "embeddings), both (union of their candidates, best score first), none (the engine "
+                     "alone); auto: si where its weights are installed, else none."),
+        click.option("--top", type=click.IntRange(min=1), metavar="N",
+                     help="Candidates taken from each model's beam (default: the beam width)."),
+        click.option("--beam", type=click.IntRange(min=1), metavar="K",
+                     help="Beam width of the models' search (default: 3, or N of --top if larger)."),
+        click.option("--device", type=click.Choice(DEVICES), default="auto", show_default=True,
+                     help="Where the models run (auto: a CUDA GPU if torch sees one)."),
+        click.option("--no-fallback", "no_fallback", is_flag=True,
+                     help="Do not ask the engine when no model candidate verifies: answer UNKNOWN."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
 @cli.command()
 @click.argument("formulas", nargs=-1, metavar="[FORMULA]...")
-@_files_option("Read formulas from FILE, one per line ('-': stdin). Repeatable.")
+@_files_option(_FILES_HELP)
 @_logic_option
 @_syntax_option
-@_format_option
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
-              help="Time limit per LTL formula; past it the answer is UNKNOWN.")
-@_engine_option
-@click.option("--model", type=click.Choice(MODELS), default="none", show_default=True,
-              help="Neural model proposing candidates (none: the engine alone).")
+@click.option("--format", "fmt", type=click.Choice(SOLVE_FORMATS), default="auto", show_default=True,
+              help="table: a table (formula, status, witness, source, ms); text: one line per answer; "
+              "json: JSON Lines; csv: a header row, then one row per answer; auto: table on a terminal, "
+              "text elsewhere.")
+@click.option("--syntax-out", type=click.Choice(WITNESS_SYNTAXES), default="spot", show_default=True,
+              help="Syntax of printed witnesses (lbt: LBT steps in Spot's word layout).")
+@_solve_options
+@click.option("--all", "all_witnesses", is_flag=True,
+              help="Print up to N (--top) distinct verified witnesses per formula, one line each.")
+@click.option("--batch-size", type=click.IntRange(min=1), default=128, show_default=True, metavar="N",
+              help="Most formulas per model batch (1: answer each line as soon as it is read).")
 @click.pass_context
 def solve(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...], logic: str, syntax: str,
-          fmt: str, timeout: float | None, engine: str, model: str) -> ExitStatus:
+          fmt: str, syntax_out: str, timeout: float | None, engine: str, model: str, top: int | None,
+          beam: int | None, device: str, no_fallback: bool, all_witnesses: bool, batch_size: int) -> ExitStatus:
     """Find a witness for each FORMULA: a partial assignment (propositional) or a lasso trace
-    (LTL), printed in Spot syntax, or UNSAT / UNKNOWN."""
+    (LTL), or UNSAT / UNKNOWN.
+
+    Model candidates are checked before anything is printed; when none verifies, the engine
+    answers. The source of each answer is shown in the table, JSON and CSV formats."""
     from ltlwit.output import solve_printer
     from ltlwit.solve import SolveOptions, solve_all
 
-    _check_engine(ctx, engine)
-    options = SolveOptions(logic=logic, syntax=syntax, timeout=timeout, engine=engine, model=model)
-    printer = solve_printer(fmt, _environment(ctx))
-    return _run(solve_all(_inputs(ctx, formulas, files), options), printer.emit)
+    env = _environment(ctx)
+    options = _build_options(ctx, SolveOptions, logic=logic, syntax=syntax, timeout=timeout, engine=engine,
+                             model=model, top=top, beam=beam, device=device, fallback=not no_fallback,
+                             all=all_witnesses, batch_size=1 if env.stdin_isatty and "-" in files else batch_size)
+    pipeline = _pipeline(ctx, options)
+    printer = solve_printer(fmt, env, syntax_out)
+    pipeline.notify = printer.notice
+    try:
+        status = _run(pipeline.run(_inputs(ctx, formulas, files)), printer.emit)
+    finally:
+        printer.finish()
+    return worst(status, pipeline.exit_status)
+
+
+def _build_options(ctx: click.Context, cls: Callable, **values: Any) -> Any:
+    _check_engine(ctx, values["engine"])
+    try:
+        return cls(**values)
+    except ValueError as exc:
+        raise click.UsageError(str(exc), ctx) from None
+
+
+def _pipeline(ctx: click.Context, options: Any) -> Any:
+    """The pipeline for `options`; a requested model that is not installed is a usage error."""
+    from ltlwit.pipeline import Pipeline
+    from ltlwit.pipeline.models import ModelProblem
+
+    try:
+        return Pipeline(options)
+    except ModelProblem as exc:
+        raise click.UsageError(str(exc), ctx) from None
 
 
 @cli.command()

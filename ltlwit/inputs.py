@@ -1,5 +1,7 @@
 """Where formulas come from: command-line arguments, `-F FILE` (repeatable, `-` = stdin), or
-stdin when it is piped and nothing else is given — Spot's conventions.
+stdin when it is piped and nothing else is given — Spot's conventions, including
+`-F FILE/COL`: column COL (1-based) of a CSV file, `FILE/-COL` to skip its header line
+(when FILE/COL is not itself an existing file).
 
 Everything is streamed (one line in memory at a time), and every item carries its origin so a
 message can say `FILE:LINE`. A file that cannot be read, a binary file, a line that is not
@@ -9,6 +11,9 @@ so the caller reports it, sets exit status 2, and goes on with the other inputs.
 
 from __future__ import annotations
 
+import csv
+import os
+import re
 from dataclasses import dataclass
 from typing import BinaryIO, Iterable, Iterator
 
@@ -19,6 +24,7 @@ _SKIP_CHUNK = 64 * 1024
 _BINARY_SNIFF = 8192
 
 STDIN_NAME = "<stdin>"
+_CSV_SPEC = re.compile(r"^(?P<path>.+)/(?P<column>-?[1-9][0-9]*)$")
 
 
 @dataclass(frozen=True)
@@ -56,12 +62,29 @@ def read_inputs(
     for number, text in enumerate(arguments, 1):
         yield InputItem(text.strip(), f"<arg {number}>", 1, from_argument=True)
     for path in files:
-        if path == "-":
-            yield from read_stream(stdin, STDIN_NAME)
-        else:
-            yield from read_file(path)
+        yield from read_source(path, stdin)
     if not arguments and not files and not stdin_isatty:
         yield from read_stream(stdin, STDIN_NAME)
+
+
+def csv_spec(path: str) -> tuple[str, int, bool] | None:
+    """`FILE/COL` -> (FILE, COL, skip the header?) for `FILE/2` and `FILE/-2`; None for a plain
+    file (or for a name of that shape that exists as a file: the file wins, as in Spot)."""
+    match = _CSV_SPEC.match(path)
+    if match is None or os.path.exists(path):
+        return None
+    column = int(match["column"])
+    return match["path"], abs(column), column < 0
+
+
+def read_source(path: str, stdin: BinaryIO) -> Iterator[InputItem]:
+    """The items of one `-F` argument: `-` (stdin), a file, or a CSV column of either."""
+    spec = csv_spec(path)
+    target, column, skip_header = spec if spec is not None else (path, 0, False)
+    if target == "-":
+        yield from read_stream(stdin, STDIN_NAME, column, skip_header)
+    else:
+        yield from read_file(target, column, skip_header)
 
 
 def has_inputs(arguments: Iterable[str], files: Iterable[str], stdin_isatty: bool) -> bool:
@@ -69,18 +92,49 @@ def has_inputs(arguments: Iterable[str], files: Iterable[str], stdin_isatty: boo
     return bool(list(arguments) or list(files) or not stdin_isatty)
 
 
-def read_file(path: str) -> Iterator[InputItem]:
+def read_file(path: str, column: int = 0, skip_header: bool = False) -> Iterator[InputItem]:
     try:
         stream = open(path, "rb")  # noqa: SIM115 - closed below, after streaming
     except OSError as exc:
         yield InputItem("", path, 0, error=f"cannot open: {_os_reason(exc)}")
         return
     with stream:
-        yield from read_stream(stream, path)
+        yield from read_stream(stream, path, column, skip_header)
 
 
-def read_stream(stream: BinaryIO, name: str) -> Iterator[InputItem]:
-    """Items for the non-blank, non-comment lines of a byte stream, one line in memory."""
+def read_stream(stream: BinaryIO, name: str, column: int = 0, skip_header: bool = False) -> Iterator[InputItem]:
+    """Items for the non-blank, non-comment lines of a byte stream, one line in memory; with
+    `column`, the formula is that (1-based) CSV field of each line (`skip_header`: not line 1)."""
+    for item in _lines(stream, name):
+        if item.error is not None:
+            yield item
+            continue
+        text = item.text
+        if column:
+            if skip_header and item.line == 1:
+                continue
+            text, problem = _csv_field(text, column)
+            if problem:
+                yield InputItem("", name, item.line, error=problem)
+                continue
+        if text and not text.startswith("#"):
+            yield InputItem(text, name, item.line)
+
+
+def _csv_field(line: str, column: int) -> tuple[str, str | None]:
+    if not line or line.startswith("#"):
+        return "", None
+    try:
+        fields = next(csv.reader([line], strict=True))
+    except csv.Error as exc:
+        return "", f"bad CSV line: {exc}"
+    if column > len(fields):
+        return "", f"no column {column} (the line has {len(fields)})"
+    return fields[column - 1].strip(), None
+
+
+def _lines(stream: BinaryIO, name: str) -> Iterator[InputItem]:
+    """Every line as an item (stripped text, or an error), blank lines and comments included."""
     if _looks_binary(stream):
         yield InputItem("", name, 0, error="binary data (NUL bytes), not a formula file; skipped")
         return
@@ -109,9 +163,7 @@ def read_stream(stream: BinaryIO, name: str) -> Iterator[InputItem]:
             continue
         if number == 1:
             text = text.removeprefix("\ufeff")  # a UTF-8 byte-order mark
-        text = text.strip()
-        if text and not text.startswith("#"):
-            yield InputItem(text, name, number)
+        yield InputItem(text.strip(), name, number)
 
 
 def _looks_binary(stream: BinaryIO) -> bool:

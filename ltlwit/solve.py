@@ -1,21 +1,20 @@
-"""The solving pipeline for one input: parse -> decide the logic -> SAT path or LTL engine.
+"""What `ltlwit solve` does for each input, as data: options in, `Outcome`s out.
 
-This is the seam later stages plug into (canonical renaming, neural candidates validated by the
-checkers, fallback to the engine): the CLI only builds `SolveOptions`, feeds `InputItem`s and
-prints `Outcome`s. Nothing here prints or exits.
+The work happens in `ltlwit.pipeline` (parse -> canonical renaming -> model candidates ->
+validation -> engine fallback -> names back); this module holds what the CLI and the other
+commands share with it — the options, the answer types, the choice lists — and stays free of
+heavy imports so that `ltlwit --help` is instant. Nothing here prints or exits.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import time
 from dataclasses import dataclass
-from typing import ClassVar, Iterable, Iterator, Literal
+from typing import Callable, ClassVar, Iterable, Iterator, Literal
 
 from ltlwit.inputs import InputItem
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula
-from ltlwit.logic.result import Result, Sat, Unsat
 from ltlwit.logic.trace import Trace
 from ltlwit.status import ExitStatus
 
@@ -24,8 +23,14 @@ LOGICS = ("auto", "ltl", "prop")
 # `ltlwit --help` need not import either (tests check the copies against the originals).
 SYNTAXES = ("auto", "spot", "polish", "polish-spaced", "lbt")
 ENGINES = ("auto", "builtin", "spot")
-#: Neural models selectable with --model; only the engine ("none") exists so far.
-MODELS = ("none",)
+#: --model: `auto` is `si` where its weights are installed and the engine alone elsewhere;
+#: `both` asks both families and tries the union of their candidates, best score first.
+MODELS = ("auto", "si", "dual", "both", "none")
+DEVICES = ("auto", "cpu", "cuda")
+#: Witness syntaxes of --syntax-out (LBT: each step in LBT prefix inside Spot's word layout).
+WITNESS_SYNTAXES = ("spot", "polish", "lbt")
+#: Default beam width when neither --beam nor --top asks for more.
+DEFAULT_BEAM = 3
 
 Status = Literal["sat", "unsat", "unknown", "error"]
 
@@ -34,10 +39,40 @@ Status = Literal["sat", "unsat", "unknown", "error"]
 class SolveOptions:
     logic: str = "auto"
     syntax: str = "auto"
-    #: Seconds per formula for the LTL engine (None: no limit); the SAT path ignores it.
+    #: Seconds per formula for the engine fallback (None: no limit); the SAT path ignores it.
     timeout: float | None = None
     engine: str = "auto"
-    model: str = "none"
+    model: str = "auto"
+    #: Candidates taken from each model's beam (None: the whole beam).
+    top: int | None = None
+    #: Beam width (None: the larger of DEFAULT_BEAM and `top`).
+    beam: int | None = None
+    device: str = "auto"
+    #: Ask the engine when no candidate verifies (False: the answer is UNKNOWN instead).
+    fallback: bool = True
+    #: Report up to `n_best` distinct verified witnesses instead of the first one.
+    all: bool = False
+    #: Most inputs per model batch. Batches ramp up from 1, so the first answer is quick.
+    batch_size: int = 128
+    #: Longest witness a model may write, in tokens.
+    max_len: int = 160
+
+    def __post_init__(self) -> None:
+        if self.top is not None and self.top < 1 or self.beam is not None and self.beam < 1:
+            raise ValueError("--top and --beam must be at least 1")
+        if self.top is not None and self.beam is not None and self.top > self.beam:
+            raise ValueError(f"--top {self.top} asks for more candidates than --beam {self.beam} keeps")
+        if self.batch_size < 1:
+            raise ValueError("the batch size must be at least 1")
+
+    @property
+    def beam_width(self) -> int:
+        return self.beam if self.beam is not None else max(DEFAULT_BEAM, self.top or 0)
+
+    @property
+    def n_best(self) -> int:
+        """Candidates per model and input; with `all`, also the most witnesses reported."""
+        return self.top if self.top is not None else self.beam_width
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -75,11 +110,18 @@ class Answer:
 
 @dataclass(frozen=True, kw_only=True)
 class Outcome(Answer):
-    """`solve`'s answer: `witness` is set exactly when `status` is "sat"."""
+    """`solve`'s answer: `witness` is set exactly when `status` is "sat", and then it has passed
+    the checker (`verified`): a model's candidate after validation, the engine's after its own."""
 
     status: Status
     witness: Trace | Assignment | None = None
+    #: `model:si`, `model:dual`, `engine`, `spot` or `sat-solver`; None for errors.
     source: str | None = None
+    #: 1-based position of the winning candidate among those tried (model answers only).
+    rank: int | None = None
+    #: Model candidates checked for this input (malformed ones included).
+    candidates_tried: int = 0
+    verified: bool | None = None
 
 
 def internal_error(exc: Exception) -> str:
@@ -101,58 +143,18 @@ def parse(text: str, syntax: str) -> Formula:
     return parse_formula(text, syntax)
 
 
+Notify = Callable[[str], None]
+
+
+def solve_all(items: Iterable[InputItem], options: SolveOptions, notify: Notify | None = None) -> Iterator[Outcome]:
+    """Outcomes in input order, lazily (memory constant however long the input); with
+    `options.all` an input may have several. `notify` receives once-per-run notices (a model
+    that failed to load); `ltlwit.pipeline.Pipeline` gives access to the run's status too."""
+    from ltlwit.pipeline import Pipeline
+
+    return Pipeline(options, notify=notify).run(items)
+
+
 def solve_one(item: InputItem, options: SolveOptions) -> Outcome:
-    """Answer one input; bad input becomes an "error" outcome, never an exception."""
-    start = time.perf_counter()
-
-    def done(status: Status, **fields: object) -> Outcome:
-        elapsed = (time.perf_counter() - start) * 1000.0
-        return Outcome(item=item, status=status, time_ms=round(elapsed, 3), **fields)  # type: ignore[arg-type]
-
-    if item.error is not None:
-        return done("error", message=item.error)
-    try:
-        formula = parse(item.text, options.syntax)
-    except ValueError as exc:  # ParseError, with a caret rendering
-        return done("error", message="parse error", parse_error=exc)
-    logic = options.logic if options.logic != "auto" else ("ltl" if formula.temporal else "prop")
-    if logic == "prop" and formula.temporal:
-        return done("error", logic=logic, message="--logic prop, but the formula has temporal operators")
-    try:
-        result, source = _solve_prop(formula) if logic == "prop" else _solve_ltl(formula, options)
-    except ValueError as exc:
-        return done("error", logic=logic, message=str(exc))
-    except Exception as exc:  # noqa: BLE001 - a solver bug must not cost the other inputs
-        return done("error", logic=logic, message=internal_error(exc))
-    if isinstance(result, Sat):
-        return done("sat", logic=logic, witness=result.witness, source=source)
-    if isinstance(result, Unsat):
-        return done("unsat", logic=logic, source=source)
-    return done("unknown", logic=logic, source=source, message=result.reason or None)
-
-
-def solve_all(items: Iterable[InputItem], options: SolveOptions) -> Iterator[Outcome]:
-    """Outcomes in input order, lazily: memory stays constant however long the input."""
-    import ltlwit.logic.ltl  # noqa: F401 - load the solvers before the first input's clock starts
-    import ltlwit.logic.prop  # noqa: F401
-    import ltlwit.logic.syntax  # noqa: F401
-
-    for item in items:
-        yield solve_one(item, options)
-
-
-def _solve_prop(formula: Formula) -> tuple[Result, str]:
-    from ltlwit.logic.prop import entails, solve_prop
-
-    result = solve_prop(formula)
-    # The witness invariant, for the price of one SAT call on a cached encoding.
-    if isinstance(result, Sat) and not entails(result.witness, formula):  # type: ignore[arg-type]
-        raise ValueError("internal error: the SAT path produced an assignment that does not entail the formula")
-    return result, "sat-solver"
-
-
-def _solve_ltl(formula: Formula, options: SolveOptions) -> tuple[Result, str]:
-    from ltlwit.logic import ltl
-
-    result = ltl.solve(formula, ltl.Budget(seconds=options.timeout), engine=options.engine)
-    return result, "spot" if options.engine == "spot" else "engine"
+    """The first outcome for one input; bad input becomes an "error" outcome, never an exception."""
+    return next(iter(solve_all([item], options)))

@@ -17,13 +17,27 @@ def test_plain_off_a_terminal() -> None:
 
 
 def test_colour_on_a_terminal() -> None:
-    _, out, _ = run_env("solve", "a & !a", stdout_isatty=True)
-    assert ESC in out and "UNSAT" in out
+    for fmt in ("text", "table"):
+        _, out, _ = run_env("solve", "--format", fmt, "a & !a", stdout_isatty=True)
+        assert ESC in out and "UNSAT" in out
 
 
 def test_no_color_wins_on_a_terminal() -> None:
-    _, out, _ = run_env("solve", "a & !a", stdout_isatty=True, color_allowed=False)
+    _, out, _ = run_env("solve", "--format", "text", "a & !a", stdout_isatty=True, color_allowed=False)
     assert out == "UNSAT\n"
+    _, table, _ = run_env("solve", "a & !a", stdout_isatty=True, color_allowed=False)
+    assert ESC not in table and "UNSAT" in table
+
+
+def test_a_terminal_gets_a_table_and_a_pipe_plain_lines() -> None:
+    args = ("solve", "--model", "none", "G(req -> F grant)", "a & !a", "a U")
+    code, table, err = run_env(*args, stdout_isatty=True, color_allowed=False)
+    assert code == 2
+    header, *rows = table.splitlines()
+    assert header.split() == ["formula", "status", "witness", "source", "ms"]
+    assert [row.split()[-3:-1] for row in rows[:2]] == [["cycle{!req}", "engine"], ["UNSAT", "sat-solver"]]
+    assert "ERROR" in rows[2] and "<arg 3>: parse error" in err
+    assert run_env(*args)[1] == "cycle{!req}\nUNSAT\n"
 
 
 def test_no_color_convention() -> None:

@@ -8,7 +8,8 @@ from cli_support import json_lines, run
 from ltlwit.logic.prop import entails
 from ltlwit.logic.syntax import ParseError, parse_assignment, parse_formula, parse_trace
 
-SOLVE_KEYS = {"input", "file", "line", "logic", "status", "witness", "assignment", "source", "time_ms", "reason", "error"}
+SOLVE_KEYS = {"input", "file", "line", "logic", "status", "witness", "witness_polish", "assignment", "source", "rank",
+              "candidates_tried", "verified", "time_ms", "reason", "error"}
 
 
 def test_one_object_per_input_with_every_key(tmp_path) -> None:
@@ -25,7 +26,17 @@ def test_one_object_per_input_with_every_key(tmp_path) -> None:
     assert [r["logic"] for r in records] == ["prop", "prop", "ltl", "prop", None]
     assert [r["source"] for r in records] == ["sat-solver", "sat-solver", "engine", "sat-solver", None]
     assert all(isinstance(r["time_ms"], float) and r["time_ms"] >= 0 for r in records)
+    assert [r["verified"] for r in records] == [True, True, True, None, None]  # set exactly with a witness
+    assert all(r["rank"] is None and r["candidates_tried"] == 0 for r in records)  # no model ran
     assert result.exit_code == 2
+
+
+def test_witness_polish_is_deepltl_notation() -> None:
+    records = json_lines(run("solve", "--format", "json", "--model", "none", "(a -> b) & a", "X !c & a",
+                             "G(req -> F grant) & F req").stdout)
+    assert [r["witness_polish"] for r in records[:1]] == ["a1b1"]
+    for record in records[1:]:
+        assert parse_trace(record["witness_polish"], "polish") == parse_trace(record["witness"], "spot")
 
 
 def test_propositional_record() -> None:

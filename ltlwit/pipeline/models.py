@@ -1,0 +1,96 @@
+"""Which models a run uses, decided without torch; loading them, with torch, only when needed.
+
+`--model si|dual|both` names model *families*; the registry names a family's model for a task
+`FAMILY-TASK` (`si-ltl`, `dual-prop`, ...: bundled in `ltlwit/weights/`, or a user model of
+that name under `$LTLWIT_HOME/models/` where no bundled one exists). An explicit family whose
+model is missing for a logic the run may meet is a usage error, said up front; `--model auto`
+(the default) takes `si` where it is installed and lets the engine answer elsewhere, quietly,
+so ltlwit works the same before the weights ship and in installs without them.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+from ltlwit.solve import SolveOptions
+
+FAMILIES = {"si": ("si",), "dual": ("dual",), "both": ("si", "dual"), "auto": ("si",), "none": ()}
+
+
+class ModelProblem(ValueError):
+    """A requested model cannot be used (not installed, unreadable, wrong task): one line."""
+
+
+def registry_name(family: str, task: str) -> str:
+    return f"{family}-{task}"
+
+
+def tasks_for(logic: str) -> tuple[str, ...]:
+    """The model tasks a run with `--logic LOGIC` may need."""
+    return ("ltl", "prop") if logic == "auto" else (logic,)
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Registry model names per task, in the order their candidates are listed on score ties."""
+
+    names: dict[str, tuple[str, ...]]
+
+    @property
+    def empty(self) -> bool:
+        return not any(self.names.values())
+
+
+def select(options: SolveOptions) -> Selection:
+    """The models of `--model` for every task `--logic` allows; ModelProblem when an explicitly
+    requested one is missing. Reads manifests only (no torch)."""
+    from ltlwit import registry
+
+    names: dict[str, tuple[str, ...]] = {}
+    for task in tasks_for(options.logic):
+        chosen = []
+        for family in FAMILIES[options.model]:
+            name = registry_name(family, task)
+            try:
+                info = registry.resolve(name)
+            except registry.RegistryError:
+                if options.model == "auto":
+                    continue
+                raise ModelProblem(
+                    f"--model {options.model} needs the model {name!r}, which is not installed "
+                    "(`ltlwit models list` shows what is; `--model none` uses the engine alone)") from None
+            if info.task != task:
+                raise ModelProblem(f"model {name!r} is a {info.task} model, not a {task} one ({info.manifest_path})")
+            chosen.append(name)
+        names[task] = tuple(chosen)
+    return Selection(names)
+
+
+def import_torch() -> Any:
+    """torch, imported quietly: a CPU wheel without numpy warns about it on import, and that
+    warning would land on our stderr between the answers."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*NumPy.*")
+        import torch
+    return torch
+
+
+def check_device(device: str) -> None:
+    """ModelProblem for `--device cuda` without a GPU (imports torch: call it only when a model
+    will actually run)."""
+    if device == "cuda" and not import_torch().cuda.is_available():
+        raise ModelProblem("--device cuda, but torch sees no CUDA GPU here (use --device cpu or auto)")
+
+
+def load(name: str, device: str) -> tuple[Any, dict[str, Any]]:
+    """(model in eval mode on `device`, manifest); ModelProblem with a one-line reason."""
+    import_torch()
+    from ltlwit import registry
+    from ltlwit.neural.backbone import resolve_device
+
+    try:
+        return registry.load(name, device=str(resolve_device(device)))
+    except ValueError as exc:  # RegistryError, WeightsError, a bad device
+        raise ModelProblem(f"model {name!r}: {exc}") from None
