@@ -153,6 +153,8 @@ def _solve_options(command: Callable) -> Callable:
                      help="Beam width of the models' search (default: 3, or N of --top if larger)."),
         click.option("--device", type=click.Choice(DEVICES), default="auto", show_default=True,
                      help="Where the models run (auto: a CUDA GPU if torch sees one)."),
+        click.option("--max-len", type=click.IntRange(min=1), default=160, show_default=True, metavar="TOKENS",
+                     help="Longest witness a model may write (longer beams are cut off)."),
         click.option("--no-fallback", "no_fallback", is_flag=True,
                      help="Do not ask the engine when no model candidate verifies: answer UNKNOWN."),
     ]
@@ -180,7 +182,8 @@ def _solve_options(command: Callable) -> Callable:
 @click.pass_context
 def solve(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...], logic: str, syntax: str,
           fmt: str, syntax_out: str, timeout: float | None, engine: str, model: str, top: int | None,
-          beam: int | None, device: str, no_fallback: bool, all_witnesses: bool, batch_size: int) -> ExitStatus:
+          beam: int | None, device: str, max_len: int, no_fallback: bool, all_witnesses: bool,
+          batch_size: int) -> ExitStatus:
     """Find a witness for each FORMULA: a partial assignment (propositional) or a lasso trace
     (LTL), or UNSAT / UNKNOWN.
 
@@ -191,7 +194,7 @@ def solve(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...],
 
     env = _environment(ctx)
     options = _build_options(ctx, SolveOptions, logic=logic, syntax=syntax, timeout=timeout, engine=engine,
-                             model=model, top=top, beam=beam, device=device, fallback=not no_fallback,
+                             model=model, top=top, beam=beam, device=device, max_len=max_len, fallback=not no_fallback,
                              all=all_witnesses, batch_size=1 if env.stdin_isatty and "-" in files else batch_size)
     pipeline = _pipeline(ctx, options)
     printer = solve_printer(fmt, env, syntax_out)
@@ -214,12 +217,15 @@ def _build_options(ctx: click.Context, cls: Callable, **values: Any) -> Any:
 def _pipeline(ctx: click.Context, options: Any) -> Any:
     """The pipeline for `options`; a requested model that is not installed is a usage error."""
     from ltlwit.pipeline import Pipeline
-    from ltlwit.pipeline.models import ModelProblem
+    from ltlwit.pipeline.models import ModelProblem, check_device
 
     try:
-        return Pipeline(options)
+        pipeline = Pipeline(options)
+        if pipeline.uses_models:
+            check_device(options.device)
     except ModelProblem as exc:
         raise click.UsageError(str(exc), ctx) from None
+    return pipeline
 
 
 @cli.command()

@@ -168,8 +168,9 @@ class Pipeline:
             if len(found) != len(work):
                 raise ValueError(f"{len(found)} candidate lists for {len(work)} formulas")
         except Exception as exc:  # noqa: BLE001 - a model failure costs speed, never answers
-            self._model_failed(f"{source.label} failed ({type(exc).__name__}: {exc}); "
-                               "its inputs go to the engine")
+            self._model_failed(f"{source.label} failed ({type(exc).__name__}: {' '.join(str(exc).split())}); "
+                               "not used for the rest of this run, the engine answers instead")
+            self._sources[source.task] = [s for s in self._sources[source.task] if s is not source]
             found = [[] for _ in work]
         share = (time.perf_counter() - start) / len(work)
         for w, cands in zip(work, found):
