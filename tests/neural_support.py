@@ -29,9 +29,9 @@ def trainer(arch: str, task: str, tmp: Path, **settings) -> Trainer:
     return Trainer(Settings(**values), train=data, val=data)
 
 
-def overfit(arch: str, task: str, tmp: Path, max_steps: int, check_every: int = 50) -> tuple[int, float]:
+def overfit(arch: str, task: str, tmp: Path, max_steps: int, check_every: int = 50, **settings) -> tuple[int, float]:
     """Train until greedy decoding reproduces all 64 targets; (steps taken, exact-match rate)."""
-    tr = trainer(arch, task, tmp, steps=max_steps)
+    tr = trainer(arch, task, tmp, steps=max_steps, **settings)
     exact = 0.0
     while tr.step < max_steps:
         tr.train_step()

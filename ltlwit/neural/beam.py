@@ -100,8 +100,8 @@ def beam_hypotheses(model: nn.Module, formulas: Sequence[Formula], beam: int = 3
 def beam_search(model: nn.Module, formulas: Sequence[Formula], beam: int = 3, n_best: int | None = None,
                 alpha: float = 1.0, max_len: int = 160, batch_size: int = 128,
                 device: str | torch.device | None = None) -> list[list[Candidate]]:
-    """Top-`n_best` (<= beam, default beam) decoded witnesses per formula, best first; token
-    strings that are no well-formed trace/assignment are dropped (see `beam_hypotheses`)."""
+    """Top-`n_best` (<= beam, default beam) distinct decoded witnesses per formula, best first;
+    token strings that are no well-formed trace/assignment are dropped (see `beam_hypotheses`)."""
     n_best = beam if n_best is None else n_best
     if not 1 <= n_best <= beam:
         raise ValueError(f"need 1 <= n_best <= beam, got n_best={n_best}, beam={beam}")
@@ -111,10 +111,11 @@ def beam_search(model: nn.Module, formulas: Sequence[Formula], beam: int = 3, n_
         cands: list[Candidate] = []
         for score, seq in hyps:
             witness = decode_witness(task, seq)
-            if not isinstance(witness, DecodeError):
-                cands.append(Candidate(witness, score, seq))
-                if len(cands) == n_best:
-                    break
+            if isinstance(witness, DecodeError) or any(c.witness == witness for c in cands):
+                continue  # malformed, or the same assignment in another AP order
+            cands.append(Candidate(witness, score, seq))
+            if len(cands) == n_best:
+                break
         out.append(cands)
     return out
 

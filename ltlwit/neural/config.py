@@ -10,8 +10,9 @@ Presets (`preset(arch, task, name)`):
   Symbol-invariant LTL: d=64, 8 layers, 4 heads, FF 1024, EP-DP-EA-CP; prop: d=96, 6 layers,
   6 heads, FF 768, EP-DP-EA-DA-CP.
 - `small`: CPU-sized (d=64, 3 layers, 4 heads, FF 256), same attention/β choices.
-- `tiny`: for tests (d=32, 3 layers, 4 heads, FF 128, no dropout). Three layers: with two,
-  the dual-part model takes far longer to learn to copy an AP's random β to the output.
+- `tiny`: for tests, no dropout. Symbol-invariant: d=32, 2 layers, 2 heads, FF 64 (it runs one
+  stream per AP, so it costs k times more per sample). Dual-part: d=32, 3 layers, 4 heads,
+  FF 128: smaller ones take far longer to learn to copy an AP's random β to the output.
 """
 
 from __future__ import annotations
@@ -103,8 +104,10 @@ _PRESETS: dict[tuple[str, str, str], dict[str, Any]] = {
     ("si", "prop", "paper"): dict(d_model=96, n_layers=6, n_heads=6, d_ff=768, attention="EP-DP-EA-DA-CP"),
 }
 _SIZES = {
-    "small": dict(d_model=64, n_layers=3, n_heads=4, d_ff=256),
-    "tiny": dict(d_model=32, n_layers=3, n_heads=4, d_ff=128, dropout=0.0),
+    ("small", "dual"): dict(d_model=64, n_layers=3, n_heads=4, d_ff=256),
+    ("small", "si"): dict(d_model=64, n_layers=3, n_heads=4, d_ff=256),
+    ("tiny", "dual"): dict(d_model=32, n_layers=3, n_heads=4, d_ff=128, dropout=0.0),
+    ("tiny", "si"): dict(d_model=32, n_layers=2, n_heads=2, d_ff=64, dropout=0.0),
 }
 PRESETS = ("paper", "small", "tiny")
 
@@ -119,7 +122,7 @@ def preset(arch: str, task: str, name: str) -> ModelConfig:
     if task not in TASKS:
         raise ValueError(f"unknown task {task!r} (expected ltl or prop)")
     values = dict(_PRESETS[arch, task, "paper"])
-    values.update(_SIZES.get(name, {}))
+    values.update(_SIZES.get((name, arch), {}))
     return cls(task=task, **values)
 
 

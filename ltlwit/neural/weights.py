@@ -120,11 +120,13 @@ def load_weights(name_or_path: str | os.PathLike, directory: str | os.PathLike |
     """Build the model a manifest describes and load its weights (float32, eval mode)."""
     manifest = read_manifest(name_or_path, directory)
     res, shown = manifest.pop("_resource"), manifest.pop("_shown")
-    pt_res = res.with_name(manifest.get("weights", "")) if isinstance(res, Path) else \
-        resources.files("ltlwit").joinpath("weights", manifest.get("weights", ""))
-    pt_shown = shown[:-5] + ".pt"
     if manifest.get("vocabulary") != list(BASE_TOKENS):
         raise WeightsError(f"{shown}: vocabulary differs from this ltlwit's tokenizer")
+    name = manifest.get("weights")
+    if not isinstance(name, str) or not name or "/" in name or "\\" in name:
+        raise WeightsError(f"{shown}: the manifest names no weights file")
+    pt_res = res.with_name(name) if isinstance(res, Path) else resources.files("ltlwit").joinpath("weights", name)
+    pt_shown = str(Path(shown).with_name(name))
     try:
         data = pt_res.read_bytes()
     except OSError as e:

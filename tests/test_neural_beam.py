@@ -1,0 +1,79 @@
+"""Beam search over both families: sorted, distinct, at most N <= beam, deterministic, valid."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from ltlwit.logic.assignment import Assignment
+from ltlwit.logic.formula import And, ap
+from ltlwit.logic.rename import slot_name
+from ltlwit.logic.syntax import parse_formula
+from ltlwit.logic.trace import Trace
+from ltlwit.neural.beam import beam_hypotheses, beam_search, encode_inputs, greedy
+from ltlwit.neural.tokenizer import decode_witness, encode_witness
+
+from neural_support import DATA, trained
+
+
+def inputs(task: str, n: int = 12) -> list:
+    lines = (DATA / task / "val.txt").read_text().split("\n")
+    return [parse_formula(t, "polish") for t in lines[0: 2 * n: 2]]
+
+
+@pytest.mark.parametrize("arch, task", [("si", "ltl"), ("dual", "ltl"), ("si", "prop"), ("dual", "prop")])
+def test_candidates_sorted_distinct_valid_and_deterministic(arch: str, task: str) -> None:
+    model = trained(arch, task)
+    fs = inputs(task)
+    first = beam_search(model, fs, beam=4, n_best=3)
+    second = beam_search(model, fs, beam=4, n_best=3)
+    assert first == second
+    kind = Trace if task == "ltl" else Assignment
+    assert sum(map(len, first)) >= len(fs)  # not vacuous
+    for cands in first:
+        assert len(cands) <= 3
+        scores = [c.score for c in cands]
+        assert scores == sorted(scores, reverse=True)
+        assert len({c.tokens for c in cands}) == len(cands) == len({str(c.witness) for c in cands})
+        for c in cands:
+            assert isinstance(c.witness, kind) and decode_witness(task, c.tokens) == c.witness
+            if task == "ltl":
+                assert tuple(encode_witness(task, c.witness)) == c.tokens
+
+
+def test_hypotheses_include_invalid_strings_that_search_drops() -> None:
+    model = trained("dual", "ltl", steps=20)  # barely trained: many malformed outputs
+    fs = inputs("ltl", 8)
+    hyps = beam_hypotheses(model, fs, beam=3, max_len=30)
+    cands = beam_search(model, fs, beam=3, max_len=30)
+    for h, c in zip(hyps, cands):
+        assert len(c) <= len(h)
+        kept = {x.tokens for x in c}
+        assert [x.tokens for x in c] == [seq for _, seq in h if seq in kept]  # same order
+
+
+def test_beam_of_one_without_length_penalty_is_greedy() -> None:
+    model = trained("si", "ltl")
+    fs = inputs("ltl")
+    src, n_slots, n_aps = encode_inputs(fs, torch.device("cpu"))
+    with torch.no_grad():
+        greedy_out = greedy(model, src, n_slots, n_aps, max_len=40)
+    for f, g, hyps in zip(fs, greedy_out, beam_hypotheses(model, fs, beam=1, alpha=0.0, max_len=40)):
+        if hyps:
+            assert list(hyps[0][1]) == g, f
+
+
+def test_arguments_and_ap_limits() -> None:
+    si, dual = trained("si", "ltl"), trained("dual", "ltl")
+    f = parse_formula("&ab", "polish")
+    with pytest.raises(ValueError, match="n_best"):
+        beam_search(si, [f], beam=2, n_best=3)
+    with pytest.raises(ValueError):
+        beam_search(si, [f], beam=0)
+    with pytest.raises(ValueError, match="slot name"):
+        beam_search(si, [And(ap("req"), ap("grant"))])
+    many = And(*(ap(slot_name(i)) for i in range(40)))
+    assert isinstance(beam_search(si, [many], beam=2, max_len=8, device="cpu"), list)  # any number of APs
+    with pytest.raises(ValueError, match="at most 32 APs"):
+        beam_search(dual, [many], beam=2, max_len=8)
+    assert not si.training and not dual.training

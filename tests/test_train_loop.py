@@ -1,0 +1,131 @@
+"""The training loop end to end: overfitting 64 pairs, exact resume, time limit, the validation
+hook, the CLI, and a 2-process torchrun run on CPU."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from ltlwit.logic.formula import Formula
+from ltlwit.neural.weights import load_weights
+from ltlwit.train.loop import Settings, Trainer, main
+
+from neural_support import DATA, overfit, split, trainer
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(out: Path, *extra: str, arch: str = "dual", task: str = "ltl") -> int:
+    return main(["--task", task, "--arch", arch, "--preset", "tiny", "--data", str(DATA / task), "--out", str(out),
+                 "--batch-size", "16", "--log-every", "1", "--val-every", "0", "--ckpt-every", "5",
+                 "--val-samples", "16", "--greedy-samples", "8", *extra])
+
+
+def losses(out: Path) -> dict[int, float]:
+    rows = [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
+    return {r["step"]: r["loss"] for r in rows if "loss" in r}
+
+
+# -- overfitting: the whole training path works --------------------------------------------------
+
+@pytest.mark.parametrize("arch, task, lr, max_steps", [("si", "prop", 3e-3, 500), ("dual", "ltl", 1e-3, 1600)])
+def test_tiny_model_overfits_64_pairs(tmp_path: Path, arch: str, task: str, lr: float, max_steps: int) -> None:
+    steps, exact = overfit(arch, task, tmp_path, max_steps, lr=lr)
+    assert exact == 1.0, f"{arch}/{task}: greedy exact match {exact:.3f} after {steps} steps"
+
+
+# -- resume, stop, time limit ---------------------------------------------------------------------
+
+def test_resume_continues_exactly(tmp_path: Path) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert run(a, "--steps", "20", "--stop-at", "10", "--cache", str(tmp_path / "c")) == 0
+    state = torch.load(a / "checkpoint.pt", weights_only=True)
+    assert state["step"] == 10 and len(state["rng"]) == 1
+    assert sorted(losses(a)) == list(range(1, 11))
+    assert run(a, "--steps", "20", "--resume", "--cache", str(tmp_path / "c")) == 0
+    assert run(b, "--steps", "20", "--cache", str(tmp_path / "c")) == 0
+    resumed, straight = losses(a), losses(b)
+    assert sorted(resumed) == list(range(1, 21))
+    assert all(resumed[s] == straight[s] for s in range(1, 21)), (resumed, straight)
+    assert torch.load(a / "checkpoint.pt", weights_only=True)["step"] == 20
+    model, manifest = load_weights(a / "model.pt")
+    assert manifest["training"]["steps"] == 20 and manifest["training"]["stopped"] == "done"
+    assert manifest["training"]["calibration"] and len(manifest["training"]["calibration"]) == 10
+    assert model.cfg.beta_seed == manifest["config"]["beta_seed"]
+
+
+def test_time_limit_checkpoints_and_exits(tmp_path: Path, capsys) -> None:
+    assert run(tmp_path, "--steps", "50", "--time-limit", "1", arch="si", task="prop") == 0
+    out = capsys.readouterr().out
+    assert "time-limit at step" in out and "--resume" in out
+    step = torch.load(tmp_path / "checkpoint.pt", weights_only=True)["step"]
+    assert step < 50
+    assert load_weights(tmp_path / "model")[1]["training"]["stopped"] == "time-limit"
+    assert run(tmp_path, "--steps", str(step + 2), "--resume", arch="si", task="prop") == 0
+    assert torch.load(tmp_path / "checkpoint.pt", weights_only=True)["step"] == step + 2
+
+
+def test_resume_refuses_another_architecture(tmp_path: Path, capsys) -> None:
+    assert run(tmp_path, "--steps", "2") == 0
+    assert run(tmp_path, "--steps", "4", "--resume", arch="si") == 2
+    assert "checkpoint of a dual/ltl model" in capsys.readouterr().err
+
+
+def test_missing_data_is_a_one_line_error(tmp_path: Path, capsys) -> None:
+    code = main(["--task", "ltl", "--arch", "si", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--steps", "1"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "no train.txt.gz or train.txt" in err
+
+
+# -- schedule and validation hook -----------------------------------------------------------------
+
+def test_warmup_then_cosine(tmp_path: Path) -> None:
+    tr = trainer("dual", "ltl", tmp_path, steps=110, warmup=10, lr=1e-3, min_lr_ratio=0.1)
+    assert tr.lr_at(0) == pytest.approx(1e-4) and tr.lr_at(9) == pytest.approx(1e-3)
+    assert tr.lr_at(10) == pytest.approx(1e-3) and tr.lr_at(60) == pytest.approx(5.5e-4)
+    assert tr.lr_at(110) == pytest.approx(1e-4)
+    lrs = [tr.lr_at(s) for s in range(10, 111)]
+    assert lrs == sorted(lrs, reverse=True)
+
+
+def test_validate_fn_sees_formulas_and_decoded_predictions(tmp_path: Path) -> None:
+    seen = []
+
+    def check(pairs: list) -> float:
+        seen.extend(pairs)
+        return 0.25
+
+    tr = Trainer(Settings(task="prop", arch="dual", preset="tiny", out=str(tmp_path), steps=3, batch_size=16,
+                          val_every=0, ckpt_every=0, log_every=1, val_samples=16, greedy_samples=8),
+                 train=split("prop"), val=split("prop"), validate_fn=check)
+    metrics = tr.run()
+    assert metrics["val_semantic"] == 0.25 and len(seen) == 8
+    assert all(isinstance(f, Formula) for f, _ in seen)
+    assert {"val_loss", "val_token_acc", "val_exact"} <= metrics.keys()
+    logged = [json.loads(line) for line in (tmp_path / "log.jsonl").read_text().splitlines()]
+    assert logged[-1]["val_semantic"] == 0.25
+
+
+# -- distributed ----------------------------------------------------------------------------------
+
+def test_two_process_torchrun_on_cpu(tmp_path: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               OMP_NUM_THREADS="1", CUDA_VISIBLE_DEVICES="")
+    cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2",
+           "-m", "ltlwit.train.loop", "--task", "prop", "--arch", "si", "--preset", "tiny", "--data",
+           str(DATA / "prop"), "--out", str(tmp_path), "--steps", "6", "--batch-size", "8", "--log-every", "3",
+           "--val-every", "0", "--ckpt-every", "3", "--val-samples", "16", "--greedy-samples", "8", "--device", "cpu"]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.count("step 6/6") == 1  # rank 0 logs alone
+    state = torch.load(tmp_path / "checkpoint.pt", weights_only=True)
+    assert state["step"] == 6 and len(state["rng"]) == 2
+    assert not torch.equal(state["rng"][0]["cpu"], state["rng"][1]["cpu"])
+    manifest = load_weights(tmp_path / "model")[1]
+    assert manifest["training"]["world_size"] == 2
