@@ -1,0 +1,143 @@
+"""The pipeline with real (tiny, untrained) networks from the model registry: loaded by family
+name from `$LTLWIT_HOME`, fed canonically renamed core formulas in batches, every proposal
+validated. What an untrained network proposes is arbitrary, so the tests record it and check
+the pipeline's bookkeeping against it rather than expecting particular answers."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from cli_support import json_lines, run
+from ltl_reference import random_completions, satisfies
+from prop_reference import brute_entails
+from ltlwit.logic.syntax import parse_assignment, parse_formula, parse_trace
+from ltlwit.pipeline.coreform import CORE_OPS
+from ltlwit.pipeline.sources import NeuralSource
+
+FAST = ("--max-len", "8", "--beam", "2")
+LTL = ["G(req -> F grant) & F req", "a U (b & X !a)", "GFa & FG!a", "X(c M d)"]
+PROP = ["(x | y) & !x", "p <-> !p", "a | !a", "(u -> v) & u"]
+
+
+def save_tiny_models(home: Path, families: tuple[str, ...] = ("si", "dual")) -> None:
+    import torch
+
+    from ltlwit.neural.config import preset
+    from ltlwit.neural.weights import save_weights
+
+    for seed, family in enumerate(families):
+        for task in ("ltl", "prop"):
+            torch.manual_seed(seed)
+            save_weights(preset(family, task, "tiny").build(), home / "models" / f"{family}-{task}")
+
+
+@pytest.fixture(scope="module")
+def model_home(tmp_path_factory) -> Path:
+    home = tmp_path_factory.mktemp("home")
+    save_tiny_models(home)
+    return home
+
+
+@pytest.fixture()
+def spy(monkeypatch) -> list[tuple[str, list, list]]:
+    """Records (label, formulas, proposals) of every real beam search the pipeline runs."""
+    calls: list[tuple[str, list, list]] = []
+    original = NeuralSource.propose
+
+    def recording(self, formulas):
+        found = original(self, formulas)
+        calls.append((self.label, list(formulas), found))
+        return found
+
+    monkeypatch.setattr(NeuralSource, "propose", recording)
+    return calls
+
+
+def check_witness(record: dict) -> None:
+    formula = parse_formula(record["input"])
+    if record["logic"] == "prop":
+        assert brute_entails(parse_assignment(record["witness"]), formula)
+    else:
+        trace = parse_trace(record["witness"])
+        names = list(dict.fromkeys(formula.aps() + trace.aps()))
+        assert all(satisfies(formula, p, c) for p, c in random_completions(trace, names, random.Random(0)))
+
+
+def test_both_families_run_batched_and_every_answer_is_checked(model_home, monkeypatch, spy) -> None:
+    monkeypatch.setenv("LTLWIT_HOME", str(model_home))
+    result = run("solve", "--model", "both", "--format", "json", *FAST, *LTL, *PROP)
+    records = json_lines(result.stdout)
+    assert result.exit_code == 1 and result.stderr == ""  # two unsat inputs; nothing to complain about
+    assert [r["status"] for r in records] == ["sat", "sat", "unsat", "sat", "sat", "unsat", "sat", "sat"]
+    assert {label for label, _, _ in spy} == {"model:si", "model:dual"}
+    for label, formulas, _ in spy:  # canonical slots, core operators only
+        for f in formulas:
+            assert f.aps() == tuple("abcd"[: len(f.aps())])
+            task = "ltl" if f.temporal else "prop"
+            assert all(n.op == "ap" or n.op in CORE_OPS[task] or n.op in CORE_OPS["ltl"] for n in f.walk())
+    proposed: dict[int, set] = {}
+    for _, formulas, found in spy:  # inputs are batched in order, ltl then prop within a chunk
+        for f, cands in zip(formulas, found):
+            proposed.setdefault(id(f), set()).update(c.prediction for c in cands)
+    for record in records:
+        if record["status"] == "sat":
+            assert record["verified"] is True
+            check_witness(record)
+        if record["source"].startswith("model:"):
+            assert 1 <= record["rank"] <= record["candidates_tried"]
+        else:
+            assert record["rank"] is None
+    assert sum(r["candidates_tried"] for r in records) <= sum(len(v) for v in proposed.values())
+
+
+def test_auto_takes_si_when_installed(model_home, monkeypatch, spy) -> None:
+    monkeypatch.setenv("LTLWIT_HOME", str(model_home))
+    result = run("solve", "--format", "json", *FAST, "F a", "a & b")
+    assert result.exit_code == 0 and [r["status"] for r in json_lines(result.stdout)] == ["sat", "sat"]
+    assert [label for label, _, _ in spy] == ["model:si", "model:si"]  # one LTL and one prop batch
+
+
+def test_the_dual_models_ap_limit_sends_wide_formulas_to_the_engine(model_home, monkeypatch, spy) -> None:
+    monkeypatch.setenv("LTLWIT_HOME", str(model_home))
+    wide = "X(" + " & ".join(f"q{i}" for i in range(33)) + ")"  # 33 APs; the tiny dual model's β set has 32
+    narrow = "F q1 & F q2"
+    records = json_lines(run("solve", "--model", "dual", "--format", "json", *FAST, wide, narrow).stdout)
+    assert [len(f.aps()) for _, formulas, _ in spy for f in formulas] == [2]
+    assert [(r["status"], r["candidates_tried"]) for r in records][0] == ("sat", 0)
+
+
+def test_an_explicit_model_that_is_missing_is_a_usage_error(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("LTLWIT_HOME", str(tmp_path))
+    result = run("solve", "--model", "si", "F a")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "--model si needs the model 'si-ltl', which is not installed" in result.stderr
+    quiet = run("solve", "F a")  # auto: the engine answers, nothing said
+    assert (quiet.exit_code, quiet.stdout, quiet.stderr) == (0, "cycle{a}\n", "")
+    only_ltl = run("solve", "--model", "si", "--logic", "prop", "a")
+    assert "'si-prop'" in only_ltl.stderr
+
+
+def test_corrupt_weights_are_reported_once_and_the_engine_answers(tmp_path, monkeypatch) -> None:
+    save_tiny_models(tmp_path, ("si",))
+    (tmp_path / "models" / "si-ltl.pt").write_bytes(b"not a tensor file")
+    monkeypatch.setenv("LTLWIT_HOME", str(tmp_path))
+    result = run("solve", "--model", "si", *FAST, "F a", "G b", "X c")
+    assert result.exit_code == 2
+    assert result.stdout == "cycle{a}\ncycle{b}\ncycle{c}\n"
+    (line,) = result.stderr.splitlines()
+    assert "model 'si-ltl'" in line and "corrupt weights" in line and "answering ltl formulas with the engine" in line
+
+
+def test_device_cuda_needs_a_gpu(model_home, monkeypatch) -> None:
+    import torch
+
+    monkeypatch.setenv("LTLWIT_HOME", str(model_home))
+    result = run("solve", "--device", "cuda", *FAST, "F a")
+    if torch.cuda.is_available():
+        assert result.exit_code == 0
+    else:
+        assert result.exit_code == 2 and "--device cuda, but torch sees no CUDA GPU" in result.stderr
+    assert run("solve", "--device", "cuda", "--model", "none", "F a").exit_code == 0  # no model, no GPU needed
