@@ -8,6 +8,7 @@ Nothing here imports torch or the solvers at import time: `ltlwit --help` stays 
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from typing import Any, Callable, Iterable
@@ -137,10 +138,11 @@ _FILES_HELP = ("Read formulas from FILE, one per line ('-': stdin); FILE/COL rea
                "file, FILE/-COL also skips its header line. Repeatable.")
 
 
-def _solve_options(command: Callable) -> Callable:
+def _solve_options(command: Callable, timeout: float | None = None) -> Callable:
     """The options `solve` and `check` share: how to find a witness."""
     options = [
         click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+                     default=timeout, show_default=timeout is not None,
                      help="Time limit of the engine per formula; past it the answer is UNKNOWN."),
         _engine_option,
         click.option("--model", type=click.Choice(MODELS), default="auto", show_default=True,
@@ -203,6 +205,56 @@ def solve(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...],
         status = _run(pipeline.run(_inputs(ctx, formulas, files)), printer.emit)
     finally:
         printer.finish()
+    return worst(status, pipeline.exit_status)
+
+
+@cli.command()
+@click.argument("spec_files", nargs=-1, required=True, metavar="SPEC...")
+@_syntax_option
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="text: a line per spec and a summary; json: JSON Lines, one object per spec.")
+@click.option("--junit", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Also write a JUnit XML report to FILE (a test case per spec).")
+@click.option("--vacuity", is_flag=True,
+              help="Also check that the specs of each file are jointly satisfiable and flag AP occurrences "
+              "they do not need (replaceable by the constant that strengthens their spec without changing "
+              "what the specs allow together).")
+@functools.partial(_solve_options, timeout=30.0)
+@click.pass_context
+def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str, junit: str | None, vacuity: bool,
+          timeout: float | None, engine: str, model: str, top: int | None, beam: int | None, device: str,
+          max_len: int, no_fallback: bool) -> ExitStatus:
+    """Check specification files, for CI: each SPEC file holds one formula per line, optionally
+    `name: formula` and a trailing `# expect: unsat` or `# expect: valid` (default: sat), or is
+    a TOML file of [[spec]] tables (name, formula, expect).
+
+    Exit status 0 only if every expectation holds (and, with --vacuity, every file's specs are
+    jointly satisfiable and no occurrence is vacuous or undecided); 1 otherwise; 2 for errors."""
+    from ltlwit.solve import SolveOptions
+    from ltlwit.specs.report import check_printer, junit_xml
+    from ltlwit.specs.run import CheckOptions, check_files
+
+    solve_options = _build_options(ctx, SolveOptions, syntax=syntax, timeout=timeout, engine=engine, model=model,
+                                   top=top, beam=beam, device=device, max_len=max_len, fallback=not no_fallback)
+    pipeline = _pipeline(ctx, solve_options)
+    printer = check_printer(fmt, _environment(ctx))
+    pipeline.notify = printer.notice
+    results = []
+    status = ExitStatus.SUCCESS
+    for result in check_files(spec_files, CheckOptions(solve_options, vacuity), pipeline):
+        printer.emit(result)
+        results.append(result)
+        status = worst(status, result.exit_status)
+        if getattr(result, "vacuity_failed", False):
+            status = worst(status, ExitStatus.NEGATIVE)
+    printer.summary()
+    if junit:
+        try:
+            with open(junit, "wb") as out:
+                out.write(junit_xml(results))
+        except OSError as exc:
+            printer.message(junit, f"cannot write the JUnit report: {exc.strerror or exc}")
+            status = ExitStatus.ERROR
     return worst(status, pipeline.exit_status)
 
 
