@@ -1,0 +1,121 @@
+"""`ltlwit check`: spec files (text and TOML), expectations, exit statuses, JSON and JUnit."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from cli_support import json_lines, run
+from ltl_reference import random_completions, satisfies
+from ltlwit.logic.formula import Not
+from ltlwit.logic.syntax import parse_formula, parse_trace
+from ltlwit.specs.files import parse_spec_line, read_specs
+
+ARBITER = """\
+# arbiter requirements
+mutex:    G !(grant1 & grant2)
+response: G(req1 -> F grant1)
+never:    G !(grant1 & grant2) & F(grant1 & grant2)   # expect: unsat
+follows:  G !(grant1 & grant2) -> !F(grant1 & grant2)   # expect: valid
+
+G F grant2   # an unnamed spec; this comment is not an expectation
+"""
+
+
+def test_spec_lines() -> None:
+    spec = parse_spec_line('name.v2: G("a#b" -> F c)   # expect: UNSAT')
+    assert (spec.name, spec.formula, spec.expect, spec.error) == ("name.v2", 'G("a#b" -> F c)', "unsat", None)
+    assert parse_spec_line("F a # expect: maybe").error == "unknown expectation 'maybe' (use sat, unsat or valid)"
+    assert parse_spec_line("x:   # expect: sat").error == "no formula after 'x':"
+    assert parse_spec_line('"quoted: ap" & b').name is None
+
+
+def test_text_spec_file_all_pass(tmp_path) -> None:
+    path = tmp_path / "arbiter.spec"
+    path.write_text(ARBITER)
+    result = run("check", str(path))
+    assert result.exit_code == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert [line.split(" ", 2)[:2] for line in lines[:4]] == [["PASS", "mutex"], ["PASS", "response"],
+                                                              ["PASS", "never"], ["PASS", "follows"]]
+    assert lines[4].startswith(f"PASS {path}:7: sat, witness ")
+    assert lines[-1] == "5 specs: 5 passed, 0 failed, 0 unknown, 0 errors"
+
+
+def test_failures_errors_and_their_statuses(tmp_path) -> None:
+    path = tmp_path / "bad.spec"
+    path.write_text("ok: F a\nwrong: G a & F !a\nnot_valid: F a   # expect: valid\n")
+    result = run("check", "--format", "json", str(path))
+    records = json_lines(result.stdout)
+    assert result.exit_code == 1
+    assert [(r["name"], r["status"], r["verdict"]) for r in records] == [
+        ("ok", "pass", "sat"), ("wrong", "fail", "unsat"), ("not_valid", "fail", "invalid")]
+    assert records[1]["reason"] == "expected sat, but it is unsatisfiable" and records[1]["witness"] is None
+    counter = parse_trace(records[2]["counterexample"])
+    formula = parse_formula("F a")
+    names = list(dict.fromkeys(formula.aps() + counter.aps()))
+    assert all(satisfies(Not(formula), p, c) for p, c in random_completions(counter, names, __import__("random").Random(1)))
+    broken = tmp_path / "broken.spec"
+    broken.write_text("a: F a\nb: G (\nb: X c\n")
+    result = run("check", str(path), str(broken), str(tmp_path / "missing.spec"))
+    assert result.exit_code == 2
+    assert f"ltlwit: {broken}:2: parse error:" in result.stderr
+    assert f"ltlwit: {broken}:3: duplicate spec name 'b' (first at line 2)" in result.stderr
+    assert f"ltlwit: {tmp_path / 'missing.spec'}: cannot open: No such file or directory" in result.stderr
+    assert result.stdout.splitlines()[-1] == "7 specs: 2 passed, 2 failed, 0 unknown, 3 errors"
+
+
+def test_duplicate_names_and_empty_files_are_errors(tmp_path) -> None:
+    path = tmp_path / "dup.spec"
+    path.write_text("x: F a\nx: G b\n")
+    assert [s.error for s in read_specs(str(path))] == [None, "duplicate spec name 'x' (first at line 1)"]
+    empty = tmp_path / "empty.spec"
+    empty.write_text("# nothing yet\n")
+    result = run("check", str(empty))
+    assert result.exit_code == 2 and f"ltlwit: {empty}: no specs in this file" in result.stderr
+
+
+def test_toml_spec_files(tmp_path) -> None:
+    path = tmp_path / "specs.toml"
+    path.write_text('[[spec]]\nname = "mutex"\nformula = "G !(g1 & g2)"\n\n'
+                    '[[spec]]\nname = "never"\nformula = "F(g1 & g2) & G !g1"\nexpect = "unsat"\n\n'
+                    '[[spec]]\nformula = "X a"\nexpected = "sat"\n')
+    records = json_lines(run("check", "--format", "json", str(path)).stdout)
+    assert [(r["name"], r["line"], r["status"]) for r in records] == [
+        ("mutex", 1, "pass"), ("never", 5, "pass"), (None, 10, "error")]
+    assert records[2]["error"] == "unknown key 'expected' in [[spec]] (known: name, formula, expect)"
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[[spec]\n")
+    result = run("check", str(bad))
+    assert result.exit_code == 2 and "not a valid TOML file" in result.stderr
+
+
+def test_junit_report(tmp_path) -> None:
+    path = tmp_path / "arbiter.spec"
+    path.write_text(ARBITER + "oops: F a   # expect: unsat\nhard: G(a U\n")
+    report = tmp_path / "out" / "junit.xml"
+    report.parent.mkdir()
+    result = run("check", "--junit", str(report), str(path))
+    assert result.exit_code == 2
+    suite = ET.parse(report).getroot().find("testsuite")
+    assert suite.get("name") == str(path)
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("7", "1", "1")
+    cases = {c.get("name"): c for c in suite.findall("testcase")}
+    assert cases["oops"].find("failure").get("message") == "expected unsat, but it is satisfiable"
+    assert cases["hard"].find("error").get("message").startswith("parse error")
+    assert cases["mutex"].get("line") == "2" and cases["mutex"].find("system-out").text.startswith("sat: ")
+    unwritable = run("check", "--junit", str(tmp_path / "no" / "such" / "dir.xml"), str(path))
+    assert unwritable.exit_code == 2 and "cannot write the JUnit report" in unwritable.stderr
+
+
+def test_unknown_never_passes(tmp_path, monkeypatch) -> None:
+    from ltlwit.logic import ltl
+    from ltlwit.logic.result import Unknown
+
+    monkeypatch.setattr(ltl, "solve", lambda formula, budget=None, engine="auto": Unknown("time budget exhausted"))
+    path = tmp_path / "s.spec"
+    path.write_text("slow: G F a & F G b\n")
+    result = run("check", "--model", "none", "--junit", str(tmp_path / "j.xml"), str(path))
+    assert result.exit_code == 1
+    assert result.stdout.startswith("UNKNOWN slow") and "time budget exhausted" in result.stdout
+    error = ET.parse(tmp_path / "j.xml").getroot().find("testsuite/testcase/error")
+    assert error.get("type") == "unknown"

@@ -1,0 +1,126 @@
+"""`ltlwit check --vacuity`: the documented definition, checked by brute force on propositional
+spec sets, plus the LTL cases, joint unsatisfiability and undecided questions."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cli_support import json_lines, run
+from prop_reference import evaluate
+from strategies import formulas
+from ltlwit.logic.formula import FALSE, TRUE, And, Formula
+from ltlwit.logic.result import Unknown
+from ltlwit.logic.syntax import parse_formula
+from ltlwit.pipeline.checking import engine_answer
+from ltlwit.solve import SolveOptions
+from ltlwit.specs.vacuity import check_spec, occurrences, replace_at
+
+
+def decide(formula: Formula):
+    return engine_answer(formula, "ltl" if formula.temporal else "prop", SolveOptions())[0]
+
+
+def test_occurrences_and_polarity() -> None:
+    f = parse_formula("!(a -> b) & (c <-> d) & G !a")
+    assert [(o.ap, o.nth, o.polarity) for o in occurrences(f)] == [
+        ("a", 1, 1), ("b", 1, -1), ("c", 1, 0), ("d", 1, 0), ("a", 2, -1)]
+    assert [o.index for o in occurrences(f)] == [i for i, n in enumerate(f.walk()) if n.op == "ap"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(formulas(max_leaves=8), st.data())
+def test_replace_at_replaces_exactly_one_position(f: Formula, data) -> None:
+    index = data.draw(st.integers(0, f.size - 1))
+    nodes = list(f.walk())
+    replaced = replace_at(f, index, parse_formula("zz"))
+    expected = nodes[:index] + [parse_formula("zz")] + nodes[index + nodes[index].size:]
+    assert [n.op if n.op != "ap" else n.name for n in replaced.walk()] == [
+        n.op if n.op != "ap" else n.name for n in expected]
+
+
+def brute_vacuous(specs: list[Formula], which: int) -> set[tuple[int, bool]]:
+    """The definition, literally: occurrence o of specs[which] with the strengthening constant
+    v (both for mixed polarity) is vacuous when the conjunction keeps exactly its models."""
+    names = sorted({n for s in specs for n in s.aps()})
+    rows = [dict(zip(names, bits)) for bits in itertools.product((False, True), repeat=len(names))]
+
+    def models(fs: list[Formula]) -> list[bool]:
+        return [all(evaluate(f, row) for f in fs) for row in rows]
+
+    found = set()
+    for occ in occurrences(specs[which]):
+        for value in ((False,) if occ.polarity > 0 else (True,) if occ.polarity < 0 else (True, False)):
+            changed = list(specs)
+            changed[which] = replace_at(specs[which], occ.index, TRUE if value else FALSE)
+            if models(changed) == models(specs):
+                found.add((occ.index, value))
+                break
+    return found
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(formulas(aps=("a", "b", "c"), max_leaves=5, temporal=False, constants=False), min_size=1, max_size=3))
+def test_propositional_vacuity_matches_the_definition(specs: list[Formula]) -> None:
+    if not any(evaluate(And(*specs), dict(zip("abc", bits))) for bits in itertools.product((False, True), repeat=3)):
+        return  # jointly unsatisfiable: reported instead of vacuity (tested below)
+    for which in range(len(specs)):
+        findings = check_spec(specs, which, decide)
+        assert not any(f.undecided for f in findings)
+        assert {(f.occurrence.index, f.value) for f in findings} == brute_vacuous(specs, which)
+
+
+def test_ltl_trigger_excluded_by_another_spec(tmp_path) -> None:
+    path = tmp_path / "s.spec"
+    path.write_text("response: G(req -> F grant)\nquiet: G !req\nliveness: G F ack\n")
+    result = run("check", "--vacuity", "--format", "json", str(path))
+    assert result.exit_code == 1
+    conjunction, response, quiet, liveness = json_lines(result.stdout)
+    assert (conjunction["kind"], conjunction["status"], conjunction["specs"]) == ("conjunction", "pass", 3)
+    assert response["status"] == "pass" and response["vacuity"] == "vacuous"
+    (finding,) = response["findings"]
+    assert (finding["ap"], finding["occurrence"], finding["replacement"], finding["status"]) == (
+        "grant", 1, False, "vacuous")
+    assert parse_formula(finding["implied"]) is parse_formula("G(req -> F 0)")
+    assert (quiet["vacuity"], liveness["vacuity"]) == ("clean", "clean")
+    text = run("check", "--vacuity", str(path)).stdout
+    assert "  VACUOUS occurrence 1 of 'grant' can be false: the specs imply G(req -> F(0))" in text
+    assert text.splitlines()[-1].endswith("; vacuity: 1 vacuous, 0 undecided")
+
+
+def test_only_specs_expected_sat_form_the_conjunction(tmp_path) -> None:
+    path = tmp_path / "s.spec"
+    path.write_text("a: G(x -> X y)\nb: F x & G !y   # expect: unsat\nc: G(x | !x)   # expect: valid\n")
+    records = json_lines(run("check", "--vacuity", "--format", "json", str(path)).stdout)
+    assert records[0]["specs"] == 1 and [r["vacuity"] for r in records[1:]] == ["clean", "skipped", "skipped"]
+
+
+def test_jointly_unsatisfiable_specs_fail_without_vacuity_findings(tmp_path) -> None:
+    path = tmp_path / "s.spec"
+    path.write_text("p: G a\nq: F !a\n")
+    result = run("check", "--vacuity", str(path))
+    assert result.exit_code == 1
+    assert result.stdout.startswith(f"FAIL (all 2 specs of {path} together): jointly unsatisfiable")
+    assert "VACUOUS" not in result.stdout
+    assert run("check", str(path)).exit_code == 0  # each is satisfiable on its own
+
+
+def test_undecided_questions_are_reported_and_never_clean(tmp_path, monkeypatch) -> None:
+    import ltlwit.specs.run as check_run
+
+    def budget_runs_out(formula, logic, options):
+        if formula.op == "&" and formula.children[1].op == "!":  # a vacuity question C & !s[o := v]
+            return Unknown("time budget exhausted"), "engine"
+        return engine_answer(formula, logic, options)
+
+    monkeypatch.setattr(check_run, "engine_answer", budget_runs_out)
+    path = tmp_path / "s.spec"
+    path.write_text("r: G(req -> F grant)\n")
+    result = run("check", "--vacuity", "--format", "json", str(path))
+    _, record = json_lines(result.stdout)
+    assert result.exit_code == 1
+    assert record["vacuity"] == "undecided"
+    assert [(f["ap"], f["status"], f["reason"]) for f in record["findings"]] == [
+        ("req", "undecided", "time budget exhausted"), ("grant", "undecided", "time budget exhausted")]
