@@ -45,11 +45,15 @@ class LtlwitGroup(click.Group):
         except OutputClosed:
             _silence_stdout()
             code = ExitStatus.BROKEN_PIPE
-        except SystemExit:
-            # Outside standalone mode click exits by itself only when its own output (help,
-            # version) hit EPIPE; our commands never call sys.exit.
-            _silence_stdout()
-            code = ExitStatus.BROKEN_PIPE
+        except SystemExit as exc:
+            if os.environ.get(complete_var or "_LTLWIT_COMPLETE"):
+                # Shell completion (`ltlwit completion SHELL`) answers and exits by itself.
+                code = exc.code if isinstance(exc.code, int) else ExitStatus.SUCCESS
+            else:
+                # Outside standalone mode click exits by itself only when its own output (help,
+                # version) hit EPIPE; our commands never call sys.exit.
+                _silence_stdout()
+                code = ExitStatus.BROKEN_PIPE
         if standalone_mode:
             sys.exit(code)
         return code
@@ -97,7 +101,9 @@ def _run(answers: Iterable[Any], emit: Callable[[Any], None]) -> ExitStatus:
 
 
 def _files_option(help_text: str) -> Callable:
-    return click.option("-F", "--file", "files", multiple=True, metavar="FILE", help=help_text)
+    # click.Path without checks: only so that shells complete file names (`-` and FILE/COL pass).
+    return click.option("-F", "--file", "files", multiple=True, metavar="FILE", help=help_text,
+                        type=click.Path(allow_dash=True))
 
 
 _syntax_option = click.option(
@@ -256,6 +262,28 @@ def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str
             printer.message(junit, f"cannot write the JUnit report: {exc.strerror or exc}")
             status = ExitStatus.ERROR
     return worst(status, pipeline.exit_status)
+
+
+@cli.command()
+@click.argument("shell", type=click.Choice(("bash", "zsh", "fish")))
+@click.pass_context
+def completion(ctx: click.Context, shell: str) -> ExitStatus:
+    """Print the tab-completion script for SHELL. Load it with `source <(ltlwit completion bash)`
+    (zsh: the same with zsh; fish: `ltlwit completion fish | source`), or install the files in
+    completions/ where your shell looks for them."""
+    from ltlwit.output import Printer
+
+    Printer(_environment(ctx)).data(completion_script(shell).rstrip("\n"))
+    return ExitStatus.SUCCESS
+
+
+def completion_script(shell: str) -> str:
+    """click's completion script for `ltlwit` (without click's bash version probe, so the
+    output depends on nothing but the shell's name)."""
+    from click.shell_completion import get_completion_class
+
+    comp = get_completion_class(shell)(cli, {}, "ltlwit", "_LTLWIT_COMPLETE")  # type: ignore[misc]
+    return comp.source_template % comp.source_vars()
 
 
 def _build_options(ctx: click.Context, cls: Callable, **values: Any) -> Any:

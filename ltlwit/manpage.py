@@ -1,0 +1,160 @@
+"""The man page, generated from the click command tree: `python -m ltlwit.manpage > man/ltlwit.1`.
+
+Every command, subcommand and option comes from the same objects `--help` prints, so the page
+cannot describe options that do not exist; the sections click does not know (exit status,
+environment, spec files, vacuity, examples) are written here. The output is deterministic (no
+date), so tests/test_man.py can fail when the committed page drifts from the code.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Iterator
+
+import click
+
+from ltlwit import __version__
+
+EXIT_STATUS = [
+    ("0", "Every input was answered positively: a witness found, every verified witness holds, every "
+          "spec expectation met."),
+    ("1", "Some input has no witness (UNSAT or UNKNOWN), some witness does not hold, or some spec check "
+          "failed (including vacuity findings and undecided vacuity questions)."),
+    ("2", "An error: a bad option, an unreadable file, a line that does not parse, a model that could not "
+          "be loaded. The other inputs are still processed; 2 outranks 1."),
+    ("130", "Interrupted (Ctrl-C)."),
+    ("141", "Standard output was closed early (for example by head)."),
+]
+
+ENVIRONMENT = [
+    ("LTLWIT_HOME", "Where user models (models/) and training checkpoints (checkpoints/) live; default: "
+                    "the platform's user data directory (~/.local/share/ltlwit on Linux)."),
+    ("NO_COLOR", "When set to a non-empty value, no colour or other escape codes are printed."),
+]
+
+SPEC_FILES = [
+    "A spec file for ltlwit check holds one formula per line, optionally named and with an expectation:",
+    """mutex:    G !(grant1 & grant2)
+response: G(req1 -> F grant1)
+never:    G !(grant1 & grant2) & F(grant1 & grant2)   # expect: unsat
+follows:  G !(grant1 & grant2) -> !F(grant1 & grant2)   # expect: valid""",
+    "Blank lines and # comments are skipped. The expectation is sat (the default), unsat, or valid (every "
+    "trace satisfies the formula); each spec is judged on its own. A file named *.toml holds [[spec]] tables "
+    "with the keys name, formula (required) and expect.",
+]
+
+VACUITY = [
+    "With --vacuity, for each spec file: let C be the conjunction of its specs expected to be satisfiable. "
+    "If C is unsatisfiable the file fails (the specs contradict each other). Otherwise, for each occurrence o "
+    "of an atomic proposition in such a spec s, let v be the constant that makes s strongest when it replaces "
+    "o: false for an occurrence of positive polarity, true for negative polarity (under an odd number of "
+    "negations, counting the left side of ->), both for an occurrence under <-> or xor. The occurrence is "
+    "vacuous when C allows exactly the same traces with s replaced by s[o := v], that is, when C implies "
+    "s[o := v] (for mixed polarity also the converse).",
+    "Example: with G(req -> F grant) and G !req, the occurrence of grant is vacuous: no request ever comes, "
+    "so what the first spec says about grants never matters.",
+    "Each question goes to the engine with the --timeout budget; an unanswered one is reported as undecided "
+    "and fails the check, as does a vacuous occurrence.",
+]
+
+EXAMPLES = [
+    ('ltlwit solve "G(req -> F grant) & F req"', "A lasso witness in Spot's word syntax."),
+    ("ltlwit solve -F specs.txt --format json | jq .source", "Which answers came from the models."),
+    ("ltlwit solve -F table.csv/-2", "Column 2 of a CSV file with a header line."),
+    ("ltlwit check --vacuity --junit report.xml requirements.spec", "A CI gate with a JUnit report."),
+    ('ltlwit verify "G(req -> F grant)" "req; cycle{!grant}"', "Prints FAILS."),
+    ("source <(ltlwit completion bash)", "Tab completion in the current bash session."),
+]
+
+
+def escape(text: str) -> str:
+    """roff text: backslashes and hyphens escaped, no line starting with a control character."""
+    text = text.replace("\\", "\\e").replace("-", "\\-")
+    return "\n".join("\\&" + line if line.startswith((".", "'")) else line for line in text.split("\n"))
+
+
+def _paragraphs(text: str) -> Iterator[str]:
+    for block in click.unstyle(text or "").split("\n\n"):
+        block = " ".join(line.strip() for line in block.strip().splitlines())
+        if block and block != "\b":
+            yield escape(block.replace("\b", "").strip())
+
+
+def _options(command: click.Command, ctx: click.Context) -> Iterator[str]:
+    for param in command.get_params(ctx):
+        if not isinstance(param, click.Option) or (param.name == "help" and ctx.parent is not None):
+            continue  # arguments are in the usage line; --help once, at the top
+        record = param.get_help_record(ctx)
+        if record is None:
+            continue
+        names, help_text = record
+        yield ".TP"
+        yield f"\\fB{escape(names)}\\fR"
+        yield " ".join(_paragraphs(help_text)) or "\\&"
+
+
+def _commands(group: click.Group, ctx: click.Context, path: str) -> Iterator[str]:
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        if command is None or command.hidden:
+            continue
+        sub_ctx = click.Context(command, info_name=name, parent=ctx, **command.context_settings)
+        usage = " ".join(command.collect_usage_pieces(sub_ctx))
+        yield f'.SS "{escape(f"{path} {name} {usage}".strip())}"'
+        for i, paragraph in enumerate(_paragraphs(command.help or "")):
+            yield ".PP" if i else ""
+            yield paragraph
+        if isinstance(command, click.Group):
+            yield from _commands(command, sub_ctx, f"{path} {name}")
+        else:
+            yield from _options(command, sub_ctx)
+
+
+def _blocks(parts: list[str]) -> Iterator[str]:
+    """Paragraphs; a part with line breaks is an indented literal block."""
+    for i, part in enumerate(parts):
+        if "\n" in part:
+            yield from (".PP", ".RS", ".nf", escape(part), ".fi", ".RE")
+        else:
+            yield from ([".PP"] if i else []) + [escape(part)]
+
+
+def render(cli: click.Group | None = None) -> str:
+    if cli is None:
+        from ltlwit.cli import cli as root
+
+        cli = root
+    ctx = click.Context(cli, info_name="ltlwit", **cli.context_settings)
+    summary = (cli.help or "").strip().splitlines()[0].rstrip(".")
+    lines = [
+        f'.TH LTLWIT 1 "" "ltlwit {escape(__version__)}" "User Commands"',
+        ".SH NAME",
+        f"ltlwit \\- {escape(summary[0].lower() + summary[1:])}",
+        ".SH SYNOPSIS",
+        "\\fBltlwit\\fR [\\fIOPTIONS\\fR] \\fICOMMAND\\fR [\\fIARGS\\fR]...",
+        ".SH DESCRIPTION",
+    ]
+    for i, paragraph in enumerate(_paragraphs(cli.help or "")):
+        lines += [".PP"] if i else []
+        lines.append(paragraph)
+    lines += [".SH OPTIONS", *_options(cli, ctx), ".SH COMMANDS"]
+    lines += [line for line in _commands(cli, ctx, "ltlwit") if line != ""]
+    lines += [".SH SPEC FILES", *_blocks(SPEC_FILES), ".SH VACUITY", *_blocks(VACUITY), ".SH EXIT STATUS"]
+    for code, text in EXIT_STATUS:
+        lines += [".TP", f"\\fB{code}\\fR", escape(text)]
+    lines.append(".SH ENVIRONMENT")
+    for name, text in ENVIRONMENT:
+        lines += [".TP", f"\\fB{name}\\fR", escape(text)]
+    lines.append(".SH EXAMPLES")
+    for command, text in EXAMPLES:
+        lines += [".TP", f"\\fB{escape(command)}\\fR", escape(text)]
+    lines += [".SH SEE ALSO", "\\fBltlfilt\\fR(1), \\fBltl2tgba\\fR(1) (Spot)"]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    sys.stdout.write(render())
+
+
+if __name__ == "__main__":
+    main()
