@@ -12,13 +12,15 @@ Per chunk of inputs:
 
 Chunks ramp up 1, 2, 4, ... to `batch_size`, so the first answer is quick and later ones come
 in batches the models run efficiently; without a model every input is its own chunk. Only one
-chunk is held at a time: memory does not grow with the input.
+chunk is held at a time: memory does not grow with the input. A formula met again (the same
+formula, same logic) gets the answers it got before from a bounded cache (`REMEMBERED`).
 """
 
 from __future__ import annotations
 
 import itertools
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Mapping, Sequence
 
@@ -33,6 +35,11 @@ from ltlwit.pipeline.sources import Candidate, CandidateSource, NeuralSource, me
 from ltlwit.solve import Notify, Outcome, SolveOptions, internal_error, parse
 from ltlwit.status import ExitStatus
 
+#: Distinct formulas whose answers a run remembers (least recently used ones are forgotten),
+#: and input texts (up to `_SHORT` characters) whose parse it remembers.
+REMEMBERED = 4096
+_SHORT = 512
+
 
 @dataclass
 class _Work:
@@ -43,6 +50,7 @@ class _Work:
     formula: Formula | None = None
     logic: str | None = None
     done: Outcome | None = None  # set when the input is answered before the models
+    repeat: list[Outcome] | None = None  # the answers an earlier input with this formula got
     renaming: Renaming | None = None
     slotted: Formula | None = None  # core form over slot names, None: no model takes it
     candidates: list[list[Candidate]] = field(default_factory=list)
@@ -59,6 +67,8 @@ class Pipeline:
         self.notify = notify or (lambda text: None)
         self.exit_status = ExitStatus.SUCCESS
         self._sources: dict[str, list[CandidateSource]] = {t: list(s) for t, s in (sources or {}).items()}
+        self._memo: OrderedDict[tuple[Formula, str], list[Outcome]] = OrderedDict()
+        self._parsed: OrderedDict[str, Formula] = OrderedDict()
         if sources is not None:
             self._selection = Selection({t: () for t in self._sources})
         else:
@@ -104,7 +114,9 @@ class Pipeline:
         w = _Work(item)
         try:
             self._parse(w)
-            if w.done is None and self._may_use_models(w.logic):
+            if w.done is None:
+                w.repeat = self._memo.get((w.formula, w.logic))  # type: ignore[arg-type]
+            if w.done is None and w.repeat is None and self._may_use_models(w.logic):
                 core = to_core(w.formula, w.logic)  # type: ignore[arg-type]
                 if core.size <= MAX_MODEL_INPUT:
                     w.renaming = Renaming.canonical(core)
@@ -118,11 +130,18 @@ class Pipeline:
         if w.item.error is not None:
             w.done = self._outcome(w, "error", message=w.item.error)
             return
-        try:
-            w.formula = parse(w.item.text, self.options.syntax)
-        except ValueError as exc:  # ParseError, with a caret rendering
-            w.done = self._outcome(w, "error", message="parse error", parse_error=exc)
-            return
+        text = w.item.text
+        w.formula = self._parsed.get(text)
+        if w.formula is not None:
+            self._parsed.move_to_end(text)
+        else:
+            try:
+                w.formula = parse(text, self.options.syntax)
+            except ValueError as exc:  # ParseError, with a caret rendering
+                w.done = self._outcome(w, "error", message="parse error", parse_error=exc)
+                return
+            if len(text) <= _SHORT:
+                _remember(self._parsed, text, w.formula)
         logic = self.options.logic
         w.logic = logic if logic != "auto" else ("ltl" if w.formula.temporal else "prop")
         if w.logic == "prop" and w.formula.temporal:
@@ -181,11 +200,18 @@ class Pipeline:
         if w.done is not None:
             yield w.done
             return
+        key = (w.formula, w.logic)
+        if w.repeat is not None:
+            self._memo.move_to_end(key)  # type: ignore[arg-type]
+            yield from (_again(o, w.item, round(w.spent * 1000.0, 3)) for o in w.repeat)
+            return
         start = time.perf_counter()
         try:
             outcomes = self._answer(w, start)
         except Exception as exc:  # noqa: BLE001 - see _prepare
             outcomes = [self._outcome(w, "error", logic=w.logic, message=internal_error(exc), start=start)]
+        if all(o.status != "error" for o in outcomes):
+            _remember(self._memo, key, outcomes)
         yield from outcomes
 
     def _answer(self, w: _Work, start: float) -> list[Outcome]:
@@ -247,3 +273,17 @@ class Pipeline:
     def _model_failed(self, message: str) -> None:
         self.exit_status = ExitStatus.ERROR
         self.notify(message)
+
+
+def _remember(table: OrderedDict, key: object, value: object) -> None:
+    table[key] = value
+    if len(table) > REMEMBERED:
+        table.popitem(last=False)
+
+
+def _again(outcome: Outcome, item: InputItem, time_ms: float) -> Outcome:
+    """A remembered outcome for another input with the same formula (a shallow copy with the
+    input and time changed: `dataclasses.replace` re-runs __init__ and costs 10x more)."""
+    copy = object.__new__(Outcome)
+    copy.__dict__.update(outcome.__dict__, item=item, time_ms=time_ms)
+    return copy
