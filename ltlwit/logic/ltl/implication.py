@@ -6,6 +6,11 @@ another obligation of the same state ({G a, a} is the state {G a}): the state's 
 the conjunction, so it is unchanged, and states that differ only by implied obligations merge.
 Propositional pairs are decided exactly with labels. Deep formulas stop at `MAX_DEPTH`
 (answering False), so the recursion is bounded.
+
+Every rule concludes g at the step where the premise is expanded (or g is re-expanded at every
+step, as under G). A rule like "F f ⇒ F g when f ⇒ F g" is true but must not be used here:
+fulfilling F f would *create* the dropped obligation F g, which would be dropped again, so the
+promise is never kept — with it, GF(a & F!a) accepted a^ω (the tests caught it).
 """
 
 from __future__ import annotations
