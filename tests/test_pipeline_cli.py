@@ -1,0 +1,119 @@
+"""`ltlwit solve` options around the pipeline: CSV in and out, witness syntaxes, --all,
+--no-fallback, option checks, the progress line, and torch staying unimported without a model."""
+
+from __future__ import annotations
+
+import csv
+import io
+import subprocess
+import sys
+
+from cli_support import ROOT, json_lines, run, subprocess_env
+from ltlwit.env import Environment
+from ltlwit.logic.syntax import parse_assignment, parse_trace
+
+
+def test_csv_columns_as_input(tmp_path) -> None:
+    table = tmp_path / "specs.csv"
+    table.write_text('id,formula,note\n1,"a & b",first\n2,"F(x, y)",bad\n3,G c\n4\n\n# c\n')
+    result = run("solve", "--format", "json", "-F", f"{table}/-2")
+    records = json_lines(result.stdout)
+    assert [(r["line"], r["status"]) for r in records] == [(2, "sat"), (3, "error"), (4, "sat"), (5, "error")]
+    assert records[0]["input"] == "a & b" and records[2]["witness"] == "cycle{c}"
+    assert f"ltlwit: {table}:5: no column 2 (the line has 1)" in result.stderr
+    with_header = json_lines(run("solve", "--format", "json", "-F", f"{table}/2").stdout)
+    assert with_header[0]["input"] == "formula"  # without the minus the header is a formula
+    both = run("solve", "-F", f"{table}/-1", "-F", f"{table}/-9")
+    assert both.stdout == "1\n"  # column 1 holds 1, 2, 3, 4: only `1` is a formula (true)
+    assert f"ltlwit: {table}:3: parse error:\n>>> 2\n" in both.stderr
+    assert f"{table}:2: no column 9 (the line has 3)" in both.stderr and both.exit_code == 2
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "2").write_text("G d\n")
+    assert run("solve", "-F", str(tmp_path / "x" / "2")).stdout == "cycle{d}\n"  # an existing file wins
+    quoted = tmp_path / "q.csv"
+    quoted.write_text('"a & ""unterminated\n')
+    assert "bad CSV line" in run("solve", "-F", f"{quoted}/1").stderr
+
+
+def test_csv_output_has_a_header_and_one_row_per_answer() -> None:
+    result = run("solve", "--format", "csv", "--model", "none", "(a -> b) & a", "G(req -> F grant) & F req",
+                 "a & !a", "a U")
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert [r["status"] for r in rows] == ["sat", "sat", "unsat", "error"]
+    assert rows[0]["witness"] == "a & b" and rows[0]["witness_polish"] == "a1b1" and rows[0]["verified"] == "true"
+    assert rows[2]["verified"] == "" and rows[2]["source"] == "sat-solver"
+    assert rows[3]["error"].startswith("parse error") and result.exit_code == 2
+    assert "assignment" not in rows[0]
+
+
+def test_witness_syntaxes_read_back_as_the_same_witness() -> None:
+    formulas = ("G(req -> F grant) & F req", "(a -> b) & a", "X(p & !q) & F q")
+    spot = run("solve", "--model", "none", *formulas).stdout.splitlines()
+    for syntax in ("polish", "lbt"):
+        other = run("solve", "--model", "none", "--syntax-out", syntax, *formulas).stdout.splitlines()
+        assert other != spot
+        assert parse_trace(other[0]) == parse_trace(spot[0]) and parse_trace(other[2]) == parse_trace(spot[2])
+    polish = run("solve", "--model", "none", "--syntax-out", "polish", formulas[1]).stdout.strip()
+    assert parse_assignment(polish) == parse_assignment(spot[1])
+    assert run("solve", "--model", "none", "--syntax-out", "lbt", formulas[1]).stdout == '& "a" "b"\n'
+
+
+def test_all_without_a_model_is_the_engine_witness_once() -> None:
+    assert run("solve", "--all", "--model", "none", "F a").stdout == "cycle{a}\n"
+
+
+def test_no_fallback_without_a_model_answers_unknown() -> None:
+    result = run("solve", "--format", "json", "--model", "none", "--no-fallback", "F a")
+    (record,) = json_lines(result.stdout)
+    assert (record["status"], record["reason"], result.exit_code) == (
+        "unknown", "no ltl model is in use (--no-fallback)", 1)
+
+
+def test_option_conflicts_are_usage_errors() -> None:
+    result = run("solve", "--top", "5", "--beam", "3", "a")
+    assert result.exit_code == 2 and "--top 5 asks for more candidates than --beam 3 keeps" in result.stderr
+    assert run("solve", "--model", "tiny", "a").exit_code == 2
+
+
+def _env(stdout_isatty: bool) -> tuple[Environment, io.StringIO, io.StringIO]:
+    out, err = io.StringIO(), io.StringIO()
+    return Environment(stdin=io.BytesIO(), stdout=out, stderr=err, stdin_isatty=True, stdout_isatty=stdout_isatty,
+                       stderr_isatty=True, color_allowed=False), out, err
+
+
+def test_progress_line_only_when_stderr_alone_is_a_terminal() -> None:
+    from ltlwit.cli import cli
+
+    env, out, err = _env(stdout_isatty=False)
+    assert cli.main(["solve", "--model", "none", "a", "(", "b"], standalone_mode=False, obj=env) == 2
+    assert out.getvalue() == "a\nb\n"
+    text = err.getvalue()
+    assert "\r\x1b[Kltlwit: 1 answered (1 sat, 0 unsat, 0 unknown, 0 errors)" in text
+    assert "\r\x1b[Kltlwit: <arg 2>: parse error:" in text  # the line is wiped before a message
+    assert text.endswith("\r\x1b[K") or text.endswith("\n")
+    env, out, err = _env(stdout_isatty=True)
+    cli.main(["solve", "--model", "none", "a"], standalone_mode=False, obj=env)
+    assert "answered" not in err.getvalue()  # the table on the terminal shows the progress
+
+
+def _imports(*args: str, home: str) -> str:
+    env = subprocess_env()
+    env["LTLWIT_HOME"] = home
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "ltlwit", *args], capture_output=True,
+                          text=True, env=env, cwd=ROOT, timeout=120)
+    assert proc.returncode in (0, 1), proc.stderr[-2000:]
+    return proc.stderr
+
+
+def test_torch_is_imported_only_when_a_model_runs(tmp_path) -> None:
+    """No weights installed: the default model degrades to the engine without touching torch;
+    `check` too. With weights, the same command does import it."""
+    empty = str(tmp_path / "empty")
+    for args in (["solve", "G(a -> F b)", "a & b"], ["check", "--help"], ["completion", "bash"]):
+        log = _imports(*args, home=empty)
+        assert "| ltlwit.cli" in log and "torch" not in log, args
+    from test_pipeline_models import save_tiny_models
+
+    save_tiny_models(tmp_path / "home", ("si",))
+    log = _imports("solve", "--max-len", "4", "G(a -> F b)", home=str(tmp_path / "home"))
+    assert "| torch" in log and "| ltlwit.neural.beam" in log
