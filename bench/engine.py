@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from ltlwit.logic.formula import Formula, Not, Or, ap, binop, unop, And  # noqa: E402
 from ltlwit.logic.ltl import Budget, clear_caches, holds, solve  # noqa: E402
 import ltlwit.logic.prop  # noqa: E402,F401 - imported before any clock starts, as the CLI does
-from ltlwit.logic.result import Sat, Unknown, Unsat  # noqa: E402
+from ltlwit.logic.result import Sat, Unknown  # noqa: E402
 from ltlwit.logic.syntax import parse_formula, parse_trace  # noqa: E402
 from ltlwit.logic.trace import Trace  # noqa: E402
 

@@ -13,7 +13,7 @@ from ltlwit.logic.ltl import Budget, holds, solve
 from ltlwit.logic.ltl.check import counterexample
 from ltlwit.logic.ltl.rewrite import negate, simplify
 from ltlwit.logic.rename import Renaming
-from ltlwit.logic.result import Sat, Unknown, Unsat
+from ltlwit.logic.result import Sat, Unknown
 from ltlwit.logic.trace import Trace
 from strategies import formulas, traces
 

@@ -29,6 +29,7 @@ from ltlwit.logic.trace import Trace
 _LABELS: "OrderedDict[tuple[str, ...], Labels]" = OrderedDict()
 _EVALUATORS: "OrderedDict[tuple[Formula, int], Evaluator]" = OrderedDict()
 _TRANSLATORS: "OrderedDict[tuple[Formula, int], Translator]" = OrderedDict()
+# Keys use id(labels): safe, since every cached evaluator/translator keeps its labels alive.
 _CACHE_SIZE = 64
 #: A label universe's formula memo is reset past this size (long streams of candidates).
 _LABEL_MEMO_LIMIT = 50_000
