@@ -152,3 +152,16 @@ def test_parses_real_deepltl_lines() -> None:
     assert decode_formula(src) is not None and n == 3
     assert parse_formula(f, "polish").size == len(src)
     assert len(tgt) == len(render(tgt)) and parse_trace(t, "polish") is not None
+
+
+@pytest.mark.parametrize("per_ap", [False, True])
+def test_token_cap_splits_long_batches(per_ap: bool) -> None:
+    data = device_split()
+    capped = Batches(data, 32, seed=2, max_tokens=400, per_ap=per_ap)
+    next(capped)
+    rows = []
+    for _, (n, s, t, n_aps) in capped._plans:
+        cost = n * (s + t) * (max(n_aps, 1) if per_ap else 1)
+        assert cost <= 400 or n == 1
+        rows.append(n)
+    assert sum(rows) == 64 and len(rows) > 2  # every sample once, in more than 64 / 32 batches

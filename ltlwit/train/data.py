@@ -239,12 +239,18 @@ def _rename(tokens: Tensor, perm: Tensor) -> Tensor:
 
 
 class Batches:
-    """Endless length-bucketed batches of one rank: epoch by epoch, resumable at (epoch, pos)."""
+    """Endless length-bucketed batches of one rank: epoch by epoch, resumable at (epoch, pos).
+
+    `max_tokens` caps a batch's padded size, rows x (source + target width), times its AP count
+    when `per_ap` (the symbol-invariant model runs one stream per AP): a batch of long samples
+    is split into smaller ones, so activation memory stays bounded whatever the lengths.
+    """
 
     def __init__(self, data: DeviceSplit, batch_size: int, seed: int, rank: int = 0, world: int = 1,
-                 bucket: int = 50) -> None:
+                 bucket: int = 50, max_tokens: int = 0, per_ap: bool = False) -> None:
         self.data, self.batch_size, self.seed = data, batch_size, seed
         self.rank, self.world, self.bucket = rank, world, bucket
+        self.max_tokens, self.per_ap = max_tokens, per_ap
         self.epoch, self.pos = 0, 0
         self._plans: list[tuple[int, tuple[int, int, int, int]]] = []
         self._index: Tensor | None = None
@@ -260,7 +266,8 @@ class Batches:
         for start in range(0, n, span):
             chunk = perm[start:start + span]
             chunk = chunk[torch.argsort(length[start:start + span], stable=True)]
-            batches += [chunk[i:i + b] for i in range(0, len(chunk) - b + 1, b)]
+            for i in range(0, len(chunk) - b + 1, b):
+                batches += self._capped(chunk[i:i + b])
         order = torch.randperm(len(batches), generator=g).tolist()
         mine = [batches[i] for i in order][: len(batches) // self.world * self.world][self.rank::self.world]
         if not mine:
@@ -271,6 +278,16 @@ class Batches:
             offset += len(idx)
         self._index = torch.cat(mine).to(self.data.device)
         self._loaded = self.epoch
+
+    def _capped(self, index: Tensor) -> list[Tensor]:
+        if not self.max_tokens:
+            return [index]
+        rows, s, t, n_aps = self.data.plan(index)
+        cost = rows * (s + t) * (max(n_aps, 1) if self.per_ap else 1)
+        if cost <= self.max_tokens or rows == 1:
+            return [index]
+        pieces = torch.tensor_split(index, min(rows, -(-cost // self.max_tokens)))
+        return [part for piece in pieces for part in self._capped(piece)]
 
     def __iter__(self) -> Iterator[Batch]:
         return self

@@ -74,6 +74,7 @@ class Settings:
     compile: bool = False
     cache: str = ""
     rename_aps: int = 0  # augmentation: rename APs by a random bijection of this many slots
+    max_tokens: int = 0  # cap on padded tokens (x streams for si) per batch; 0: none
     workers: int = 0
     resume: bool = False
 
@@ -114,10 +115,14 @@ class Trainer:
         train, val = train or self._load("train"), val or self._load("val")
         self.train_data = DeviceSplit(train, self.device, s.rename_aps)
         self.val_data = DeviceSplit(val, self.device)
-        self.batches = Batches(self.train_data, self.batch_size, s.seed, self.rank, self.world)
+        self.batches = Batches(self.train_data, self.batch_size, s.seed, self.rank, self.world,
+                               max_tokens=s.max_tokens, per_ap=cfg.arch == "si")
         perm = torch.randperm(len(val), generator=torch.Generator().manual_seed(12345))
-        self.val_index = perm[: s.val_samples]
-        self.calib_index = perm[s.val_samples: s.val_samples + s.calib_samples]
+        length = self.val_data.src_len + self.val_data.tgt_len
+        by_length = lambda index: index[torch.argsort(length[index], stable=True)]  # noqa: E731 - less padding
+        self.val_index = by_length(perm[: s.val_samples])
+        self.greedy_index = by_length(perm[: s.greedy_samples])
+        self.calib_index = by_length(perm[s.val_samples: s.val_samples + s.calib_samples])
         if len(self.calib_index) < 64:  # a tiny validation split: calibrate on what there is
             self.calib_index = self.val_index
         decay = [p for p in self.model.parameters() if p.dim() >= 2]
@@ -306,7 +311,7 @@ class Trainer:
             loss, token_acc = self.evaluate_loss(self.val_index)
             exact, pairs, n = 0, [], 0
             max_len = self.val_data.tgt.shape[1]
-            for batch in ordered_batches(self.val_data, self.val_index[: self.s.greedy_samples], self.batch_size):
+            for batch in ordered_batches(self.val_data, self.greedy_index, self.batch_size):
                 with self._autocast():
                     preds = greedy(self.model, batch.src, batch.n_slots, batch.n_aps, max_len)
                 for src, tgt, pred in zip(batch.src.tolist(), batch.tgt_out.tolist(), preds):
@@ -423,6 +428,8 @@ def parse_args(argv: Sequence[str] | None = None) -> Settings:
     p.add_argument("--cache", default="", help="folder for tokenised data caches (default OUT/cache or $LTLWIT_CACHE)")
     p.add_argument("--rename-aps", type=int, default=0, metavar="POOL",
                    help="augment: rename APs by a random bijection of POOL slots per sample")
+    p.add_argument("--max-tokens", type=int, default=0,
+                   help="split batches above this many padded tokens (x APs for si): bounds GPU memory")
     p.add_argument("--workers", type=int, default=0, help="processes for parsing data (default: cores, at most 8)")
     a = p.parse_args(argv)
     names = {f.name for f in fields(Settings)}
