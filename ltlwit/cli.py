@@ -152,6 +152,7 @@ def _solve_options(command: Callable, timeout: float | None = None) -> Callable:
                      help="Time limit of the engine per formula; past it the answer is UNKNOWN."),
         _engine_option,
         click.option("--model", type=click.Choice(MODELS), default="auto", show_default=True,
+                     envvar="LTLWIT_MODEL", show_envvar=True,
                      help="Neural models proposing candidates: si (symbol-invariant), dual (dual-part "
                      "embeddings), both (union of their candidates, best score first), none (the engine "
                      "alone); auto: si where its weights are installed, else none."),

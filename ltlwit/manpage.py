@@ -29,6 +29,7 @@ EXIT_STATUS = [
 ENVIRONMENT = [
     ("LTLWIT_HOME", "Where user models (models/) and training checkpoints (checkpoints/) live; default: "
                     "the platform's user data directory (~/.local/share/ltlwit on Linux)."),
+    ("LTLWIT_MODEL", "The default of --model for solve and check (auto, si, dual, both or none)."),
     ("NO_COLOR", "When set to a non-empty value, no colour or other escape codes are printed."),
 ]
 

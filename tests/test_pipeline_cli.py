@@ -97,9 +97,14 @@ def test_progress_line_only_when_stderr_alone_is_a_terminal() -> None:
 
 
 def _imports(*args: str, home: str) -> str:
+    """The import log of `ltlwit ARGS` with `--model` at its default and no bundled models."""
+    from test_pipeline_models import HIDE_BUNDLED
+
     env = subprocess_env()
     env["LTLWIT_HOME"] = home
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "ltlwit", *args], capture_output=True,
+    env.pop("LTLWIT_MODEL", None)
+    code = f"{HIDE_BUNDLED}; import sys; sys.argv = ['ltlwit', *sys.argv[1:]]; from ltlwit.cli import main; main()"
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-c", code, *args], capture_output=True,
                           text=True, env=env, cwd=ROOT, timeout=120)
     assert proc.returncode in (0, 1), proc.stderr[-2000:]
     return proc.stderr

@@ -34,6 +34,21 @@ def save_tiny_models(home: Path, families: tuple[str, ...] = ("si", "dual")) -> 
             save_weights(preset(family, task, "tiny").build(), home / "models" / f"{family}-{task}")
 
 
+#: Python code that makes the registry see no bundled models (for subprocesses; in-process tests
+#: use the `no_bundled` fixture): these tests must behave the same before and after the
+#: bundled weights ship.
+HIDE_BUNDLED = "import pathlib, ltlwit.registry as r; r._bundled_folder = lambda: pathlib.Path('/nonexistent')"
+
+
+@pytest.fixture(autouse=True)
+def no_bundled(monkeypatch) -> None:
+    """Models come only from the tests' LTLWIT_HOME, and --model takes its default (auto)."""
+    from ltlwit import registry
+
+    monkeypatch.setattr(registry, "_bundled_folder", lambda: Path("/nonexistent"))
+    monkeypatch.delenv("LTLWIT_MODEL", raising=False)
+
+
 @pytest.fixture(scope="module")
 def model_home(tmp_path_factory) -> Path:
     home = tmp_path_factory.mktemp("home")
