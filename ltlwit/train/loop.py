@@ -130,7 +130,7 @@ class Trainer:
         self.opt = torch.optim.AdamW([{"params": decay, "weight_decay": s.weight_decay},
                                       {"params": rest, "weight_decay": 0.0}], lr=s.lr, betas=(0.9, 0.95),
                                      fused=self.device.type == "cuda")
-        self.step, self.elapsed_before = 0, 0.0
+        self.step, self.elapsed_before, self.samples_seen = 0, 0.0, 0
         if state:
             self._restore(state)
         self.net: torch.nn.Module = self.model
@@ -199,6 +199,7 @@ class Trainer:
 
     def train_step(self) -> torch.Tensor:
         batch = next(self.batches)
+        self.samples_seen += batch.src.shape[0]
         for group in self.opt.param_groups:
             group["lr"] = self.lr_at(self.step)
         with self._autocast():
@@ -229,7 +230,7 @@ class Trainer:
         self._say(f"{s.arch}-{s.task} ({s.preset}): {params:,} parameters, batch {self.batch_size} x {self.world}, "
                   f"device {self.device}, steps {self.step}->{s.steps}")
         loss_sum = torch.zeros((), device=self.device)
-        count, mark, mark_step = 0, time.monotonic(), self.step
+        count, mark, mark_step, mark_samples = 0, time.monotonic(), self.step, self.samples_seen
         reason = "done"
         while self.step < s.steps:
             if s.stop_at and self.step >= s.stop_at:
@@ -242,9 +243,10 @@ class Trainer:
             count += 1
             if self.step % s.log_every == 0 or self.step == s.steps:
                 now = time.monotonic()
-                self._log_progress(loss_sum, count, (now - mark) / max(1, self.step - mark_step))
+                self._log_progress(loss_sum, count, (now - mark) / max(1, self.step - mark_step),
+                                   (self.samples_seen - mark_samples) / max(now - mark, 1e-9))
                 loss_sum.zero_()
-                count, mark, mark_step = 0, time.monotonic(), self.step
+                count, mark, mark_step, mark_samples = 0, time.monotonic(), self.step, self.samples_seen
             if s.val_every and self.step % s.val_every == 0 and self.step < s.steps and self._has_time(self._val_cost):
                 self.validate()
             if s.ckpt_every and self.step % s.ckpt_every == 0 and self.step < s.steps:
@@ -262,7 +264,7 @@ class Trainer:
             return True
         return self.s.time_limit - (time.monotonic() - self.t0) > cost + self._end_cost + 3 * self._step_time
 
-    def _log_progress(self, loss_sum: torch.Tensor, count: int, step_time: float) -> None:
+    def _log_progress(self, loss_sum: torch.Tensor, count: int, step_time: float, sample_rate: float) -> None:
         if self.world > 1:
             dist.all_reduce(loss_sum)
             loss_sum /= self.world
@@ -273,10 +275,14 @@ class Trainer:
         rate = 1.0 / step_time if step_time > 0 else 0.0
         eta = (self.s.steps - self.step) * step_time
         record = {"step": self.step, "loss": loss, "lr": self.lr_at(self.step - 1), "scale": float(self.model.logit_scale),
-                  "steps_per_s": rate, "samples_per_s": rate * self.batch_size * self.world,
+                  "steps_per_s": rate, "samples_per_s": sample_rate * self.world,
                   "elapsed": self.elapsed_before + time.monotonic() - self.t0}
+        memory = ""
+        if self.device.type == "cuda":  # allocator statistics: no synchronisation
+            record["max_memory_gb"] = torch.cuda.max_memory_allocated(self.device) / 2**30
+            memory = f"  peak {record['max_memory_gb']:.1f} GiB"
         print(f"step {self.step}/{self.s.steps}  loss {loss:.4f}  lr {record['lr']:.2e}  scale {record['scale']:.1f}  "
-              f"{rate:.2f} steps/s  {record['samples_per_s']:.0f} samples/s  ETA {_hms(eta)}", flush=True)
+              f"{rate:.2f} steps/s  {record['samples_per_s']:.0f} samples/s  ETA {_hms(eta)}{memory}", flush=True)
         self._append_log(record)
 
     def _append_log(self, record: dict[str, Any]) -> None:
