@@ -155,7 +155,7 @@ def _solve_options(command: Callable, timeout: float | None = None) -> Callable:
                      envvar="LTLWIT_MODEL", show_envvar=True,
                      help="Neural models proposing candidates: si (symbol-invariant), dual (dual-part "
                      "embeddings), both (union of their candidates, best score first), none (the engine "
-                     "alone); auto: si where its weights are installed, else none."),
+                     "alone); auto: si where its weights are installed and a CUDA GPU can run it, else none."),
         click.option("--top", type=click.IntRange(min=1), metavar="N",
                      help="Candidates taken from each model's beam (default: the beam width)."),
         click.option("--beam", type=click.IntRange(min=1), metavar="K",

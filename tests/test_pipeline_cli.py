@@ -111,14 +111,16 @@ def _imports(*args: str, home: str) -> str:
 
 
 def test_torch_is_imported_only_when_a_model_runs(tmp_path) -> None:
-    """No weights installed: the default model degrades to the engine without touching torch;
-    `check` too. With weights, the same command does import it."""
+    """Without weights, or on a machine without a GPU, the default model is the engine and
+    torch is never imported (nor by check, completion); asking for a model imports it."""
     empty = str(tmp_path / "empty")
     for args in (["solve", "G(a -> F b)", "a & b"], ["check", "--help"], ["completion", "bash"]):
         log = _imports(*args, home=empty)
         assert "| ltlwit.cli" in log and "torch" not in log, args
     from test_pipeline_models import save_tiny_models
 
+    home = str(tmp_path / "home")
     save_tiny_models(tmp_path / "home", ("si",))
-    log = _imports("solve", "--max-len", "4", "G(a -> F b)", home=str(tmp_path / "home"))
+    assert "torch" not in _imports("solve", "G(a -> F b)", home=home)  # weights, but no GPU
+    log = _imports("solve", "--model", "si", "--max-len", "4", "G(a -> F b)", home=home)
     assert "| torch" in log and "| ltlwit.neural.beam" in log

@@ -37,7 +37,8 @@ def save_tiny_models(home: Path, families: tuple[str, ...] = ("si", "dual")) -> 
 #: Python code that makes the registry see no bundled models (for subprocesses; in-process tests
 #: use the `no_bundled` fixture): these tests must behave the same before and after the
 #: bundled weights ship.
-HIDE_BUNDLED = "import pathlib, ltlwit.registry as r; r._bundled_folder = lambda: pathlib.Path('/nonexistent')"
+HIDE_BUNDLED = ("import pathlib, ltlwit.registry as r; r._bundled_folder = lambda: pathlib.Path('/nonexistent'); "
+                "import ltlwit.pipeline.models as m; m.gpu_visible = lambda: False")
 
 
 @pytest.fixture(autouse=True)
@@ -108,11 +109,22 @@ def test_both_families_run_batched_and_every_answer_is_checked(model_home, monke
     assert sum(r["candidates_tried"] for r in records) <= sum(len(v) for v in proposed.values())
 
 
-def test_auto_takes_si_when_installed(model_home, monkeypatch, spy) -> None:
+def test_auto_takes_si_where_a_gpu_can_run_it(model_home, monkeypatch, spy) -> None:
+    from ltlwit.pipeline import models, run as pipeline_run
+
     monkeypatch.setenv("LTLWIT_HOME", str(model_home))
+    monkeypatch.setattr(models, "gpu_visible", lambda: False)
     result = run("solve", "--format", "json", *FAST, "F a", "a & b")
     assert result.exit_code == 0 and [r["status"] for r in json_lines(result.stdout)] == ["sat", "sat"]
+    assert spy == []  # a CPU: the engine alone
+    assert run("solve", "--model", "si", *FAST, "F a").exit_code == 0 and len(spy) == 1  # unless asked
+    spy.clear()
+    monkeypatch.setattr(models, "gpu_visible", lambda: True)  # a driver, but torch has no CUDA here
+    assert run("solve", *FAST, "F a").exit_code == 0 and spy == []
+    monkeypatch.setattr(pipeline_run, "cuda_available", lambda: True)  # as on a GPU machine
+    result = run("solve", "--format", "json", *FAST, "F a", "a & b")
     assert [label for label, _, _ in spy] == ["model:si", "model:si"]  # one LTL and one prop batch
+    assert run("solve", "--device", "cpu", *FAST, "F a").exit_code == 0 and len(spy) == 2  # cpu: engine
 
 
 def test_the_dual_models_ap_limit_sends_wide_formulas_to_the_engine(model_home, monkeypatch, spy) -> None:

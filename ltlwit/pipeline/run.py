@@ -30,7 +30,7 @@ from ltlwit.logic.rename import Renaming
 from ltlwit.logic.result import Sat, Unsat
 from ltlwit.pipeline.checking import engine_answer, validate
 from ltlwit.pipeline.coreform import MAX_MODEL_INPUT, to_core
-from ltlwit.pipeline.models import ModelProblem, Selection, check_device, load, select
+from ltlwit.pipeline.models import ModelProblem, Selection, check_device, cuda_available, load, select
 from ltlwit.pipeline.sources import Candidate, CandidateSource, NeuralSource, merge
 from ltlwit.solve import Notify, Outcome, SolveOptions, internal_error, parse
 from ltlwit.status import ExitStatus
@@ -165,6 +165,9 @@ class Pipeline:
     def _load(self, task: str) -> list[CandidateSource]:
         names = self._selection.names.get(task, ())
         sources: list[CandidateSource] = []
+        if names and self.options.model == "auto" and self.options.device == "auto" and not cuda_available():
+            self._selection.names[task] = ()
+            return sources  # a driver but no CUDA torch: auto quietly leaves it to the engine
         try:
             if names:
                 check_device(self.options.device)
