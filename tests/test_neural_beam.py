@@ -13,7 +13,7 @@ from ltlwit.logic.trace import Trace
 from ltlwit.neural.beam import beam_hypotheses, beam_search, encode_inputs, greedy
 from ltlwit.neural.tokenizer import decode_witness, encode_witness
 
-from neural_support import DATA, trained
+from neural_support import DATA, one_thread, trained  # noqa: F401 - one_thread is a fixture
 
 
 def inputs(task: str, n: int = 12) -> list:

@@ -22,7 +22,7 @@ from ltlwit.neural.config import DualConfig, SIConfig, config_from_dict, preset
 from ltlwit.neural.dual import draw_betas, sampling_set_size
 from ltlwit.neural.tokenizer import EOS, N_BASE, PAD, START, encode_formula, encode_trace
 
-from neural_support import DATA, trained
+from neural_support import DATA, one_thread, trained  # noqa: F401 - one_thread is a fixture
 from strategies import formulas, traces
 
 SLOTS = [slot_name(i) for i in range(10)]

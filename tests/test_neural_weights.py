@@ -13,6 +13,8 @@ from ltlwit.neural.beam import beam_search
 from ltlwit.neural.config import preset
 from ltlwit.neural.weights import WeightsError, bundled_weights, load_weights, read_manifest, save_weights
 
+from neural_support import one_thread  # noqa: F401 - a fixture
+
 FORMULAS = [parse_formula(t, "polish") for t in ("&Uab!Xc", "XXa", "U&ab|!c&dXe")]
 
 

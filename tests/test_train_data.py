@@ -14,7 +14,7 @@ from ltlwit.neural.tokenizer import EOS, N_BASE, PAD, START, decode_formula, dec
 from ltlwit.train import data as D
 from ltlwit.train.data import Batches, DeviceSplit, encode_file, encode_pair, load_split, read_pairs
 
-from neural_support import DATA
+from neural_support import DATA, one_thread  # noqa: F401 - one_thread is a fixture
 
 CPU = torch.device("cpu")
 

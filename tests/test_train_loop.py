@@ -16,7 +16,7 @@ from ltlwit.logic.formula import Formula
 from ltlwit.neural.weights import load_weights
 from ltlwit.train.loop import Settings, Trainer, main
 
-from neural_support import DATA, overfit, split, trainer
+from neural_support import DATA, one_thread, overfit, split, trainer  # noqa: F401 - one_thread is a fixture
 
 ROOT = Path(__file__).resolve().parents[1]
 
