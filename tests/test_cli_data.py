@@ -1,0 +1,119 @@
+"""`ltlwit data generate` and `ltlwit data stats` through the CLI."""
+
+from __future__ import annotations
+
+import json
+
+from cli_support import run
+from ltlwit.logic import ltl
+from ltlwit.logic.prop import entails
+from ltlwit.logic.syntax import parse_assignment, parse_formula, parse_trace
+from ltlwit.train.pairs import iter_pairs
+
+
+def test_generate_ltl_output_is_verified_by_the_checker(tmp_path):
+    out = tmp_path / "ltl.txt.gz"
+    result = run("data", "generate", "--task", "ltl", "--aps", "4", "--max-size", "16", "-n", "120", "-o", str(out),
+                 "--seed", "5", "--jobs", "1")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == ""
+    assert "120 samples (120 new, 0 already there)" in result.stderr
+    pairs = list(iter_pairs(out))
+    assert len(pairs) == 120 and len({f for f, _ in pairs}) == 120
+    for formula_text, trace_text in pairs[::3]:
+        formula = parse_formula(formula_text, "polish")
+        assert formula.size <= 16 and set(formula.aps()) <= set("abcd")
+        assert ltl.holds(formula, parse_trace(trace_text, "polish"))
+
+
+def test_generate_prop_and_continue_to_a_larger_count(tmp_path):
+    out = tmp_path / "prop.txt"
+    args = ["data", "generate", "--task", "prop", "--aps", "5", "--max-size", "20", "-o", str(out), "--jobs", "2"]
+    assert run(*args, "-n", "50").exit_code == 0
+    first = list(iter_pairs(out))
+    result = run(*args, "-n", "80")
+    assert result.exit_code == 0 and "80 samples (30 new, 50 already there)" in result.stderr
+    pairs = list(iter_pairs(out))
+    assert pairs[:50] == first and len(pairs) == 80
+    for formula_text, assignment_text in pairs:
+        assert entails(parse_assignment(assignment_text, "polish"), parse_formula(formula_text, "polish"))
+    again = run(*args, "-n", "80")
+    assert again.exit_code == 0 and "80 samples (0 new, 80 already there)" in again.stderr
+
+
+def test_generate_reports_a_space_too_small_with_status_1(tmp_path):
+    out = tmp_path / "tiny.txt"
+    result = run("data", "generate", "--task", "ltl", "--aps", "1", "--max-size", "2", "-n", "500", "-o", str(out),
+                 "--jobs", "1")
+    assert result.exit_code == 1
+    assert "only" in result.stderr and "of 500 samples" in result.stderr
+
+
+def test_generate_usage_errors_are_2(tmp_path):
+    base = ("data", "generate", "--max-size", "5", "-n", "5", "-o", str(tmp_path / "x.txt"))
+    assert run(*base, "--task", "ltl", "--aps", "27").exit_code == 2
+    assert run(*base, "--task", "ctl", "--aps", "2").exit_code == 2
+    bad = run(*base, "--task", "prop", "--alphabet", "ltl35", "--aps", "2")
+    assert bad.exit_code == 2 and bad.stderr.startswith("ltlwit: ") and "propositional alphabet" in bad.stderr
+
+
+def test_stats_text_and_json(tmp_path):
+    out = tmp_path / "s.txt"
+    out.write_text("a\n{a}\n&ab\n{&ab}\nUab\n{b}\n!&<->abc\na0\n")
+    text = run("data", "stats", str(out))
+    assert text.exit_code == 0
+    lines = text.stdout.splitlines()
+    assert lines[0] == f"{out}: 4 samples by formula size (rows) and AP count (columns)"
+    cells = {line.split("│")[1].strip(): [c.strip() for c in line.split("│")[2:-1]]
+             for line in lines if "│" in line}
+    header = next(line for line in lines if "size" in line and "┃" in line)
+    assert [c.strip() for c in header.split("┃")[1:-1]] == ["size", "1 AP", "2 APs", "3 APs", "all"]
+    assert cells == {"1": ["1", "", "", "1"], "3": ["", "2", "", "2"], "6": ["", "", "1", "1"],
+                     "all": ["1", "2", "1", "4"]}
+    data = json.loads(run("data", "stats", "--format", "json", str(out)).stdout)
+    assert data["samples"] == 4 and data["by_aps"] == {"1": 1, "2": 2, "3": 1}
+    assert data["by_size"] == {"1": 1, "3": 2, "6": 1}
+    assert {"aps": 2, "size": 3, "count": 2} in data["cells"]
+
+
+def test_stats_errors(tmp_path):
+    assert run("data", "stats", str(tmp_path / "missing.txt")).exit_code == 2
+    odd = tmp_path / "odd.txt"
+    odd.write_text("a\n{a}\nXb\n")
+    result = run("data", "stats", str(odd))
+    assert result.exit_code == 2 and "odd.txt:3" in result.stderr
+
+
+def test_data_stats_does_not_import_torch(tmp_path):
+    import subprocess
+    import sys
+
+    from cli_support import ROOT, subprocess_env
+
+    out = tmp_path / "s.txt"
+    out.write_text("a\n{a}\n")
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "ltlwit", "data", "stats", str(out)],
+                          capture_output=True, text=True, env=subprocess_env(), cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "| ltlwit.train.stats" in proc.stderr and "torch" not in proc.stderr
+
+
+def test_progress_bar_only_on_a_terminal():
+    import io
+
+    from ltlwit.env import Environment
+    from ltlwit.progress import progress_bar
+
+    def env(tty: bool) -> Environment:
+        return Environment(stdin=io.BytesIO(), stdout=io.StringIO(), stderr=io.StringIO(), stdin_isatty=False,
+                           stdout_isatty=False, stderr_isatty=tty)
+
+    quiet, live = env(False), env(True)
+    for e in (quiet, live):
+        with progress_bar(e, "generating", total=10, fields="loss {task.fields[loss]:.2f}", loss=1.0) as update:
+            update(4, loss=0.5)
+            update(10, loss=0.25)
+    assert quiet.stderr.getvalue() == ""
+    assert "generating" in live.stderr.getvalue() and "10/10" in live.stderr.getvalue()
+    assert "loss 0.25" in live.stderr.getvalue()
+    assert live.stdout.getvalue() == ""

@@ -1,0 +1,106 @@
+"""`ltlwit eval` and `ltlwit models list|show|path` through the CLI, with a registered model.
+
+The metrics themselves are checked against known answers with fake predictors in
+test_eval.py / test_eval_alpha.py; here the command's plumbing: a model by name, the data file,
+text and JSON output, the grid CSV, alpha-covariance of a symbol-invariant network."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from cli_support import run
+
+DATA = "Uba\n{a}\nXc\n1;{c}\n&ab\n{&ab}\n!Xa\n1;{!a}\nd\n{d}\nX&ab\n1;{&ab}\n"
+
+
+@pytest.fixture()
+def home(tmp_path, monkeypatch):
+    """A fresh LTLWIT_HOME, and no bundled models (whether weights ship must not matter here)."""
+    from ltlwit import registry
+
+    monkeypatch.setenv("LTLWIT_HOME", str(tmp_path / "home"))
+    (tmp_path / "no-bundled").mkdir()
+    monkeypatch.setattr(registry, "_bundled_folder", lambda: tmp_path / "no-bundled")
+    return tmp_path
+
+
+@pytest.fixture()
+def model(home):
+    """An (untrained) tiny symbol-invariant model registered as `tiny-si`."""
+    import torch
+
+    from ltlwit import registry
+    from ltlwit.neural.config import preset
+    from ltlwit.neural.weights import save_weights
+
+    torch.manual_seed(0)
+    saved = save_weights(preset("si", "ltl", "tiny").build(), home / "w" / "tiny", training={"steps": 0})
+    registry.register(saved, "tiny-si")
+    return "tiny-si"
+
+
+def test_eval_json_grid_and_alpha(model, home):
+    data = home / "hand.txt"
+    data.write_text(DATA)
+    grid = home / "grid.csv"
+    result = run("eval", "--model", model, "--data", str(data), "--beam", "2", "--format", "json",
+                 "--grid-csv", str(grid), "--alpha-samples", "4", "--alpha-variants", "6", "--size-bucket", "2",
+                 "--max-len", "12")
+    assert result.exit_code == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["model"] == "tiny-si" and out["task"] == "ltl" and out["arch"] == "si"
+    assert out["samples"] == 6 and out["top"] == 2 and 0 <= out["correct"] <= out["top2"] <= 1
+    assert sum(cell["samples"] for cell in out["grid"]) == 6
+    alpha = out["alpha_covariance"]
+    # the three formulas with two APs (invariance itself: test_eval_alpha.py)
+    assert alpha["samples"] == 3 and alpha["mean"] == 1.0
+    with open(grid) as fh:
+        rows = list(csv.DictReader(fh))
+    assert [(r["aps"], r["size_from"], r["samples"]) for r in rows] == [
+        ("1", "1", "2"), ("1", "3", "1"), ("2", "3", "3")]
+    assert "grid written" in result.stderr
+
+
+def test_eval_text_table(model, home):
+    data = home / "hand.txt"
+    data.write_text(DATA)
+    result = run("eval", "--model", model, "--data", str(data), "--beam", "1", "--alpha-samples", "0",
+                 "--max-len", "12")
+    assert result.exit_code == 0, result.stderr
+    assert "tiny-si on" in result.stdout and "invalid outputs" in result.stdout
+    assert "alpha-covariance" not in result.stdout
+
+
+def test_eval_errors(model, home):
+    data = home / "hand.txt"
+    data.write_text(DATA)
+    missing = run("eval", "--model", "nope", "--data", str(data))
+    assert missing.exit_code == 2 and "no model named 'nope' (known: tiny-si" in missing.stderr
+    assert run("eval", "--model", model, "--data", str(data), "--beam", "2", "--top", "3").exit_code == 2
+    bad = home / "bad.txt"
+    bad.write_text("Uab\n{b\n")
+    result = run("eval", "--model", model, "--data", str(bad))
+    assert result.exit_code == 2 and "bad.txt:1" in result.stderr
+
+
+def test_models_list_show_path(model, home):
+    listing = run("models", "list")
+    assert listing.exit_code == 0 and "tiny-si" in listing.stdout and "user" in listing.stdout
+    rows = [json.loads(line) for line in run("models", "list", "--format", "json").stdout.splitlines()]
+    assert [(r["name"], r["source"], r["task"], r["arch"]) for r in rows] == [("tiny-si", "user", "ltl", "si")]
+    shown = json.loads(run("models", "show", "tiny-si").stdout)
+    assert shown["source"] == "user" and shown["config"]["arch"] == "si" and shown["format"].startswith("ltlwit")
+    path = run("models", "path", "tiny-si").stdout.strip()
+    assert path == str(home / "home" / "models" / "tiny-si.pt")
+    gone = run("models", "show", "other")
+    assert gone.exit_code == 2 and gone.stderr.startswith("ltlwit: no model named 'other'")
+    assert run("models", "path", "other").exit_code == 2
+
+
+def test_models_list_when_there_are_none(home):
+    result = run("models", "list")
+    assert result.exit_code == 0 and "no models" in result.stdout
+    assert run("models", "list", "--format", "json").stdout == ""

@@ -1,0 +1,96 @@
+"""`ltlwit train` through the CLI: a 20-step tiny run, the same run stopped at step 10 and
+resumed (step counter and losses continue exactly), registration, and a 2-process torchrun
+run on CPU (gloo)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from cli_support import ROOT, run, subprocess_env
+from ltlwit.train.label import GenerateConfig, generate_dataset
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("data")
+    generate_dataset(folder / "train.txt.gz", GenerateConfig("ltl", 3, 12, 400, seed=1))
+    generate_dataset(folder / "val.txt", GenerateConfig("ltl", 3, 12, 80, seed=2))
+    return folder
+
+
+@pytest.fixture()
+def home(tmp_path, monkeypatch):
+    """A fresh LTLWIT_HOME, and no bundled models (whether weights ship must not matter here)."""
+    from ltlwit import registry
+
+    monkeypatch.setenv("LTLWIT_HOME", str(tmp_path / "home"))
+    (tmp_path / "no-bundled").mkdir()
+    monkeypatch.setattr(registry, "_bundled_folder", lambda: tmp_path / "no-bundled")
+    return tmp_path / "home"
+
+
+def train_args(data_dir, name, *extra):
+    return ("train", "--task", "ltl", "--arch", "si", "--preset", "tiny", "--data", str(data_dir), "--steps", "20",
+            "--device", "cpu", "--name", name, "--log-every", "5", "--val-every", "0", "--ckpt-every", "0",
+            "--batch-size", "16", *extra)
+
+
+def losses(home, name):
+    with open(home / "checkpoints" / name / "log.jsonl") as fh:
+        return {r["step"]: r["loss"] for r in map(json.loads, fh) if "loss" in r}
+
+
+def test_resume_continues_step_counter_and_losses_exactly(data_dir, home):
+    straight = run(*train_args(data_dir, "straight"))
+    assert straight.exit_code == 0, straight.stderr
+    assert straight.stdout == "straight\n"
+    assert "model 'straight' registered" in straight.stderr
+
+    first = run(*train_args(data_dir, "split", "--stop-at", "10"))
+    assert first.exit_code == 0, first.stderr
+    assert first.stdout == "" and "stopped at step 10" in first.stderr and "--resume" in first.stderr
+    assert not (home / "models" / "split.json").exists()  # not registered before completion
+
+    again = run(*train_args(data_dir, "split"))
+    assert again.exit_code == 2 and "already holds a checkpoint" in again.stderr
+
+    second = run(*train_args(data_dir, "split", "--resume"))
+    assert second.exit_code == 0, second.stderr
+    assert "resumed" in second.stderr and "at step 10" in second.stderr and "steps 10->20" in second.stderr
+    a, b = losses(home, "straight"), losses(home, "split")
+    assert sorted(a) == sorted(b) == [5, 10, 15, 20]
+    for step in (5, 10, 15, 20):
+        assert b[step] == pytest.approx(a[step], rel=1e-5, abs=1e-6)
+
+    manifest = json.loads((home / "models" / "split.json").read_text())
+    assert manifest["training"]["steps"] == 20 and manifest["name"] == "split"
+    listing = run("models", "list", "--format", "json")
+    assert {json.loads(line)["name"] for line in listing.stdout.splitlines()} == {"straight", "split"}
+
+
+def test_train_errors(data_dir, home, tmp_path):
+    bad = run(*train_args(data_dir, "bad name"))
+    assert bad.exit_code == 2 and "bad model name" in bad.stderr
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    missing = run("train", "--task", "ltl", "--arch", "si", "--preset", "tiny", "--data", str(empty), "--steps", "2",
+                  "--device", "cpu", "--name", "x")
+    assert missing.exit_code == 2 and "no train.txt.gz or train.txt" in missing.stderr
+
+
+def test_two_process_torchrun_on_cpu(data_dir, tmp_path):
+    env = subprocess_env()
+    env["LTLWIT_HOME"] = str(tmp_path / "home")
+    command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2",
+               "-m", "ltlwit", *train_args(data_dir, "ddp", "--batch-size", "8")]
+    command[command.index("20")] = "6"
+    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.splitlines()[-1:] == ["ddp"]  # rank 0 alone registers and prints
+    manifest = json.loads((tmp_path / "home" / "models" / "ddp.json").read_text())
+    assert manifest["training"]["world_size"] == 2 and manifest["training"]["steps"] == 6
+    assert "batch 8 x 2" in done.stderr
