@@ -108,11 +108,11 @@ class Trainer:
         cfg = config_from_dict(state["model_config"]) if state else model_config or preset(s.arch, s.task, s.preset)
         if (cfg.arch, cfg.task) != (s.arch, s.task):
             raise ValueError(f"{ckpt}: checkpoint of a {cfg.arch}/{cfg.task} model, not {s.arch}/{s.task}")
+        train, val = train or self._load("train"), val or self._load("val")  # parse before CUDA: fork is fast
         torch.manual_seed(s.seed)  # the same initial weights on every rank
         self.model = cfg.build().to(self.device)
         torch.manual_seed(s.seed * 1000 + self.rank + 1)  # dropout and β draws differ per rank
         self.batch_size = s.batch_size or PRESET_BATCH.get(s.preset, PRESET_BATCH["small"])[s.task]
-        train, val = train or self._load("train"), val or self._load("val")
         self.train_data = DeviceSplit(train, self.device, s.rename_aps)
         self.val_data = DeviceSplit(val, self.device)
         self.batches = Batches(self.train_data, self.batch_size, s.seed, self.rank, self.world,
