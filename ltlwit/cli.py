@@ -359,6 +359,13 @@ def verify(ctx: click.Context, pair: tuple[str, ...], files: tuple[str, ...], lo
     return _run(verdicts(), printer.emit)
 
 
+# The model workflow (data generate|stats, train, eval, models) lives in its own module.
+from ltlwit.cli_workflow import COMMANDS as _WORKFLOW_COMMANDS  # noqa: E402
+
+for _command in _WORKFLOW_COMMANDS:
+    cli.add_command(_command)
+
+
 def main() -> None:
     """Console-script entry point."""
     cli.main(prog_name="ltlwit")
