@@ -74,7 +74,22 @@ def test_time_limit_checkpoints_and_exits(tmp_path: Path, capsys) -> None:
 def test_resume_refuses_another_architecture(tmp_path: Path, capsys) -> None:
     assert run(tmp_path, "--steps", "2") == 0
     assert run(tmp_path, "--steps", "4", "--resume", arch="si") == 2
-    assert "checkpoint of a dual/ltl model" in capsys.readouterr().err
+    assert "a dual/ltl model, not si/ltl" in capsys.readouterr().err
+
+
+def test_init_from_weights_continues_the_step_count(tmp_path: Path, capsys) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert run(a, "--steps", "20", "--stop-at", "10") == 0
+    assert run(b, "--steps", "20", "--stop-at", "14", "--init-from", str(a / "model.pt")) == 0
+    assert sorted(losses(b)) == [11, 12, 13, 14]
+    state = torch.load(b / "checkpoint.pt", weights_only=True)
+    assert state["step"] == 14 and state["restart"] == 10
+    rows = [json.loads(line) for line in (b / "log.jsonl").read_text().splitlines()]
+    assert rows[0]["lr"] < 1e-4  # warming up again: Adam's moments start from zero
+    assert run(b, "--steps", "16", "--resume") == 0  # a checkpoint wins over --init-from
+    assert torch.load(b / "checkpoint.pt", weights_only=True)["restart"] == 10
+    assert run(tmp_path / "c", "--steps", "20", "--init-from", str(a / "model.pt"), arch="si") == 2
+    assert "a dual/ltl model, not si/ltl" in capsys.readouterr().err
 
 
 def test_missing_data_is_a_one_line_error(tmp_path: Path, capsys) -> None:

@@ -40,10 +40,11 @@ from ltlwit.neural.backbone import adacos_loss, resolve_device
 from ltlwit.neural.beam import greedy
 from ltlwit.neural.config import ModelConfig, config_from_dict, preset
 from ltlwit.neural.tokenizer import EOS, PAD, DecodeError, Witness, decode_formula, decode_witness
-from ltlwit.neural.weights import save_weights
+from ltlwit.neural.weights import load_weights, save_weights
 from ltlwit.train.data import Batches, DeviceSplit, EncodedSplit, load_split, ordered_batches
 
 ValidateFn = Callable[[list[tuple[Formula, Optional[Witness]]]], float]
+REWARM = 100  # warm-up steps after --init-from
 PRESET_BATCH = {"paper": {"ltl": 768, "prop": 1024}, "small": {"ltl": 256, "prop": 256}, "tiny": {"ltl": 64, "prop": 64}}
 
 
@@ -77,6 +78,7 @@ class Settings:
     max_tokens: int = 0  # cap on padded tokens (x streams for si) per batch; 0: none
     workers: int = 0
     resume: bool = False
+    init_from: str = ""  # fp16 weights (model.pt) to continue from when there is no checkpoint
 
 
 def _distributed(device_name: str) -> tuple[int, int, torch.device]:
@@ -106,16 +108,22 @@ class Trainer:
         if s.resume and state is None:
             self._say(f"no checkpoint in {self.out}: starting afresh")
         cfg = config_from_dict(state["model_config"]) if state else model_config or preset(s.arch, s.task, s.preset)
+        init, start = None, 0
+        if s.init_from and not state:  # e.g. on a fresh machine, from weights fetched off an earlier one
+            init, manifest = load_weights(s.init_from)
+            cfg, start = init.cfg, int(manifest["training"].get("steps", 0))
         if (cfg.arch, cfg.task) != (s.arch, s.task):
-            raise ValueError(f"{ckpt}: checkpoint of a {cfg.arch}/{cfg.task} model, not {s.arch}/{s.task}")
+            raise ValueError(f"{s.init_from if init else ckpt}: a {cfg.arch}/{cfg.task} model, not {s.arch}/{s.task}")
         train, val = train or self._load("train"), val or self._load("val")  # parse before CUDA: fork is fast
         torch.manual_seed(s.seed)  # the same initial weights on every rank
         self.model = cfg.build().to(self.device)
+        if init is not None:
+            self.model.load_state_dict(init.state_dict())
         torch.manual_seed(s.seed * 1000 + self.rank + 1)  # dropout and β draws differ per rank
         self.batch_size = s.batch_size or PRESET_BATCH.get(s.preset, PRESET_BATCH["small"])[s.task]
         self.train_data = DeviceSplit(train, self.device, s.rename_aps)
         self.val_data = DeviceSplit(val, self.device)
-        self.batches = Batches(self.train_data, self.batch_size, s.seed, self.rank, self.world,
+        self.batches = Batches(self.train_data, self.batch_size, s.seed + start, self.rank, self.world,
                                max_tokens=s.max_tokens, per_ap=cfg.arch == "si")
         perm = torch.randperm(len(val), generator=torch.Generator().manual_seed(12345))
         length = self.val_data.src_len + self.val_data.tgt_len
@@ -130,7 +138,8 @@ class Trainer:
         self.opt = torch.optim.AdamW([{"params": decay, "weight_decay": s.weight_decay},
                                       {"params": rest, "weight_decay": 0.0}], lr=s.lr, betas=(0.9, 0.95),
                                      fused=self.device.type == "cuda")
-        self.step, self.elapsed_before, self.samples_seen = 0, 0.0, 0
+        self.step, self.elapsed_before, self.samples_seen = start, 0.0, 0
+        self.restart = start if init is not None else None  # fresh optimiser state: warm up again
         if state:
             self._restore(state)
         self.net: torch.nn.Module = self.model
@@ -173,6 +182,7 @@ class Trainer:
         self.step = int(state["step"])
         self.batches.load_state_dict(state["data"])
         self.elapsed_before = float(state["elapsed"])
+        self.restart = state.get("restart")
         rngs = state["rng"]
         if len(rngs) == self.world:
             torch.set_rng_state(rngs[self.rank]["cpu"])
@@ -190,6 +200,8 @@ class Trainer:
             return s.lr * (step + 1) / self.warmup
         progress = (step - self.warmup) / max(1, s.steps - self.warmup)
         ratio = s.min_lr_ratio + (1 - s.min_lr_ratio) * 0.5 * (1 + math.cos(math.pi * min(progress, 1.0)))
+        if self.restart is not None:  # continuing from weights: Adam's moments start at zero again
+            ratio *= min(1.0, (step - self.restart + 1) / REWARM)
         return s.lr * ratio
 
     def _autocast(self) -> contextlib.AbstractContextManager:
@@ -358,7 +370,7 @@ class Trainer:
         if self.rank != 0:
             return
         state = {"format": "ltlwit-checkpoint/1", "model": self.model.state_dict(), "optimizer": self.opt.state_dict(),
-                 "step": self.step, "data": self.batches.state_dict(), "rng": rngs,
+                 "step": self.step, "data": self.batches.state_dict(), "rng": rngs, "restart": self.restart,
                  "model_config": self.model.cfg.to_dict(), "settings": asdict(self.s),
                  "elapsed": self.elapsed_before + time.monotonic() - self.t0}
         self.out.mkdir(parents=True, exist_ok=True)
@@ -420,6 +432,9 @@ def parse_args(argv: Sequence[str] | None = None) -> Settings:
     p.add_argument("--batch-size", type=int, default=0, help="per rank; default: the preset's")
     p.add_argument("--device", default="auto", help="auto | cpu | cuda")
     p.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint.pt when it exists")
+    p.add_argument("--init-from", default="", metavar="WEIGHTS",
+                   help="without a checkpoint: start from these fp16 weights (OUT/model.pt of an earlier run) at "
+                        f"their step, with a fresh optimiser and {REWARM} warm-up steps")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--time-limit", type=float, default=0.0, help="seconds; checkpoint and exit before then")
     p.add_argument("--stop-at", type=int, default=0, help="checkpoint and exit at this step")
