@@ -62,17 +62,14 @@ class Pipeline:
     `exit_status` is ERROR once a model failed to load or run (its inputs went to the engine)."""
 
     def __init__(self, options: SolveOptions, sources: Mapping[str, Sequence[CandidateSource]] | None = None,
-                 notify: Notify | None = None, selection: Selection | None = None) -> None:
+                 notify: Notify | None = None) -> None:
         self.options = options
         self.notify = notify or (lambda text: None)
         self.exit_status = ExitStatus.SUCCESS
         self._sources: dict[str, list[CandidateSource]] = {t: list(s) for t, s in (sources or {}).items()}
         self._memo: OrderedDict[tuple[Formula, str], list[Outcome]] = OrderedDict()
         self._parsed: OrderedDict[str, Formula] = OrderedDict()
-        if sources is not None:
-            self._selection = Selection({t: () for t in self._sources})
-        else:
-            self._selection = selection if selection is not None else select(options)
+        self._selection = Selection({t: () for t in self._sources}) if sources is not None else select(options)
 
     @property
     def uses_models(self) -> bool:
