@@ -40,16 +40,18 @@ def _imported_modules(*args: str) -> str:
     return proc.stderr
 
 
-@pytest.mark.parametrize("args", [["--help"], ["solve", "--help"]])
+@pytest.mark.parametrize("args", [["--help"], ["solve", "--help"], ["check", "--help"], ["completion", "bash"]])
 def test_help_does_not_import_torch(args: list[str]) -> None:
     log = _imported_modules(*args)
     assert "| ltlwit.cli" in log  # the log is real: it does list our own modules
     assert "torch" not in log
 
 
-def test_solving_without_a_model_does_not_import_torch() -> None:
-    log = _imported_modules("solve", "a & b", "G F a")
-    assert "| ltlwit.logic.ltl" in log
+@pytest.mark.parametrize("model", ["none", "auto"])
+def test_solving_without_a_model_does_not_import_torch(model: str) -> None:
+    """`auto` too, here: this machine has no GPU (see tests/test_pipeline_cli.py for the rest)."""
+    log = _imported_modules("solve", "--model", model, "a & b", "G F a")
+    assert "| ltlwit.logic.ltl" in log and "ltlwit.pipeline.run" in log
     assert "torch" not in log
 
 

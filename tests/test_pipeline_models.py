@@ -23,8 +23,9 @@ PROP = ["(x | y) & !x", "p <-> !p", "a | !a", "(u -> v) & u"]
 
 
 def save_tiny_models(home: Path, families: tuple[str, ...] = ("si", "dual")) -> None:
-    import torch
+    from ltlwit.pipeline.models import import_torch
 
+    torch = import_torch()
     from ltlwit.neural.config import preset
     from ltlwit.neural.weights import save_weights
 
