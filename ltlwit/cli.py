@@ -199,7 +199,7 @@ def solve(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...],
     Model candidates are checked before anything is printed; when none verifies, the engine
     answers. The source of each answer is shown in the table, JSON and CSV formats."""
     from ltlwit.output import solve_printer
-    from ltlwit.solve import SolveOptions, solve_all
+    from ltlwit.solve import SolveOptions
 
     env = _environment(ctx)
     options = _build_options(ctx, SolveOptions, logic=logic, syntax=syntax, timeout=timeout, engine=engine,

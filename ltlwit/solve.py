@@ -1,7 +1,7 @@
 """What `ltlwit solve` does for each input, as data: options in, `Outcome`s out.
 
-The work happens in `ltlwit.pipeline` (parse -> canonical renaming -> model candidates ->
-validation -> engine fallback -> names back); this module holds what the CLI and the other
+The work happens in `ltlwit.pipeline.Pipeline` (parse -> canonical renaming -> model candidates
+-> validation -> engine fallback -> names back); this module holds what the CLI and the other
 commands share with it — the options, the answer types, the choice lists — and stays free of
 heavy imports so that `ltlwit --help` is instant. Nothing here prints or exits.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 from dataclasses import dataclass
-from typing import Callable, ClassVar, Iterable, Iterator, Literal
+from typing import Callable, ClassVar, Literal
 
 from ltlwit.inputs import InputItem
 from ltlwit.logic.assignment import Assignment
@@ -143,18 +143,5 @@ def parse(text: str, syntax: str) -> Formula:
     return parse_formula(text, syntax)
 
 
+#: Receives the pipeline's once-per-run notices (a model that failed to load or run).
 Notify = Callable[[str], None]
-
-
-def solve_all(items: Iterable[InputItem], options: SolveOptions, notify: Notify | None = None) -> Iterator[Outcome]:
-    """Outcomes in input order, lazily (memory constant however long the input); with
-    `options.all` an input may have several. `notify` receives once-per-run notices (a model
-    that failed to load); `ltlwit.pipeline.Pipeline` gives access to the run's status too."""
-    from ltlwit.pipeline import Pipeline
-
-    return Pipeline(options, notify=notify).run(items)
-
-
-def solve_one(item: InputItem, options: SolveOptions) -> Outcome:
-    """The first outcome for one input; bad input becomes an "error" outcome, never an exception."""
-    return next(iter(solve_all([item], options)))
