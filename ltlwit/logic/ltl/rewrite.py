@@ -27,7 +27,7 @@ from ltlwit.logic.formula import FALSE, TRUE, Formula, Not
 
 _MEMO: dict[tuple[Formula, bool], Formula] = {}
 #: The memo keeps formulas alive; it is cleared past this many entries (streams stay bounded).
-_MEMO_LIMIT = 200_000
+_MEMO_LIMIT = 20_000
 
 
 def simplify(f: Formula) -> Formula:
