@@ -12,7 +12,7 @@ which keeps the tree positional encoding of the neural models well defined.
 from __future__ import annotations
 
 import weakref
-from typing import Iterator
+from typing import Callable, Iterator
 
 #: Operator spellings used as `Formula.op`. Constants are "1" and "0"; an AP has op "ap".
 CONSTANTS = ("1", "0")
@@ -173,3 +173,27 @@ def make(op: str, *children: Formula, name: str | None = None) -> Formula:
     if op in BINARY and len(children) == 2:
         return Formula(op, children)
     raise ValueError(f"bad operator/arity: {op!r}/{len(children)}")
+
+
+def transform(formula: Formula, rule: Callable[[Formula, tuple[Formula, ...]], Formula],
+              skip: Callable[[Formula], bool] | None = None) -> Formula:
+    """Rebuild `formula` bottom-up: each node becomes `rule(node, transformed_children)`.
+
+    Iterative (10,000-deep formulas are fine) and each shared subformula is visited once; the
+    renamers and rewriters of every layer go through here. Nodes for which `skip(node)` holds
+    are kept as they are, children and all.
+    """
+    done: dict[Formula, Formula] = {}
+    stack: list[tuple[Formula, bool]] = [(formula, False)]
+    while stack:
+        node, ready = stack.pop()
+        if node in done:
+            continue
+        if skip is not None and skip(node):
+            done[node] = node
+        elif ready or not node.children:
+            done[node] = rule(node, tuple(done[c] for c in node.children))
+        else:
+            stack.append((node, True))
+            stack.extend((c, False) for c in node.children if c not in done)
+    return done[formula]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Iterable, Mapping
 
 from ltlwit.logic.assignment import Assignment
-from ltlwit.logic.formula import Formula, ap
+from ltlwit.logic.formula import Formula, ap, transform
 from ltlwit.logic.trace import Trace
 
 
@@ -85,22 +85,9 @@ class Renaming:
         """The formula with every AP renamed; iterative, shared subformulas renamed once."""
         for name in formula.aps():
             self._target(name, "the formula")
-        done: dict[Formula, Formula] = {}
-        stack: list[tuple[Formula, bool]] = [(formula, False)]
-        while stack:
-            node, expanded = stack.pop()
-            if node in done:
-                continue
-            if node.op == "ap":
-                done[node] = ap(self._map[node.name])
-            elif not node.children:
-                done[node] = node
-            elif expanded:
-                done[node] = Formula(node.op, tuple(done[c] for c in node.children))
-            else:
-                stack.append((node, True))
-                stack.extend((c, False) for c in node.children)
-        return done[formula]
+        mapping = self._map
+        return transform(formula, lambda node, kids: ap(mapping[node.name]) if node.op == "ap"
+                         else node if not kids else Formula(node.op, kids))
 
     def apply_trace(self, trace: Trace) -> Trace:
         for name in trace.aps():

@@ -15,7 +15,7 @@ everywhere. Propositional core: `a -> b = !a | b`, `!!a = a`.
 
 from __future__ import annotations
 
-from ltlwit.logic.formula import TRUE, Formula
+from ltlwit.logic.formula import TRUE, Formula, transform
 
 #: Operators (besides APs) each task's models were trained on.
 CORE_OPS: dict[str, frozenset[str]] = {
@@ -85,18 +85,5 @@ def _prop_node(op: str, kids: tuple[Formula, ...]) -> Formula:
 def to_core(formula: Formula, task: str) -> Formula:
     """An equivalent formula over `CORE_OPS[task]` (iterative; shared subformulas once)."""
     node_rule = _ltl_node if task == "ltl" else _prop_node
-    done: dict[Formula, Formula] = {}
-    stack: list[tuple[Formula, bool]] = [(formula, False)]
-    while stack:
-        node, expanded = stack.pop()
-        if node in done:
-            continue
-        if not node.children:
-            done[node] = node
-        elif expanded:
-            done[node] = node_rule(node.op, tuple(done[c] for c in node.children))
-        else:
-            stack.append((node, True))
-            stack.extend((c, False) for c in node.children if c not in done)
-    return done[formula]
+    return transform(formula, lambda node, kids: node_rule(node.op, kids) if kids else node)
 

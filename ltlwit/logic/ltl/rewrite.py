@@ -23,7 +23,7 @@ n-ary & and |: flattening, constants, duplicates, complementary literals, absorp
 
 from __future__ import annotations
 
-from ltlwit.logic.formula import FALSE, TRUE, Formula, Not
+from ltlwit.logic.formula import FALSE, TRUE, And, Formula, Not, Or
 
 _MEMO: dict[tuple[Formula, bool], Formula] = {}
 #: The memo keeps formulas alive; it is cleared past this many entries (streams stay bounded).
@@ -331,10 +331,7 @@ def _mk_nary(op: str, args: list[Formula]) -> Formula:
         return _mk_nary(op, rest)
     if not rest:
         return unit
-    result = rest[0]
-    for f in rest[1:]:
-        result = Formula(op, (result, f))
-    return result
+    return And(*rest) if op == "&" else Or(*rest)
 
 
 _MAKERS = {"X": mk_X, "F": mk_F, "G": mk_G, "U": mk_U, "R": mk_R, "W": mk_W, "M": mk_M,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ltlwit.logic.formula import Formula
+from ltlwit.logic.formula import Formula, transform
 from ltlwit.logic.ltl.check import Prover
 from ltlwit.logic.ltl.emptiness import accepting_cycle, shortest_path
 from ltlwit.logic.ltl.expand import Translator
@@ -119,34 +119,19 @@ def constant_collapse(f: Formula) -> Formula:
     """The propositional formula c with σ ⊨ c iff the constant word σ^ω ⊨ f (every suffix of a
     constant word is the word itself): Xa→a, Fa→a, Ga→a, a U b→b, a R b→b, a W b→a|b,
     a M b→a&b."""
-    from ltlwit.logic.formula import Formula as F_
-
-    memo: dict[Formula, Formula] = {}
-    stack: list[tuple[Formula, bool]] = [(f, False)]
-    while stack:
-        node, ready = stack.pop()
-        if node in memo:
-            continue
-        if not node.temporal:
-            memo[node] = node
-            continue
-        if not ready:
-            stack.append((node, True))
-            stack.extend((c, False) for c in node.children if c not in memo)
-            continue
-        kids = [memo[c] for c in node.children]
+    def rule(node: Formula, kids: tuple[Formula, ...]) -> Formula:
         op = node.op
         if op in ("X", "F", "G"):
-            memo[node] = kids[0]
-        elif op in ("U", "R"):
-            memo[node] = kids[1]
-        elif op == "W":
-            memo[node] = F_("|", (kids[0], kids[1]))
-        elif op == "M":
-            memo[node] = F_("&", (kids[0], kids[1]))
-        else:
-            memo[node] = F_(op, tuple(kids))
-    return memo[f]
+            return kids[0]
+        if op in ("U", "R"):
+            return kids[1]
+        if op == "W":
+            return Formula("|", kids)
+        if op == "M":
+            return Formula("&", kids)
+        return Formula(op, kids) if kids else node
+
+    return transform(f, rule, skip=lambda node: not node.temporal)
 
 
 def constant_word(prover: Prover, simplified: Formula) -> Trace | None:
