@@ -23,9 +23,8 @@ PROP = ["(x | y) & !x", "p <-> !p", "a | !a", "(u -> v) & u"]
 
 
 def save_tiny_models(home: Path, families: tuple[str, ...] = ("si", "dual")) -> None:
-    from ltlwit.pipeline.models import import_torch
+    import torch
 
-    torch = import_torch()
     from ltlwit.neural.config import preset
     from ltlwit.neural.weights import save_weights
 

@@ -51,9 +51,6 @@ def run_eval(options: EvalOptions, predictor: Predictor | None = None, task: str
     meta: dict[str, Any] = {"model": options.model, "data": options.data, "beam": options.beam}
     if predictor is None:
         from ltlwit import registry
-        from ltlwit.pipeline.models import import_torch
-
-        import_torch()  # quietly: the CPU wheel warns about numpy on import
         info = registry.resolve(options.model)
         model, manifest = registry.load(options.model, device="cpu")
         task = manifest["task"]

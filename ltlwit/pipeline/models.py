@@ -17,7 +17,6 @@ CPU machine never imports torch for `auto`.
 from __future__ import annotations
 
 import os
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,16 +89,9 @@ def auto_wants_models(device: str) -> bool:
 
 def cuda_available() -> bool:
     """torch's own answer (imports torch: only once a model is about to run)."""
-    return bool(import_torch().cuda.is_available())
+    import torch
 
-
-def import_torch() -> Any:
-    """torch, imported quietly: a CPU wheel without numpy warns about it on import, and that
-    warning would land on our stderr between the answers."""
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=".*NumPy.*")
-        import torch
-    return torch
+    return bool(torch.cuda.is_available())
 
 
 def check_device(device: str) -> None:
@@ -111,7 +103,6 @@ def check_device(device: str) -> None:
 
 def load(name: str, device: str) -> tuple[Any, dict[str, Any]]:
     """(model in eval mode on `device`, manifest); ModelProblem with a one-line reason."""
-    import_torch()
     from ltlwit import registry
     from ltlwit.neural.backbone import resolve_device
 

@@ -60,9 +60,6 @@ def train(name: str, on_log: LogHook | None = None, **settings: Any) -> TrainRes
     """Train (or resume) model `name` with the loop's `Settings` fields (`task`, `arch`, `preset`,
     `data`, `steps`, `resume`, ...; `out` is the name's checkpoint folder, `steps` None the
     preset's default); register it when the run completes."""
-    from ltlwit.pipeline.models import import_torch
-
-    import_torch()  # quietly: the CPU wheel warns about numpy on import
     from ltlwit.train.loop import Settings, Trainer
 
     registry.user_model_stem(name)  # a valid name that is not a bundled model's, before any work
