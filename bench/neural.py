@@ -13,6 +13,7 @@ on what trained weights achieve (use --weights to time trained ones). Prints a M
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 import time
 from pathlib import Path
@@ -27,14 +28,15 @@ from ltlwit.neural.backbone import adacos_loss, resolve_device  # noqa: E402
 from ltlwit.neural.beam import beam_search  # noqa: E402
 from ltlwit.neural.config import preset  # noqa: E402
 from ltlwit.neural.weights import load_weights  # noqa: E402
-from ltlwit.train.data import Batches, DeviceSplit, EncodedSplit, encode_pair, read_pairs  # noqa: E402
+from ltlwit.train.data import Batches, DeviceSplit, EncodedSplit, encode_pair  # noqa: E402
+from ltlwit.train.pairs import iter_pairs  # noqa: E402
 from ltlwit.train.loop import PRESET_BATCH  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 
 
 def sample(task: str, n: int) -> tuple[EncodedSplit, list]:
-    pairs = read_pairs(DATA / f"{task}35" / "val.txt.gz")[:n]
+    pairs = list(itertools.islice(iter_pairs(DATA / f"{task}35" / "val.txt.gz"), n))
     rows = [encode_pair(task, f, label) for f, label in pairs]
     rows = [r for r in rows if r is not None]
     split = EncodedSplit.from_rows([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows])

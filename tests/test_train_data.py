@@ -12,7 +12,8 @@ import torch
 from ltlwit.logic.syntax import parse_formula, parse_trace
 from ltlwit.neural.tokenizer import EOS, N_BASE, PAD, START, decode_formula, decode_trace, render
 from ltlwit.train import data as D
-from ltlwit.train.data import Batches, DeviceSplit, encode_file, encode_pair, load_split, read_pairs
+from ltlwit.train.pairs import iter_pairs
+from ltlwit.train.data import Batches, DeviceSplit, encode_file, encode_pair, load_split
 
 from neural_support import DATA, one_thread  # noqa: F401 - one_thread is a fixture
 
@@ -29,13 +30,13 @@ def write(path: Path, pairs: list[tuple[str, str]], gz: bool = False) -> Path:
     return path
 
 
-def test_read_pairs_plain_and_gzip(tmp_path: Path) -> None:
+def test_iter_pairs_plain_and_gzip(tmp_path: Path) -> None:
     pairs = [("&ab", "{&ab}"), ("Xc", "1;{c}")]
-    assert read_pairs(write(tmp_path / "a.txt", pairs)) == pairs
-    assert read_pairs(write(tmp_path / "a.txt.gz", pairs, gz=True)) == pairs
+    assert list(iter_pairs(write(tmp_path / "a.txt", pairs))) == pairs
+    assert list(iter_pairs(write(tmp_path / "a.txt.gz", pairs, gz=True))) == pairs
     (tmp_path / "odd.txt").write_text("&ab\n{1}\nXa\n")
     with pytest.raises(ValueError, match="odd number of lines"):
-        read_pairs(tmp_path / "odd.txt")
+        list(iter_pairs(tmp_path / "odd.txt"))
 
 
 def test_encode_pair_numbers_aps_canonically() -> None:

@@ -197,3 +197,26 @@ def transform(formula: Formula, rule: Callable[[Formula, tuple[Formula, ...]], F
             stack.append((node, True))
             stack.extend((c, False) for c in node.children if c not in done)
     return done[formula]
+
+
+def postorder(formula: Formula, descend: Callable[[Formula], bool] | None = None) -> list[Formula]:
+    """Distinct nodes, children before parents (left to right), without recursion.
+
+    `descend(node)` False keeps a node's subtree out (the node itself is still listed): the
+    SAT encoder wants every node, the 3-valued trace checker stops at propositional leaves.
+    """
+    order: list[Formula] = []
+    seen: set[Formula] = set()
+    stack: list[tuple[Formula, bool]] = [(formula, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            order.append(node)
+            continue
+        if node in seen:
+            continue
+        seen.add(node)
+        stack.append((node, True))
+        if descend is None or descend(node):
+            stack.extend((child, False) for child in reversed(node.children) if child not in seen)
+    return order

@@ -33,7 +33,7 @@ from typing import Callable, Iterable, Literal
 from pysat.solvers import Minisat22
 
 from ltlwit.logic.assignment import Assignment
-from ltlwit.logic.formula import Formula
+from ltlwit.logic.formula import Formula, postorder
 from ltlwit.logic.result import Sat, Unsat
 
 Backend = Literal["tseitin", "aiger"]
@@ -43,24 +43,6 @@ CACHE_SIZE = 64
 
 # A node's encoding: a DIMACS literal, or a Python bool when constant folding decided it.
 _Lit = int | bool
-
-
-def _postorder(formula: Formula) -> list[Formula]:
-    """Distinct nodes, children before parents, without recursion (formulas can be very deep)."""
-    order: list[Formula] = []
-    seen: set[int] = set()
-    stack: list[tuple[Formula, bool]] = [(formula, False)]
-    while stack:
-        node, expanded = stack.pop()
-        if expanded:
-            order.append(node)
-            continue
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        stack.append((node, True))
-        stack.extend((child, False) for child in reversed(node.children) if id(child) not in seen)
-    return order
 
 
 def _require_propositional(formula: Formula) -> None:
@@ -78,7 +60,7 @@ class _Encoding:
         self.clauses: list[list[int]] = []
         top = 0
         lit: dict[int, _Lit] = {}
-        for node in _postorder(formula):
+        for node in postorder(formula):
             op = node.op
             if op == "ap":
                 v = self.var.get(node.name)  # type: ignore[arg-type]
@@ -295,7 +277,7 @@ def to_aiger(formula: Formula, *, negate: bool = False):  # -> aiger.BoolExpr (l
     _require_propositional(formula)
     false = ConstFalse()
     gate: dict[int, object] = {}
-    for node in _postorder(formula):
+    for node in postorder(formula):
         op = node.op
         if op == "ap":
             g = Input(node.name)

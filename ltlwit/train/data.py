@@ -15,7 +15,6 @@ Optional augmentation renames the APs of each sample by a random bijection of sl
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import os
 from concurrent.futures import ProcessPoolExecutor
@@ -28,20 +27,9 @@ import torch
 from torch import Tensor
 
 from ltlwit.neural.tokenizer import BASE_TOKENS, EOS, N_BASE, PAD, START, canonical_slots, encode_formula, encode_witness
+from ltlwit.train.pairs import iter_pairs
 
 CACHE_VERSION = 1
-
-
-def read_pairs(path: str | os.PathLike) -> list[tuple[str, str]]:
-    """(formula, label) lines of a two-line file, `.gz` read transparently."""
-    opener = gzip.open if str(path).endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8") as fh:  # type: ignore[operator]
-        lines = [line.strip() for line in fh]
-    while lines and not lines[-1]:
-        lines.pop()
-    if len(lines) % 2:
-        raise ValueError(f"{path}: odd number of lines ({len(lines)}); expected formula/label pairs")
-    return list(zip(lines[0::2], lines[1::2]))
 
 
 def encode_pair(task: str, formula_text: str, label_text: str) -> tuple[list[int], list[int], int] | None:
@@ -120,7 +108,7 @@ class EncodedSplit:
 
 def encode_file(path: str | os.PathLike, task: str, workers: int | None = None) -> EncodedSplit:
     """Parse and tokenise a two-line file, in parallel processes for large files."""
-    pairs = read_pairs(path)
+    pairs = list(iter_pairs(path))
     chunk = 20000
     jobs = [(task, str(path), i, pairs[i:i + chunk]) for i in range(0, len(pairs), chunk)]
     workers = min(workers or os.cpu_count() or 1, 8, len(jobs))

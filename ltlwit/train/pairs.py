@@ -1,9 +1,9 @@
 """Data files as streams of samples, without torch: DeepLTL two-line files and JSON Lines grids.
 
 Two-line files (`formula` line, then `label` line; `.gz` transparently) are what `data
-generate` writes and `train` reads; `ltlwit.train.data.read_pairs` loads a whole file for
-training (it imports torch), this module streams one for `data stats`, `eval` and the
-generator's resume, which must also survive a file cut short by a killed run.
+generate` writes and `train` reads. This module streams them for training, `data stats`,
+`eval` and the generator's resume (which must also survive a file cut short by a killed run);
+it imports only the standard library, so the training loop may use it on a bare GPU image.
 
 Appending to a `.gz` file adds a gzip member per write; concatenated members are one valid
 gzip stream, so every completed append leaves a readable file.

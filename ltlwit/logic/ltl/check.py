@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any, Sequence
 
-from ltlwit.logic.formula import Formula
+from ltlwit.logic.formula import Formula, postorder
 from ltlwit.logic.ltl.emptiness import Budget, Limit, OutOfBudget, accepting_scc
 from ltlwit.logic.ltl.expand import Translator
 from ltlwit.logic.ltl.labels import Labels, make_labels
@@ -171,24 +171,10 @@ class Evaluator:
 
     def __init__(self, formula: Formula, L: Labels) -> None:
         self.L = L
-        order: list[Formula] = []
-        seen: set[Formula] = set()
-        stack: list[tuple[Formula, bool]] = [(formula, False)]
-        while stack:
-            f, ready = stack.pop()
-            if ready:
-                order.append(f)
-                continue
-            if f in seen:
-                continue
-            seen.add(f)
-            stack.append((f, True))
-            if f.temporal:
-                stack.extend((c, False) for c in f.children)
         self.root = formula
         # (node, op, child nodes, label, negated label) in post-order; label only for leaves
         self.plan = []
-        for f in order:
+        for f in postorder(formula, descend=lambda node: node.temporal):
             if f.temporal:
                 self.plan.append((f, f.op, f.children, None, None))
             else:
