@@ -77,3 +77,19 @@ def test_arguments_and_ap_limits() -> None:
     with pytest.raises(ValueError, match="at most 32 APs"):
         beam_search(dual, [many], beam=2, max_len=8)
     assert not si.training and not dual.training
+
+
+@pytest.mark.parametrize("arch, task", [("si", "ltl"), ("dual", "ltl"), ("si", "prop"), ("dual", "prop")])
+def test_every_tensor_is_placed_on_an_explicit_device(arch: str, task: str) -> None:
+    """Stands in for a GPU run on machines without one: with the default device set to `meta`,
+    any tensor that beam search or the model creates without naming its device has no data,
+    so the search fails or changes. On CUDA the same slip would put it on the CPU."""
+    model = trained(arch, task)
+    fs = inputs(task)
+    expected = beam_search(model, fs, beam=3, max_len=40)
+    torch.set_default_device("meta")
+    try:
+        got = beam_search(model, fs, beam=3, max_len=40)
+    finally:
+        torch.set_default_device(None)
+    assert got == expected and sum(map(len, got)) > 0

@@ -30,6 +30,8 @@ from ltlwit.neural.positional import tree_positions
 from ltlwit.neural.tokenizer import N_BASE
 
 _CHUNK = 64  # integers drawn per round: fixed, so a seeded draw of n vectors is a prefix of n + 1
+# β is always drawn by the CPU generator, so a seeded draw is the same whichever device runs the model.
+_CPU = torch.device("cpu")
 
 
 def sampling_set_size(method: str, d_beta: int) -> int | None:
@@ -45,7 +47,7 @@ def _distinct_integers(size: int, n: int, generator: torch.Generator | None) -> 
     """n distinct integers from [0, size), in draw order (rejection; n <= size)."""
     seen: dict[int, None] = {}
     while len(seen) < n:
-        for x in torch.randint(0, size, (_CHUNK,), generator=generator).tolist():
+        for x in torch.randint(0, size, (_CHUNK,), generator=generator, device=_CPU).tolist():
             seen.setdefault(x, None)
             if len(seen) == n:
                 break
@@ -53,7 +55,7 @@ def _distinct_integers(size: int, n: int, generator: torch.Generator | None) -> 
 
 
 def _digits(ints: Tensor, base: int, width: int) -> Tensor:
-    powers = base ** torch.arange(width, dtype=torch.long)
+    powers = base ** torch.arange(width, dtype=torch.long, device=ints.device)
     return (ints[:, None] // powers) % base
 
 
@@ -64,12 +66,12 @@ def draw_betas(method: str, d_beta: int, n: int, generator: torch.Generator | No
         raise ValueError(f"the dual-part model tells apart at most {size} APs ({method} β, d_β={d_beta}); "
                          f"this input needs {n} (use the symbol-invariant model)")
     if method == "normal":
-        return torch.randn(n, d_beta, generator=generator)
+        return torch.randn(n, d_beta, generator=generator, device=_CPU)
     base = 2 if method == "hypercube" else 3
     if d_beta > 32:
-        vectors = torch.randint(0, base, (n, d_beta), generator=generator)
+        vectors = torch.randint(0, base, (n, d_beta), generator=generator, device=_CPU)
     else:
-        ints = torch.tensor(_distinct_integers(size, n, generator), dtype=torch.long)  # type: ignore[arg-type]
+        ints = torch.tensor(_distinct_integers(size, n, generator), dtype=torch.long, device=_CPU)  # type: ignore[arg-type]
         if base == 3:
             ints = ints + (ints >= (3**d_beta - 1) // 2).long()  # skip the zero vector's integer
         vectors = _digits(ints, base, d_beta)
