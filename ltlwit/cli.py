@@ -70,14 +70,10 @@ def _silence_stdout() -> None:
         pass
 
 
-def _environment(ctx: click.Context) -> Environment:
-    return ctx.find_root().obj  # set once by `cli` below (or injected by a test)
-
-
 def _inputs(ctx: click.Context, arguments: Iterable[str], files: Iterable[str]) -> Iterable[Any]:
     from ltlwit.inputs import has_inputs, read_inputs
 
-    env = _environment(ctx)
+    env = Environment.of(ctx)
     arguments, files = list(arguments), list(files)
     if not has_inputs(arguments, files, env.stdin_isatty):
         raise click.UsageError("no input: give formulas as arguments, with -F FILE, or on stdin", ctx)
@@ -201,7 +197,7 @@ def solve(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...],
     from ltlwit.output import solve_printer
     from ltlwit.solve import SolveOptions
 
-    env = _environment(ctx)
+    env = Environment.of(ctx)
     options = _build_options(ctx, SolveOptions, logic=logic, syntax=syntax, timeout=timeout, engine=engine,
                              model=model, top=top, beam=beam, device=device, max_len=max_len, fallback=not no_fallback,
                              all=all_witnesses, batch_size=1 if env.stdin_isatty and "-" in files else batch_size)
@@ -244,7 +240,7 @@ def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str
     solve_options = _build_options(ctx, SolveOptions, syntax=syntax, timeout=timeout, engine=engine, model=model,
                                    top=top, beam=beam, device=device, max_len=max_len, fallback=not no_fallback)
     pipeline = _pipeline(ctx, solve_options)
-    printer = check_printer(fmt, _environment(ctx))
+    printer = check_printer(fmt, Environment.of(ctx))
     pipeline.notify = printer.notice
     results = []
     status = ExitStatus.SUCCESS
@@ -274,7 +270,7 @@ def completion(ctx: click.Context, shell: str) -> ExitStatus:
     completions/ where your shell looks for them."""
     from ltlwit.output import Printer
 
-    Printer(_environment(ctx)).data(completion_script(shell).rstrip("\n"))
+    Printer(Environment.of(ctx)).data(completion_script(shell).rstrip("\n"))
     return ExitStatus.SUCCESS
 
 
@@ -321,7 +317,7 @@ def fmt(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...], t
     from ltlwit.convert import convert_one
     from ltlwit.output import FmtText
 
-    printer = FmtText(_environment(ctx))
+    printer = FmtText(Environment.of(ctx))
     items = _inputs(ctx, formulas, files)
     return _run((convert_one(item, syntax, to) for item in items), printer.emit)
 
@@ -355,7 +351,7 @@ def verify(ctx: click.Context, pair: tuple[str, ...], files: tuple[str, ...], lo
         if files or not pair:
             yield from verify_lines(_inputs(ctx, (), files), options)
 
-    printer = verify_printer(fmt, _environment(ctx))
+    printer = verify_printer(fmt, Environment.of(ctx))
     return _run(verdicts(), printer.emit)
 
 

@@ -23,22 +23,18 @@ from ltlwit.status import ExitStatus
 TASKS = ("ltl", "prop")
 
 
-def _environment(ctx: click.Context) -> Environment:
-    return ctx.find_root().obj  # set by the `ltlwit` group (or injected by a test)
-
-
 def _fail(ctx: click.Context, error: Exception) -> ExitStatus:
     """A one-line `ltlwit: ...` error on stderr and exit status 2."""
     from ltlwit.output import Printer
 
-    Printer(_environment(ctx)).message("", " ".join(str(error).split()) or type(error).__name__)
+    Printer(Environment.of(ctx)).message("", " ".join(str(error).split()) or type(error).__name__)
     return ExitStatus.ERROR
 
 
 def _say(ctx: click.Context, where: str, text: str) -> None:
     from ltlwit.output import Printer
 
-    Printer(_environment(ctx)).message(where, text)
+    Printer(Environment.of(ctx)).message(where, text)
 
 
 def _console(env: Environment) -> Any:
@@ -92,7 +88,7 @@ def data_generate(ctx: click.Context, task: str, aps: int, max_size: int, count:
     from ltlwit.progress import progress_bar
     from ltlwit.train.label import GenerateConfig, generate_dataset
 
-    env = _environment(ctx)
+    env = Environment.of(ctx)
     try:
         config = GenerateConfig(task=task, n_aps=aps, max_size=max_size, count=count, seed=seed,
                                 alphabet=alphabet, uniform_from=uniform_from, alpha=alpha, seconds=timeout,
@@ -121,7 +117,7 @@ def data_stats(ctx: click.Context, file: str, fmt: str) -> ExitStatus:
 
     from ltlwit.train.stats import dataset_stats, render_stats
 
-    env = _environment(ctx)
+    env = Environment.of(ctx)
     try:
         stats = dataset_stats(file)
     except (ValueError, OSError, EOFError) as e:
@@ -174,7 +170,7 @@ def train(ctx: click.Context, task: str, arch: str, preset: str, data_dir: str, 
     from ltlwit.train.run import default_steps, model_name, rank
     from ltlwit.train.run import train as run_training
 
-    env = _environment(ctx)
+    env = Environment.of(ctx)
     name = model_name(task, arch, preset, name)
     lead = rank() == 0
     total = steps or default_steps(task, preset)
@@ -243,7 +239,7 @@ def eval_(ctx: click.Context, model: str, data_file: str, beam: int, top: int | 
     from ltlwit.eval.run import EvalOptions, run_eval
     from ltlwit.progress import progress_bar
 
-    env = _environment(ctx)
+    env = Environment.of(ctx)
     try:
         options = EvalOptions(model=model, data=data_file, beam=beam, top=top, limit=limit,
                               alpha_samples=alpha_samples, alpha_variants=alpha_variants, alpha_pool=alpha_pool,
@@ -283,7 +279,7 @@ def models_list(ctx: click.Context, fmt: str) -> ExitStatus:
 
     from ltlwit.registry import list_models
 
-    env = _environment(ctx)
+    env = Environment.of(ctx)
     rows = [m.summary() for m in list_models()]
     if fmt == "json":
         for row in rows:
@@ -312,7 +308,7 @@ def models_show(ctx: click.Context, name: str) -> ExitStatus:
         info = resolve(name)
     except ValueError as e:
         return _fail(ctx, e)
-    _environment(ctx).stdout.write(json.dumps({"source": info.source, **info.manifest}, indent=1) + "\n")
+    Environment.of(ctx).stdout.write(json.dumps({"source": info.source, **info.manifest}, indent=1) + "\n")
     return ExitStatus.SUCCESS
 
 
@@ -327,7 +323,7 @@ def models_path(ctx: click.Context, name: str) -> ExitStatus:
         info = resolve(name)
     except ValueError as e:
         return _fail(ctx, e)
-    _environment(ctx).stdout.write(info.weights_path + "\n")
+    Environment.of(ctx).stdout.write(info.weights_path + "\n")
     return ExitStatus.SUCCESS
 
 

@@ -12,7 +12,7 @@ import io
 import os
 import sys
 from dataclasses import dataclass
-from typing import BinaryIO, Mapping, TextIO
+from typing import Any, BinaryIO, Mapping, TextIO
 
 
 class OutputClosed(Exception):
@@ -60,6 +60,12 @@ class Environment:
             stderr_isatty=_isatty(sys.stderr),
             color_allowed=not environ.get("NO_COLOR"),
         )
+
+    @classmethod
+    def of(cls, ctx: Any) -> "Environment":
+        """The environment of a click command: set once on the root context by the `ltlwit`
+        group, or injected there by a test."""
+        return ctx.find_root().obj
 
     @property
     def stdout_colors(self) -> bool:

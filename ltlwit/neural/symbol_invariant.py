@@ -49,7 +49,7 @@ class Streams:
 
 def find_streams(src: Tensor, n_slots: int, n_aps: int) -> Streams:
     """One stream per AP present in each input, in slot order; `n_aps` >= the largest AP count."""
-    B, K = src.shape[0], max(n_aps, 1)
+    K = max(n_aps, 1)
     slots = torch.arange(max(n_slots, K), device=src.device)
     present = (src[:, :, None] == N_BASE + slots[:n_slots]).any(1)
     present = F.pad(present, (0, len(slots) - n_slots))

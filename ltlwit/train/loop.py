@@ -97,10 +97,13 @@ def _distributed(device_name: str) -> tuple[int, int, torch.device]:
 
 class Trainer:
     def __init__(self, settings: Settings, train: EncodedSplit | None = None, val: EncodedSplit | None = None,
-                 validate_fn: ValidateFn | None = None, model_config: ModelConfig | None = None) -> None:
+                 validate_fn: ValidateFn | None = None, model_config: ModelConfig | None = None,
+                 on_log: Callable[[dict[str, Any]], None] | None = None) -> None:
+        """`on_log` also receives every record written to log.jsonl (progress and validations),
+        e.g. for a progress display."""
         self.t0 = time.monotonic()
         s = self.s = settings
-        self.validate_fn = validate_fn
+        self.validate_fn, self.on_log = validate_fn, on_log
         self.rank, self.world, self.device = _distributed(s.device)
         self.out = Path(s.out)
         ckpt = self.out / "checkpoint.pt"
@@ -301,6 +304,8 @@ class Trainer:
         self.out.mkdir(parents=True, exist_ok=True)
         with open(self.out / "log.jsonl", "a", encoding="utf-8") as fh:
             fh.write(json.dumps(record) + "\n")
+        if self.on_log is not None:
+            self.on_log(record)
 
     # -- validation ----------------------------------------------------------------------------
     @torch.no_grad()

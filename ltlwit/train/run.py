@@ -73,15 +73,7 @@ def train(name: str, on_log: LogHook | None = None, **settings: Any) -> TrainRes
         settings["steps"] = default_steps(settings["task"], settings["preset"])
     config = Settings(out=str(out), **settings)
 
-    class _Reporting(Trainer):
-        # The loop's metrics records (progress every --log-every steps, validations) also go
-        # to the caller's progress display.
-        def _append_log(self, record: dict[str, Any]) -> None:
-            super()._append_log(record)
-            if on_log is not None:
-                on_log(record)
-
-    result = _Reporting(config, validate_fn=engine_accuracy).run()
+    result = Trainer(config, validate_fn=engine_accuracy, on_log=on_log).run()
     stopped = result.pop("stopped")
     step = result.pop("step")
     registered = None
