@@ -140,6 +140,14 @@ _FILES_HELP = ("Read formulas from FILE, one per line ('-': stdin); FILE/COL rea
                "file, FILE/-COL also skips its header line. Repeatable.")
 
 
+def _complete_model(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """--model's keywords and the installed models' names (manifests only, no torch)."""
+    from ltlwit import registry
+
+    names = [*MODELS, *(m.name for m in registry.list_models())]
+    return [name for name in dict.fromkeys(names) if name.startswith(incomplete)]
+
+
 def _solve_options(command: Callable, timeout: float | None = None) -> Callable:
     """The options `solve` and `check` share: how to find a witness."""
     options = [
@@ -147,11 +155,13 @@ def _solve_options(command: Callable, timeout: float | None = None) -> Callable:
                      default=timeout, show_default=timeout is not None,
                      help="Time limit of the engine per formula; past it the answer is UNKNOWN."),
         _engine_option,
-        click.option("--model", type=click.Choice(MODELS), default="auto", show_default=True,
-                     envvar="LTLWIT_MODEL", show_envvar=True,
+        click.option("--model", default="auto", show_default=True, metavar="MODELS",
+                     envvar="LTLWIT_MODEL", show_envvar=True, shell_complete=_complete_model,
                      help="Neural models proposing candidates: si (symbol-invariant), dual (dual-part "
                      "embeddings), both (union of their candidates, best score first), none (the engine "
-                     "alone); auto: si where its weights are installed and a CUDA GPU can run it, else none."),
+                     "alone), or model names from `ltlwit models list`, comma-separated (e.g. one made "
+                     "by `ltlwit train --name NAME`); auto: si where its weights are installed and a "
+                     "CUDA GPU can run it, else none."),
         click.option("--top", type=click.IntRange(min=1), metavar="N",
                      help="Candidates taken from each model's beam (default: the beam width)."),
         click.option("--beam", type=click.IntRange(min=1), metavar="K",

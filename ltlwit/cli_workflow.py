@@ -191,7 +191,7 @@ def train(ctx: click.Context, task: str, arch: str, preset: str, data_dir: str, 
         return _fail(ctx, e)
     if result.registered is not None:
         _say(ctx, "", f"model {result.name!r} registered ({result.registered.weights_path}); "
-             f"try `ltlwit eval --model {result.name} --data FILE`")
+             f"use it with `ltlwit solve --model {result.name}` or `ltlwit eval --model {result.name} --data FILE`")
         env.stdout.write(result.name + "\n")
     elif lead:
         _say(ctx, "", f"stopped at step {result.step} ({result.stopped}); checkpoint in {result.out}; "

@@ -170,13 +170,13 @@ def register(weights: str | os.PathLike, name: str) -> ModelInfo:
     if not src_pt.is_file():
         raise RegistryError(f"{src_pt}: weights file missing")
     stem.parent.mkdir(parents=True, exist_ok=True)
-    dst_pt = stem.with_suffix(".pt")
+    dst_pt = stem.with_name(stem.name + ".pt")  # not with_suffix: a name may have dots (`mine.v2`)
     if src_pt.resolve() != dst_pt.resolve():
         tmp = dst_pt.with_name(f".{dst_pt.name}.{os.getpid()}.tmp")
         shutil.copyfile(src_pt, tmp)
         os.replace(tmp, dst_pt)
     manifest.update(name=name, weights=dst_pt.name)
-    dst_json = stem.with_suffix(".json")
+    dst_json = stem.with_name(stem.name + ".json")
     tmp = dst_json.with_name(f".{dst_json.name}.{os.getpid()}.tmp")
     tmp.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     os.replace(tmp, dst_json)

@@ -23,8 +23,9 @@ LOGICS = ("auto", "ltl", "prop")
 # `ltlwit --help` need not import either (tests check the copies against the originals).
 SYNTAXES = ("auto", "spot", "polish", "polish-spaced", "lbt")
 ENGINES = ("auto", "builtin", "spot")
-#: --model: `auto` is `si` where its weights are installed and the engine alone elsewhere;
-#: `both` asks both families and tries the union of their candidates, best score first.
+#: --model's keywords: `auto` is `si` where its weights are installed and the engine alone
+#: elsewhere; `both` asks both families and tries the union of their candidates, best score
+#: first. Anything else is a comma-separated list of families and model names.
 MODELS = ("auto", "si", "dual", "both", "none")
 DEVICES = ("auto", "cpu", "cuda")
 #: Witness syntaxes of --syntax-out (LBT: each step in LBT prefix inside Spot's word layout).
@@ -115,7 +116,8 @@ class Outcome(Answer):
 
     status: Status
     witness: Trace | Assignment | None = None
-    #: `model:si`, `model:dual`, `engine`, `spot` or `sat-solver`; None for errors.
+    #: `model:si`, `model:dual` (`model:NAME` for other models), `engine`, `spot` or `sat-solver`;
+    #: None for errors.
     source: str | None = None
     #: 1-based position of the winning candidate among those tried (model answers only).
     rank: int | None = None

@@ -12,7 +12,7 @@ from ltlwit.train.pairs import iter_pairs
 
 
 def test_generate_ltl_output_is_verified_by_the_checker(tmp_path):
-    out = tmp_path / "ltl.txt.gz"
+    out = tmp_path / "mydata" / "train.txt.gz"  # the folder is created, ready for `train --data`
     result = run("data", "generate", "--task", "ltl", "--aps", "4", "--max-size", "16", "-n", "120", "-o", str(out),
                  "--seed", "5", "--jobs", "1")
     assert result.exit_code == 0, result.stderr

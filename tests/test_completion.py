@@ -50,9 +50,17 @@ def bash_complete(tmp_path, line: str) -> list[str]:
     return [w for w in proc.stdout.splitlines() if w]
 
 
-def test_bash_completes_commands_choices_and_options(tmp_path) -> None:
+def test_bash_completes_commands_choices_and_options(tmp_path, monkeypatch) -> None:
+    from ltlwit import registry
+
+    home = tmp_path / "home"
+    (home / "models").mkdir(parents=True)
+    (home / "models" / "mine.json").write_text('{"format": "ltlwit-weights/1", "task": "ltl"}')
+    monkeypatch.setenv("LTLWIT_HOME", str(home))
     assert bash_complete(tmp_path, "ltlwit so") == ["solve"]
-    assert bash_complete(tmp_path, "ltlwit solve --model ") == ["auto", "si", "dual", "both", "none"]
+    bundled = sorted(registry.bundled_names())
+    assert bash_complete(tmp_path, "ltlwit solve --model ") == ["auto", "si", "dual", "both", "none", *bundled, "mine"]
+    assert bash_complete(tmp_path, "ltlwit check --model mi") == ["mine"]
     assert "--vacuity" in bash_complete(tmp_path, "ltlwit check --v")
     assert set(bash_complete(tmp_path, "ltlwit completion ")) == {"bash", "zsh", "fish"}
 

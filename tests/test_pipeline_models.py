@@ -168,3 +168,32 @@ def test_device_cuda_needs_a_gpu(model_home, monkeypatch) -> None:
     else:
         assert result.exit_code == 2 and "--device cuda, but torch sees no CUDA GPU" in result.stderr
     assert run("solve", "--device", "cuda", "--model", "none", "F a").exit_code == 0  # no model, no GPU needed
+
+
+def test_models_are_named_directly_and_each_serves_its_own_task(tmp_path, monkeypatch, spy) -> None:
+    """`--model NAME[,NAME...]`: models registered under any name (as `ltlwit train --name` does),
+    alone or next to a family; a name answers the task it was trained for, the engine the rest."""
+    import torch
+
+    from ltlwit.neural.config import preset
+    from ltlwit.neural.weights import save_weights
+
+    save_tiny_models(tmp_path, ("si",))
+    torch.manual_seed(3)
+    save_weights(preset("dual", "ltl", "tiny").build(), tmp_path / "models" / "my-ltl.v2")
+    monkeypatch.setenv("LTLWIT_HOME", str(tmp_path))
+    result = run("solve", "--model", "my-ltl.v2", "--format", "json", *FAST, "F a", "a & b")
+    assert result.exit_code == 0 and result.stderr == ""
+    assert [label for label, _, _ in spy] == ["model:my-ltl.v2"]  # the LTL input only
+    assert [r["status"] for r in json_lines(result.stdout)] == ["sat", "sat"]
+    spy.clear()
+    assert run("solve", "--model", "si,my-ltl.v2", *FAST, "F a", "a & b").exit_code == 0
+    assert sorted(label for label, _, _ in spy) == ["model:my-ltl.v2", "model:si", "model:si"]
+    weights = str(tmp_path / "models" / "my-ltl.v2.pt")  # a weights file works as a name, too
+    assert run("solve", "--model", weights, *FAST, "F a").exit_code == 0
+    for bad, message in [("nosuch", "no model named 'nosuch'"), ("si,,dual", "comma-separated"),
+                         ("none,si", "comma-separated")]:
+        result = run("solve", "--model", bad, "F a")
+        assert result.exit_code == 2 and result.stdout == "" and message in result.stderr
+    wrong_task = run("solve", "--model", "my-ltl.v2", "--logic", "prop", "a")
+    assert wrong_task.exit_code == 2 and "answers ltl formulas only" in wrong_task.stderr

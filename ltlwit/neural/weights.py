@@ -66,9 +66,9 @@ def save_weights(model: nn.Module, path: str | os.PathLike, training: dict[str, 
         "weights": stem.name + ".pt",
         "sha256": hashlib.sha256(data).hexdigest(),
     }
-    pt = stem.with_suffix(".pt")
+    pt = stem.with_name(stem.name + ".pt")  # not with_suffix: a name may have dots (`mine.v2`)
     _write_atomic(pt, data)
-    _write_atomic(stem.with_suffix(".json"), (json.dumps(manifest, indent=1) + "\n").encode())
+    _write_atomic(stem.with_name(stem.name + ".json"), (json.dumps(manifest, indent=1) + "\n").encode())
     return pt
 
 

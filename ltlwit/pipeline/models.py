@@ -2,8 +2,10 @@
 
 `--model si|dual|both` names model *families*; the registry names a family's model for a task
 `FAMILY-TASK` (`si-ltl`, `dual-prop`, ...: bundled in `ltlwit/weights/`, or a user model of
-that name under `$LTLWIT_HOME/models/` where no bundled one exists). An explicit family whose
-model is missing for a logic the run may meet is a usage error, said up front.
+that name under `$LTLWIT_HOME/models/` where no bundled one exists). `--model NAME[,NAME...]`
+names models directly (e.g. one retrained with `ltlwit train --name NAME`), families allowed in
+the list. An explicit model that is missing, or whose task no input of the run can have, is a
+usage error, said up front.
 
 `--model auto` (the default) takes `si` where its weights are installed *and a CUDA GPU is
 there to run it*, and lets the engine answer otherwise, quietly. On a CPU the models cost far
@@ -33,6 +35,11 @@ def registry_name(family: str, task: str) -> str:
     return f"{family}-{task}"
 
 
+def source_name(name: str, task: str) -> str:
+    """How answers name the model (`model:si`): the family for a family's model, else the name."""
+    return next((family for family in ("si", "dual") if name == registry_name(family, task)), name)
+
+
 def tasks_for(logic: str) -> tuple[str, ...]:
     """The model tasks a run with `--logic LOGIC` may need."""
     return ("ltl", "prop") if logic == "auto" else (logic,)
@@ -49,31 +56,56 @@ class Selection:
         return not any(self.names.values())
 
 
+def requested(model: str) -> tuple[str, ...]:
+    """The items of `--model`: families (`si`, `dual`) and model names or weight files, in order."""
+    if model in FAMILIES:
+        return FAMILIES[model]
+    items = tuple(item.strip() for item in model.split(","))
+    if not all(items) or any(item in ("auto", "both", "none") for item in items):
+        raise ModelProblem(f"--model {model!r}: give auto, none, both, or a comma-separated list of "
+                           "families (si, dual) and model names (`ltlwit models list`)")
+    return tuple(dict.fromkeys(items))
+
+
 def select(options: SolveOptions) -> Selection:
     """The models of `--model` for every task `--logic` allows; ModelProblem when an explicitly
-    requested one is missing. Reads manifests only (no torch)."""
+    requested one is missing, or serves none of those tasks. Reads manifests only (no torch).
+
+    A family stands for its model of each task (`si` -> `si-ltl`, `si-prop`); a model name
+    (bundled, user, or a path to weights) serves the one task it was trained for, so `--model
+    mine` with an LTL model `mine` answers propositional inputs with the engine alone."""
     from ltlwit import registry
 
-    names: dict[str, tuple[str, ...]] = {}
     if options.model == "auto" and not auto_wants_models(options.device):
-        return Selection(names)
-    for task in tasks_for(options.logic):
-        chosen = []
-        for family in FAMILIES[options.model]:
-            name = registry_name(family, task)
-            try:
-                info = registry.resolve(name)
-            except registry.RegistryError:
-                if options.model == "auto":
-                    continue
-                raise ModelProblem(
-                    f"--model {options.model} needs the model {name!r}, which is not installed "
-                    "(`ltlwit models list` shows what is; `--model none` uses the engine alone)") from None
-            if info.task != task:
-                raise ModelProblem(f"model {name!r} is a {info.task} model, not a {task} one ({info.manifest_path})")
-            chosen.append(name)
-        names[task] = tuple(chosen)
-    return Selection(names)
+        return Selection({})
+    tasks = tasks_for(options.logic)
+    names: dict[str, list[str]] = {task: [] for task in tasks}
+    for item in requested(options.model):
+        if item in FAMILIES:
+            for task in tasks:
+                name = registry_name(item, task)
+                try:
+                    info = registry.resolve(name)
+                except registry.RegistryError:
+                    if options.model == "auto":
+                        continue
+                    raise ModelProblem(
+                        f"--model {options.model} needs the model {name!r}, which is not installed "
+                        "(`ltlwit models list` shows what is; `--model none` uses the engine alone)") from None
+                if info.task != task:
+                    raise ModelProblem(f"model {name!r} answers {info.task} formulas, not {task} ones "
+                                       f"({info.manifest_path})")
+                names[task].append(name)
+            continue
+        try:
+            info = registry.resolve(item)
+        except registry.RegistryError as exc:
+            raise ModelProblem(f"--model: {exc}") from None
+        if info.task not in names:
+            raise ModelProblem(f"model {item!r} answers {info.task} formulas only; "
+                               f"--logic {options.logic} has no use for it")
+        names[info.task].append(item)
+    return Selection({task: tuple(dict.fromkeys(chosen)) for task, chosen in names.items()})
 
 
 def gpu_visible() -> bool:

@@ -30,7 +30,7 @@ from ltlwit.logic.rename import Renaming
 from ltlwit.logic.result import Sat, Unsat
 from ltlwit.pipeline.checking import engine_answer, validate
 from ltlwit.pipeline.coreform import MAX_MODEL_INPUT, to_core
-from ltlwit.pipeline.models import ModelProblem, Selection, check_device, cuda_available, load, select
+from ltlwit.pipeline.models import ModelProblem, Selection, check_device, cuda_available, load, select, source_name
 from ltlwit.pipeline.sources import Candidate, CandidateSource, NeuralSource, merge
 from ltlwit.solve import Notify, Outcome, SolveOptions, internal_error, parse
 from ltlwit.status import ExitStatus
@@ -171,7 +171,7 @@ class Pipeline:
             for name in names:
                 model, manifest = load(name, self.options.device)
                 opts = self.options
-                sources.append(NeuralSource(name.split("-", 1)[0], model, manifest, opts.beam_width, opts.n_best,
+                sources.append(NeuralSource(source_name(name, task), model, manifest, opts.beam_width, opts.n_best,
                                             opts.batch_size, opts.max_len))
         except ModelProblem as exc:
             self._model_failed(f"{exc}; answering {task} formulas with the engine")

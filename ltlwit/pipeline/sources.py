@@ -38,9 +38,9 @@ class NeuralSource:
     """A loaded model's beam search: the `n_best` best well-formed outputs of a `beam`-wide
     search, scored by length-normalised log-probability."""
 
-    def __init__(self, family: str, model: Any, manifest: dict[str, Any], beam: int, n_best: int,
+    def __init__(self, name: str, model: Any, manifest: dict[str, Any], beam: int, n_best: int,
                  batch_size: int, max_len: int) -> None:
-        self.label = f"model:{family}"
+        self.label = f"model:{name}"
         self.task = str(manifest.get("task"))
         max_aps = manifest.get("max_aps")
         self.max_aps = int(max_aps) if isinstance(max_aps, int) else None

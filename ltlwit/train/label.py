@@ -175,6 +175,7 @@ def generate_dataset(path: str | os.PathLike, config: GenerateConfig,
     """Fill `path` (two-line format, `.gz` compressed) up to `config.count` samples."""
     path = Path(path)
     started = time.perf_counter()
+    path.parent.mkdir(parents=True, exist_ok=True)  # `-o mydata/train.txt.gz`: the folder `train --data` reads
     existing = recover_pairs(path)
     seen = {f for f, _ in existing}
     gate = SizeGate(config.max_size, config.count, config.uniform_from or 1, config.alpha)
