@@ -8,6 +8,7 @@ from cli_support import run
 from ltlwit.logic import ltl
 from ltlwit.logic.prop import entails
 from ltlwit.logic.syntax import parse_assignment, parse_formula, parse_trace
+from ltlwit.logic.trivial import trivial
 from ltlwit.train.pairs import iter_pairs
 
 
@@ -23,6 +24,7 @@ def test_generate_ltl_output_is_verified_by_the_checker(tmp_path):
     for formula_text, trace_text in pairs[::3]:
         formula = parse_formula(formula_text, "polish")
         assert formula.size <= 16 and set(formula.aps()) <= set("abcd")
+        assert trivial(formula) == formula  # like randltl's output: no `!!`, `a & 1`, ...
         assert ltl.holds(formula, parse_trace(trace_text, "polish"))
 
 

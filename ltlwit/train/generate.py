@@ -6,6 +6,8 @@ of which is then picked uniformly, or a constant), size 2 a unary operator over 
 sizes any unary or binary operator by priority, a binary one splitting the remaining `n - 1`
 tokens uniformly (left gets 1..n-2). Unlike Spot nothing is simplified afterwards, so the size
 asked for is the size obtained (Spot's `--tree-size` is the size *before* its trivial rewrites).
+`normal_formula(n, rng)`, which data generation uses, draws the same way but redraws every node
+that one of Spot's trivial identities would rewrite, so its formulas look like randltl's.
 
 `SizeGate` is DeepLTL's `DistributionGate`: every size bin is capped at
 `count * (1 - alpha) / (number of bins >= uniform_from)`, so sizes from `uniform_from` on come
@@ -26,6 +28,7 @@ from typing import Mapping
 
 from ltlwit.logic.formula import BINARY, CONSTANTS, UNARY, Formula, ap
 from ltlwit.logic.rename import slot_name
+from ltlwit.logic.trivial import rewrites_root
 
 #: Priorities per alphabet, Spot's way: `ap` is the weight of "some AP" as a whole.
 #: `ltl35`: DeepLTL's LTLRandom35 (`false=1,true=1,not=1,X=1,U=1,and=1`, everything else 0,
@@ -37,6 +40,8 @@ PRIORITIES: dict[str, dict[str, float]] = {
             "<->": 1, "xor": 1, "U": 1, "R": 1},
     "prop": {"ap": 3, "1": 1, "0": 1, "!": 2, "&": 2, "|": 2, "<->": 1, "xor": 1},
 }
+#: Largest size `normal_formula` draws (it recurses once per level of the tree).
+MAX_NORMAL_SIZE = 400
 #: The alphabet each task uses unless told otherwise.
 DEFAULT_ALPHABET = {"ltl": "ltl35", "prop": "prop"}
 #: Where DeepLTL's gate starts enforcing uniform sizes (LTLRandom35: 10, PropRandom35: 12).
@@ -127,6 +132,42 @@ class RandomFormulas:
                 left = self._split(m - 1, rng)
                 sizes += [m - 1 - left, left]  # left popped (and emitted) first: Polish order
         return _build(tokens)
+
+    def normal_formula(self, n: int, rng: random.Random, tries: int = 50) -> Formula | None:
+        """A formula of exactly `n` tokens that Spot's trivial identities leave as it is (no
+        `!!`, `a & 1`, `b U 0`, `c | c`: `ltlwit.logic.trivial`), or None when `tries` draws
+        of some node found none (e.g. no APs to build from).
+
+        Drawn as `formula` draws, node by node, redrawing a node (its operator, split and
+        subtrees) that an identity would rewrite. Spot instead simplifies whole random trees
+        and keeps the size that remains; drawing that way and keeping exact sizes costs 2-40 ms
+        a formula here (trees shrink to about 45% of their size), this far less. The formulas
+        are the same kind as randltl's; their distribution is not exactly its.
+        """
+        if n < 1 or not self.feasible(n):
+            raise ValueError(f"no formula of size {n} with these operators")
+        if n > MAX_NORMAL_SIZE:
+            raise ValueError(f"sizes up to {MAX_NORMAL_SIZE} only")
+        return self._normal(n, rng, tries)
+
+    def _normal(self, m: int, rng: random.Random, tries: int) -> Formula | None:
+        if m == 1:
+            tok = self.leaf.pick(rng)
+            return rng.choice(self.aps) if tok == "ap" else Formula(tok)
+        for _ in range(tries):
+            op = self.unary.pick(rng) if m == 2 else self.any_op.pick(rng)
+            if op in UNARY:
+                sizes = [m - 1]
+            else:
+                left = self._split(m - 1, rng)
+                sizes = [left, m - 1 - left]
+            kids = [self._normal(k, rng, tries) for k in sizes]
+            if any(k is None for k in kids):
+                continue
+            node = Formula(op, tuple(kids))  # type: ignore[arg-type]
+            if not rewrites_root(node):
+                return node
+        return None
 
     def _split(self, rest: int, rng: random.Random) -> int:
         if self.unary:

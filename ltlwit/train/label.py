@@ -8,7 +8,9 @@
 
 `generate_dataset` runs rounds until the output holds `count` samples: the main process picks a
 round of (size, seed) slots under the size gate (counting those in flight, so a nearly full size
-is not over-drawn), a process pool draws each slot's formula and labels it, results are taken
+is not over-drawn), a process pool draws each slot's formula (`RandomFormulas.normal_formula`:
+no formula that Spot's trivial identities would rewrite, as in randltl's output and the
+reference data sets) and labels it, results are taken
 back *in order*, duplicates dropped, and the new samples appended to the file at the end of
 the round. Each round's random stream is seeded by (seed, samples so far, attempt), so the
 formulas of a run are reproducible from its seed whatever `jobs` is, and re-running on the same
@@ -32,8 +34,8 @@ from typing import Callable, Iterator
 
 from ltlwit.logic.formula import Formula, Not
 from ltlwit.logic.result import Sat
-from ltlwit.train.generate import (DEFAULT_ALPHA, DEFAULT_ALPHABET, DEFAULT_UNIFORM_FROM, RandomFormulas,
-                                   SizeGate)
+from ltlwit.train.generate import (DEFAULT_ALPHA, DEFAULT_ALPHABET, DEFAULT_UNIFORM_FROM, MAX_NORMAL_SIZE,
+                                   RandomFormulas, SizeGate)
 from ltlwit.train.pairs import append_pairs, recover_pairs
 
 TASKS = ("ltl", "prop")
@@ -79,7 +81,9 @@ def _make_sample(args: tuple[str, int, str, int, int, float | None]) -> tuple[st
     gen = _GENERATORS.get((n_aps, alphabet))
     if gen is None:
         gen = _GENERATORS[n_aps, alphabet] = RandomFormulas(n_aps, alphabet)
-    formula = gen.formula(size, random.Random(seed))
+    formula = gen.normal_formula(size, random.Random(seed))
+    if formula is None:
+        return "", None
     return print_formula(formula, "polish"), label(task, formula, seconds)
 
 
@@ -103,6 +107,8 @@ class GenerateConfig:
             raise ValueError("--aps must be in 1..26 (the two-line format spells APs with one letter)")
         if self.max_size < 1 or self.count < 0 or self.jobs < 1:
             raise ValueError("max size and jobs must be positive, count non-negative")
+        if self.max_size > MAX_NORMAL_SIZE:
+            raise ValueError(f"--max-size: at most {MAX_NORMAL_SIZE}")
         alphabet = self.alphabet or DEFAULT_ALPHABET[self.task]
         if self.task == "prop" and alphabet != "prop":
             raise ValueError("the prop task needs the propositional alphabet")
