@@ -17,6 +17,8 @@ import click
 
 from ltlwit import __version__
 from ltlwit.convert import OUTPUT_SYNTAXES
+from ltlwit.cli_workflow import COMMANDS as WORKFLOW_COMMANDS
+from ltlwit.cli_workflow import model_completer
 from ltlwit.env import Environment, OutputClosed
 from ltlwit.output import FORMATS, SOLVE_FORMATS
 from ltlwit.solve import DEVICES, ENGINES, LOGICS, MODELS, SYNTAXES, WITNESS_SYNTAXES
@@ -140,14 +142,6 @@ _FILES_HELP = ("Read formulas from FILE, one per line ('-': stdin); FILE/COL rea
                "file, FILE/-COL also skips its header line. Repeatable.")
 
 
-def _complete_model(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
-    """--model's keywords and the installed models' names (manifests only, no torch)."""
-    from ltlwit import registry
-
-    names = [*MODELS, *(m.name for m in registry.list_models())]
-    return [name for name in dict.fromkeys(names) if name.startswith(incomplete)]
-
-
 def _solve_options(command: Callable, timeout: float | None = None) -> Callable:
     """The options `solve` and `check` share: how to find a witness."""
     options = [
@@ -156,7 +150,7 @@ def _solve_options(command: Callable, timeout: float | None = None) -> Callable:
                      help="Time limit of the engine per formula; past it the answer is UNKNOWN."),
         _engine_option,
         click.option("--model", default="auto", show_default=True, metavar="MODELS",
-                     envvar="LTLWIT_MODEL", show_envvar=True, shell_complete=_complete_model,
+                     envvar="LTLWIT_MODEL", show_envvar=True, shell_complete=model_completer(MODELS),
                      help="Neural models proposing candidates: si (symbol-invariant), dual (dual-part "
                      "embeddings), both (union of their candidates, best score first), none (the engine "
                      "alone), or model names from `ltlwit models list`, comma-separated (e.g. one made "
@@ -366,9 +360,7 @@ def verify(ctx: click.Context, pair: tuple[str, ...], files: tuple[str, ...], lo
 
 
 # The model workflow (data generate|stats, train, eval, models) lives in its own module.
-from ltlwit.cli_workflow import COMMANDS as _WORKFLOW_COMMANDS  # noqa: E402
-
-for _command in _WORKFLOW_COMMANDS:
+for _command in WORKFLOW_COMMANDS:
     cli.add_command(_command)
 
 

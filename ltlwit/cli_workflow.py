@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+from typing import Any, Callable, Sequence
 
 import click
 
@@ -21,6 +21,17 @@ from ltlwit.solve import DEVICES
 from ltlwit.status import ExitStatus
 
 TASKS = ("ltl", "prop")
+
+
+def model_completer(keywords: Sequence[str] = ()) -> Callable[..., list[str]]:
+    """Shell completion of model names (`keywords`, then the installed models; manifests only,
+    no torch)."""
+    def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+        from ltlwit import registry
+
+        names = [*keywords, *(m.name for m in registry.list_models())]
+        return [name for name in dict.fromkeys(names) if name.startswith(incomplete)]
+    return complete
 
 
 def _fail(ctx: click.Context, error: Exception) -> ExitStatus:
@@ -200,7 +211,8 @@ def train(ctx: click.Context, task: str, arch: str, preset: str, data_dir: str, 
 
 
 @click.command("eval")
-@click.option("--model", required=True, metavar="NAME", help="A model from `ltlwit models list`, or a .pt file.")
+@click.option("--model", required=True, metavar="NAME", shell_complete=model_completer(),
+              help="A model from `ltlwit models list`, or a .pt file.")
 @click.option("--data", "data_file", type=click.Path(exists=True, dir_okay=False), required=True, metavar="FILE",
               help="Two-line data file (.gz ok) or a JSON Lines grid (formula, witness).")
 @click.option("--beam", type=click.IntRange(min=1), default=3, show_default=True, help="Beam size.")
@@ -296,7 +308,7 @@ def models_list(ctx: click.Context, fmt: str) -> ExitStatus:
 
 
 @models.command("show")
-@click.argument("name")
+@click.argument("name", shell_complete=model_completer())
 @click.pass_context
 def models_show(ctx: click.Context, name: str) -> ExitStatus:
     """The manifest of model NAME (architecture, training data and commands, versions) as JSON."""
@@ -313,7 +325,7 @@ def models_show(ctx: click.Context, name: str) -> ExitStatus:
 
 
 @models.command("path")
-@click.argument("name")
+@click.argument("name", shell_complete=model_completer())
 @click.pass_context
 def models_path(ctx: click.Context, name: str) -> ExitStatus:
     """The weights file of model NAME (its manifest is beside it, .json)."""

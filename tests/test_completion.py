@@ -73,3 +73,12 @@ def test_completion_answers_without_importing_torch() -> None:
     assert proc.returncode == 0
     assert "plain,--model" in proc.stdout.splitlines()
     assert "| ltlwit.cli" in proc.stderr and "torch" not in proc.stderr
+
+
+def test_model_names_complete_wherever_a_model_is_named(tmp_path, monkeypatch) -> None:
+    home = tmp_path / "home"
+    (home / "models").mkdir(parents=True)
+    (home / "models" / "mine.json").write_text('{"format": "ltlwit-weights/1", "task": "prop"}')
+    monkeypatch.setenv("LTLWIT_HOME", str(home))
+    for line in ("ltlwit eval --model mi", "ltlwit models show mi", "ltlwit models path mi"):
+        assert bash_complete(tmp_path, line) == ["mine"], line

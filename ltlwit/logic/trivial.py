@@ -9,6 +9,8 @@ ones. Every rule is an equivalence (tests check each against the engine). As in 
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ltlwit.logic.formula import FALSE, TRUE, Formula, transform
 
 __all__ = ["trivial", "rewrites_root"]
@@ -55,20 +57,29 @@ def _rule(node: Formula, kids: tuple[Formula, ...]) -> Formula:
     return rewritten if rewritten is not None else Formula(op, kids)
 
 
-def _and(a: Formula, b: Formula) -> Formula | None:
-    if a == FALSE or b == FALSE:
-        return FALSE
-    if a == TRUE or a == b:
-        return b
-    return a if b == TRUE else None
+def _lattice(absorbing: Formula, unit: Formula) -> Callable[[Formula, Formula], Formula | None]:
+    """`&` (0 absorbs, 1 is the unit) and `|` (the other way round); both idempotent."""
+    def rule(a: Formula, b: Formula) -> Formula | None:
+        if absorbing in (a, b):
+            return absorbing
+        if a == unit or a == b:
+            return b
+        return a if b == unit else None
+    return rule
 
 
-def _or(a: Formula, b: Formula) -> Formula | None:
-    if a == TRUE or b == TRUE:
-        return TRUE
-    if a == FALSE or a == b:
-        return b
-    return a if b == FALSE else None
+def _parity(unit: Formula) -> Callable[[Formula, Formula], Formula | None]:
+    """`<->` (unit 1) and `xor` (unit 0): f op f is the unit; the other constant negates."""
+    def rule(a: Formula, b: Formula) -> Formula | None:
+        if a == b:
+            return unit
+        for x, y in ((a, b), (b, a)):
+            if x == unit:
+                return y
+            if _constant(x):
+                return _neg(y)
+        return None
+    return rule
 
 
 def _implies(a: Formula, b: Formula) -> Formula | None:
@@ -77,28 +88,6 @@ def _implies(a: Formula, b: Formula) -> Formula | None:
     if a == TRUE:
         return b
     return _neg(a) if b == FALSE else None
-
-
-def _iff(a: Formula, b: Formula) -> Formula | None:
-    if a == b:
-        return TRUE
-    for x, y in ((a, b), (b, a)):
-        if x == TRUE:
-            return y
-        if x == FALSE:
-            return _neg(y)
-    return None
-
-
-def _xor(a: Formula, b: Formula) -> Formula | None:
-    if a == b:
-        return FALSE
-    for x, y in ((a, b), (b, a)):
-        if x == FALSE:
-            return y
-        if x == TRUE:
-            return _neg(y)
-    return None
 
 
 def _until(a: Formula, b: Formula) -> Formula | None:
@@ -125,5 +114,6 @@ def _strong_release(a: Formula, b: Formula) -> Formula | None:
     return b if a == TRUE or a == b else None  # 1 M f = f, f M f = f
 
 
-_BINARY = {"&": _and, "|": _or, "->": _implies, "<->": _iff, "xor": _xor,
+_BINARY = {"&": _lattice(FALSE, TRUE), "|": _lattice(TRUE, FALSE), "->": _implies,
+           "<->": _parity(TRUE), "xor": _parity(FALSE),
            "U": _until, "R": _release, "W": _weak_until, "M": _strong_release}
