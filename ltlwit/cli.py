@@ -319,11 +319,13 @@ def _pipeline(ctx: click.Context, options: Any) -> Any:
 def fmt(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...], to: str, syntax: str) -> ExitStatus:
     """Print each FORMULA in another syntax, one line per input."""
     from ltlwit.convert import convert_one
+    from ltlwit.solve import InputParser
     from ltlwit.output import FmtText
 
     printer = FmtText(Environment.of(ctx))
     items = _inputs(ctx, formulas, files)
-    return _run((convert_one(item, syntax, to) for item in items), printer.emit)
+    parser = InputParser(syntax)
+    return _run((convert_one(item, parser, to) for item in items), printer.emit)
 
 
 @cli.command()

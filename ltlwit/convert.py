@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from ltlwit.inputs import InputItem
-from ltlwit.solve import Answer, parse
+from ltlwit.solve import Answer, InputParser
 
 #: `fmt --to` choices: the syntax layer's printers (kept here so `--help` need not load them).
 OUTPUT_SYNTAXES = ("spot", "polish", "polish-spaced", "lbt")
@@ -20,13 +20,13 @@ class Converted(Answer):
     text: str | None = None
 
 
-def convert_one(item: InputItem, syntax: str, to: str) -> Converted:
+def convert_one(item: InputItem, parser: InputParser, to: str) -> Converted:
     from ltlwit.logic.syntax import print_formula
 
     if item.error is not None:
         return Converted(item=item, status="error", message=item.error)
     try:
-        formula = parse(item.text, syntax)
+        formula = parser.parse(item)
     except ValueError as exc:
         return Converted(item=item, status="error", message="parse error", parse_error=exc)
     logic = "ltl" if formula.temporal else "prop"

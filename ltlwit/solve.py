@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 from dataclasses import dataclass
-from typing import Callable, ClassVar, Literal
+from typing import Any, Callable, ClassVar, Hashable, Literal
 
 from ltlwit.inputs import InputItem
 from ltlwit.logic.assignment import Assignment
@@ -143,6 +143,36 @@ def parse(text: str, syntax: str) -> Formula:
     from ltlwit.logic.syntax import parse_formula
 
     return parse_formula(text, syntax)
+
+
+class InputParser:
+    """Parses a run's inputs with `syntax`. For `auto`, the inputs of one file (or stdin)
+    share a `SyntaxGuess`, so that a DeepLTL data file's lines that Spot would also read
+    (`Uab`) are read as Polish like the rest of the file; each command-line formula stands
+    alone (read as Spot reads it where the two differ)."""
+
+    def __init__(self, syntax: str) -> None:
+        self.syntax = syntax
+        self._guesses: dict[str, Any] = {}
+
+    def _guess(self, item: InputItem) -> Any:
+        from ltlwit.logic.syntax.detect import SyntaxGuess
+
+        guess = self._guesses.get(item.file)
+        if guess is None:
+            guess = self._guesses[item.file] = SyntaxGuess()
+        return guess
+
+    def key(self, item: InputItem) -> Hashable:
+        """What a parse depends on besides the text: cache parses under it."""
+        if self.syntax != "auto":
+            return item.text
+        return item.text, item.file, self._guess(item).reads_polish
+
+    def parse(self, item: InputItem) -> Formula:
+        if self.syntax != "auto":
+            return parse(item.text, self.syntax)
+        return self._guess(item).parse(item.text)
 
 
 #: Receives the pipeline's once-per-run notices (a model that failed to load or run).

@@ -124,3 +124,22 @@ def test_torch_is_imported_only_when_a_model_runs(tmp_path) -> None:
     assert "torch" not in _imports("solve", "G(a -> F b)", home=home)  # weights, but no GPU
     log = _imports("solve", "--model", "si", "--max-len", "4", "G(a -> F b)", home=home)
     assert "| torch" in log and "| ltlwit.neural.beam" in log
+
+
+def test_strings_that_are_spot_and_polish_follow_their_file(tmp_path) -> None:
+    """`Uab`, `G!X1`: Spot reads propositions `Uab`, `X1`; DeepLTL's Polish `a U b`, `G!X 1`.
+    Alone (an argument, a spec file of infix lines) they are Spot's; in a file whose lines so
+    far were only Polish (a DeepLTL data set), Polish."""
+    alone = run("solve", "--format", "json", "G!X1", "Uab", "!Req")
+    assert [(r["status"], r["witness"]) for r in json_lines(alone.stdout)] == [
+        ("sat", 'cycle{!"X1"}'), ("sat", '"Uab"'), ("sat", '!"Req"')]
+    data = tmp_path / "data.txt"
+    data.write_text("&ab\nUab\nG!X1\n")
+    polish = json_lines(run("solve", "--format", "json", "-F", str(data)).stdout)
+    assert [(r["status"], r["witness"]) for r in polish] == [("sat", "a & b"), ("sat", "cycle{b}"), ("unsat", None)]
+    specs = tmp_path / "infix.txt"
+    specs.write_text("a&b\nUab\n")
+    assert json_lines(run("solve", "--format", "json", "-F", str(specs)).stdout)[1]["witness"] == '"Uab"'
+    converted = run("fmt", "--to", "polish-spaced", "G !t & a")
+    assert converted.stdout == "& G ! t a\n"
+    assert run("solve", input=converted.stdout).stdout == "cycle{!t & a}\n"  # read back as Polish

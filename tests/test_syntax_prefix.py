@@ -9,6 +9,7 @@ import pytest
 
 from ltlwit.logic.formula import ap
 from ltlwit.logic.syntax import SYNTAXES, ParseError, parse_formula, print_formula
+from ltlwit.logic.syntax.detect import SyntaxGuess
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
@@ -30,7 +31,9 @@ def spot(text: str):
 )
 def test_network_polish(text: str, infix: str):
     assert parse_formula(text, "polish") is spot(infix)
-    assert parse_formula(text) is spot(infix)
+    data_file = SyntaxGuess()
+    assert data_file.parse("&ab") is spot("a & b")  # a line only Polish reads, as in DeepLTL data
+    assert data_file.parse(text) is spot(infix)
 
 
 def test_polish_with_spaces_is_the_spaced_form():
@@ -76,7 +79,9 @@ def test_lbt_reads_spot_and_ltl2dstar_spellings(text: str, infix: str):
         ("i p0 e p1 t", "p0 -> (p1 <-> 1)"),
         ("V p0 ^ p1 f", "p0 R (p1 xor 0)"),
         ("X U ! M e X b xor a d", "X(!(e M X b) U (a xor d))"),  # `xor` decides for Polish
-        ("& t a", "1 & a"),  # `t` decides for LBT
+        ("& t p0", "1 & p0"),  # `t` decides for LBT
+        ("& t a", "t & a"),  # but LBT proper has no name `a`: spaced Polish
+        ("& G ! t a", "G!t & a"),  # what `ltlwit fmt --to polish-spaced` prints
         ('&"a""b"', "a & b"),  # unspaced LBT with quoted names
         ("X ! G a", "X!Ga"),
     ],
@@ -85,12 +90,19 @@ def test_auto_detection(text: str, infix: str):
     assert parse_formula(text, "auto") is spot(infix)
 
 
-def test_auto_prefers_network_polish_for_operator_looking_words():
-    # Documented: Spot would read these as names; `--syntax spot` gives that reading.
-    assert parse_formula("Uab") is spot("a U b")
-    assert parse_formula("Uab", "spot") is ap("Uab")
-    assert parse_formula("F0") is spot("F 0")
-    assert parse_formula("F0", "spot") is ap("F0")
+def test_strings_both_spot_and_polish_read_as_spot_unless_the_source_is_polish():
+    # Spot reads operator-looking words as names: so does auto, as a Spot user means them.
+    for text, infix in [("Uab", '"Uab"'), ("Req", '"Req"'), ("!Req", '!"Req"'), ("G!X1", 'G!"X1"'),
+                        ("F0", '"F0"')]:
+        assert parse_formula(text) is spot(infix), text
+    assert parse_formula("Uab", "polish") is spot("a U b")
+    data_set = SyntaxGuess()  # lines of one file: Polish-only lines so far make it a data set
+    assert data_set.parse("Uab") is ap("Uab")  # no evidence yet
+    assert data_set.parse("!&ab") is spot("!(a & b)")  # only Polish reads this
+    assert data_set.parse("UX0&cXe") is spot("(X 0) U (c & X e)")
+    assert data_set.parse("G!X1") is spot("G!X 1")
+    assert data_set.parse("a&b") is spot("a & b")  # only Spot reads this: the file is not a data set
+    assert data_set.parse("UX0&cXe") is spot('"UX0" & "cXe"')
 
 
 def test_unknown_syntax_is_a_value_error_not_a_parse_error():
@@ -108,8 +120,9 @@ def test_unknown_syntax_is_a_value_error_not_a_parse_error():
 @pytest.mark.parametrize("name", ["ltl35/test", "prop35/test"])
 def test_data_set_formulas_round_trip_through_network_polish(name: str):
     lines = gzip.open(DATA / f"{name}.txt.gz", "rt").read().splitlines()[:4000:2]
+    data_file = SyntaxGuess()  # auto-detection over the file's lines, as `solve -F FILE` does
     for line in lines:
         f = parse_formula(line, "polish")
         assert print_formula(f, "polish") == line
-        assert parse_formula(line) is f
+        assert data_file.parse(line) is f
         assert parse_formula(print_formula(f, "spot"), "spot") is f

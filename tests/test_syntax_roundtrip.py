@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from ltlwit.logic.formula import Formula, ap
 from ltlwit.logic.syntax import parse_formula, print_formula
+from ltlwit.logic.syntax.detect import SyntaxGuess
 from strategies import formulas, weird_names
 
 ALL = ("spot", "polish", "polish-spaced", "lbt")
@@ -25,7 +26,9 @@ def test_single_letter_formulas_round_trip_in_every_syntax(f: Formula):
 @given(formulas(max_leaves=16))
 def test_auto_detection_reads_spot_and_network_polish_back(f: Formula):
     assert parse_formula(print_formula(f, "spot")) is f
-    assert parse_formula(print_formula(f, "polish")) is f
+    data_file = SyntaxGuess()
+    data_file.parse("&ab")  # network Polish in a file of DeepLTL lines
+    assert data_file.parse(print_formula(f, "polish")) is f
 
 
 @settings(max_examples=200, deadline=None)

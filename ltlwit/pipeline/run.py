@@ -22,7 +22,7 @@ import itertools
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import Hashable, Iterable, Iterator, Mapping, Sequence
 
 from ltlwit.inputs import InputItem
 from ltlwit.logic.formula import Formula
@@ -32,7 +32,7 @@ from ltlwit.pipeline.checking import engine_answer, validate
 from ltlwit.pipeline.coreform import MAX_MODEL_INPUT, to_core
 from ltlwit.pipeline.models import ModelProblem, Selection, check_device, cuda_available, load, select, source_name
 from ltlwit.pipeline.sources import Candidate, CandidateSource, NeuralSource, merge
-from ltlwit.solve import Notify, Outcome, SolveOptions, internal_error, parse
+from ltlwit.solve import InputParser, Notify, Outcome, SolveOptions, internal_error
 from ltlwit.status import ExitStatus
 
 #: Distinct formulas whose answers a run remembers (least recently used ones are forgotten),
@@ -68,7 +68,8 @@ class Pipeline:
         self.exit_status = ExitStatus.SUCCESS
         self._sources: dict[str, list[CandidateSource]] = {t: list(s) for t, s in (sources or {}).items()}
         self._memo: OrderedDict[tuple[Formula, str], list[Outcome]] = OrderedDict()
-        self._parsed: OrderedDict[str, Formula] = OrderedDict()
+        self._parser = InputParser(options.syntax)
+        self._parsed: OrderedDict[Hashable, Formula] = OrderedDict()
         self._selection = Selection({t: () for t in self._sources}) if sources is not None else select(options)
 
     @property
@@ -127,18 +128,18 @@ class Pipeline:
         if w.item.error is not None:
             w.done = self._outcome(w, "error", message=w.item.error)
             return
-        text = w.item.text
-        w.formula = self._parsed.get(text)
+        key = self._parser.key(w.item)
+        w.formula = self._parsed.get(key)
         if w.formula is not None:
-            self._parsed.move_to_end(text)
+            self._parsed.move_to_end(key)
         else:
             try:
-                w.formula = parse(text, self.options.syntax)
+                w.formula = self._parser.parse(w.item)
             except ValueError as exc:  # ParseError, with a caret rendering
                 w.done = self._outcome(w, "error", message="parse error", parse_error=exc)
                 return
-            if len(text) <= _SHORT:
-                _remember(self._parsed, text, w.formula)
+            if len(w.item.text) <= _SHORT:
+                _remember(self._parsed, key, w.formula)
         logic = self.options.logic
         w.logic = logic if logic != "auto" else ("ltl" if w.formula.temporal else "prop")
         if w.logic == "prop" and w.formula.temporal:

@@ -9,9 +9,11 @@ Printers round-trip: `parse_formula(print_formula(f, s), s) is f` for every synt
 
 from __future__ import annotations
 
+import re
+
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula
-from ltlwit.logic.syntax.detect import parse_auto
+from ltlwit.logic.syntax.detect import SyntaxGuess, parse_auto
 from ltlwit.logic.syntax.errors import ParseError
 from ltlwit.logic.syntax.infix import parse_spot
 from ltlwit.logic.syntax.infix_print import print_spot
@@ -47,6 +49,7 @@ def _polish(text: str) -> Formula:
     return parse_spaced(text) if any(ch.isspace() for ch in text.strip()) else parse_network(text)
 
 
+_CYCLE_KEYWORD = re.compile(r"(?:^|[\s;])cycle\s*\{")  # Spot's framing, not DeepLTL's `;{...}`
 _PARSERS = {"auto": parse_auto, "spot": parse_spot, "polish": _polish, "polish-spaced": parse_spaced, "lbt": parse_lbt}
 _PRINTERS = {"spot": print_spot, "polish": print_network, "polish-spaced": print_spaced, "lbt": print_lbt}
 
@@ -80,8 +83,8 @@ def parse_trace(text: str, syntax: str = "auto") -> Trace:
 
     `auto` accepts either framing and reads each step with formula auto-detection."""
     _check_text(text)
-    if syntax == "auto":
-        return parse_trace_with(text, parse_auto, None)
+    if syntax == "auto":  # steps in DeepLTL's framing are read as it writes them
+        return parse_trace_with(text, SyntaxGuess(polish_source=not _CYCLE_KEYWORD.search(text)).parse, None)
     if syntax == "spot":
         return parse_trace_with(text, parse_spot, "spot")
     if syntax == "polish":

@@ -2,19 +2,21 @@
 
 The rule, in order (the first reading that parses wins):
 
-1. No whitespace inside (after trimming the ends): **network Polish** (`&Uab!Xc`, `Xa`,
-   `a`), then Spot infix (`GFa`, `a&b`, `aUb`), then, only if it holds a quoted name, LBT
-   (`&"a""b"`; without quotes LBT would read any word, even `XXX`, as one name).
-   Strings that are both differ only where Spot reads an operator-looking word as a name:
-   `Uab`, `xorab`, `F0`, `X1` are Polish here (`a U b`, `F 0`); force `--syntax spot`
-   for Spot's reading (`Uab`, `F0` as names).
+1. No whitespace inside (after trimming the ends): Spot infix and **network Polish** (`&Uab!Xc`).
+   Most strings are only one of them (`G(a->Fb)`, `a&b` are infix, `&ab`, `!U!ab` Polish) or
+   read the same in both (`GFa`, `Xa`, `a`). A string that is both, with different meanings,
+   is read as Spot reads it, as a Spot user means it (`Req` and `G!X1` are about the
+   propositions `Req` and `X1`, not `e R q` and `G!X 1`) -- unless the same source (file,
+   stream) has so far had Polish-only lines and no Spot-only ones, as in a DeepLTL data set,
+   where about 4% of the lines are such strings (`UX0&cXe`). `SyntaxGuess` keeps that score
+   per source; `--syntax` settles any doubt. Then, only if the string holds a quoted name,
+   LBT (`&"a""b"`; without quotes LBT would read any word, even `XXX`, as one name).
 2. Otherwise: **Spot infix** first (users mostly type infix; a prefix formula with a binary
    operator can never be valid infix, and unary chains such as `G F a` read the same in all
    syntaxes), then the prefix syntaxes: spaced Polish (`& U req b ! X c`, operators `1 0 ->
-   <-> xor R`) and LBT (`& U "req" "b" ! X "c"`, operators `t f i e ^ V`). When both read the
-   tokens and disagree (one reads a word as an operator that the other takes for a name),
-   the spelling decides: any of `xor -> <-> 1 0` means Polish (as an LBT name `xor` would
-   be odd, while `e` is an ordinary Polish AP), otherwise LBT (`t`, `f` are its constants).
+   <-> xor R`) and LBT proper (`& U "req" "b" ! X "c"`, `i p0 t`: operators `t f i e ^ V`,
+   names `p0`, `p1`, ... or quoted). When both read the tokens and disagree, the spelling
+   decides: any of `xor -> <-> 1 0` means Polish, otherwise LBT (`t`, `f` are its constants).
 3. When nothing parses, the error reported is the infix parser's.
 """
 
@@ -27,35 +29,66 @@ from ltlwit.logic.syntax.lbt import parse_lbt
 from ltlwit.logic.syntax.polish import parse_network, parse_spaced
 
 
-def parse_auto(text: str) -> Formula:
-    body = text.strip()
-    if body and not any(ch.isspace() for ch in body):
+class SyntaxGuess:
+    """Auto-detection for the lines of one source, remembering which syntax its unambiguous
+    lines were in (see the module rule); `parse_auto` is a fresh guess per string."""
+
+    def __init__(self, polish_source: bool = False) -> None:
+        """`polish_source`: the source is known to be DeepLTL's (a trace in its `;{...}` framing)."""
+        self.polish_only = polish_source  # some line read as network Polish and not as infix
+        self.spot_only = False  # some line read as infix and not as network Polish
+
+    @property
+    def reads_polish(self) -> bool:
+        """Whether a string that is both Spot and network Polish is read as Polish now."""
+        return self.polish_only and not self.spot_only
+
+    def parse(self, text: str) -> Formula:
+        body = text.strip()
+        if body and not any(ch.isspace() for ch in body):
+            return self._unspaced(text, body)
         try:
-            return parse_network(body)
+            formula = parse_spot(text)
+        except ParseError as infix_error:
+            found = parse_prefix(text)
+            if found is None:
+                raise infix_error from None
+            return found
+        self.spot_only = True
+        return formula
+
+    def _unspaced(self, text: str, body: str) -> Formula:
+        polish = infix = None
+        try:
+            polish = parse_network(body)
         except ParseError:
             pass
         try:
-            return parse_spot(text)
+            infix = parse_spot(text)
         except ParseError as infix_error:
+            if polish is not None:
+                self.polish_only = True
+                return polish
             if '"' not in body:
                 raise
             try:
                 return parse_lbt(text)
             except ParseError:
                 raise infix_error from None
-    try:
-        return parse_spot(text)
-    except ParseError as infix_error:
-        found = parse_prefix(text)
-        if found is None:
-            raise infix_error from None
-        return found
+        if polish is None:
+            self.spot_only = True
+            return infix
+        return polish if self.reads_polish else infix
+
+
+def parse_auto(text: str) -> Formula:
+    return SyntaxGuess().parse(text)
 
 
 def parse_prefix(text: str) -> Formula | None:
     """The prefix reading of a spaced string (see the module rule), or None."""
     readings = []
-    for parser in (parse_spaced, parse_lbt):
+    for parser in (parse_spaced, lambda t: parse_lbt(t, strict=True)):
         try:
             readings.append(parser(text))
         except ParseError:

@@ -26,7 +26,9 @@ FROM_OP = {
 _PNUM = re.compile(r"p[0-9]+\Z")
 
 
-def parse_lbt(text: str) -> Formula:
+def parse_lbt(text: str, strict: bool = False) -> Formula:
+    """`strict`: bare names must be `p0`, `p1`, ... as in LBT proper (auto-detection uses it,
+    so that `& t a`, a prefix formula over the names `t` and `a`, is not read as `1 & a`)."""
     tokens: list[Token] = []
     pos, end = 0, len(text.rstrip())
     while pos < end:
@@ -39,6 +41,8 @@ def parse_lbt(text: str) -> Formula:
             raise ParseError(text, column, "unclosed string: missing closing double quote")
         elif word is not None:
             op = TO_OP.get(word)
+            if op is None and strict and not _PNUM.match(word):
+                raise ParseError(text, column, f"LBT names are p0, p1, ... or double-quoted, not {word!r}")
             tokens.append(Token(op, None, column, word) if op else Token("ap", word, column, word))
         else:
             op = TO_OP.get(char)
