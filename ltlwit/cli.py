@@ -18,8 +18,8 @@ import click
 from ltlwit import __version__
 from ltlwit.convert import OUTPUT_SYNTAXES
 from ltlwit.cli_workflow import COMMANDS as WORKFLOW_COMMANDS
-from ltlwit.cli_workflow import model_completer
-from ltlwit.env import Environment, OutputClosed
+from ltlwit.cli_workflow import Number, model_completer
+from ltlwit.env import Environment, OutputClosed, OutputFailed
 from ltlwit.output import FORMATS, SOLVE_FORMATS
 from ltlwit.solve import DEVICES, ENGINES, LOGICS, MODELS, SYNTAXES, WITNESS_SYNTAXES
 from ltlwit.status import ExitStatus, worst
@@ -47,6 +47,15 @@ class LtlwitGroup(click.Group):
         except OutputClosed:
             _silence_stdout()
             code = ExitStatus.BROKEN_PIPE
+        except OutputFailed as exc:
+            _silence_stdout()
+            click.echo(f"ltlwit: {exc}", err=True)
+            code = ExitStatus.ERROR
+        except OSError as exc:  # the system failed us elsewhere (e.g. rich writing to a full disk)
+            _silence_stdout()
+            where = f"{exc.filename}: " if exc.filename else ""
+            click.echo(f"ltlwit: {where}{exc.strerror or exc}", err=True)
+            code = ExitStatus.ERROR
         except SystemExit as exc:
             if os.environ.get(complete_var or "_LTLWIT_COMPLETE"):
                 # Shell completion (`ltlwit completion SHELL`) answers and exits by itself.
@@ -145,7 +154,7 @@ _FILES_HELP = ("Read formulas from FILE, one per line ('-': stdin); FILE/COL rea
 def _solve_options(command: Callable, timeout: float | None = None) -> Callable:
     """The options `solve` and `check` share: how to find a witness."""
     options = [
-        click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+        click.option("--timeout", type=Number(min=0, min_open=True), metavar="SECONDS",
                      default=timeout, show_default=timeout is not None,
                      help="Time limit of the engine per formula; past it the answer is UNKNOWN."),
         _engine_option,

@@ -23,6 +23,17 @@ from ltlwit.status import ExitStatus
 TASKS = ("ltl", "prop")
 
 
+class Number(click.FloatRange):
+    """click's FloatRange without NaN, which compares false with every bound and so passes
+    them all (`--timeout nan` would mean no limit at all)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if number != number:
+            self.fail(f"{value!r} is not a number", param, ctx)
+        return number
+
+
 def model_completer(keywords: Sequence[str] = ()) -> Callable[..., list[str]]:
     """Shell completion of model names (`keywords`, then the installed models; manifests only,
     no torch)."""
@@ -86,9 +97,9 @@ def data() -> None:
               "operator), prop (! & | weight 2, <-> xor 1 0 weight 1; the prop default).")
 @click.option("--uniform-from", type=click.IntRange(min=1), default=None, metavar="SIZE",
               help="Sizes from SIZE on come out uniform (DeepLTL's gate) [default: 10 ltl, 12 prop].")
-@click.option("--alpha", type=click.FloatRange(0, 1, max_open=True), default=0.112, show_default=True,
+@click.option("--alpha", type=Number(0, 1, max_open=True), default=0.112, show_default=True,
               help="Share of the samples left to the sizes below --uniform-from.")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=2.0, show_default=True,
+@click.option("--timeout", type=Number(min=0, min_open=True), default=2.0, show_default=True,
               metavar="SECONDS", help="Engine time per LTL formula; formulas past it are skipped.")
 @click.pass_context
 def data_generate(ctx: click.Context, task: str, aps: int, max_size: int, count: int, output: str, seed: int,
@@ -156,7 +167,7 @@ def data_stats(ctx: click.Context, file: str, fmt: str) -> ExitStatus:
 @click.option("--name", default=None, help="Model name to register [default: ARCH-TASK-PRESET].")
 @click.option("--batch-size", type=click.IntRange(min=1), default=None, help="Per process [default: the preset's].")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of initialisation and batch order.")
-@click.option("--time-limit", type=click.FloatRange(min=0), default=0.0, metavar="SECONDS",
+@click.option("--time-limit", type=Number(min=0), default=0.0, metavar="SECONDS",
               help="Checkpoint and stop before SECONDS have passed (continue with --resume).")
 @click.option("--stop-at", type=click.IntRange(min=0), default=0, metavar="STEP",
               help="Checkpoint and stop at STEP (continue with --resume).")

@@ -20,6 +20,11 @@ class OutputClosed(Exception):
     click would turn an EPIPE OSError into its own exit status."""
 
 
+class OutputFailed(Exception):
+    """Writing our output failed for another reason than a closed pipe (a full disk, an I/O
+    error): one line on stderr and exit status 2, not a traceback."""
+
+
 class _Closed(io.TextIOBase):
     def write(self, text: str) -> int:
         raise BrokenPipeError(errno.EBADF, "standard output is closed")

@@ -20,7 +20,7 @@ from typing import Any, TextIO
 import click
 
 from ltlwit.convert import Converted
-from ltlwit.env import Environment, OutputClosed
+from ltlwit.env import Environment, OutputClosed, OutputFailed
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.trace import Trace
 from ltlwit.solve import Answer, Outcome
@@ -46,6 +46,8 @@ class Printer:
             stream.flush()
         except BrokenPipeError as exc:
             raise OutputClosed() from exc
+        except OSError as exc:
+            raise OutputFailed(f"cannot write the output: {exc.strerror or exc}") from exc
 
     def data(self, line: str) -> None:
         self._write(self.env.stdout, line)
@@ -238,6 +240,8 @@ class SolveTable(SolvePrinter):
             self.env.stdout.flush()
         except BrokenPipeError as exc:
             raise OutputClosed() from exc
+        except OSError as exc:
+            raise OutputFailed(f"cannot write the output: {exc.strerror or exc}") from exc
         if outcome.status == "error":
             self.problem(outcome)
 

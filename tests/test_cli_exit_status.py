@@ -49,6 +49,9 @@ def test_unreadable_file_is_2(tmp_path) -> None:
         ["solve", "--format", "xml", "a"],
         ["solve", "--timeout", "-1", "a"],
         ["solve", "--timeout", "soon", "a"],
+        ["solve", "--timeout", "nan", "a"],
+        ["check", "--timeout", "NaN", "x.spec"],
+        ["data", "generate", "--task", "ltl", "--aps", "2", "--max-size", "5", "-n", "5", "-o", "x", "--timeout", "nan"],
         ["solve", "--model", "gpt", "a"],
         ["solve", "--no-such-option", "a"],
         ["frobnicate"],
@@ -116,3 +119,19 @@ def test_a_solver_crash_is_one_error_line_not_the_end_of_the_run(monkeypatch) ->
     assert result.exit_code == 2
     assert result.stdout == "b\n"
     assert result.stderr == "ltlwit: <arg 1>: internal error (please report it): KeyError: 'boom'\n"
+
+
+@pytest.mark.parametrize("args", [["solve", "--model", "none", "F a"], ["solve", "--format", "table", "a"],
+                                  ["fmt", "a & b"], ["models", "list"]])
+def test_a_full_disk_is_one_error_line_and_2(args: list[str]) -> None:
+    import subprocess
+    import sys
+
+    from cli_support import ROOT, subprocess_env
+
+    with open("/dev/full", "w") as full:  # every write fails with ENOSPC (Linux)
+        proc = subprocess.run([sys.executable, "-m", "ltlwit", *args], stdout=full, stderr=subprocess.PIPE,
+                              text=True, env=subprocess_env(), cwd=ROOT, timeout=60)
+    assert proc.returncode == ExitStatus.ERROR
+    (line,) = proc.stderr.splitlines()  # one line, no traceback
+    assert line.startswith("ltlwit: ") and "No space left on device" in line
