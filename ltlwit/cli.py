@@ -257,13 +257,26 @@ def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str
     pipeline.notify = printer.notice
     results = []
     status = ExitStatus.SUCCESS
+    closed = False  # the reader of stdout went away: the JUnit report is still written
     for result in check_files(spec_files, CheckOptions(solve_options, vacuity), pipeline):
-        printer.emit(result)
         results.append(result)
         status = worst(status, result.exit_status)
         if getattr(result, "vacuity_failed", False):
             status = worst(status, ExitStatus.NEGATIVE)
-    printer.summary()
+        if not closed:
+            try:
+                printer.emit(result)
+            except OutputClosed:
+                if not junit:
+                    raise
+                closed = True
+    if not closed:
+        try:
+            printer.summary()
+        except OutputClosed:
+            if not junit:
+                raise
+            closed = True
     if junit:
         try:
             with open(junit, "wb") as out:
@@ -271,6 +284,8 @@ def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str
         except OSError as exc:
             printer.message(junit, f"cannot write the JUnit report: {exc.strerror or exc}")
             status = ExitStatus.ERROR
+    if closed:
+        raise OutputClosed()
     return worst(status, pipeline.exit_status)
 
 

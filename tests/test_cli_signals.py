@@ -64,3 +64,18 @@ def test_closed_standard_streams_are_not_a_crash() -> None:
     assert (no_stdout.returncode, no_stdout.stderr) == (ExitStatus.BROKEN_PIPE, b"")
     no_stderr = shell(f"{base} '(' a 2>&-")
     assert (no_stderr.returncode, no_stderr.stdout) == (ExitStatus.ERROR, b"a\n")
+
+
+def test_check_writes_its_junit_report_though_the_reader_went_away(tmp_path) -> None:
+    spec = tmp_path / "many.spec"
+    spec.write_text("".join(f"s{i}: F p{i}\n" for i in range(3000)))
+    report = tmp_path / "report.xml"
+    proc = subprocess.Popen(
+        ltlwit_command("check", "--junit", str(report), str(spec)),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=subprocess_env(), cwd=ROOT,
+    )
+    assert proc.stdout.readline().startswith(b"PASS")
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == ExitStatus.BROKEN_PIPE and err == b""
+    assert report.read_text().count("<testcase") == 3000  # every spec, checked and reported
