@@ -15,7 +15,7 @@ import csv
 import os
 import re
 from dataclasses import dataclass
-from typing import BinaryIO, Iterable, Iterator
+from typing import BinaryIO, Callable, Iterable, Iterator
 
 #: Lines longer than this (in bytes) are rejected: no formula a person or a generator writes
 #: is that long, and parsing megabytes of junk would look like a hang.
@@ -93,13 +93,23 @@ def has_inputs(arguments: Iterable[str], files: Iterable[str], stdin_isatty: boo
 
 
 def read_file(path: str, column: int = 0, skip_header: bool = False) -> Iterator[InputItem]:
+    yield from _from_file(path, lambda stream: read_stream(stream, path, column, skip_header))
+
+
+def read_lines(path: str) -> Iterator[InputItem]:
+    """Every line of a file, blank lines and comments included (for readers to whom comments
+    mean something, such as spec files' expectations), with the same safety net as inputs."""
+    yield from _from_file(path, lambda stream: _lines(stream, path))
+
+
+def _from_file(path: str, read: Callable[[BinaryIO], Iterator[InputItem]]) -> Iterator[InputItem]:
     try:
         stream = open(path, "rb")  # noqa: SIM115 - closed below, after streaming
     except OSError as exc:
         yield InputItem("", path, 0, error=f"cannot open: {_os_reason(exc)}")
         return
     with stream:
-        yield from read_stream(stream, path, column, skip_header)
+        yield from read(stream)
 
 
 def read_stream(stream: BinaryIO, name: str, column: int = 0, skip_header: bool = False) -> Iterator[InputItem]:

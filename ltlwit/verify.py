@@ -1,9 +1,10 @@
 """Checking a given witness against a formula: `ltlwit verify`.
 
-A propositional witness is a partial assignment (`a1c0`, a JSON object, or a cube `a & !c`)
-and holds when it entails the formula; an LTL witness is a symbolic lasso trace and holds when
-every word it stands for satisfies the formula (the engine's `holds`). Like `solve.py`, this
-turns every problem with an input into an "error" verdict instead of raising.
+A propositional witness is a partial assignment (`a1c0`, a JSON object, or a cube: Spot's
+`a & !c` or LBT's `& "a" ! "c"`) and holds when it entails the formula; an LTL witness is a
+symbolic lasso trace (steps in Spot, Polish or LBT syntax) and holds when every word it stands
+for satisfies the formula (the engine's `holds`). Like `solve.py`,
+this turns every problem with an input into an "error" verdict instead of raising.
 """
 
 from __future__ import annotations
@@ -118,20 +119,24 @@ def _trace(text: str) -> Trace:
 
 
 def _prop_witness(text: str, formula: Formula) -> Assignment:
-    """`a1c0`, JSON or a cube; of the readings that parse, prefer one naming only the formula's
-    APs (`a1` is a=true as an assignment, but the AP `a1` as a cube)."""
+    """`a1c0`, JSON, a Spot cube (`a & !c`, `1`) or an LBT cube (`& "a" ! "c"`, `t`: what
+    `solve --syntax-out lbt` prints); of the readings that parse, prefer one naming only the
+    formula's APs (`a1` is a=true as an assignment, but the AP `a1` as a cube; `t` is the
+    empty assignment in LBT, but the AP `t` as a Spot cube)."""
     from ltlwit.logic.syntax import parse_assignment
     from ltlwit.logic.syntax.words import parse_cube
 
     readings: list[Assignment] = []
     errors: list[ValueError] = []
-    for reader in (parse_assignment, lambda t: parse_cube(t, parse(t, "spot"))):
+    for reader in (parse_assignment, lambda t: parse_cube(t, parse(t, "spot")),
+                   lambda t: parse_cube(t, parse(t, "lbt"))):
         try:
             readings.append(reader(text))
         except ValueError as exc:
             errors.append(exc)
     if not readings:
-        # Report the error of the reading the text was most likely meant as.
-        raise errors[0] if text.lstrip().startswith("{") else errors[-1]
+        # Report the error of the reading the text was most likely meant as (JSON, else the
+        # Spot cube: the LBT reading's errors are rarely the helpful ones).
+        raise errors[0] if text.lstrip().startswith("{") else errors[1]
     aps = set(formula.aps())
     return next((r for r in readings if set(r.aps()) <= aps), readings[0])

@@ -119,3 +119,57 @@ def test_unknown_never_passes(tmp_path, monkeypatch) -> None:
     assert result.stdout.startswith("UNKNOWN slow") and "time budget exhausted" in result.stdout
     error = ET.parse(tmp_path / "j.xml").getroot().find("testsuite/testcase/error")
     assert error.get("type") == "unknown"
+
+
+def test_expectation_comments() -> None:
+    """A note beside the expectation is fine; anything that looks like an expectation but is
+    not exactly one is an error: the spec never silently falls back to `sat`."""
+    ok = {"F a # expect: unsat # from review": "unsat", "F a # REQ-12 # Expect: VALID": "valid",
+          "F a #expect:unsat": "unsat", "F a # see issue #12": "sat", "F a # an except: unsat": "sat",
+          'G("a#b" -> F c)   # expect: UNSAT  # REQ-7': "unsat"}
+    for line, expect in ok.items():
+        spec = parse_spec_line(line)
+        assert (spec.expect, spec.error) == (expect, None), line
+    for comment in ["# expect: unsat (JIRA-12)", "# expect unsat", "# expected: unsat", "# Expected unsat",
+                    "# EXPECT=unsat", "# exepct: unsat", "# unsat", "# expect: sat # expect: unsat",
+                    "# expectation: valid", "# expect: unsat.", "# expect:", "# expected sat? see below"]:
+        spec = parse_spec_line("n: F a " + comment)
+        assert spec.error is not None and spec.name == "n", comment
+    assert parse_spec_line("F a # expect unsat").error.startswith(
+        "malformed expectation '# expect unsat': write exactly '# expect: sat|unsat|valid'")
+    assert parse_spec_line("F a # expect: maybe").error == "unknown expectation 'maybe' (use sat, unsat or valid)"
+
+
+def test_malformed_expectation_fails_the_check(tmp_path) -> None:
+    """QA's case: neither expectation may pass silently; the other specs are still checked."""
+    path = tmp_path / "c4.spec"
+    path.write_text("# Expected behaviour: the arbiter never grants twice (prose, not an expectation)\n"
+                    "safety: G !(g1 & g2) | F b   # expect: valid (REQ-12)\n"
+                    "never: F err   # expect: unsat # from review\n"
+                    "# expect: unsat\n"
+                    "live: G F g1\n")
+    result = run("check", "--format", "json", str(path))
+    records = json_lines(result.stdout)
+    assert result.exit_code == 2
+    assert [(r["name"], r["line"], r["status"], r["expect"]) for r in records] == [
+        ("safety", 2, "error", "sat"), ("never", 3, "fail", "unsat"), (None, 4, "error", "sat"),
+        ("live", 5, "pass", "sat")]
+    assert f"ltlwit: {path}:2: malformed expectation '# expect: valid (REQ-12)'" in result.stderr
+    assert f"ltlwit: {path}:4: expectation '# expect: unsat' on a line of its own belongs to no spec" in result.stderr
+    assert result.stderr.count("ltlwit: ") == 2
+
+
+def test_toml_expectation_keys_and_values(tmp_path) -> None:
+    path = tmp_path / "specs.toml"
+    path.write_text('[[spec]]\nname = "a"\nformula = "F a"\nexpected = "unsat"\n\n'
+                    '[[spec]]\nname = "b"\nformula = "F b"\nExpect = "unsat"\n\n'
+                    '[[spec]]\nname = "c"\nformula = "F c"\nexpect = "unsat (JIRA-12)"\n\n'
+                    '[[spec]]\nname = "d"\nformula = "F d"\nexpect = true\n\n'
+                    '[[spec]]\nname = "e"\nformula = "F e & G !e"\nexpect = "UNSAT"\n')
+    specs = list(read_specs(str(path)))
+    assert [(s.name, s.expect if s.error is None else None) for s in specs] == [
+        ("a", None), ("b", None), ("c", None), ("d", None), ("e", "unsat")]
+    assert specs[0].error == "unknown key 'expected' in [[spec]] (known: name, formula, expect)"
+    assert specs[2].error == "unknown expectation 'unsat (JIRA-12)' (use sat, unsat or valid)"
+    result = run("check", str(path))
+    assert result.exit_code == 2 and result.stdout.splitlines()[-1] == "5 specs: 1 passed, 0 failed, 0 unknown, 4 errors"

@@ -67,3 +67,31 @@ def test_bad_formula_is_located() -> None:
     result = run("verify", "a &", "a1")
     assert result.exit_code == 2
     assert result.stderr.startswith("ltlwit: <arg 1>: parse error in the formula:\n>>> a &\n")
+
+
+ROUND_TRIP_FORMULAS = [
+    "a & !b", "(a -> b) & a", "a <-> b", "a | !a", "t | !t", "true", '"t" & !u', "p0 & !p1", "a1 & b0",
+    '"x y" & !"b#c"', "X a", "G(req -> F grant)", "X X !a & a", "GF (a & !b) & FG c", "G a | !G a",
+    'G("a;b" -> X "c{d}")', 'F "t"', "p0 U (p1 & X !p0)",
+]
+
+
+@pytest.mark.parametrize("syntax", ["spot", "polish", "lbt"])
+@pytest.mark.parametrize("formula", ROUND_TRIP_FORMULAS)
+def test_every_solve_witness_reads_back(syntax: str, formula: str) -> None:
+    """What `solve --syntax-out S` prints verifies: traces and assignments, tautologies (the
+    empty assignment) and names that need quotes, in every output syntax."""
+    solved = run("solve", "--model", "none", "--syntax-out", syntax, formula)
+    assert solved.exit_code == 0, solved.stderr
+    witness = solved.stdout.removesuffix("\n")
+    result = run("verify", formula, witness)
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "HOLDS\n", ""), witness
+
+
+def test_lbt_cubes() -> None:
+    assert run("verify", "a & !b", '& "a" ! "b"').stdout == "HOLDS\n"
+    assert run("verify", "a & !b", '& "a" "b"').stdout == "FAILS\n"
+    assert run("verify", "a | b", "t").stdout == "FAILS\n"  # LBT's true: the empty assignment
+    assert run("verify", "t", "t").stdout == "HOLDS\n"  # ... unless the formula is about an AP t
+    assert run("verify", "p0 -> p1", "! p0").stdout == "HOLDS\n"
+    assert run("verify", "G(a -> X b)", 'cycle{& ! "a" "b"}').stdout == "HOLDS\n"

@@ -10,8 +10,15 @@ Text spec files: one formula per line, optionally named and with an expectation,
 
 blank lines and `#` comments skipped; a name is an identifier (`[A-Za-z_][A-Za-z0-9_.-]*`)
 followed by `:`; the expectation is a trailing `# expect: sat|unsat|valid` (default `sat`;
-`valid`: every trace satisfies the formula). Any other trailing comment is ignored. A `#` or a
-`:` inside a double-quoted AP name is part of the name.
+`valid`: every trace satisfies the formula; keyword and value in any case). A `#` or a `:`
+inside a double-quoted AP name is part of the name.
+
+The trailing comment is cut at each `#` into comments of their own: exactly one of them may be
+the expectation, the others are notes (`F err  # expect: unsat  # REQ-12`). A spec must never
+silently lose its expectation, so a comment that looks like one but is not exactly
+`expect: VALUE` is an error: `# expect unsat`, `# expected: unsat`, `# Expect: unsat (REQ-12)`,
+`# expect: unsat.`, `# exepct: unsat`, a bare `# unsat`, two expectations on one line, and an
+expectation comment on a line of its own (it belongs to no spec).
 
 TOML spec files (`*.toml`): an array of tables `[[spec]]` with `formula` (required), `name`
 and `expect` (optional); any other key is an error, so a typo like `expected` is not silently
@@ -23,13 +30,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import Iterator
 
-from ltlwit.inputs import MAX_LINE_BYTES, read_file
+from ltlwit.inputs import MAX_LINE_BYTES, read_lines
 
 EXPECTATIONS = ("sat", "unsat", "valid")
 _NAME = re.compile(r"^([A-Za-z_][A-Za-z0-9_.\-]*)\s*:(?!=)\s*(.*)$")
-_EXPECT = re.compile(r"^#\s*expect\s*:\s*(\S*)\s*$", re.IGNORECASE)
+#: A comment (its text after the `#`) that is an expectation: `expect: VALUE`, nothing more.
+_EXPECT = re.compile(r"expect\s*:\s*(\S*)\Z", re.IGNORECASE)
+#: What an attempt at one starts with: a word (`expect`, `expected`, `Expects`, a misspelling)
+#: and, after an optional `:` or `=`, maybe a word that reads as a value.
+_ATTEMPT = re.compile(r"([A-Za-z]+)\s*[:=]?\s*([A-Za-z]*)")
+_VALUE_WORDS = frozenset(EXPECTATIONS + ("satisfiable", "unsatisfiable", "invalid", "unsatisfied", "satisfied"))
+_EXPECT_HINT = "write exactly '# expect: sat|unsat|valid'"
 _TOML_SPEC = re.compile(r"^\s*\[\[\s*spec\s*\]\]")
 
 
@@ -67,9 +81,16 @@ def read_specs(path: str) -> Iterator[Spec]:
 
 def _read_text(path: str) -> Iterator[Spec]:
     seen: dict[str, int] = {}
-    for item in read_file(path):
+    for item in read_lines(path):
         if item.error is not None:
             yield Spec(path, item.line, error=item.error)
+            continue
+        if not item.text:
+            continue
+        if item.text.startswith("#"):
+            if _stray_expectation(item.text[1:]):
+                yield Spec(path, item.line, error=f"expectation {item.text!r} on a line of its own belongs "
+                           "to no spec: put it after the formula, on the formula's line")
             continue
         spec = parse_spec_line(item.text, path, item.line)
         if spec.name is not None and spec.error is None:
@@ -81,20 +102,67 @@ def _read_text(path: str) -> Iterator[Spec]:
         yield spec
 
 
+def _looks_like_expectation(comment: str) -> bool:
+    """Whether the text of a trailing comment is (an attempt at) an expectation."""
+    text = comment.strip()
+    if text.lower().rstrip(".!") in _VALUE_WORDS:  # `# unsat`
+        return True
+    match = _ATTEMPT.match(text)
+    if match is None:
+        return False
+    word, value = match.group(1).lower(), match.group(2).lower()
+    return word.startswith("expect") or (value in _VALUE_WORDS and _near_expect(word))
+
+
+def _stray_expectation(comment: str) -> bool:
+    """Whether a whole-line comment is an expectation, or an attempt at one with a value
+    (`# expect: unsat`, `# Expected unsat`), as opposed to prose (`# Expected behaviour: ...`)."""
+    text = comment.strip()
+    if _EXPECT.match(text):
+        return True
+    match = _ATTEMPT.match(text)
+    if match is None:
+        return False
+    word, value = match.group(1).lower(), match.group(2).lower()
+    return value in _VALUE_WORDS and (word.startswith("expect") or _near_expect(word))
+
+
+def _near_expect(word: str) -> bool:
+    """A likely misspelling of `expect`/`expected` (`exepct`, `expcet`, `expectd`)."""
+    return any(SequenceMatcher(None, word, target).ratio() >= 0.75 for target in ("expect", "expected"))
+
+
+def _expectation(comment: str | None) -> tuple[str, str | None]:
+    """(the expectation, an error) from a line's trailing comment, which starts with `#`."""
+    if comment is None:
+        return "sat", None
+    found: list[str] = []
+    for part in comment.split("#")[1:]:
+        if not _looks_like_expectation(part):
+            continue  # a note
+        match = _EXPECT.match(part.strip())
+        if match is None:
+            return "sat", (f"malformed expectation '# {part.strip()}': {_EXPECT_HINT}, "
+                           "a note in a comment of its own ('# expect: unsat  # REQ-12')")
+        if match.group(1).lower() not in EXPECTATIONS:
+            return "sat", f"unknown expectation {match.group(1)!r} (use sat, unsat or valid)"
+        found.append(match.group(1).lower())
+    if len(found) > 1:
+        return "sat", f"more than one expectation on the line ({', '.join(found)})"
+    return (found[0] if found else "sat"), None
+
+
 def parse_spec_line(text: str, file: str = "<spec>", line: int = 1) -> Spec:
-    """`[name:] formula [# expect: sat|unsat|valid]` (the line is neither blank nor a comment)."""
+    """`[name:] formula [# expect: sat|unsat|valid] [# note]...` (the line is neither blank
+    nor a comment)."""
     body, comment = _split_comment(text)
-    expect = "sat"
-    if comment is not None:
-        match = _EXPECT.match(comment)
-        if match:
-            expect = match.group(1).lower()
-            if expect not in EXPECTATIONS:
-                return Spec(file, line, error=f"unknown expectation {match.group(1)!r} (use sat, unsat or valid)")
     name = None
     match = _NAME.match(body)
     if match:
         name, body = match.group(1), match.group(2)
+    expect, problem = _expectation(comment)
+    if problem is not None:
+        return Spec(file, line, name, error=problem)
     body = body.strip()
     if not body:
         return Spec(file, line, name, error="no formula" + (f" after {name!r}:" if name else ""))
@@ -156,10 +224,11 @@ def _read_toml(path: str) -> Iterator[Spec]:
 def _toml_spec(entry: object, path: str, line: int, seen: dict[str, int]) -> Spec:
     if not isinstance(entry, dict):
         return Spec(path, line, error="[[spec]] must be a table")
-    unknown = sorted(set(entry) - {"name", "formula", "expect"})
-    if unknown:
-        return Spec(path, line, error=f"unknown key {unknown[0]!r} in [[spec]] (known: name, formula, expect)")
     name, formula, expect = entry.get("name"), entry.get("formula"), entry.get("expect", "sat")
+    unknown = sorted(set(entry) - {"name", "formula", "expect"})
+    if unknown:  # `expected`, `Expect`, `expect_` must not leave the spec expecting sat
+        return Spec(path, line, name if isinstance(name, str) else None,
+                    error=f"unknown key {unknown[0]!r} in [[spec]] (known: name, formula, expect)")
     if not isinstance(formula, str) or not formula.strip():
         return Spec(path, line, name if isinstance(name, str) else None, error="[[spec]] needs a formula string")
     if name is not None and (not isinstance(name, str) or not name.strip()):
