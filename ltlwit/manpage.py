@@ -40,7 +40,9 @@ response: G(req1 -> F grant1)
 never:    G !(grant1 & grant2) & F(grant1 & grant2)   # expect: unsat
 follows:  G !(grant1 & grant2) -> !F(grant1 & grant2)   # expect: valid""",
     "Blank lines and # comments are skipped. The expectation is sat (the default), unsat, or valid (every "
-    "trace satisfies the formula); each spec is judged on its own. A file named *.toml holds [[spec]] tables "
+    "trace satisfies the formula), written exactly # expect: VALUE; notes go in comments of their own "
+    "(# expect: unsat  # REQ-12), and anything else that looks like an expectation is an error, never "
+    "silently sat. Each spec is judged on its own. A file named *.toml holds [[spec]] tables "
     "with the keys name, formula (required) and expect.",
 ]
 
