@@ -45,6 +45,8 @@ class CheckPrinter(Printer):
         if isinstance(result, SpecResult):
             self.counts[result.status] += 1
             self.counts["vacuity:" + (result.vacuity or "")] += 1
+        else:
+            self.counts["together:" + result.status] += 1
         if result.status == "error":
             self.problem(result)
         self.render(result)
@@ -90,6 +92,9 @@ class CheckText(CheckPrinter):
         line = f"{total} specs: {c['pass']} passed, {c['fail']} failed, {c['unknown']} unknown, {c['error']} errors"
         if c["vacuity:clean"] + c["vacuity:vacuous"] + c["vacuity:undecided"]:
             line += f"; vacuity: {c['vacuity:vacuous']} vacuous, {c['vacuity:undecided']} undecided"
+        failed_together = sum(n for key, n in c.items() if key.startswith("together:") and key != "together:pass")
+        if failed_together:  # specs that pass one by one can still contradict each other
+            line += f"; {failed_together} file(s) whose specs do not hold together"
         self.data(line)
 
 
