@@ -240,7 +240,7 @@ def solve(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...],
 def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str, junit: str | None, vacuity: bool,
           timeout: float | None, engine: str, model: str, top: int | None, beam: int | None, device: str,
           max_len: int, no_fallback: bool) -> ExitStatus:
-    """Check specification files, for CI: each SPEC file holds one formula per line, optionally
+    """Check specification files, for CI: each SPEC file ('-': stdin) holds one formula per line, optionally
     `name: formula` and a trailing `# expect: unsat` or `# expect: valid` (default: sat), or is
     a TOML file of [[spec]] tables (name, formula, expect).
 
@@ -253,12 +253,15 @@ def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str
     solve_options = _build_options(ctx, SolveOptions, syntax=syntax, timeout=timeout, engine=engine, model=model,
                                    top=top, beam=beam, device=device, max_len=max_len, fallback=not no_fallback)
     pipeline = _pipeline(ctx, solve_options)
-    printer = check_printer(fmt, Environment.of(ctx))
+    env = Environment.of(ctx)
+    printer = check_printer(fmt, env)
     pipeline.notify = printer.notice
     results = []
     status = ExitStatus.SUCCESS
     closed = False  # the reader of stdout went away: the JUnit report is still written
-    for result in check_files(spec_files, CheckOptions(solve_options, vacuity), pipeline):
+    if spec_files.count("-") > 1:
+        raise click.UsageError("stdin ('-') can be read only once", ctx)
+    for result in check_files(spec_files, CheckOptions(solve_options, vacuity), pipeline, env.stdin):
         results.append(result)
         status = worst(status, result.exit_status)
         if getattr(result, "vacuity_failed", False):

@@ -96,9 +96,13 @@ def read_file(path: str, column: int = 0, skip_header: bool = False) -> Iterator
     yield from _from_file(path, lambda stream: read_stream(stream, path, column, skip_header))
 
 
-def read_lines(path: str) -> Iterator[InputItem]:
-    """Every line of a file, blank lines and comments included (for readers to whom comments
-    mean something, such as spec files' expectations), with the same safety net as inputs."""
+def read_lines(path: str, stdin: BinaryIO | None = None) -> Iterator[InputItem]:
+    """Every line of a file (`-`: `stdin`), blank lines and comments included (for readers to
+    whom comments mean something, such as spec files' expectations), with the same safety net
+    as inputs."""
+    if path == "-" and stdin is not None:
+        yield from _lines(stdin, STDIN_NAME)
+        return
     yield from _from_file(path, lambda stream: _lines(stream, path))
 
 

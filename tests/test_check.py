@@ -173,3 +173,14 @@ def test_toml_expectation_keys_and_values(tmp_path) -> None:
     assert specs[2].error == "unknown expectation 'unsat (JIRA-12)' (use sat, unsat or valid)"
     result = run("check", str(path))
     assert result.exit_code == 2 and result.stdout.splitlines()[-1] == "5 specs: 1 passed, 0 failed, 0 unknown, 4 errors"
+
+
+def test_specs_on_stdin() -> None:
+    result = run("check", "-", input="ok: F a\nwrong: G b  # expect: unsat\n")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[:2] == ["PASS ok (<stdin>:1): sat, witness cycle{a}",
+                                              "FAIL wrong (<stdin>:2): expected unsat, but it is satisfiable; "
+                                              "sat, witness cycle{b}"]
+    empty = run("check", "-", input="# nothing\n")
+    assert empty.exit_code == 2 and "<stdin>" in empty.stderr and "no specs" in empty.stderr
+    assert run("check", "-", "-", input="a\n").exit_code == 2

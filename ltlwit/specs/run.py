@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import ClassVar, Iterable, Iterator
+from typing import BinaryIO, ClassVar, Iterable, Iterator
 
 from ltlwit.inputs import InputItem
 from ltlwit.logic.formula import And, Formula, Not
@@ -60,17 +60,19 @@ class CheckOptions:
     vacuity: bool = False
 
 
-def check_files(paths: Iterable[str], options: CheckOptions, pipeline: Pipeline) -> Iterator[SpecResult | ConjunctionResult]:
+def check_files(paths: Iterable[str], options: CheckOptions, pipeline: Pipeline,
+                stdin: BinaryIO | None = None) -> Iterator[SpecResult | ConjunctionResult]:
     """Results file by file, specs in file order; a file's conjunction result (with
-    --vacuity) comes before its specs, whose vacuity it decides."""
+    --vacuity) comes before its specs, whose vacuity it decides. The path `-` reads `stdin`."""
     for path in paths:
-        yield from _check_file(path, options, pipeline)
+        yield from _check_file(path, options, pipeline, stdin)
 
 
-def _check_file(path: str, options: CheckOptions, pipeline: Pipeline) -> Iterator[SpecResult | ConjunctionResult]:
+def _check_file(path: str, options: CheckOptions, pipeline: Pipeline,
+                stdin: BinaryIO | None) -> Iterator[SpecResult | ConjunctionResult]:
     from ltlwit.logic.syntax import print_formula
 
-    specs = list(read_specs(path))
+    specs = list(read_specs(path, stdin))
     parsed: list[tuple[Spec, Formula | None, SpecResult | None]] = []
     for spec in specs:
         item = InputItem(spec.formula, spec.file, spec.line)
