@@ -25,6 +25,7 @@ _BINARY_SNIFF = 8192
 
 STDIN_NAME = "<stdin>"
 _CSV_SPEC = re.compile(r"^(?P<path>.+)/(?P<column>-?[1-9][0-9]*)$")
+_ZERO_COLUMN = re.compile(r"^(?P<path>.+)/-?0+$")
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,10 @@ def csv_spec(path: str) -> tuple[str, int, bool] | None:
 def read_source(path: str, stdin: BinaryIO) -> Iterator[InputItem]:
     """The items of one `-F` argument: `-` (stdin), a file, or a CSV column of either."""
     spec = csv_spec(path)
+    zero = _ZERO_COLUMN.match(path)
+    if spec is None and zero and not os.path.exists(path) and (zero["path"] == "-" or os.path.isfile(zero["path"])):
+        yield InputItem("", path, 0, error="CSV columns count from 1 (FILE/1 is the first, FILE/-1 skips a header)")
+        return
     target, column, skip_header = spec if spec is not None else (path, 0, False)
     if target == "-":
         yield from read_stream(stdin, STDIN_NAME, column, skip_header)

@@ -33,6 +33,8 @@ def test_csv_columns_as_input(tmp_path) -> None:
     quoted = tmp_path / "q.csv"
     quoted.write_text('"a & ""unterminated\n')
     assert "bad CSV line" in run("solve", "-F", f"{quoted}/1").stderr
+    zero = run("solve", "-F", f"{table}/0", "b")
+    assert zero.exit_code == 2 and zero.stdout == "b\n" and "CSV columns count from 1" in zero.stderr
 
 
 def test_csv_output_has_a_header_and_one_row_per_answer() -> None:
