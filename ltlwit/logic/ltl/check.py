@@ -20,7 +20,7 @@ from collections import OrderedDict
 from typing import Any, Sequence
 
 from ltlwit.logic.formula import Formula, postorder
-from ltlwit.logic.ltl.emptiness import Budget, Limit, OutOfBudget, accepting_scc
+from ltlwit.logic.ltl.emptiness import Budget, Limit, OutOfBudget, OutOfTime, accepting_scc
 from ltlwit.logic.ltl.expand import Translator
 from ltlwit.logic.ltl.labels import Labels, make_labels
 from ltlwit.logic.ltl.rewrite import negate
@@ -61,8 +61,10 @@ def _cached(table: OrderedDict, key: tuple, make: Any) -> Any:
     return hit
 
 
-def holds(formula: Formula, trace: Trace) -> bool:
-    """Whether every word matching `trace` satisfies `formula` (False for an unsatisfiable step)."""
+def holds(formula: Formula, trace: Trace, limit: Limit | None = None) -> bool:
+    """Whether every word matching `trace` satisfies `formula` (False for an unsatisfiable step).
+    `limit`: a solve's deadline for the product stage (`OutOfTime` past it; the shared
+    automaton of ¬φ then keeps only what it had completed)."""
     names = dict.fromkeys(formula.aps())
     names.update(dict.fromkeys(trace.aps()))
     L = labels_for(tuple(names))
@@ -73,29 +75,33 @@ def holds(formula: Formula, trace: Trace) -> bool:
     verdict = evaluator(formula, L).run(steps, loop)
     if verdict is not None:
         return verdict
-    return not violated(formula, L, steps, loop)
+    return not violated(formula, L, steps, loop, limit)
 
 
 def evaluator(formula: Formula, L: Labels) -> "Evaluator":
     return _cached(_EVALUATORS, (formula, id(L)), lambda: Evaluator(formula, L))
 
 
-def violated(formula: Formula, L: Labels, steps: list[Any], loop: int) -> bool:
+def violated(formula: Formula, L: Labels, steps: list[Any], loop: int, limit: Limit | None = None) -> bool:
     """Whether some word matching the steps violates `formula`: emptiness of the product of the
     lasso with the on-the-fly automaton of ¬formula."""
-    return _product(_negation(formula, L), steps, loop)[0] is not None
+    return _product(_negation(formula, L), steps, loop, limit)[0] is not None
 
 
 class Prover:
     """Bounded exact checks of many candidate traces of one formula (the witness minimiser asks
     one per literal it tries to drop). It owns its automaton of ¬φ instead of the shared cache,
     so which literals a state budget lets it drop never depends on what the process checked
-    before: a formula always gets the same witness."""
+    before: a formula always gets the same witness.
 
-    def __init__(self, formula: Formula, L: Labels) -> None:
+    `limit`: the solve's running budget; only its deadline applies here, and running past it
+    raises `OutOfTime` (it is not "unproven": the solve answers Unknown)."""
+
+    def __init__(self, formula: Formula, L: Labels, limit: Limit | None = None) -> None:
         self.formula = formula
         self.L = L
         self.evaluator = evaluator(formula, L)
+        self.limit = limit
         self._tr: Translator | None = None
 
     def proves(self, steps: list[Any], loop: int, max_states: int) -> bool | None:
@@ -106,8 +112,12 @@ class Prover:
             return verdict
         if self._tr is None:
             self._tr = Translator(negate(self.formula), self.L)
+        bound = (Limit(Budget(states=max_states)) if self.limit is None
+                 else self.limit.with_states(max_states))
         try:
-            return _product(self._tr, steps, loop, Limit(Budget(states=max_states)))[0] is None
+            return _product(self._tr, steps, loop, bound)[0] is None
+        except OutOfTime:
+            raise
         except OutOfBudget:
             return None
 
@@ -119,6 +129,7 @@ def _negation(formula: Formula, L: Labels) -> Translator:
 def _product(tr: Translator, steps: list[Any], loop: int, limit: Limit | None = None) -> tuple:
     n = len(steps)
     memo: dict[tuple[int, int], list] = {}
+    timer = limit if limit is not None and limit.deadline is not None else None
 
     def successors(state: tuple[int, int]) -> list:
         out = memo.get(state)
@@ -126,7 +137,8 @@ def _product(tr: Translator, steps: list[Any], loop: int, limit: Limit | None = 
             pos, s = state
             step = steps[pos]
             nxt = pos + 1 if pos + 1 < n else loop
-            out = memo[state] = [(label, (nxt, d), marks) for label, d, marks in tr.edges_within(s, step)]
+            edges = tr.edges_within(s, step, timer)
+            out = memo[state] = [(label, (nxt, d), marks) for label, d, marks in edges]
         return out
 
     initial = (0, tr.initial)

@@ -29,14 +29,33 @@ class OutOfBudget(Exception):
     """The search ran past its budget; the caller answers Unknown."""
 
 
+class OutOfTime(OutOfBudget):
+    """The wall-clock deadline passed. Unlike a bounded proof's state budget (which only means
+    "not proven"), this always propagates up to `solve`, which answers Unknown."""
+
+
+#: Work units (term pairs, BFS states, ...) between two clock reads in the long loops.
+CHECK_EVERY = 256
+
+
 class Limit:
-    """A running budget: call `tick()` once per explored state."""
+    """A running budget: call `tick()` once per explored state; long loops that explore no
+    state (term products, witness paths) call `check_time()` every `CHECK_EVERY` units.
+
+    Only complete results may be cached by code that can be interrupted: an `OutOfTime` leaves
+    every cache as if the interrupted computation had not started."""
 
     def __init__(self, budget: Budget | None) -> None:
         self.deadline = (time.perf_counter() + budget.seconds
                          if budget is not None and budget.seconds is not None else None)
         self.states = budget.states if budget is not None else None
         self.count = 0
+
+    def with_states(self, states: int | None) -> "Limit":
+        """A fresh state budget sharing this one's deadline (a bounded proof inside a solve)."""
+        sub = Limit(Budget(states=states))
+        sub.deadline = self.deadline
+        return sub
 
     def tick(self) -> None:
         self.count += 1
@@ -47,7 +66,7 @@ class Limit:
 
     def check_time(self) -> None:
         if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise OutOfBudget("time budget exhausted")
+            raise OutOfTime("time budget exhausted")
 
 
 def accepting_scc(initial: Hashable, successors: Successors, all_marks: int,
@@ -102,18 +121,27 @@ def accepting_scc(initial: Hashable, successors: Successors, all_marks: int,
 
 
 def shortest_path(sources: Any, targets: Callable[[Any], bool], successors: Successors,
-                  allowed: Callable[[Any], bool], nonempty: bool = False) -> list[tuple[Any, Any, int]]:
+                  allowed: Callable[[Any], bool], nonempty: bool = False,
+                  limit: Limit | None = None) -> list[tuple[Any, Any, int]]:
     """BFS over `allowed` states from `sources`; the edges (src, edge) of a shortest path to a
-    state satisfying `targets` (with at least one edge when `nonempty`)."""
+    state satisfying `targets` (with at least one edge when `nonempty`). `limit`: its deadline
+    is checked every `CHECK_EVERY` edges scanned."""
     parent: dict[Any, tuple[Any, Any] | None] = {}
     queue: deque = deque()
     parent[sources] = None
     queue.append(sources)
     if not nonempty and targets(sources):
         return []
+    work = 0
     while queue:
         s = queue.popleft()
-        for edge in successors(s):
+        succ = successors(s)
+        if limit is not None:
+            work += len(succ) + 1
+            if work >= CHECK_EVERY:
+                work = 0
+                limit.check_time()
+        for edge in succ:
             t = edge[1]
             if not allowed(t):
                 continue
@@ -131,7 +159,7 @@ def shortest_path(sources: Any, targets: Callable[[Any], bool], successors: Succ
 
 
 def accepting_cycle(entry: Any, scc: set, successors: Successors,
-                    all_marks: int) -> list[tuple[Any, Any, int]]:
+                    all_marks: int, limit: Limit | None = None) -> list[tuple[Any, Any, int]]:
     """A cycle from `entry` inside `scc` whose edges carry every mark: walk to the nearest
     edge with a missing mark until none is missing, then back to `entry` (Spot's method)."""
     inside = scc.__contains__
@@ -139,24 +167,33 @@ def accepting_cycle(entry: Any, scc: set, successors: Successors,
     need = all_marks
     here = entry
     while need:
-        hop = _path_to_mark(here, need, scc, successors)
+        hop = _path_to_mark(here, need, scc, successors, limit)
         for edge in hop:
             need &= ~edge[2]
         cycle.extend(hop)
         here = hop[-1][1]
     if here != entry or not cycle:
-        cycle.extend(shortest_path(here, lambda s: s == entry, successors, inside, nonempty=not cycle))
+        cycle.extend(shortest_path(here, lambda s: s == entry, successors, inside, nonempty=not cycle,
+                                   limit=limit))
     return cycle
 
 
-def _path_to_mark(start: Any, need: int, scc: set, successors: Successors) -> list:
+def _path_to_mark(start: Any, need: int, scc: set, successors: Successors,
+                  limit: Limit | None = None) -> list:
     """Shortest path from start ending with an edge (inside scc) carrying a mark of `need`."""
     parent: dict[Any, Any] = {start: None}
     queue = deque([start])
+    work = 0
     while queue:
         s = queue.popleft()
+        succ = successors(s)
+        if limit is not None:
+            work += len(succ) + 1
+            if work >= CHECK_EVERY:
+                work = 0
+                limit.check_time()
         best = None
-        for edge in successors(s):
+        for edge in succ:
             if edge[1] in scc and edge[2] & need:
                 if best is None or (edge[2] & need).bit_count() > (best[2] & need).bit_count():
                     best = edge
@@ -167,7 +204,7 @@ def _path_to_mark(start: Any, need: int, scc: set, successors: Successors) -> li
                 path.append(e)
             path.reverse()
             return path
-        for edge in successors(s):
+        for edge in succ:
             t = edge[1]
             if t in scc and t not in parent:
                 parent[t] = (s, edge)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from ltlwit.logic.formula import TRUE, Formula
-from ltlwit.logic.ltl.emptiness import Limit
+from ltlwit.logic.ltl.emptiness import CHECK_EVERY, Limit
 from ltlwit.logic.ltl.implication import Implications
 from ltlwit.logic.ltl.labels import Labels
 from ltlwit.logic.ltl.rewrite import negate
@@ -35,14 +35,20 @@ _UNTIL_LIKE = frozenset({"U", "F", "M"})
 MAX_REDUCE_OBLIGATIONS = 24
 #: Subsumption pruning is quadratic in a state's term count; past this it is skipped.
 MAX_PRUNE_TERMS = 64
+#: Term products up to this many pairs run without clock reads (the hot path); larger ones
+#: (they can reach millions of pairs: a state with 20 pending `a U b`) check the deadline.
+MAX_UNCHECKED_PAIRS = 1024
 
 
 class Translator:
     """The automaton of one formula; states are explored only when asked for.
 
     A `limit` (the solve's budget) is also checked while expanding, which can take long on its
-    own for huge formulas. `optimise=False` turns off the two language-preserving reductions (implied obligations,
-    subsumed terms); the tests compare both automata."""
+    own for huge formulas: per state, per 256 formulas expanded, and inside large term products
+    and reductions; `edges_within` may be given a limit of its own (shared translators have
+    none). An interrupted expansion caches nothing partial. `optimise=False` turns off the two
+    language-preserving reductions (implied obligations, subsumed terms); the tests compare
+    both automata."""
 
     def __init__(self, root: Formula, labels: Labels, optimise: bool = True,
                  limit: Limit | None = None) -> None:
@@ -96,40 +102,48 @@ class Translator:
         """Outgoing edges, fewest pending obligations (then promises) first."""
         cached = self._edges.get(state)
         if cached is None:
-            cached = self._edges[state] = self._expand_state(state, self.labels.true)
+            cached = self._edges[state] = self._expand_state(state, self.labels.true, self.limit)
         return cached
 
-    def edges_within(self, state: int, letters: Any) -> list[Edge]:
+    def edges_within(self, state: int, letters: Any, limit: Limit | None = None) -> list[Edge]:
         """The edges for the letters of `letters` only (labels intersected with it). Folding
         the restriction in from the start prunes the product early: the trace checker asks
-        this with each step's label."""
+        this with each step's label. `limit`: the caller's deadline (default: the translator's)."""
         key = (state, letters)
         cached = self._restricted.get(key)
         if cached is None:
-            cached = self._restricted[key] = self._expand_state(state, letters)
+            cached = self._restricted[key] = self._expand_state(
+                state, letters, self.limit if limit is None else limit)
         return cached
 
-    def _expand_state(self, state: int, letters: Any) -> list[Edge]:
-        if self.limit is not None:
-            self.limit.check_time()
+    def _expand_state(self, state: int, letters: Any, limit: Limit | None) -> list[Edge]:
+        if limit is not None:
+            limit.check_time()
         L = self.labels
         false = L.false
         terms: Terms = {(0, 0): letters}
-        expansions = sorted((self.terms(f) for f in self.formulas(state)), key=len)
+        expansions = sorted((self.terms(f, limit) for f in self.formulas(state)), key=len)
         for ft in expansions:
-            terms = _product(terms, ft, false)
+            terms = _product(terms, ft, false, limit)
             if not terms:
                 break
         if self.optimise:
-            terms = _prune_subsumed(self._reduce_terms(terms), L)
+            terms = _prune_subsumed(self._reduce_terms(terms, limit), L)
         full = self.all_marks
         edges = [(label, nxt, full ^ prom) for (nxt, prom), label in terms.items()]
         edges.sort(key=lambda e: (e[1].bit_count(), (full ^ e[2]).bit_count()))
         return edges
 
-    def _reduce_terms(self, terms: Terms) -> Terms:
+    def _reduce_terms(self, terms: Terms, limit: Limit | None = None) -> Terms:
         out: Terms = {}
+        check = limit is not None and len(terms) > CHECK_EVERY
+        work = 0
         for (nxt, prom), label in terms.items():
+            if check:
+                work += 1
+                if work == CHECK_EVERY:
+                    work = 0
+                    limit.check_time()  # type: ignore[union-attr]
             key = (self.reduce(nxt), prom)
             old = out.get(key)
             out[key] = label if old is None else old | label
@@ -154,8 +168,9 @@ class Translator:
         self._reduced[state] = keep
         return keep
 
-    def terms(self, root: Formula) -> Terms:
-        """The expansion of one formula (cached); iterative over the formula, stopping at X."""
+    def terms(self, root: Formula, limit: Limit | None = None) -> Terms:
+        """The expansion of one formula (cached); iterative over the formula, stopping at X.
+        `limit` is checked every 256 formulas and inside large products."""
         memo = self._terms
         hit = memo.get(root)
         if hit is not None:
@@ -170,9 +185,9 @@ class Translator:
                 stack.append((f, True))
                 stack.extend((d, False) for d in deps if d not in memo)
                 continue
-            memo[f] = self._expand(f, [memo[d] for d in deps])
-            if self.limit is not None and len(memo) & 255 == 0:
-                self.limit.check_time()
+            memo[f] = self._expand(f, [memo[d] for d in deps], limit)
+            if limit is not None and len(memo) & 255 == 0:
+                limit.check_time()
         return memo[root]
 
     def _dependencies(self, f: Formula) -> tuple[Formula, ...]:
@@ -183,7 +198,7 @@ class Translator:
             return (a, b, negate(a), negate(b))
         return f.children
 
-    def _expand(self, f: Formula, kids: list[Terms]) -> Terms:
+    def _expand(self, f: Formula, kids: list[Terms], limit: Limit | None = None) -> Terms:
         L = self.labels
         T = L.true
         false = L.false
@@ -194,35 +209,66 @@ class Translator:
         if op == "X":
             return {(self.state_of([f.children[0]]), 0): T}
         if op == "&":
-            return _product(kids[0], kids[1], false)
+            return _product(kids[0], kids[1], false, limit)
         if op == "|":
             return _union(kids[0], kids[1])
         me = self.state_of([f])
         if op == "U":
-            return _union(kids[1], _product(kids[0], {(me, self.marks[f]): T}, false))
+            return _union(kids[1], _product(kids[0], {(me, self.marks[f]): T}, false, limit))
         if op == "F":
             return _union(kids[0], {(me, self.marks[f]): T})
         if op == "R":
-            return _product(kids[1], _union(kids[0], {(me, 0): T}), false)
+            return _product(kids[1], _union(kids[0], {(me, 0): T}), false, limit)
         if op == "G":
-            return _product(kids[0], {(me, 0): T}, false)
+            return _product(kids[0], {(me, 0): T}, false, limit)
         if op == "W":
-            return _union(kids[1], _product(kids[0], {(me, 0): T}, false))
+            return _union(kids[1], _product(kids[0], {(me, 0): T}, false, limit))
         if op == "M":
-            return _product(kids[1], _union(kids[0], {(me, self.marks[f]): T}), false)
+            return _product(kids[1], _union(kids[0], {(me, self.marks[f]): T}), false, limit)
         if op == "<->":
             a, b, na, nb = kids
-            return _union(_product(a, b, false), _product(na, nb, false))
+            return _union(_product(a, b, false, limit), _product(na, nb, false, limit))
         if op == "xor":
             a, b, na, nb = kids
-            return _union(_product(a, nb, false), _product(na, b, false))
+            return _union(_product(a, nb, false, limit), _product(na, b, false, limit))
         raise ValueError(f"operator {op} is not in negation normal form")
 
 
-def _product(t1: Terms, t2: Terms, false: Any) -> Terms:
+def _product(t1: Terms, t2: Terms, false: Any, limit: Limit | None = None) -> Terms:
+    if limit is not None and len(t1) * len(t2) > MAX_UNCHECKED_PAIRS:
+        return _product_checked(t1, t2, false, limit)
     out: Terms = {}
     for (n1, p1), l1 in t1.items():
         for (n2, p2), l2 in t2.items():
+            label = l1 & l2
+            if label == false:
+                continue
+            key = (n1 | n2, p1 | p2)
+            old = out.get(key)
+            out[key] = label if old is None else old | label
+    return out
+
+
+def _product_checked(t1: Terms, t2: Terms, false: Any, limit: Limit) -> Terms:
+    """`_product` (same pairs, same order, so the same dict) reading the clock about every
+    `CHECK_EVERY` pairs: `OutOfTime` past the deadline."""
+    out: Terms = {}
+    items2 = list(t2.items())
+    row = len(items2)
+    per_row = row < CHECK_EVERY  # short rows: one check per CHECK_EVERY // row rows
+    work = 0
+    for (n1, p1), l1 in t1.items():
+        if per_row:
+            work += row
+            if work >= CHECK_EVERY:
+                work = 0
+                limit.check_time()
+        for (n2, p2), l2 in items2:
+            if not per_row:
+                work += 1
+                if work == CHECK_EVERY:
+                    work = 0
+                    limit.check_time()
             label = l1 & l2
             if label == false:
                 continue

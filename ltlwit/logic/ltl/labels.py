@@ -220,6 +220,11 @@ class Bdds(Labels):
         except ImportError:  # pragma: no cover - depends on the dd build
             from dd import autoref as backend
         self.bdd = backend.BDD()
+        # No dynamic variable reordering: CUDD sifts inside whatever `&`/`|` crosses its node
+        # threshold, one uninterruptible C call that took over 10 s on a 16-AP arbiter (so a
+        # solve's deadline could not be honoured), and the whole solve ran >100 s with it versus
+        # ~4 s without. Labels here are cube-like over APs in order of appearance.
+        self.bdd.configure(reordering=False)
         self._vnames = [f"v{i}" for i in range(len(self.names))]
         if self._vnames:
             self.bdd.declare(*self._vnames)

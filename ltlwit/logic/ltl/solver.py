@@ -9,7 +9,9 @@ Order of work, cheapest first:
    one-letter witness `cycle{σ}`, found from one label, no automaton.
 4. The on-the-fly automaton and Couvreur's emptiness check; a run into the first accepting SCC
    becomes a small lasso (`witness`).
-Every witness is re-checked with `holds` before it is returned; a budget gives `Unknown`.
+Every witness is re-checked with `holds` before it is returned; a budget gives `Unknown`: the
+state budget bounds step 4's search, the deadline every step from 3 on (constant word, search,
+witness minimisation, the final check).
 """
 
 from __future__ import annotations
@@ -32,19 +34,21 @@ def solve_builtin(formula: Formula, budget: Budget | None = None) -> Result:
     if not prepared.temporal:
         return _propositional(formula, prepared)
     L = labels_for(formula.aps())
-    prover = Prover(formula, L)
-    trace = constant_word(prover, prepared)
-    if trace is None:
-        try:
+    try:
+        prover = Prover(formula, L, limit)
+        trace = constant_word(prover, prepared)
+        if trace is None:
             tr = Translator(prepared, L, limit=limit)
             scc, explored = accepting_scc(tr.initial, tr.edges, tr.all_marks, limit)
-        except OutOfBudget as e:
-            return Unknown(str(e))
-        if scc is None:
-            return Unsat("emptiness")
-        prefix, cycle = best_word(tr, scc, explored)
-        trace = lasso(prover, prefix, cycle)
-    return _verified(formula, trace)
+            if scc is None:
+                return Unsat("emptiness")
+            prefix, cycle = best_word(tr, scc, explored, limit)
+            trace = lasso(prover, prefix, cycle)
+        return _verified(formula, trace, limit)
+    except OutOfBudget as e:
+        # the state budget bounds the search only; any stage may run out of time (constant
+        # word, search, witness minimisation, the final check): never a verdict, only Unknown
+        return Unknown(str(e))
 
 
 def _propositional(formula: Formula, prepared: Formula) -> Result:
@@ -60,8 +64,8 @@ def _propositional(formula: Formula, prepared: Formula) -> Result:
     return _verified(formula, Trace((), (And(*lits),)))
 
 
-def _verified(formula: Formula, trace: Trace) -> Result:
+def _verified(formula: Formula, trace: Trace, limit: Limit | None = None) -> Result:
     """The last line of defence: a witness is returned only when the checker accepts it."""
-    if holds(formula, trace):
+    if holds(formula, trace, limit):
         return Sat(trace)
     return Unknown(f"internal error: candidate witness {trace.prefix}/{trace.cycle} failed its check")

@@ -22,7 +22,7 @@ from typing import Any
 
 from ltlwit.logic.formula import Formula, transform
 from ltlwit.logic.ltl.check import Prover
-from ltlwit.logic.ltl.emptiness import accepting_cycle, shortest_path
+from ltlwit.logic.ltl.emptiness import Limit, accepting_cycle, shortest_path
 from ltlwit.logic.ltl.expand import Translator
 from ltlwit.logic.ltl.labels import Labels, Literal
 from ltlwit.logic.trace import Trace
@@ -35,20 +35,22 @@ MAX_DROP_TRIALS = 200
 DROP_CHECK_STATES = 300
 
 
-def best_word(tr: Translator, scc: set, explored: dict) -> tuple[list[Any], list[Any]]:
+def best_word(tr: Translator, scc: set, explored: dict,
+              limit: Limit | None = None) -> tuple[list[Any], list[Any]]:
     """The simplified labels of a run into `scc`: a shortest prefix to the SCC and an accepting
     cycle from its entry — and, since another entry can give a shorter lasso, the same from
-    each state of that first cycle (at most `MAX_ENTRIES`); the word with fewest steps wins."""
+    each state of that first cycle (at most `MAX_ENTRIES`); the word with fewest steps wins.
+    `limit`: the solve's deadline, checked while searching paths (`OutOfTime`)."""
     L = tr.labels
     allowed = explored.__contains__
-    prefix = shortest_path(tr.initial, scc.__contains__, tr.edges, allowed)
+    prefix = shortest_path(tr.initial, scc.__contains__, tr.edges, allowed, limit=limit)
     entry = prefix[-1][1] if prefix else tr.initial
-    cycle = accepting_cycle(entry, scc, tr.edges, tr.all_marks)
+    cycle = accepting_cycle(entry, scc, tr.edges, tr.all_marks, limit)
     best = simplify_word(L, [e[0] for e in prefix], [e[0] for e in cycle])
     others = list(dict.fromkeys(e[1] for e in cycle if e[1] != entry))[:MAX_ENTRIES]
     for other in others:
-        p2 = shortest_path(tr.initial, lambda s, o=other: s == o, tr.edges, allowed)
-        c2 = accepting_cycle(other, scc, tr.edges, tr.all_marks)
+        p2 = shortest_path(tr.initial, lambda s, o=other: s == o, tr.edges, allowed, limit=limit)
+        c2 = accepting_cycle(other, scc, tr.edges, tr.all_marks, limit)
         word = simplify_word(L, [e[0] for e in p2], [e[0] for e in c2])
         if len(word[0]) + len(word[1]) < len(best[0]) + len(best[1]):
             best = word

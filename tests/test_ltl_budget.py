@@ -1,0 +1,164 @@
+"""Time budgets are honoured everywhere the engine can spend unbounded time (term products,
+label computations, witness minimisation, the final check), an interrupted solve is Unknown and
+never a wrong verdict, and no cache keeps a partial result computed under an aborted budget."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import pytest
+
+from ltlwit.logic.formula import Formula
+from ltlwit.logic.ltl import Budget, clear_caches, holds, solve
+from ltlwit.logic.ltl import emptiness, expand
+from ltlwit.logic.ltl import solver as solver_module
+from ltlwit.logic.ltl.check import labels_for
+from ltlwit.logic.ltl.emptiness import Limit, OutOfTime
+from ltlwit.logic.ltl.expand import MAX_UNCHECKED_PAIRS, Translator
+from ltlwit.logic.ltl.rewrite import simplify
+from ltlwit.logic.result import Sat, Unknown, Unsat
+from ltlwit.logic.syntax import parse_formula
+
+
+def arbiter(n: int) -> Formula:
+    """n clients, each request eventually granted, infinitely many requests, grants exclusive."""
+    text = (" & ".join(f"G(r{i} -> F g{i})" for i in range(n)) + " & "
+            + " & ".join(f"G F r{i}" for i in range(n)) + " & G !("
+            + " | ".join(f"(g{i} & g{j})" for i in range(n) for j in range(i + 1, n)) + ")")
+    return parse_formula(text)
+
+
+def untils(n: int) -> Formula:
+    """n pending `p U qi`, q0 and q1 never together: no constant word, and every state's
+    expansion is a product of 2**n terms (hours unbudgeted at n = 20)."""
+    return parse_formula(" & ".join(f"(p U q{i})" for i in range(n)) + " & G !(q0 & q1)")
+
+
+# -- wall clock: these guard hangs, hence the generous slack -------------------------------------
+
+@pytest.mark.parametrize("make, n", [(arbiter, 8), (untils, 20)], ids=["arbiter8", "untils20"])
+def test_time_budget_stops_huge_expansions(make, n) -> None:
+    f = make(n)
+    start = time.perf_counter()
+    result = solve(f, Budget(seconds=0.5))
+    elapsed = time.perf_counter() - start
+    assert result == Unknown("time budget exhausted")
+    assert elapsed < 3.0, f"a 0.5 s budget took {elapsed:.1f} s"
+
+
+def test_after_a_timeout_unbudgeted_solves_are_complete() -> None:
+    assert isinstance(solve(arbiter(8), Budget(seconds=0.3)), Unknown)
+    for n in (2, 3):
+        f = arbiter(n)
+        assert isinstance(solve(f, Budget(seconds=0.3)), (Sat, Unknown))
+        result = solve(f)
+        assert isinstance(result, Sat) and holds(f, result.witness)
+    bad = parse_formula("G F r0 & G(r0 -> F g0) & G !g0")
+    assert isinstance(solve(bad, Budget(seconds=0.0)), (Unsat, Unknown))
+    assert solve(bad) == Unsat("emptiness")
+
+
+# -- deterministic interruption at every clock read ----------------------------------------------
+
+class Countdown(Limit):
+    """A deadline that passes at the k-th clock read (shared with its bounded sub-proofs)."""
+
+    def __init__(self, calls: int) -> None:
+        super().__init__(None)
+        self.deadline = math.inf
+        self.left = [calls]
+
+    def with_states(self, states: int | None) -> "Countdown":
+        sub = Countdown(0)
+        sub.states = states
+        sub.left = self.left
+        return sub
+
+    def check_time(self) -> None:
+        self.left[0] -= 1
+        if self.left[0] < 0:
+            raise OutOfTime("time budget exhausted")
+
+
+def _sweep(monkeypatch: pytest.MonkeyPatch, f: Formula) -> int:
+    """Interrupt the solve of f at its 0th, 1st, ... clock read; every interrupted solve must be
+    Unknown, every finished one identical to the unbudgeted answer, and the unbudgeted answer
+    must still be right after each interruption. Returns the number of clock reads."""
+    clear_caches()
+    expected = solve(f)
+    counter = Countdown(10**9)
+    monkeypatch.setattr(solver_module, "Limit", lambda budget: counter)
+    assert solve(f, Budget(seconds=1)) == expected
+    reads = 10**9 - counter.left[0]
+    assert reads > 0
+    clear_caches()
+    interrupted = 0
+    for k in range(reads + 1):
+        monkeypatch.setattr(solver_module, "Limit", lambda budget, k=k: Countdown(k))
+        result = solve(f, Budget(seconds=1))
+        # warmer shared caches (the checker's automaton) can need fewer reads than counted
+        assert result in (Unknown("time budget exhausted"), expected), k
+        interrupted += isinstance(result, Unknown)
+        if k == reads:
+            assert result == expected
+        # the same process, caches as the interrupted solve left them
+        monkeypatch.setattr(solver_module, "Limit", Limit)
+        assert solve(f) == expected, k
+        if isinstance(expected, Sat):
+            assert holds(f, expected.witness)
+    assert interrupted >= min(reads, 3)
+    return reads
+
+
+@pytest.mark.parametrize("text", [
+    "G F a & G F b & G(a -> X !a) & G(b -> X(!b U a))",  # search, witness paths, minimisation
+    "G(a -> X !a) & G(!a -> X a) & G F(b xor X b) & F G a",  # unsat: exhaustive search
+    "(F c | F !c) & G F a & G(a -> X !a)",  # the final check needs the product with ¬φ
+    "G(a -> X !a) & G F a & (X c U d | G !c) & F(d & X d)",
+])
+@pytest.mark.parametrize("dense", [False, True], ids=["real", "dense"])
+def test_interrupted_at_every_check_never_a_wrong_verdict(monkeypatch: pytest.MonkeyPatch, text: str,
+                                                         dense: bool) -> None:
+    if dense:  # a clock read at every pair, term and BFS state: every check site gets hit
+        monkeypatch.setattr(emptiness, "CHECK_EVERY", 1)
+        monkeypatch.setattr(expand, "CHECK_EVERY", 1)
+        monkeypatch.setattr(expand, "MAX_UNCHECKED_PAIRS", 0)
+    reads = _sweep(monkeypatch, parse_formula(text))
+    assert reads > (30 if dense else 5)
+
+
+def test_interrupted_expansion_caches_nothing_partial() -> None:
+    # 11 pending `p U qi`: the initial state's product has 2**11 > MAX_UNCHECKED_PAIRS terms,
+    # so the checked product (and the term reduction) read the clock many times
+    f = simplify(untils(11))
+    assert 2 ** 11 > MAX_UNCHECKED_PAIRS
+    L = labels_for(tuple(f.aps()))
+    reference = Translator(f, L)
+    want = reference.edges(reference.initial)
+    tr = Translator(f, L)
+    k = 0
+    while True:
+        tr.limit = Countdown(k)
+        try:
+            got = tr.edges(tr.initial)
+            break
+        except OutOfTime:
+            k += 1
+    assert k > 3  # interrupted inside the expansion several times, not only at its start
+    assert got == want
+    tr.limit = None
+    assert tr.edges(tr.initial) == want
+    for _, dst, _ in want[:5]:
+        assert tr.edges(dst) == reference.edges(dst)
+    # the trace checker's restricted expansions, with a limit of their own
+    tr2 = Translator(f, L)
+    letters = L.of(parse_formula("p & !q0"))
+    k = 0
+    while True:
+        try:
+            got = tr2.edges_within(tr2.initial, letters, Countdown(k))
+            break
+        except OutOfTime:
+            k += 1
+    assert k > 0 and got == reference.edges_within(reference.initial, letters)
