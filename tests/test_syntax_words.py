@@ -91,8 +91,9 @@ def test_assignment_syntaxes():
     assert print_assignment(a, "polish") == "a1c0"
     assert print_assignment(a, "json") == '{"a": true, "c": false}'
     empty = Assignment.of({})
-    assert [print_assignment(empty, s) for s in ("spot", "polish", "json")] == ["1", "", "{}"]
+    assert [print_assignment(empty, s) for s in ("spot", "polish", "json")] == ["1", "1", "{}"]  # never blank
     assert parse_assignment("") == parse_assignment("1") == parse_assignment("{}") == empty
+    assert parse_assignment("1", "polish") == parse_assignment("", "polish") == empty
 
 
 def test_compact_assignment_names_may_hold_digits():

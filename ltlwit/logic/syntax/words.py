@@ -125,7 +125,10 @@ def _add(values: dict[str, bool], name: str, value: bool, text: str, column: int
 
 def compact_entries(text: str) -> list[tuple[str, bool, int]]:
     """(name, value, column) of each entry of a compact assignment; ParseError if the text
-    is not in the compact form (conflicts are checked by `parse_compact`)."""
+    is not in the compact form (conflicts are checked by `parse_compact`). `1` alone is the
+    empty assignment, as the printer writes it (an empty line would read as no answer)."""
+    if text.strip() == "1":
+        return []
     entries: list[tuple[str, bool, int]] = []
     pos, end = 0, len(text.rstrip())
     while pos < end:
@@ -192,7 +195,7 @@ def print_assignment_as(assignment: Assignment, syntax: str) -> str:
     if syntax == "spot":
         return " & ".join(spot_ap(n) if v else "!" + spot_ap(n) for n, v in assignment.values) or "1"
     if syntax == "polish":
-        return "".join(compact_name(n) + ("1" if v else "0") for n, v in assignment.values)
+        return "".join(compact_name(n) + ("1" if v else "0") for n, v in assignment.values) or "1"
     if syntax == "json":
         return json.dumps(dict(assignment.values), ensure_ascii=False)
     raise ValueError(f"unknown assignment syntax {syntax!r} (spot, polish or json)")
