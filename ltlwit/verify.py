@@ -17,7 +17,9 @@ from ltlwit.inputs import InputItem
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.trace import Trace
-from ltlwit.solve import Answer, internal_error, parse
+from ltlwit.logic.syntax import deepltl_framing
+from ltlwit.logic.syntax.detect import SyntaxGuess
+from ltlwit.solve import Answer, InputParser, internal_error, parse
 
 VerdictStatus = Literal["holds", "fails", "unknown", "error"]
 
@@ -45,7 +47,9 @@ class Verdict(Answer):
 
 
 def verify_lines(items: Iterable[InputItem], options: VerifyOptions) -> Iterator[Verdict]:
-    """Verdicts for `FORMULA<TAB>WITNESS` lines, lazily and in order."""
+    """Verdicts for `FORMULA<TAB>WITNESS` lines, lazily and in order; the formulas of one file
+    share syntax auto-detection, as `solve -F` does (a DeepLTL file's `Uab` is `a U b`)."""
+    parser = InputParser(options.syntax)
     for item in items:
         if item.error is not None:
             yield verify_one(item, item.text, "", options)
@@ -54,10 +58,11 @@ def verify_lines(items: Iterable[InputItem], options: VerifyOptions) -> Iterator
         if len(parts) != 2 or not all(parts):
             yield verify_one(replace(item, error="expected FORMULA<TAB>WITNESS"), item.text, "", options)
             continue
-        yield verify_one(item, parts[0], parts[1], options)
+        yield verify_one(item, parts[0], parts[1], options, parser)
 
 
-def verify_one(item: InputItem, formula_text: str, witness_text: str, options: VerifyOptions) -> Verdict:
+def verify_one(item: InputItem, formula_text: str, witness_text: str, options: VerifyOptions,
+               parser: InputParser | None = None) -> Verdict:
     start = time.perf_counter()
 
     def done(status: VerdictStatus, **fields: object) -> Verdict:
@@ -69,7 +74,10 @@ def verify_one(item: InputItem, formula_text: str, witness_text: str, options: V
     if item.error is not None:
         return done("error", message=item.error)
     try:
-        formula = parse(formula_text, options.syntax)
+        if options.syntax == "auto" and deepltl_framing(witness_text):  # a DeepLTL pair: Polish first
+            formula = SyntaxGuess(polish_source=True).parse(formula_text)
+        else:
+            formula = (parser or InputParser(options.syntax)).parse(replace(item, text=formula_text))
     except ValueError as exc:
         return done("error", message="parse error in the formula", parse_error=exc)
     logic = options.logic if options.logic != "auto" else ("ltl" if formula.temporal else "prop")

@@ -73,6 +73,7 @@ ROUND_TRIP_FORMULAS = [
     "a & !b", "(a -> b) & a", "a <-> b", "a | !a", "t | !t", "true", '"t" & !u', "p0 & !p1", "a1 & b0",
     '"x y" & !"b#c"', "X a", "G(req -> F grant)", "X X !a & a", "GF (a & !b) & FG c", "G a | !G a",
     'G("a;b" -> X "c{d}")', 'F "t"', "p0 U (p1 & X !p0)",
+    'G "Req"', 'G "X1"', 'G "Gb"', 'G("Fa" & !b)',  # names that read as operators unquoted
 ]
 
 
@@ -95,3 +96,16 @@ def test_lbt_cubes() -> None:
     assert run("verify", "t", "t").stdout == "HOLDS\n"  # ... unless the formula is about an AP t
     assert run("verify", "p0 -> p1", "! p0").stdout == "HOLDS\n"
     assert run("verify", "G(a -> X b)", 'cycle{& ! "a" "b"}').stdout == "HOLDS\n"
+
+
+def test_a_deepltl_file_verifies_as_its_formulas_are_meant(tmp_path) -> None:
+    """`UX0&cXe` is `(X 0) U (c & X e)` in DeepLTL's Polish, two propositions in Spot. A line
+    whose witness is in DeepLTL's framing, or that follows Polish-only lines, is read as Polish."""
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("UX0&cXe\t&c1;{&ce}\n")  # alone: the `;{...}` witness says DeepLTL
+    assert run("verify", "-F", str(pairs)).stdout == "HOLDS\n"
+    data = tmp_path / "data.txt"
+    data.write_text("&ab\nUX0&cXe\n")
+    solved = run("solve", "-F", str(data)).stdout.splitlines()
+    pairs.write_text("".join(f"{f}\t{w}\n" for f, w in zip(["&ab", "UX0&cXe"], solved)))
+    assert run("verify", "-F", str(pairs)).stdout == "HOLDS\nHOLDS\n"  # Spot-framed witnesses

@@ -44,7 +44,7 @@ def solve_builtin(formula: Formula, budget: Budget | None = None) -> Result:
                 return Unsat("emptiness")
             prefix, cycle = best_word(tr, scc, explored, limit)
             trace = lasso(prover, prefix, cycle)
-        return _verified(formula, trace, limit)
+        return _verified(formula, trace, limit.with_states(None))  # the deadline, not the state budget
     except OutOfBudget as e:
         # the state budget bounds the search only; any stage may run out of time (constant
         # word, search, witness minimisation, the final check): never a verdict, only Unknown

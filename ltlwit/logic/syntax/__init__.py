@@ -84,12 +84,18 @@ def parse_trace(text: str, syntax: str = "auto") -> Trace:
     `auto` accepts either framing and reads each step with formula auto-detection."""
     _check_text(text)
     if syntax == "auto":  # steps in DeepLTL's framing are read as it writes them
-        return parse_trace_with(text, SyntaxGuess(polish_source=not _CYCLE_KEYWORD.search(text)).parse, None)
+        return parse_trace_with(text, SyntaxGuess(polish_source=deepltl_framing(text), steps=True).parse, None)
     if syntax == "spot":
         return parse_trace_with(text, parse_spot, "spot")
     if syntax == "polish":
         return parse_trace_with(text, _polish, "polish")
     raise ValueError(f"unknown trace syntax {syntax!r}; expected auto, spot or polish")
+
+
+def deepltl_framing(text: str) -> bool:
+    """Whether a trace is written as DeepLTL writes them (`a;{b}`), not as Spot (`a; cycle{b}`):
+    a hint that the formula it goes with is DeepLTL's Polish too."""
+    return "{" in text and not _CYCLE_KEYWORD.search(text)
 
 
 def print_trace(trace: Trace, syntax: str = "spot") -> str:

@@ -33,10 +33,13 @@ class SyntaxGuess:
     """Auto-detection for the lines of one source, remembering which syntax its unambiguous
     lines were in (see the module rule); `parse_auto` is a fresh guess per string."""
 
-    def __init__(self, polish_source: bool = False) -> None:
-        """`polish_source`: the source is known to be DeepLTL's (a trace in its `;{...}` framing)."""
+    def __init__(self, polish_source: bool = False, steps: bool = False) -> None:
+        """`polish_source`: the source is known to be DeepLTL's (a trace in its `;{...}` framing).
+        `steps`: the strings are trace steps, which are propositional, so of two readings the
+        propositional one wins (`{Req}`: the proposition `Req`, not `e R q`)."""
         self.polish_only = polish_source  # some line read as network Polish and not as infix
         self.spot_only = False  # some line read as infix and not as network Polish
+        self.steps = steps
 
     @property
     def reads_polish(self) -> bool:
@@ -58,6 +61,16 @@ class SyntaxGuess:
         return formula
 
     def _unspaced(self, text: str, body: str) -> Formula:
+        formula = self._unspaced_reading(text, body)
+        if self.steps and formula.temporal:  # a step `Gb` printed in spaced Polish: one name
+            try:
+                spaced = parse_spaced(text)
+            except ParseError:
+                return formula
+            return formula if spaced.temporal else spaced
+        return formula
+
+    def _unspaced_reading(self, text: str, body: str) -> Formula:
         polish = infix = None
         try:
             polish = parse_network(body)
@@ -78,6 +91,8 @@ class SyntaxGuess:
         if polish is None:
             self.spot_only = True
             return infix
+        if self.steps and polish.temporal != infix.temporal:
+            return infix if polish.temporal else polish
         return polish if self.reads_polish else infix
 
 
