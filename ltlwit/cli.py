@@ -258,28 +258,28 @@ def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str
     pipeline.notify = printer.notice
     results = []
     status = ExitStatus.SUCCESS
-    closed = False  # the reader of stdout went away: the JUnit report is still written
-    if spec_files.count("-") > 1:
-        raise click.UsageError("stdin ('-') can be read only once", ctx)
+    stopped: Exception | None = None  # stdout's reader went away or writing failed: JUnit still written
     for result in check_files(spec_files, CheckOptions(solve_options, vacuity), pipeline, env.stdin):
         results.append(result)
         status = worst(status, result.exit_status)
         if getattr(result, "vacuity_failed", False):
             status = worst(status, ExitStatus.NEGATIVE)
-        if not closed:
+        if stopped is None:
             try:
                 printer.emit(result)
-            except OutputClosed:
+            except (OutputClosed, OutputFailed) as exc:
                 if not junit:
                     raise
-                closed = True
-    if not closed:
+                stopped = exc
+        elif result.status == "error":
+            printer.problem(result)  # stderr still works
+    if stopped is None:
         try:
             printer.summary()
-        except OutputClosed:
+        except (OutputClosed, OutputFailed) as exc:
             if not junit:
                 raise
-            closed = True
+            stopped = exc
     if junit:
         try:
             with open(junit, "wb") as out:
@@ -287,8 +287,8 @@ def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str
         except OSError as exc:
             printer.message(junit, f"cannot write the JUnit report: {exc.strerror or exc}")
             status = ExitStatus.ERROR
-    if closed:
-        raise OutputClosed()
+    if stopped is not None:
+        raise stopped
     return worst(status, pipeline.exit_status)
 
 

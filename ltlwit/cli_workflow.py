@@ -19,6 +19,7 @@ from ltlwit.env import Environment
 from ltlwit.output import FORMATS
 from ltlwit.solve import DEVICES
 from ltlwit.status import ExitStatus
+from ltlwit.train.generate import MAX_NORMAL_SIZE
 
 TASKS = ("ltl", "prop")
 
@@ -41,7 +42,11 @@ def model_completer(keywords: Sequence[str] = ()) -> Callable[..., list[str]]:
         from ltlwit import registry
 
         names = [*keywords, *(m.name for m in registry.list_models())]
-        return [name for name in dict.fromkeys(names) if name.startswith(incomplete)]
+        head, _, last = incomplete.rpartition(",")  # `--model si,my<TAB>`: the list's last name
+        if head:
+            names = [name for name in names if name not in ("auto", "both", "none")]  # alone only
+        prefix = head + "," if head else ""
+        return [prefix + name for name in dict.fromkeys(names) if name.startswith(last)]
     return complete
 
 
@@ -84,7 +89,7 @@ def data() -> None:
 @data.command("generate")
 @_task_option
 @click.option("--aps", type=click.IntRange(1, 26), required=True, metavar="N", help="Number of APs (a, b, ...).")
-@click.option("--max-size", type=click.IntRange(min=1), required=True, metavar="S",
+@click.option("--max-size", type=click.IntRange(1, MAX_NORMAL_SIZE), required=True, metavar="S",
               help="Largest formula size (Polish tokens); sizes 1..S.")
 @click.option("-n", "--count", type=click.IntRange(min=1), required=True, metavar="COUNT",
               help="Samples the file should hold (a re-run on the same file continues up to COUNT).")

@@ -137,7 +137,7 @@ def bundled_names() -> set[str]:
 def resolve(name: str) -> ModelInfo:
     """A registered model by name, or a model given as a path to its `.pt` or `.json` file."""
     if name.endswith((".pt", ".json")) or os.sep in name:
-        path = Path(name).with_suffix(".json")
+        path = _manifest_of(Path(name))
         if not path.exists():
             raise RegistryError(f"{path}: no such model manifest")
         return _info(path.stem, "file", path)
@@ -149,6 +149,12 @@ def resolve(name: str) -> ModelInfo:
         return _info(name, "user", user)
     known = ", ".join(m.name for m in list_models()) or "none"
     raise RegistryError(f"no model named {name!r} (known: {known}; `ltlwit models list`)")
+
+
+def _manifest_of(path: Path) -> Path:
+    """`X.pt`, `X.json` or the stem `X` (which may hold dots: `mine.v2`) -> `X.json`."""
+    stem = path.with_suffix("") if path.suffix in (".pt", ".json") else path
+    return stem.with_name(stem.name + ".json")
 
 
 def user_model_stem(name: str) -> Path:
@@ -164,8 +170,8 @@ def register(weights: str | os.PathLike, name: str) -> ModelInfo:
     `name` and `weights` fields are rewritten to match, the tensors are copied byte for byte
     (the sha256 in the manifest stays valid)."""
     stem = user_model_stem(name)
-    src = Path(weights)
-    src_pt, src_json = src.with_suffix(".pt"), src.with_suffix(".json")
+    src_json = _manifest_of(Path(weights))
+    src_pt = src_json.with_name(src_json.name[: -len(".json")] + ".pt")
     manifest = _read(src_json, str(src_json))
     if not src_pt.is_file():
         raise RegistryError(f"{src_pt}: weights file missing")

@@ -132,7 +132,8 @@ def test_expectation_comments() -> None:
         assert (spec.expect, spec.error) == (expect, None), line
     for comment in ["# expect: unsat (JIRA-12)", "# expect unsat", "# expected: unsat", "# Expected unsat",
                     "# EXPECT=unsat", "# exepct: unsat", "# unsat", "# expect: sat # expect: unsat",
-                    "# expectation: valid", "# expect: unsat.", "# expect:", "# expected sat? see below"]:
+                    "# expectation: valid", "# expect: unsat.", "# expect:", "# expected sat? see below",
+                    "# unsat (REQ-3)", "# unsat: REQ-3", "# valid, per REQ-4", "# UNSAT!"]:
         spec = parse_spec_line("n: F a " + comment)
         assert spec.error is not None and spec.name == "n", comment
     assert parse_spec_line("F a # expect unsat").error.startswith(

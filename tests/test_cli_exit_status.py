@@ -135,3 +135,19 @@ def test_a_full_disk_is_one_error_line_and_2(args: list[str]) -> None:
     assert proc.returncode == ExitStatus.ERROR
     (line,) = proc.stderr.splitlines()  # one line, no traceback
     assert line.startswith("ltlwit: ") and "No space left on device" in line
+
+
+def test_a_full_disk_still_gets_the_junit_report_written(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    from cli_support import ROOT, subprocess_env
+
+    spec, report = tmp_path / "s.spec", tmp_path / "r.xml"
+    spec.write_text("a: F a\nb: G b\n")
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "ltlwit", "check", "--junit", str(report), str(spec)],
+                              stdout=full, stderr=subprocess.PIPE, text=True, env=subprocess_env(), cwd=ROOT,
+                              timeout=60)
+    assert proc.returncode == ExitStatus.ERROR and "No space left on device" in proc.stderr
+    assert report.read_text().count("<testcase") == 2

@@ -61,6 +61,8 @@ def test_bash_completes_commands_choices_and_options(tmp_path, monkeypatch) -> N
     bundled = sorted(registry.bundled_names())
     assert bash_complete(tmp_path, "ltlwit solve --model ") == ["auto", "si", "dual", "both", "none", *bundled, "mine"]
     assert bash_complete(tmp_path, "ltlwit check --model mi") == ["mine"]
+    assert bash_complete(tmp_path, "ltlwit solve --model si,mi") == ["si,mine"]
+    assert bash_complete(tmp_path, "ltlwit solve --model si,") == ["si,si", "si,dual", *(f"si,{n}" for n in bundled), "si,mine"]
     assert "--vacuity" in bash_complete(tmp_path, "ltlwit check --v")
     assert set(bash_complete(tmp_path, "ltlwit completion ")) == {"bash", "zsh", "fish"}
 

@@ -191,6 +191,7 @@ def test_models_are_named_directly_and_each_serves_its_own_task(tmp_path, monkey
     assert sorted(label for label, _, _ in spy) == ["model:my-ltl.v2", "model:si", "model:si"]
     weights = str(tmp_path / "models" / "my-ltl.v2.pt")  # a weights file works as a name, too
     assert run("solve", "--model", weights, *FAST, "F a").exit_code == 0
+    assert run("solve", "--model", weights[: -len(".pt")], *FAST, "F a").exit_code == 0  # or its stem
     for bad, message in [("nosuch", "no model named 'nosuch'"), ("si,,dual", "comma-separated"),
                          ("none,si", "comma-separated")]:
         result = run("solve", "--model", bad, "F a")

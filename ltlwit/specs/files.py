@@ -106,14 +106,12 @@ def _read_text(path: str, stdin: BinaryIO | None) -> Iterator[Spec]:
 
 def _looks_like_expectation(comment: str) -> bool:
     """Whether the text of a trailing comment is (an attempt at) an expectation."""
-    text = comment.strip()
-    if text.lower().rstrip(".!") in _VALUE_WORDS:  # `# unsat`
-        return True
-    match = _ATTEMPT.match(text)
+    match = _ATTEMPT.match(comment.strip())
     if match is None:
         return False
     word, value = match.group(1).lower(), match.group(2).lower()
-    return word.startswith("expect") or (value in _VALUE_WORDS and _near_expect(word))
+    # `# unsat`, `# unsat (REQ-3)`, `# valid, per REQ-4`: a value first reads as an expectation
+    return word in _VALUE_WORDS or word.startswith("expect") or (value in _VALUE_WORDS and _near_expect(word))
 
 
 def _stray_expectation(comment: str) -> bool:

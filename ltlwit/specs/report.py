@@ -92,9 +92,10 @@ class CheckText(CheckPrinter):
         line = f"{total} specs: {c['pass']} passed, {c['fail']} failed, {c['unknown']} unknown, {c['error']} errors"
         if c["vacuity:clean"] + c["vacuity:vacuous"] + c["vacuity:undecided"]:
             line += f"; vacuity: {c['vacuity:vacuous']} vacuous, {c['vacuity:undecided']} undecided"
-        failed_together = sum(n for key, n in c.items() if key.startswith("together:") and key != "together:pass")
-        if failed_together:  # specs that pass one by one can still contradict each other
-            line += f"; {failed_together} file(s) whose specs do not hold together"
+        if c["together:fail"]:  # specs that pass one by one can still contradict each other
+            line += f"; {c['together:fail']} file(s) whose specs contradict each other"
+        if c["together:unknown"] + c["together:error"]:
+            line += f"; {c['together:unknown'] + c['together:error']} file(s) not known to hold together"
         self.data(line)
 
 
