@@ -235,40 +235,14 @@ class Translator:
 
 
 def _product(t1: Terms, t2: Terms, false: Any, limit: Limit | None = None) -> Terms:
-    if limit is not None and len(t1) * len(t2) > MAX_UNCHECKED_PAIRS:
-        return _product_checked(t1, t2, false, limit)
+    """The pairwise conjunctions (empty labels dropped). Past MAX_UNCHECKED_PAIRS pairs the
+    clock is read once per term of `t1`, i.e. every len(t2) pairs: `OutOfTime` past the deadline."""
+    checked = limit is not None and len(t1) * len(t2) > MAX_UNCHECKED_PAIRS
     out: Terms = {}
     for (n1, p1), l1 in t1.items():
+        if checked:
+            limit.check_time()  # type: ignore[union-attr]
         for (n2, p2), l2 in t2.items():
-            label = l1 & l2
-            if label == false:
-                continue
-            key = (n1 | n2, p1 | p2)
-            old = out.get(key)
-            out[key] = label if old is None else old | label
-    return out
-
-
-def _product_checked(t1: Terms, t2: Terms, false: Any, limit: Limit) -> Terms:
-    """`_product` (same pairs, same order, so the same dict) reading the clock about every
-    `CHECK_EVERY` pairs: `OutOfTime` past the deadline."""
-    out: Terms = {}
-    items2 = list(t2.items())
-    row = len(items2)
-    per_row = row < CHECK_EVERY  # short rows: one check per CHECK_EVERY // row rows
-    work = 0
-    for (n1, p1), l1 in t1.items():
-        if per_row:
-            work += row
-            if work >= CHECK_EVERY:
-                work = 0
-                limit.check_time()
-        for (n2, p2), l2 in items2:
-            if not per_row:
-                work += 1
-                if work == CHECK_EVERY:
-                    work = 0
-                    limit.check_time()
             label = l1 & l2
             if label == false:
                 continue
