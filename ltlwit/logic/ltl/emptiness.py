@@ -40,7 +40,7 @@ CHECK_EVERY = 256
 
 class Limit:
     """A running budget: call `tick()` once per explored state; long loops that explore no
-    state (term products, witness paths) call `check_time()` every `CHECK_EVERY` units.
+    state (term products, witness paths) call `spend(units)` (or `check_time()` themselves).
 
     Only complete results may be cached by code that can be interrupted: an `OutOfTime` leaves
     every cache as if the interrupted computation had not started."""
@@ -50,6 +50,7 @@ class Limit:
                          if budget is not None and budget.seconds is not None else None)
         self.states = budget.states if budget is not None else None
         self.count = 0
+        self.work = 0
 
     def with_states(self, states: int | None) -> "Limit":
         """A fresh state budget sharing this one's deadline (a bounded proof inside a solve)."""
@@ -62,6 +63,13 @@ class Limit:
         if self.states is not None and self.count > self.states:
             raise OutOfBudget(f"state budget of {self.states} exhausted")
         if self.deadline is not None and (self.count & 63) == 0:
+            self.check_time()
+
+    def spend(self, units: int) -> None:
+        """Count work that explores no state; the clock is read every `CHECK_EVERY` units."""
+        self.work += units
+        if self.work >= CHECK_EVERY:
+            self.work = 0
             self.check_time()
 
     def check_time(self) -> None:
@@ -132,15 +140,11 @@ def shortest_path(sources: Any, targets: Callable[[Any], bool], successors: Succ
     queue.append(sources)
     if not nonempty and targets(sources):
         return []
-    work = 0
     while queue:
         s = queue.popleft()
         succ = successors(s)
         if limit is not None:
-            work += len(succ) + 1
-            if work >= CHECK_EVERY:
-                work = 0
-                limit.check_time()
+            limit.spend(len(succ) + 1)
         for edge in succ:
             t = edge[1]
             if not allowed(t):
@@ -183,15 +187,11 @@ def _path_to_mark(start: Any, need: int, scc: set, successors: Successors,
     """Shortest path from start ending with an edge (inside scc) carrying a mark of `need`."""
     parent: dict[Any, Any] = {start: None}
     queue = deque([start])
-    work = 0
     while queue:
         s = queue.popleft()
         succ = successors(s)
         if limit is not None:
-            work += len(succ) + 1
-            if work >= CHECK_EVERY:
-                work = 0
-                limit.check_time()
+            limit.spend(len(succ) + 1)
         best = None
         for edge in succ:
             if edge[1] in scc and edge[2] & need:

@@ -137,13 +137,9 @@ class Translator:
     def _reduce_terms(self, terms: Terms, limit: Limit | None = None) -> Terms:
         out: Terms = {}
         check = limit is not None and len(terms) > CHECK_EVERY
-        work = 0
         for (nxt, prom), label in terms.items():
             if check:
-                work += 1
-                if work == CHECK_EVERY:
-                    work = 0
-                    limit.check_time()  # type: ignore[union-attr]
+                limit.spend(1)  # type: ignore[union-attr]
             key = (self.reduce(nxt), prom)
             old = out.get(key)
             out[key] = label if old is None else old | label
