@@ -169,9 +169,15 @@ class InputParser:
             return item.text
         return item.text, item.file, self._guess(item).reads_polish
 
-    def parse(self, item: InputItem) -> Formula:
+    def parse(self, item: InputItem, polish_hint: bool = False) -> Formula:
+        """`polish_hint`: the input comes with evidence of being DeepLTL's (`verify`'s witness
+        in its `;{...}` framing), so it is read as Polish where Spot would read it otherwise."""
         if self.syntax != "auto":
             return parse(item.text, self.syntax)
+        if polish_hint:
+            from ltlwit.logic.syntax.detect import SyntaxGuess
+
+            return SyntaxGuess(polish_source=True).parse(item.text)
         return self._guess(item).parse(item.text)
 
 

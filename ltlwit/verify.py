@@ -18,7 +18,6 @@ from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.trace import Trace
 from ltlwit.logic.syntax import deepltl_framing
-from ltlwit.logic.syntax.detect import SyntaxGuess
 from ltlwit.solve import Answer, InputParser, internal_error, parse
 
 VerdictStatus = Literal["holds", "fails", "unknown", "error"]
@@ -74,10 +73,8 @@ def verify_one(item: InputItem, formula_text: str, witness_text: str, options: V
     if item.error is not None:
         return done("error", message=item.error)
     try:
-        if options.syntax == "auto" and deepltl_framing(witness_text):  # a DeepLTL pair: Polish first
-            formula = SyntaxGuess(polish_source=True).parse(formula_text)
-        else:
-            formula = (parser or InputParser(options.syntax)).parse(replace(item, text=formula_text))
+        formula = (parser or InputParser(options.syntax)).parse(replace(item, text=formula_text),
+                                                                polish_hint=deepltl_framing(witness_text))
     except ValueError as exc:
         return done("error", message="parse error in the formula", parse_error=exc)
     logic = options.logic if options.logic != "auto" else ("ltl" if formula.temporal else "prop")
