@@ -44,7 +44,7 @@ class LtlwitGroup(click.Group):
             code = ExitStatus.ERROR
         except (click.Abort, KeyboardInterrupt):
             code = ExitStatus.INTERRUPTED
-        except OutputClosed:
+        except (OutputClosed, BrokenPipeError):  # the latter from writers outside output.Printer (rich)
             _silence_stdout()
             code = ExitStatus.BROKEN_PIPE
         except OutputFailed as exc:
@@ -258,28 +258,27 @@ def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str
     pipeline.notify = printer.notice
     results = []
     status = ExitStatus.SUCCESS
-    stopped: Exception | None = None  # stdout's reader went away or writing failed: JUnit still written
+    stopped: list[Exception] = []  # stdout's reader went away or writing failed: JUnit still written
+
+    def show(write: Callable[[], None]) -> None:
+        try:
+            write()
+        except (OutputClosed, OutputFailed) as exc:
+            if not junit:
+                raise
+            stopped.append(exc)
+
     for result in check_files(spec_files, CheckOptions(solve_options, vacuity), pipeline, env.stdin):
         results.append(result)
         status = worst(status, result.exit_status)
         if getattr(result, "vacuity_failed", False):
             status = worst(status, ExitStatus.NEGATIVE)
-        if stopped is None:
-            try:
-                printer.emit(result)
-            except (OutputClosed, OutputFailed) as exc:
-                if not junit:
-                    raise
-                stopped = exc
+        if not stopped:
+            show(lambda: printer.emit(result))
         elif result.status == "error":
             printer.problem(result)  # stderr still works
-    if stopped is None:
-        try:
-            printer.summary()
-        except (OutputClosed, OutputFailed) as exc:
-            if not junit:
-                raise
-            stopped = exc
+    if not stopped:
+        show(printer.summary)
     if junit:
         try:
             with open(junit, "wb") as out:
@@ -287,8 +286,8 @@ def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str
         except OSError as exc:
             printer.message(junit, f"cannot write the JUnit report: {exc.strerror or exc}")
             status = ExitStatus.ERROR
-    if stopped is not None:
-        raise stopped
+    if stopped:
+        raise stopped[0]
     return worst(status, pipeline.exit_status)
 
 

@@ -65,10 +65,10 @@ def _say(ctx: click.Context, where: str, text: str) -> None:
 
 
 def _console(env: Environment) -> Any:
-    from rich.console import Console
+    from ltlwit.output import stdout_console
 
-    return Console(file=env.stdout, no_color=not env.stdout_colors, soft_wrap=False,
-                   width=None if env.stdout_isatty else 160)
+    return stdout_console(env, no_color=not env.stdout_colors, soft_wrap=False,
+                          width=None if env.stdout_isatty else 160)
 
 
 _report_format = click.option(
@@ -330,14 +330,7 @@ def models_show(ctx: click.Context, name: str) -> ExitStatus:
     """The manifest of model NAME (architecture, training data and commands, versions) as JSON."""
     import json
 
-    from ltlwit.registry import resolve
-
-    try:
-        info = resolve(name)
-    except ValueError as e:
-        return _fail(ctx, e)
-    Environment.of(ctx).stdout.write(json.dumps({"source": info.source, **info.manifest}, indent=1) + "\n")
-    return ExitStatus.SUCCESS
+    return _print_model(ctx, name, lambda info: json.dumps({"source": info.source, **info.manifest}, indent=1))
 
 
 @models.command("path")
@@ -345,13 +338,19 @@ def models_show(ctx: click.Context, name: str) -> ExitStatus:
 @click.pass_context
 def models_path(ctx: click.Context, name: str) -> ExitStatus:
     """The weights file of model NAME (its manifest is beside it, .json)."""
+    return _print_model(ctx, name, lambda info: info.weights_path)
+
+
+def _print_model(ctx: click.Context, name: str, render: Callable[[Any], str]) -> ExitStatus:
+    """`render(info)` of the model NAME on stdout, or a one-line error if there is none."""
+    from ltlwit.output import Printer
     from ltlwit.registry import resolve
 
     try:
         info = resolve(name)
     except ValueError as e:
         return _fail(ctx, e)
-    Environment.of(ctx).stdout.write(info.weights_path + "\n")
+    Printer(Environment.of(ctx)).data(render(info))
     return ExitStatus.SUCCESS
 
 

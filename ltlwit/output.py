@@ -11,11 +11,12 @@ null), so `jq` filters never meet a missing key; `csv` — the same fields with 
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import time
-from typing import Any, TextIO
+from typing import Any, Iterator, TextIO
 
 import click
 
@@ -35,19 +36,39 @@ SOLVE_KEYS = ("input", "file", "line", "logic", "status", "witness", "witness_po
               "rank", "candidates_tried", "verified", "time_ms", "reason", "error")
 
 
+@contextlib.contextmanager
+def writing() -> Iterator[None]:
+    """Output errors as the CLI reports them: a reader gone away is `OutputClosed` (exit 141),
+    any other write error `OutputFailed` (one line, exit 2)."""
+    try:
+        yield
+    except BrokenPipeError as exc:
+        raise OutputClosed() from exc
+    except OSError as exc:
+        raise OutputFailed(f"cannot write the output: {exc.strerror or exc}") from exc
+
+
+def stdout_console(env: Environment, **options: Any) -> Any:
+    """A rich Console writing to our stdout. Rich handles a broken pipe itself (exit 1, and a
+    crash when the shell closed stdout); ours ends the run as every other output does."""
+    from rich.console import Console
+
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            raise OutputClosed()
+
+    return _Console(file=env.stdout, **options)
+
+
 class Printer:
     def __init__(self, env: Environment) -> None:
         self.env = env
         self.progress: ProgressLine | None = None
 
     def _write(self, stream: TextIO, text: str) -> None:
-        try:
+        with writing():
             stream.write(text + "\n")
             stream.flush()
-        except BrokenPipeError as exc:
-            raise OutputClosed() from exc
-        except OSError as exc:
-            raise OutputFailed(f"cannot write the output: {exc.strerror or exc}") from exc
 
     def data(self, line: str) -> None:
         self._write(self.env.stdout, line)
@@ -209,11 +230,9 @@ class SolveTable(SolvePrinter):
 
     def __init__(self, env: Environment, syntax: str = "spot") -> None:
         super().__init__(env, syntax)
-        from rich.console import Console
-
         # NO_COLOR: no escape codes at all (not even bold), like the plain printers.
-        self.console = Console(file=env.stdout, force_terminal=True, highlight=False, emoji=False, markup=False,
-                               color_system="standard" if env.stdout_colors else None)
+        self.console = stdout_console(env, force_terminal=True, highlight=False, emoji=False, markup=False,
+                                      color_system="standard" if env.stdout_colors else None)
         free = max(self.console.width - 7 - 11 - 9 - 8, 20)  # status, source, ms, padding
         self.widths = (max(free * 2 // 5, 8), 7, max(free - free * 2 // 5, 12), 11, 9)
         self._header = True
@@ -235,13 +254,9 @@ class SolveTable(SolvePrinter):
         status = Text(outcome.status.upper(), style=self.STYLES.get(outcome.status, ""))
         table.add_row(Text(outcome.item.text), status, Text(detail), Text(outcome.source or ""),
                       f"{outcome.time_ms:.1f}")
-        try:
+        with writing():
             self.console.print(table)
             self.env.stdout.flush()
-        except BrokenPipeError as exc:
-            raise OutputClosed() from exc
-        except OSError as exc:
-            raise OutputFailed(f"cannot write the output: {exc.strerror or exc}") from exc
         if outcome.status == "error":
             self.problem(outcome)
 

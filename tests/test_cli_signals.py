@@ -79,3 +79,14 @@ def test_check_writes_its_junit_report_though_the_reader_went_away(tmp_path) -> 
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == ExitStatus.BROKEN_PIPE and err == b""
     assert report.read_text().count("<testcase") == 3000  # every spec, checked and reported
+
+
+def test_rich_tables_end_like_other_output_when_stdout_is_closed() -> None:
+    """`models list`, `data stats` and `models show` print through rich or directly: a closed
+    stdout still ends them quietly with 141, not with rich's own exit or a traceback."""
+    import shlex
+
+    for args in (["models", "list"], ["data", "stats", "bench/data/prop-grid10.txt.gz"], ["models", "show", "si-ltl"]):
+        command = " ".join(shlex.quote(part) for part in ltlwit_command(*args)) + " >&-"
+        proc = subprocess.run(["bash", "-c", command], capture_output=True, env=subprocess_env(), cwd=ROOT, timeout=60)
+        assert (proc.returncode, proc.stderr) == (ExitStatus.BROKEN_PIPE, b""), args
