@@ -104,12 +104,18 @@ def _read_text(path: str, stdin: BinaryIO | None) -> Iterator[Spec]:
         yield spec
 
 
+def _attempt(comment: str) -> tuple[str, str] | None:
+    """(first word, the value-like word after it), lower-cased, of a comment's text."""
+    match = _ATTEMPT.match(comment.strip())
+    return (match.group(1).lower(), match.group(2).lower()) if match else None
+
+
 def _looks_like_expectation(comment: str) -> bool:
     """Whether the text of a trailing comment is (an attempt at) an expectation."""
-    match = _ATTEMPT.match(comment.strip())
-    if match is None:
+    attempt = _attempt(comment)
+    if attempt is None:
         return False
-    word, value = match.group(1).lower(), match.group(2).lower()
+    word, value = attempt
     # `# unsat`, `# unsat (REQ-3)`, `# valid, per REQ-4`: a value first reads as an expectation
     return word in _VALUE_WORDS or word.startswith("expect") or (value in _VALUE_WORDS and _near_expect(word))
 
@@ -117,14 +123,11 @@ def _looks_like_expectation(comment: str) -> bool:
 def _stray_expectation(comment: str) -> bool:
     """Whether a whole-line comment is an expectation, or an attempt at one with a value
     (`# expect: unsat`, `# Expected unsat`), as opposed to prose (`# Expected behaviour: ...`)."""
-    text = comment.strip()
-    if _EXPECT.match(text):
+    if _EXPECT.match(comment.strip()):
         return True
-    match = _ATTEMPT.match(text)
-    if match is None:
-        return False
-    word, value = match.group(1).lower(), match.group(2).lower()
-    return value in _VALUE_WORDS and (word.startswith("expect") or _near_expect(word))
+    attempt = _attempt(comment)
+    return attempt is not None and attempt[1] in _VALUE_WORDS and (
+        attempt[0].startswith("expect") or _near_expect(attempt[0]))
 
 
 def _near_expect(word: str) -> bool:
