@@ -19,9 +19,11 @@ from ltlwit.env import Environment
 from ltlwit.output import FORMATS
 from ltlwit.solve import DEVICES
 from ltlwit.status import ExitStatus
-from ltlwit.train.generate import MAX_NORMAL_SIZE
 
 TASKS = ("ltl", "prop")
+#: `train.generate.MAX_NORMAL_SIZE`, copied so that `--help` need not load the generator (a
+#: test checks the copy).
+MAX_SIZE = 400
 
 
 class Number(click.FloatRange):
@@ -89,7 +91,7 @@ def data() -> None:
 @data.command("generate")
 @_task_option
 @click.option("--aps", type=click.IntRange(1, 26), required=True, metavar="N", help="Number of APs (a, b, ...).")
-@click.option("--max-size", type=click.IntRange(1, MAX_NORMAL_SIZE), required=True, metavar="S",
+@click.option("--max-size", type=click.IntRange(1, MAX_SIZE), required=True, metavar="S",
               help="Largest formula size (Polish tokens); sizes 1..S.")
 @click.option("-n", "--count", type=click.IntRange(min=1), required=True, metavar="COUNT",
               help="Samples the file should hold (a re-run on the same file continues up to COUNT).")

@@ -17,7 +17,6 @@ from ltlwit.inputs import InputItem
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.trace import Trace
-from ltlwit.logic.syntax import deepltl_framing
 from ltlwit.solve import Answer, InputParser, internal_error, parse
 
 VerdictStatus = Literal["holds", "fails", "unknown", "error"]
@@ -72,6 +71,8 @@ def verify_one(item: InputItem, formula_text: str, witness_text: str, options: V
 
     if item.error is not None:
         return done("error", message=item.error)
+    from ltlwit.logic.syntax import deepltl_framing  # here: `--help` loads verify.py, not the syntax layer
+
     try:
         formula = (parser or InputParser(options.syntax)).parse(replace(item, text=formula_text),
                                                                 polish_hint=deepltl_framing(witness_text))

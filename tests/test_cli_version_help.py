@@ -62,8 +62,11 @@ def test_python_dash_m_runs_the_same_cli() -> None:
 
 def test_option_choices_match_the_layers_they_name() -> None:
     """The CLI keeps copies of these names so `--help` loads neither layer; they must not drift."""
-    from ltlwit import convert, solve
+    from ltlwit import cli_workflow, convert, solve
     from ltlwit.logic import ltl, syntax
+    from ltlwit.train import generate
+
+    assert cli_workflow.MAX_SIZE == generate.MAX_NORMAL_SIZE
 
     assert solve.SYNTAXES == syntax.SYNTAXES
     assert convert.OUTPUT_SYNTAXES == syntax.OUTPUT_SYNTAXES
