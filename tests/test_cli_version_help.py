@@ -45,6 +45,7 @@ def test_help_does_not_import_torch(args: list[str]) -> None:
     log = _imported_modules(*args)
     assert "| ltlwit.cli" in log  # the log is real: it does list our own modules
     assert "torch" not in log
+    assert "ltlwit.logic.syntax" not in log and "ltlwit.train" not in log  # nor our heavier layers
 
 
 @pytest.mark.parametrize("model", ["none", "auto"])
