@@ -139,9 +139,10 @@ def test_si_mixed_ap_counts_match_inputs_alone(si64) -> None:
         assert torch.isneginf(alone[:, [PAD, START]]).all()
 
 
-@pytest.mark.parametrize("arch", ["si", "dual"])
-def test_kv_cache_decoding_matches_teacher_forcing(arch: str) -> None:
-    model = tiny(arch).double().eval()
+@pytest.mark.parametrize("arch, cross_rope", [("si", True), ("dual", True), ("si", False), ("dual", False)])
+def test_kv_cache_decoding_matches_teacher_forcing(arch: str, cross_rope: bool) -> None:
+    model = tiny(arch, cross_rope=cross_rope).double().eval()
+    assert all(layer.cross[0].rotary is not None for layer in model.decoder) == cross_rope
     fs, ts = parsed(FORMULAS), parsed(TRACES, parse_trace)
     full = teacher_forced(model, fs, ts, n_slots=5)
     src = pad([encode_formula(f) for f in fs])
@@ -255,3 +256,50 @@ def test_presets_and_configs() -> None:
     with pytest.raises(ValueError):
         config_from_dict({"arch": "si", "colour": 1})
     assert tiny("si", attention="EA-DA-CA").encoder[0].self_attn is None
+
+
+def test_paper_details_are_on_for_fresh_models_off_for_old_configs() -> None:
+    """Presets build with embedding dropout and cross-attention RoPE; a manifest's config
+    without those keys (the bundled weights) keeps the behaviour it was trained with."""
+    for arch, task in (("si", "ltl"), ("dual", "prop")):
+        fresh = preset(arch, task, "paper")
+        assert fresh.emb_dropout == 0.1 and fresh.cross_rope
+        old = fresh.to_dict()
+        del old["emb_dropout"], old["cross_rope"]
+        cfg = config_from_dict(old)
+        assert cfg.emb_dropout == 0.0 and not cfg.cross_rope
+        assert all(layer.cross[0].rotary is None for layer in cfg.build().decoder)
+    with pytest.raises(ValueError, match="dropout"):
+        DualConfig(emb_dropout=1.0)
+
+
+@pytest.mark.parametrize("arch", ["si", "dual"])
+def test_embedding_dropout_acts_in_training_only(arch: str) -> None:
+    fs, ts = parsed(FORMULAS), parsed(TRACES, parse_trace)
+    src = pad([encode_formula(f) for f in fs])
+    tgt = pad([[START] + encode_trace(t) for t in ts])
+    model = tiny(arch, emb_dropout=0.5)
+    plain = tiny(arch)  # same seed, same weights, no embedding dropout
+    model.eval(), plain.eval()
+    with torch.no_grad():
+        assert torch.equal(model(src, tgt, 5, 5), plain(src, tgt, 5, 5))
+        model.train(), plain.train()
+        torch.manual_seed(3)
+        a = model(src, tgt, 5, 5)
+        torch.manual_seed(3)
+        b = plain(src, tgt, 5, 5)
+    finite = torch.isfinite(a) & torch.isfinite(b)
+    assert not torch.allclose(a[finite], b[finite])
+
+
+def test_cross_rope_makes_cross_attention_position_aware() -> None:
+    """Without RoPE, cross-attention sees its memory as a set (only the tree encoding tells
+    positions apart); with it, swapping two source positions' vectors changes the output."""
+    torch.manual_seed(0)
+    for rope, changes in ((False, False), (True, True)):
+        layer = tiny("dual", cross_rope=rope).decoder[0].cross[0].eval()
+        x, mem = torch.randn(1, 3, 32), torch.randn(1, 4, 32)
+        swapped = mem[:, [1, 0, 2, 3]]
+        with torch.no_grad():
+            a, b = layer(x, mem, static=True), layer(x, swapped, static=True)
+        assert torch.allclose(a, b, atol=1e-6) != changes

@@ -4,7 +4,9 @@ Layers are post-norm, `x <- LayerNorm(x + Dropout(sublayer(x)))`, as in the symb
 paper's Algorithms 3 and 4. Every layer optionally carries the symbol-invariant parts (attention
 to an aggregated view); with them off it is a standard transformer layer, which the dual-part
 model uses. Attention goes through `scaled_dot_product_attention` (flash / memory-efficient
-kernels on GPU), the decoder's self-attention uses RoPE, and decoding keeps a key/value cache.
+kernels on GPU), the decoder's self-attention uses RoPE (cross-attention too when the config's
+`cross_rope` is on: decoder positions on the queries, source indices on the keys, as in the ITE
+reference code), and decoding keeps a key/value cache.
 
 Embeddings are tied three ways (encoder input, decoder input, output projection) with
 L2-normalised rows, and decoder features are L2-normalised too, so the models emit cosines;
@@ -87,13 +89,15 @@ class Attention(nn.Module):
 
     def forward(self, x: Tensor, source: Tensor | None = None, mask: Tensor | None = None,
                 causal: bool = False, cache: dict[str, Tensor] | None = None,
-                static: bool = False, groups: int = 1) -> Tensor:
+                static: bool = False, groups: int = 1, offset: int = 0) -> Tensor:
         """Queries from x (N, T, d), keys/values from `source` (x when None).
 
         `mask` (bool, True = attend) broadcasts to (N, H, T, S). `groups`: source rows are shared
         by that many consecutive query rows (the aggregated view of all streams of an input).
         With `cache`, new keys/values are appended (decoding one step at a time), or, when
-        `static`, computed once and reused (cross-attention memory).
+        `static`, computed once and reused (cross-attention memory). With RoPE, `static`
+        (cross-) attention rotates the keys by their source index and the queries by `offset`
+        plus their index (the decoding position); otherwise both by the cache length plus index.
         """
         d = x.shape[-1]
         w, b = self.qkv.weight, self.qkv.bias
@@ -106,12 +110,17 @@ class Attention(nn.Module):
                 k, v = cache["k"], cache["v"]
             else:
                 k, v = self._split(F.linear(source, w[d:], b[d:])).chunk(2, dim=-1)
+                if static and self.rotary is not None:
+                    k = self.rotary(k, 0)
                 if groups > 1:
                     k, v = k.repeat_interleave(groups, 0), v.repeat_interleave(groups, 0)
         if cache is not None and not static:
             past = cache["k"].shape[2] if "k" in cache else 0
         if self.rotary is not None:
-            q, k = self.rotary(q, past), self.rotary(k, past)
+            if static:
+                q = self.rotary(q, offset)
+            else:
+                q, k = self.rotary(q, past), self.rotary(k, past)
         if cache is not None:
             if not static and past:
                 k, v = torch.cat((cache["k"], k), 2), torch.cat((cache["v"], v), 2)
@@ -162,12 +171,12 @@ class DecoderLayer(nn.Module):
     to the encoder per stream (`per`, CP) and/or to its aggregated view (`agg`, CA), feed-forward."""
 
     def __init__(self, d: int, heads: int, d_ff: int, dropout: float, per_stream: bool = True,
-                 aggregated: bool = False, cross: Sequence[str] = ("per",)) -> None:
+                 aggregated: bool = False, cross: Sequence[str] = ("per",), cross_rope: bool = False) -> None:
         super().__init__()
         self.self_attn = Attention(d, heads, dropout, rotary=True) if per_stream else None
         self.agg_attn = Attention(d, heads, dropout, rotary=True) if aggregated else None
         self.cross_modes = tuple(cross)
-        self.cross = nn.ModuleList(Attention(d, heads, dropout) for _ in self.cross_modes)
+        self.cross = nn.ModuleList(Attention(d, heads, dropout, rotary=cross_rope) for _ in self.cross_modes)
         self.ff = FeedForward(d, d_ff, dropout)
         n = 1 + per_stream + aggregated + len(self.cross_modes)
         self.norms = nn.ModuleList(nn.LayerNorm(d) for _ in range(n))
@@ -178,6 +187,7 @@ class DecoderLayer(nn.Module):
                 cache: dict[str, dict[str, Tensor]] | None = None) -> Tensor:
         norms = iter(self.norms)
         sub = (lambda name: cache.setdefault(name, {})) if cache is not None else (lambda name: None)
+        offset = decoded_length(cache)  # position of this call's first token (for cross-RoPE)
         if self.self_attn is not None:
             h = next(norms)(h + self.drop(self.self_attn(h, causal=True, cache=sub("self"))))
         if self.agg_attn is not None:
@@ -186,8 +196,18 @@ class DecoderLayer(nn.Module):
         for i, (mode, attn) in enumerate(zip(self.cross_modes, self.cross)):
             src, k = (memory, 1) if mode == "per" else agg_memory  # type: ignore[misc]
             h = next(norms)(h + self.drop(attn(h, src, mask=memory_mask, cache=sub(f"cross{i}"),
-                                               static=True, groups=k)))
+                                               static=True, groups=k, offset=offset)))
         return next(norms)(h + self.drop(self.ff(h)))
+
+
+def decoded_length(cache: dict[str, dict[str, Tensor]] | None) -> int:
+    """Tokens a decoder layer's cache already holds (0 without a cache): from its causal
+    self-attention entries, which grow by one position per decoding step."""
+    for name in ("self", "agg"):
+        entry = (cache or {}).get(name)
+        if entry and "k" in entry:
+            return entry["k"].shape[2]
+    return 0
 
 
 def cosines(h: Tensor, table: Tensor) -> Tensor:

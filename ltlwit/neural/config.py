@@ -13,6 +13,10 @@ Presets (`preset(arch, task, name)`):
 - `tiny`: for tests, no dropout. Symbol-invariant: d=32, 2 layers, 2 heads, FF 64 (it runs one
   stream per AP, so it costs k times more per sample). Dual-part: d=32, 3 layers, 4 heads,
   FF 128: smaller ones take far longer to learn to copy an AP's random β to the output.
+
+Every preset builds models with embedding dropout 0.1 (tiny: 0) and RoPE in cross-attention
+(`_FRESH`); a config read from a manifest keeps what it says, and a key it lacks takes the
+dataclass default, which is the behaviour of the weights written before the key existed.
 """
 
 from __future__ import annotations
@@ -34,6 +38,13 @@ class ModelConfig:
     n_heads: int = 8
     d_ff: int = 1024
     dropout: float = 0.1
+    #: Dropout on the input embeddings (+ positions) of encoder and decoder, as in the original
+    #: Transformer. Training only; 0 in configs written before it existed.
+    emb_dropout: float = 0.0
+    #: RoPE in cross-attention too (the ITE reference code): decoder positions on the queries,
+    #: source token indices on the keys. Changes what a model computes, so configs written
+    #: before it existed (the bundled weights) leave it off.
+    cross_rope: bool = False
     arch: ClassVar[str] = ""
 
     def __post_init__(self) -> None:
@@ -41,6 +52,8 @@ class ModelConfig:
             raise ValueError(f"unknown task {self.task!r} (expected ltl or prop)")
         if self.d_model % self.n_heads or (self.d_model // self.n_heads) % 2:
             raise ValueError(f"d_model {self.d_model} must split into {self.n_heads} heads of even size")
+        if not (0 <= self.dropout < 1 and 0 <= self.emb_dropout < 1):
+            raise ValueError("dropout rates must be in [0, 1)")
 
     def to_dict(self) -> dict[str, Any]:
         return {"arch": self.arch, **asdict(self)}
@@ -103,11 +116,14 @@ _PRESETS: dict[tuple[str, str, str], dict[str, Any]] = {
     ("si", "ltl", "paper"): dict(d_model=64, n_layers=8, n_heads=4, d_ff=1024, attention="EP-DP-EA-CP"),
     ("si", "prop", "paper"): dict(d_model=96, n_layers=6, n_heads=6, d_ff=768, attention="EP-DP-EA-DA-CP"),
 }
+#: What a freshly built model of every preset gets beyond its sizes: the papers' details that
+#: the first bundled models lacked (issue 11). Tiny models (tests) keep dropout off.
+_FRESH = dict(emb_dropout=0.1, cross_rope=True)
 _SIZES = {
     ("small", "dual"): dict(d_model=64, n_layers=3, n_heads=4, d_ff=256),
     ("small", "si"): dict(d_model=64, n_layers=3, n_heads=4, d_ff=256),
-    ("tiny", "dual"): dict(d_model=32, n_layers=3, n_heads=4, d_ff=128, dropout=0.0),
-    ("tiny", "si"): dict(d_model=32, n_layers=2, n_heads=2, d_ff=64, dropout=0.0),
+    ("tiny", "dual"): dict(d_model=32, n_layers=3, n_heads=4, d_ff=128, dropout=0.0, emb_dropout=0.0),
+    ("tiny", "si"): dict(d_model=32, n_layers=2, n_heads=2, d_ff=64, dropout=0.0, emb_dropout=0.0),
 }
 PRESETS = ("paper", "small", "tiny")
 
@@ -121,7 +137,7 @@ def preset(arch: str, task: str, name: str) -> ModelConfig:
         raise ValueError(f"unknown preset {name!r} (expected {', '.join(PRESETS)})")
     if task not in TASKS:
         raise ValueError(f"unknown task {task!r} (expected ltl or prop)")
-    values = dict(_PRESETS[arch, task, "paper"])
+    values = dict(_PRESETS[arch, task, "paper"], **_FRESH)
     values.update(_SIZES.get((name, arch), {}))
     return cls(task=task, **values)
 

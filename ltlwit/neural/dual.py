@@ -10,7 +10,10 @@ the same input. β is redrawn on every training forward pass, so nothing can be 
 particular slot, and fixed at inference by `beta_seed`. Distinct β for the discrete methods are
 drawn as distinct integers mapped to vectors (bits -> {-1,1}, base-3 digits -> {-1,0,1} skipping
 the zero vector), never materialising the 2^d_β or 3^d_β - 1 candidates; above 32 dimensions the
-draw is direct and collisions are left to their negligible odds. The matrix is tied three ways:
+draw is direct and collisions are left to their negligible odds. Training draws on the model's
+own device from its generator (`draw_betas_on`: a random ordering of the candidate integers
+when there are at most 2^16 of them), so that a training step needs no host work and can be
+captured in a CUDA graph; the inference draw stays on the CPU, the same on every device. The matrix is tied three ways:
 encoder input, decoder input, output projection (cosine logits).
 """
 
@@ -78,6 +81,26 @@ def draw_betas(method: str, d_beta: int, n: int, generator: torch.Generator | No
     return (vectors * 2 - 1 if base == 2 else vectors - 1).float()
 
 
+#: Most candidate vectors `draw_betas_on` orders on the device; wider sets draw on the CPU.
+MAX_DEVICE_SET = 1 << 16
+
+
+def draw_betas_on(method: str, d_beta: int, n: int, device: torch.device) -> Tensor:
+    """(n, d_β) training draw on `device` (its default generator): distinct for the discrete
+    methods, the same distribution as `draw_betas` (a uniformly random ordered n-subset)."""
+    size = sampling_set_size(method, d_beta)
+    if size is None:
+        return torch.randn(n, d_beta, device=device)
+    if size > MAX_DEVICE_SET or n > size:
+        return draw_betas(method, d_beta, n).to(device)
+    ints = torch.rand(size, device=device).argsort()[:n]
+    base = 2 if method == "hypercube" else 3
+    if base == 3:
+        ints = ints + (ints >= (3**d_beta - 1) // 2).long()
+    vectors = _digits(ints, base, d_beta)
+    return (vectors * 2 - 1 if base == 2 else vectors - 1).float()
+
+
 @dataclass
 class DualState:
     """Decoding state: the embedding matrix in use, encoder memory, and the KV cache."""
@@ -98,7 +121,8 @@ class DualTransformer(nn.Module):
         self.alpha = nn.Parameter(torch.randn(d_alpha))
         layer = dict(d=d, heads=cfg.n_heads, d_ff=cfg.d_ff, dropout=cfg.dropout)
         self.encoder = nn.ModuleList(EncoderLayer(**layer) for _ in range(cfg.n_layers))
-        self.decoder = nn.ModuleList(DecoderLayer(**layer) for _ in range(cfg.n_layers))
+        self.decoder = nn.ModuleList(DecoderLayer(**layer, cross_rope=cfg.cross_rope) for _ in range(cfg.n_layers))
+        self.emb_drop = nn.Dropout(cfg.emb_dropout)
         self.register_buffer("logit_scale", torch.tensor(initial_scale(N_BASE + 5)))
 
     @property
@@ -113,10 +137,13 @@ class DualTransformer(nn.Module):
     def table(self, n_slots: int) -> Tensor:
         """The tied (N_BASE + n_slots, d) embedding matrix U, unit rows."""
         dev = self.base.device
-        beta = self.betas(n_slots).to(self.base.dtype)
-        if dev.type == "cuda":  # pinned, so the copy does not wait for the GPU to drain
-            beta = beta.pin_memory()
-        beta = beta.to(dev, non_blocking=True)
+        if self.training:
+            beta = draw_betas_on(self.cfg.beta_method, self.cfg.d_beta, n_slots, dev).to(self.base.dtype)
+        else:
+            beta = self.betas(n_slots).to(self.base.dtype)
+            if dev.type == "cuda":  # pinned, so the copy does not wait for the GPU to drain
+                beta = beta.pin_memory()
+            beta = beta.to(dev, non_blocking=True)
         base = F.pad(F.normalize(self.base, dim=-1), (0, self.cfg.d_beta))
         alpha = F.normalize(self.alpha, dim=-1).expand(n_slots, -1)
         aps = torch.cat((alpha, F.normalize(beta, dim=-1)), dim=-1)
@@ -126,14 +153,14 @@ class DualTransformer(nn.Module):
         return F.embedding(tokens, table) * math.sqrt(self.cfg.d_model)
 
     def _encode(self, table: Tensor, src: Tensor) -> tuple[Tensor, Tensor]:
-        h = self._embed(table, src) + tree_positions(src, self.cfg.d_model, table.dtype)
+        h = self.emb_drop(self._embed(table, src) + tree_positions(src, self.cfg.d_model, table.dtype))
         mask = pad_mask(src)
         for layer in self.encoder:
             h = layer(h, mask)
         return h, mask
 
     def _decode(self, table: Tensor, tgt: Tensor, memory: Tensor, mask: Tensor, cache: Cache | None) -> Tensor:
-        h = self._embed(table, tgt)
+        h = self.emb_drop(self._embed(table, tgt))
         for i, layer in enumerate(self.decoder):
             h = layer(h, memory, mask, cache=cache[i] if cache is not None else None)
         return cosines(h, table)

@@ -84,7 +84,8 @@ class SymbolInvariantTransformer(nn.Module):
         self.encoder = nn.ModuleList(EncoderLayer(**layer, per_stream="EP" in parts, aggregated="EA" in parts)
                                      for _ in range(cfg.n_layers))
         self.decoder = nn.ModuleList(DecoderLayer(**layer, per_stream="DP" in parts, aggregated="DA" in parts,
-                                                  cross=cross) for _ in range(cfg.n_layers))
+                                                  cross=cross, cross_rope=cfg.cross_rope) for _ in range(cfg.n_layers))
+        self.emb_drop = nn.Dropout(cfg.emb_dropout)
         self.register_buffer("logit_scale", torch.tensor(initial_scale(N_BASE + 5)))
 
     max_aps = None  # any number of APs
@@ -128,7 +129,7 @@ class SymbolInvariantTransformer(nn.Module):
 
     def _encode(self, table: Tensor, src: Tensor, st: Streams) -> tuple[Tensor, Tensor, tuple[Tensor, int] | None]:
         h, A = self._embed(table, src, st)
-        h = h + tree_positions(src, self.cfg.d_model, h.dtype).repeat_interleave(st.k, 0)
+        h = self.emb_drop(h + tree_positions(src, self.cfg.d_model, h.dtype).repeat_interleave(st.k, 0))
         mask = pad_mask(src).repeat_interleave(st.k, 0)
         aggregate = self._aggregator(A, st)
         for layer in self.encoder:
@@ -138,6 +139,7 @@ class SymbolInvariantTransformer(nn.Module):
     def _decode(self, table: Tensor, tgt: Tensor, st: Streams, memory: Tensor, mask: Tensor,
                 agg_memory: tuple[Tensor, int] | None, n_slots: int, cache: Cache | None) -> Tensor:
         h, A = self._embed(table, tgt, st)
+        h = self.emb_drop(h)
         aggregate = self._aggregator(A, st)
         for i, layer in enumerate(self.decoder):
             h = layer(h, memory, mask, aggregate, agg_memory, cache[i] if cache is not None else None)

@@ -9,6 +9,13 @@ synchronisation. Batches are length-bucketed (similar lengths together, padding 
 batch's longest sample rounded up to 8), deterministic in (seed, epoch), sharded across
 distributed ranks, and resumable from (epoch, position).
 
+With `static` (a width step, e.g. 16) every batch has one of a few shapes: widths rounded up to
+multiples of the step, the AP count (streams) and slot count fixed at the split's maximum, and
+batches split by `max_tokens` into a power-of-two number of equal pieces. A step then sees a
+bounded set of shapes, so it can be captured as a CUDA graph or compiled once per shape
+(`ltlwit.train.step`). Padding changes no result: pads are masked out of attention, the loss
+and the symbol-invariant model's stream means.
+
 Optional augmentation renames the APs of each sample by a random bijection of slots
 0..pool-1 (the same one for formula and label, so two APs never merge).
 """
@@ -98,6 +105,18 @@ class EncodedSplit:
         os.replace(tmp, path)
 
     @classmethod
+    def concat(cls, parts: list["EncodedSplit"]) -> "EncodedSplit":
+        """One split holding the samples of `parts` in order (e.g. a training file and an
+        augmentation file)."""
+        if len(parts) == 1:
+            return parts[0]
+        cat = lambda name: torch.cat([getattr(p, name).to(torch.int32) for p in parts])  # noqa: E731
+        src, tgt = cat("src"), cat("tgt")
+        small = lambda t: t.to(torch.uint8) if t.numel() and int(t.max()) < 256 else t  # noqa: E731
+        return cls(small(src), cat("src_len"), small(tgt), cat("tgt_len"), cat("n_aps"),
+                   sum(p.dropped for p in parts), " + ".join(p.source for p in parts))
+
+    @classmethod
     def load(cls, path: Path) -> "EncodedSplit":
         data = torch.load(path, weights_only=True)
         if data.get("version") != CACHE_VERSION or data.get("vocabulary") != list(BASE_TOKENS):
@@ -177,6 +196,10 @@ def _round8(n: int) -> int:
     return -(-n // 8) * 8
 
 
+def _round_up(n: int, step: int) -> int:
+    return -(-n // step) * step
+
+
 @dataclass
 class Batch:
     src: Tensor  # (B, S) formula ids
@@ -189,21 +212,32 @@ class Batch:
 class DeviceSplit:
     """A split held padded on the training device; host-side lengths plan batches without syncs."""
 
-    def __init__(self, split: EncodedSplit, device: torch.device, rename_pool: int = 0) -> None:
+    def __init__(self, split: EncodedSplit, device: torch.device, rename_pool: int = 0, static: int = 0) -> None:
         n = len(split)
         self.size = n
         self.src_len, self.tgt_len, self.n_aps = split.src_len.long(), split.tgt_len.long(), split.n_aps.long()
         if not n:
             raise ValueError(f"{split.source or 'data'}: no samples")
+        if static < 0 or static % 8:
+            raise ValueError(f"static shape step must be a positive multiple of 8, got {static}")
+        self.static = static
         s_w = _round8(int(self.src_len.max()))
         t_w = _round8(int(self.tgt_len.max()) + 2)
+        if static:  # room for every rounded-up width
+            s_w, t_w = _round_up(s_w, static), _round_up(t_w - 1, static) + 1
         self.src = _padded(split.src, split.src_len, s_w, [], []).to(device)
         self.tgt = _padded(split.tgt, split.tgt_len, t_w, [START], [EOS]).to(device)
         self.device = device
         self.rename_pool = rename_pool
+        self.max_aps = int(self.n_aps.max())
 
     def plan(self, index: Tensor) -> tuple[int, int, int, int]:
-        """Host-side shape of a batch: (rows, source width, target width, most APs)."""
+        """Host-side shape of a batch: (rows, source width, target width, most APs); with
+        `static`, widths rounded up to its multiples and the split's largest AP count."""
+        if self.static:
+            s = _round_up(int(self.src_len[index].max()), self.static)
+            t = _round_up(int(self.tgt_len[index].max()) + 1, self.static)
+            return len(index), s, t, self.max_aps
         s = min(_round8(int(self.src_len[index].max())), self.src.shape[1])
         t = min(_round8(int(self.tgt_len[index].max()) + 1), self.tgt.shape[1] - 1)
         return len(index), s, t, int(self.n_aps[index].max())
@@ -212,9 +246,8 @@ class DeviceSplit:
         _, s, t, n_aps = shape
         src = self.src[index_dev, :s].long()
         tgt = self.tgt[index_dev, : t + 1].long()
-        n_slots = n_aps
+        n_slots = max(n_aps, self.rename_pool)
         if self.rename_pool:
-            n_slots = max(self.rename_pool, n_aps)
             perm = torch.rand(len(index_dev), n_slots, device=self.device).argsort(1)
             src, tgt = _rename(src, perm), _rename(tgt, perm)
         return Batch(src, tgt[:, :-1], tgt[:, 1:], n_slots, n_aps)
@@ -231,7 +264,9 @@ class Batches:
 
     `max_tokens` caps a batch's padded size, rows x (source + target width), times its AP count
     when `per_ap` (the symbol-invariant model runs one stream per AP): a batch of long samples
-    is split into smaller ones, so activation memory stays bounded whatever the lengths.
+    is split into smaller ones, so activation memory stays bounded whatever the lengths (into a
+    power-of-two number of equal pieces when the split's shapes are static, so that the row
+    counts stay few too).
     """
 
     def __init__(self, data: DeviceSplit, batch_size: int, seed: int, rank: int = 0, world: int = 1,
@@ -274,8 +309,21 @@ class Batches:
         cost = rows * (s + t) * (max(n_aps, 1) if self.per_ap else 1)
         if cost <= self.max_tokens or rows == 1:
             return [index]
+        if self.data.static:
+            pieces = 2
+            while rows % (2 * pieces) == 0 and cost > pieces * self.max_tokens:
+                pieces *= 2
+            if rows % pieces:  # an odd row count: halves of unequal size, one shape more
+                return [part for piece in torch.tensor_split(index, 2) for part in self._capped(piece)]
+            return [part for piece in index.chunk(pieces) for part in self._capped(piece)]
         pieces = torch.tensor_split(index, min(rows, -(-cost // self.max_tokens)))
         return [part for piece in pieces for part in self._capped(piece)]
+
+    def shapes(self) -> set[tuple[int, int, int, int]]:
+        """The batch shapes of the current epoch (what a static-shape step compiles for)."""
+        if self._loaded != self.epoch:
+            self._load_epoch()
+        return {shape for _, shape in self._plans}
 
     def __iter__(self) -> Iterator[Batch]:
         return self

@@ -5,11 +5,20 @@
 
 Built to be fast on a GPU inside a short lease: the data sit pre-tokenised on the device, a step
 is a slice, a forward/backward under bf16 autocast, clipping and a fused AdamW step, with no
-host synchronisation except every `--log-every` steps. `--time-limit` stops early enough to
-write the checkpoint and weights before the deadline; `--stop-at` stops at a given step (both
-resume exactly with `--resume`). Checkpoints (`OUT/checkpoint.pt`: model, optimiser, step, RNG
-states of every rank, data position) are written atomically by rank 0; `OUT/model.pt` +
-`OUT/model.json` are the fp16 weights (`ltlwit.neural.weights`), `OUT/log.jsonl` the metrics.
+host synchronisation except every `--log-every` steps. `--static-shapes 16` pads batches to a
+few shapes, so that `--cuda-graphs` can replay each shape's whole step from one CUDA graph
+(`ltlwit.train.step`) and `--compile` compiles once per shape. `--time-limit` stops early
+enough to write the checkpoint and weights before the deadline; `--stop-at` stops at a given
+step (both resume exactly with `--resume`). Checkpoints (model, optimiser, step, RNG states of
+every rank, data position; `ltlwit.train.checkpoint`: `OUT/checkpoint.pt`, or parts of at most
+`--checkpoint-part-mb` MiB) are written atomically by rank 0; `OUT/model.pt` + `OUT/model.json`
+are the fp16 weights (`ltlwit.neural.weights`), `OUT/log.jsonl` the metrics.
+
+The papers' details the first bundled models lacked are options: `--emb-dropout` (dropout on
+the embeddings), `--cross-rope` (RoPE in cross-attention; new models of every preset have it
+and embedding dropout 0.1, weights continued with `--init-from` keep their own config),
+`--min-lr-ratio 0` (cosine to zero, the default) and `--extra-train FILE` (e.g. the symbol-
+invariant paper's extra 0- and 1-AP LTL samples, `data generate --aps 0` / `--aps 1`).
 
 Validation measures teacher-forced loss and token accuracy and greedy exact match on a fixed
 sample of the validation split; `validate_fn(pairs) -> float` (pairs of formula and decoded
@@ -27,7 +36,7 @@ import math
 import os
 import sys
 import time
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
@@ -41,7 +50,10 @@ from ltlwit.neural.beam import greedy
 from ltlwit.neural.config import ModelConfig, config_from_dict, preset
 from ltlwit.neural.tokenizer import EOS, PAD, DecodeError, Witness, decode_formula, decode_witness
 from ltlwit.neural.weights import load_weights, save_weights
+from ltlwit.train import checkpoint
 from ltlwit.train.data import Batches, DeviceSplit, EncodedSplit, load_split, ordered_batches
+from ltlwit.train.flops import step_flops
+from ltlwit.train.step import EagerStep, GraphedStep, graph_autocast, make_optimizer, portable_state, restore_lr, set_lr
 
 ValidateFn = Callable[[list[tuple[Formula, Optional[Witness]]]], float]
 REWARM = 100  # warm-up steps after --init-from
@@ -61,7 +73,7 @@ class Settings:
     seed: int = 0
     lr: float = 1e-3
     warmup: int = -1  # -1: min(1000, steps // 10)
-    min_lr_ratio: float = 0.1
+    min_lr_ratio: float = 0.0  # cosine decay to this share of the peak (0: to zero, as the papers)
     weight_decay: float = 0.1
     grad_clip: float = 1.0
     log_every: int = 50
@@ -73,12 +85,18 @@ class Settings:
     time_limit: float = 0.0  # seconds from start; 0: none
     stop_at: int = 0  # stop (checkpointed) at this step; 0: none
     compile: bool = False
+    static_shapes: int = 0  # pad batch widths to multiples of this (0: to the batch's longest, rounded to 8)
+    cuda_graphs: bool = False  # replay each static shape's step from a CUDA graph
     cache: str = ""
     rename_aps: int = 0  # augmentation: rename APs by a random bijection of this many slots
     max_tokens: int = 0  # cap on padded tokens (x streams for si) per batch; 0: none
     workers: int = 0
     resume: bool = False
     init_from: str = ""  # fp16 weights (model.pt) to continue from when there is no checkpoint
+    extra_train: tuple[str, ...] = ()  # more training files (two-line), appended to DATA/train
+    emb_dropout: float = -1.0  # -1: the model config's (presets 0.1, older weights 0)
+    cross_rope: Optional[bool] = None  # None: the config's (presets on, older weights off)
+    checkpoint_part_mb: float = 0.0  # write checkpoints as parts of at most this many MiB (0: one file)
 
 
 def _distributed(device_name: str) -> tuple[int, int, torch.device]:
@@ -107,7 +125,7 @@ class Trainer:
         self.rank, self.world, self.device = _distributed(s.device)
         self.out = Path(s.out)
         ckpt = self.out / "checkpoint.pt"
-        state = torch.load(ckpt, map_location="cpu", weights_only=True) if s.resume and ckpt.exists() else None
+        state = checkpoint.load(self.out) if s.resume and checkpoint.exists(self.out) else None
         if s.resume and state is None:
             self._say(f"no checkpoint in {self.out}: starting afresh")
         cfg = config_from_dict(state["model_config"]) if state else model_config or preset(s.arch, s.task, s.preset)
@@ -117,14 +135,20 @@ class Trainer:
             cfg, start = init.cfg, int(manifest["training"].get("steps", 0))
         if (cfg.arch, cfg.task) != (s.arch, s.task):
             raise ValueError(f"{s.init_from if init else ckpt}: a {cfg.arch}/{cfg.task} model, not {s.arch}/{s.task}")
-        train, val = train or self._load("train"), val or self._load("val")  # parse before CUDA: fork is fast
+        if not state:  # the paper-detail options change a new run's config, never a resumed one's
+            cfg = replace(cfg, **{k: v for k, v in (("emb_dropout", s.emb_dropout), ("cross_rope", s.cross_rope))
+                                  if v is not None and v != -1.0})
+        if s.cuda_graphs and (self.device.type != "cuda" or not s.static_shapes or self.world > 1):
+            raise ValueError("--cuda-graphs needs a CUDA device, --static-shapes and a single process")
+        train = train or self._load("train", s.extra_train)  # parse before CUDA: fork is fast
+        val = val or self._load("val")
         torch.manual_seed(s.seed)  # the same initial weights on every rank
         self.model = cfg.build().to(self.device)
         if init is not None:
             self.model.load_state_dict(init.state_dict())
         torch.manual_seed(s.seed * 1000 + self.rank + 1)  # dropout and β draws differ per rank
         self.batch_size = s.batch_size or PRESET_BATCH.get(s.preset, PRESET_BATCH["small"])[s.task]
-        self.train_data = DeviceSplit(train, self.device, s.rename_aps)
+        self.train_data = DeviceSplit(train, self.device, s.rename_aps, static=s.static_shapes)
         self.val_data = DeviceSplit(val, self.device)
         self.batches = Batches(self.train_data, self.batch_size, s.seed + start, self.rank, self.world,
                                max_tokens=s.max_tokens, per_ap=cfg.arch == "si")
@@ -136,12 +160,8 @@ class Trainer:
         self.calib_index = by_length(perm[s.val_samples: s.val_samples + s.calib_samples])
         if len(self.calib_index) < 64:  # a tiny validation split: calibrate on what there is
             self.calib_index = self.val_index
-        decay = [p for p in self.model.parameters() if p.dim() >= 2]
-        rest = [p for p in self.model.parameters() if p.dim() < 2]
-        self.opt = torch.optim.AdamW([{"params": decay, "weight_decay": s.weight_decay},
-                                      {"params": rest, "weight_decay": 0.0}], lr=s.lr, betas=(0.9, 0.95),
-                                     fused=self.device.type == "cuda")
-        self.step, self.elapsed_before, self.samples_seen = start, 0.0, 0
+        self.opt = make_optimizer(self.model, s.lr, s.weight_decay, self.device, graphs=s.cuda_graphs)
+        self.step, self.elapsed_before, self.samples_seen, self.flops_done = start, 0.0, 0, 0.0
         self.restart = start if init is not None else None  # fresh optimiser state: warm up again
         if state:
             self._restore(state)
@@ -149,7 +169,12 @@ class Trainer:
         if self.world > 1:
             self.net = DistributedDataParallel(self.model, device_ids=[self.device.index] if self.device.type == "cuda" else None)
         if s.compile:
-            self.net = torch.compile(self.net)
+            self.net = _compiled(self.net, static=bool(s.static_shapes))
+        if s.cuda_graphs:
+            self.stepper: EagerStep = GraphedStep(self.model, self.net, self.opt, s.grad_clip, graph_autocast(self.device),
+                                                  on_capture=self._captured)
+        else:
+            self.stepper = EagerStep(self.model, self.net, self.opt, s.grad_clip, self._autocast)
         self.warmup = s.warmup if s.warmup >= 0 else min(1000, s.steps // 10)
         self._step_time, self._end_cost, self._val_cost = 0.0, 20.0, 0.0
         if self.device.type == "cuda":
@@ -161,27 +186,34 @@ class Trainer:
         if self.rank == 0:
             print(text, flush=True)
 
-    def _load(self, split: str) -> EncodedSplit:
+    def _load(self, split: str, extra: Sequence[str] = ()) -> EncodedSplit:
         folder = Path(self.s.data)
         path = next((folder / f"{split}{ext}" for ext in (".txt.gz", ".txt") if (folder / f"{split}{ext}").exists()), None)
         if path is None:
             raise ValueError(f"{folder}: no {split}.txt.gz or {split}.txt")
+        for more in extra:
+            if not Path(more).is_file():
+                raise ValueError(f"{more}: no such training file")
         cache = self.s.cache or None
         if cache is None and "LTLWIT_CACHE" not in os.environ:
             cache = str(self.out / "cache")
         if self.world > 1 and self.rank != 0:
             dist.barrier()  # rank 0 builds the cache first
-        t = time.monotonic()
-        data = load_split(path, self.s.task, cache, self.s.workers or None)
+        parts = []
+        for file in (path, *map(Path, extra)):
+            t = time.monotonic()
+            data = load_split(file, self.s.task, cache, self.s.workers or None)
+            self._say(f"{file}: {len(data)} samples ({data.dropped} dropped: label AP not in formula), "
+                      f"{time.monotonic() - t:.1f}s")
+            parts.append(data)
         if self.world > 1 and self.rank == 0:
             dist.barrier()
-        self._say(f"{path}: {len(data)} samples ({data.dropped} dropped: label AP not in formula), "
-                  f"{time.monotonic() - t:.1f}s")
-        return data
+        return EncodedSplit.concat(parts)
 
     def _restore(self, state: dict[str, Any]) -> None:
         self.model.load_state_dict(state["model"])
         self.opt.load_state_dict(state["optimizer"])
+        restore_lr(self.opt, self.device, self.s.cuda_graphs)
         self.step = int(state["step"])
         self.batches.load_state_dict(state["data"])
         self.elapsed_before = float(state["elapsed"])
@@ -193,7 +225,24 @@ class Trainer:
                 torch.cuda.set_rng_state(rngs[self.rank]["cuda"], self.device)
         else:
             torch.manual_seed(self.s.seed + 7919 * self.step + self.rank)
-        self._say(f"resumed {self.out / 'checkpoint.pt'} at step {self.step}")
+        self._say(f"resumed the checkpoint in {self.out} at step {self.step}")
+        if self.rank == 0:
+            self._trim_log()
+
+    def _trim_log(self) -> None:
+        """Drop log records of steps after the checkpoint (a run killed between checkpoints
+        logged them; the resumed run logs them again)."""
+        log = self.out / "log.jsonl"
+        if not log.exists():
+            return
+        lines = log.read_text(encoding="utf-8").splitlines()
+        keep = [line for line in lines if line.strip() and json.loads(line).get("step", 0) <= self.step]
+        if len(keep) != len(lines):
+            log.write_text("".join(line + "\n" for line in keep), encoding="utf-8")
+
+    def _captured(self, key: tuple, seconds: float) -> None:
+        self._say(f"captured a CUDA graph for batch shape {key[0][0]}x({key[0][1]}+{key[1][1]}), "
+                  f"{key[3]} APs in {seconds:.1f}s ({len(self.stepper.graphs)} so far)")  # type: ignore[attr-defined]
 
     # -- one step ------------------------------------------------------------------------------
     def lr_at(self, step: int) -> float:
@@ -214,18 +263,14 @@ class Trainer:
 
     def train_step(self) -> torch.Tensor:
         batch = next(self.batches)
-        self.samples_seen += batch.src.shape[0]
-        for group in self.opt.param_groups:
-            group["lr"] = self.lr_at(self.step)
-        with self._autocast():
-            cos = self.net(batch.src, batch.tgt_in, batch.n_slots, batch.n_aps)
-            loss = adacos_loss(cos, batch.tgt_out, self.model.logit_scale, update=True)
-        self.opt.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.s.grad_clip)
-        self.opt.step()
+        rows = batch.src.shape[0]
+        self.samples_seen += rows
+        self.flops_done += step_flops(self.model.cfg, rows, batch.src.shape[1], batch.tgt_in.shape[1],
+                                      batch.n_aps, batch.n_slots)
+        set_lr(self.opt, self.lr_at(self.step))
+        loss = self.stepper(batch)
         self.step += 1
-        return loss.detach()
+        return loss
 
     # -- the loop ------------------------------------------------------------------------------
     def _out_of_time(self) -> bool:
@@ -246,6 +291,7 @@ class Trainer:
                   f"device {self.device}, steps {self.step}->{s.steps}")
         loss_sum = torch.zeros((), device=self.device)
         count, mark, mark_step, mark_samples = 0, time.monotonic(), self.step, self.samples_seen
+        mark_flops = self.flops_done
         reason = "done"
         while self.step < s.steps:
             if s.stop_at and self.step >= s.stop_at:
@@ -259,9 +305,11 @@ class Trainer:
             if self.step % s.log_every == 0 or self.step == s.steps:
                 now = time.monotonic()
                 self._log_progress(loss_sum, count, (now - mark) / max(1, self.step - mark_step),
-                                   (self.samples_seen - mark_samples) / max(now - mark, 1e-9))
+                                   (self.samples_seen - mark_samples) / max(now - mark, 1e-9),
+                                   (self.flops_done - mark_flops) / max(now - mark, 1e-9))
                 loss_sum.zero_()
                 count, mark, mark_step, mark_samples = 0, time.monotonic(), self.step, self.samples_seen
+                mark_flops = self.flops_done
             if s.val_every and self.step % s.val_every == 0 and self.step < s.steps and self._has_time(self._val_cost):
                 self.validate()
             if s.ckpt_every and self.step % s.ckpt_every == 0 and self.step < s.steps:
@@ -279,7 +327,8 @@ class Trainer:
             return True
         return self.s.time_limit - (time.monotonic() - self.t0) > cost + self._end_cost + 3 * self._step_time
 
-    def _log_progress(self, loss_sum: torch.Tensor, count: int, step_time: float, sample_rate: float) -> None:
+    def _log_progress(self, loss_sum: torch.Tensor, count: int, step_time: float, sample_rate: float,
+                      flop_rate: float = 0.0) -> None:
         if self.world > 1:
             dist.all_reduce(loss_sum)
             loss_sum /= self.world
@@ -291,13 +340,15 @@ class Trainer:
         eta = (self.s.steps - self.step) * step_time
         record = {"step": self.step, "loss": loss, "lr": self.lr_at(self.step - 1), "scale": float(self.model.logit_scale),
                   "steps_per_s": rate, "samples_per_s": sample_rate * self.world,
+                  "tflops": flop_rate * self.world / 1e12,
                   "elapsed": self.elapsed_before + time.monotonic() - self.t0}
         memory = ""
         if self.device.type == "cuda":  # allocator statistics: no synchronisation
             record["max_memory_gb"] = torch.cuda.max_memory_allocated(self.device) / 2**30
             memory = f"  peak {record['max_memory_gb']:.1f} GiB"
         print(f"step {self.step}/{self.s.steps}  loss {loss:.4f}  lr {record['lr']:.2e}  scale {record['scale']:.1f}  "
-              f"{rate:.2f} steps/s  {record['samples_per_s']:.0f} samples/s  ETA {_hms(eta)}{memory}", flush=True)
+              f"{rate:.2f} steps/s  {record['samples_per_s']:.0f} samples/s  {record['tflops']:.2f} TFLOP/s  "
+              f"ETA {_hms(eta)}{memory}", flush=True)
         self._append_log(record)
 
     def _append_log(self, record: dict[str, Any]) -> None:
@@ -374,14 +425,11 @@ class Trainer:
         rngs = self._gather_rng_states()
         if self.rank != 0:
             return
-        state = {"format": "ltlwit-checkpoint/1", "model": self.model.state_dict(), "optimizer": self.opt.state_dict(),
+        state = {"format": "ltlwit-checkpoint/1", "model": self.model.state_dict(), "optimizer": portable_state(self.opt),
                  "step": self.step, "data": self.batches.state_dict(), "rng": rngs, "restart": self.restart,
                  "model_config": self.model.cfg.to_dict(), "settings": asdict(self.s),
                  "elapsed": self.elapsed_before + time.monotonic() - self.t0}
-        self.out.mkdir(parents=True, exist_ok=True)
-        tmp = self.out / f".checkpoint.{os.getpid()}.tmp"
-        torch.save(state, tmp)
-        os.replace(tmp, self.out / "checkpoint.pt")
+        checkpoint.save(state, self.out, self.s.checkpoint_part_mb)
         self._end_cost = max(self._end_cost, 3 * (time.monotonic() - t) + 5)
 
     def _gather_rng_states(self) -> list[dict[str, torch.Tensor | None]]:
@@ -413,6 +461,17 @@ class Trainer:
             "command": " ".join(sys.argv), "validation": metrics,
             "calibration": [{"loss": l, "seed": k} for l, k in calibration] if calibration else None,
         })
+
+
+def _compiled(net: torch.nn.Module, static: bool) -> torch.nn.Module:
+    """torch.compile; with static shapes, one graph per shape (no dynamic-shape guesses), and
+    room for as many recompilations as there are shapes."""
+    import torch._dynamo
+
+    for name in ("recompile_limit", "cache_size_limit"):
+        if hasattr(torch._dynamo.config, name):
+            setattr(torch._dynamo.config, name, max(getattr(torch._dynamo.config, name), 256))
+    return torch.compile(net, dynamic=False if static else None)
 
 
 def _device_name(device: torch.device) -> str:
@@ -451,6 +510,21 @@ def parse_args(argv: Sequence[str] | None = None) -> Settings:
     p.add_argument("--val-samples", type=int, default=2048)
     p.add_argument("--greedy-samples", type=int, default=256)
     p.add_argument("--compile", action="store_true", help="torch.compile the model (compiles for minutes)")
+    p.add_argument("--static-shapes", type=int, default=0, metavar="STEP",
+                   help="pad batch widths to multiples of STEP (e.g. 16) and fix the AP count: few shapes")
+    p.add_argument("--cuda-graphs", action="store_true",
+                   help="capture each static shape's whole step in a CUDA graph (needs --static-shapes, one GPU)")
+    p.add_argument("--checkpoint-part-mb", type=float, default=0.0, metavar="MIB",
+                   help="write checkpoints as parts of at most MIB MiB (e.g. 16) instead of one file")
+    p.add_argument("--extra-train", action="append", default=[], metavar="FILE",
+                   help="another training file appended to DATA/train (repeatable; e.g. 0/1-AP augmentation)")
+    p.add_argument("--emb-dropout", type=float, default=-1.0, metavar="P",
+                   help="dropout on the embeddings of a new or continued model (default: its config's)")
+    p.add_argument("--cross-rope", dest="cross_rope", action="store_const", const=True, default=None,
+                   help="RoPE in cross-attention (default: the config's; on for presets)")
+    p.add_argument("--no-cross-rope", dest="cross_rope", action="store_const", const=False)
+    p.add_argument("--min-lr-ratio", type=float, default=0.0,
+                   help="cosine decay to this share of --lr (default 0: to zero)")
     p.add_argument("--cache", default="", help="folder for tokenised data caches (default OUT/cache or $LTLWIT_CACHE)")
     p.add_argument("--rename-aps", type=int, default=0, metavar="POOL",
                    help="augment: rename APs by a random bijection of POOL slots per sample")
@@ -458,6 +532,7 @@ def parse_args(argv: Sequence[str] | None = None) -> Settings:
                    help="split batches above this many padded tokens (x APs for si): bounds GPU memory")
     p.add_argument("--workers", type=int, default=0, help="processes for parsing data (default: cores, at most 8)")
     a = p.parse_args(argv)
+    a.extra_train = tuple(a.extra_train)
     names = {f.name for f in fields(Settings)}
     return Settings(**{k: v for k, v in vars(a).items() if k in names})
 
