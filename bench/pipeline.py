@@ -72,7 +72,7 @@ def write_set(name: str, folder: Path, limit: int | None) -> Path:
 
 def installed(model: str) -> str | None:
     """None when the model family's LTL weights are installed, else the missing name."""
-    from ltlwit import registry
+    from ltlwit.neural import registry
 
     for family in {"si": ("si",), "dual": ("dual",), "both": ("si", "dual")}.get(model, ()):
         try:

@@ -13,7 +13,7 @@ from pathlib import Path
 from click.testing import CliRunner, Result
 
 from ltlwit.cli import cli
-from ltlwit.env import Environment
+from ltlwit.cli.environment import Environment
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -15,7 +15,7 @@ from ltlwit.logic.formula import FALSE, TRUE, And, Formula
 from ltlwit.logic.result import Unknown
 from ltlwit.logic.syntax import parse_formula
 from ltlwit.pipeline.checking import engine_answer
-from ltlwit.solve import SolveOptions
+from ltlwit.pipeline.options import SolveOptions
 from ltlwit.specs.vacuity import check_spec, occurrences, replace_at
 
 

@@ -103,8 +103,8 @@ def test_data_stats_does_not_import_torch(tmp_path):
 def test_progress_bar_only_on_a_terminal():
     import io
 
-    from ltlwit.env import Environment
-    from ltlwit.progress import progress_bar
+    from ltlwit.cli.environment import Environment
+    from ltlwit.cli.progress import progress_bar
 
     def env(tty: bool) -> Environment:
         return Environment(stdin=io.BytesIO(), stdout=io.StringIO(), stderr=io.StringIO(), stdin_isatty=False,

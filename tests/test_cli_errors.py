@@ -4,7 +4,7 @@ rendering), exit status 2, and every other input still processed."""
 from __future__ import annotations
 
 from cli_support import json_lines, run
-from ltlwit.inputs import MAX_LINE_BYTES
+from ltlwit.pipeline.inputs import MAX_LINE_BYTES
 
 
 def test_parse_error_names_file_and_line_and_draws_a_caret(tmp_path) -> None:

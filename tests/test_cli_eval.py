@@ -19,7 +19,7 @@ DATA = "Uba\n{a}\nXc\n1;{c}\n&ab\n{&ab}\n!Xa\n1;{!a}\nd\n{d}\nX&ab\n1;{&ab}\n"
 @pytest.fixture()
 def home(tmp_path, monkeypatch):
     """A fresh LTLWIT_HOME, and no bundled models (whether weights ship must not matter here)."""
-    from ltlwit import registry
+    from ltlwit.neural import registry
 
     monkeypatch.setenv("LTLWIT_HOME", str(tmp_path / "home"))
     (tmp_path / "no-bundled").mkdir()
@@ -32,7 +32,7 @@ def model(home):
     """An (untrained) tiny symbol-invariant model registered as `tiny-si`."""
     import torch
 
-    from ltlwit import registry
+    from ltlwit.neural import registry
     from ltlwit.neural.config import preset
     from ltlwit.neural.weights import save_weights
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cli_support import run, run_env
-from ltlwit.status import ExitStatus
+from ltlwit.cli.status import ExitStatus
 
 
 def test_all_sat_is_0() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from ltlwit.inputs import MAX_LINE_BYTES, InputItem, read_inputs, read_stream
+from ltlwit.pipeline.inputs import MAX_LINE_BYTES, InputItem, read_inputs, read_stream
 
 
 def items(data: bytes) -> list[tuple[str, int, str | None]]:

@@ -7,7 +7,7 @@ import signal
 import subprocess
 
 from cli_support import ROOT, ltlwit_command, subprocess_env
-from ltlwit.status import ExitStatus
+from ltlwit.cli.status import ExitStatus
 
 
 def test_closed_pipe_is_quiet(tmp_path) -> None:

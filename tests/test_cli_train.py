@@ -25,7 +25,7 @@ def data_dir(tmp_path_factory):
 @pytest.fixture()
 def home(tmp_path, monkeypatch):
     """A fresh LTLWIT_HOME, and no bundled models (whether weights ship must not matter here)."""
-    from ltlwit import registry
+    from ltlwit.neural import registry
 
     monkeypatch.setenv("LTLWIT_HOME", str(tmp_path / "home"))
     (tmp_path / "no-bundled").mkdir()

@@ -62,13 +62,39 @@ def test_python_dash_m_runs_the_same_cli() -> None:
 
 
 def test_option_choices_match_the_layers_they_name() -> None:
-    """The CLI keeps copies of these names so `--help` loads neither layer; they must not drift."""
-    from ltlwit import cli_workflow, convert, solve
+    """`ltlwit.cli.choices` writes out the lists whose owners are too heavy to load for a
+    `--help` (the LTL engine, torch's model configs, the generator); they must not drift. The
+    others it takes from their owners, so the syntax layer's dispatch agrees with them."""
+    from ltlwit.cli import choices
     from ltlwit.logic import ltl, syntax
+    from ltlwit.neural import config
     from ltlwit.train import generate
 
-    assert cli_workflow.MAX_SIZE == generate.MAX_NORMAL_SIZE
+    assert choices.ENGINES == ltl.ENGINES
+    assert set(choices.ARCHS) == {arch for arch, _, _ in config._PRESETS}
+    assert choices.PRESETS == config.PRESETS and choices.TASKS == config.TASKS
+    assert choices.ALPHABETS == tuple(generate.PRIORITIES)
+    assert set(choices.SYNTAXES) == set(syntax._PARSERS)
+    assert set(choices.OUTPUT_SYNTAXES) == set(syntax._PRINTERS)
 
-    assert solve.SYNTAXES == syntax.SYNTAXES
-    assert convert.OUTPUT_SYNTAXES == syntax.OUTPUT_SYNTAXES
-    assert solve.ENGINES == ltl.ENGINES
+
+def test_only_the_choices_module_spells_out_choice_lists() -> None:
+    """No command keeps a copy of a choice list: each `click.Choice` of the CLI is one of the
+    lists of `ltlwit.cli.choices`."""
+    import click
+
+    from ltlwit.cli import choices, cli
+
+    lists = {tuple(getattr(choices, name)) for name in choices.__all__}
+
+    def walk(group: click.Group, ctx: click.Context) -> None:
+        for name in group.list_commands(ctx):
+            command = group.get_command(ctx, name)
+            assert command is not None
+            for param in command.params:
+                if isinstance(param.type, click.Choice):
+                    assert tuple(param.type.choices) in lists, (name, param.name, param.type.choices)
+            if isinstance(command, click.Group):
+                walk(command, click.Context(command, parent=ctx, info_name=name))
+
+    walk(cli, click.Context(cli, info_name="ltlwit"))

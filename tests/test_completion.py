@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from cli_support import ROOT, run, subprocess_env
-from ltlwit.cli import completion_script
+from ltlwit.cli.completion import completion_script
 
 FILES = {"bash": "ltlwit.bash", "zsh": "_ltlwit", "fish": "ltlwit.fish"}
 
@@ -51,7 +51,7 @@ def bash_complete(tmp_path, line: str) -> list[str]:
 
 
 def test_bash_completes_commands_choices_and_options(tmp_path, monkeypatch) -> None:
-    from ltlwit import registry
+    from ltlwit.neural import registry
 
     home = tmp_path / "home"
     (home / "models").mkdir(parents=True)

@@ -72,7 +72,7 @@ def test_ltl_metrics_known_answers(ltl_file):
     assert s["top2"] == pytest.approx(4 / 6)
     assert s["exact"] == pytest.approx(2 / 6) and s["exact_over"] == 6
     assert s["invalid"] == pytest.approx(2 / 6)
-    assert [o.rank for o in acc.outcomes] == [1, 1, 2, None, None, 1]
+    assert [o.rank for o in acc.judgements] == [1, 1, 2, None, None, 1]
     rows = {(r["aps"], r["size_from"]): (r["samples"], r["correct"], r["top_n"]) for r in grid_rows(acc)}
     # sizes: Uba 3, Xc 2, &ab 3, !Xa 3, d 1, X&ab 4 -> buckets 1-2, 3-4
     assert rows == {(1, 1): (2, 1, 1), (1, 3): (1, 0, 0), (2, 3): (3, 2, 3)}
@@ -94,7 +94,7 @@ def test_prop_metrics_known_answers(tmp_path):
         "xorab": [Assignment.of({"a": False, "b": True}), Assignment.of({"a": True, "b": False})],
     }
     acc = evaluate(load_samples(path, "prop"), table_predictor(answers), "prop", top=2)
-    assert [(o.correct, o.top_n, o.exact, o.invalid) for o in acc.outcomes] == [
+    assert [(o.correct, o.top_n, o.exact, o.invalid) for o in acc.judgements] == [
         (True, True, True, False), (False, False, False, False), (True, True, False, False)]
 
 
@@ -180,7 +180,7 @@ def test_run_eval_with_a_fake_predictor(ltl_file):
     result = run_eval(options, predictor=first_ap, task="ltl",
                       progress=lambda phase, done, total: seen.append((phase, done, total)))
     # canonically `cycle{a}`: verifies X a and a only (a U b, a & b, !X a, X(a & b) fail)
-    assert [o.correct for o in result.accuracy.outcomes] == [False, True, False, False, True, False]
+    assert [o.correct for o in result.accuracy.judgements] == [False, True, False, False, True, False]
     assert result.meta["top"] == 2 and result.meta["task"] == "ltl"
     assert result.alpha is not None and result.alpha.mean == 1.0
     assert ("accuracy", 6, 6) in seen and any(p == "alpha-covariance" for p, _, _ in seen)

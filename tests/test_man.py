@@ -10,13 +10,13 @@ import click
 
 from cli_support import ROOT, subprocess_env
 from ltlwit.cli import cli
-from ltlwit.manpage import escape, render
+from ltlwit.cli.manpage import escape, render
 
 PAGE = ROOT / "man" / "ltlwit.1"
 
 
 def test_committed_page_is_the_generated_one() -> None:
-    assert PAGE.read_text() == render(), "man/ltlwit.1 is out of date: run `python -m ltlwit.manpage > man/ltlwit.1`"
+    assert PAGE.read_text() == render(), "man/ltlwit.1 is out of date: run `python -m ltlwit.cli.manpage > man/ltlwit.1`"
 
 
 def test_every_command_and_option_is_documented() -> None:
@@ -56,7 +56,7 @@ def test_the_page_renders_cleanly() -> None:
 
 
 def test_generator_runs_as_a_module_without_torch() -> None:
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "ltlwit.manpage"], capture_output=True,
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "ltlwit.cli.manpage"], capture_output=True,
                           text=True, env=subprocess_env(), cwd=ROOT, timeout=60)
     assert proc.returncode == 0 and proc.stdout == PAGE.read_text()
     assert "torch" not in proc.stderr

@@ -7,8 +7,8 @@ import shutil
 
 import pytest
 
-from ltlwit import registry
-from ltlwit.registry import RegistryError
+from ltlwit.neural import registry
+from ltlwit.neural.registry import RegistryError
 
 
 @pytest.fixture()
@@ -100,6 +100,6 @@ def test_listing_does_not_import_torch(home):
     import subprocess
     import sys
 
-    code = "import sys, ltlwit.registry as r; r.list_models(); print('torch' in sys.modules)"
+    code = "import sys, ltlwit.neural.registry as r; r.list_models(); print('torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

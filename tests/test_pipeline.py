@@ -9,8 +9,8 @@ from typing import Callable, Sequence
 
 from ltl_reference import random_completions, satisfies
 from prop_reference import brute_entails, brute_minimal
-from ltlwit.eval.predictor import Invalid
-from ltlwit.inputs import InputItem
+from ltlwit.logic.witness import Invalid
+from ltlwit.pipeline.inputs import InputItem
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula, Not, ap
 from ltlwit.logic.ltl import solve as engine_solve
@@ -19,9 +19,10 @@ from ltlwit.logic.syntax import parse_formula, parse_trace
 from ltlwit.logic.trace import Trace
 from ltlwit.pipeline import Pipeline
 from ltlwit.pipeline.coreform import CORE_OPS
-from ltlwit.pipeline.sources import Candidate
-from ltlwit.solve import Outcome, SolveOptions
-from ltlwit.status import ExitStatus
+from ltlwit.pipeline.sources import Proposal
+from ltlwit.pipeline.answers import Solution
+from ltlwit.pipeline.options import SolveOptions
+from ltlwit.cli.status import ExitStatus, exit_status
 
 Propose = Callable[[Formula], list[object]]
 
@@ -34,17 +35,17 @@ class Fake:
         self.fn, self.label, self.task, self.max_aps, self.scores = propose, label, task, max_aps, scores
         self.calls: list[list[Formula]] = []
 
-    def propose(self, formulas: Sequence[Formula]) -> list[list[Candidate]]:
+    def propose(self, formulas: Sequence[Formula]) -> list[list[Proposal]]:
         self.calls.append(list(formulas))
         out = []
         for f in formulas:
             preds = self.fn(f)
             scores = self.scores or [-0.1 * (i + 1) for i in range(len(preds))]
-            out.append([Candidate(p, s, self.label) for p, s in zip(preds, scores)])  # type: ignore[arg-type]
+            out.append([Proposal(p, s, self.label) for p, s in zip(preds, scores)])  # type: ignore[arg-type]
         return out
 
 
-def run(texts: Sequence[str], *sources: Fake, **options: object) -> list[Outcome]:
+def run(texts: Sequence[str], *sources: Fake, **options: object) -> list[Solution]:
     by_task: dict[str, list[Fake]] = {}
     for s in sources:
         by_task.setdefault(s.task, []).append(s)
@@ -88,7 +89,7 @@ def test_a_lying_model_never_gets_a_witness_printed() -> None:
     assert [o.status for o in outcomes].count("unsat") == 3  # GFa & FG!a, G(a -> Xb) & Fa & G!b, a W b & !a & !b
 
 
-def liar_input(liar: Fake, outcome: Outcome) -> Formula:
+def liar_input(liar: Fake, outcome: Solution) -> Formula:
     """The slotted formula the liar was shown for an outcome's input (inputs are in order)."""
     seen = [f for call in liar.calls for f in call]
     return seen[LTL_INPUTS.index(outcome.item.text)]
@@ -159,7 +160,7 @@ def test_no_fallback_answers_unknown_with_the_reason() -> None:
     (o,) = run(["F a & F b & F c"], Fake(lies, max_aps=2), fallback=False)
     assert o.message == "the formula has more APs (3) than the models tell apart (--no-fallback)"
     (o,) = run(["a & b"], Fake(lies), fallback=False)
-    assert o.message == "no prop model is in use (--no-fallback)" and o.exit_status == ExitStatus.NEGATIVE
+    assert o.message == "no prop model is in use (--no-fallback)" and exit_status(o) == ExitStatus.NEGATIVE
 
 
 def test_dual_ap_limit_and_huge_formulas_skip_the_model() -> None:
@@ -177,15 +178,16 @@ def test_a_crashing_model_costs_nothing_but_speed() -> None:
     def boom(f: Formula) -> list[object]:
         raise RuntimeError("CUDA out of memory\nsecond line")
 
-    notices: list[str] = []
+    notices: list[tuple[str, BaseException | None]] = []
     source = Fake(boom)
-    pipeline = Pipeline(SolveOptions(), sources={"ltl": [source]}, notify=notices.append)
+    pipeline = Pipeline(SolveOptions(), sources={"ltl": [source]}, notify=lambda text, exc: notices.append((text, exc)))
     items = [InputItem(t, "f", i) for i, t in enumerate(["F a", "G b", "a U b", "X c"] * 3, 1)]
     outcomes = list(pipeline.run(items))
     assert [o.status for o in outcomes] == ["sat"] * 12 and {o.source for o in outcomes} == {"engine"}
     assert len(source.calls) == 1 and len(notices) == 1  # dropped after its first failure
-    assert "model:si failed (RuntimeError: CUDA out of memory second line)" in notices[0]
-    assert pipeline.exit_status == ExitStatus.ERROR
+    assert "model:si failed (RuntimeError: CUDA out of memory second line)" in notices[0][0]
+    assert isinstance(notices[0][1], RuntimeError)  # for --traceback
+    assert pipeline.model_failed
 
 
 def test_a_propositional_model_answer_is_checked_and_made_minimal() -> None:

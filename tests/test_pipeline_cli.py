@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 from cli_support import ROOT, json_lines, run, subprocess_env
-from ltlwit.env import Environment
+from ltlwit.cli.environment import Environment
 from ltlwit.logic.syntax import parse_assignment, parse_trace
 
 

@@ -37,14 +37,14 @@ def save_tiny_models(home: Path, families: tuple[str, ...] = ("si", "dual")) -> 
 #: Python code that makes the registry see no bundled models (for subprocesses; in-process tests
 #: use the `no_bundled` fixture): these tests must behave the same before and after the
 #: bundled weights ship.
-HIDE_BUNDLED = ("import pathlib, ltlwit.registry as r; r._bundled_folder = lambda: pathlib.Path('/nonexistent'); "
+HIDE_BUNDLED = ("import pathlib, ltlwit.neural.registry as r; r._bundled_folder = lambda: pathlib.Path('/nonexistent'); "
                 "import ltlwit.pipeline.models as m; m.gpu_visible = lambda: False")
 
 
 @pytest.fixture(autouse=True)
 def no_bundled(monkeypatch) -> None:
     """Models come only from the tests' LTLWIT_HOME, and --model takes its default (auto)."""
-    from ltlwit import registry
+    from ltlwit.neural import registry
 
     monkeypatch.setattr(registry, "_bundled_folder", lambda: Path("/nonexistent"))
     monkeypatch.delenv("LTLWIT_MODEL", raising=False)

@@ -9,10 +9,10 @@ formula size, and alpha-covariance, for any predictor (a model's beam search or 
 from __future__ import annotations
 
 from ltlwit.eval.alpha import AlphaCovariance, alpha_covariance, alpha_of, variant_maps
-from ltlwit.eval.metrics import Accuracy, Outcome, Sample, evaluate, is_witness, load_samples
+from ltlwit.eval.metrics import Accuracy, Judgement, Sample, evaluate, is_witness, load_samples
 from ltlwit.eval.predictor import Invalid, NeuralPredictor, Prediction, Predictor, invert
 
 __all__ = [
-    "Accuracy", "AlphaCovariance", "Invalid", "NeuralPredictor", "Outcome", "Prediction", "Predictor", "Sample",
+    "Accuracy", "AlphaCovariance", "Invalid", "Judgement", "NeuralPredictor", "Prediction", "Predictor", "Sample",
     "alpha_covariance", "alpha_of", "evaluate", "invert", "is_witness", "load_samples", "variant_maps",
 ]

@@ -2,8 +2,9 @@
 
 Each formula is renamed canonically (APs by first appearance, as `ltlwit solve` does before it
 asks a model) and the predictor's candidates are judged in that slot space:
-- correct: the best candidate is a witness (LTL: every word of the lasso satisfies the formula,
-  `ltlwit.logic.ltl.holds`; propositional: the assignment entails it, `ltlwit.logic.prop.entails`);
+- correct: the best candidate is a witness (`ltlwit.logic.witness.is_witness`, the seam `solve`
+  and `verify` use: LTL, every word of the lasso satisfies the formula; propositional, the
+  assignment entails it);
 - top-N: one of the first N candidates is a witness (what the solve pipeline gets: it takes the
   first candidate that verifies);
 - exact: the best candidate is the data set's label, renamed the same way (only over samples
@@ -18,13 +19,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
-from ltlwit.eval.predictor import Invalid, Prediction, Predictor
-from ltlwit.logic.assignment import Assignment
+from ltlwit.eval.predictor import Predictor
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.rename import Renaming
 from ltlwit.logic.trace import Trace
-
-Witness = Trace | Assignment
+from ltlwit.logic.witness import Invalid, Prediction, Witness, is_witness
 
 
 @dataclass(frozen=True)
@@ -60,24 +59,8 @@ def load_samples(path: str | os.PathLike, task: str, limit: int | None = None) -
     return out
 
 
-def is_witness(formula: Formula, prediction: Prediction) -> bool:
-    """Whether the prediction verifies; malformed or foreign outputs never do."""
-    try:
-        if isinstance(prediction, Trace):
-            from ltlwit.logic.ltl import holds
-
-            return holds(formula, prediction)
-        if isinstance(prediction, Assignment):
-            from ltlwit.logic.prop import entails
-
-            return not formula.temporal and entails(prediction, formula)
-    except ValueError:  # an AP the formula lacks, a formula too deep for the checker
-        return False
-    return False
-
-
 @dataclass
-class Outcome:
+class Judgement:
     """One sample's verdicts."""
 
     n_aps: int
@@ -90,9 +73,9 @@ class Outcome:
 
 
 def judge(sample: Sample, renaming: Renaming, canonical: Formula, candidates: Sequence[Prediction],
-          top: int) -> Outcome:
+          top: int) -> Judgement:
     ranked = list(candidates[:top])
-    rank = next((i + 1 for i, c in enumerate(ranked) if not isinstance(c, Invalid) and is_witness(canonical, c)),
+    rank = next((i + 1 for i, c in enumerate(ranked) if is_witness(canonical, c)),
                 None)
     best = ranked[0] if ranked else None
     exact: bool | None = None
@@ -103,7 +86,7 @@ def judge(sample: Sample, renaming: Renaming, canonical: Formula, candidates: Se
             exact = best == label
         except ValueError:  # the label names an AP the formula lacks
             exact = False
-    return Outcome(len(canonical.aps()), canonical.size, rank == 1, rank is not None, exact,
+    return Judgement(len(canonical.aps()), canonical.size, rank == 1, rank is not None, exact,
                    best is None or isinstance(best, Invalid), rank)
 
 
@@ -113,7 +96,7 @@ class Cell:
     correct: int = 0
     top_n: int = 0
 
-    def add(self, o: Outcome) -> None:
+    def add(self, o: Judgement) -> None:
         self.samples += 1
         self.correct += o.correct
         self.top_n += o.top_n
@@ -124,15 +107,15 @@ class Accuracy:
     task: str
     top: int
     size_bucket: int
-    outcomes: list[Outcome] = field(default_factory=list)
+    judgements: list[Judgement] = field(default_factory=list)
     seconds: float = 0.0
 
     @property
     def samples(self) -> int:
-        return len(self.outcomes)
+        return len(self.judgements)
 
     def rate(self, attr: str) -> float:
-        pool = [o for o in self.outcomes if getattr(o, attr) is not None]
+        pool = [o for o in self.judgements if getattr(o, attr) is not None]
         return sum(bool(getattr(o, attr)) for o in pool) / len(pool) if pool else 0.0
 
     def bucket(self, size: int) -> tuple[int, int]:
@@ -142,12 +125,12 @@ class Accuracy:
     def grid(self) -> dict[tuple[int, tuple[int, int]], Cell]:
         """(AP count, (size from, size to)) -> counts, sorted."""
         cells: dict[tuple[int, tuple[int, int]], Cell] = {}
-        for o in self.outcomes:
+        for o in self.judgements:
             cells.setdefault((o.n_aps, self.bucket(o.size)), Cell()).add(o)
         return dict(sorted(cells.items()))
 
     def summary(self) -> dict[str, Any]:
-        labelled = sum(o.exact is not None for o in self.outcomes)
+        labelled = sum(o.exact is not None for o in self.judgements)
         return {"task": self.task, "samples": self.samples, "correct": self.rate("correct"),
                 f"top{self.top}": self.rate("top_n"), "exact": self.rate("exact"),
                 "exact_over": labelled, "invalid": self.rate("invalid"), "seconds": round(self.seconds, 3),
@@ -167,7 +150,7 @@ def evaluate(samples: Sequence[Sample], predictor: Predictor, task: str, top: in
         canonical = [r.apply(s.formula) for r, s in zip(renamings, chunk)]
         predictions = _checked(predictor(canonical), len(chunk))
         for s, r, x, cands in zip(chunk, renamings, canonical, predictions):
-            result.outcomes.append(judge(s, r, x, cands, top))
+            result.judgements.append(judge(s, r, x, cands, top))
         if progress is not None:
             progress(min(lo + batch, len(samples)), len(samples))
     result.seconds = time.perf_counter() - start

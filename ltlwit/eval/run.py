@@ -50,7 +50,7 @@ def run_eval(options: EvalOptions, predictor: Predictor | None = None, task: str
     """Load the model (unless a predictor and task are given), evaluate, measure alpha-covariance."""
     meta: dict[str, Any] = {"model": options.model, "data": options.data, "beam": options.beam}
     if predictor is None:
-        from ltlwit import registry
+        from ltlwit.neural import registry
         info = registry.resolve(options.model)
         model, manifest = registry.load(options.model, device="cpu")
         task = manifest["task"]

@@ -1,1 +1,14 @@
-"""Pure-Python logic layer: formulas, syntaxes, traces, assignments, solving. Never imports torch."""
+"""Pure-Python logic layer: formulas, syntaxes, traces, assignments, solving. Never imports torch.
+
+The names of the syntaxes and logics live here, in the package every logic module loads anyway,
+so that the CLI's choice lists (`ltlwit.cli.choices`) can name them without loading the syntax
+layer's parsers (`ltlwit --help` stays instant).
+"""
+
+#: Formula syntaxes `parse_formula` reads; `auto` detects which one a text is written in.
+SYNTAXES = ("auto", "spot", "polish", "polish-spaced", "lbt")
+#: Syntaxes formulas, traces and assignments print in (`Formula.to_str`, `Trace.to_str`, ...).
+OUTPUT_SYNTAXES = ("spot", "polish", "polish-spaced", "lbt")
+#: `ltl`: lasso traces witness a formula; `prop`: partial assignments do (propositional only);
+#: `auto`: `prop` for a formula without temporal operators, else `ltl`.
+LOGICS = ("auto", "ltl", "prop")

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
+from ltlwit.logic.formula import And, Formula, Not, ap
+
 
 @dataclass(frozen=True)
 class Assignment:
@@ -27,8 +29,14 @@ class Assignment:
     def aps(self) -> tuple[str, ...]:
         return tuple(name for name, _ in self.values)
 
+    def to_formula(self) -> Formula:
+        """The cube: the conjunction of the assignment's literals (`1` when it is empty)."""
+        return And(*(ap(name) if value else Not(ap(name)) for name, value in self.values))
+
     def to_str(self, syntax: str = "spot") -> str:
-        """`spot`: the cube `a & !c`; `polish`: DeepLTL's `a1c0`; `json`: `{"a": true}`."""
+        """`spot`: the cube `a & !c`; `polish`: DeepLTL's `a1c0` (`polish-spaced`: `a1 c0`);
+        `lbt`: the cube in LBT, `& "a" ! "c"`; `json`: `{"a": true, "c": false}`. The empty
+        assignment is `1` (`t` in LBT, `{}` in JSON), never a blank."""
         from ltlwit.logic.syntax import print_assignment
 
         return print_assignment(self, syntax)

@@ -37,7 +37,9 @@ class Trace:
         return tuple(seen)
 
     def to_str(self, syntax: str = "spot") -> str:
-        """`spot`: `a & !b; 1; cycle{c}`; `polish`: DeepLTL's `&a!b;1;{c}`."""
+        """`spot`: Spot's word syntax `a & !b; 1; cycle{c}`; `polish`: DeepLTL's `&a!b;1;{c}`
+        (steps in spaced Polish when a name has several letters; `polish-spaced`: always);
+        `lbt`: LBT steps in Spot's layout, `& "a" ! "b"; t; cycle{"c"}`."""
         from ltlwit.logic.syntax import print_trace
 
         return print_trace(self, syntax)

@@ -14,6 +14,10 @@ Chunks ramp up 1, 2, 4, ... to `batch_size`, so the first answer is quick and la
 in batches the models run efficiently; without a model every input is its own chunk. Only one
 chunk is held at a time: memory does not grow with the input. A formula met again (the same
 formula, same logic) gets the answers it got before from a bounded cache (`REMEMBERED`).
+
+Each input passes the stages as a typed value: `Answered` (done before the models: an error,
+or a formula met before) or `Pending` (parsed, with its `ModelInput` when a model may take it,
+collecting the models' `Proposal`s), and leaves as `Solution`s.
 """
 
 from __future__ import annotations
@@ -24,16 +28,18 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Hashable, Iterable, Iterator, Mapping, Sequence
 
-from ltlwit.inputs import InputItem
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.rename import Renaming
 from ltlwit.logic.result import Sat, Unsat
+from ltlwit.logic.witness import Witness, logic_of
+from ltlwit.pipeline.answers import Notify, Solution, internal_error
 from ltlwit.pipeline.checking import engine_answer, validate
 from ltlwit.pipeline.coreform import MAX_MODEL_INPUT, to_core
+from ltlwit.pipeline.inputs import FormulaItem, InputItem
 from ltlwit.pipeline.models import ModelProblem, Selection, check_device, cuda_available, load, select, source_name
-from ltlwit.pipeline.sources import Candidate, CandidateSource, NeuralSource, merge
-from ltlwit.solve import InputParser, Notify, Outcome, SolveOptions, internal_error
-from ltlwit.status import ExitStatus
+from ltlwit.pipeline.options import SolveOptions
+from ltlwit.pipeline.parsing import InputParser
+from ltlwit.pipeline.sources import CandidateSource, NeuralSource, Proposal, merge
 
 #: Distinct formulas whose answers a run remembers (least recently used ones are forgotten),
 #: and input texts (up to `_SHORT` characters) whose parse it remembers.
@@ -41,33 +47,45 @@ REMEMBERED = 4096
 _SHORT = 512
 
 
+@dataclass(frozen=True)
+class Answered:
+    """An input answered before the models: an error, or a formula whose answers are known."""
+
+    solutions: list[Solution]
+
+
+@dataclass(frozen=True)
+class ModelInput:
+    """What a model sees of an input: its core form over slot names, and the renaming back."""
+
+    renaming: Renaming
+    formula: Formula
+
+
 @dataclass
-class _Work:
-    """One input on its way through a chunk."""
+class Pending:
+    """A parsed input still to be answered; `model_input` is None when no model may take it."""
 
     item: InputItem
-    spent: float = 0.0  # seconds attributed to this input so far
-    formula: Formula | None = None
-    logic: str | None = None
-    done: Outcome | None = None  # set when the input is answered before the models
-    repeat: list[Outcome] | None = None  # the answers an earlier input with this formula got
-    renaming: Renaming | None = None
-    slotted: Formula | None = None  # core form over slot names, None: no model takes it
-    candidates: list[list[Candidate]] = field(default_factory=list)
+    formula: Formula
+    logic: str
+    model_input: ModelInput | None
+    spent: float  # seconds attributed to this input so far
+    proposals: list[list[Proposal]] = field(default_factory=list)  # one list per source that ran
 
 
 class Pipeline:
     """One run's pipeline. `sources` (per task) replaces the registry's models — tests plug in
     fakes this way; by default the models of `options.model` are loaded on first use.
-    `exit_status` is ERROR once a model failed to load or run (its inputs went to the engine)."""
+    `model_failed` is set once a model failed to load or run (its inputs went to the engine)."""
 
     def __init__(self, options: SolveOptions, sources: Mapping[str, Sequence[CandidateSource]] | None = None,
                  notify: Notify | None = None) -> None:
         self.options = options
-        self.notify = notify or (lambda text: None)
-        self.exit_status = ExitStatus.SUCCESS
+        self.notify: Notify = notify or (lambda text, exc=None: None)
+        self.model_failed = False
         self._sources: dict[str, list[CandidateSource]] = {t: list(s) for t, s in (sources or {}).items()}
-        self._memo: OrderedDict[tuple[Formula, str], list[Outcome]] = OrderedDict()
+        self._memo: OrderedDict[tuple[Formula, str], list[Solution]] = OrderedDict()
         self._parser = InputParser(options.syntax)
         self._parsed: OrderedDict[Hashable, Formula] = OrderedDict()
         self._selection = Selection({t: () for t in self._sources}) if sources is not None else select(options)
@@ -78,7 +96,8 @@ class Pipeline:
 
     # -- the stream ------------------------------------------------------------------------
 
-    def run(self, items: Iterable[InputItem]) -> Iterator[Outcome]:
+    def run(self, items: Iterable[InputItem]) -> Iterator[Solution]:
+        """Solutions for `items`, lazily, in input order (several per input with `all`)."""
         import ltlwit.logic.ltl  # noqa: F401 - load the solvers before the first input's clock starts
         import ltlwit.logic.prop  # noqa: F401
         import ltlwit.logic.syntax  # noqa: F401
@@ -97,66 +116,74 @@ class Pipeline:
             if self.uses_models:
                 size = min(size * 2, self.options.batch_size)
 
-    def _run_chunk(self, chunk: list[InputItem]) -> Iterator[Outcome]:
-        work = [self._prepare(item) for item in chunk]
+    def _run_chunk(self, chunk: list[InputItem]) -> Iterator[Solution]:
+        stages = [self._prepare(item) for item in chunk]
+        pending = [stage for stage in stages if isinstance(stage, Pending)]
         for task in ("ltl", "prop"):
-            for source in self._task_sources(task, work):
-                self._propose(source, [w for w in work if self._takes(source, w)])
-        for w in work:
-            yield from self._finish(w)
+            for source in self._task_sources(task, pending):
+                self._propose(source, [p for p in pending if self._takes(source, p)])
+        for stage in stages:
+            yield from stage.solutions if isinstance(stage, Answered) else self._finish(stage)
 
     # -- stages ------------------------------------------------------------------------------
 
-    def _prepare(self, item: InputItem) -> _Work:
+    def _prepare(self, item: InputItem) -> Answered | Pending:
         start = time.perf_counter()
-        w = _Work(item)
         try:
-            self._parse(w)
-            if w.done is None:
-                w.repeat = self._memo.get((w.formula, w.logic))  # type: ignore[arg-type]
-            if w.done is None and w.repeat is None and self._may_use_models(w.logic):
-                core = to_core(w.formula, w.logic)  # type: ignore[arg-type]
-                if core.size <= MAX_MODEL_INPUT:
-                    w.renaming = Renaming.canonical(core)
-                    w.slotted = w.renaming.apply(core)
+            parsed = self._parse(item, start)
+            if isinstance(parsed, Answered):
+                return parsed
+            formula, logic = parsed
+            earlier = self._memo.get((formula, logic))
+            if earlier is not None:
+                self._memo.move_to_end((formula, logic))
+                time_ms = _ms(time.perf_counter() - start)
+                return Answered([_again(s, item, time_ms) for s in earlier])
+            return Pending(item, formula, logic, self._model_input(formula, logic), time.perf_counter() - start)
         except Exception as exc:  # noqa: BLE001 - a bug on one input must not cost the others
-            w.done = self._outcome(w, "error", message=internal_error(exc))
-        w.spent += time.perf_counter() - start
-        return w
+            return Answered([self._solution(item, "error", start=start, message=internal_error(exc), exception=exc)])
 
-    def _parse(self, w: _Work) -> None:
-        if w.item.error is not None:
-            w.done = self._outcome(w, "error", message=w.item.error)
-            return
-        key = self._parser.key(w.item)
-        w.formula = self._parsed.get(key)
-        if w.formula is not None:
-            self._parsed.move_to_end(key)
+    def _parse(self, item: InputItem, start: float) -> Answered | tuple[Formula, str]:
+        if item.error is not None:
+            return Answered([self._solution(item, "error", start=start, message=item.error)])
+        if isinstance(item, FormulaItem):
+            formula = item.formula
         else:
-            try:
-                w.formula = self._parser.parse(w.item)
-            except ValueError as exc:  # ParseError, with a caret rendering
-                w.done = self._outcome(w, "error", message="parse error", parse_error=exc)
-                return
-            if len(w.item.text) <= _SHORT:
-                _remember(self._parsed, key, w.formula)
-        logic = self.options.logic
-        w.logic = logic if logic != "auto" else ("ltl" if w.formula.temporal else "prop")
-        if w.logic == "prop" and w.formula.temporal:
-            w.done = self._outcome(w, "error", logic=w.logic,
-                                   message="--logic prop, but the formula has temporal operators")
+            key = self._parser.key(item)
+            cached = self._parsed.get(key)
+            if cached is not None:
+                self._parsed.move_to_end(key)
+                formula = cached
+            else:
+                try:
+                    formula = self._parser.parse(item)
+                except ValueError as exc:  # ParseError, with a caret rendering
+                    return Answered([self._solution(item, "error", start=start, message="parse error",
+                                                    parse_error=exc)])
+                if len(item.text) <= _SHORT:
+                    _remember(self._parsed, key, formula)
+        try:
+            return formula, logic_of(formula, self.options.logic)
+        except ValueError as exc:  # --logic prop for a temporal formula
+            return Answered([self._solution(item, "error", start=start, logic=self.options.logic, message=str(exc))])
 
-    def _may_use_models(self, logic: str | None) -> bool:
-        return bool(self._sources.get(logic or "")) or bool(self._selection.names.get(logic or ""))
+    def _model_input(self, formula: Formula, logic: str) -> ModelInput | None:
+        if not (self._sources.get(logic) or self._selection.names.get(logic)):
+            return None
+        core = to_core(formula, logic)
+        if core.size > MAX_MODEL_INPUT:
+            return None
+        renaming = Renaming.canonical(core)
+        return ModelInput(renaming, renaming.apply(core))
 
-    def _takes(self, source: CandidateSource, w: _Work) -> bool:
-        if w.done is not None or w.slotted is None or w.logic != source.task:
+    def _takes(self, source: CandidateSource, p: Pending) -> bool:
+        if p.model_input is None or p.logic != source.task:
             return False
-        return source.max_aps is None or len(w.renaming) <= source.max_aps  # type: ignore[arg-type]
+        return source.max_aps is None or len(p.model_input.renaming) <= source.max_aps
 
-    def _task_sources(self, task: str, work: list[_Work]) -> list[CandidateSource]:
+    def _task_sources(self, task: str, pending: list[Pending]) -> list[CandidateSource]:
         """The task's sources, loading the registry's models the first time an input needs them."""
-        if task not in self._sources and any(w.logic == task and w.slotted is not None for w in work):
+        if task not in self._sources and any(p.logic == task and p.model_input is not None for p in pending):
             self._sources[task] = self._load(task)
         return self._sources.get(task, [])
 
@@ -175,105 +202,103 @@ class Pipeline:
                 sources.append(NeuralSource(source_name(name, task), model, manifest, opts.beam_width, opts.n_best,
                                             opts.batch_size, opts.max_len))
         except ModelProblem as exc:
-            self._model_failed(f"{exc}; answering {task} formulas with the engine")
+            self._model_failed(f"{exc}; answering {task} formulas with the engine", None)
             return []
         return sources
 
-    def _propose(self, source: CandidateSource, work: list[_Work]) -> None:
-        if not work:
+    def _propose(self, source: CandidateSource, pending: list[Pending]) -> None:
+        if not pending:
             return
         start = time.perf_counter()
         try:
-            found = source.propose([w.slotted for w in work])  # type: ignore[misc]
-            if len(found) != len(work):
-                raise ValueError(f"{len(found)} candidate lists for {len(work)} formulas")
+            found = source.propose([p.model_input.formula for p in pending])  # type: ignore[union-attr]
+            if len(found) != len(pending):
+                raise ValueError(f"{len(found)} candidate lists for {len(pending)} formulas")
         except Exception as exc:  # noqa: BLE001 - a model failure costs speed, never answers
             self._model_failed(f"{source.label} failed ({type(exc).__name__}: {' '.join(str(exc).split())}); "
-                               "not used for the rest of this run, the engine answers instead")
+                               "not used for the rest of this run, the engine answers instead", exc)
             self._sources[source.task] = [s for s in self._sources[source.task] if s is not source]
-            found = [[] for _ in work]
-        share = (time.perf_counter() - start) / len(work)
-        for w, cands in zip(work, found):
-            w.candidates.append(list(cands))
-            w.spent += share
+            found = [[] for _ in pending]
+        share = (time.perf_counter() - start) / len(pending)
+        for p, proposals in zip(pending, found):
+            p.proposals.append(list(proposals))
+            p.spent += share
 
-    def _finish(self, w: _Work) -> Iterator[Outcome]:
-        if w.done is not None:
-            yield w.done
-            return
-        key = (w.formula, w.logic)
-        if w.repeat is not None:
-            self._memo.move_to_end(key)  # type: ignore[arg-type]
-            yield from (_again(o, w.item, round(w.spent * 1000.0, 3)) for o in w.repeat)
-            return
+    def _finish(self, p: Pending) -> Iterator[Solution]:
         start = time.perf_counter()
         try:
-            outcomes = self._answer(w, start)
+            solutions = self._answer(p, start)
         except Exception as exc:  # noqa: BLE001 - see _prepare
-            outcomes = [self._outcome(w, "error", logic=w.logic, message=internal_error(exc), start=start)]
-        if all(o.status != "error" for o in outcomes):
-            _remember(self._memo, key, outcomes)
-        yield from outcomes
+            solutions = [self._solution(p.item, "error", p.spent, start, logic=p.logic, message=internal_error(exc),
+                                        exception=exc)]
+        if all(s.status != "error" for s in solutions):
+            _remember(self._memo, (p.formula, p.logic), solutions)
+        yield from solutions
 
-    def _answer(self, w: _Work, start: float) -> list[Outcome]:
+    def _answer(self, p: Pending, start: float) -> list[Solution]:
         opts = self.options
-        formula, logic = w.formula, w.logic
-        assert formula is not None and logic is not None
-        found: list[tuple[object, str, int]] = []  # (witness, source, rank)
+        found: list[tuple[Witness, str, int]] = []  # (witness, source, rank)
         tried = 0
-        for rank, cand in enumerate(merge(w.candidates), 1):
+        for rank, proposal in enumerate(merge(p.proposals), 1):
             tried += 1
-            witness = validate(formula, logic, w.renaming, cand.prediction, opts.engine)  # type: ignore[arg-type]
+            assert p.model_input is not None  # only inputs a model took have proposals
+            witness = validate(p.formula, p.logic, p.model_input.renaming, proposal.prediction, opts.engine)
             if witness is not None and all(witness != f[0] for f in found):
-                found.append((witness, cand.source, rank))
+                found.append((witness, proposal.source, rank))
                 if not opts.all or len(found) >= opts.n_best:
                     break
-        out = [self._outcome(w, "sat", logic=logic, witness=wit, source=src, rank=rank, candidates_tried=tried,
-                             verified=True, start=start) for wit, src, rank in found]
+
+        def solution(status: str, **fields: object) -> Solution:
+            return self._solution(p.item, status, p.spent, start, logic=p.logic, candidates_tried=tried, **fields)
+
+        out = [solution("sat", witness=w, source=src, rank=rank, verified=True) for w, src, rank in found]
         if out and not (opts.all and len(out) < opts.n_best and opts.fallback):
             return out
         if not opts.fallback:
-            return out or [self._outcome(w, "unknown", logic=logic, candidates_tried=tried, start=start,
-                                         message=self._no_fallback_reason(w, tried))]
+            return out or [solution("unknown", message=self._no_fallback_reason(p, tried))]
         try:
-            result, source = engine_answer(formula, logic, opts)
+            result, source = engine_answer(p.formula, p.logic, opts)
         except ValueError as exc:
-            return out or [self._outcome(w, "error", logic=logic, message=str(exc), start=start)]
+            return out or [self._solution(p.item, "error", p.spent, start, logic=p.logic, message=str(exc))]
         if isinstance(result, Sat):
             if all(result.witness != f[0] for f in found):
-                out.append(self._outcome(w, "sat", logic=logic, witness=result.witness, source=source,
-                                         candidates_tried=tried, verified=True, start=start))
+                out.append(solution("sat", witness=result.witness, source=source, verified=True))
             return out
         if out:  # the models found witnesses; the engine did not add one
             return out
         if isinstance(result, Unsat):
-            return [self._outcome(w, "unsat", logic=logic, source=source, candidates_tried=tried, start=start)]
-        return [self._outcome(w, "unknown", logic=logic, source=source, candidates_tried=tried, start=start,
-                              message=result.reason or None)]
+            return [solution("unsat", source=source)]
+        return [solution("unknown", source=source, message=result.reason or None)]
 
-    def _no_fallback_reason(self, w: _Work, tried: int) -> str:
-        sources = self._sources.get(w.logic or "", [])
+    def _no_fallback_reason(self, p: Pending, tried: int) -> str:
+        sources = self._sources.get(p.logic, [])
         if tried:
             why = f"none of the {tried} model candidates verified"
         elif not sources:
-            why = f"no {w.logic} model is in use"
-        elif w.slotted is None:
+            why = f"no {p.logic} model is in use"
+        elif p.model_input is None:
             why = f"the formula is too large for the models (over {MAX_MODEL_INPUT} tokens in core form)"
-        elif not any(self._takes(s, w) for s in sources):
-            why = f"the formula has more APs ({len(w.renaming or ())}) than the models tell apart"
+        elif not any(self._takes(s, p) for s in sources):
+            why = f"the formula has more APs ({len(p.model_input.renaming)}) than the models tell apart"
         else:
             why = "the models proposed no well-formed candidate"
         return why + " (--no-fallback)"
 
     # -- helpers -----------------------------------------------------------------------------
 
-    def _outcome(self, w: _Work, status: str, start: float | None = None, **fields: object) -> Outcome:
-        spent = w.spent + (time.perf_counter() - start if start is not None else 0.0)
-        return Outcome(item=w.item, status=status, time_ms=round(spent * 1000.0, 3), **fields)  # type: ignore[arg-type]
+    def _solution(self, item: InputItem, status: str, spent: float = 0.0, start: float | None = None,
+                  **fields: object) -> Solution:
+        if start is not None:
+            spent += time.perf_counter() - start
+        return Solution(item=item, status=status, time_ms=_ms(spent), **fields)  # type: ignore[arg-type]
 
-    def _model_failed(self, message: str) -> None:
-        self.exit_status = ExitStatus.ERROR
-        self.notify(message)
+    def _model_failed(self, message: str, exc: BaseException | None) -> None:
+        self.model_failed = True
+        self.notify(message, exc)
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000.0, 3)
 
 
 def _remember(table: OrderedDict, key: object, value: object) -> None:
@@ -282,9 +307,9 @@ def _remember(table: OrderedDict, key: object, value: object) -> None:
         table.popitem(last=False)
 
 
-def _again(outcome: Outcome, item: InputItem, time_ms: float) -> Outcome:
-    """A remembered outcome for another input with the same formula (a shallow copy with the
+def _again(solution: Solution, item: InputItem, time_ms: float) -> Solution:
+    """A remembered solution for another input with the same formula (a shallow copy with the
     input and time changed: `dataclasses.replace` re-runs __init__ and costs 10x more)."""
-    copy = object.__new__(Outcome)
-    copy.__dict__.update(outcome.__dict__, item=item, time_ms=time_ms)
+    copy = object.__new__(Solution)
+    copy.__dict__.update(solution.__dict__, item=item, time_ms=time_ms)
     return copy

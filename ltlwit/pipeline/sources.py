@@ -4,7 +4,8 @@ A source is anything with `label` (`model:si`), `task`, `max_aps` and `propose`;
 never trusts what it proposes (every candidate is validated against the user's formula), which
 is what lets the tests plug in a source that lies. `NeuralSource` is a model's batched beam
 search; it keeps the scores (`ltlwit.eval.predictor.NeuralPredictor` drops them), because
-`--model both` lists the union of two models' candidates by score.
+`--model both` lists the union of two models' candidates by score. A source's answers are
+`Proposal`s: a candidate witness (a `Prediction`, over slot names) with its score and source.
 """
 
 from __future__ import annotations
@@ -12,12 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol, Sequence
 
-from ltlwit.eval.predictor import Prediction
 from ltlwit.logic.formula import Formula
+from ltlwit.logic.witness import Prediction
 
 
 @dataclass(frozen=True)
-class Candidate:
+class Proposal:
     prediction: Prediction  # over slot names (`a`, `b`, ..., `p26`)
     score: float  # higher is better; comparable across the sources of one run
     source: str
@@ -29,7 +30,7 @@ class CandidateSource(Protocol):
     #: Most APs an input may have (a dual model's β set), None for any number.
     max_aps: int | None
 
-    def propose(self, formulas: Sequence[Formula]) -> list[list[Candidate]]:
+    def propose(self, formulas: Sequence[Formula]) -> list[list[Proposal]]:
         """Ranked candidates (best first) per formula, formulas over slot names."""
         ...
 
@@ -47,15 +48,15 @@ class NeuralSource:
         self.model, self.beam, self.n_best = model, beam, min(n_best, beam)
         self.batch_size, self.max_len = batch_size, max_len
 
-    def propose(self, formulas: Sequence[Formula]) -> list[list[Candidate]]:
+    def propose(self, formulas: Sequence[Formula]) -> list[list[Proposal]]:
         from ltlwit.neural.beam import beam_search
 
         found = beam_search(self.model, list(formulas), beam=self.beam, n_best=self.n_best,
                             max_len=self.max_len, batch_size=self.batch_size)
-        return [[Candidate(c.witness, c.score, self.label) for c in cands] for cands in found]
+        return [[Proposal(c.witness, c.score, self.label) for c in cands] for cands in found]
 
 
-def merge(lists: Sequence[Sequence[Candidate]]) -> list[Candidate]:
+def merge(lists: Sequence[Sequence[Proposal]]) -> list[Proposal]:
     """The union of several sources' candidates for one input, best score first (ties: the
     earlier source, then its own order); a witness proposed twice is tried once."""
     order = sorted(((c.score, i, j, c) for i, cands in enumerate(lists) for j, c in enumerate(cands)),

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import BinaryIO, Iterator
 
-from ltlwit.inputs import MAX_LINE_BYTES, STDIN_NAME, read_lines
+from ltlwit.pipeline.inputs import MAX_LINE_BYTES, STDIN_NAME, read_lines
 
 EXPECTATIONS = ("sat", "unsat", "valid")
 _NAME = re.compile(r"^([A-Za-z_][A-Za-z0-9_.\-]*)\s*:(?!=)\s*(.*)$")
@@ -68,21 +68,21 @@ class Spec:
         return self.name or self.where
 
 
-def read_specs(path: str, stdin: BinaryIO | None = None) -> Iterator[Spec]:
+def read_specs(path: str, stdin: BinaryIO | None = None, stdin_name: str = STDIN_NAME) -> Iterator[Spec]:
     """The specs of one file, in file order (TOML by the `.toml` suffix; `-` is `stdin`, in the
-    text format). A file without any spec is an error: a CI gate pointed at the wrong file must
-    not pass silently."""
+    text format, named `stdin_name`). A file without any spec is an error: a CI gate pointed at
+    the wrong file must not pass silently."""
     count = 0
-    for spec in _read_toml(path) if path.endswith(".toml") else _read_text(path, stdin):
+    for spec in _read_toml(path) if path.endswith(".toml") else _read_text(path, stdin, stdin_name):
         count += 1
         yield spec
     if not count:
-        yield Spec(STDIN_NAME if path == "-" else path, 0, error="no specs in this file")
+        yield Spec(stdin_name if path == "-" else path, 0, error="no specs in this file")
 
 
-def _read_text(path: str, stdin: BinaryIO | None) -> Iterator[Spec]:
+def _read_text(path: str, stdin: BinaryIO | None, stdin_name: str) -> Iterator[Spec]:
     seen: dict[str, int] = {}
-    for item in read_lines(path, stdin):
+    for item in read_lines(path, stdin, stdin_name):
         path = item.file
         if item.error is not None:
             yield Spec(path, item.line, error=item.error)

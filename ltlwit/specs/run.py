@@ -13,12 +13,15 @@ import time
 from dataclasses import dataclass, field
 from typing import BinaryIO, ClassVar, Iterable, Iterator
 
-from ltlwit.inputs import InputItem
 from ltlwit.logic.formula import And, Formula, Not
 from ltlwit.logic.result import Result, Sat, Unknown, Unsat
+from ltlwit.logic.witness import Witness, logic_of
 from ltlwit.pipeline import Pipeline
+from ltlwit.pipeline.answers import Answer, Solution, internal_error
 from ltlwit.pipeline.checking import engine_answer
-from ltlwit.solve import Answer, Outcome, SolveOptions, internal_error, parse
+from ltlwit.pipeline.inputs import STDIN_NAME, FormulaItem, InputItem
+from ltlwit.pipeline.options import SolveOptions
+from ltlwit.pipeline.parsing import parse
 from ltlwit.specs.files import Spec, read_specs
 from ltlwit.specs.vacuity import Finding, check_spec
 
@@ -32,8 +35,8 @@ class SpecResult(Answer):
 
     spec: Spec
     verdict: str | None = None
-    witness: object = None
-    counterexample: object = None
+    witness: Witness | None = None
+    counterexample: Witness | None = None
     source: str | None = None
     #: With --vacuity: "clean", "vacuous", "undecided", or "skipped" (not among the conjuncts).
     vacuity: str | None = None
@@ -51,7 +54,7 @@ class ConjunctionResult(Answer):
     POSITIVE: ClassVar[str] = "pass"
 
     count: int
-    witness: object = None
+    witness: Witness | None = None
 
 
 @dataclass(frozen=True)
@@ -60,19 +63,18 @@ class CheckOptions:
     vacuity: bool = False
 
 
-def check_files(paths: Iterable[str], options: CheckOptions, pipeline: Pipeline,
-                stdin: BinaryIO | None = None) -> Iterator[SpecResult | ConjunctionResult]:
+def check_files(paths: Iterable[str], options: CheckOptions, pipeline: Pipeline, stdin: BinaryIO | None = None,
+                stdin_name: str = STDIN_NAME) -> Iterator[SpecResult | ConjunctionResult]:
     """Results file by file, specs in file order; a file's conjunction result (with
-    --vacuity) comes before its specs, whose vacuity it decides. The path `-` reads `stdin`."""
+    --vacuity) comes before its specs, whose vacuity it decides. The path `-` reads `stdin`,
+    named `stdin_name` in the results."""
     for path in paths:
-        yield from _check_file(path, options, pipeline, stdin)
+        yield from _check_file(path, options, pipeline, stdin, stdin_name)
 
 
-def _check_file(path: str, options: CheckOptions, pipeline: Pipeline,
-                stdin: BinaryIO | None) -> Iterator[SpecResult | ConjunctionResult]:
-    from ltlwit.logic.syntax import print_formula
-
-    specs = list(read_specs(path, stdin))
+def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: BinaryIO | None,
+                stdin_name: str) -> Iterator[SpecResult | ConjunctionResult]:
+    specs = list(read_specs(path, stdin, stdin_name))
     parsed: list[tuple[Spec, Formula | None, SpecResult | None]] = []
     for spec in specs:
         item = InputItem(spec.formula, spec.file, spec.line)
@@ -84,35 +86,39 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline,
         except ValueError as exc:
             parsed.append((spec, None, SpecResult(item=item, spec=spec, status="error", message="parse error",
                                                   parse_error=exc)))
-    queries = [InputItem(print_formula(Not(f) if s.expect == "valid" else f, "spot"), s.file, s.line)
-               for s, f, done in parsed if done is None]
-    outcomes = iter(pipeline.run(queries))
-    results = [done if done is not None else _judge(spec, next(outcomes)) for spec, _, done in parsed]
+    queries = []  # a spec expected valid is asked about its negation
+    for spec, formula, done in parsed:
+        if done is None and formula is not None:
+            query = Not(formula) if spec.expect == "valid" else formula
+            queries.append(FormulaItem(query.to_str("spot"), spec.file, spec.line, formula=query))
+    solutions = iter(pipeline.run(queries))
+    results = [done if done is not None else _judge(spec, next(solutions)) for spec, _, done in parsed]
     if options.vacuity:
         conjuncts = [(i, f) for i, (spec, f, done) in enumerate(parsed) if done is None and spec.expect == "sat"]
-        conjunction, results = _vacuity(path, conjuncts, results, options.solve)
+        conjunction, results = _vacuity(stdin_name if path == "-" else path, conjuncts, results, options.solve)
         if conjunction is not None:
             yield conjunction
     yield from results
 
 
-def _judge(spec: Spec, outcome: Outcome) -> SpecResult:
-    common = dict(item=outcome.item, spec=spec, time_ms=outcome.time_ms, source=outcome.source,
-                  logic=outcome.logic)
-    if outcome.status == "error":
-        return SpecResult(status="error", message=outcome.message, parse_error=outcome.parse_error, **common)
-    if outcome.status == "unknown":
-        return SpecResult(status="unknown", verdict="unknown", message=outcome.message or "no answer", **common)
+def _judge(spec: Spec, solution: Solution) -> SpecResult:
+    common = dict(item=solution.item, spec=spec, time_ms=solution.time_ms, source=solution.source,
+                  logic=solution.logic)
+    if solution.status == "error":
+        return SpecResult(status="error", message=solution.message, parse_error=solution.parse_error,
+                          exception=solution.exception, **common)
+    if solution.status == "unknown":
+        return SpecResult(status="unknown", verdict="unknown", message=solution.message or "no answer", **common)
     if spec.expect == "valid":
-        if outcome.status == "unsat":
+        if solution.status == "unsat":
             return SpecResult(status="pass", verdict="valid", **common)
-        return SpecResult(status="fail", verdict="invalid", counterexample=outcome.witness,
+        return SpecResult(status="fail", verdict="invalid", counterexample=solution.witness,
                           message="expected valid, but a trace violates it", **common)
-    if outcome.status == spec.expect:
-        return SpecResult(status="pass", verdict=outcome.status, witness=outcome.witness, **common)
-    message = ("expected unsat, but it is satisfiable" if outcome.status == "sat"
+    if solution.status == spec.expect:
+        return SpecResult(status="pass", verdict=solution.status, witness=solution.witness, **common)
+    message = ("expected unsat, but it is satisfiable" if solution.status == "sat"
                else "expected sat, but it is unsatisfiable")
-    return SpecResult(status="fail", verdict=outcome.status, witness=outcome.witness, message=message, **common)
+    return SpecResult(status="fail", verdict=solution.status, witness=solution.witness, message=message, **common)
 
 
 def _vacuity(path: str, conjuncts: list[tuple[int, Formula]], results: list[SpecResult],
@@ -145,7 +151,7 @@ def _vacuity(path: str, conjuncts: list[tuple[int, Formula]], results: list[Spec
         try:
             findings = check_spec(formulas, position, decide)
         except Exception as exc:  # noqa: BLE001 - one spec's bug must not cost the report
-            results[i] = replace(results[i], status="error", message=internal_error(exc))
+            results[i] = replace(results[i], status="error", message=internal_error(exc), exception=exc)
             continue
         state = ("vacuous" if any(not f.undecided for f in findings)
                  else "undecided" if findings else "clean")
@@ -159,8 +165,7 @@ def _memo(options: SolveOptions):  # -> Callable[[Formula], Result]
 
     def decide(formula: Formula) -> Result:
         if formula not in cache:
-            logic = "ltl" if formula.temporal else "prop"
-            cache[formula] = engine_answer(formula, logic, options)[0]
+            cache[formula] = engine_answer(formula, logic_of(formula), options)[0]
         return cache[formula]
 
     return decide

@@ -1,6 +1,6 @@
 """`ltlwit train` as a function: the training loop (`ltlwit.train.loop`) run under a model name,
 with its checkpoints in `<home>/checkpoints/NAME/`, validation checked by the engine, and the
-finished model registered as a user model NAME (`ltlwit.registry`).
+finished model registered as a user model NAME (`ltlwit.neural.registry`).
 
 Under `torchrun` every rank runs this; the loop does the distributed work and only rank 0
 writes, reports and registers.
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from ltlwit import registry
+from ltlwit.neural import registry
 
 #: Steps when --steps is not given: the papers' schedules for `paper`, CPU-sized for the others.
 DEFAULT_STEPS = {"paper": {"ltl": 52000, "prop": 50000}, "small": {"ltl": 20000, "prop": 20000},
@@ -51,7 +51,7 @@ def checkpoint_dir(name: str) -> Path:
 
 def engine_accuracy(pairs: list[tuple[Any, Any]]) -> float:
     """Share of greedy validation outputs the engine verifies (None outputs count as wrong)."""
-    from ltlwit.eval.metrics import is_witness
+    from ltlwit.logic.witness import is_witness
 
     return sum(w is not None and is_witness(f, w) for f, w in pairs) / len(pairs) if pairs else 0.0
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from ltlwit.logic import OUTPUT_SYNTAXES, SYNTAXES
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.syntax.detect import SyntaxGuess, parse_auto
@@ -32,17 +33,13 @@ from ltlwit.logic.syntax.words import (
 from ltlwit.logic.trace import Trace
 
 __all__ = [
-    "SYNTAXES", "OUTPUT_SYNTAXES", "TRACE_SYNTAXES", "ASSIGNMENT_SYNTAXES", "ParseError",
+    "SYNTAXES", "OUTPUT_SYNTAXES", "ASSIGNMENT_SYNTAXES", "ParseError",
     "parse_formula", "print_formula", "parse_trace", "print_trace", "parse_assignment",
     "print_assignment",
 ]
 
-#: Accepted by `parse_formula` (the CLI's `--syntax`).
-SYNTAXES = ("auto", "spot", "polish", "polish-spaced", "lbt")
-#: Accepted by `print_formula` (the CLI's `fmt --to`).
-OUTPUT_SYNTAXES = ("spot", "polish", "polish-spaced", "lbt")
-TRACE_SYNTAXES = ("spot", "polish")
-ASSIGNMENT_SYNTAXES = ("spot", "polish", "json")
+#: What `print_assignment` writes: every output syntax, and JSON.
+ASSIGNMENT_SYNTAXES = (*OUTPUT_SYNTAXES, "json")
 
 
 def _polish(text: str) -> Formula:
@@ -99,11 +96,20 @@ def deepltl_framing(text: str) -> bool:
 
 
 def print_trace(trace: Trace, syntax: str = "spot") -> str:
+    """A lasso trace in any output syntax (see `Trace.to_str`); each reads back with
+    `parse_trace(text, "auto")`."""
     if syntax == "spot":
         return print_trace_spot(trace, print_spot)
+    if syntax == "lbt":
+        return print_trace_spot(trace, print_lbt)
     if syntax == "polish":
-        return print_trace_polish(trace, print_network)
-    raise ValueError(f"unknown trace syntax {syntax!r}; expected spot or polish")
+        try:
+            return print_trace_polish(trace, print_network)
+        except ValueError:  # multi-letter AP names: network Polish cannot spell them
+            return print_trace_polish(trace, print_spaced)
+    if syntax == "polish-spaced":
+        return print_trace_polish(trace, print_spaced)
+    raise ValueError(f"unknown output syntax {syntax!r}; expected one of {', '.join(OUTPUT_SYNTAXES)}")
 
 
 def parse_assignment(text: str, syntax: str = "auto") -> Assignment:
@@ -132,5 +138,9 @@ def parse_assignment(text: str, syntax: str = "auto") -> Assignment:
 
 
 def print_assignment(assignment: Assignment, syntax: str = "spot") -> str:
-    """`spot`: the cube `a & !c` (`1` when empty); `polish`: `a1c0`; `json`: an object."""
-    return print_assignment_as(assignment, syntax)
+    """An assignment in any output syntax, or JSON (see `Assignment.to_str`)."""
+    if syntax == "lbt":
+        return print_lbt(assignment.to_formula())
+    if syntax in ASSIGNMENT_SYNTAXES:
+        return print_assignment_as(assignment, syntax)
+    raise ValueError(f"unknown assignment syntax {syntax!r}; expected one of {', '.join(ASSIGNMENT_SYNTAXES)}")

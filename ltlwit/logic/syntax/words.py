@@ -194,8 +194,9 @@ def parse_cube(text: str, formula: Formula) -> Assignment:
 def print_assignment_as(assignment: Assignment, syntax: str) -> str:
     if syntax == "spot":
         return " & ".join(spot_ap(n) if v else "!" + spot_ap(n) for n, v in assignment.values) or "1"
-    if syntax == "polish":
-        return "".join(compact_name(n) + ("1" if v else "0") for n, v in assignment.values) or "1"
+    if syntax in ("polish", "polish-spaced"):
+        gap = " " if syntax == "polish-spaced" else ""
+        return gap.join(compact_name(n) + ("1" if v else "0") for n, v in assignment.values) or "1"
     if syntax == "json":
         return json.dumps(dict(assignment.values), ensure_ascii=False)
-    raise ValueError(f"unknown assignment syntax {syntax!r} (spot, polish or json)")
+    raise ValueError(f"unknown assignment syntax {syntax!r} (spot, polish, polish-spaced or json)")

@@ -2,7 +2,8 @@
 
 Commands never consult `sys.stdin`, `os.isatty` or `os.environ` directly: they ask the
 `Environment`, so a test can pretend stdin is a terminal or that NO_COLOR is set without
-touching the real process.
+touching the real process. `traceback` (LTLWIT_TRACEBACK=1, or `ltlwit --traceback`) shows an
+internal error's traceback after its one-line message.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ class Environment:
     stderr_isatty: bool
     #: Colour is allowed at all (the NO_COLOR convention: any non-empty value turns it off).
     color_allowed: bool = True
+    #: Internal errors come with their traceback (for bug reports).
+    traceback: bool = False
 
     @classmethod
     def from_system(cls, environ: Mapping[str, str] | None = None) -> "Environment":
@@ -64,6 +67,7 @@ class Environment:
             stdout_isatty=_isatty(sys.stdout),
             stderr_isatty=_isatty(sys.stderr),
             color_allowed=not environ.get("NO_COLOR"),
+            traceback=environ.get("LTLWIT_TRACEBACK", "") not in ("", "0"),
         )
 
     @classmethod

@@ -15,7 +15,10 @@ import csv
 import os
 import re
 from dataclasses import dataclass
-from typing import BinaryIO, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, BinaryIO, Callable, Iterable, Iterator
+
+if TYPE_CHECKING:
+    from ltlwit.logic.formula import Formula
 
 #: Lines longer than this (in bytes) are rejected: no formula a person or a generator writes
 #: is that long, and parsing megabytes of junk would look like a hang.
@@ -49,6 +52,13 @@ class InputItem:
         if self.from_argument or self.line == 0:
             return self.file
         return f"{self.file}:{self.line}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class FormulaItem(InputItem):
+    """An input that is a formula already (`ltlwit.solve(formula)`): nothing to parse."""
+
+    formula: Formula
 
 
 def read_inputs(
@@ -101,12 +111,12 @@ def read_file(path: str, column: int = 0, skip_header: bool = False) -> Iterator
     yield from _from_file(path, lambda stream: read_stream(stream, path, column, skip_header))
 
 
-def read_lines(path: str, stdin: BinaryIO | None = None) -> Iterator[InputItem]:
-    """Every line of a file (`-`: `stdin`), blank lines and comments included (for readers to
-    whom comments mean something, such as spec files' expectations), with the same safety net
-    as inputs."""
+def read_lines(path: str, stdin: BinaryIO | None = None, stdin_name: str = STDIN_NAME) -> Iterator[InputItem]:
+    """Every line of a file (`-`: `stdin`, named `stdin_name`), blank lines and comments
+    included (for readers to whom comments mean something, such as spec files' expectations),
+    with the same safety net as inputs."""
     if path == "-" and stdin is not None:
-        yield from _lines(stdin, STDIN_NAME)
+        yield from _lines(stdin, stdin_name)
         return
     yield from _from_file(path, lambda stream: _lines(stream, path))
 

@@ -6,7 +6,9 @@ row, the default on a terminal; `text` — the witness (`--syntax-out`), `UNSAT`
 the default off a terminal; `json` — JSON Lines with a fixed set of keys (absent values are
 null), so `jq` filters never meet a missing key; `csv` — the same fields with a header row.
 `verify`: `text` (HOLDS/FAILS/UNKNOWN) and `json`. When stderr is a terminal and stdout is not
-(`ltlwit solve -F big.txt > out.txt`), a one-line progress counter is kept on stderr.
+(`ltlwit solve -F big.txt > out.txt`), a one-line progress counter is kept on stderr
+(`ltlwit.cli.progress`). With `--traceback` (or LTLWIT_TRACEBACK=1) an internal error's
+message is followed by its traceback.
 """
 
 from __future__ import annotations
@@ -15,22 +17,18 @@ import contextlib
 import csv
 import io
 import json
-import time
+import traceback
 from typing import Any, Iterator, TextIO
 
 import click
 
-from ltlwit.convert import Converted
-from ltlwit.env import Environment, OutputClosed, OutputFailed
+from ltlwit.cli.environment import Environment, OutputClosed, OutputFailed
+from ltlwit.cli.progress import ProgressLine
 from ltlwit.logic.assignment import Assignment
-from ltlwit.logic.trace import Trace
-from ltlwit.solve import Answer, Outcome
-from ltlwit.verify import Verdict
+from ltlwit.pipeline.answers import Answer, Solution
+from ltlwit.pipeline.convert import Conversion
+from ltlwit.pipeline.verify import Verdict
 
-#: `verify --format` (and the formats every command shares).
-FORMATS = ("text", "json")
-#: `solve --format`; auto: table on a terminal, text elsewhere.
-SOLVE_FORMATS = ("auto", "table", "text", "json", "csv")
 #: The keys of a `solve --format json` record, in order (also the CSV columns, less assignment).
 SOLVE_KEYS = ("input", "file", "line", "logic", "status", "witness", "witness_polish", "assignment", "source",
               "rank", "candidates_tried", "verified", "time_ms", "reason", "error")
@@ -82,18 +80,24 @@ class Printer:
             prefix = click.style(prefix, bold=True)
         self._write(self.env.stderr, prefix + text + (f"\n{details}" if details else ""))
 
-    def notice(self, text: str) -> None:
+    def notice(self, text: str, exception: BaseException | None = None) -> None:
         """A once-per-run message that belongs to no input (a model that failed to load)."""
-        self.message("", text)
+        self.message("", text, self._traceback(exception))
 
     def problem(self, answer: Answer) -> None:
-        """Report an "error" answer on stderr; parse errors get the caret rendering."""
+        """Report an "error" answer on stderr; parse errors get the caret rendering, internal
+        errors their traceback when asked for."""
         if answer.parse_error is not None:
             render = getattr(answer.parse_error, "render", None)
             if render is not None:
                 self.message(answer.item.where, f"{answer.message}:", render())
                 return
-        self.message(answer.item.where, answer.error_text or "error")
+        self.message(answer.item.where, answer.error_text or "error", self._traceback(answer.exception))
+
+    def _traceback(self, exception: BaseException | None) -> str | None:
+        if exception is None or not self.env.traceback:
+            return None
+        return "".join(traceback.format_exception(exception)).rstrip("\n")
 
     def _status_word(self, word: str, color: str) -> str:
         return click.style(word, fg=color, bold=True) if self.env.stdout_colors else word
@@ -103,58 +107,29 @@ class Printer:
             self.progress.clear()
 
 
-# -- witnesses ---------------------------------------------------------------------------------
-
-
-def render_witness(witness: Trace | Assignment, syntax: str = "spot") -> str:
-    """A witness in `spot` (`a & !b; cycle{c}`, a cube `a & !c`), `polish` (DeepLTL's
-    `&a!b;{c}` — steps in spaced Polish when an AP name has several letters — or `a1c0`) or
-    `lbt` (LBT prefix steps inside Spot's word layout; an assignment as an LBT cube)."""
-    from ltlwit.logic.formula import And, Not, ap
-    from ltlwit.logic.syntax import print_assignment, print_formula
-    from ltlwit.logic.syntax.words import print_trace_polish, print_trace_spot
-
-    if isinstance(witness, Assignment):
-        if syntax == "lbt":
-            return print_formula(And(*(ap(n) if v else Not(ap(n)) for n, v in witness.values)), "lbt")
-        return print_assignment(witness, syntax)
-    if syntax == "spot":
-        return print_trace_spot(witness, lambda f: print_formula(f, "spot"))
-    if syntax == "lbt":
-        return print_trace_spot(witness, lambda f: print_formula(f, "lbt"))
-    try:
-        return print_trace_polish(witness, lambda f: print_formula(f, "polish"))
-    except ValueError:  # multi-letter AP names: network Polish cannot spell them
-        return print_trace_polish(witness, lambda f: print_formula(f, "polish-spaced"))
-
-
-def witness_text(outcome: Outcome, syntax: str = "spot") -> str:
-    return render_witness(outcome.witness, syntax) if outcome.witness is not None else ""
-
-
-def solve_record(outcome: Outcome, syntax: str = "spot") -> dict[str, Any]:
-    """The JSON Lines record of one outcome; every key of SOLVE_KEYS, always."""
-    witness = outcome.witness
-    return {
-        "input": outcome.item.text,
-        "file": outcome.item.file,
-        "line": outcome.item.line or None,
-        "logic": outcome.logic,
-        "status": outcome.status,
-        "witness": witness_text(outcome, syntax) if witness is not None else None,
-        "witness_polish": render_witness(witness, "polish") if witness is not None else None,
-        "assignment": witness.as_dict() if isinstance(witness, Assignment) else None,
-        "source": outcome.source,
-        "rank": outcome.rank,
-        "candidates_tried": outcome.candidates_tried,
-        "verified": outcome.verified,
-        "time_ms": outcome.time_ms,
-        "reason": outcome.message if outcome.status == "unknown" else None,
-        "error": outcome.error_text,
-    }
-
-
 # -- solve printers ----------------------------------------------------------------------------
+
+
+def solve_record(solution: Solution, syntax: str = "spot") -> dict[str, Any]:
+    """The JSON Lines record of one solution; every key of SOLVE_KEYS, always."""
+    witness = solution.witness
+    return {
+        "input": solution.item.text,
+        "file": solution.item.file,
+        "line": solution.item.line or None,
+        "logic": solution.logic,
+        "status": solution.status,
+        "witness": witness.to_str(syntax) if witness is not None else None,
+        "witness_polish": witness.to_str("polish") if witness is not None else None,
+        "assignment": witness.as_dict() if isinstance(witness, Assignment) else None,
+        "source": solution.source,
+        "rank": solution.rank,
+        "candidates_tried": solution.candidates_tried,
+        "verified": solution.verified,
+        "time_ms": solution.time_ms,
+        "reason": solution.message if solution.status == "unknown" else None,
+        "error": solution.error_text,
+    }
 
 
 class SolvePrinter(Printer):
@@ -162,34 +137,34 @@ class SolvePrinter(Printer):
         super().__init__(env)
         self.syntax = syntax
 
-    def emit(self, outcome: Outcome) -> None:
-        self.render(outcome)
+    def emit(self, solution: Solution) -> None:
+        self.render(solution)
         if self.progress is not None:
-            self.progress.tick(outcome.status)
+            self.progress.tick(solution.status)
 
-    def render(self, outcome: Outcome) -> None:
+    def render(self, solution: Solution) -> None:
         raise NotImplementedError
 
 
 class SolveText(SolvePrinter):
-    def render(self, outcome: Outcome) -> None:
-        if outcome.status == "sat":
-            self.data(witness_text(outcome, self.syntax))
-        elif outcome.status == "unsat":
+    def render(self, solution: Solution) -> None:
+        if solution.status == "sat":
+            self.data(solution.to_str(self.syntax))
+        elif solution.status == "unsat":
             self.data(self._status_word("UNSAT", "red"))
-        elif outcome.status == "unknown":
+        elif solution.status == "unknown":
             self.data(self._status_word("UNKNOWN", "yellow"))
-            if outcome.message:
-                self.message(outcome.item.where, f"unknown: {outcome.message}")
+            if solution.message:
+                self.message(solution.item.where, f"unknown: {solution.message}")
         else:
-            self.problem(outcome)
+            self.problem(solution)
 
 
 class SolveJson(SolvePrinter):
-    def render(self, outcome: Outcome) -> None:
-        self.data(json.dumps(solve_record(outcome, self.syntax), ensure_ascii=False))
-        if outcome.status == "error":
-            self.problem(outcome)
+    def render(self, solution: Solution) -> None:
+        self.data(json.dumps(solve_record(solution, self.syntax), ensure_ascii=False))
+        if solution.status == "error":
+            self.problem(solution)
 
 
 class SolveCsv(SolvePrinter):
@@ -204,14 +179,14 @@ class SolveCsv(SolvePrinter):
         csv.writer(buf, lineterminator="").writerow(values)
         return buf.getvalue()
 
-    def render(self, outcome: Outcome) -> None:
+    def render(self, solution: Solution) -> None:
         if not self._header:
             self.data(self._row(list(self.COLUMNS)))
             self._header = True
-        record = solve_record(outcome, self.syntax)
+        record = solve_record(solution, self.syntax)
         self.data(self._row([_csv_value(record[k]) for k in self.COLUMNS]))
-        if outcome.status == "error":
-            self.problem(outcome)
+        if solution.status == "error":
+            self.problem(solution)
 
 
 def _csv_value(value: Any) -> Any:
@@ -237,7 +212,7 @@ class SolveTable(SolvePrinter):
         self.widths = (max(free * 2 // 5, 8), 7, max(free - free * 2 // 5, 12), 11, 9)
         self._header = True
 
-    def render(self, outcome: Outcome) -> None:
+    def render(self, solution: Solution) -> None:
         from rich.table import Table
         from rich.text import Text
 
@@ -245,20 +220,20 @@ class SolveTable(SolvePrinter):
         for name, width in zip(("formula", "status", "witness", "source", "ms"), self.widths):
             table.add_column(name, width=width, overflow="fold", justify="right" if name == "ms" else "left")
         self._header = False
-        if outcome.status == "error":
-            detail = outcome.error_text or ""
-        elif outcome.status == "unknown":
-            detail = outcome.message or ""
+        if solution.status == "error":
+            detail = solution.error_text or ""
+        elif solution.status == "unknown":
+            detail = solution.message or ""
         else:
-            detail = witness_text(outcome, self.syntax)
-        status = Text(outcome.status.upper(), style=self.STYLES.get(outcome.status, ""))
-        table.add_row(Text(outcome.item.text), status, Text(detail), Text(outcome.source or ""),
-                      f"{outcome.time_ms:.1f}")
+            detail = solution.to_str(self.syntax)
+        status = Text(solution.status.upper(), style=self.STYLES.get(solution.status, ""))
+        table.add_row(Text(solution.item.text), status, Text(detail), Text(solution.source or ""),
+                      f"{solution.time_ms:.1f}")
         with writing():
             self.console.print(table)
             self.env.stdout.flush()
-        if outcome.status == "error":
-            self.problem(outcome)
+        if solution.status == "error":
+            self.problem(solution)
 
 
 def solve_printer(fmt: str, env: Environment, syntax: str = "spot") -> SolvePrinter:
@@ -270,44 +245,6 @@ def solve_printer(fmt: str, env: Environment, syntax: str = "spot") -> SolvePrin
     if env.stderr_isatty and not env.stdout_isatty:
         printer.progress = ProgressLine(env)
     return printer
-
-
-class ProgressLine:
-    """`ltlwit: 1234 answered (1200 sat, 30 unsat, 4 unknown, 0 errors), 456/s` on stderr,
-    redrawn in place at most five times a second and wiped before any message and at the end."""
-
-    INTERVAL = 0.2
-
-    def __init__(self, env: Environment) -> None:
-        self.env = env
-        self.counts = {"sat": 0, "unsat": 0, "unknown": 0, "error": 0}
-        self.start = time.monotonic()
-        self.shown = False
-        self.last = 0.0
-
-    def tick(self, status: str) -> None:
-        self.counts[status] = self.counts.get(status, 0) + 1
-        now = time.monotonic()
-        if now - self.last >= self.INTERVAL:
-            self.last = now
-            total = sum(self.counts.values())
-            rate = total / max(now - self.start, 1e-9)
-            c = self.counts
-            self._put(f"\r\x1b[Kltlwit: {total} answered ({c['sat']} sat, {c['unsat']} unsat, "
-                      f"{c['unknown']} unknown, {c['error']} errors), {rate:.0f}/s")
-            self.shown = True
-
-    def clear(self) -> None:
-        if self.shown:
-            self._put("\r\x1b[K")
-            self.shown = False
-
-    def _put(self, text: str) -> None:
-        try:
-            self.env.stderr.write(text)
-            self.env.stderr.flush()
-        except (OSError, ValueError):
-            pass  # a progress line is never worth an error
 
 
 # -- verify and fmt ----------------------------------------------------------------------------
@@ -349,7 +286,7 @@ def verify_printer(fmt: str, env: Environment) -> VerifyText | VerifyJson:
 
 
 class FmtText(Printer):
-    def emit(self, converted: Converted) -> None:
+    def emit(self, converted: Conversion) -> None:
         if converted.status == "ok":
             self.data(converted.text or "")
         else:

@@ -8,6 +8,10 @@ something was wrong with the invocation or an input, which outranks a negative a
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ltlwit.pipeline.answers import Answer
 
 
 class ExitStatus(IntEnum):
@@ -25,3 +29,11 @@ class ExitStatus(IntEnum):
 def worst(current: ExitStatus, new: ExitStatus) -> ExitStatus:
     """Combine per-input statuses of one run: an error beats a negative answer beats success."""
     return max(current, new)
+
+
+def exit_status(answer: Answer) -> ExitStatus:
+    """An answer's part of the exit status: SUCCESS for its command's positive status (sat,
+    holds, pass, ok), ERROR for an error, NEGATIVE for anything else."""
+    if answer.positive:
+        return ExitStatus.SUCCESS
+    return ExitStatus.ERROR if answer.status == "error" else ExitStatus.NEGATIVE

@@ -1,4 +1,4 @@
-"""The man page, generated from the click command tree: `python -m ltlwit.manpage > man/ltlwit.1`.
+"""The man page, generated from the click command tree: `python -m ltlwit.cli.manpage > man/ltlwit.1`.
 
 Every command, subcommand and option comes from the same objects `--help` prints, so the page
 cannot describe options that do not exist; the sections click does not know (exit status,
@@ -14,6 +14,7 @@ from typing import Iterator
 import click
 
 from ltlwit import __version__
+from ltlwit.cli.group import cli as ltlwit_group
 
 EXIT_STATUS = [
     ("0", "Every input was answered positively: a witness found, every verified witness holds, every "
@@ -30,6 +31,8 @@ ENVIRONMENT = [
     ("LTLWIT_HOME", "Where user models (models/) and training checkpoints (checkpoints/) live; default: "
                     "the platform's user data directory (~/.local/share/ltlwit on Linux)."),
     ("LTLWIT_MODEL", "The default of --model for solve and check (auto, si, dual, both or none)."),
+    ("LTLWIT_TRACEBACK", "When set to 1, an internal error's message is followed by its traceback (as with "
+                         "--traceback)."),
     ("NO_COLOR", "When set to a non-empty value, no colour or other escape codes are printed."),
 ]
 
@@ -123,10 +126,7 @@ def _blocks(parts: list[str]) -> Iterator[str]:
 
 
 def render(cli: click.Group | None = None) -> str:
-    if cli is None:
-        from ltlwit.cli import cli as root
-
-        cli = root
+    cli = cli or ltlwit_group
     ctx = click.Context(cli, info_name="ltlwit", **cli.context_settings)
     summary = (cli.help or "").strip().splitlines()[0].rstrip(".")
     lines = [

@@ -1,0 +1,190 @@
+"""ltlwit as a Python library: `parse`, `solve`, `verify`, `check` (docs/api.md).
+
+    >>> import ltlwit
+    >>> f = ltlwit.parse("G(req -> F grant) & F req")
+    >>> answer = ltlwit.solve(f)
+    >>> answer.status, answer.to_str(), answer.source
+    ('sat', 'cycle{req & grant}', 'engine')
+    >>> ltlwit.verify(f, "req; cycle{!grant}")
+    False
+
+The command line is built on the same objects: `ltlwit solve` streams its inputs through a
+`Solver`, `ltlwit check` runs `Solver.check`, and `verify`, `check` and `eval` judge witnesses
+with the one seam `ltlwit.logic.witness`. Bad input raises here (`ParseError`, a ValueError with
+a column and `render()` for a caret display), where the CLI reports it and goes on; the
+streaming calls (`Solver.solve_many`, `Solver.check`) never raise for one bad input.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import os
+from dataclasses import dataclass
+from typing import BinaryIO, Iterable, Iterator, Mapping
+
+from ltlwit.logic.assignment import Assignment
+from ltlwit.logic.formula import Formula
+from ltlwit.logic.witness import Witness, holds, logic_of, parse_witness
+from ltlwit.pipeline import Pipeline
+from ltlwit.pipeline.answers import Notify, Solution
+from ltlwit.pipeline.inputs import STDIN_NAME, FormulaItem, InputItem
+from ltlwit.pipeline.models import check_device
+from ltlwit.pipeline.options import SolveOptions, engine_problem
+from ltlwit.pipeline.parsing import InputParser
+from ltlwit.specs.run import CheckOptions, ConjunctionResult, SpecResult, check_files
+
+__all__ = ["CheckReport", "Solution", "Solver", "check", "parse", "solve", "verify"]
+
+#: Where API inputs say they come from (`Solution.item.file`).
+API_NAME = "<api>"
+
+
+def parse(text: str, syntax: str = "auto") -> Formula:
+    """A formula from text in `spot` (infix), `polish` (DeepLTL's), `polish-spaced`, `lbt`, or
+    `auto` (detects which). Raises ParseError (a ValueError) with the column of the problem.
+    The result prints in any syntax: `parse("G a").to_str("lbt") == "G a"`."""
+    from ltlwit.logic.syntax import parse_formula
+
+    return parse_formula(text, syntax)
+
+
+class Solver:
+    """Solves formulas with one set of options. Models load once, on first use, and a formula
+    met again gets its earlier answers back, so reuse one solver for many formulas.
+
+    Options are `ltlwit solve`'s: `logic` (auto|ltl|prop), `syntax` of text inputs, `model`
+    (auto|si|dual|both|none or model names, comma-separated; auto runs models only where a CUDA
+    GPU can), `timeout` (engine seconds per formula, None: no limit), `top` (candidates per
+    model), `beam`, `engine` (auto|builtin|spot), `device`, `fallback` (False: no engine,
+    UNKNOWN when no candidate verifies), `all` (up to `top` witnesses per formula),
+    `batch_size`, `max_len`. ValueError for options that cannot work here (a model that is
+    not installed, `device="cuda"` without a GPU, `engine="spot"` without Spot)."""
+
+    def __init__(self, *, logic: str = "auto", syntax: str = "auto", model: str = "auto",
+                 timeout: float | None = None, top: int | None = None, beam: int | None = None,
+                 engine: str = "auto", device: str = "auto", fallback: bool = True, all: bool = False,
+                 batch_size: int = 128, max_len: int = 160, notify: Notify | None = None) -> None:
+        problem = engine_problem(engine)
+        if problem:
+            raise ValueError(problem)
+        self.options = SolveOptions(logic=logic, syntax=syntax, timeout=timeout, engine=engine, model=model, top=top,
+                                    beam=beam, device=device, fallback=fallback, all=all, batch_size=batch_size,
+                                    max_len=max_len)
+        self.pipeline = Pipeline(self.options, notify=notify)
+        if self.pipeline.uses_models:
+            check_device(device)
+
+    @property
+    def model_failed(self) -> bool:
+        """A model failed to load or run during this solver's life (the engine answered)."""
+        return self.pipeline.model_failed
+
+    def solve(self, formula: Formula | str) -> Solution:
+        """The answer for one formula (the first of them with `all`): raises ParseError for
+        text that is no formula, ValueError for a temporal formula with `logic="prop"`."""
+        solution = next(iter(self.pipeline.run([self._item(formula)])))
+        if solution.status == "error":
+            if solution.parse_error is not None:
+                raise solution.parse_error
+            if solution.exception is not None:
+                raise solution.exception
+            raise ValueError(solution.message)
+        return solution
+
+    def solve_many(self, formulas: Iterable[Formula | str]) -> Iterator[Solution]:
+        """Answers in input order, lazily, in model-sized batches; a bad input is a Solution
+        with status "error" (its `message`, `parse_error`), never an exception. With `all`, a
+        formula may get several answers (`Solution.item.line` is its 1-based position)."""
+        return self.run(self._item(f, line) for line, f in enumerate(formulas, 1))
+
+    def run(self, items: Iterable[InputItem]) -> Iterator[Solution]:
+        """`solve_many` for inputs that carry their origin (`ltlwit.pipeline.inputs`)."""
+        return self.pipeline.run(items)
+
+    def check(self, paths: Iterable[str], vacuity: bool = False, stdin: BinaryIO | None = None,
+              stdin_name: str = STDIN_NAME) -> Iterator[SpecResult | ConjunctionResult]:
+        """The results of spec files (see `check`), lazily, file by file; the path `-` reads
+        `stdin`."""
+        return check_files(paths, CheckOptions(self.options, vacuity), self.pipeline, stdin, stdin_name)
+
+    def _item(self, formula: Formula | str, line: int = 1) -> InputItem:
+        if isinstance(formula, Formula):
+            return FormulaItem(formula.to_str("spot"), API_NAME, line, from_argument=True, formula=formula)
+        if not isinstance(formula, str):
+            raise TypeError(f"expected a Formula or a string, got {type(formula).__name__}")
+        return InputItem(formula.strip(), API_NAME, line, from_argument=True)
+
+
+@functools.lru_cache(maxsize=8)
+def _solver(**options: object) -> Solver:
+    return Solver(**options)  # type: ignore[arg-type]
+
+
+def solve(formula: Formula | str, *, model: str = "auto", timeout: float | None = None, top: int | None = None,
+          **options: object) -> Solution:
+    """A verified witness of `formula`, or a proof that it has none.
+
+    Returns a `Solution`: `.status` is "sat" (`.witness` a `Trace` or an `Assignment`, checked
+    against the formula), "unsat" or "unknown" (`timeout` seconds ran out; `.message` says
+    why); `.source` says who answered (`engine`, `sat-solver`, `model:si`, ...) and
+    `.to_str(syntax)` prints the answer as `ltlwit solve --syntax-out` does. Other `options`
+    are `Solver`'s; solvers are kept per set of options, so repeated calls load models once."""
+    return _solver(model=model, timeout=timeout, top=top, **options).solve(formula)
+
+
+def verify(formula: Formula | str, witness: Witness | Mapping[str, bool] | str, *, logic: str = "auto",
+           syntax: str = "auto", engine: str = "auto") -> bool:
+    """Whether `witness` witnesses `formula`: a lasso trace every word of which satisfies it,
+    or an assignment that entails a propositional formula. Text is read as `ltlwit verify`
+    reads it (a trace `a; cycle{b}` or `a;{b}`, an assignment `a1c0`, `a & !c` or JSON; a
+    mapping `{"a": True}` is an assignment). Raises ParseError for unreadable text, ValueError
+    for a witness that cannot be judged (an assignment naming an AP the formula lacks, or one
+    for a temporal formula)."""
+    if isinstance(formula, str):
+        from ltlwit.logic.syntax import deepltl_framing
+
+        item = InputItem(formula.strip(), API_NAME, 1, from_argument=True)
+        formula = InputParser(syntax).parse(item, polish_hint=isinstance(witness, str) and deepltl_framing(witness))
+    logic_of(formula, logic)
+    if isinstance(witness, Mapping):
+        witness = Assignment.of(witness)
+    elif isinstance(witness, str):
+        witness = parse_witness(witness, formula, logic)
+    return holds(formula, witness, engine)
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """The results of checking spec files: one `SpecResult` per spec (`.status` pass, fail,
+    unknown or error; `.spec.name`, `.verdict`, `.witness`, `.counterexample`) and, with
+    vacuity, one `ConjunctionResult` per file first. `passed` is what `ltlwit check`'s exit
+    status 0 means."""
+
+    results: list[SpecResult | ConjunctionResult]
+
+    @property
+    def specs(self) -> list[SpecResult]:
+        return [r for r in self.results if isinstance(r, SpecResult)]
+
+    @property
+    def passed(self) -> bool:
+        return all(r.positive and not (isinstance(r, SpecResult) and r.vacuity_failed) for r in self.results)
+
+    def __iter__(self) -> Iterator[SpecResult | ConjunctionResult]:
+        return iter(self.results)
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+
+def check(path_or_lines: str | os.PathLike | Iterable[str], *, vacuity: bool = False, timeout: float | None = 30.0,
+          model: str = "auto", **options: object) -> CheckReport:
+    """Check a spec file (a path: text, or TOML by its `.toml` suffix) or spec lines (`name:
+    formula  # expect: unsat`, as in a file) against their expectations, as `ltlwit check`
+    does; `vacuity` adds its vacuity checks. Other `options` are `Solver`'s."""
+    solver = Solver(model=model, timeout=timeout, **options)  # type: ignore[arg-type]
+    if isinstance(path_or_lines, (str, os.PathLike)):
+        return CheckReport(list(solver.check([os.fspath(path_or_lines)], vacuity)))
+    lines = io.BytesIO("".join(line.rstrip("\n") + "\n" for line in path_or_lines).encode("utf-8"))
+    return CheckReport(list(solver.check(["-"], vacuity, lines, stdin_name="<lines>")))

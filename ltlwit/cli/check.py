@@ -1,0 +1,156 @@
+"""`ltlwit check`: spec files as a CI gate, run through `Solver.check`; plain lines for CI
+logs (one per spec, `PASS|FAIL|UNKNOWN|ERROR NAME (FILE:LINE): details`, vacuity findings
+indented below their spec, a summary line last), JSON Lines, and a JUnit XML report."""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections import Counter
+from typing import Callable
+
+import click
+
+from ltlwit.cli.choices import FORMATS
+from ltlwit.cli.environment import Environment, OutputClosed, OutputFailed
+from ltlwit.cli.options import make_solver, solve_options, syntax_option
+from ltlwit.cli.output import Printer
+from ltlwit.cli.status import ExitStatus, exit_status, worst
+from ltlwit.specs.report import finding_text, junit_xml, record, witness_text
+from ltlwit.specs.run import ConjunctionResult, SpecResult
+
+_COLORS = {"PASS": "green", "FAIL": "red", "UNKNOWN": "yellow", "ERROR": "red", "VACUOUS": "red",
+           "UNDECIDED": "yellow"}
+
+
+@click.command()
+@click.argument("spec_files", nargs=-1, required=True, metavar="SPEC...")
+@syntax_option
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="text: a line per spec and a summary; json: JSON Lines, one object per spec.")
+@click.option("--junit", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Also write a JUnit XML report to FILE (a test case per spec).")
+@click.option("--vacuity", is_flag=True,
+              help="Also check that the specs of each file are jointly satisfiable and flag AP occurrences "
+              "they do not need (replaceable by the constant that strengthens their spec without changing "
+              "what the specs allow together).")
+@functools.partial(solve_options, timeout=30.0)
+@click.pass_context
+def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str, junit: str | None, vacuity: bool,
+          **options: object) -> ExitStatus:
+    """Check specification files, for CI: each SPEC file ('-': stdin) holds one formula per line, optionally
+    `name: formula` and a trailing `# expect: unsat` or `# expect: valid` (default: sat), or is
+    a TOML file of [[spec]] tables (name, formula, expect).
+
+    Exit status 0 only if every expectation holds (and, with --vacuity, every file's specs are
+    jointly satisfiable and no occurrence is vacuous or undecided); 1 otherwise; 2 for errors."""
+    env = Environment.of(ctx)
+    printer = check_printer(fmt, env)
+    solver = make_solver(ctx, printer.notice, syntax=syntax, **options)
+    results = []
+    status = ExitStatus.SUCCESS
+    stopped: list[Exception] = []  # stdout's reader went away or writing failed: JUnit still written
+
+    def show(write: Callable[[], None]) -> None:
+        try:
+            write()
+        except (OutputClosed, OutputFailed) as exc:
+            if not junit:
+                raise
+            stopped.append(exc)
+
+    for result in solver.check(spec_files, vacuity, env.stdin):
+        results.append(result)
+        status = worst(status, exit_status(result))
+        if isinstance(result, SpecResult) and result.vacuity_failed:
+            status = worst(status, ExitStatus.NEGATIVE)
+        if not stopped:
+            show(lambda: printer.emit(result))
+        elif result.status == "error":
+            printer.problem(result)  # stderr still works
+    if not stopped:
+        show(printer.summary)
+    if junit:
+        try:
+            with open(junit, "wb") as out:
+                out.write(junit_xml(results))
+        except OSError as exc:
+            printer.message(junit, f"cannot write the JUnit report: {exc.strerror or exc}")
+            status = ExitStatus.ERROR
+    if stopped:
+        raise stopped[0]
+    return worst(status, ExitStatus.ERROR if solver.model_failed else ExitStatus.SUCCESS)
+
+
+class CheckPrinter(Printer):
+    def __init__(self, env: Environment) -> None:
+        super().__init__(env)
+        self.counts: Counter[str] = Counter()
+
+    def emit(self, result: SpecResult | ConjunctionResult) -> None:
+        if isinstance(result, SpecResult):
+            self.counts[result.status] += 1
+            self.counts["vacuity:" + (result.vacuity or "")] += 1
+        else:
+            self.counts["together:" + result.status] += 1
+        if result.status == "error":
+            self.problem(result)
+        self.render(result)
+
+    def render(self, result: SpecResult | ConjunctionResult) -> None:
+        raise NotImplementedError
+
+    def summary(self) -> None:
+        return None
+
+
+class CheckText(CheckPrinter):
+    def render(self, result: SpecResult | ConjunctionResult) -> None:
+        word = result.status.upper()
+        if isinstance(result, ConjunctionResult):
+            label = f"(all {result.count} specs of {result.item.file} together)"
+            if result.status == "pass":
+                detail = "jointly satisfiable, witness " + (witness_text(result.witness) or "?")
+            else:
+                detail = (result.error_text if result.status == "error" else result.message) or ""
+            self.data(f"{self._status_word(word, _COLORS[word])} {label}: {detail}")
+            return
+        spec = result.spec
+        label = spec.name + f" ({spec.where})" if spec.name else spec.where
+        self.data(f"{self._status_word(word, _COLORS[word])} {label}: {self._detail(result)}")
+        for f in result.findings:
+            tag = "UNDECIDED" if f.undecided else "VACUOUS"
+            self.data(f"  {self._status_word(tag, _COLORS[tag])} {finding_text(f)}")
+
+    def _detail(self, r: SpecResult) -> str:
+        if r.status == "error":
+            return r.error_text or "error"
+        if r.status == "unknown":
+            return f"expected {r.spec.expect}, no answer: {r.message}"
+        if r.verdict == "valid":
+            return "valid"
+        if r.verdict == "invalid":
+            return f"{r.message}: {witness_text(r.counterexample)}"
+        text = f"{r.verdict}, witness {witness_text(r.witness)}" if r.witness is not None else str(r.verdict)
+        return f"{r.message}; {text}" if r.status == "fail" else text
+
+    def summary(self) -> None:
+        c = self.counts
+        total = sum(c[s] for s in ("pass", "fail", "unknown", "error"))
+        line = f"{total} specs: {c['pass']} passed, {c['fail']} failed, {c['unknown']} unknown, {c['error']} errors"
+        if c["vacuity:clean"] + c["vacuity:vacuous"] + c["vacuity:undecided"]:
+            line += f"; vacuity: {c['vacuity:vacuous']} vacuous, {c['vacuity:undecided']} undecided"
+        if c["together:fail"]:  # specs that pass one by one can still contradict each other
+            line += f"; {c['together:fail']} file(s) whose specs contradict each other"
+        if c["together:unknown"] + c["together:error"]:
+            line += f"; {c['together:unknown'] + c['together:error']} file(s) not known to hold together"
+        self.data(line)
+
+
+class CheckJson(CheckPrinter):
+    def render(self, result: SpecResult | ConjunctionResult) -> None:
+        self.data(json.dumps(record(result), ensure_ascii=False))
+
+
+def check_printer(fmt: str, env: Environment) -> CheckPrinter:
+    return CheckJson(env) if fmt == "json" else CheckText(env)

@@ -1,0 +1,34 @@
+"""Every choice list of the CLI's options, in one module.
+
+A list a library layer owns comes from where that layer defines it, in modules that are cheap
+to import (`ltlwit solve --help` loads no parser, solver or torch). Five lists belong to
+modules that are expensive to load for a `--help` (the LTL engine, torch's model configs, the
+formula generator); they are written out here, and tests/test_cli_version_help.py fails when
+one drifts from its owner.
+"""
+
+from __future__ import annotations
+
+from ltlwit.logic import LOGICS, OUTPUT_SYNTAXES, SYNTAXES
+from ltlwit.pipeline.options import DEVICES, MODELS
+
+__all__ = ["ALPHABETS", "ARCHS", "DEVICES", "ENGINES", "FORMATS", "LOGICS", "MODELS", "OUTPUT_SYNTAXES", "PRESETS",
+           "SHELLS", "SOLVE_FORMATS", "SYNTAXES", "TASKS"]
+
+#: `ltlwit.logic.ltl.ENGINES`.
+ENGINES = ("auto", "builtin", "spot")
+#: The architectures `ltlwit.neural.config.preset` builds: symbol-invariant, dual-part.
+ARCHS = ("si", "dual")
+#: `ltlwit.neural.config.PRESETS`.
+PRESETS = ("paper", "small", "tiny")
+#: The operator priorities of `ltlwit.train.generate.PRIORITIES`.
+ALPHABETS = ("ltl35", "ltl", "prop")
+#: `ltlwit.neural.config.TASKS`: what a model or a data set is for, lasso traces of LTL
+#: formulas or assignments of propositional ones.
+TASKS = ("ltl", "prop")
+
+#: Every command's `--format` (text for people, json for machines) ...
+FORMATS = ("text", "json")
+#: ... but `solve`'s, which adds a streamed table (auto: on a terminal, else text) and CSV.
+SOLVE_FORMATS = ("auto", "table", "text", "json", "csv")
+SHELLS = ("bash", "zsh", "fish")

@@ -1,0 +1,87 @@
+"""`ltlwit data generate|stats`: data sets in DeepLTL's two-line format, made and labelled by
+ltlwit's own engine (`ltlwit.train.label`), and their statistics."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import click
+
+from ltlwit.cli.choices import ALPHABETS
+from ltlwit.cli.environment import Environment
+from ltlwit.cli.options import Number, fail, report_console, report_format, say, task_option
+from ltlwit.cli.progress import progress_bar
+from ltlwit.cli.status import ExitStatus
+from ltlwit.train.generate import MAX_NORMAL_SIZE
+from ltlwit.train.label import GenerateConfig, generate_dataset
+from ltlwit.train.stats import dataset_stats, render_stats
+
+
+@click.group()
+def data() -> None:
+    """Make and inspect data sets in DeepLTL's two-line format (a formula line in Polish
+    notation, then its witness line; `.gz` files are compressed)."""
+
+
+@data.command("generate")
+@task_option
+@click.option("--aps", type=click.IntRange(1, 26), required=True, metavar="N", help="Number of APs (a, b, ...).")
+@click.option("--max-size", type=click.IntRange(1, MAX_NORMAL_SIZE), required=True, metavar="S",
+              help="Largest formula size (Polish tokens); sizes 1..S.")
+@click.option("-n", "--count", type=click.IntRange(min=1), required=True, metavar="COUNT",
+              help="Samples the file should hold (a re-run on the same file continues up to COUNT).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, metavar="FILE[.gz]",
+              help="Output file; appended to if it exists.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed (same seed, same data).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Worker processes [default: all cores].")
+@click.option("--alphabet", type=click.Choice(ALPHABETS), default=None,
+              help="Operator priorities: ltl35 (1 0 ! X U &, LTLRandom35's; default for ltl), ltl (every LTL "
+              "operator), prop (! & | weight 2, <-> xor 1 0 weight 1; the prop default).")
+@click.option("--uniform-from", type=click.IntRange(min=1), default=None, metavar="SIZE",
+              help="Sizes from SIZE on come out uniform (DeepLTL's gate) [default: 10 ltl, 12 prop].")
+@click.option("--alpha", type=Number(0, 1, max_open=True), default=0.112, show_default=True,
+              help="Share of the samples left to the sizes below --uniform-from.")
+@click.option("--timeout", type=Number(min=0, min_open=True), default=2.0, show_default=True,
+              metavar="SECONDS", help="Engine time per LTL formula; formulas past it are skipped.")
+@click.pass_context
+def data_generate(ctx: click.Context, task: str, aps: int, max_size: int, count: int, output: str, seed: int,
+                  jobs: int | None, alphabet: str | None, uniform_from: int | None, alpha: float,
+                  timeout: float) -> ExitStatus:
+    """Random formulas labelled by ltlwit's own engine (LTL: satisfiable formulas and a verified
+    lasso trace; prop: a minimal partial assignment, no unsatisfiable formulas or tautologies)."""
+    env = Environment.of(ctx)
+    try:
+        config = GenerateConfig(task=task, n_aps=aps, max_size=max_size, count=count, seed=seed,
+                                alphabet=alphabet, uniform_from=uniform_from, alpha=alpha, seconds=timeout,
+                                jobs=jobs or os.cpu_count() or 1)
+        with progress_bar(env, "generating", total=count) as update:
+            report = generate_dataset(output, config, progress=lambda p: update(p.total))
+    except (ValueError, OSError) as e:
+        return fail(ctx, e)
+    say(ctx, output, f"{report.total} samples ({report.added} new, {report.existing} already there); "
+         f"{report.labelled} formulas labelled ({report.rejected} rejected, {report.duplicates} duplicates) "
+         f"in {report.seconds:.1f}s with {config.jobs} job{'s' * (config.jobs > 1)}")
+    if not report.complete:
+        say(ctx, output, f"only {report.total} of {count} samples: the size gate or the number of distinct "
+             "formulas allows no more (raise --max-size or --aps, or lower --uniform-from)")
+        return ExitStatus.NEGATIVE
+    return ExitStatus.SUCCESS
+
+
+@data.command("stats")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@report_format
+@click.pass_context
+def data_stats(ctx: click.Context, file: str, fmt: str) -> ExitStatus:
+    """Counts per AP number and formula size of a two-line FILE (or a JSON Lines grid)."""
+    env = Environment.of(ctx)
+    try:
+        stats = dataset_stats(file)
+    except (ValueError, OSError, EOFError) as e:
+        return fail(ctx, e)
+    if fmt == "json":
+        env.stdout.write(json.dumps(stats.to_json()) + "\n")
+    else:
+        render_stats(report_console(env), stats)
+    return ExitStatus.SUCCESS

@@ -1,0 +1,27 @@
+"""`ltlwit fmt`: each formula in another syntax, one line per input."""
+
+from __future__ import annotations
+
+import click
+
+from ltlwit.cli.choices import OUTPUT_SYNTAXES
+from ltlwit.cli.environment import Environment
+from ltlwit.cli.options import emit_all, files_option, inputs, syntax_option
+from ltlwit.cli.output import FmtText
+from ltlwit.cli.status import ExitStatus
+from ltlwit.pipeline.convert import convert_one
+from ltlwit.pipeline.parsing import InputParser
+
+
+@click.command()
+@click.argument("formulas", nargs=-1, metavar="[FORMULA]...")
+@files_option("Read formulas from FILE, one per line ('-': stdin). Repeatable.")
+@click.option("--to", "to", type=click.Choice(OUTPUT_SYNTAXES), default="spot", show_default=True,
+              help="Output syntax.")
+@syntax_option
+@click.pass_context
+def fmt(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...], to: str, syntax: str) -> ExitStatus:
+    """Print each FORMULA in another syntax, one line per input."""
+    printer = FmtText(Environment.of(ctx))
+    parser = InputParser(syntax)
+    return emit_all((convert_one(item, parser, to) for item in inputs(ctx, formulas, files)), printer.emit)

@@ -1,0 +1,153 @@
+"""What the commands share: option decorators and types, reading inputs, making a `Solver`, and
+the one-line messages of the model workflow."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+import click
+
+from ltlwit.api import Solver
+from ltlwit.cli.choices import DEVICES, ENGINES, FORMATS, LOGICS, MODELS, SYNTAXES, TASKS
+from ltlwit.cli.environment import Environment
+from ltlwit.cli.output import Printer, stdout_console
+from ltlwit.cli.status import ExitStatus, exit_status, worst
+from ltlwit.neural import registry
+from ltlwit.pipeline.answers import Answer
+from ltlwit.pipeline.inputs import InputItem, has_inputs, read_inputs
+
+
+class Number(click.FloatRange):
+    """click's FloatRange without NaN, which compares false with every bound and so passes
+    them all (`--timeout nan` would mean no limit at all)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if number != number:
+            self.fail(f"{value!r} is not a number", param, ctx)
+        return number
+
+
+def model_completer(keywords: Sequence[str] = ()) -> Callable[..., list[str]]:
+    """Shell completion of model names (`keywords`, then the installed models; manifests only,
+    no torch)."""
+    def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+        names = [*keywords, *(m.name for m in registry.list_models())]
+        head, _, last = incomplete.rpartition(",")  # `--model si,my<TAB>`: the list's last name
+        if head:
+            names = [name for name in names if name not in ("auto", "both", "none")]  # alone only
+        prefix = head + "," if head else ""
+        return [prefix + name for name in dict.fromkeys(names) if name.startswith(last)]
+    return complete
+
+
+FILES_HELP = ("Read formulas from FILE, one per line ('-': stdin); FILE/COL reads column COL of a CSV "
+              "file, FILE/-COL also skips its header line. Repeatable.")
+
+
+def files_option(help_text: str) -> Callable:
+    # click.Path without checks: only so that shells complete file names (`-` and FILE/COL pass).
+    return click.option("-F", "--file", "files", multiple=True, metavar="FILE", help=help_text,
+                        type=click.Path(allow_dash=True))
+
+
+syntax_option = click.option(
+    "--syntax", type=click.Choice(SYNTAXES), default="auto", show_default=True,
+    help="Syntax of the input formulas (auto detects Spot infix, Polish or LBT).",
+)
+logic_option = click.option(
+    "--logic", type=click.Choice(LOGICS), default="auto", show_default=True,
+    help="prop: propositional (witness: partial assignment); ltl: LTL (witness: lasso trace); "
+    "auto: prop when the formula has no temporal operator.",
+)
+engine_option = click.option(
+    "--engine", type=click.Choice(ENGINES), default="auto", show_default=True,
+    help="LTL engine: auto (= builtin), builtin, or spot where `import spot` works.",
+)
+format_option = click.option(
+    "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+    help="text: one line per input; json: JSON Lines, one object per input.",
+)
+report_format = click.option(
+    "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+    help="text: tables for people; json: for machines (models list: one object per line).",
+)
+
+
+def solve_options(command: Callable, timeout: float | None = None) -> Callable:
+    """The options `solve` and `check` share: how to find a witness (a `Solver`'s options)."""
+    options = [
+        click.option("--timeout", type=Number(min=0, min_open=True), metavar="SECONDS",
+                     default=timeout, show_default=timeout is not None,
+                     help="Time limit of the engine per formula; past it the answer is UNKNOWN."),
+        engine_option,
+        click.option("--model", default="auto", show_default=True, metavar="MODELS",
+                     envvar="LTLWIT_MODEL", show_envvar=True, shell_complete=model_completer(MODELS),
+                     help="Neural models proposing candidates: si (symbol-invariant), dual (dual-part "
+                     "embeddings), both (union of their candidates, best score first), none (the engine "
+                     "alone), or model names from `ltlwit models list`, comma-separated (e.g. one made "
+                     "by `ltlwit train --name NAME`); auto: si where its weights are installed and a "
+                     "CUDA GPU can run it, else none."),
+        click.option("--top", type=click.IntRange(min=1), metavar="N",
+                     help="Candidates taken from each model's beam (default: the beam width)."),
+        click.option("--beam", type=click.IntRange(min=1), metavar="K",
+                     help="Beam width of the models' search (default: 3, or N of --top if larger)."),
+        click.option("--device", type=click.Choice(DEVICES), default="auto", show_default=True,
+                     help="Where the models run (auto: a CUDA GPU if torch sees one)."),
+        click.option("--max-len", type=click.IntRange(min=1), default=160, show_default=True, metavar="TOKENS",
+                     help="Longest witness a model may write (longer beams are cut off)."),
+        click.option("--no-fallback", "no_fallback", is_flag=True,
+                     help="Do not ask the engine when no model candidate verifies: answer UNKNOWN."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def make_solver(ctx: click.Context, notify: Callable[..., None], **options: Any) -> Solver:
+    """The command's `Solver`; options that cannot work here (a missing model, no GPU for
+    `--device cuda`, no Spot for `--engine spot`) are usage errors, said once up front."""
+    options["fallback"] = not options.pop("no_fallback")
+    try:
+        return Solver(notify=notify, **options)
+    except ValueError as exc:
+        raise click.UsageError(str(exc), ctx) from None
+
+
+def inputs(ctx: click.Context, arguments: Iterable[str], files: Iterable[str]) -> Iterator[InputItem]:
+    """The command's inputs (arguments, -F files, piped stdin); none at all is a usage error."""
+    env = Environment.of(ctx)
+    arguments, files = list(arguments), list(files)
+    if not has_inputs(arguments, files, env.stdin_isatty):
+        raise click.UsageError("no input: give formulas as arguments, with -F FILE, or on stdin", ctx)
+    return read_inputs(arguments, files, env.stdin, env.stdin_isatty)
+
+
+def emit_all(answers: Iterable[Answer], emit: Callable[[Any], None]) -> ExitStatus:
+    """Print each answer as it comes; the run's exit status."""
+    status = ExitStatus.SUCCESS
+    for answer in answers:
+        emit(answer)
+        status = worst(status, exit_status(answer))
+    return status
+
+
+def fail(ctx: click.Context, error: Exception) -> ExitStatus:
+    """A one-line `ltlwit: ...` error on stderr and exit status 2."""
+    Printer(Environment.of(ctx)).message("", " ".join(str(error).split()) or type(error).__name__)
+    return ExitStatus.ERROR
+
+
+def say(ctx: click.Context, where: str, text: str) -> None:
+    Printer(Environment.of(ctx)).message(where, text)
+
+
+def report_console(env: Environment) -> Any:
+    """A rich console for reports on stdout (tables for people; 160 columns off a terminal)."""
+    return stdout_console(env, no_color=not env.stdout_colors, soft_wrap=False,
+                          width=None if env.stdout_isatty else 160)
+
+
+task_option = click.option("--task", type=click.Choice(TASKS), required=True,
+                           help="ltl: formulas with lasso-trace witnesses; prop: propositional formulas with "
+                           "partial-assignment witnesses.")

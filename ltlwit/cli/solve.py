@@ -1,0 +1,49 @@
+"""`ltlwit solve`: a verified witness for each formula, or UNSAT / UNKNOWN, streamed in input
+order through one `ltlwit.Solver`."""
+
+from __future__ import annotations
+
+import click
+
+from ltlwit.cli.choices import OUTPUT_SYNTAXES, SOLVE_FORMATS
+from ltlwit.cli.environment import Environment
+from ltlwit.cli.options import FILES_HELP, emit_all, files_option, inputs, logic_option, make_solver, \
+    solve_options, syntax_option
+from ltlwit.cli.output import solve_printer
+from ltlwit.cli.status import ExitStatus, worst
+
+
+@click.command()
+@click.argument("formulas", nargs=-1, metavar="[FORMULA]...")
+@files_option(FILES_HELP)
+@logic_option
+@syntax_option
+@click.option("--format", "fmt", type=click.Choice(SOLVE_FORMATS), default="auto", show_default=True,
+              help="table: a table (formula, status, witness, source, ms); text: one line per answer; "
+              "json: JSON Lines; csv: a header row, then one row per answer; auto: table on a terminal, "
+              "text elsewhere.")
+@click.option("--syntax-out", type=click.Choice(OUTPUT_SYNTAXES), default="spot", show_default=True,
+              help="Syntax of printed witnesses (polish: DeepLTL's; lbt: LBT steps in Spot's word layout).")
+@solve_options
+@click.option("--all", "all_witnesses", is_flag=True,
+              help="Print up to N (--top) distinct verified witnesses per formula, one line each.")
+@click.option("--batch-size", type=click.IntRange(min=1), default=128, show_default=True, metavar="N",
+              help="Most formulas per model batch (1: answer each line as soon as it is read).")
+@click.pass_context
+def solve(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...], logic: str, syntax: str,
+          fmt: str, syntax_out: str, all_witnesses: bool, batch_size: int, **options: object) -> ExitStatus:
+    """Find a witness for each FORMULA: a partial assignment (propositional) or a lasso trace
+    (LTL), or UNSAT / UNKNOWN.
+
+    Model candidates are checked before anything is printed; when none verifies, the engine
+    answers. The source of each answer is shown in the table, JSON and CSV formats."""
+    env = Environment.of(ctx)
+    printer = solve_printer(fmt, env, syntax_out)
+    interactive = env.stdin_isatty and "-" in files  # answer each line as it is typed
+    solver = make_solver(ctx, printer.notice, logic=logic, syntax=syntax, all=all_witnesses,
+                         batch_size=1 if interactive else batch_size, **options)
+    try:
+        status = emit_all(solver.run(inputs(ctx, formulas, files)), printer.emit)
+    finally:
+        printer.finish()
+    return worst(status, ExitStatus.ERROR if solver.model_failed else ExitStatus.SUCCESS)

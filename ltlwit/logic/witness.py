@@ -1,0 +1,150 @@
+"""Whether a witness witnesses a formula: the one decision `solve`, `verify`, `check` and `eval`
+all rest on, made here and nowhere else.
+
+A `Trace` witnesses a formula when every word it stands for satisfies it (the LTL checker,
+universal semantics; a propositional formula is an LTL formula too). An `Assignment` witnesses a
+propositional formula when it entails it (every completion satisfies it). A model may also
+propose an `Invalid` token string; it witnesses nothing, and neither does a witness that cannot
+be judged (an AP the formula does not mention, a formula too deep for the checker), so callers
+that judge untrusted candidates use `is_witness`, which never raises.
+
+The heavy halves (the LTL engine, the SAT solver) are imported when first needed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Union
+
+from ltlwit.logic.assignment import Assignment
+from ltlwit.logic.formula import Formula
+from ltlwit.logic.rename import Renaming
+from ltlwit.logic.trace import Trace
+
+Witness = Union[Trace, Assignment]
+
+
+@dataclass(frozen=True)
+class Invalid:
+    """A malformed model output, kept as its tokens (AP tokens by slot name) so it can be
+    renamed and compared like a witness."""
+
+    tokens: tuple[str, ...] = ()
+
+    def rename(self, mapping: Mapping[str, str]) -> "Invalid":
+        return Invalid(tuple(mapping.get(t, t) for t in self.tokens))
+
+
+#: What a model proposes for a formula over slot names: a witness, or an invalid output.
+Prediction = Union[Trace, Assignment, Invalid]
+
+
+def logic_of(formula: Formula, logic: str = "auto") -> str:
+    """`ltl` or `prop` for a run asked for `logic` (`auto`: `prop` exactly when the formula has
+    no temporal operator); ValueError when `prop` is asked for a temporal formula."""
+    if logic == "auto":
+        return "ltl" if formula.temporal else "prop"
+    if logic not in ("ltl", "prop"):
+        raise ValueError(f"unknown logic {logic!r}; expected auto, ltl or prop")
+    if logic == "prop" and formula.temporal:
+        raise ValueError("--logic prop, but the formula has temporal operators")
+    return logic
+
+
+def holds(formula: Formula, witness: Witness, engine: str = "auto") -> bool:
+    """Whether `witness` witnesses `formula`. ValueError when that cannot be judged: an
+    assignment for a temporal formula, an assignment naming an AP the formula lacks, a formula
+    too deep for the checker. `engine` picks the LTL trace checker (`auto`, `builtin`, `spot`)."""
+    if isinstance(witness, Trace):
+        from ltlwit.logic import ltl
+
+        return bool(ltl.holds(formula, witness, engine=engine))
+    if isinstance(witness, Assignment):
+        if formula.temporal:
+            raise ValueError("an assignment witnesses only propositional formulas; this one is temporal "
+                             "(give a lasso trace)")
+        from ltlwit.logic.prop import entails
+
+        return entails(witness, formula)
+    raise TypeError(f"a witness is a Trace or an Assignment, not {type(witness).__name__}")
+
+
+def is_witness(formula: Formula, candidate: Prediction, engine: str = "auto") -> bool:
+    """`holds`, for candidates nobody vouches for: an `Invalid` output, or one that cannot be
+    judged, is no witness."""
+    if isinstance(candidate, Invalid):
+        return False
+    try:
+        return holds(formula, candidate, engine)
+    except ValueError:
+        return False
+
+
+def minimise(assignment: Assignment, formula: Formula) -> Assignment:
+    """Drop literals (last first) while the rest still entails `formula`: subset-minimal, the
+    promise the SAT path's answers keep. `assignment` must entail `formula`; entailment is
+    monotone, so one pass is enough."""
+    values = list(assignment.values)
+    for i in range(len(values) - 1, -1, -1):
+        smaller = values[:i] + values[i + 1:]
+        if holds(formula, Assignment(tuple(smaller))):
+            values = smaller
+    return Assignment(tuple(values))
+
+
+def invert(renaming: Renaming, prediction: Prediction) -> Prediction:
+    """A prediction for `renaming.apply(x)` mapped back to x's names. An AP the renaming does
+    not cover (the model made one up) makes the prediction Invalid: it has no preimage."""
+    try:
+        if isinstance(prediction, Trace):
+            return renaming.invert_trace(prediction)
+        if isinstance(prediction, Assignment):
+            return renaming.invert_assignment(prediction)
+    except ValueError:
+        return Invalid(("<unknown AP>",))
+    return prediction.rename(renaming.inverse().mapping)
+
+
+def parse_witness(text: str, formula: Formula, logic: str = "auto") -> Witness:
+    """A witness for `formula` as a user writes it: for a propositional formula an assignment
+    (`a1c0`, JSON, a Spot cube `a & !c` or an LBT cube `& "a" ! "c"`), and with `logic` auto a
+    lasso trace too; for an LTL formula a trace (`a & !b; cycle{c}`, DeepLTL's `&a!b;{c}`, LBT
+    steps). Raises the ParseError of the reading the text was most likely meant as."""
+    from ltlwit.logic.syntax import parse_trace
+
+    if logic_of(formula, logic) == "ltl":
+        return parse_trace(text, "auto")
+    try:
+        return _parse_assignment_for(text, formula)
+    except ValueError:
+        if logic != "auto":
+            raise
+        try:  # a propositional formula is an LTL formula too: a lasso trace may witness it
+            return parse_trace(text, "auto")
+        except ValueError:
+            pass
+        raise
+
+
+def _parse_assignment_for(text: str, formula: Formula) -> Assignment:
+    """Of the readings of `text` that parse (compact or JSON, a Spot cube, an LBT cube: what
+    `solve --syntax-out lbt` prints), the one naming only the formula's APs (`a1` is a=true as an
+    assignment but the AP `a1` as a cube; `t` is the empty assignment in LBT but the AP `t` in
+    Spot), else the first."""
+    from ltlwit.logic.syntax import parse_assignment, parse_formula
+    from ltlwit.logic.syntax.words import parse_cube
+
+    readings: list[Assignment] = []
+    errors: list[ValueError] = []
+    for reader in (parse_assignment, lambda t: parse_cube(t, parse_formula(t, "spot")),
+                   lambda t: parse_cube(t, parse_formula(t, "lbt"))):
+        try:
+            readings.append(reader(text))
+        except ValueError as exc:
+            errors.append(exc)
+    if not readings:
+        # The error of the reading the text was most likely meant as: JSON, else the Spot
+        # cube (the LBT reading's errors are rarely the helpful ones).
+        raise errors[0] if text.lstrip().startswith("{") else errors[1]
+    aps = set(formula.aps())
+    return next((r for r in readings if set(r.aps()) <= aps), readings[0])

@@ -1,0 +1,82 @@
+"""What happened to one input, as data: the answer types of `solve`, `verify`, `fmt` and `check`.
+
+Nothing here prints or exits: the CLI renders answers (`ltlwit.cli.output`) and maps them onto
+exit statuses (`ltlwit.cli.status`); `ltlwit.solve` hands `Solution`s to Python callers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, ClassVar, Literal
+
+from ltlwit.logic.witness import Witness
+from ltlwit.pipeline.inputs import InputItem
+
+Status = Literal["sat", "unsat", "unknown", "error"]
+
+#: Receives the pipeline's once-per-run notices (a model that failed to load or run), with the
+#: exception behind a failure (for `--traceback`).
+Notify = Callable[[str, "BaseException | None"], None]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Answer:
+    """What happened to one input, for any command; subclasses add the command's payload."""
+
+    #: The status that counts as a positive answer (exit status 0).
+    POSITIVE: ClassVar[str] = "sat"
+
+    item: InputItem
+    status: str
+    logic: str | None = None
+    #: status "unknown": why; status "error": what went wrong (with `parse_error`: which part
+    #: failed to parse, e.g. "parse error").
+    message: str | None = None
+    #: The parse error behind a status "error", for the caret rendering.
+    parse_error: ValueError | None = None
+    #: The bug behind an "internal error" (see `internal_error`), for `--traceback`.
+    exception: BaseException | None = field(default=None, compare=False, repr=False)
+    time_ms: float = 0.0
+
+    @property
+    def positive(self) -> bool:
+        return self.status == self.POSITIVE
+
+    @property
+    def error_text(self) -> str | None:
+        """The one-line error of an "error" answer (parse errors with their column)."""
+        if self.status != "error":
+            return None
+        return f"{self.message}: {self.parse_error}" if self.parse_error is not None else self.message
+
+
+@dataclass(frozen=True, kw_only=True)
+class Solution(Answer):
+    """`solve`'s answer for one formula: `witness` is set exactly when `status` is "sat", and
+    then it has passed the checker (`verified`): a model's candidate after validation, the
+    engine's after its own check."""
+
+    status: Status
+    witness: Witness | None = None
+    #: `model:si`, `model:dual` (`model:NAME` for other models), `engine`, `spot` or `sat-solver`;
+    #: None for errors.
+    source: str | None = None
+    #: 1-based position of the winning candidate among those tried (model answers only).
+    rank: int | None = None
+    #: Model candidates checked for this input (malformed ones included).
+    candidates_tried: int = 0
+    verified: bool | None = None
+
+    def to_str(self, syntax: str = "spot") -> str:
+        """The answer as `ltlwit solve` prints it: the witness in `syntax` (any output syntax,
+        see `Trace.to_str` and `Assignment.to_str`), else `UNSAT`, `UNKNOWN` or `ERROR`."""
+        return self.witness.to_str(syntax) if self.witness is not None else self.status.upper()
+
+    def __str__(self) -> str:
+        return self.to_str()
+
+
+def internal_error(exc: BaseException) -> str:
+    """One line for a bug in a solver, so one input's crash does not end the whole run (the
+    answer keeps `exc` as its `exception`: `--traceback` shows it)."""
+    return f"internal error (please report it): {type(exc).__name__}: {exc}"
