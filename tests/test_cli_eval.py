@@ -42,6 +42,7 @@ def model(home):
     return "tiny-si"
 
 
+@pytest.mark.slow
 def test_eval_json_grid_and_alpha(model, home):
     data = home / "hand.txt"
     data.write_text(DATA)

@@ -32,6 +32,13 @@ def test_ci_runs_the_readme_test_command_verbatim() -> None:
     assert ci[-1] == quick_start()[1]
 
 
+def test_ci_also_runs_the_slow_tests() -> None:
+    """The README's command leaves out the tests marked slow (pyproject's addopts); CI adds
+    them back through PYTEST_ADDOPTS, which pytest reads after addopts."""
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "export PYTEST_ADDOPTS=\"-m 'slow or not slow'\"" in ci
+
+
 def test_quick_start_solve_prints_a_witness() -> None:
     formula = re.search(r'ltlwit solve "([^"]+)"$', quick_start()[0]).group(1)
     result = run("solve", "--format", "json", formula)

@@ -24,10 +24,18 @@ def test_closed_pipe_is_quiet(tmp_path) -> None:
     assert err == b""
 
 
+def _default_sigint() -> None:
+    """In the child, before exec: SIGINT back to its default disposition. A shell starts a
+    background job (`pytest &`) with SIGINT ignored, a child inherits that, and Python keeps an
+    ignored SIGINT ignored instead of raising KeyboardInterrupt: Ctrl-C would never arrive."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_is_quiet() -> None:
     proc = subprocess.Popen(
         ltlwit_command("solve", "-F", "-"),
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=subprocess_env(), cwd=ROOT,
+        preexec_fn=_default_sigint,
     )
     proc.stdin.write(b"a\n")
     proc.stdin.flush()

@@ -44,6 +44,7 @@ def losses(home, name):
         return {r["step"]: r["loss"] for r in map(json.loads, fh) if "loss" in r}
 
 
+@pytest.mark.slow
 def test_resume_continues_step_counter_and_losses_exactly(data_dir, home):
     straight = run(*train_args(data_dir, "straight"))
     assert straight.exit_code == 0, straight.stderr
@@ -82,6 +83,7 @@ def test_train_errors(data_dir, home, tmp_path):
     assert missing.exit_code == 2 and "no train.txt.gz or train.txt" in missing.stderr
 
 
+@pytest.mark.slow
 def test_two_process_torchrun_on_cpu(data_dir, tmp_path):
     env = subprocess_env()
     env["LTLWIT_HOME"] = str(tmp_path / "home")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import gzip
 import json
-from pathlib import Path
 
 import pytest
 
+from shared_data import shared_file
 from ltlwit.train.pairs import append_pairs, iter_pairs, read_samples, recover_pairs
 from ltlwit.train.stats import dataset_stats
 
@@ -56,7 +56,7 @@ def test_reader_errors_name_file_and_line(tmp_path):
 
 
 def test_reads_the_shared_spot_sets_directly():
-    path = Path(__file__).resolve().parents[2] / "shared" / "data" / "prop35" / "test.txt.gz"
+    path = shared_file("prop35/test.txt.gz")
     first = next(iter_pairs(path))
     with gzip.open(path, "rt") as fh:
         assert first == (fh.readline().strip(), fh.readline().strip())

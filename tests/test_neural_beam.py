@@ -21,6 +21,7 @@ def inputs(task: str, n: int = 12) -> list:
     return [parse_formula(t, "polish") for t in lines[0: 2 * n: 2]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("arch, task", [("si", "ltl"), ("dual", "ltl"), ("si", "prop"), ("dual", "prop")])
 def test_candidates_sorted_distinct_valid_and_deterministic(arch: str, task: str) -> None:
     model = trained(arch, task)

@@ -82,6 +82,7 @@ def check_witness(record: dict) -> None:
         assert all(satisfies(formula, p, c) for p, c in random_completions(trace, names, random.Random(0)))
 
 
+@pytest.mark.slow
 def test_both_families_run_batched_and_every_answer_is_checked(model_home, monkeypatch, spy) -> None:
     monkeypatch.setenv("LTLWIT_HOME", str(model_home))
     result = run("solve", "--model", "both", "--format", "json", *FAST, *LTL, *PROP)

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from cli_support import run, run_process
 
 FORMULAS = {"a": "a", "b & !c": "b & !c", "X d": "cycle{d}", "G F x & G !x": "UNSAT", "a U b": "cycle{b}"}
 
 
+@pytest.mark.slow
 def test_a_100000_line_file_gives_exactly_one_answer_per_line_in_order(tmp_path) -> None:
     rng = random.Random(0)
     lines = [rng.choice(sorted(FORMULAS)) for _ in range(100_000)]

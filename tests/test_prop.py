@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -160,3 +161,12 @@ def test_brute_force_reference_itself() -> None:
     assert brute_minimal(Assignment.of({"a": True, "b": True}), f)
     assert not brute_minimal(Assignment.of({"a": True, "b": True, "c": True}), f)
     assert not brute_minimal(Assignment.of({"b": True}), f)
+
+
+def test_the_reference_backend_says_where_to_get_py_aiger(monkeypatch) -> None:
+    """py-aiger is a test dependency only: without it the fast path works and the reference
+    backend says how to install it."""
+    monkeypatch.setitem(sys.modules, "aiger", None)  # `import aiger` raises ImportError
+    assert solve_prop(parse_formula("a & !b")) == Sat(Assignment.of({"a": True, "b": False}))
+    with pytest.raises(ImportError, match=r"pip install 'ltlwit\[test\]'"):
+        solve_prop(parse_formula("a"), backend="aiger")

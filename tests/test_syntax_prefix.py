@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import gzip
-from pathlib import Path
 
 import pytest
 
+from shared_data import shared_file
 from ltlwit.logic.formula import ap
 from ltlwit.logic.syntax import SYNTAXES, ParseError, parse_formula, print_formula
 from ltlwit.logic.syntax.detect import SyntaxGuess
-
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 
 def spot(text: str):
@@ -116,10 +114,9 @@ def test_unknown_syntax_is_a_value_error_not_a_parse_error():
         parse_formula(None)  # type: ignore[arg-type]
 
 
-@pytest.mark.skipif(not DATA.exists(), reason="../shared/data is not beside this checkout")
 @pytest.mark.parametrize("name", ["ltl35/test", "prop35/test"])
 def test_data_set_formulas_round_trip_through_network_polish(name: str):
-    lines = gzip.open(DATA / f"{name}.txt.gz", "rt").read().splitlines()[:4000:2]
+    lines = gzip.open(shared_file(f"{name}.txt.gz"), "rt").read().splitlines()[:4000:2]
     data_file = SyntaxGuess()  # auto-detection over the file's lines, as `solve -F FILE` does
     for line in lines:
         f = parse_formula(line, "polish")

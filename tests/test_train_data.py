@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 import torch
 
+from ltlwit.logic.rename import Renaming
 from ltlwit.logic.syntax import parse_formula, parse_trace
+from ltlwit.logic.trace import Trace
 from ltlwit.neural.tokenizer import EOS, N_BASE, PAD, START, decode_formula, decode_trace, render
 from ltlwit.train import data as D
 from ltlwit.train.pairs import iter_pairs
@@ -87,7 +89,7 @@ def test_batches_hold_the_samples() -> None:
         assert render(encode_pair("ltl", f.to_str("polish"), "{1}")[0]) in formulas
         body = [t for t in tout if t != PAD]
         assert body[-1] == EOS and tin[1:len(body)] == body[:-1]
-        assert decode_trace(body) is not None
+        assert isinstance(decode_trace(body), Trace)
     assert batch.n_aps == batch.n_slots == max(len(decode_formula([t for t in s if t != PAD]).aps())
                                                for s in batch.src.tolist())
 
@@ -150,9 +152,11 @@ def test_rename_augmentation_is_a_bijection_per_sample() -> None:
 def test_parses_real_deepltl_lines() -> None:
     f, t = "U&a!X&c!eXe", "!a;e;{1}"
     src, tgt, n = encode_pair("ltl", f, t)
-    assert decode_formula(src) is not None and n == 3
-    assert parse_formula(f, "polish").size == len(src)
-    assert len(tgt) == len(render(tgt)) and parse_trace(t, "polish") is not None
+    formula, trace = parse_formula(f, "polish"), parse_trace(t, "polish")
+    slots = Renaming.canonical(formula)  # a, c, e -> a, b, c
+    assert decode_formula(src) == slots.apply(formula) and n == 3 and formula.size == len(src)
+    assert decode_trace(tgt) == slots.apply_trace(trace)
+    assert len(tgt) == len(render(tgt))
 
 
 @pytest.mark.parametrize("per_ap", [False, True])

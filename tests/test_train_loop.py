@@ -34,6 +34,7 @@ def losses(out: Path) -> dict[int, float]:
 
 # -- overfitting: the whole training path works --------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("arch, task, lr, max_steps", [("si", "prop", 3e-3, 500), ("dual", "ltl", 1e-3, 1600)])
 def test_tiny_model_overfits_64_pairs(tmp_path: Path, arch: str, task: str, lr: float, max_steps: int) -> None:
     steps, exact = overfit(arch, task, tmp_path, max_steps, lr=lr)
@@ -129,6 +130,7 @@ def test_validate_fn_sees_formulas_and_decoded_predictions(tmp_path: Path) -> No
 
 # -- distributed ----------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_two_process_torchrun_on_cpu(tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
                OMP_NUM_THREADS="1", CUDA_VISIBLE_DEVICES="")

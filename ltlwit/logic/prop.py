@@ -21,6 +21,8 @@ Two backends implement the same algorithm:
   the toolchain the issue and DeepLTL name: ~600 solves/s, ~1,200 entails/s even with the
   circuit built node by node (py-aiger's own BoolExpr operators: ~100/s), too slow for checking
   neural candidates, so it is the reference the tests cross-check the fast path against.
+  py-aiger and py-aiger-sat come with the test extra (`pip install 'ltlwit[test]'`), not with
+  ltlwit itself: nothing else needs them, and they load only when this backend is asked for.
 
 Both are iterative: a formula 10,000 operators deep encodes without recursion.
 """
@@ -271,7 +273,7 @@ def to_aiger(formula: Formula, *, negate: bool = False):  # -> aiger.BoolExpr (l
     never recurse; for the same reason negate here rather than with BoolExpr's `~`, which
     rebuilds the circuit top-down.
     """
-    import aiger
+    aiger = _reference_backend("aiger")
     from aiger.aig import AIG, ConstFalse, Input
 
     _require_propositional(formula)
@@ -305,8 +307,20 @@ def to_aiger(formula: Formula, *, negate: bool = False):  # -> aiger.BoolExpr (l
     return aiger.BoolExpr(circuit)
 
 
+def _reference_backend(module: str):  # -> the module
+    """py-aiger (`aiger`) or py-aiger-sat (`aiger_sat`), or an ImportError that says how to get
+    them: they are test dependencies, not ltlwit's own."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise ImportError(f"backend='aiger' needs py-aiger and py-aiger-sat, test dependencies of ltlwit "
+                          f"(pip install 'ltlwit[test]'): {exc}") from exc
+
+
 def _aiger_solver(expr):
-    import aiger_sat
+    aiger_sat = _reference_backend("aiger_sat")
 
     solver = aiger_sat.SolverWrapper(Minisat22())
     solver.add_expr(expr)
