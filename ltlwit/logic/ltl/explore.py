@@ -1,0 +1,318 @@
+"""SAT-based explicit search for an accepting lasso (aalta's algorithm, on `xnf`).
+
+A state is a set of obligations (NNF formulas, none a conjunction). Its successors are the SAT
+models of E(f₁) ∧ … ∧ E(fₖ) (`xnf`), generated lazily, one per request of the depth-first
+search, and each *minimal* in its N and P variables (no model sets a strict subset of them):
+fewer obligations and fewer postponed eventualities make a weaker edge, and a minimal edge
+simulates every edge it is below, so the search stays complete while branching only where the
+specification does. Blocking each found set's supersets (one clause under the state's
+activation literal) enumerates exactly the minimal ones.
+
+Three accelerations, as in aalta:
+* obligation acceleration — each new state first asks whether a constant word σ^ω satisfies all
+  its obligations (`Xnf.constant`, one SAT call): if so the witness is the search path to it
+  followed by `cycle{σ}`; most satisfiable specifications end here within a few states;
+* conflicts — a state whose expansion is unsatisfiable yields an unsat core C of its obligations,
+  and every later successor containing all of C is excluded by one clause over N variables;
+* dead states — an SCC popped without acceptance has only empty-language states, so each one's
+  obligation set is excluded the same way (a superset of a dead state is dead).
+
+The emptiness check is Couvreur's SCC algorithm over transition-based generalized Büchi
+acceptance: one mark per Until-like formula, carried by the edges that do not postpone it.
+Unsat answers come from the exhausted search (with the pruning above, each step sound);
+witnesses are lassos of cubes that the caller verifies with `holds` before printing.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Iterator
+
+from ltlwit.logic.formula import TRUE, And, Formula, Not, ap
+from ltlwit.logic.ltl.emptiness import Limit, OutOfTime, accepting_cycle, shortest_path
+from ltlwit.logic.ltl.expand import _closure
+from ltlwit.logic.ltl.xnf import SOLVER, Xnf, conjuncts
+from ltlwit.logic.trace import Trace
+
+State = frozenset  # of Formula
+#: a letter: signed AP variables (a cube over the APs that the state's expansion mentions)
+Letter = tuple[int, ...]
+Edge = tuple[Letter, State, int]
+
+
+class Unsatisfiable(Exception):
+    """The search is exhausted: no accepting run (the formula has no model)."""
+
+
+class Search:
+    """One satisfiability search; `run()` returns a witness `Trace` or raises `Unsatisfiable`
+    (or `OutOfBudget` from the limit)."""
+
+    def __init__(self, formula: Formula, limit: Limit | None = None, solver: str = SOLVER) -> None:
+        self.limit = limit if limit is not None else Limit(None)
+        self.x = Xnf(solver)
+        for f in _closure(formula):  # every acceptance mark exists before the search starts
+            self.x.now(f)
+        self.bit = {v: 1 << i for i, v in enumerate(sorted(self.x.post_of))}
+        self.all_marks = (1 << len(self.bit)) - 1
+        self.initial: State = frozenset(conjuncts(formula))
+        self.edges: dict[State, list[Edge]] = {}
+        self.stats = {"states": 0, "sat_calls": 0, "learned": 0}
+
+    # -- SAT calls -----------------------------------------------------------------------------
+    def _solve(self, assumptions: list[int]) -> bool:
+        self.stats["sat_calls"] += 1
+        result = self.x.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        if result is None:  # the watchdog interrupted it: deadline or memory ceiling
+            self.limit.check_time()
+            raise OutOfTime("time budget exhausted")
+        return result
+
+    def _model(self, variables: frozenset[int] | set[int]) -> set[int]:
+        """The true variables among `variables` in the last model."""
+        return _true(self.x.solver.get_model(), variables)
+
+    # -- the pieces of a state -------------------------------------------------------------------
+    def _cone(self, state: State) -> tuple[frozenset[int], frozenset[int]]:
+        aps: set[int] = set()
+        np: set[int] = set()
+        for f in state:
+            a, n = self.x.cone(f)
+            aps |= a
+            np |= n
+        return frozenset(aps), frozenset(np)
+
+    def _now(self, state: State) -> list[int] | None:
+        """The assumptions E(f) of the state's obligations; None when one is `0`."""
+        lits = []
+        for f in state:
+            lit = self.x.now(f)
+            if lit is False:
+                return None
+            if lit is not True:
+                lits.append(lit)
+        return lits
+
+    def _learn(self, formulas: list[Formula] | State) -> None:
+        """Exclude every successor holding all of `formulas` (their conjunction has no model)."""
+        self.stats["learned"] += 1
+        self.x.add([-self.x.next_var(g) for g in formulas])
+
+    def successors(self, state: State) -> Iterator[Edge]:
+        """The state's minimal edges, one SAT model at a time (module docstring)."""
+        base = self._now(state)
+        if base is None:
+            self._learn([f for f in state if self.x.now(f) is False][:1])
+            return
+        if not self._solve(base):
+            self._learn_core(state, base)
+            return
+        aps, np = self._cone(state)
+        act = self.x.fresh()
+        base = base + [act]
+        found = True
+        forced: set[int] | None = None
+        while True:
+            if not found and not self._solve(base):
+                self.x.add([-act])  # retire the state's blocking clauses
+                return
+            found = False
+            model = self.x.solver.get_model()
+            true = _true(model, np)
+            if true:  # deletion-based shrinking to a minimal set (forced variables stay)
+                if forced is None:
+                    forced = set(self.x.solver.propagate(assumptions=base)[1]) & np
+                changed = False
+                for v in sorted(true - forced, key=lambda v: v not in self.x.post_of):
+                    trial = true - {v}
+                    if self._solve(base + [-w for w in np if w not in trial]):
+                        true = trial
+                        changed = True
+                if changed:  # a model with exactly `true`, for the letter
+                    self._solve(base + [w if w in true else -w for w in np])
+                    model = self.x.solver.get_model()
+            ones = _true(model, aps)
+            letter = tuple(sorted(v if v in ones else -v for v in aps))
+            self.x.add([-act] + [-v for v in true])
+            nxt = frozenset(self.x.next_of[v] for v in true if v in self.x.next_of)
+            marks = self.all_marks
+            for v in true:
+                b = self.bit.get(v)
+                if b is not None:
+                    marks &= ~b
+            yield letter, nxt, marks
+
+    def _learn_core(self, state: State, base: list[int]) -> None:
+        """The state's expansion is unsatisfiable under what is learned: learn the obligations
+        of its unsat core (a subset of the state, so it excludes more states than the state)."""
+        core = set(self.x.solver.get_core() or base)
+        self._learn([f for f in state if self.x.now(f) in core])
+
+    def _generalise(self, state: State) -> None:
+        """A state just learned dead: every successor of it is now excluded, so its expansion is
+        unsatisfiable and its core is a smaller dead set (aalta's conflict analysis)."""
+        base = self._now(state)
+        if base is not None and not self._solve(base):
+            self._learn_core(state, base)
+
+    def constant_letter(self, state: State) -> Letter | None:
+        """A letter σ with σ^ω satisfying every obligation of the state, or None."""
+        lits = []
+        aps: set[int] = set()
+        for f in state:
+            lit = self.x.constant(f)
+            if lit is False:
+                return None
+            if lit is not True:
+                lits.append(lit)
+            aps.update(self.x.ap(n) for n in f.aps())
+        # σ must fix every AP of the obligations: C is exact for constant words only, and a
+        # partial cube stands for non-constant words too
+        if not self._solve(lits):
+            return None
+        true = self._model(aps)
+        return tuple(sorted(v if v in true else -v for v in aps))
+
+    # -- the search --------------------------------------------------------------------------
+    def run(self) -> Trace:
+        timer = None
+        if self.limit.deadline is not None:
+            import time
+
+            timer = threading.Timer(max(0.0, self.limit.deadline - time.perf_counter()),
+                                    self.x.solver.interrupt)
+            timer.daemon = True
+            timer.start()
+        try:
+            return self._couvreur()
+        finally:
+            if timer is not None:
+                timer.cancel()
+            self.x.solver.delete()
+
+    def _couvreur(self) -> Trace:
+        """Couvreur's SCC algorithm (as `emptiness.accepting_scc`) over lazy successors, with
+        the constant-word check on every new state and dead SCCs learned as they are popped."""
+        init = self.initial
+        limit = self.limit
+        limit.tick()
+        self.stats["states"] += 1
+        letter = self.constant_letter(init)
+        if letter is not None:
+            return self._trace([], [letter])
+        index: dict[State, int] = {init: 1}
+        live = [init]
+        roots: list[list[int]] = [[1, 0]]
+        arcs: list[int] = []
+        self.edges[init] = []
+        # (state, its successor iterator, the edge that entered it)
+        todo: list[tuple[State, Iterator[Edge], Edge | None]] = [(init, self.successors(init), None)]
+        while todo:
+            s, succ, _ = todo[-1]
+            edge = next(succ, None)
+            if edge is None:
+                todo.pop()
+                if roots[-1][0] == index[s]:
+                    roots.pop()
+                    if arcs:
+                        arcs.pop()
+                    dead = []
+                    while True:
+                        u = live.pop()
+                        index[u] = 0
+                        dead.append(u)
+                        if u == s:
+                            break
+                    if s is init:
+                        raise Unsatisfiable()
+                    for u in dead:
+                        self._learn(u)
+                    for u in dead:
+                        self._generalise(u)
+                continue
+            self.edges[s].append(edge)
+            _, t, marks = edge
+            n = index.get(t)
+            if n is None:
+                limit.tick()
+                self.stats["states"] += 1
+                letter = self.constant_letter(t)
+                if letter is not None:
+                    path = [e for _, _, e in todo[1:]] + [edge]
+                    return self._trace([e[0] for e in path], [letter])
+                n = len(index) + 1
+                index[t] = n
+                live.append(t)
+                roots.append([n, 0])
+                arcs.append(marks)
+                self.edges[t] = []
+                todo.append((t, self.successors(t), edge))
+                continue
+            if n == 0:
+                continue
+            acc = marks
+            while n < roots[-1][0]:
+                acc |= roots.pop()[1] | arcs.pop()
+            roots[-1][1] |= acc
+            if roots[-1][1] & self.all_marks == self.all_marks:
+                low = roots[-1][0]
+                scc = {u for u in live if index[u] >= low}
+                return self._lasso(scc, index)
+        raise Unsatisfiable()
+
+    def _lasso(self, scc: set, index: dict) -> Trace:
+        def succ(s: State) -> list[Edge]:
+            return self.edges.get(s, [])
+
+        explored = {s for s, n in index.items() if n}
+        prefix = shortest_path(self.initial, scc.__contains__, succ, explored.__contains__,
+                               limit=self.limit)
+        entry = prefix[-1][1] if prefix else self.initial
+        cycle = accepting_cycle(entry, scc, succ, self.all_marks, self.limit)
+        return self._trace([e[0] for e in prefix], [e[0] for e in cycle])
+
+    def _trace(self, prefix: list[Letter], cycle: list[Letter]) -> Trace:
+        """Spot's word simplification on cubes (as `witness.simplify_word`), then formulas."""
+        prefix, cycle = list(prefix), list(cycle)
+        if len(cycle) > 1:
+            merged = _meet(cycle)
+            if merged is not None:
+                cycle = [merged]
+        while prefix:
+            both = _meet([prefix[-1], cycle[-1]])
+            if both is None:
+                break
+            prefix.pop()
+            cycle.pop()
+            cycle.insert(0, both)
+        return Trace(tuple(self.cube(x) for x in prefix), tuple(self.cube(x) for x in cycle))
+
+    def cube(self, letter: Letter) -> Formula:
+        names = self.x.ap_names
+        lits = sorted(letter, key=lambda v: names[abs(v)])
+        return And(*(ap(names[v]) if v > 0 else Not(ap(names[-v])) for v in lits)) if lits else TRUE
+
+
+def _true(model: list[int], variables: frozenset[int] | set[int]) -> set[int]:
+    """The true variables among `variables` in a model (variables in no clause yet are absent
+    from it: free, read as false)."""
+    known = len(model)
+    return {v for v in variables if v <= known and model[v - 1] > 0}
+
+
+def _meet(letters: list[Letter]) -> Letter | None:
+    """The conjunction of cubes, or None when two of them clash."""
+    out: set[int] = set()
+    for x in letters:
+        out.update(x)
+    if any(-v in out for v in out):
+        return None
+    return tuple(sorted(out))
+
+
+def search(formula: Formula, limit: Limit | None = None) -> Trace | None:
+    """A candidate witness lasso for the simplified NNF `formula`, or None when it has no model."""
+    try:
+        return Search(formula, limit).run()
+    except Unsatisfiable:
+        return None

@@ -1,0 +1,332 @@
+"""X-normal form: every formula's "now" part in one incremental SAT solver (aalta's successors).
+
+aalta (Li et al., "SAT-based explicit LTL reasoning", HVC 2015) never enumerates the terms of a
+state's expansion: the expansion is a propositional formula over the APs and one variable per
+formula required *next*, and each SAT model is a transition (a letter and a next state). Big
+propositional parts (a dozen APs under G, hundreds of clauses) therefore cost one CNF, not a
+DNF product. This module is that encoding, built once per formula and shared by every state:
+
+* `ap(name)`: the AP's variable.
+* `next_var(g)` — N(g): "g is an obligation of the next state". `X g` is the conjunction of the
+  N variables of g's conjuncts, so states are sets of non-conjunctive formulas.
+* `post_var(u)` — P(u), for each Until-like `u` (`a U b`, `F b`, `a M b`): "u is postponed". An
+  edge whose model leaves P(u) false is in u's acceptance set (Couvreur's promises).
+* `now(f)` — E(f), a literal implying f's expansion (Plaisted–Greenbaum, one direction: the
+  literals are only ever asserted), for NNF f:
+  `a U b`: b ∨ (a ∧ N(u) ∧ P(u));  `F b`: b ∨ (N(u) ∧ P(u));  `a R b`: b ∧ (a ∨ N(u));
+  `G a`: a ∧ N(u);  `a W b`: b ∨ (a ∧ N(u));  `a M b`: b ∧ (a ∨ (N(u) ∧ P(u)));
+  `a <-> b`: (a ∧ b) ∨ (¬a ∧ ¬b) with ¬a, ¬b in simplified NNF (likewise xor).
+  A model of E(f₁) ∧ … ∧ E(fₖ) gives a sound edge: its letter followed by any word of the next
+  state (the N variables set) satisfies every fᵢ. Setting extra N or P variables only weakens an
+  edge, so the search keeps the models minimal in them.
+* `constant(f)` — C(f), exact both ways: the letter σ satisfies C(f) iff the constant word σ^ω
+  satisfies f (`witness.constant_collapse` as a circuit). aalta's obligation acceleration asks
+  this of every state: one SAT call that answers most satisfiable formulas at once.
+
+Propositional subformulas get exact Tseitin variables, shared by E and C. Everything is
+iterative, so formulas thousands of levels deep encode without recursion. The solver is
+MiniSat (python-sat): it releases the GIL and honours `interrupt()`, so a watchdog thread can
+stop a long call at the deadline (CaDiCaL's binding can do neither).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from pysat.solvers import Solver
+
+from ltlwit.logic.formula import Formula
+from ltlwit.logic.ltl.rewrite import negate
+
+#: A literal, or a Python bool where constant folding decided it.
+Lit = int | bool
+
+UNTIL_LIKE = frozenset({"U", "F", "M"})
+SOLVER = "minisat22"
+
+
+def conjuncts(f: Formula) -> list[Formula]:
+    """The top-level conjuncts of f (`1` dropped): a state holds these, never a conjunction."""
+    out, stack = [], [f]
+    while stack:
+        g = stack.pop()
+        if g.op == "&":
+            stack.extend(reversed(g.children))
+        elif g.op != "1":
+            out.append(g)
+    return out
+
+
+class Xnf:
+    """The encoding of one formula's closure (see the module docstring); grows on demand."""
+
+    def __init__(self, solver: str = SOLVER) -> None:
+        self.solver = Solver(name=solver)
+        self.top = 0
+        self.aps: dict[str, int] = {}
+        self.ap_names: dict[int, str] = {}
+        self.nxt: dict[Formula, int] = {}
+        self.next_of: dict[int, Formula] = {}
+        self.post: dict[Formula, int] = {}
+        self.post_of: dict[int, Formula] = {}
+        self._now: dict[Formula, Lit] = {}
+        self._prop: dict[Formula, Lit] = {}
+        self._const: dict[Formula, Lit] = {}
+        self._cone: dict[Formula, tuple[frozenset[int], frozenset[int]]] = {}
+        self.clause_count = 0
+
+    # -- variables ---------------------------------------------------------------------------
+    def fresh(self) -> int:
+        self.top += 1
+        return self.top
+
+    def add(self, clause: list[int]) -> None:
+        self.solver.add_clause(clause)
+        self.clause_count += 1
+
+    def ap(self, name: str) -> int:
+        v = self.aps.get(name)
+        if v is None:
+            v = self.aps[name] = self.fresh()
+            self.ap_names[v] = name
+        return v
+
+    def next_var(self, g: Formula) -> int:
+        v = self.nxt.get(g)
+        if v is None:
+            v = self.nxt[g] = self.fresh()
+            self.next_of[v] = g
+        return v
+
+    def post_var(self, u: Formula) -> int:
+        v = self.post.get(u)
+        if v is None:
+            v = self.post[u] = self.fresh()
+            self.post_of[v] = u
+        return v
+
+    # -- gates (constant folding; `exact` adds the reverse implications too) -----------------
+    def _and(self, lits: Iterable[Lit], exact: bool) -> Lit:
+        kids: list[int] = []
+        for x in lits:
+            if x is False:
+                return False
+            if x is not True:
+                kids.append(x)  # type: ignore[arg-type]
+        kids = list(dict.fromkeys(kids))
+        if not kids:
+            return True
+        if len(kids) == 1:
+            return kids[0]
+        y = self.fresh()
+        for k in kids:
+            self.add([-y, k])
+        if exact:
+            self.add([y] + [-k for k in kids])
+        return y
+
+    def _or(self, lits: Iterable[Lit], exact: bool) -> Lit:
+        kids: list[int] = []
+        for x in lits:
+            if x is True:
+                return True
+            if x is not False:
+                kids.append(x)  # type: ignore[arg-type]
+        kids = list(dict.fromkeys(kids))
+        if not kids:
+            return False
+        if len(kids) == 1:
+            return kids[0]
+        y = self.fresh()
+        self.add([-y] + kids)
+        if exact:
+            for k in kids:
+                self.add([y, -k])
+        return y
+
+    def _iff(self, a: Lit, b: Lit, xor: bool) -> Lit:
+        if isinstance(a, bool) or isinstance(b, bool):
+            if isinstance(a, bool) and isinstance(b, bool):
+                return (a != b) if xor else (a == b)
+            const, other = (a, b) if isinstance(a, bool) else (b, a)
+            positive = const != xor
+            return other if positive else -other  # type: ignore[operator]
+        if a == b or a == -b:
+            same = a == b
+            return same != xor
+        y = self.fresh()
+        if xor:
+            b = -b
+        self.add([-y, -a, b])
+        self.add([-y, a, -b])
+        self.add([y, a, b])
+        self.add([y, -a, -b])
+        return y
+
+    # -- propositional subformulas: exact Tseitin --------------------------------------------
+    def prop(self, f: Formula) -> Lit:
+        memo = self._prop
+        hit = memo.get(f)
+        if hit is not None:
+            return hit
+        stack: list[tuple[Formula, bool]] = [(f, False)]
+        while stack:
+            node, ready = stack.pop()
+            if node in memo:
+                continue
+            if not ready and node.children:
+                stack.append((node, True))
+                stack.extend((c, False) for c in node.children if c not in memo)
+                continue
+            memo[node] = self._prop_gate(node, [memo[c] for c in node.children])
+        return memo[f]
+
+    def _prop_gate(self, node: Formula, kids: list[Lit]) -> Lit:
+        op = node.op
+        if op == "ap":
+            return self.ap(node.name)  # type: ignore[arg-type]
+        if op == "1":
+            return True
+        if op == "0":
+            return False
+        if op == "!":
+            x = kids[0]
+            return (not x) if isinstance(x, bool) else -x
+        a, b = kids
+        if op == "&":
+            return self._and(kids, True)
+        if op == "|":
+            return self._or(kids, True)
+        if op == "->":
+            return self._or([(not a) if isinstance(a, bool) else -a, b], True)
+        if op in ("<->", "xor"):
+            return self._iff(a, b, op == "xor")
+        raise ValueError(f"operator {op} in a propositional formula")
+
+    # -- E(f): the now part ------------------------------------------------------------------
+    def now(self, f: Formula) -> Lit:
+        memo = self._now
+        hit = memo.get(f)
+        if hit is not None:
+            return hit
+        stack: list[tuple[Formula, bool]] = [(f, False)]
+        while stack:
+            node, ready = stack.pop()
+            if node in memo:
+                continue
+            if not node.temporal:
+                memo[node] = self.prop(node)
+                continue
+            deps = _now_children(node)
+            if not ready and deps:
+                stack.append((node, True))
+                stack.extend((c, False) for c in deps if c not in memo)
+                continue
+            memo[node] = self._now_gate(node, [memo[c] for c in deps])
+        return memo[f]
+
+    def _now_gate(self, f: Formula, kids: list[Lit]) -> Lit:
+        op = f.op
+        if op == "&":
+            return self._and(kids, False)
+        if op == "|":
+            return self._or(kids, False)
+        if op == "X":
+            return self._and([self.next_var(g) for g in conjuncts(f.children[0])], False)
+        if op == "<->" or op == "xor":
+            a, b, na, nb = kids
+            if op == "xor":
+                b, nb = nb, b
+            return self._or([self._and([a, b], False), self._and([na, nb], False)], False)
+        n = self.next_var(f)
+        if op == "U":
+            a, b = kids
+            return self._or([b, self._and([a, n, self.post_var(f)], False)], False)
+        if op == "F":
+            return self._or([kids[0], self._and([n, self.post_var(f)], False)], False)
+        if op == "R":
+            a, b = kids
+            return self._and([b, self._or([a, n], False)], False)
+        if op == "G":
+            return self._and([kids[0], n], False)
+        if op == "W":
+            a, b = kids
+            return self._or([b, self._and([a, n], False)], False)
+        if op == "M":
+            a, b = kids
+            return self._and([b, self._or([a, self._and([n, self.post_var(f)], False)], False)], False)
+        raise ValueError(f"operator {op} is not in negation normal form")
+
+    def cone(self, f: Formula) -> tuple[frozenset[int], frozenset[int]]:
+        """(AP variables, N and P variables) that E(f)'s clauses mention: a model's values
+        outside them are arbitrary, so letters and next states are read inside them only."""
+        hit = self._cone.get(f)
+        if hit is not None:
+            return hit
+        aps: set[int] = set()
+        np: set[int] = set()
+        seen: set[Formula] = set()
+        stack = [f]
+        while stack:
+            g = stack.pop()
+            if g in seen:
+                continue
+            seen.add(g)
+            if not g.temporal:
+                aps.update(self.ap(n) for n in g.aps())
+                continue
+            if g.op == "X":
+                np.update(self.next_var(c) for c in conjuncts(g.children[0]))
+                continue
+            if g.op not in ("&", "|", "<->", "xor"):
+                np.add(self.next_var(g))
+                if g.op in UNTIL_LIKE:
+                    np.add(self.post_var(g))
+            stack.extend(_now_children(g))
+        hit = self._cone[f] = (frozenset(aps), frozenset(np))
+        return hit
+
+    # -- C(f): the constant-word collapse (exact) --------------------------------------------
+    def constant(self, f: Formula) -> Lit:
+        memo = self._const
+        hit = memo.get(f)
+        if hit is not None:
+            return hit
+        stack: list[tuple[Formula, bool]] = [(f, False)]
+        while stack:
+            node, ready = stack.pop()
+            if node in memo:
+                continue
+            if not node.temporal:
+                memo[node] = self.prop(node)
+                continue
+            if not ready:
+                stack.append((node, True))
+                stack.extend((c, False) for c in node.children if c not in memo)
+                continue
+            kids = [memo[c] for c in node.children]
+            op = node.op
+            if op in ("X", "F", "G"):
+                memo[node] = kids[0]
+            elif op in ("U", "R"):
+                memo[node] = kids[1]
+            elif op in ("|", "W"):
+                memo[node] = self._or(kids, True)
+            elif op in ("&", "M"):
+                memo[node] = self._and(kids, True)
+            elif op in ("<->", "xor"):
+                memo[node] = self._iff(kids[0], kids[1], op == "xor")
+            else:
+                raise ValueError(f"operator {op} is not in negation normal form")
+        return memo[f]
+
+
+def _now_children(f: Formula) -> tuple[Formula, ...]:
+    """The formulas whose E literal f's expansion uses (none under X: that is the next step)."""
+    op = f.op
+    if op == "X" or not f.temporal:
+        return ()
+    if op in ("<->", "xor"):
+        a, b = f.children
+        return (a, b, negate(a), negate(b))
+    return f.children
