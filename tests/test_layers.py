@@ -1,0 +1,120 @@
+"""The architecture DEVELOPERS.md draws, checked against the code's import graph.
+
+Every `import` in ltlwit/ counts, at module level or inside a function (a lazy import is still
+a dependency): logic <- neural <- pipeline <- specs <- api <- cli, with train and eval beside
+them (train on neural, eval on train); the pipeline never imports eval or train. And importing
+the logic or pipeline layers (or the public API) loads no torch.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cli_support import ROOT, subprocess_env
+
+PACKAGE = ROOT / "ltlwit"
+
+#: What each layer may import (besides the `ltlwit` package itself, for `__version__`).
+ALLOWED = {
+    "logic": {"logic"},
+    "neural": {"logic", "neural"},
+    "pipeline": {"logic", "neural", "pipeline"},
+    "specs": {"logic", "neural", "pipeline", "specs"},
+    "train": {"logic", "neural", "train"},
+    "eval": {"logic", "neural", "train", "eval"},
+    "api": {"logic", "neural", "pipeline", "specs", "api"},
+    "cli": {"logic", "neural", "pipeline", "specs", "train", "eval", "api", "cli"},
+}
+#: The only modules outside the layers' packages: the package, `python -m ltlwit`, the API.
+TOP_LEVEL = {"__init__.py", "__main__.py", "api.py"}
+
+
+def layer_of(module: str) -> str:
+    """`ltlwit.pipeline.run` -> `pipeline`; `ltlwit.api` -> `api`; `ltlwit` -> `` (the root)."""
+    parts = module.split(".")
+    if parts == ["ltlwit"]:
+        return ""
+    if parts[1] == "__main__":
+        return "cli"
+    return parts[1]
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(path: Path, module: str | None = None) -> set[str]:
+    """The ltlwit modules `path` (the module `module`, by default its name in the checkout)
+    imports, anywhere in it."""
+    found: set[str] = set()
+    module = module or module_name(path)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: from the package, up level - 1 packages
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names if (PACKAGE.parent / (
+                f"{base}.{alias.name}".replace(".", "/") + ".py")).exists())
+    return {name for name in found if name == "ltlwit" or name.startswith("ltlwit.")}
+
+
+def graph() -> dict[str, set[str]]:
+    return {module_name(path): imports(path) for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def test_every_module_sits_in_a_layer() -> None:
+    loose = {p.name for p in PACKAGE.glob("*.py")} - TOP_LEVEL
+    assert not loose, f"modules beside the layers' packages: {sorted(loose)}"
+    layers = {layer_of(m) for m in graph()} - {""}
+    assert layers == set(ALLOWED), layers
+
+
+def test_dependencies_point_one_way() -> None:
+    wrong = []
+    for module, targets in graph().items():
+        layer = layer_of(module)
+        if layer == "":
+            continue  # ltlwit/__init__.py names its API lazily, by strings
+        for target in targets:
+            if layer_of(target) not in ALLOWED[layer] | {""}:
+                wrong.append(f"{module} imports {target}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_pipeline_never_imports_eval_or_train() -> None:
+    """Said on its own because it was the case (pipeline -> eval.predictor) until it was not."""
+    for module, targets in graph().items():
+        if layer_of(module) == "pipeline":
+            assert not {layer_of(t) for t in targets} & {"eval", "train", "specs", "api", "cli"}, module
+
+
+def test_the_checker_sees_lazy_and_relative_imports(tmp_path) -> None:
+    source = tmp_path / "probe.py"
+    source.write_text("def f():\n    from ltlwit.eval import metrics\n    import ltlwit.train.loop\n"
+                      "from ..logic.formula import Formula\nfrom . import checking\n")
+    assert imports(source, "ltlwit.pipeline.probe") == {
+        "ltlwit.eval", "ltlwit.eval.metrics", "ltlwit.train.loop", "ltlwit.logic.formula", "ltlwit.pipeline",
+        "ltlwit.pipeline.checking"}
+
+
+@pytest.mark.parametrize("packages", [["logic", "pipeline"], ["specs"]])
+def test_importing_the_lower_layers_loads_no_torch(packages: list[str]) -> None:
+    """Every module of these layers, the public API and `import ltlwit` itself."""
+    names = sorted(m for m in graph() if layer_of(m) in packages) + ["ltlwit", "ltlwit.api"]
+    code = (f"import importlib, sys\nfor name in {names!r}:\n    importlib.import_module(name)\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'torch'))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=subprocess_env(),
+                          cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "[]"
