@@ -144,3 +144,25 @@ def test_import_ltlwit_is_cheap_and_the_api_loads_on_first_use() -> None:
     assert proc.stdout.splitlines() == ["False False", "a True False", "[True]"]
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         ltlwit.nope  # noqa: B018
+
+
+@pytest.mark.parametrize("document", ["docs/api.md", "README.md"])
+def test_the_documented_examples_run(document: str, monkeypatch) -> None:
+    """Every `>>>` example of docs/api.md and of the README's Python section, as doctests, from
+    the checkout (they name files in it), with the engine alone as `--model auto` picks it on a
+    CPU. (The README's other `>>>` lines are Spot's caret displays, not Python.)"""
+    import doctest
+
+    from ltlwit import api
+    from ltlwit.pipeline import models
+
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(models, "gpu_visible", lambda: False)
+    api._solver.cache_clear()
+    text = (ROOT / document).read_text()
+    if document == "README.md":
+        text = text.split("## Python API", 1)[1].split("\n## ", 1)[0]
+    test = doctest.DocTestParser().get_doctest(text, {}, document, document, 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.failures == 0 and runner.tries >= 3
