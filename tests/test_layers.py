@@ -118,3 +118,18 @@ def test_importing_the_lower_layers_loads_no_torch(packages: list[str]) -> None:
                           cwd=ROOT, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == "[]"
+
+
+def test_no_two_classes_share_a_name() -> None:
+    """A name says what a thing is, so one name means one thing (there were two `Candidate`s
+    and two `Outcome`s)."""
+    seen: dict[str, str] = {}
+    clashes = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                where = module_name(path)
+                if node.name in seen:
+                    clashes.append(f"{node.name}: {seen[node.name]} and {where}")
+                seen.setdefault(node.name, where)
+    assert not clashes, clashes

@@ -26,7 +26,8 @@ from ltlwit.logic.syntax.words import (
     parse_cube,
     parse_json,
     parse_trace_with,
-    print_assignment_as,
+    print_compact,
+    print_json,
     print_trace_polish,
     print_trace_spot,
 )
@@ -138,9 +139,14 @@ def parse_assignment(text: str, syntax: str = "auto") -> Assignment:
 
 
 def print_assignment(assignment: Assignment, syntax: str = "spot") -> str:
-    """An assignment in any output syntax, or JSON (see `Assignment.to_str`)."""
+    """An assignment in any output syntax, or JSON (see `Assignment.to_str`): `spot` and `lbt`
+    print its cube, `polish` DeepLTL's compact form."""
+    if syntax == "spot":
+        return print_spot(assignment.to_formula())
     if syntax == "lbt":
         return print_lbt(assignment.to_formula())
-    if syntax in ASSIGNMENT_SYNTAXES:
-        return print_assignment_as(assignment, syntax)
+    if syntax in ("polish", "polish-spaced"):
+        return print_compact(assignment, spaced=syntax == "polish-spaced")
+    if syntax == "json":
+        return print_json(assignment)
     raise ValueError(f"unknown assignment syntax {syntax!r}; expected one of {', '.join(ASSIGNMENT_SYNTAXES)}")

@@ -19,7 +19,7 @@ from typing import Callable
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.syntax.errors import ParseError
-from ltlwit.logic.syntax.names import IDENT, quote, spot_ap, unquote_at
+from ltlwit.logic.syntax.names import IDENT, quote, unquote_at
 from ltlwit.logic.trace import Trace
 
 _CYCLE = re.compile(r"(?:^|(?<=[\s;]))cycle\s*\Z")
@@ -191,12 +191,11 @@ def parse_cube(text: str, formula: Formula) -> Assignment:
     return Assignment.of(values)
 
 
-def print_assignment_as(assignment: Assignment, syntax: str) -> str:
-    if syntax == "spot":
-        return " & ".join(spot_ap(n) if v else "!" + spot_ap(n) for n, v in assignment.values) or "1"
-    if syntax in ("polish", "polish-spaced"):
-        gap = " " if syntax == "polish-spaced" else ""
-        return gap.join(compact_name(n) + ("1" if v else "0") for n, v in assignment.values) or "1"
-    if syntax == "json":
-        return json.dumps(dict(assignment.values), ensure_ascii=False)
-    raise ValueError(f"unknown assignment syntax {syntax!r} (spot, polish, polish-spaced or json)")
+def print_compact(assignment: Assignment, spaced: bool = False) -> str:
+    """DeepLTL's compact form, `a1c0` (`spaced`: `a1 c0`); `1` for the empty assignment."""
+    gap = " " if spaced else ""
+    return gap.join(compact_name(n) + ("1" if v else "0") for n, v in assignment.values) or "1"
+
+
+def print_json(assignment: Assignment) -> str:
+    return json.dumps(dict(assignment.values), ensure_ascii=False)
