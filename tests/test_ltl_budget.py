@@ -30,18 +30,35 @@ def arbiter(n: int) -> Formula:
 
 def untils(n: int) -> Formula:
     """n pending `p U qi`, q0 and q1 never together: no constant word, and every state's
-    expansion is a product of 2**n terms (hours unbudgeted at n = 20)."""
+    expansion is a product of 2**n terms for the label-based engine."""
     return parse_formula(" & ".join(f"(p U q{i})" for i in range(n)) + " & G !(q0 & q1)")
 
 
-@pytest.mark.parametrize("make, n", [(arbiter, 8), (untils, 20)], ids=["arbiter8", "untils20"])
-@pytest.mark.parametrize("reads", [0, 30, 300])
+def counter(n: int) -> Formula:
+    """An n-bit binary counter from 0 that must reach all ones: every witness is 2**n steps
+    long, so any explicit search explores 2**n states (hours at n = 24)."""
+    bits = [f"b{i}" for i in range(n)]
+    steps = [f"G(X {b} <-> ({b} xor ({' & '.join(bits[:i]) or '1'})))" for i, b in enumerate(bits)]
+    return parse_formula(" & ".join([f"!{b}" for b in bits] + steps + [f"F({' & '.join(bits)})"]))
+
+
+def stuck_counter(n: int) -> Formula:
+    """The counter, forbidden to reach all ones: unsatisfiable, and only by exhausting its 2**n
+    states does an explicit search know."""
+    ones = " & ".join(f"b{i}" for i in range(n))
+    return parse_formula(f"({counter(n)}) & G !({ones})")
+
+
+@pytest.mark.parametrize("make, n", [(counter, 24), (stuck_counter, 24)],
+                         ids=["counter24", "stuck_counter24"])
+@pytest.mark.parametrize("reads", [0, 5, 40])
 def test_time_budget_stops_huge_expansions(monkeypatch: pytest.MonkeyPatch, make, n, reads: int) -> None:
     """Formulas hours away from an answer read the clock all along: a budget that runs out at
     any of its reads stops the solve right there, with Unknown."""
+    formula = make(n)
     counter = Countdown(reads)
     monkeypatch.setattr(solver_module, "Limit", lambda budget: counter)
-    assert solve(make(n), Budget(seconds=0.5)) == Unknown("time budget exhausted")
+    assert solve(formula, Budget(seconds=0.5)) == Unknown("time budget exhausted")
     assert counter.left == [-1]  # stopped at exactly that read, never past it
 
 

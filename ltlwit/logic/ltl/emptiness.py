@@ -58,6 +58,22 @@ class Limit:
         sub.deadline = self.deadline
         return sub
 
+    def remaining(self) -> float:
+        """Seconds to the deadline (infinity without one)."""
+        if self.deadline is None:
+            return float("inf")
+        return max(0.0, self.deadline - time.perf_counter())
+
+    def sub(self, seconds: float) -> "Limit":
+        """A budget of at most `seconds` inside this one (an optional stage: running out of it
+        is not running out of the solve's time)."""
+        sub = self.with_states(None)
+        if seconds != float("inf"):
+            end = time.perf_counter() + seconds
+            if sub.deadline is None or end < sub.deadline:
+                sub.deadline = end
+        return sub
+
     def tick(self) -> None:
         self.count += 1
         if self.states is not None and self.count > self.states:

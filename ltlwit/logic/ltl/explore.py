@@ -35,13 +35,19 @@ from ltlwit.logic.ltl.xnf import SOLVER, Xnf, conjuncts
 from ltlwit.logic.trace import Trace
 
 State = frozenset  # of Formula
-#: a letter: signed AP variables (a cube over the APs that the state's expansion mentions)
-Letter = tuple[int, ...]
+#: a letter: (AP name, value) pairs, a cube over the APs that the state's expansion mentions
+Letter = tuple[tuple[str, bool], ...]
+#: an N or P variable by what it stands for: ("N", g) or ("P", u)
+Key = tuple[str, Formula]
 Edge = tuple[Letter, State, int]
 
 
 class Unsatisfiable(Exception):
     """The search is exhausted: no accepting run (the formula has no model)."""
+
+
+#: Compact the solver once this many selectors are retired (and more than it has other variables).
+COMPACT_AFTER = 4096
 
 
 class Search:
@@ -53,7 +59,7 @@ class Search:
         self.x = Xnf(solver)
         for f in _closure(formula):  # every acceptance mark exists before the search starts
             self.x.now(f)
-        self.bit = {v: 1 << i for i, v in enumerate(sorted(self.x.post_of))}
+        self.bit = {u: 1 << i for i, u in enumerate(self.x.post)}
         self.all_marks = (1 << len(self.bit)) - 1
         self.initial: State = frozenset(conjuncts(formula))
         self.edges: dict[State, list[Edge]] = {}
@@ -62,9 +68,10 @@ class Search:
     # -- SAT calls -----------------------------------------------------------------------------
     def _solve(self, assumptions: list[int]) -> bool:
         self.stats["sat_calls"] += 1
-        result = self.x.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-        if result is None:  # the watchdog interrupted it: deadline or memory ceiling
-            self.limit.check_time()
+        result = None
+        if not self.x.interrupted:
+            result = self.x.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        if result is None:  # the watchdog interrupted it: the deadline passed
             raise OutOfTime("time budget exhausted")
         return result
 
@@ -95,51 +102,71 @@ class Search:
 
     def _learn(self, formulas: list[Formula] | State) -> None:
         """Exclude every successor holding all of `formulas` (their conjunction has no model)."""
-        self.stats["learned"] += 1
-        self.x.add([-self.x.next_var(g) for g in formulas])
+        if formulas:
+            self.stats["learned"] += 1
+            self.x.add([-self.x.next_var(g) for g in formulas])
+
+    def _key(self, v: int) -> Key:
+        """A variable as what it stands for, which survives `Xnf.compact`."""
+        g = self.x.next_of.get(v)
+        return ("N", g) if g is not None else ("P", self.x.post_of[v])
+
+    def _var(self, key: Key) -> int:
+        return self.x.next_var(key[1]) if key[0] == "N" else self.x.post_var(key[1])
 
     def successors(self, state: State) -> Iterator[Edge]:
-        """The state's minimal edges, one SAT model at a time (module docstring)."""
-        base = self._now(state)
-        if base is None:
-            self._learn([f for f in state if self.x.now(f) is False][:1])
-            return
-        if not self._solve(base):
-            self._learn_core(state, base)
-            return
-        aps, np = self._cone(state)
-        act = self.x.fresh()
-        base = base + [act]
-        found = True
-        forced: set[int] | None = None
+        """The state's minimal edges, one SAT model at a time (module docstring). Between two
+        requests it holds formulas, not variables: the solver may be compacted meanwhile."""
+        found: list[frozenset[Key]] = []
+        forced: frozenset[Key] | None = None
         while True:
-            if not found and not self._solve(base):
-                self.x.add([-act])  # retire the state's blocking clauses
+            x = self.x
+            if x.selectors > COMPACT_AFTER and x.selectors > x.top - x.selectors:
+                x.compact()
+            base = self._now(state)
+            if base is None:
+                self._learn([f for f in state if x.now(f) is False][:1])
                 return
-            found = False
-            model = self.x.solver.get_model()
+            if not found:
+                if not self._solve(base):
+                    self._learn_core(state, base)
+                    return
+            else:
+                act = x.selector()
+                for keys in found:
+                    x.add_temporary([-act] + [-self._var(k) for k in keys])
+                base = base + [act]
+                if not self._solve(base):
+                    x.retire(act)
+                    return
+            aps, np = self._cone(state)
+            model = x.solver.get_model()
             true = _true(model, np)
             if true:  # deletion-based shrinking to a minimal set (forced variables stay)
                 if forced is None:
-                    forced = set(self.x.solver.propagate(assumptions=base)[1]) & np
+                    forced = frozenset(self._key(v) for v in set(x.solver.propagate(assumptions=base)[1]) & np)
                 changed = False
-                for v in sorted(true - forced, key=lambda v: v not in self.x.post_of):
+                for v in sorted(true, key=lambda v: v not in x.post_of):
+                    if self._key(v) in forced:
+                        continue
                     trial = true - {v}
                     if self._solve(base + [-w for w in np if w not in trial]):
                         true = trial
                         changed = True
                 if changed:  # a model with exactly `true`, for the letter
                     self._solve(base + [w if w in true else -w for w in np])
-                    model = self.x.solver.get_model()
+                    model = x.solver.get_model()
+            if found:
+                x.retire(act)
             ones = _true(model, aps)
-            letter = tuple(sorted(v if v in ones else -v for v in aps))
-            self.x.add([-act] + [-v for v in true])
-            nxt = frozenset(self.x.next_of[v] for v in true if v in self.x.next_of)
+            letter = tuple(sorted((x.ap_names[v], v in ones) for v in aps))
+            keys = frozenset(self._key(v) for v in true)
+            found.append(keys)
+            nxt = frozenset(g for kind, g in keys if kind == "N")
             marks = self.all_marks
-            for v in true:
-                b = self.bit.get(v)
-                if b is not None:
-                    marks &= ~b
+            for kind, g in keys:
+                if kind == "P":
+                    marks &= ~self.bit[g]
             yield letter, nxt, marks
 
     def _learn_core(self, state: State, base: list[int]) -> None:
@@ -171,16 +198,14 @@ class Search:
         if not self._solve(lits):
             return None
         true = self._model(aps)
-        return tuple(sorted(v if v in true else -v for v in aps))
+        return tuple(sorted((self.x.ap_names[v], v in true) for v in aps))
 
     # -- the search --------------------------------------------------------------------------
     def run(self) -> Trace:
         timer = None
-        if self.limit.deadline is not None:
-            import time
-
-            timer = threading.Timer(max(0.0, self.limit.deadline - time.perf_counter()),
-                                    self.x.solver.interrupt)
+        left = self.limit.remaining()
+        if left != float("inf"):
+            timer = threading.Timer(left, self.x.interrupt)
             timer.daemon = True
             timer.start()
         try:
@@ -288,9 +313,7 @@ class Search:
         return Trace(tuple(self.cube(x) for x in prefix), tuple(self.cube(x) for x in cycle))
 
     def cube(self, letter: Letter) -> Formula:
-        names = self.x.ap_names
-        lits = sorted(letter, key=lambda v: names[abs(v)])
-        return And(*(ap(names[v]) if v > 0 else Not(ap(names[-v])) for v in lits)) if lits else TRUE
+        return And(*(ap(n) if v else Not(ap(n)) for n, v in letter)) if letter else TRUE
 
 
 def _true(model: list[int], variables: frozenset[int] | set[int]) -> set[int]:
@@ -302,12 +325,12 @@ def _true(model: list[int], variables: frozenset[int] | set[int]) -> set[int]:
 
 def _meet(letters: list[Letter]) -> Letter | None:
     """The conjunction of cubes, or None when two of them clash."""
-    out: set[int] = set()
+    out: dict[str, bool] = {}
     for x in letters:
-        out.update(x)
-    if any(-v in out for v in out):
-        return None
-    return tuple(sorted(out))
+        for name, value in x:
+            if out.setdefault(name, value) != value:
+                return None
+    return tuple(sorted(out.items()))
 
 
 def search(formula: Formula, limit: Limit | None = None) -> Trace | None:

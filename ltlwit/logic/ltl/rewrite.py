@@ -23,18 +23,25 @@ n-ary & and |: flattening, constants, duplicates, complementary literals, absorp
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ltlwit.logic.formula import FALSE, TRUE, And, Formula, Not, Or
+
+if TYPE_CHECKING:
+    from ltlwit.logic.ltl.emptiness import Limit
 
 _MEMO: dict[tuple[Formula, bool], Formula] = {}
 #: The memo keeps formulas alive; it is cleared past this many entries (streams stay bounded).
 _MEMO_LIMIT = 20_000
 
 
-def simplify(f: Formula) -> Formula:
-    """Equivalent NNF formula with the basic rewrites applied to a fixpoint."""
+def simplify(f: Formula, limit: "Limit | None" = None) -> Formula:
+    """Equivalent NNF formula with the basic rewrites applied to a fixpoint. `limit`: a solve's
+    budget, whose deadline is read every 1024 nodes (`OutOfTime`; the memo keeps only complete
+    entries, so an interrupted run leaves it valid)."""
     if len(_MEMO) > _MEMO_LIMIT:  # only here: nested runs (negate) rely on the memo
         _MEMO.clear()
-    return _run(f, False)
+    return _run(f, False, limit)
 
 
 def negate(f: Formula) -> Formula:
@@ -42,27 +49,46 @@ def negate(f: Formula) -> Formula:
     return _run(f, True)
 
 
-def _run(root: Formula, neg: bool) -> Formula:
+def _run(root: Formula, neg: bool, limit: "Limit | None" = None) -> Formula:
     memo = _MEMO
     hit = memo.get((root, neg))
     if hit is not None:
         return hit
     stack: list[tuple[Formula, bool, bool]] = [(root, neg, False)]
+    done = 0
     while stack:
         node, n, ready = stack.pop()
         key = (node, n)
         if key in memo:
             continue
-        pols = _child_polarities(node.op, n)
+        deps = _dependencies(node, n)
         if not ready:
             stack.append((node, n, True))
-            for child, p in zip(node.children, pols):
-                if (child, p) not in memo:
-                    stack.append((child, p, False))
+            stack.extend((c, p, False) for c, p in deps if (c, p) not in memo)
             continue
-        kids = [memo[(c, p)] for c, p in zip(node.children, pols)]
-        memo[key] = _build(node, n, kids)
+        memo[key] = _build(node, n, [memo[d] for d in deps])
+        done += 1
+        if limit is not None and done & 1023 == 0:
+            limit.check_time()
     return memo[(root, neg)]
+
+
+def _dependencies(node: Formula, neg: bool) -> list[tuple[Formula, bool]]:
+    """(child, polarity) pairs whose results `_build` combines. A chain of one connective
+    (`a & b & c ...`, parsed as nested binary nodes) is one n-ary node: building it level by
+    level would flatten the whole chain again at every level, quadratic in its length."""
+    op = node.op
+    if op not in ("&", "|"):
+        return list(zip(node.children, _child_polarities(op, neg)))
+    out: list[tuple[Formula, bool]] = []
+    stack = [node]
+    while stack:
+        g = stack.pop()
+        if g.op == op:
+            stack.extend(reversed(g.children))
+        else:
+            out.append((g, neg))
+    return out
 
 
 def _child_polarities(op: str, neg: bool) -> tuple[bool, ...]:

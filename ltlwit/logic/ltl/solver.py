@@ -1,54 +1,94 @@
-"""The built-in satisfiability procedure: prepare, try a constant word, search on the fly,
-extract and verify a witness.
+"""The built-in satisfiability procedure: a portfolio, cheapest first, every witness verified.
 
-Order of work, cheapest first:
 1. `simplify` (NNF + basic rewrites): `0` is unsat at once.
 2. Propositional formulas (after rewriting) go to the propositional SAT solver
    (`ltlwit.logic.prop`): its subset-minimal assignment σ gives the witness `cycle{σ}`.
-3. The constant-word shortcut (`witness.constant_word`): most satisfiable formulas have a
-   one-letter witness `cycle{σ}`, found from one label, no automaton.
-4. The on-the-fly automaton and Couvreur's emptiness check; a run into the first accepting SCC
-   becomes a small lasso (`witness`).
-Every witness is re-checked with `holds` before it is returned; a budget gives `Unknown`: the
-state budget bounds step 4's search, the deadline every step from 3 on (constant word, search,
-witness minimisation, the final check).
+3. Small formulas (few APs, small after rewriting: the random formulas of the training sets
+   and the 10-AP grid) first get the label-based engine, within a few thousand states: the
+   constant-word shortcut (`witness.constant_word`), then the on-the-fly automaton and
+   Couvreur's emptiness check, a run into the first accepting SCC becoming a small lasso
+   (`witness`). It answers such formulas in well under a millisecond, with Spot-like minimal
+   witnesses.
+4. Everything else, and whatever step 3 leaves open, goes to the SAT-based explicit search
+   (`explore`, aalta's algorithm): successors from SAT calls on the X-normal form, so big
+   propositional parts and hundreds of APs never become term lists or truth tables. Its
+   witness is shrunk by `witness.minimise`.
+Every witness is re-checked with `holds` before it is returned. A budget gives `Unknown`: its
+deadline is read in every stage (rewriting, search, minimisation, the final check) and by a
+watchdog that interrupts a long SAT call; its state budget bounds the searches.
 """
 
 from __future__ import annotations
 
 from ltlwit.logic.formula import FALSE, Formula
 from ltlwit.logic.ltl.check import Prover, holds, labels_for
-from ltlwit.logic.ltl.emptiness import Budget, Limit, OutOfBudget, accepting_scc
+from ltlwit.logic.ltl.emptiness import Budget, Limit, OutOfBudget, OutOfTime, accepting_scc
 from ltlwit.logic.ltl.expand import Translator
+from ltlwit.logic.ltl.explore import Search, Unsatisfiable
+from ltlwit.logic.ltl.labels import MAX_TABLE_APS
 from ltlwit.logic.ltl.rewrite import simplify
-from ltlwit.logic.ltl.witness import best_word, constant_word, lasso
+from ltlwit.logic.ltl.witness import best_word, constant_word, lasso, minimise
 from ltlwit.logic.result import Result, Sat, Unknown, Unsat
 from ltlwit.logic.trace import Trace
+
+#: Step 3 is tried on formulas of at most this many APs and nodes after rewriting...
+SMALL_APS = MAX_TABLE_APS
+SMALL_SIZE = 120
+#: ...for at most this many automaton states and this share of the time budget.
+SMALL_STATES = 4000
+SMALL_SHARE = 0.1
 
 
 def solve_builtin(formula: Formula, budget: Budget | None = None) -> Result:
     limit = Limit(budget)
-    prepared = simplify(formula)
-    if prepared is FALSE:
-        return Unsat("rewriting")
-    if not prepared.temporal:
-        return _propositional(formula, prepared)
+    try:
+        prepared = simplify(formula, limit)
+        if prepared is FALSE:
+            return Unsat("rewriting")
+        if not prepared.temporal:
+            return _propositional(formula, prepared)
+        if len(prepared.aps()) <= SMALL_APS and prepared.size <= SMALL_SIZE:
+            result = _small(formula, prepared, limit)
+            if result is not None:
+                return result
+        return _search(formula, prepared, limit)
+    except OutOfBudget as e:
+        # the state budget bounds the searches only; any stage may run out of time: never a
+        # verdict, only Unknown
+        return Unknown(str(e))
+
+
+def _small(formula: Formula, prepared: Formula, limit: Limit) -> Result | None:
+    """Step 3 within its own share of the budget; None when that share ran out first."""
+    share = limit.sub(SMALL_SHARE * limit.remaining())
+    share.states = SMALL_STATES if limit.states is None else min(SMALL_STATES, limit.states)
     L = labels_for(formula.aps())
     try:
-        prover = Prover(formula, L, limit)
+        prover = Prover(formula, L, share)
         trace = constant_word(prover, prepared)
         if trace is None:
-            tr = Translator(prepared, L, limit=limit)
-            scc, explored = accepting_scc(tr.initial, tr.edges, tr.all_marks, limit)
+            tr = Translator(prepared, L, limit=share)
+            scc, explored = accepting_scc(tr.initial, tr.edges, tr.all_marks, share)
             if scc is None:
                 return Unsat("emptiness")
-            prefix, cycle = best_word(tr, scc, explored, limit)
+            prefix, cycle = best_word(tr, scc, explored, share)
             trace = lasso(prover, prefix, cycle)
-        return _verified(formula, trace, limit.with_states(None))  # the deadline, not the state budget
-    except OutOfBudget as e:
-        # the state budget bounds the search only; any stage may run out of time (constant
-        # word, search, witness minimisation, the final check): never a verdict, only Unknown
-        return Unknown(str(e))
+    except OutOfTime:
+        if share.deadline is None or limit.deadline is None or share.deadline >= limit.deadline:
+            raise  # the solve's own deadline: Unknown
+        return None  # only this step's share ran out: the search takes over
+    except OutOfBudget:
+        return None
+    return _verified(formula, trace, limit.with_states(None))
+
+
+def _search(formula: Formula, prepared: Formula, limit: Limit) -> Result:
+    try:
+        trace = Search(prepared, limit).run()
+    except Unsatisfiable:
+        return Unsat("search")
+    trace = minimise(formula, trace, limit)
+    return _verified(formula, trace, limit.with_states(None))  # the deadline, not the state budget
 
 
 def _propositional(formula: Formula, prepared: Formula) -> Result:

@@ -22,7 +22,7 @@ from typing import Any
 
 from ltlwit.logic.formula import Formula, transform
 from ltlwit.logic.ltl.check import Prover
-from ltlwit.logic.ltl.emptiness import Limit, accepting_cycle, shortest_path
+from ltlwit.logic.ltl.emptiness import Limit, OutOfBudget, accepting_cycle, shortest_path
 from ltlwit.logic.ltl.expand import Translator
 from ltlwit.logic.ltl.labels import Labels, Literal
 from ltlwit.logic.trace import Trace
@@ -151,3 +151,91 @@ def constant_word(prover: Prover, simplified: Formula) -> Trace | None:
             return Trace((), (L.to_formula(prime),))
     cube = reduce_cubes(prover, [list(L.minterm(label))], 0)[0]
     return Trace((), (L.to_formula(cube),))
+
+
+#: Share of the time left that minimising a search witness may use, and its cap in seconds.
+MINIMISE_SHARE = 0.25
+MINIMISE_SECONDS = 2.0
+
+
+def minimise(formula: Formula, trace: Trace, limit: Limit) -> Trace:
+    """Fewer literals in a witness of the SAT-based search (`explore`), on a budget of its own.
+
+    The search's steps fix the APs that each state's expansion mentions; when the three-valued
+    pass cannot prove φ on them, every step is completed to a full valuation (any completion
+    works: each edge is sound for all of them), on which that pass is exact, so the final
+    `holds` never needs the product with the automaton of ¬φ, costly on big formulas. Then
+    literals are dropped in halving chunks while the three-valued pass still proves φ (sound:
+    it only proves what holds on every matching word). Running out of this budget only stops
+    the dropping: the trace is a witness at every step."""
+    from ltlwit.logic.ltl.check import evaluator, labels_for
+
+    L = labels_for(tuple(dict.fromkeys(formula.aps() + trace.aps())))
+    ev = evaluator(formula, L)
+    loop = len(trace.prefix)
+    steps = [_literals(L, s) for s in trace.steps]
+    if ev.run([L.cube(s) for s in steps], loop) is not True:
+        steps = [_complete(L, s) for s in steps]
+        if ev.run([L.cube(s) for s in steps], loop) is not True:
+            return trace  # not provable here: the final check decides
+    budget = limit.sub(min(MINIMISE_SECONDS, MINIMISE_SHARE * limit.remaining()))
+    labels = [L.cube(s) for s in steps]
+    try:
+        for i in range(len(steps)):
+            def proves(lits: list[Literal], i: int = i) -> bool:
+                budget.check_time()
+                labels[i] = L.cube(lits)
+                ok = ev.run(labels, loop) is True
+                if not ok:
+                    labels[i] = L.cube(steps[i])
+                return ok
+
+            steps[i] = _drop_chunks(steps[i], proves)
+            labels[i] = L.cube(steps[i])
+    except OutOfBudget:
+        pass
+    forms = [L.to_formula(s) for s in steps]
+    return Trace(tuple(forms[:loop]), tuple(forms[loop:]))
+
+
+def _literals(L: Labels, cube: Formula) -> list[Literal]:
+    lits: list[Literal] = []
+    for node in _cube_parts(cube):
+        if node.op == "ap":
+            lits.append((L.index[node.name], True))
+        elif node.op == "!" and node.children[0].op == "ap":
+            lits.append((L.index[node.children[0].name], False))
+    return lits
+
+
+def _cube_parts(cube: Formula) -> list[Formula]:
+    out, stack = [], [cube]
+    while stack:
+        g = stack.pop()
+        if g.op == "&":
+            stack.extend(g.children)
+        elif g.op != "1":
+            out.append(g)
+    return out
+
+
+def _complete(L: Labels, lits: list[Literal]) -> list[Literal]:
+    fixed = {i for i, _ in lits}
+    return sorted(lits + [(i, False) for i in range(len(L.names)) if i not in fixed])
+
+
+def _drop_chunks(lits: list[Literal], proves: Any) -> list[Literal]:
+    """Delete literals in chunks of halving size while `proves(remaining)` holds."""
+    chunk = max(1, len(lits) // 2)
+    while lits:
+        k = 0
+        while k < len(lits):
+            trial = lits[:k] + lits[k + chunk:]
+            if proves(trial):
+                lits = trial
+            else:
+                k += chunk
+        if chunk == 1:
+            break
+        chunk //= 2
+    return lits

@@ -61,7 +61,11 @@ class Xnf:
     """The encoding of one formula's closure (see the module docstring); grows on demand."""
 
     def __init__(self, solver: str = SOLVER) -> None:
+        self.name = solver
         self.solver = Solver(name=solver)
+        self.interrupted = False
+        self.clauses: list[list[int]] = []  # the permanent ones, for `compact`
+        self.selectors = 0  # temporary variables since the last compaction
         self.top = 0
         self.aps: dict[str, int] = {}
         self.ap_names: dict[int, str] = {}
@@ -81,8 +85,67 @@ class Xnf:
         return self.top
 
     def add(self, clause: list[int]) -> None:
+        """A permanent clause (the encoding, or a learned one)."""
         self.solver.add_clause(clause)
+        self.clauses.append(clause)
         self.clause_count += 1
+
+    def selector(self) -> int:
+        """A temporary activation variable, for clauses that hold while it is assumed."""
+        self.selectors += 1
+        return self.fresh()
+
+    def add_temporary(self, clause: list[int]) -> None:
+        """A clause guarded by a selector: dropped by `compact` once the selector is retired."""
+        self.solver.add_clause(clause)
+
+    def retire(self, selector: int) -> None:
+        """Fix a selector false for good: its clauses are satisfied, and being assigned at the
+        root it is never decided again (a free variable costs a decision in every call)."""
+        self.solver.add_clause([-selector])
+
+    def interrupt(self) -> None:
+        """Stop the current SAT call and every later one (the watchdog's deadline)."""
+        self.interrupted = True
+        self.solver.interrupt()
+
+    def compact(self) -> None:
+        """Renumber the permanent variables densely into a new solver, leaving the retired
+        selectors and their clauses behind: models are read as lists over every variable, so
+        their count is a cost per call. Callers hold no variable across this call."""
+        keep: set[int] = set()
+        for clause in self.clauses:
+            keep.update(abs(v) for v in clause)
+        keep.update(self.aps.values())
+        keep.update(self.nxt.values())
+        keep.update(self.post.values())
+        for table in (self._now, self._prop, self._const):
+            keep.update(abs(v) for v in table.values() if not isinstance(v, bool))
+        new = {v: i + 1 for i, v in enumerate(sorted(keep))}
+
+        def lit(x: Lit) -> Lit:
+            if isinstance(x, bool):
+                return x
+            return new[x] if x > 0 else -new[-x]
+
+        self.clauses = [[lit(v) for v in clause] for clause in self.clauses]  # type: ignore[misc]
+        self.aps = {k: new[v] for k, v in self.aps.items()}
+        self.ap_names = {v: k for k, v in self.aps.items()}
+        self.nxt = {k: new[v] for k, v in self.nxt.items()}
+        self.next_of = {v: k for k, v in self.nxt.items()}
+        self.post = {k: new[v] for k, v in self.post.items()}
+        self.post_of = {v: k for k, v in self.post.items()}
+        for table in (self._now, self._prop, self._const):
+            for k in table:
+                table[k] = lit(table[k])
+        self._cone = {k: (frozenset(new[v] for v in a), frozenset(new[v] for v in n))
+                      for k, (a, n) in self._cone.items()}
+        self.solver.delete()
+        self.solver = Solver(name=self.name, bootstrap_with=self.clauses)
+        if self.interrupted:
+            self.solver.interrupt()
+        self.top = len(new)
+        self.selectors = 0
 
     def ap(self, name: str) -> int:
         v = self.aps.get(name)
