@@ -69,10 +69,15 @@ def test_eval_text_table(model, home):
     data = home / "hand.txt"
     data.write_text(DATA)
     result = run("eval", "--model", model, "--data", str(data), "--beam", "1", "--alpha-samples", "0",
-                 "--max-len", "12")
+                 "--paper-alpha-samples", "0", "--max-len", "12")
     assert result.exit_code == 0, result.stderr
     assert "tiny-si on" in result.stdout and "invalid outputs" in result.stdout
     assert "alpha-covariance" not in result.stdout
+    paper = run("eval", "--model", model, "--data", str(data), "--beam", "1", "--alpha-samples", "0",
+                "--paper-alpha-pool", "4", "--max-len", "12")
+    assert paper.exit_code == 0, paper.stderr
+    assert "alpha-covariance, papers' way (4-AP pool, mean)" in paper.stdout
+    assert "renamings into 4 AP slots" in " ".join(paper.stdout.split())
 
 
 def test_eval_errors(model, home):

@@ -186,3 +186,32 @@ def test_run_eval_with_a_fake_predictor(ltl_file):
     assert ("accuracy", 6, 6) in seen and any(p == "alpha-covariance" for p, _, _ in seen)
     with pytest.raises(ValueError, match="top <= beam"):
         EvalOptions("m", "d", beam=2, top=3)
+    # the papers' way is reported beside it: renamings into the data's AP pool (here 2 slots)
+    assert result.paper_alpha is not None and result.paper_alpha.pool == 2 and result.paper_alpha.mean == 1.0
+    assert any(p == "alpha-covariance, whole AP pool" for p, _, _ in seen)
+
+
+def test_paper_alpha_covariance_renames_into_the_whole_pool(ltl_file):
+    """A model that always answers `cycle{a}`, whatever the formula's APs are called: renamed
+    into 5 slots, a 1-AP formula has 5 copies whose answers map back to two distinct traces
+    (1 - 1/4), a 2-AP formula 20 copies and three (1 - 2/19); the per-formula metric over the
+    formula's own APs is reported beside it, unchanged by the option."""
+    from ltlwit.eval.report import to_json
+    from ltlwit.eval.run import EvalOptions, run_eval
+    from ltlwit.logic.formula import ap
+    from ltlwit.logic.trace import Trace
+
+    def always_a(formulas):
+        return [[Trace((), (ap("a"),))] for _ in formulas]
+
+    options = EvalOptions("fake", str(ltl_file), alpha_samples=6, paper_alpha_samples=6, paper_alpha_pool=5)
+    result = run_eval(options, predictor=always_a, task="ltl")
+    rows = result.paper_alpha.rows
+    assert rows[1].samples == 3 and rows[1].variants == 3 * 5 and rows[1].alpha == pytest.approx(0.75)
+    assert rows[2].samples == 3 and rows[2].variants == 3 * 20 and rows[2].alpha == pytest.approx(1 - 2 / 19)
+    assert result.alpha.pool == 0 and set(result.alpha.rows) == {2}  # own APs: 2-AP formulas only
+    data = to_json(result.accuracy, result.alpha, result.meta, result.paper_alpha)
+    assert data["alpha_covariance_paper"]["pool"] == 5 and data["alpha_covariance"]["pool"] == 0
+    off = run_eval(EvalOptions("fake", str(ltl_file), alpha_samples=0, paper_alpha_samples=0), predictor=always_a,
+                   task="ltl")
+    assert off.paper_alpha is None and off.alpha is None

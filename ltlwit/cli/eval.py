@@ -39,6 +39,14 @@ from ltlwit.eval.run import EvalOptions, run_eval
               "random ones.")
 @click.option("--alpha-pool", type=click.IntRange(min=0), default=0, metavar="V",
               help="Rename into V AP slots (the paper's 5 for LTL35) [default: permute the formula's own APs].")
+@click.option("--paper-alpha-samples", type=click.IntRange(min=0), default=200, show_default=True,
+              help="Formulas for alpha-covariance the papers' way: renamed into the whole AP pool (every renaming "
+              "up to --paper-alpha-variants); the papers use 1000; 0 skips it.")
+@click.option("--paper-alpha-pool", type=click.IntRange(min=0), default=0, metavar="V",
+              help="AP pool of the papers' alpha-covariance [default: the data's largest AP count].")
+@click.option("--paper-alpha-variants", type=click.IntRange(min=2), default=120, show_default=True,
+              help="Renamings per formula for the papers' alpha-covariance: all when there are at most this many, "
+              "else this many random ones.")
 @click.option("--device", type=click.Choice(DEVICES), default="auto", show_default=True,
               help="auto: CUDA when available, else the CPU.")
 @click.option("--batch-size", type=click.IntRange(min=1), default=128, show_default=True,
@@ -49,13 +57,16 @@ from ltlwit.eval.run import EvalOptions, run_eval
 @click.pass_context
 def eval_(ctx: click.Context, model: str, data_file: str, beam: int, top: int | None, fmt: str,
           grid_csv: str | None, size_bucket: int, limit: int | None, alpha_samples: int, alpha_variants: int,
-          alpha_pool: int, device: str, batch_size: int, max_len: int, seed: int) -> ExitStatus:
+          alpha_pool: int, paper_alpha_samples: int, paper_alpha_pool: int, paper_alpha_variants: int, device: str,
+          batch_size: int, max_len: int, seed: int) -> ExitStatus:
     """Accuracy of a model on a data set: correct (best candidate verified by the engine), top-N,
     exact match, invalid outputs, an accuracy grid by AP count and size, and alpha-covariance."""
     env = Environment.of(ctx)
     try:
         options = EvalOptions(model=model, data=data_file, beam=beam, top=top, limit=limit,
                               alpha_samples=alpha_samples, alpha_variants=alpha_variants, alpha_pool=alpha_pool,
+                              paper_alpha_samples=paper_alpha_samples, paper_alpha_pool=paper_alpha_pool,
+                              paper_alpha_variants=paper_alpha_variants,
                               size_bucket=size_bucket, batch_size=batch_size, device=device, seed=seed,
                               max_len=max_len)
     except ValueError as e:
@@ -71,7 +82,7 @@ def eval_(ctx: click.Context, model: str, data_file: str, beam: int, top: int | 
     except (ValueError, OSError, EOFError) as e:
         return fail(ctx, e)
     if fmt == "json":
-        env.stdout.write(json.dumps(to_json(result.accuracy, result.alpha, result.meta)) + "\n")
+        env.stdout.write(json.dumps(to_json(result.accuracy, result.alpha, result.meta, result.paper_alpha)) + "\n")
     else:
-        render(report_console(env), result.accuracy, result.alpha, result.meta)
+        render(report_console(env), result.accuracy, result.alpha, result.meta, result.paper_alpha)
     return ExitStatus.SUCCESS

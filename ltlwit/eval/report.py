@@ -55,16 +55,21 @@ def write_grid_png(acc: Accuracy, path: str | os.PathLike, title: str = "") -> b
     return True
 
 
-def to_json(acc: Accuracy, alpha: AlphaCovariance | None, meta: dict[str, Any]) -> dict[str, Any]:
+def to_json(acc: Accuracy, alpha: AlphaCovariance | None, meta: dict[str, Any],
+            paper_alpha: AlphaCovariance | None = None) -> dict[str, Any]:
+    """`alpha_covariance`: per formula, over renamings of its own APs (or `--alpha-pool`);
+    `alpha_covariance_paper`: the papers' way, renamings into the whole AP pool."""
     return {**meta, **acc.summary(), "grid": grid_rows(acc),
-            "alpha_covariance": alpha.summary() if alpha is not None else None}
+            "alpha_covariance": alpha.summary() if alpha is not None else None,
+            "alpha_covariance_paper": paper_alpha.summary() if paper_alpha is not None else None}
 
 
 def _pct(x: float) -> str:
     return f"{100 * x:.2f}%"
 
 
-def render(console: Any, acc: Accuracy, alpha: AlphaCovariance | None, meta: dict[str, Any]) -> None:
+def render(console: Any, acc: Accuracy, alpha: AlphaCovariance | None, meta: dict[str, Any],
+           paper_alpha: AlphaCovariance | None = None) -> None:
     """Summary, accuracy grid and alpha-covariance as rich tables on `console`."""
     from rich.table import Table
 
@@ -79,6 +84,8 @@ def render(console: Any, acc: Accuracy, alpha: AlphaCovariance | None, meta: dic
     head.add_row("invalid outputs", _pct(s["invalid"]))
     if alpha is not None and alpha.samples:
         head.add_row("alpha-covariance (mean)", _pct(alpha.mean))
+    if paper_alpha is not None and paper_alpha.samples:
+        head.add_row(f"alpha-covariance, papers' way ({paper_alpha.pool}-AP pool, mean)", _pct(paper_alpha.mean))
     if s["per_second"]:
         head.add_row("samples / s", f"{s['per_second']:.1f}")
     console.print(head)
@@ -98,12 +105,14 @@ def render(console: Any, acc: Accuracy, alpha: AlphaCovariance | None, meta: dic
                       f"{100 * k / n:.1f}")
     console.print(table)
 
-    if alpha is not None and alpha.samples:
-        t = Table(title=f"alpha-covariance ({'permutations' if not alpha.pool else f'{alpha.pool} AP slots'}, "
-                        f"at most {alpha.max_variants} variants a formula)")
+    for cov, title in ((alpha, "alpha-covariance"), (paper_alpha, "alpha-covariance, papers' way")):
+        if cov is None or not cov.samples:
+            continue
+        t = Table(title=f"{title} ({'permutations' if not cov.pool else f'renamings into {cov.pool} AP slots'}, "
+                        f"at most {cov.max_variants} variants a formula)")
         for name in ("APs", "formulas", "variants", "alpha-covariance", "fully invariant"):
             t.add_column(name, justify="right")
-        for row in sorted(alpha.rows.values(), key=lambda r: r.n_aps):
+        for row in sorted(cov.rows.values(), key=lambda r: r.n_aps):
             t.add_row(str(row.n_aps), str(row.samples), str(row.variants), _pct(row.alpha),
                       _pct(row.invariant / row.samples))
         console.print(t)
