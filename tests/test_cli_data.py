@@ -78,6 +78,35 @@ def test_stats_text_and_json(tmp_path):
     assert {"aps": 2, "size": 3, "count": 2} in data["cells"]
 
 
+def test_generate_excludes_held_out_formulas_and_builds_constant_formulas(tmp_path):
+    base = ["data", "generate", "--task", "prop", "--aps", "3", "--max-size", "9", "-n", "40", "--jobs", "1"]
+    assert run(*base, "-o", str(tmp_path / "plain.txt")).exit_code == 0
+    held = tmp_path / "test.txt"
+    held.write_text("".join(f"{f}\n{a}\n" for f, a in list(iter_pairs(tmp_path / "plain.txt"))[:10]))
+    result = run(*base, "-o", str(tmp_path / "train.txt"), "--exclude", str(held))
+    assert result.exit_code == 0, result.stderr
+    assert not {f for f, _ in iter_pairs(tmp_path / "train.txt")} & {f for f, _ in iter_pairs(held)}
+    assert run(*base, "-o", str(tmp_path / "x.txt"), "--exclude", str(tmp_path / "nope.txt")).exit_code == 2
+    zero = run("data", "generate", "--task", "ltl", "--aps", "0", "--max-size", "7", "-n", "400", "--jobs", "1",
+               "-o", str(tmp_path / "ap0.txt"))
+    assert zero.exit_code == 1 and "only" in zero.stderr  # few constant formulas exist
+    assert all(not parse_formula(f, "polish").aps() for f, _ in iter_pairs(tmp_path / "ap0.txt"))
+
+
+def test_stats_compare_side_by_side(tmp_path):
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("a\n{a}\n&ab\n{&ab}\n")
+    b.write_text("Xa\n1;{a}\nUab\n{b}\n")
+    text = run("data", "stats", str(b), "--compare", str(a))
+    assert text.exit_code == 0, text.stderr
+    assert "side by side" in text.stdout and "% nodes X" in text.stdout and "mean label steps" in text.stdout
+    data = json.loads(run("data", "stats", str(b), "--compare", str(a), "--format", "json").stdout)
+    assert data["reference"]["samples"] == data["file"]["samples"] == 2
+    rows = {r["measure"]: r for r in data["rows"]}
+    assert rows["% size 1"] == {"measure": "% size 1", "reference": "50.00", "file": "0.00", "difference": "-50.00"}
+    assert json.loads(run("data", "stats", str(b), "--limit", "1", "--format", "json").stdout)["samples"] == 1
+
+
 def test_stats_errors(tmp_path):
     assert run("data", "stats", str(tmp_path / "missing.txt")).exit_code == 2
     odd = tmp_path / "odd.txt"

@@ -68,3 +68,30 @@ def test_recover_keeps_complete_pairs_only(tmp_path):
     assert recover_pairs(path) == [("a", "{a}")]
     assert path.read_text() == "a\n{a}\n"
     assert recover_pairs(tmp_path / "missing.txt") == []
+
+
+def test_operators_constants_and_label_lengths(tmp_path):
+    path = tmp_path / "mix.txt"
+    append_pairs(path, [("U1Xa", "1;{a}"), ("&X0b", "{b}"), ("!a", "{!a}")])
+    stats = dataset_stats(path)
+    assert stats.ops == {"U": 1, "1": 1, "X": 2, "ap": 3, "&": 1, "0": 1, "!": 1}
+    assert stats.features == {"1U": 1, "X0": 1, "constants": 2}
+    assert stats.labels() == {"tokens": 4.0, "steps": pytest.approx(4 / 3), "cycle": 1.0}
+    prop = tmp_path / "prop.txt"
+    append_pairs(prop, [("&ab", "a1b1"), ("|a!b", "b0")])
+    assert dataset_stats(prop).labels() == {"tokens": 3.0, "assigned": 1.5}
+    assert dataset_stats(prop, limit=1).total == 1
+
+
+def test_two_sets_side_by_side(tmp_path):
+    from ltlwit.train.stats import comparison_rows
+
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    append_pairs(a, [("a", "{a}"), ("&ab", "{&ab}")])
+    append_pairs(b, [("a", "{a}"), ("Xa", "1;{a}"), ("b", "{b}"), ("Uab", "{b}")])
+    rows = {m: (x, y, d) for m, x, y, d in comparison_rows(dataset_stats(a), dataset_stats(b))}
+    assert rows["samples"] == ("2", "4", "")
+    assert rows["% 1 AP"] == ("50.00", "75.00", "+25.00")
+    assert rows["% size 3"] == ("50.00", "25.00", "-25.00")
+    assert rows["% nodes X"] == ("0.00", f"{100 / 7:.2f}", f"{100 / 7:+.2f}")
+    assert rows["mean label steps"] == ("1.00", "1.25", "+0.25")

@@ -100,17 +100,47 @@ def test_sizes_from_uniform_from_on_come_out_uniform(tmp_path):
     assert not report.complete and len(sizes) == report.added < 120
 
 
-def test_same_seed_same_formulas_with_one_or_two_jobs(tmp_path):
-    a, b, c = tmp_path / "a.txt", tmp_path / "b.txt", tmp_path / "c.txt"
-    generate_dataset(a, GenerateConfig("ltl", 4, 20, 300, seed=9))
-    generate_dataset(b, GenerateConfig("ltl", 4, 20, 300, seed=9, jobs=2))
-    generate_dataset(c, GenerateConfig("ltl", 4, 20, 300, seed=10))
-    formulas = lambda path: [f for f, _ in _pairs(path)]  # noqa: E731
-    # the engine may pick another of several witnesses in another process: formulas only
-    assert formulas(a) == formulas(b)
-    assert formulas(a) != formulas(c)
-    for formula_text, trace_text in _pairs(b):
-        assert ltl.holds(parse_formula(formula_text, "polish"), parse_trace(trace_text, "polish"))
+@pytest.mark.parametrize("task", ["ltl", "prop"])
+def test_same_seed_same_file_with_one_two_or_three_jobs(tmp_path, task):
+    """Formulas *and* labels: units are cut the same way for any number of workers and each
+    starts from cold engine caches (a warm cache must not pick another witness)."""
+    from ltlwit.train import label as L
+
+    runs = {jobs: tmp_path / f"{jobs}.txt" for jobs in (1, 2, 3)}
+    for jobs, path in runs.items():
+        generate_dataset(path, GenerateConfig(task, 4, 20, 300, seed=9, jobs=jobs))
+    assert L.UNIT < 300  # several units, shared out differently between the workers
+    assert _pairs(runs[1]) == _pairs(runs[2]) == _pairs(runs[3])
+    other = tmp_path / "other.txt"
+    generate_dataset(other, GenerateConfig(task, 4, 20, 300, seed=10))
+    assert [f for f, _ in _pairs(other)] != [f for f, _ in _pairs(runs[1])]
+    if task == "ltl":
+        for formula_text, trace_text in _pairs(runs[2]):
+            assert ltl.holds(parse_formula(formula_text, "polish"), parse_trace(trace_text, "polish"))
+
+
+def test_excluded_files_formulas_are_never_generated(tmp_path):
+    plain = tmp_path / "plain.txt"
+    generate_dataset(plain, GenerateConfig("prop", 3, 9, 60, seed=4))
+    taken = _pairs(plain)[:20]
+    held_out = tmp_path / "test.txt"
+    held_out.write_text("".join(f"{f}\n{a}\n" for f, a in taken))
+    out = tmp_path / "train.txt"
+    report = generate_dataset(out, GenerateConfig("prop", 3, 9, 60, seed=4, exclude=(str(held_out),)))
+    formulas = {f for f, _ in _pairs(out)}
+    assert len(formulas) == 60 and not formulas & {f for f, _ in taken}
+    assert report.duplicates >= 20  # the same draws, now refused
+
+
+def test_zero_aps_gives_constant_formulas(tmp_path):
+    out = tmp_path / "ap0.txt"
+    report = generate_dataset(out, GenerateConfig("ltl", 0, 9, 500, seed=1))
+    pairs = _pairs(out)
+    assert pairs and not report.complete  # few distinct constant formulas exist
+    for formula_text, trace_text in pairs:
+        formula = parse_formula(formula_text, "polish")
+        assert not formula.aps()
+        assert ltl.holds(formula, parse_trace(trace_text, "polish"))
 
 
 def test_a_run_killed_mid_write_resumes_to_count(tmp_path):

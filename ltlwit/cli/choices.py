@@ -22,7 +22,7 @@ ARCHS = ("si", "dual")
 #: `ltlwit.neural.config.PRESETS`.
 PRESETS = ("paper", "small", "tiny")
 #: The operator priorities of `ltlwit.train.generate.PRIORITIES`.
-ALPHABETS = ("ltl35", "ltl", "prop")
+ALPHABETS = ("ltl35", "ltl", "prop", "ltl35-matched", "prop-matched")
 #: `ltlwit.neural.config.TASKS`: what a model or a data set is for, lasso traces of LTL
 #: formulas or assignments of propositional ones.
 TASKS = ("ltl", "prop")

@@ -15,7 +15,7 @@ from ltlwit.cli.progress import progress_bar
 from ltlwit.cli.status import ExitStatus
 from ltlwit.train.generate import MAX_NORMAL_SIZE
 from ltlwit.train.label import GenerateConfig, generate_dataset
-from ltlwit.train.stats import dataset_stats, render_stats
+from ltlwit.train.stats import comparison_rows, dataset_stats, render_comparison, render_stats
 
 
 @click.group()
@@ -26,7 +26,8 @@ def data() -> None:
 
 @data.command("generate")
 @task_option
-@click.option("--aps", type=click.IntRange(1, 26), required=True, metavar="N", help="Number of APs (a, b, ...).")
+@click.option("--aps", type=click.IntRange(0, 26), required=True, metavar="N",
+              help="Number of APs (a, b, ...); 0: formulas over the constants only.")
 @click.option("--max-size", type=click.IntRange(1, MAX_NORMAL_SIZE), required=True, metavar="S",
               help="Largest formula size (Polish tokens); sizes 1..S.")
 @click.option("-n", "--count", type=click.IntRange(min=1), required=True, metavar="COUNT",
@@ -36,25 +37,28 @@ def data() -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed (same seed, same data).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Worker processes [default: all cores].")
 @click.option("--alphabet", type=click.Choice(ALPHABETS), default=None,
-              help="Operator priorities: ltl35 (1 0 ! X U &, LTLRandom35's; default for ltl), ltl (every LTL "
-              "operator), prop (! & | weight 2, <-> xor 1 0 weight 1; the prop default).")
+              help="Operator priorities: ltl35 (1 0 ! X U &, LTLRandom35's), ltl (every LTL operator), prop (! & | "
+              "weight 2, <-> xor 1 0 weight 1); ltl35-matched and prop-matched (the defaults): the same operators, "
+              "priorities fitted so that the output's operator mix is ltl35's / prop35's.")
 @click.option("--uniform-from", type=click.IntRange(min=1), default=None, metavar="SIZE",
               help="Sizes from SIZE on come out uniform (DeepLTL's gate) [default: 10 ltl, 12 prop].")
 @click.option("--alpha", type=Number(0, 1, max_open=True), default=0.112, show_default=True,
               help="Share of the samples left to the sizes below --uniform-from.")
 @click.option("--timeout", type=Number(min=0, min_open=True), default=2.0, show_default=True,
               metavar="SECONDS", help="Engine time per LTL formula; formulas past it are skipped.")
+@click.option("--exclude", multiple=True, type=click.Path(exists=True, dir_okay=False), metavar="FILE",
+              help="Never generate a formula of FILE (two-line; repeatable), e.g. the validation and test splits.")
 @click.pass_context
 def data_generate(ctx: click.Context, task: str, aps: int, max_size: int, count: int, output: str, seed: int,
                   jobs: int | None, alphabet: str | None, uniform_from: int | None, alpha: float,
-                  timeout: float) -> ExitStatus:
+                  timeout: float, exclude: tuple[str, ...]) -> ExitStatus:
     """Random formulas labelled by ltlwit's own engine (LTL: satisfiable formulas and a verified
     lasso trace; prop: a minimal partial assignment, no unsatisfiable formulas or tautologies)."""
     env = Environment.of(ctx)
     try:
         config = GenerateConfig(task=task, n_aps=aps, max_size=max_size, count=count, seed=seed,
                                 alphabet=alphabet, uniform_from=uniform_from, alpha=alpha, seconds=timeout,
-                                jobs=jobs or os.cpu_count() or 1)
+                                jobs=jobs or os.cpu_count() or 1, exclude=exclude)
         with progress_bar(env, "generating", total=count) as update:
             report = generate_dataset(output, config, progress=lambda p: update(p.total))
     except (ValueError, OSError) as e:
@@ -72,16 +76,29 @@ def data_generate(ctx: click.Context, task: str, aps: int, max_size: int, count:
 @data.command("stats")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @report_format
+@click.option("--compare", "reference", type=click.Path(exists=True, dir_okay=False), default=None, metavar="REF",
+              help="Show FILE beside REF: AP counts, sizes, operator shares, constants, label lengths.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Read the first N samples of each file only.")
 @click.pass_context
-def data_stats(ctx: click.Context, file: str, fmt: str) -> ExitStatus:
-    """Counts per AP number and formula size of a two-line FILE (or a JSON Lines grid)."""
+def data_stats(ctx: click.Context, file: str, fmt: str, reference: str | None, limit: int | None) -> ExitStatus:
+    """Counts per AP number and formula size of a two-line FILE (or a JSON Lines grid); with
+    --compare, FILE and REF side by side."""
     env = Environment.of(ctx)
     try:
-        stats = dataset_stats(file)
+        stats = dataset_stats(file, limit)
+        ref = dataset_stats(reference, limit) if reference else None
     except (ValueError, OSError, EOFError) as e:
         return fail(ctx, e)
     if fmt == "json":
-        env.stdout.write(json.dumps(stats.to_json()) + "\n")
-    else:
+        if ref is None:
+            env.stdout.write(json.dumps(stats.to_json()) + "\n")
+        else:
+            rows = [{"measure": m, "reference": r, "file": f, "difference": d}
+                    for m, r, f, d in comparison_rows(ref, stats)]
+            env.stdout.write(json.dumps({"reference": ref.to_json(), "file": stats.to_json(), "rows": rows}) + "\n")
+    elif ref is None:
         render_stats(report_console(env), stats)
+    else:
+        render_comparison(report_console(env), ref, stats)
     return ExitStatus.SUCCESS

@@ -34,16 +34,24 @@ from ltlwit.logic.trivial import rewrites_root
 #: `ltl35`: DeepLTL's LTLRandom35 (`false=1,true=1,not=1,X=1,U=1,and=1`, everything else 0,
 #: Spot's default `ap=3`). `ltl`: Spot's default LTL priorities (all operators 1, W/M 0).
 #: `prop`: PropRandom35 (`! & |` 2, `<-> xor 1 0` 1, `ap` 3).
+#: `ltl35-matched`, `prop-matched` (the defaults): the same operators with priorities fitted by
+#: `bench/fit_alphabet.py` (seeded) so that labelled formulas of sizes 7..35 have the node shares
+#: of ltl35 / prop35 within 0.2 points. Redrawing rewritable nodes instead of simplifying whole
+#: trees as randltl does shifts the mix (with randltl's priorities: 2 points more `X`, 1 point
+#: fewer `U` and AP leaves, a third fewer `1 U` for LTL; 2 points fewer `!` for prop).
 PRIORITIES: dict[str, dict[str, float]] = {
     "ltl35": {"ap": 3, "1": 1, "0": 1, "!": 1, "X": 1, "U": 1, "&": 1},
     "ltl": {"ap": 3, "1": 1, "0": 1, "!": 1, "X": 1, "F": 1, "G": 1, "&": 1, "|": 1, "->": 1,
             "<->": 1, "xor": 1, "U": 1, "R": 1},
     "prop": {"ap": 3, "1": 1, "0": 1, "!": 2, "&": 2, "|": 2, "<->": 1, "xor": 1},
+    "ltl35-matched": {"ap": 3.0, "1": 1.314, "0": 0.944, "!": 0.772, "X": 0.812, "U": 1.031, "&": 1.03},
+    "prop-matched": {"ap": 3.0, "1": 1.124, "0": 1.124, "!": 3.513, "&": 1.948, "|": 1.949, "<->": 1.017,
+                     "xor": 1.013},
 }
 #: Largest size `normal_formula` draws (it recurses once per level of the tree).
 MAX_NORMAL_SIZE = 400
 #: The alphabet each task uses unless told otherwise.
-DEFAULT_ALPHABET = {"ltl": "ltl35", "prop": "prop"}
+DEFAULT_ALPHABET = {"ltl": "ltl35-matched", "prop": "prop-matched"}
 #: Where DeepLTL's gate starts enforcing uniform sizes (LTLRandom35: 10, PropRandom35: 12).
 DEFAULT_UNIFORM_FROM = {"ltl": 10, "prop": 12}
 #: LTLRandom35's share of the sizes below the uniform range.

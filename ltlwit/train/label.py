@@ -10,13 +10,17 @@
 round of (size, seed) slots under the size gate (counting those in flight, so a nearly full size
 is not over-drawn), a process pool draws each slot's formula (`RandomFormulas.normal_formula`:
 no formula that Spot's trivial identities would rewrite, as in randltl's output and the
-reference data sets) and labels it, results are taken
-back *in order*, duplicates dropped, and the new samples appended to the file at the end of
-the round. Each round's random stream is seeded by (seed, samples so far, attempt), so the
-formulas of a run are reproducible from its seed whatever `jobs` is, and re-running on the same
-output file resumes it: the samples there count towards `count` and are never repeated. The
-labels are the engine's verified witnesses; which of several witnesses it returns can depend on
-what the process solved before, so labels may differ between runs with other `jobs`.
+reference data sets) and labels it, in units of `UNIT` slots, results are taken back *in
+order*, duplicates dropped (also formulas of `exclude` files: the validation and test splits),
+and the new samples appended to the file at the end of the round. Each round's random stream is
+seeded by (seed, samples so far, attempt), so re-running on the same output file resumes it: the
+samples there count towards `count` and are never repeated.
+
+The output depends on the seed alone, not on `jobs`: rounds and units are cut the same way
+for any number of workers, and every unit starts with the engine's caches cleared, so a
+formula's label (which of several witnesses the engine returns) cannot depend on which worker
+solved what before. The one exception is the time budget: a formula near `seconds` may be
+labelled in one run and skipped in another on a loaded machine.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import os
 import random
 import signal
 import time
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
@@ -36,13 +40,16 @@ from ltlwit.logic.formula import Formula, Not
 from ltlwit.logic.result import Sat
 from ltlwit.train.generate import (DEFAULT_ALPHA, DEFAULT_ALPHABET, DEFAULT_UNIFORM_FROM, MAX_NORMAL_SIZE,
                                    RandomFormulas, SizeGate)
-from ltlwit.train.pairs import append_pairs, recover_pairs
+from ltlwit.train.pairs import append_pairs, iter_pairs, recover_pairs
 
 TASKS = ("ltl", "prop")
 #: Rounds accepting nothing in a row before giving up (the gate cannot be filled further).
 MAX_IDLE_ROUNDS = 20
-#: Formulas drawn per round at most: the unit of work between two appends to the file.
-ROUND = 512
+#: Formulas drawn per round at most: the work between two appends to the file (and the one
+#: point where the workers wait for each other).
+ROUND = 8192
+#: Formulas a worker labels in one go, the engine's caches cleared first.
+UNIT = 64
 
 
 def label(task: str, formula: Formula, seconds: float | None = None) -> str | None:
@@ -72,19 +79,25 @@ def label(task: str, formula: Formula, seconds: float | None = None) -> str | No
 _GENERATORS: dict[tuple[int, str], RandomFormulas] = {}
 
 
-def _make_sample(args: tuple[str, int, str, int, int, float | None]) -> tuple[str, str | None]:
-    """Pool worker: draw the formula of one (size, seed) slot and label it. Drawing happens
-    here, not in the main process, so that both scale with the workers."""
+def _make_unit(args: tuple[str, int, str, float | None, list[tuple[int, int]]]) -> list[tuple[str, str | None]]:
+    """Pool worker: draw the formulas of a unit of (size, seed) slots and label them, from cold
+    engine caches (so the labels do not depend on the worker's history). Drawing happens here,
+    not in the main process, so that both scale with the workers."""
     from ltlwit.logic.syntax import print_formula
 
-    task, n_aps, alphabet, size, seed, seconds = args
+    task, n_aps, alphabet, seconds, slots = args
     gen = _GENERATORS.get((n_aps, alphabet))
     if gen is None:
         gen = _GENERATORS[n_aps, alphabet] = RandomFormulas(n_aps, alphabet)
-    formula = gen.normal_formula(size, random.Random(seed))
-    if formula is None:
-        return "", None
-    return print_formula(formula, "polish"), label(task, formula, seconds)
+    if task == "ltl":
+        from ltlwit.logic.ltl import clear_caches
+
+        clear_caches()
+    out: list[tuple[str, str | None]] = []
+    for size, seed in slots:
+        formula = gen.normal_formula(size, random.Random(seed))
+        out.append(("", None) if formula is None else (print_formula(formula, "polish"), label(task, formula, seconds)))
+    return out
 
 
 @dataclass
@@ -99,18 +112,19 @@ class GenerateConfig:
     alpha: float = DEFAULT_ALPHA
     seconds: float | None = 2.0  # engine budget per LTL formula (DeepLTL skipped formulas over 2 s)
     jobs: int = 1
+    exclude: tuple[str, ...] = ()  # files whose formulas are never generated (validation, test splits)
 
     def __post_init__(self) -> None:
         if self.task not in TASKS:
             raise ValueError(f"unknown task {self.task!r} (expected ltl or prop)")
-        if not 1 <= self.n_aps <= 26:
-            raise ValueError("--aps must be in 1..26 (the two-line format spells APs with one letter)")
+        if not 0 <= self.n_aps <= 26:
+            raise ValueError("--aps must be in 0..26 (the two-line format spells APs with one letter)")
         if self.max_size < 1 or self.count < 0 or self.jobs < 1:
             raise ValueError("max size and jobs must be positive, count non-negative")
         if self.max_size > MAX_NORMAL_SIZE:
             raise ValueError(f"--max-size: at most {MAX_NORMAL_SIZE}")
         alphabet = self.alphabet or DEFAULT_ALPHABET[self.task]
-        if self.task == "prop" and alphabet != "prop":
+        if self.task == "prop" and not alphabet.startswith("prop"):
             raise ValueError("the prop task needs the propositional alphabet")
         self.alphabet = alphabet
         if self.uniform_from is None:
@@ -135,7 +149,7 @@ class GenerateReport:
     added: int
     labelled: int  # formulas drawn and labelled
     rejected: int  # unsat, tautologies, timeouts, `0` traces
-    duplicates: int  # formulas already in the file
+    duplicates: int  # formulas already in the file (or drawn twice, or in an excluded file)
     seconds: float
     complete: bool  # the file holds `count` samples
     sizes: Counter = field(default_factory=Counter)
@@ -165,10 +179,9 @@ class _Workers:
 
     def __call__(self, slots: list[tuple[int, int]]) -> Iterator[tuple[str, str | None]]:
         c = self.config
-        args = [(c.task, c.n_aps, c.alphabet or "", size, seed, c.seconds) for size, seed in slots]
-        if self.pool is None:
-            return map(_make_sample, args)
-        return self.pool.imap(_make_sample, args, chunksize=max(1, min(32, len(args) // (4 * c.jobs))))
+        units = [(c.task, c.n_aps, c.alphabet or "", c.seconds, slots[i:i + UNIT]) for i in range(0, len(slots), UNIT)]
+        results = map(_make_unit, units) if self.pool is None else self.pool.imap(_make_unit, units)
+        return (sample for unit in results for sample in unit)
 
     def close(self) -> None:
         if self.pool is not None:
@@ -178,12 +191,20 @@ class _Workers:
 
 def generate_dataset(path: str | os.PathLike, config: GenerateConfig,
                      progress: Callable[[Progress], None] | None = None) -> GenerateReport:
-    """Fill `path` (two-line format, `.gz` compressed) up to `config.count` samples."""
+    """Fill `path` (two-line format, `.gz` compressed) up to `config.count` samples.
+
+    Two rounds are in flight at a time, so that the workers label the next round while this
+    process takes in, writes and replaces the last: a round is drawn right after the results
+    of the one before the last are in, counting the last one's slots as pending. So every draw
+    depends on finished rounds and on the slots in flight alone, never on timing or `jobs`.
+    """
     path = Path(path)
     started = time.perf_counter()
     path.parent.mkdir(parents=True, exist_ok=True)  # `-o mydata/train.txt.gz`: the folder `train --data` reads
     existing = recover_pairs(path)
     seen = {f for f, _ in existing}
+    for other in config.exclude:
+        seen.update(f for f, _ in iter_pairs(other))
     gate = SizeGate(config.max_size, config.count, config.uniform_from or 1, config.alpha)
     for f, _ in existing:
         size = _size_of(f)
@@ -194,14 +215,24 @@ def generate_dataset(path: str | os.PathLike, config: GenerateConfig,
     report = GenerateReport(path, len(existing), 0, 0, 0, 0, 0.0, False)
     total, attempt, idle = len(existing), 0, 0
     workers = _Workers(config)
+    flight: deque[tuple[list[tuple[int, int]], Iterator[tuple[str, str | None]]]] = deque()
     try:
         while total < config.count and not gate.full() and idle < MAX_IDLE_ROUNDS:
-            rng = random.Random(f"{config.seed}/{config.task}/{total}/{attempt}")
-            slots = _draw_round(gate, rng, _round_size(config, total))
-            if not slots:
+            while len(flight) < 2:  # draw (and start) rounds until two are in flight
+                pending = Counter(size for slots, _ in flight for size, _ in slots)
+                n = _round_size(config, total) - sum(pending.values())
+                if n < 16 and flight:
+                    break  # the round in flight may well suffice
+                rng = random.Random(f"{config.seed}/{config.task}/{total}/{attempt}/{len(flight)}")
+                slots = _draw_round(gate, rng, max(n, 16), pending)
+                if not slots:
+                    break
+                flight.append((slots, workers(slots)))
+            if not flight:
                 break
+            slots, results = flight.popleft()
             out: list[tuple[str, str]] = []
-            for (size, _), (text, lab) in zip(slots, workers(slots)):
+            for (size, _), (text, lab) in zip(slots, results):
                 report.labelled += 1
                 if lab is None:
                     report.rejected += 1
@@ -233,15 +264,16 @@ def _round_size(config: GenerateConfig, total: int) -> int:
     return max(16, min(ROUND, math.ceil(1.5 * (config.count - total))))
 
 
-def _draw_round(gate: SizeGate, rng: random.Random, n: int) -> list[tuple[int, int]]:
-    """(size, seed) slots under the gate, those in flight counted against their size's cap."""
+def _draw_round(gate: SizeGate, rng: random.Random, n: int, pending: Counter | None = None) -> list[tuple[int, int]]:
+    """(size, seed) slots under the gate, those in flight (`pending`, and this round's) counted
+    against their size's cap."""
     slots: list[tuple[int, int]] = []
-    pending: Counter = Counter()
-    while len(slots) < n:
-        sizes = gate.open_sizes(pending)
-        if not sizes:
-            break
+    pending = Counter(pending or {})
+    sizes = gate.open_sizes(pending)  # within a round only `pending` changes: a size leaves when full
+    while len(slots) < n and sizes:
         size = rng.choice(sizes)
         pending[size] += 1
         slots.append((size, rng.getrandbits(64)))
+        if not gate.is_open(size, pending):
+            sizes.remove(size)
     return slots

@@ -121,7 +121,7 @@ def append_pairs(path: str | os.PathLike, pairs: Sequence[tuple[str, str]]) -> N
         return
     data = _encode(pairs)
     if str(path).endswith(".gz"):
-        data = gzip.compress(data, mtime=0)
+        data = gzip.compress(data, compresslevel=6, mtime=0)
     with open(path, "ab") as fh:
         fh.write(data)
         fh.flush()
@@ -133,5 +133,5 @@ def write_pairs(path: str | os.PathLike, pairs: Iterable[tuple[str, str]]) -> No
     path = Path(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     data = _encode(pairs)
-    tmp.write_bytes(gzip.compress(data, mtime=0) if path.name.endswith(".gz") else data)
+    tmp.write_bytes(gzip.compress(data, compresslevel=6, mtime=0) if path.name.endswith(".gz") else data)
     os.replace(tmp, path)
