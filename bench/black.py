@@ -5,6 +5,7 @@
     python bench/black.py --sample 40 --seed 1             # at most 40 per family (seeded)
     python bench/black.py --jobs 2 --out results.jsonl     # two at a time; per-formula rows
     python bench/black.py --compare old.jsonl new.jsonl    # two earlier runs, formula by formula
+    python bench/black.py --command "env PYTHONPATH=../old python -m ltlwit"   # another version
 
 Each formula runs in its own `ltlwit solve --model none --format json --timeout T` process (the
 formula on stdin), so a row's wall time covers start-up, parsing, rewriting, search, witness
@@ -29,6 +30,7 @@ import json
 import os
 import random
 import re
+import shlex
 import shutil
 import signal
 import statistics
@@ -62,9 +64,12 @@ def load(path: Path, families: set[str] | None, names: str | None, sample: int |
     return rows
 
 
-def command(timeout: float, extra: list[str]) -> list[str]:
-    exe = shutil.which("ltlwit")
-    base = [exe] if exe else [sys.executable, "-m", "ltlwit"]
+def command(timeout: float, extra: list[str], program: str | None = None) -> list[str]:
+    if program:
+        base = shlex.split(program)
+    else:
+        exe = shutil.which("ltlwit")
+        base = [exe] if exe else [sys.executable, "-m", "ltlwit"]
     return base + ["solve", "--model", "none", "--format", "json", "--syntax", "spot",
                    "--timeout", str(timeout), "-F", "-", *extra]
 
@@ -122,7 +127,7 @@ def run_one(row: dict, cmd: list[str], timeout: float, grace: float) -> dict:
 
 
 def run_all(rows: list[dict], args: argparse.Namespace) -> list[dict]:
-    cmd = command(args.timeout, args.extra.split() if args.extra else [])
+    cmd = command(args.timeout, args.extra.split() if args.extra else [], args.command)
     results: list[dict | None] = [None] * len(rows)
     done = 0
 
@@ -225,6 +230,8 @@ def main() -> None:
     ap.add_argument("--grace", type=float, default=5.0, help="kill a child at timeout + grace")
     ap.add_argument("--jobs", type=int, default=1, help="children at a time (timings contend)")
     ap.add_argument("--extra", help="more `ltlwit solve` options, space-separated")
+    ap.add_argument("--command", help="the program to run instead of `ltlwit` (e.g. another "
+                    "checkout: 'env PYTHONPATH=../old python -m ltlwit')")
     ap.add_argument("--out", help="write one JSON row per formula here")
     ap.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"), help="compare two --out files")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every formula's answer")

@@ -10,10 +10,10 @@ import pytest
 
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.ltl import Budget, clear_caches, holds, solve
-from ltlwit.logic.ltl import emptiness, expand
+from ltlwit.logic.ltl import budget, expand
 from ltlwit.logic.ltl import solver as solver_module
 from ltlwit.logic.ltl.check import labels_for
-from ltlwit.logic.ltl.emptiness import Limit, OutOfTime
+from ltlwit.logic.ltl.budget import Limit, OutOfTime
 from ltlwit.logic.ltl.expand import MAX_UNCHECKED_PAIRS, Translator
 from ltlwit.logic.ltl.rewrite import simplify
 from ltlwit.logic.result import Sat, Unknown, Unsat
@@ -136,7 +136,7 @@ def _sweep(monkeypatch: pytest.MonkeyPatch, f: Formula) -> int:
 def test_interrupted_at_every_check_never_a_wrong_verdict(monkeypatch: pytest.MonkeyPatch, text: str,
                                                          dense: bool) -> None:
     if dense:  # a clock read at every pair, term and BFS state: every check site gets hit
-        monkeypatch.setattr(emptiness, "CHECK_EVERY", 1)
+        monkeypatch.setattr(budget, "CHECK_EVERY", 1)
         monkeypatch.setattr(expand, "CHECK_EVERY", 1)
         monkeypatch.setattr(expand, "MAX_UNCHECKED_PAIRS", 0)
     reads = _sweep(monkeypatch, parse_formula(text))
@@ -177,3 +177,28 @@ def test_interrupted_expansion_caches_nothing_partial() -> None:
         except OutOfTime:
             k += 1
     assert k > 0 and got == reference.edges_within(reference.initial, letters)
+
+
+# -- hard limits inside C code, and the memory ceiling --------------------------------------------
+
+def pigeons(n: int) -> Formula:
+    """Always n pigeons in n - 1 holes, and infinitely often q: the constant-word check is one
+    SAT call on the pigeonhole formula, exponential for resolution (minutes at n = 11)."""
+    holes = range(n - 1)
+    some = [" | ".join(f"p{i}_{h}" for h in holes) for i in range(n)]
+    alone = [f"!(p{i}_{h} & p{j}_{h})" for h in holes for i in range(n) for j in range(i + 1, n)]
+    return parse_formula(f"G(({') & ('.join(some)}) & {' & '.join(alone)}) & G F q")
+
+
+def test_the_deadline_stops_a_single_long_sat_call() -> None:
+    """No loop reads the clock inside a SAT call: the watchdog interrupts it."""
+    assert solve(pigeons(11), Budget(seconds=0.3)) == Unknown("time budget exhausted")
+
+
+@pytest.mark.parametrize("make, n", [(counter, 24), (stuck_counter, 24), (pigeons, 11), (arbiter, 3)],
+                         ids=["counter24", "stuck_counter24", "pigeons11", "arbiter3"])
+def test_memory_ceiling_gives_unknown_with_its_reason(make, n) -> None:
+    """A ceiling below what the process already uses is reached at the first read of memory,
+    in the Python loops and in a SAT call alike; arbiter(3) takes the label-based path."""
+    result = solve(make(n), Budget(memory=1 << 20))
+    assert result == Unknown("memory limit of 1 MiB reached")

@@ -20,7 +20,8 @@ from collections import OrderedDict
 from typing import Any, Sequence
 
 from ltlwit.logic.formula import Formula, postorder
-from ltlwit.logic.ltl.emptiness import Budget, Limit, OutOfBudget, OutOfTime, accepting_scc
+from ltlwit.logic.ltl.emptiness import accepting_scc
+from ltlwit.logic.ltl.budget import Budget, HardLimit, Limit, OutOfBudget
 from ltlwit.logic.ltl.expand import Translator
 from ltlwit.logic.ltl.labels import Labels, make_labels
 from ltlwit.logic.ltl.rewrite import negate
@@ -95,7 +96,7 @@ class Prover:
     before: a formula always gets the same witness.
 
     `limit`: the solve's running budget; only its deadline applies here, and running past it
-    raises `OutOfTime` (it is not "unproven": the solve answers Unknown)."""
+    raises `HardLimit` (it is not "unproven": the solve answers Unknown)."""
 
     def __init__(self, formula: Formula, L: Labels, limit: Limit | None = None) -> None:
         self.formula = formula
@@ -116,7 +117,7 @@ class Prover:
                  else self.limit.with_states(max_states))
         try:
             return _product(self._tr, steps, loop, bound)[0] is None
-        except OutOfTime:
+        except HardLimit:
             raise
         except OutOfBudget:
             return None

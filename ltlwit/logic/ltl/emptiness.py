@@ -9,88 +9,12 @@ only when the search reaches them; a `Budget` bounds states and time.
 
 from __future__ import annotations
 
-import time
 from collections import deque
-from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Sequence
 
+from ltlwit.logic.ltl.budget import Limit
+
 Successors = Callable[[Any], Sequence[tuple[Any, Any, int]]]
-
-
-@dataclass(frozen=True)
-class Budget:
-    """Limits for one `solve`: wall-clock seconds and/or automaton states explored."""
-
-    seconds: float | None = None
-    states: int | None = None
-
-
-class OutOfBudget(Exception):
-    """The search ran past its budget; the caller answers Unknown."""
-
-
-class OutOfTime(OutOfBudget):
-    """The wall-clock deadline passed. Unlike a bounded proof's state budget (which only means
-    "not proven"), this always propagates up to `solve`, which answers Unknown."""
-
-
-#: Work units (term pairs, BFS states, ...) between two clock reads in the long loops.
-CHECK_EVERY = 256
-
-
-class Limit:
-    """A running budget: call `tick()` once per explored state; long loops that explore no
-    state (term products, witness paths) call `spend(units)` (or `check_time()` themselves).
-
-    Only complete results may be cached by code that can be interrupted: an `OutOfTime` leaves
-    every cache as if the interrupted computation had not started."""
-
-    def __init__(self, budget: Budget | None) -> None:
-        self.deadline = (time.perf_counter() + budget.seconds
-                         if budget is not None and budget.seconds is not None else None)
-        self.states = budget.states if budget is not None else None
-        self.count = 0
-        self.work = 0
-
-    def with_states(self, states: int | None) -> "Limit":
-        """A fresh state budget sharing this one's deadline (a bounded proof inside a solve)."""
-        sub = Limit(Budget(states=states))
-        sub.deadline = self.deadline
-        return sub
-
-    def remaining(self) -> float:
-        """Seconds to the deadline (infinity without one)."""
-        if self.deadline is None:
-            return float("inf")
-        return max(0.0, self.deadline - time.perf_counter())
-
-    def sub(self, seconds: float) -> "Limit":
-        """A budget of at most `seconds` inside this one (an optional stage: running out of it
-        is not running out of the solve's time)."""
-        sub = self.with_states(None)
-        if seconds != float("inf"):
-            end = time.perf_counter() + seconds
-            if sub.deadline is None or end < sub.deadline:
-                sub.deadline = end
-        return sub
-
-    def tick(self) -> None:
-        self.count += 1
-        if self.states is not None and self.count > self.states:
-            raise OutOfBudget(f"state budget of {self.states} exhausted")
-        if self.deadline is not None and (self.count & 63) == 0:
-            self.check_time()
-
-    def spend(self, units: int) -> None:
-        """Count work that explores no state; the clock is read every `CHECK_EVERY` units."""
-        self.work += units
-        if self.work >= CHECK_EVERY:
-            self.work = 0
-            self.check_time()
-
-    def check_time(self) -> None:
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise OutOfTime("time budget exhausted")
 
 
 def accepting_scc(initial: Hashable, successors: Successors, all_marks: int,

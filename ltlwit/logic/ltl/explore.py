@@ -25,11 +25,11 @@ witnesses are lassos of cubes that the caller verifies with `holds` before print
 
 from __future__ import annotations
 
-import threading
-from typing import Iterator
+from typing import Generator, Iterator
 
 from ltlwit.logic.formula import TRUE, And, Formula, Not, ap
-from ltlwit.logic.ltl.emptiness import Limit, OutOfTime, accepting_cycle, shortest_path
+from ltlwit.logic.ltl.emptiness import accepting_cycle, shortest_path
+from ltlwit.logic.ltl.budget import Limit, OutOfTime, Watchdog
 from ltlwit.logic.ltl.expand import _closure
 from ltlwit.logic.ltl.xnf import SOLVER, Xnf, conjuncts
 from ltlwit.logic.trace import Trace
@@ -64,6 +64,7 @@ class Search:
         self.initial: State = frozenset(conjuncts(formula))
         self.edges: dict[State, list[Edge]] = {}
         self.stats = {"states": 0, "sat_calls": 0, "learned": 0}
+        self._steps: Generator[None, None, Trace] | None = None
 
     # -- SAT calls -----------------------------------------------------------------------------
     def _solve(self, assumptions: list[int]) -> bool:
@@ -71,7 +72,8 @@ class Search:
         result = None
         if not self.x.interrupted:
             result = self.x.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-        if result is None:  # the watchdog interrupted it: the deadline passed
+        if result is None:  # the watchdog interrupted it: a hard limit was reached
+            self.limit.check_time()
             raise OutOfTime("time budget exhausted")
         return result
 
@@ -202,22 +204,35 @@ class Search:
 
     # -- the search --------------------------------------------------------------------------
     def run(self) -> Trace:
-        timer = None
-        left = self.limit.remaining()
-        if left != float("inf"):
-            timer = threading.Timer(left, self.x.interrupt)
-            timer.daemon = True
-            timer.start()
+        """The whole search at once."""
         try:
-            return self._couvreur()
+            with Watchdog(self.limit, self.x.interrupt):
+                while True:
+                    trace = self.advance(1 << 30)
+                    if trace is not None:
+                        return trace
         finally:
-            if timer is not None:
-                timer.cancel()
-            self.x.solver.delete()
+            self.close()
 
-    def _couvreur(self) -> Trace:
+    def advance(self, states: int) -> Trace | None:
+        """Explore up to `states` more states: the witness when found, None when paused (a
+        portfolio interleaves this with the bounded search); `Unsatisfiable` when exhausted."""
+        if self._steps is None:
+            self._steps = self._couvreur()
+        try:
+            for _ in range(states):
+                next(self._steps)
+        except StopIteration as done:
+            return done.value
+        return None
+
+    def close(self) -> None:
+        self.x.solver.delete()
+
+    def _couvreur(self) -> Generator[None, None, Trace]:
         """Couvreur's SCC algorithm (as `emptiness.accepting_scc`) over lazy successors, with
-        the constant-word check on every new state and dead SCCs learned as they are popped."""
+        the constant-word check on every new state and dead SCCs learned as they are popped;
+        pauses (yields) after each new state."""
         init = self.initial
         limit = self.limit
         limit.tick()
@@ -272,6 +287,7 @@ class Search:
                 arcs.append(marks)
                 self.edges[t] = []
                 todo.append((t, self.successors(t), edge))
+                yield
                 continue
             if n == 0:
                 continue
@@ -297,23 +313,28 @@ class Search:
         return self._trace([e[0] for e in prefix], [e[0] for e in cycle])
 
     def _trace(self, prefix: list[Letter], cycle: list[Letter]) -> Trace:
-        """Spot's word simplification on cubes (as `witness.simplify_word`), then formulas."""
-        prefix, cycle = list(prefix), list(cycle)
-        if len(cycle) > 1:
-            merged = _meet(cycle)
-            if merged is not None:
-                cycle = [merged]
-        while prefix:
-            both = _meet([prefix[-1], cycle[-1]])
-            if both is None:
-                break
-            prefix.pop()
-            cycle.pop()
-            cycle.insert(0, both)
-        return Trace(tuple(self.cube(x) for x in prefix), tuple(self.cube(x) for x in cycle))
+        return letter_trace(prefix, cycle)
 
-    def cube(self, letter: Letter) -> Formula:
-        return And(*(ap(n) if v else Not(ap(n)) for n, v in letter)) if letter else TRUE
+
+def letter_trace(prefix: list[Letter], cycle: list[Letter]) -> Trace:
+    """Spot's word simplification on cubes (as `witness.simplify_word`), then formulas."""
+    prefix, cycle = list(prefix), list(cycle)
+    if len(cycle) > 1:
+        merged = _meet(cycle)
+        if merged is not None:
+            cycle = [merged]
+    while prefix:
+        both = _meet([prefix[-1], cycle[-1]])
+        if both is None:
+            break
+        prefix.pop()
+        cycle.pop()
+        cycle.insert(0, both)
+    return Trace(tuple(_cube(x) for x in prefix), tuple(_cube(x) for x in cycle))
+
+
+def _cube(letter: Letter) -> Formula:
+    return And(*(ap(n) if v else Not(ap(n)) for n, v in letter)) if letter else TRUE
 
 
 def _true(model: list[int], variables: frozenset[int] | set[int]) -> set[int]:

@@ -9,20 +9,24 @@
    Couvreur's emptiness check, a run into the first accepting SCC becoming a small lasso
    (`witness`). It answers such formulas in well under a millisecond, with Spot-like minimal
    witnesses.
-4. Everything else, and whatever step 3 leaves open, goes to the SAT-based explicit search
-   (`explore`, aalta's algorithm): successors from SAT calls on the X-normal form, so big
-   propositional parts and hundreds of APs never become term lists or truth tables. Its
-   witness is shrunk by `witness.minimise`.
+4. Everything else, and whatever step 3 leaves open, goes to two SAT-based searches over the
+   X-normal form, so big propositional parts and hundreds of APs never become term lists or
+   truth tables: the bounded lasso search (`bounded`, BMC as BLACK does it: shortest lassos)
+   and the explicit search (`explore`, aalta's algorithm: proves unsatisfiability), in
+   alternating rounds. The witness is shrunk by `witness.minimise`.
 Every witness is re-checked with `holds` before it is returned. A budget gives `Unknown`: its
 deadline is read in every stage (rewriting, search, minimisation, the final check) and by a
-watchdog that interrupts a long SAT call; its state budget bounds the searches.
+watchdog that interrupts a long SAT call; so is its memory ceiling; its state budget bounds the
+searches.
 """
 
 from __future__ import annotations
 
 from ltlwit.logic.formula import FALSE, Formula
 from ltlwit.logic.ltl.check import Prover, holds, labels_for
-from ltlwit.logic.ltl.emptiness import Budget, Limit, OutOfBudget, OutOfTime, accepting_scc
+from ltlwit.logic.ltl.emptiness import accepting_scc
+from ltlwit.logic.ltl.bounded import Unroller
+from ltlwit.logic.ltl.budget import Budget, HardLimit, Limit, OutOfBudget, OutOfTime, Watchdog
 from ltlwit.logic.ltl.expand import Translator
 from ltlwit.logic.ltl.explore import Search, Unsatisfiable
 from ltlwit.logic.ltl.labels import MAX_TABLE_APS
@@ -37,6 +41,9 @@ SMALL_SIZE = 120
 #: ...for at most this many automaton states and this share of the time budget.
 SMALL_STATES = 4000
 SMALL_SHARE = 0.1
+#: Step 4's first round: SAT conflicts for the bounded search, states for the explicit one.
+FIRST_CONFLICTS = 500
+FIRST_STATES = 20
 
 
 def solve_builtin(formula: Formula, budget: Budget | None = None) -> Result:
@@ -73,20 +80,38 @@ def _small(formula: Formula, prepared: Formula, limit: Limit) -> Result | None:
                 return Unsat("emptiness")
             prefix, cycle = best_word(tr, scc, explored, share)
             trace = lasso(prover, prefix, cycle)
-    except OutOfTime:
-        if share.deadline is None or limit.deadline is None or share.deadline >= limit.deadline:
-            raise  # the solve's own deadline: Unknown
-        return None  # only this step's share ran out: the search takes over
+    except HardLimit as e:
+        if isinstance(e, OutOfTime) and share.deadline is not None and limit.deadline is not None \
+                and share.deadline < limit.deadline:
+            return None  # only this step's share of the time ran out: the search takes over
+        raise  # the solve's own deadline or memory ceiling: Unknown
     except OutOfBudget:
         return None
     return _verified(formula, trace, limit.with_states(None))
 
 
 def _search(formula: Formula, prepared: Formula, limit: Limit) -> Result:
+    """Step 4: the bounded lasso search and the explicit search in alternating rounds of
+    doubling work (conflicts for one, states for the other), so that the answer does not
+    depend on the machine's speed; the bounded search finds short lassos, the explicit one
+    proves unsatisfiability and finds long ones."""
+    search = Search(prepared, limit)
+    lassos = Unroller(prepared, limit)
+    conflicts, states = FIRST_CONFLICTS, FIRST_STATES
     try:
-        trace = Search(prepared, limit).run()
+        with Watchdog(limit, lambda: (search.x.interrupt(), lassos.interrupt())):
+            while True:
+                trace = lassos.advance(conflicts)
+                if trace is None:
+                    trace = search.advance(states)
+                if trace is not None:
+                    break
+                conflicts, states = 2 * conflicts, 2 * states
     except Unsatisfiable:
         return Unsat("search")
+    finally:
+        search.close()
+        lassos.close()
     trace = minimise(formula, trace, limit)
     return _verified(formula, trace, limit.with_states(None))  # the deadline, not the state budget
 

@@ -1,0 +1,181 @@
+"""What one `solve` may spend: wall-clock seconds, automaton states, resident memory.
+
+A `Budget` is the request; a `Limit` is the running account that the engine's loops read:
+`tick()` once per explored state, `spend(units)` in loops that explore none, `check_time()` in
+long computations. The deadline and the memory ceiling are *hard* limits (`HardLimit`): they
+always propagate up to `solve`, which answers Unknown with the reason. The state budget is
+soft: a bounded proof that runs out of states is merely "not proven".
+
+C code does not read the clock: a `Watchdog` thread trips the limit when the deadline passes
+or memory goes over the ceiling, and interrupts whatever it was given (a SAT solver), so a
+single long SAT call stops too.
+
+Only complete results may be cached by code that can be interrupted: a hard limit leaves every
+cache as if the interrupted computation had not started.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+#: Work units (term pairs, BFS states, ...) between two clock reads in the long loops.
+CHECK_EVERY = 256
+#: Seconds between two reads of the resident memory (a /proc read costs ~10 µs).
+MEMORY_EVERY = 0.05
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Limits for one `solve`: wall-clock seconds counted from `start` (a `time.perf_counter()`
+    reading, default: when the solve begins, so a caller can count parsing in), automaton
+    states explored, and resident memory of the whole process in bytes."""
+
+    seconds: float | None = None
+    states: int | None = None
+    memory: int | None = None
+    start: float | None = None
+
+
+class OutOfBudget(Exception):
+    """The search ran past its budget; the caller answers Unknown."""
+
+
+class HardLimit(OutOfBudget):
+    """The deadline or the memory ceiling. Unlike a bounded proof's state budget (which only
+    means "not proven"), this always propagates up to `solve`, which answers Unknown."""
+
+
+class OutOfTime(HardLimit):
+    """The wall-clock deadline passed."""
+
+
+class OutOfMemory(HardLimit):
+    """The process's resident memory went over the ceiling."""
+
+
+def resident_bytes() -> int:
+    """The process's resident memory now (Linux: /proc/self/statm), else its peak so far."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        import resource
+        import sys
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024
+
+
+class Limit:
+    """A running budget (see the module docstring). Sub-limits (`with_states`, `sub`) share the
+    deadline, the memory ceiling and whatever a watchdog tripped."""
+
+    def __init__(self, budget: Budget | None) -> None:
+        seconds = budget.seconds if budget is not None else None
+        start = budget.start if budget is not None and budget.start is not None else time.perf_counter()
+        self.deadline = start + seconds if seconds is not None else None
+        self.states = budget.states if budget is not None else None
+        self.memory = budget.memory if budget is not None else None
+        self.count = 0
+        self.work = 0
+        self._root = self
+        self._tripped: HardLimit | None = None
+        self._next_memory_read = 0.0
+
+    def with_states(self, states: int | None) -> "Limit":
+        """A fresh state budget sharing this one's hard limits (a bounded proof inside a solve)."""
+        sub = Limit(Budget(states=states))
+        sub.deadline = self.deadline
+        sub.memory = self.memory
+        sub._root = self._root
+        return sub
+
+    def sub(self, seconds: float) -> "Limit":
+        """A budget of at most `seconds` inside this one (an optional stage: running out of it
+        is not running out of the solve's time)."""
+        sub = self.with_states(None)
+        if seconds != float("inf"):
+            end = time.perf_counter() + seconds
+            if sub.deadline is None or end < sub.deadline:
+                sub.deadline = end
+        return sub
+
+    def remaining(self) -> float:
+        """Seconds to the deadline (infinity without one)."""
+        if self.deadline is None:
+            return float("inf")
+        return max(0.0, self.deadline - time.perf_counter())
+
+    def tick(self) -> None:
+        self.count += 1
+        if self.states is not None and self.count > self.states:
+            raise OutOfBudget(f"state budget of {self.states} exhausted")
+        if (self.deadline is not None or self.memory is not None) and (self.count & 63) == 0:
+            self.check_time()
+
+    def spend(self, units: int) -> None:
+        """Count work that explores no state; the clock is read every `CHECK_EVERY` units."""
+        self.work += units
+        if self.work >= CHECK_EVERY:
+            self.work = 0
+            self.check_time()
+
+    def check_time(self) -> None:
+        """Raise the hard limit that is reached, if any (the memory is read every
+        `MEMORY_EVERY` seconds at most)."""
+        if self._root._tripped is not None:
+            raise self._root._tripped
+        reached = self.reached()
+        if reached is not None:
+            raise reached
+
+    def reached(self) -> HardLimit | None:
+        """The hard limit reached now, without raising it."""
+        now = time.perf_counter()
+        if self.deadline is not None and now > self.deadline:
+            return OutOfTime("time budget exhausted")
+        if self.memory is not None and now >= self._next_memory_read:
+            self._next_memory_read = now + MEMORY_EVERY
+            if resident_bytes() > self.memory:
+                return OutOfMemory(f"memory limit of {self.memory >> 20} MiB reached")
+        return None
+
+    def trip(self, reason: HardLimit) -> None:
+        self._root._tripped = reason
+
+
+class Watchdog:
+    """A thread that trips `limit` when a hard limit is reached and then calls `interrupt`
+    (see the module docstring). A context manager; no thread without a hard limit."""
+
+    POLL = 0.02
+
+    def __init__(self, limit: Limit, interrupt: Callable[[], None]) -> None:
+        self.limit = limit
+        self.interrupt = interrupt
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> "Watchdog":
+        if self.limit.deadline is not None or self.limit.memory is not None:
+            self._thread = threading.Thread(target=self._watch, daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def _watch(self) -> None:
+        watched = self.limit.with_states(None)  # its own memory-read schedule
+        while not self._stop.wait(self.POLL):
+            reason = watched.reached()
+            if reason is not None:
+                self.limit.trip(reason)
+                self.interrupt()
+                return
