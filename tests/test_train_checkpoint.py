@@ -112,3 +112,23 @@ def test_a_run_killed_between_checkpoints_resumes_exactly(tmp_path: Path, arch: 
              if "loss" in json.loads(line)]
     assert steps == list(range(1, 21))  # 11..13 logged once: the dead run's records were dropped
     assert resumed == straight
+
+
+def test_fitting_the_schedule_to_the_time_limit(tmp_path: Path, monkeypatch) -> None:
+    """The step time measured early on sets the last step, so the run ends by itself (cosine at
+    zero) before the time limit instead of being cut off mid-schedule; a resumed run keeps it."""
+    from ltlwit.train import loop
+    from neural_support import trainer
+
+    monkeypatch.setattr(loop, "FIT_WINDOW", (3, 13))
+    tr = trainer("dual", "ltl", tmp_path, steps=10**6, batch_size=16, time_limit=40.0, fit_steps_to_time=True,
+                 min_lr_ratio=0.0, warmup=2)
+    result = tr.run()
+    assert result["stopped"] == "done" and 13 < result["step"] == tr.s.steps < 10**6
+    assert tr.lr_at(tr.s.steps) == pytest.approx(0.0, abs=1e-12)
+    assert checkpoint.load(tmp_path)["planned_steps"] == tr.s.steps
+    again = trainer("dual", "ltl", tmp_path, steps=10**6, batch_size=16, time_limit=40.0, fit_steps_to_time=True,
+                    resume=True)
+    assert again.s.steps == tr.s.steps and again.step == tr.s.steps
+    with pytest.raises(ValueError, match="needs --time-limit"):
+        trainer("dual", "ltl", tmp_path / "x", steps=10, fit_steps_to_time=True)

@@ -57,6 +57,7 @@ from ltlwit.train.step import EagerStep, GraphedStep, graph_autocast, make_optim
 
 ValidateFn = Callable[[list[tuple[Formula, Optional[Witness]]]], float]
 REWARM = 100  # warm-up steps after --init-from
+FIT_WINDOW = (30, 130)  # --fit-steps-to-time: steps of this process between which the step time is measured
 PRESET_BATCH = {"paper": {"ltl": 768, "prop": 1024}, "small": {"ltl": 256, "prop": 256}, "tiny": {"ltl": 64, "prop": 64}}
 
 
@@ -97,6 +98,7 @@ class Settings:
     emb_dropout: float = -1.0  # -1: the model config's (presets 0.1, older weights 0)
     cross_rope: Optional[bool] = None  # None: the config's (presets on, older weights off)
     checkpoint_part_mb: float = 0.0  # write checkpoints as parts of at most this many MiB (0: one file)
+    fit_steps_to_time: bool = False  # set `steps` from the measured step time so the run ends at time_limit
 
 
 def _distributed(device_name: str) -> tuple[int, int, torch.device]:
@@ -140,6 +142,9 @@ class Trainer:
                                   if v is not None and v != -1.0})
         if s.cuda_graphs and (self.device.type != "cuda" or not s.static_shapes or self.world > 1):
             raise ValueError("--cuda-graphs needs a CUDA device, --static-shapes and a single process")
+        if s.fit_steps_to_time and not s.time_limit:
+            raise ValueError("--fit-steps-to-time needs --time-limit")
+        self.fitted = False
         train = train or self._load("train", s.extra_train)  # parse before CUDA: fork is fast
         val = val or self._load("val")
         torch.manual_seed(s.seed)  # the same initial weights on every rank
@@ -215,6 +220,8 @@ class Trainer:
         self.opt.load_state_dict(state["optimizer"])
         restore_lr(self.opt, self.device, self.s.cuda_graphs)
         self.step = int(state["step"])
+        if self.s.fit_steps_to_time and state.get("planned_steps"):  # the schedule fitted by the first slice
+            self.s.steps, self.fitted = int(state["planned_steps"]), True
         self.batches.load_state_dict(state["data"])
         self.elapsed_before = float(state["elapsed"])
         self.restart = state.get("restart")
@@ -293,6 +300,7 @@ class Trainer:
         count, mark, mark_step, mark_samples = 0, time.monotonic(), self.step, self.samples_seen
         mark_flops = self.flops_done
         reason = "done"
+        first, fit_start = self.step, 0.0
         while self.step < s.steps:
             if s.stop_at and self.step >= s.stop_at:
                 reason = "stop-at"
@@ -302,6 +310,12 @@ class Trainer:
                 break
             loss_sum += self.train_step()
             count += 1
+            if s.fit_steps_to_time and not self.fitted and self.step - first in FIT_WINDOW:
+                self._sync()
+                if self.step - first == FIT_WINDOW[0]:
+                    fit_start = time.monotonic()
+                else:
+                    self._fit_steps((time.monotonic() - fit_start) / (FIT_WINDOW[1] - FIT_WINDOW[0]))
             if self.step % s.log_every == 0 or self.step == s.steps:
                 now = time.monotonic()
                 self._log_progress(loss_sum, count, (now - mark) / max(1, self.step - mark_step),
@@ -321,6 +335,25 @@ class Trainer:
         self._say(f"{reason} at step {self.step}; weights in {self.out / 'model.pt'}"
                   + ("" if reason == "done" else "; continue with --resume"))
         return {"step": self.step, "stopped": reason, **metrics}
+
+    def _sync(self) -> None:
+        if self.device.type == "cuda":
+            torch.cuda.synchronize(self.device)
+
+    def _fit_steps(self, step_time: float) -> None:
+        """Plan the schedule's last step where the time limit would stop the run, less what the
+        end (validation, calibration, checkpoint, weights) and 5% take, so that the cosine
+        decay completes instead of being cut off."""
+        left = self.s.time_limit - (time.monotonic() - self.t0)
+        reserve = self._end_cost + 2 * self._val_cost + 0.05 * left + 10
+        planned = self.step + max(1, int((left - reserve) / max(step_time, 1e-6)))
+        if self.world > 1:  # every rank the same plan (rank 0's)
+            plan = torch.tensor([planned], device=self.device)
+            dist.broadcast(plan, 0)
+            planned = int(plan.item())
+        self._say(f"step time {step_time * 1000:.1f} ms: the schedule now ends at step {planned} "
+                  f"(was {self.s.steps}), in about {(planned - self.step) * step_time:.0f}s")
+        self.s.steps, self.fitted = planned, True
 
     def _has_time(self, cost: float) -> bool:
         if not self.s.time_limit:
@@ -427,6 +460,7 @@ class Trainer:
             return
         state = {"format": "ltlwit-checkpoint/1", "model": self.model.state_dict(), "optimizer": portable_state(self.opt),
                  "step": self.step, "data": self.batches.state_dict(), "rng": rngs, "restart": self.restart,
+                 "planned_steps": self.s.steps if self.fitted else None,
                  "model_config": self.model.cfg.to_dict(), "settings": asdict(self.s),
                  "elapsed": self.elapsed_before + time.monotonic() - self.t0}
         checkpoint.save(state, self.out, self.s.checkpoint_part_mb)
@@ -523,6 +557,8 @@ def parse_args(argv: Sequence[str] | None = None) -> Settings:
     p.add_argument("--cross-rope", dest="cross_rope", action="store_const", const=True, default=None,
                    help="RoPE in cross-attention (default: the config's; on for presets)")
     p.add_argument("--no-cross-rope", dest="cross_rope", action="store_const", const=False)
+    p.add_argument("--fit-steps-to-time", action="store_true",
+                   help="measure the step time early on and end the schedule (--steps) where --time-limit ends")
     p.add_argument("--min-lr-ratio", type=float, default=0.0,
                    help="cosine decay to this share of --lr (default 0: to zero)")
     p.add_argument("--cache", default="", help="folder for tokenised data caches (default OUT/cache or $LTLWIT_CACHE)")

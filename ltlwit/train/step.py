@@ -14,9 +14,10 @@ provides:
 - inputs copied into the graph's static buffers, the loss read from its static output;
 - autocast without its weight-cast cache (the cache would hold tensors of the capture).
 Every shape's graph is warmed up (forward and backward, no update) on a side stream before its
-capture; the warm-up runs leave the AdaCos scale as they found it. A graph replays the same
-kernels, so results match the eager step up to the nondeterminism of GPU reductions; dropout
-and β draws come from the CUDA generator, which graphs advance as eager code does.
+capture; the warm-up runs leave the AdaCos scale and the random generators as they found them.
+A graph replays the same kernels, so results match the eager step up to the nondeterminism of
+GPU reductions; dropout and β draws come from the CUDA generator, which graphs advance as eager
+code does (`bench/train_throughput.py --check` compares the two on a GPU).
 
 `EagerStep` is the same step without capture (CPU, or CUDA without graphs).
 """
@@ -134,6 +135,7 @@ class GraphedStep(EagerStep):
         src, tgt_in, tgt_out = batch.src.clone(), batch.tgt_in.clone(), batch.tgt_out.clone()
         args = (src, tgt_in, tgt_out, batch.n_slots, batch.n_aps)
         scale = self.model.logit_scale.clone()
+        rng = torch.cuda.get_rng_state(), torch.get_rng_state()
         side = torch.cuda.Stream()
         side.wait_stream(torch.cuda.current_stream())
         with torch.cuda.stream(side):
@@ -142,6 +144,8 @@ class GraphedStep(EagerStep):
                 self.loss(*args).backward()
         torch.cuda.current_stream().wait_stream(side)
         self.model.logit_scale.copy_(scale)
+        torch.cuda.set_rng_state(rng[0])  # the warm-up draws nothing the training run sees
+        torch.set_rng_state(rng[1])
         self.opt.zero_grad(set_to_none=True)  # the graph's backward allocates (and overwrites) its own grads
         graph = torch.cuda.CUDAGraph()
         with torch.cuda.graph(graph, pool=self.pool):
