@@ -55,20 +55,26 @@ class Solver:
 
     Options are `ltlwit solve`'s: `logic` (auto|ltl|prop), `syntax` of text inputs, `model`
     (auto|si|dual|both|none or model names, comma-separated; auto runs models only where a CUDA
-    GPU can), `timeout` (engine seconds per formula, None: no limit), `top` (candidates per
+    GPU can), `timeout` (seconds per formula, from reading it to its answer, None: no limit),
+    `max_memory` (MiB the process may hold while the engine works on a formula: past it the
+    answer is UNKNOWN, with the reason; None: half the machine's memory, at most 4096; 0: no
+    ceiling), `top` (candidates per
     model), `beam`, `engine` (auto|builtin|spot), `device`, `fallback` (False: no engine,
     UNKNOWN when no candidate verifies), `all` (up to `top` witnesses per formula),
     `batch_size`, `max_len`. ValueError for options that cannot work here (a model that is
     not installed, `device="cuda"` without a GPU, `engine="spot"` without Spot)."""
 
     def __init__(self, *, logic: str = "auto", syntax: str = "auto", model: str = "auto",
-                 timeout: float | None = None, top: int | None = None, beam: int | None = None,
+                 timeout: float | None = None, max_memory: int | None = None,
+                 top: int | None = None, beam: int | None = None,
                  engine: str = "auto", device: str = "auto", fallback: bool = True, all: bool = False,
                  batch_size: int = 128, max_len: int = 160, notify: Notify | None = None) -> None:
         problem = engine_problem(engine)
         if problem:
             raise ValueError(problem)
-        self.options = SolveOptions(logic=logic, syntax=syntax, timeout=timeout, engine=engine, model=model, top=top,
+        memory = {} if max_memory is None else {"max_memory": max_memory}
+        self.options = SolveOptions(logic=logic, syntax=syntax, timeout=timeout, **memory,
+                                    engine=engine, model=model, top=top,
                                     beam=beam, device=device, fallback=fallback, all=all, batch_size=batch_size,
                                     max_len=max_len)
         self.pipeline = Pipeline(self.options, notify=notify)

@@ -10,10 +10,11 @@ import pytest
 
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.ltl import Budget, clear_caches, holds, solve
-from ltlwit.logic.ltl import budget, expand
+from ltlwit.logic import budget
+from ltlwit.logic.ltl import expand
 from ltlwit.logic.ltl import solver as solver_module
 from ltlwit.logic.ltl.check import labels_for
-from ltlwit.logic.ltl.budget import Limit, OutOfTime
+from ltlwit.logic.budget import Limit, OutOfTime
 from ltlwit.logic.ltl.expand import MAX_UNCHECKED_PAIRS, Translator
 from ltlwit.logic.ltl.rewrite import simplify
 from ltlwit.logic.result import Sat, Unknown, Unsat

@@ -79,7 +79,13 @@ def solve_options(command: Callable, timeout: float | None = None) -> Callable:
     options = [
         click.option("--timeout", type=Number(min=0, min_open=True), metavar="SECONDS",
                      default=timeout, show_default=timeout is not None,
-                     help="Time limit of the engine per formula; past it the answer is UNKNOWN."),
+                     help="Time limit per formula, from reading it to its answer (parsing, models, "
+                     "engine, checking); past it the answer is UNKNOWN."),
+        click.option("--max-memory", type=click.IntRange(min=0), metavar="MIB",
+                     show_default="half the machine's memory, at most 4096", envvar="LTLWIT_MAX_MEMORY",
+                     show_envvar=True,
+                     help="Memory ceiling of the process in MiB (0: none); a formula the engine cannot "
+                     "decide within it is answered UNKNOWN, with the reason."),
         engine_option,
         click.option("--model", default="auto", show_default=True, metavar="MODELS",
                      envvar="LTLWIT_MODEL", show_envvar=True, shell_complete=model_completer(MODELS),

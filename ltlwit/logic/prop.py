@@ -36,7 +36,8 @@ from pysat.solvers import Minisat22
 
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula, postorder
-from ltlwit.logic.result import Sat, Unsat
+from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfTime, Watchdog
+from ltlwit.logic.result import Sat, Unknown, Unsat
 
 Backend = Literal["tseitin", "aiger"]
 
@@ -117,21 +118,22 @@ class _Encoding:
         var = self.var
         return [var[name] if value else -var[name] for name, value in values if name in var]
 
-    def model(self, solver: Minisat22 | None) -> list[tuple[str, bool]] | None:
+    def model(self, solver: Minisat22 | None, limit: Limit | None = None) -> list[tuple[str, bool]] | None:
         """A satisfying valuation of the APs still in the CNF, or None when φ is unsat."""
         if solver is None:
             return [] if self.root else None
-        if not solver.solve(assumptions=[self.root]):
+        if not _solve(solver, [self.root], limit):
             return None
         model = solver.get_model()
         return [(name, model[v - 1] > 0) for name, v in self.var.items() if v <= len(model)]
 
-    def refutes_negation(self, solver: Minisat22 | None, lits: list[int]) -> list[int] | None:
+    def refutes_negation(self, solver: Minisat22 | None, lits: list[int],
+                         limit: Limit | None = None) -> list[int] | None:
         """If ¬φ ∧ lits is unsat (lits entail φ), the core among `lits`; otherwise None."""
         if solver is None:
             return [] if self.root else None
         neg_root = -self.root  # type: ignore[operator]
-        if solver.solve(assumptions=[neg_root, *lits]):
+        if _solve(solver, [neg_root, *lits], limit):
             return None
         return [x for x in (solver.get_core() or ()) if x != neg_root]
 
@@ -219,30 +221,53 @@ def _check_aps(assignment: Assignment, formula: Formula) -> None:
         raise ValueError(f"the assignment names {names}, which the formula does not mention")
 
 
-def solve_prop(formula: Formula, *, backend: Backend = "tseitin") -> Sat | Unsat:
-    """Sat(subset-minimal partial Assignment) or Unsat("sat-solver").
+def _solve(solver: Minisat22, assumptions: list[int], limit: Limit | None) -> bool:
+    """One SAT call; with a `limit`, interruptible by its watchdog (`HardLimit` then)."""
+    if limit is None:
+        return solver.solve(assumptions=assumptions)
+    result = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+    if result is None:
+        limit.check_time()
+        raise OutOfTime("time budget exhausted")
+    return result
+
+
+def solve_prop(formula: Formula, budget: Budget | None = None, *,
+               backend: Backend = "tseitin") -> Sat | Unsat | Unknown:
+    """Sat(subset-minimal partial Assignment) or Unsat("sat-solver"); Unknown when `budget`'s
+    deadline or memory ceiling is reached first (a watchdog interrupts the SAT calls).
 
     A tautology is answered with the empty assignment: nothing needs fixing. ValueError for a
     formula with temporal operators.
     """
     if backend == "aiger":
         return _solve_aiger(formula)
+    limit = Limit(budget) if budget is not None else None
     enc = _encoding(formula)
     solver = enc.solver(fresh=True)
     try:
-        model = enc.model(solver)
-        if model is None:
-            return Unsat("sat-solver")
-        names = {v: name for name, v in enc.var.items()}
-
-        def core_of(values: list[tuple[str, bool]]) -> list[tuple[str, bool]] | None:
-            core = enc.refutes_negation(solver, enc.assumptions(values))
-            return None if core is None else [(names[abs(x)], x > 0) for x in core]
-
-        return Sat(_minimize(model, core_of))
+        if limit is None or solver is None:
+            return _solve_with(enc, solver, None)
+        with Watchdog(limit, solver.interrupt):
+            return _solve_with(enc, solver, limit)
+    except HardLimit as exc:
+        return Unknown(str(exc))
     finally:
         if solver is not None:
             solver.delete()
+
+
+def _solve_with(enc: _Encoding, solver: Minisat22 | None, limit: Limit | None) -> Sat | Unsat:
+    model = enc.model(solver, limit)
+    if model is None:
+        return Unsat("sat-solver")
+    names = {v: name for name, v in enc.var.items()}
+
+    def core_of(values: list[tuple[str, bool]]) -> list[tuple[str, bool]] | None:
+        core = enc.refutes_negation(solver, enc.assumptions(values), limit)
+        return None if core is None else [(names[abs(x)], x > 0) for x in core]
+
+    return Sat(_minimize(model, core_of))
 
 
 def entails(assignment: Assignment, formula: Formula, *, backend: Backend = "tseitin") -> bool:

@@ -27,20 +27,24 @@ def validate(formula: Formula, logic: str, renaming: Renaming, prediction: Predi
     return minimise(witness, formula) if isinstance(witness, Assignment) else witness
 
 
-def engine_answer(formula: Formula, logic: str, options: SolveOptions) -> tuple[Result, str]:
+def engine_answer(formula: Formula, logic: str, options: SolveOptions,
+                  started: float | None = None) -> tuple[Result, str]:
     """The classical answer and its source (`sat-solver`, `engine`, `spot`). Every witness has
     passed the checker: the SAT path's is re-checked here, the built-in engine checks its own
-    with the same `holds` before returning, and Spot's is checked here by ltlwit's checker."""
+    with the same `holds` before returning, and Spot's is checked here by ltlwit's checker.
+    `started`: when the input's clock started (`time.perf_counter()`), so that `--timeout`
+    counts what was spent on it before (parsing, the models)."""
+    from ltlwit.logic import ltl
+
+    budget = ltl.Budget(seconds=options.timeout, start=started, memory=(options.max_memory << 20) or None)
     if logic == "prop":
         from ltlwit.logic.prop import solve_prop
 
-        result = solve_prop(formula)
+        result = solve_prop(formula, budget)
         if isinstance(result, Sat) and not holds(formula, result.witness):
             raise ValueError("internal error: the SAT path produced an assignment that does not entail the formula")
         return result, "sat-solver"
-    from ltlwit.logic import ltl
-
-    result = ltl.solve(formula, ltl.Budget(seconds=options.timeout), engine=options.engine)
+    result = ltl.solve(formula, budget, engine=options.engine)
     if options.engine != "spot":
         return result, "engine"
     if isinstance(result, Sat) and not holds(formula, result.witness, engine="builtin"):

@@ -6,7 +6,8 @@ Import-cheap on purpose (no solver, no torch): the CLI's choice lists come from 
 from __future__ import annotations
 
 import importlib.util
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 
 #: --model's keywords: `auto` is `si` where its weights are installed and a CUDA GPU can run
 #: them, the engine alone elsewhere; `both` asks both families and tries the union of their
@@ -18,12 +19,25 @@ DEVICES = ("auto", "cpu", "cuda")
 DEFAULT_BEAM = 3
 
 
+def default_max_memory() -> int:
+    """MiB a solving run may hold: half the machine's memory, at most 4 GiB, at least 512 MiB."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") >> 20
+    except (AttributeError, ValueError, OSError):  # not a POSIX system
+        return 4096
+    return max(512, min(4096, total // 2))
+
+
 @dataclass(frozen=True)
 class SolveOptions:
     logic: str = "auto"
     syntax: str = "auto"
-    #: Seconds per formula for the engine fallback (None: no limit); the SAT path ignores it.
+    #: Seconds per formula, from reading it to its answer (None: no limit): parsing, the models'
+    #: share, checking candidates and the engine; past it the answer is UNKNOWN.
     timeout: float | None = None
+    #: MiB of resident memory past which the engine gives up on a formula (UNKNOWN, with the
+    #: reason) instead of being killed; 0: no ceiling.
+    max_memory: int = field(default_factory=default_max_memory)
     engine: str = "auto"
     model: str = "auto"
     #: Candidates taken from each model's beam (None: the whole beam).
@@ -49,6 +63,8 @@ class SolveOptions:
             raise ValueError("the batch size must be at least 1")
         if self.timeout is not None and not self.timeout > 0:
             raise ValueError("the timeout must be a positive number of seconds")
+        if self.max_memory < 0:
+            raise ValueError("the memory ceiling must be a number of MiB (0: none)")
 
     @property
     def beam_width(self) -> int:

@@ -257,7 +257,7 @@ class Pipeline:
         if not opts.fallback:
             return out or [solution("unknown", message=self._no_fallback_reason(p, tried))]
         try:
-            result, source = engine_answer(p.formula, p.logic, opts)
+            result, source = engine_answer(p.formula, p.logic, opts, started=start - p.spent)
         except ValueError as exc:
             return out or [self._solution(p.item, "error", p.spent, start, logic=p.logic, message=str(exc))]
         if isinstance(result, Sat):

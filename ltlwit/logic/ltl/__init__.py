@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.ltl import check as _check
-from ltlwit.logic.ltl.budget import Budget
+from ltlwit.logic.budget import Budget
 from ltlwit.logic.ltl.solver import solve_builtin
 from ltlwit.logic.result import Result, Unknown
 from ltlwit.logic.trace import Trace

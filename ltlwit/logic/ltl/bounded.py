@@ -17,7 +17,7 @@ from __future__ import annotations
 from pysat.solvers import Solver
 
 from ltlwit.logic.formula import Formula
-from ltlwit.logic.ltl.budget import Limit, OutOfTime
+from ltlwit.logic.budget import Limit, OutOfTime
 from ltlwit.logic.ltl.expand import _closure
 from ltlwit.logic.ltl.explore import letter_trace
 from ltlwit.logic.ltl.xnf import SOLVER, Xnf, conjuncts

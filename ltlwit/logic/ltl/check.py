@@ -21,7 +21,7 @@ from typing import Any, Sequence
 
 from ltlwit.logic.formula import Formula, postorder
 from ltlwit.logic.ltl.emptiness import accepting_scc
-from ltlwit.logic.ltl.budget import Budget, HardLimit, Limit, OutOfBudget
+from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget
 from ltlwit.logic.ltl.expand import Translator
 from ltlwit.logic.ltl.labels import Labels, make_labels
 from ltlwit.logic.ltl.rewrite import negate

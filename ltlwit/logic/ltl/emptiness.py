@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Callable, Hashable, Sequence
 
-from ltlwit.logic.ltl.budget import Limit
+from ltlwit.logic.budget import Limit
 
 Successors = Callable[[Any], Sequence[tuple[Any, Any, int]]]
 

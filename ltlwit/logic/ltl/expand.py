@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from ltlwit.logic.formula import TRUE, Formula
-from ltlwit.logic.ltl.budget import CHECK_EVERY, Limit
+from ltlwit.logic.budget import CHECK_EVERY, Limit
 from ltlwit.logic.ltl.implication import Implications
 from ltlwit.logic.ltl.labels import Labels
 from ltlwit.logic.ltl.rewrite import negate

@@ -29,7 +29,7 @@ from typing import Generator, Iterator
 
 from ltlwit.logic.formula import TRUE, And, Formula, Not, ap
 from ltlwit.logic.ltl.emptiness import accepting_cycle, shortest_path
-from ltlwit.logic.ltl.budget import Limit, OutOfTime, Watchdog
+from ltlwit.logic.budget import Limit, OutOfTime, Watchdog
 from ltlwit.logic.ltl.expand import _closure
 from ltlwit.logic.ltl.xnf import SOLVER, Xnf, conjuncts
 from ltlwit.logic.trace import Trace

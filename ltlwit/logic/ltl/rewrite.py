@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from ltlwit.logic.formula import FALSE, TRUE, And, Formula, Not, Or
 
 if TYPE_CHECKING:
-    from ltlwit.logic.ltl.budget import Limit
+    from ltlwit.logic.budget import Limit
 
 _MEMO: dict[tuple[Formula, bool], Formula] = {}
 #: The memo keeps formulas alive; it is cleared past this many entries (streams stay bounded).

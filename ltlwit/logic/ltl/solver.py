@@ -26,7 +26,7 @@ from ltlwit.logic.formula import FALSE, Formula
 from ltlwit.logic.ltl.check import Prover, holds, labels_for
 from ltlwit.logic.ltl.emptiness import accepting_scc
 from ltlwit.logic.ltl.bounded import Unroller
-from ltlwit.logic.ltl.budget import Budget, HardLimit, Limit, OutOfBudget, OutOfTime, Watchdog
+from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget, OutOfTime, Watchdog
 from ltlwit.logic.ltl.expand import Translator
 from ltlwit.logic.ltl.explore import Search, Unsatisfiable
 from ltlwit.logic.ltl.labels import MAX_TABLE_APS
@@ -53,7 +53,7 @@ def solve_builtin(formula: Formula, budget: Budget | None = None) -> Result:
         if prepared is FALSE:
             return Unsat("rewriting")
         if not prepared.temporal:
-            return _propositional(formula, prepared)
+            return _propositional(formula, prepared, budget)
         if len(prepared.aps()) <= SMALL_APS and prepared.size <= SMALL_SIZE:
             result = _small(formula, prepared, limit)
             if result is not None:
@@ -116,13 +116,13 @@ def _search(formula: Formula, prepared: Formula, limit: Limit) -> Result:
     return _verified(formula, trace, limit.with_states(None))  # the deadline, not the state budget
 
 
-def _propositional(formula: Formula, prepared: Formula) -> Result:
+def _propositional(formula: Formula, prepared: Formula, budget: Budget | None) -> Result:
     """The SAT solver's subset-minimal assignment as `cycle{cube}` (Spot's simplified word for a
     propositional formula has this shape too)."""
     from ltlwit.logic.formula import And, Not, ap
     from ltlwit.logic.prop import solve_prop
 
-    result = solve_prop(prepared)
+    result = solve_prop(prepared, budget)
     if not isinstance(result, Sat):
         return result
     lits = [ap(n) if v else Not(ap(n)) for n, v in result.witness.values]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ltlwit.logic.formula import Formula
-from ltlwit.logic.ltl.budget import Budget
+from ltlwit.logic.budget import Budget
 from ltlwit.logic.result import Result, Sat, Unsat
 from ltlwit.logic.trace import Trace
 

@@ -23,7 +23,7 @@ from typing import Any
 from ltlwit.logic.formula import Formula, transform
 from ltlwit.logic.ltl.check import Prover
 from ltlwit.logic.ltl.emptiness import accepting_cycle, shortest_path
-from ltlwit.logic.ltl.budget import Limit, OutOfBudget
+from ltlwit.logic.budget import Limit, OutOfBudget
 from ltlwit.logic.ltl.expand import Translator
 from ltlwit.logic.ltl.labels import Labels, Literal
 from ltlwit.logic.trace import Trace
