@@ -17,6 +17,7 @@ import traceback
 from typing import Any
 
 import click
+from click.shell_completion import CompletionItem
 
 from ltlwit import __version__
 from ltlwit.cli.environment import Environment, OutputClosed, OutputFailed
@@ -54,9 +55,7 @@ class LtlwitGroup(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl([(name, COMMANDS[name][2]) for name in self.list_commands(ctx)])
 
-    def shell_complete(self, ctx: click.Context, incomplete: str) -> list[Any]:
-        from click.shell_completion import CompletionItem
-
+    def shell_complete(self, ctx: click.Context, incomplete: str) -> list[CompletionItem]:
         names = [CompletionItem(name, help=COMMANDS[name][2]) for name in self.list_commands(ctx)
                  if name.startswith(incomplete)]
         return names + click.Command.shell_complete(self, ctx, incomplete)

@@ -22,6 +22,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from ltlwit.neural import registry
 from ltlwit.pipeline.options import SolveOptions
 
 FAMILIES = {"si": ("si",), "dual": ("dual",), "both": ("si", "dual"), "auto": ("si",), "none": ()}
@@ -74,8 +75,6 @@ def select(options: SolveOptions) -> Selection:
     A family stands for its model of each task (`si` -> `si-ltl`, `si-prop`); a model name
     (bundled, user, or a path to weights) serves the one task it was trained for, so `--model
     mine` with an LTL model `mine` answers propositional inputs with the engine alone."""
-    from ltlwit.neural import registry
-
     if options.model == "auto" and not auto_wants_models(options.device):
         return Selection({})
     tasks = tasks_for(options.logic)
@@ -135,8 +134,7 @@ def check_device(device: str) -> None:
 
 def load(name: str, device: str) -> tuple[Any, dict[str, Any]]:
     """(model in eval mode on `device`, manifest); ModelProblem with a one-line reason."""
-    from ltlwit.neural import registry
-    from ltlwit.neural.backbone import resolve_device
+    from ltlwit.neural.backbone import resolve_device  # torch
 
     try:
         return registry.load(name, device=str(resolve_device(device)))

@@ -10,7 +10,7 @@ verified counterexample otherwise. UNKNOWN (the budget ran out) never passes.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import BinaryIO, ClassVar, Iterable, Iterator
 
 from ltlwit.logic.formula import And, Formula, Not
@@ -123,8 +123,6 @@ def _judge(spec: Spec, solution: Solution) -> SpecResult:
 
 def _vacuity(path: str, conjuncts: list[tuple[int, Formula]], results: list[SpecResult],
              options: SolveOptions) -> tuple[ConjunctionResult | None, list[SpecResult]]:
-    from dataclasses import replace
-
     indices = {i for i, _ in conjuncts}
     results = [r if i in indices or r.status == "error" else replace(r, vacuity="skipped")
                for i, r in enumerate(results)]
