@@ -100,10 +100,25 @@ def test_gate_is_full_when_the_uniform_range_is_full_or_exhausted():
     for _ in range(15):
         gate.accept(11)
     assert not gate.full()
+    for _ in range(2):
+        gate.accept(12)
     for _ in range(3):
-        gate.fail(12)  # three failures in a row close the bin
-    assert 12 in gate.closed and gate.full()
+        gate.fail(12)  # three failures in a row close the bin: it ran out of distinct formulas
+    assert 12 in gate.closed and gate.cap == 28 and not gate.full()  # size 11 takes what 12 left
+    for _ in range(13):
+        gate.accept(11)
+    assert gate.full()
     assert gate.is_open(5)  # small sizes do not keep the gate open
+
+
+def test_water_filling_shares_out_what_exhausted_sizes_leave():
+    gate = SizeGate(max_size=4, count=100, uniform_from=1, alpha=0.0, patience=2)
+    assert gate.cap == 25
+    gate.accept(1)
+    gate.fail(1), gate.fail(1)  # size 1 held one formula
+    assert gate.cap == 33  # (100 - 1) / 3, rounded up
+    gate.close([2])
+    assert gate.cap == 50 and gate.open_sizes() == [3, 4]
 
 
 def test_failures_in_a_row_only():

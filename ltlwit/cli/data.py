@@ -41,8 +41,9 @@ def data() -> None:
               "weight 2, <-> xor 1 0 weight 1); ltl35-matched and prop-matched (the defaults): the same operators, "
               "priorities fitted so that the output's operator mix is ltl35's / prop35's.")
 @click.option("--uniform-from", type=click.IntRange(min=1), default=None, metavar="SIZE",
-              help="Sizes from SIZE on come out uniform (DeepLTL's gate) [default: 10 ltl, 12 prop].")
-@click.option("--alpha", type=Number(0, 1, max_open=True), default=0.112, show_default=True,
+              help="Sizes from SIZE on come out uniform, sharing out what exhausted sizes leave [default: 1, every "
+              "size; DeepLTL used 10 for LTL and 12 for prop, with --alpha 0.112].")
+@click.option("--alpha", type=Number(0, 1, max_open=True), default=0.0, show_default=True,
               help="Share of the samples left to the sizes below --uniform-from.")
 @click.option("--timeout", type=Number(min=0, min_open=True), default=2.0, show_default=True,
               metavar="SECONDS", help="Engine time per LTL formula; formulas past it are skipped.")

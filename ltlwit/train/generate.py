@@ -13,7 +13,13 @@ that one of Spot's trivial identities would rewrite, so its formulas look like r
 `count * (1 - alpha) / (number of bins >= uniform_from)`, so sizes from `uniform_from` on come
 out uniform and the small sizes, which have few distinct formulas, take the `alpha` share.
 Unlike DeepLTL the gate also closes a bin after `patience` failures in a row (duplicates,
-unsatisfiable formulas): a size that cannot supply more distinct samples stops being drawn.
+unsatisfiable formulas): a size that cannot supply more distinct samples stops being drawn, and
+what it did not take is shared out among the bins of the uniform range still open (the cap
+rises). DeepLTL keeps duplicates, so its small sizes fill up with repeats; ltlwit's data holds
+each formula once. With `uniform_from=1, alpha=0` (the defaults) this is water-filling: every
+size gets the same share until it runs out of distinct formulas, the rest share what it left,
+which gives the shape of the reference sets (ltl35: sizes 6..35 uniform, 1..5 what exists;
+prop35: 7..35 uniform), and the count is reached whenever enough distinct formulas exist.
 
 Everything is driven by an explicit `random.Random`, so a seed reproduces the formulas.
 """
@@ -24,7 +30,7 @@ import math
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Iterable, Mapping
 
 from ltlwit.logic.formula import BINARY, CONSTANTS, UNARY, Formula, ap
 from ltlwit.logic.rename import slot_name
@@ -52,10 +58,12 @@ PRIORITIES: dict[str, dict[str, float]] = {
 MAX_NORMAL_SIZE = 400
 #: The alphabet each task uses unless told otherwise.
 DEFAULT_ALPHABET = {"ltl": "ltl35-matched", "prop": "prop-matched"}
-#: Where DeepLTL's gate starts enforcing uniform sizes (LTLRandom35: 10, PropRandom35: 12).
-DEFAULT_UNIFORM_FROM = {"ltl": 10, "prop": 12}
-#: LTLRandom35's share of the sizes below the uniform range.
-DEFAULT_ALPHA = 0.112
+#: Where the gate starts enforcing uniform sizes: everywhere (water-filling). DeepLTL's
+#: settings were 10 (LTLRandom35) and 12 (PropRandom35) with alpha 0.112, a share its small
+#: sizes filled with duplicates.
+DEFAULT_UNIFORM_FROM = {"ltl": 1, "prop": 1}
+#: The share of the samples left to the sizes below the uniform range.
+DEFAULT_ALPHA = 0.0
 
 
 class _Choice:
@@ -206,7 +214,7 @@ class SizeGate:
     count: int
     uniform_from: int = 10
     alpha: float = DEFAULT_ALPHA
-    patience: int = 500
+    patience: int = 0  # failures in a row that close a bin; 0: min(500, max(32, cap / 4))
     accepted: Counter = field(default_factory=Counter)
     failures: Counter = field(default_factory=Counter)
     closed: set = field(default_factory=set)
@@ -216,9 +224,24 @@ class SizeGate:
             raise ValueError("max_size must be >= 1 and count >= 0")
         if not 0 <= self.alpha < 1:
             raise ValueError("alpha must be in [0, 1)")
-        enforced = self.max_size - self.uniform_from + 1
-        # No size in the uniform range: every size may take the whole count.
-        self.cap = math.ceil(self.count * (1 - self.alpha) / enforced) if enforced > 0 else self.count
+        self._update_cap()
+        if not self.patience:  # small runs give up on an exhausted size sooner
+            self.patience = min(500, max(32, self.cap // 4))
+
+    def _update_cap(self) -> None:
+        """The uniform range's share over its open bins (closed ones keep what they took)."""
+        enforced = [s for s in self.enforced if s not in self.closed]
+        if not len(self.enforced):  # no size in the uniform range: every size may take the whole count
+            self.cap = self.count
+            return
+        spent = sum(self.accepted[s] for s in self.enforced if s in self.closed)
+        share = self.count * (1 - self.alpha) - spent
+        self.cap = math.ceil(share / len(enforced)) if enforced else 0
+
+    def close(self, sizes: Iterable[int]) -> None:
+        """Stop drawing these sizes (no formula of that size, or no more distinct ones)."""
+        self.closed.update(sizes)
+        self._update_cap()
 
     @property
     def enforced(self) -> range:
@@ -238,12 +261,14 @@ class SizeGate:
     def accept(self, size: int) -> None:
         self.accepted[size] += 1
         self.failures[size] = 0
+        if size in self.closed:  # a straggler of a closed bin: its share is what it holds
+            self._update_cap()
 
     def fail(self, size: int) -> None:
         """A duplicate or rejected formula of this size; too many in a row close the bin."""
         self.failures[size] += 1
-        if self.failures[size] >= self.patience:
-            self.closed.add(size)
+        if self.failures[size] >= self.patience and size not in self.closed:
+            self.close([size])
 
     def full(self) -> bool:
         """DeepLTL's stop condition: every enforced bin is full (or cannot be filled)."""

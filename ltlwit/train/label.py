@@ -211,7 +211,7 @@ def generate_dataset(path: str | os.PathLike, config: GenerateConfig,
         if size <= config.max_size:
             gate.accept(size)
     gen = RandomFormulas(config.n_aps, config.alphabet or "ltl35")
-    gate.closed.update(s for s in range(1, config.max_size + 1) if not gen.feasible(s))
+    gate.close(s for s in range(1, config.max_size + 1) if not gen.feasible(s))
     report = GenerateReport(path, len(existing), 0, 0, 0, 0, 0.0, False)
     total, attempt, idle = len(existing), 0, 0
     workers = _Workers(config)
