@@ -48,6 +48,24 @@ def test_help_does_not_import_torch(args: list[str]) -> None:
     assert "ltlwit.logic.syntax" not in log and "ltlwit.train" not in log  # nor our heavier layers
 
 
+def test_each_command_module_loads_only_when_its_command_runs() -> None:
+    from ltlwit.cli.group import COMMANDS
+
+    commands = {module for module, _, _ in COMMANDS.values()}
+
+    def loaded(*args: str) -> set[str]:
+        """The modules of a process that ran `ltlwit ARGS` (importtime logs no importlib)."""
+        code = (f"import sys; from ltlwit.cli import cli; cli.main({list(args)!r}, standalone_mode=False); "
+                "print(*sys.modules, file=sys.stderr)")
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=subprocess_env(),
+                              cwd=ROOT, timeout=120)
+        assert proc.returncode == 0 and "Usage: ltlwit" in proc.stdout, proc.stderr[-2000:]
+        return set(proc.stderr.split())
+
+    assert not loaded("--help") & (commands | {"ltlwit.api"})
+    assert loaded("verify", "--help") & commands == {"ltlwit.cli.verify"}
+
+
 @pytest.mark.parametrize("model", ["none", "auto"])
 def test_solving_without_a_model_does_not_import_torch(model: str) -> None:
     """`auto` too, here: this machine has no GPU (see tests/test_pipeline_cli.py for the rest)."""
