@@ -4,6 +4,7 @@ hook, the CLI, and a 2-process torchrun run on CPU."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -146,3 +147,17 @@ def test_two_process_torchrun_on_cpu(tmp_path: Path) -> None:
     assert not torch.equal(state["rng"][0]["cpu"], state["rng"][1]["cpu"])
     manifest = load_weights(tmp_path / "model")[1]
     assert manifest["training"]["world_size"] == 2
+
+
+def test_continuing_from_weights_is_a_warm_restart(tmp_path: Path) -> None:
+    a = tmp_path / "a"
+    assert run(a, "--steps", "8") == 0
+    from neural_support import trainer
+
+    tr = trainer("dual", "ltl", tmp_path / "b", steps=8 + 300, warmup=1000, lr=5e-4, min_lr_ratio=0.0,
+                 init_from=str(a / "model.pt"))
+    assert tr.step == 8 and tr.restart == 8
+    assert tr.lr_at(8) == pytest.approx(5e-4 / 100)  # warming up again, whatever --warmup says
+    assert tr.lr_at(8 + 99) == pytest.approx(5e-4 * 0.5 * (1 + math.cos(math.pi * 99 / 300)))
+    assert tr.lr_at(8 + 150) == pytest.approx(2.5e-4)  # half way down the cosine over the 300 new steps
+    assert tr.lr_at(8 + 300) == pytest.approx(0.0, abs=1e-12)

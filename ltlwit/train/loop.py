@@ -253,15 +253,19 @@ class Trainer:
 
     # -- one step ------------------------------------------------------------------------------
     def lr_at(self, step: int) -> float:
-        """Linear warm-up, then cosine decay to `min_lr_ratio` of the peak at the last step."""
+        """Linear warm-up, then cosine decay to `min_lr_ratio` of the peak at the last step.
+        Continuing from weights (`--init-from`) is a warm restart: `REWARM` warm-up steps (Adam's
+        moments start at zero again), then the cosine from the peak over the steps that remain."""
         s = self.s
-        if step < self.warmup:
+        if self.restart is not None:
+            progress = (step - self.restart) / max(1, s.steps - self.restart)
+            ramp = min(1.0, (step - self.restart + 1) / REWARM)
+        elif step < self.warmup:
             return s.lr * (step + 1) / self.warmup
-        progress = (step - self.warmup) / max(1, s.steps - self.warmup)
-        ratio = s.min_lr_ratio + (1 - s.min_lr_ratio) * 0.5 * (1 + math.cos(math.pi * min(progress, 1.0)))
-        if self.restart is not None:  # continuing from weights: Adam's moments start at zero again
-            ratio *= min(1.0, (step - self.restart + 1) / REWARM)
-        return s.lr * ratio
+        else:
+            progress, ramp = (step - self.warmup) / max(1, s.steps - self.warmup), 1.0
+        ratio = s.min_lr_ratio + (1 - s.min_lr_ratio) * 0.5 * (1 + math.cos(math.pi * min(max(progress, 0.0), 1.0)))
+        return s.lr * ratio * ramp
 
     def _autocast(self) -> contextlib.AbstractContextManager:
         if self.device.type == "cuda":
@@ -532,7 +536,8 @@ def parse_args(argv: Sequence[str] | None = None) -> Settings:
     p.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint.pt when it exists")
     p.add_argument("--init-from", default="", metavar="WEIGHTS",
                    help="without a checkpoint: start from these fp16 weights (OUT/model.pt of an earlier run) at "
-                        f"their step, with a fresh optimiser and {REWARM} warm-up steps")
+                        f"their step, with a fresh optimiser: {REWARM} warm-up steps, then the cosine from --lr "
+                        "over the remaining steps")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--time-limit", type=float, default=0.0, help="seconds; checkpoint and exit before then")
     p.add_argument("--stop-at", type=int, default=0, help="checkpoint and exit at this step")
