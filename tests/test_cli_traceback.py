@@ -14,10 +14,10 @@ from ltlwit.pipeline import verify as verify_module
 def _failing_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     real = pipeline_run.engine_answer
 
-    def engine_answer(formula, logic, options):
+    def engine_answer(formula, logic, options, *args, **kwargs):
         if "boom" in formula.aps():
             raise RuntimeError("the engine broke")
-        return real(formula, logic, options)
+        return real(formula, logic, options, *args, **kwargs)
 
     monkeypatch.setattr(pipeline_run, "engine_answer", engine_answer)
 
