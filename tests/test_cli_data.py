@@ -93,6 +93,17 @@ def test_generate_excludes_held_out_formulas_and_builds_constant_formulas(tmp_pa
     assert all(not parse_formula(f, "polish").aps() for f, _ in iter_pairs(tmp_path / "ap0.txt"))
 
 
+def test_generate_follows_a_reference_files_size_shares(tmp_path):
+    ref = tmp_path / "ref.txt"
+    ref.write_text("&ab\na1b1\n" * 3 + "&a&bc\na1b1c1\n")  # three of size 3 for one of size 5
+    out = tmp_path / "out.txt"
+    result = run("data", "generate", "--task", "prop", "--aps", "5", "--max-size", "9", "-n", "80", "--jobs", "1",
+                 "--size-shares", str(ref), "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    sizes = [parse_formula(f, "polish").size for f, _ in iter_pairs(out)]
+    assert set(sizes) == {3, 5} and sizes.count(3) == 60 and sizes.count(5) == 20
+
+
 def test_stats_compare_side_by_side(tmp_path):
     a, b = tmp_path / "a.txt", tmp_path / "b.txt"
     a.write_text("a\n{a}\n&ab\n{&ab}\n")

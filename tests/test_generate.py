@@ -136,3 +136,15 @@ def test_unary_children_stay_unary():
     for _ in range(200):
         for node in gen.formula(15, rng).walk():
             assert len(node.children) == (1 if node.op in UNARY else 2 if node.op in BINARY else 0)
+
+
+def test_size_shares_set_each_sizes_cap_and_share_out_what_a_closed_size_leaves():
+    gate = SizeGate(max_size=3, count=100, shares={1: 1, 2: 2, 3: 1, 9: 5}, patience=2)  # 9: out of range
+    assert [gate.cap_of(s) for s in (1, 2, 3, 9)] == [25, 50, 25, 0]
+    for _ in range(5):
+        gate.accept(1)
+    gate.fail(1), gate.fail(1)  # size 1 ran out after 5 formulas
+    assert [gate.cap_of(s) for s in (1, 2, 3)] == [5, 64, 32]  # 95 left, shared 2:1
+    assert gate.open_sizes() == [2, 3] and not gate.full()
+    with pytest.raises(ValueError, match="shares"):
+        SizeGate(max_size=3, count=10, shares={5: 1})

@@ -15,7 +15,7 @@ from ltlwit.cli.progress import progress_bar
 from ltlwit.cli.status import ExitStatus
 from ltlwit.train.generate import MAX_NORMAL_SIZE
 from ltlwit.train.label import GenerateConfig, generate_dataset
-from ltlwit.train.stats import comparison_rows, dataset_stats, render_comparison, render_stats
+from ltlwit.train.stats import comparison_rows, dataset_stats, render_comparison, render_stats, size_histogram
 
 
 @click.group()
@@ -49,15 +49,19 @@ def data() -> None:
               metavar="SECONDS", help="Engine time per LTL formula; formulas past it are skipped.")
 @click.option("--exclude", multiple=True, type=click.Path(exists=True, dir_okay=False), metavar="FILE",
               help="Never generate a formula of FILE (two-line; repeatable), e.g. the validation and test splits.")
+@click.option("--size-shares", type=click.Path(exists=True, dir_okay=False), default=None, metavar="FILE",
+              help="Give each size the share it has in FILE (two-line, e.g. ../shared/data/ltl35/test.txt.gz), as "
+              "far as distinct formulas exist; replaces --uniform-from and --alpha.")
 @click.pass_context
 def data_generate(ctx: click.Context, task: str, aps: int, max_size: int, count: int, output: str, seed: int,
                   jobs: int | None, alphabet: str | None, uniform_from: int | None, alpha: float,
-                  timeout: float, exclude: tuple[str, ...]) -> ExitStatus:
+                  timeout: float, exclude: tuple[str, ...], size_shares: str | None) -> ExitStatus:
     """Random formulas labelled by ltlwit's own engine (LTL: satisfiable formulas and a verified
     lasso trace; prop: a minimal partial assignment, no unsatisfiable formulas or tautologies)."""
     env = Environment.of(ctx)
     try:
-        config = GenerateConfig(task=task, n_aps=aps, max_size=max_size, count=count, seed=seed,
+        shares = dict(size_histogram(size_shares)) if size_shares else None
+        config = GenerateConfig(task=task, n_aps=aps, max_size=max_size, count=count, seed=seed, size_shares=shares,
                                 alphabet=alphabet, uniform_from=uniform_from, alpha=alpha, seconds=timeout,
                                 jobs=jobs or os.cpu_count() or 1, exclude=exclude)
         with progress_bar(env, "generating", total=count) as update:

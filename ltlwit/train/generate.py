@@ -208,13 +208,17 @@ def _build(tokens: list[str | Formula]) -> Formula:
 
 @dataclass
 class SizeGate:
-    """DeepLTL's uniform size distribution over sizes 1..max_size for `count` samples."""
+    """DeepLTL's uniform size distribution over sizes 1..max_size for `count` samples, or, with
+    `shares` (size -> weight, e.g. a reference set's size histogram), that distribution: size s
+    is capped at its share of the count; what a closed size leaves is shared out among the open
+    ones in proportion to their shares."""
 
     max_size: int
     count: int
     uniform_from: int = 10
     alpha: float = DEFAULT_ALPHA
     patience: int = 0  # failures in a row that close a bin; 0: min(500, max(32, cap / 4))
+    shares: Mapping[int, float] | None = None
     accepted: Counter = field(default_factory=Counter)
     failures: Counter = field(default_factory=Counter)
     closed: set = field(default_factory=set)
@@ -224,12 +228,26 @@ class SizeGate:
             raise ValueError("max_size must be >= 1 and count >= 0")
         if not 0 <= self.alpha < 1:
             raise ValueError("alpha must be in [0, 1)")
+        if self.shares is not None:
+            if any(w < 0 for w in self.shares.values()) or not any(
+                    w > 0 for s, w in self.shares.items() if 1 <= s <= self.max_size):
+                raise ValueError("size shares must be non-negative with some size in 1..max_size above 0")
+            self.shares = {s: float(w) for s, w in self.shares.items() if 1 <= s <= self.max_size and w > 0}
+        self.caps: dict[int, int] = {}
         self._update_cap()
         if not self.patience:  # small runs give up on an exhausted size sooner
             self.patience = min(500, max(32, self.cap // 4))
 
     def _update_cap(self) -> None:
         """The uniform range's share over its open bins (closed ones keep what they took)."""
+        if self.shares is not None:
+            spent = sum(self.accepted[s] for s in self.shares if s in self.closed)
+            weight = sum(w for s, w in self.shares.items() if s not in self.closed)
+            left = max(self.count - spent, 0)
+            self.caps = {s: self.accepted[s] if s in self.closed else math.ceil(left * w / weight)
+                         for s, w in self.shares.items()}
+            self.cap = max(self.caps.values(), default=0)
+            return
         enforced = [s for s in self.enforced if s not in self.closed]
         if not len(self.enforced):  # no size in the uniform range: every size may take the whole count
             self.cap = self.count
@@ -244,12 +262,17 @@ class SizeGate:
         self._update_cap()
 
     @property
-    def enforced(self) -> range:
+    def enforced(self) -> range | list[int]:
+        if self.shares is not None:
+            return sorted(self.shares)
         return range(max(self.uniform_from, 1), self.max_size + 1)
+
+    def cap_of(self, size: int) -> int:
+        return self.caps.get(size, 0) if self.shares is not None else self.cap
 
     def has_room(self, size: int, pending: Mapping[int, int] | None = None) -> bool:
         """Below the cap (counting `pending` in-flight samples); closed bins may still have room."""
-        return 1 <= size <= self.max_size and self.accepted[size] + (pending or {}).get(size, 0) < self.cap
+        return 1 <= size <= self.max_size and self.accepted[size] + (pending or {}).get(size, 0) < self.cap_of(size)
 
     def is_open(self, size: int, pending: Mapping[int, int] | None = None) -> bool:
         """Worth drawing from: room left and not closed for repeated failures."""

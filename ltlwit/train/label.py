@@ -113,6 +113,7 @@ class GenerateConfig:
     seconds: float | None = 2.0  # engine budget per LTL formula (DeepLTL skipped formulas over 2 s)
     jobs: int = 1
     exclude: tuple[str, ...] = ()  # files whose formulas are never generated (validation, test splits)
+    size_shares: dict[int, float] | None = None  # target size distribution (e.g. a reference set's)
 
     def __post_init__(self) -> None:
         if self.task not in TASKS:
@@ -205,7 +206,7 @@ def generate_dataset(path: str | os.PathLike, config: GenerateConfig,
     seen = {f for f, _ in existing}
     for other in config.exclude:
         seen.update(f for f, _ in iter_pairs(other))
-    gate = SizeGate(config.max_size, config.count, config.uniform_from or 1, config.alpha)
+    gate = SizeGate(config.max_size, config.count, config.uniform_from or 1, config.alpha, shares=config.size_shares)
     for f, _ in existing:
         size = _size_of(f)
         if size <= config.max_size:

@@ -101,6 +101,20 @@ def _label_tokens(text: str, syntax: str) -> int:
     return len(text) if syntax == "polish" else 0
 
 
+def polish_size(text: str) -> int:
+    """Tokens of a formula in DeepLTL's Polish (single-letter APs; `<->`, `xor`, `->` one token
+    each), without parsing it."""
+    return len(text) - 2 * (text.count("<->") + text.count("xor")) - (text.count("->") - text.count("<->"))
+
+
+def size_histogram(path: str | os.PathLike) -> Counter:
+    """Samples per formula size of a two-line file (fast: no parsing), e.g. for `data generate
+    --size-shares`."""
+    from ltlwit.train.pairs import iter_pairs
+
+    return Counter(polish_size(f) for f, _ in iter_pairs(path))
+
+
 def dataset_stats(path: str | os.PathLike, limit: int | None = None) -> DataStats:
     """Counts per (AP count, size), operators, features and label lengths of a two-line file or a
     JSON Lines grid (the first `limit` samples when given)."""
