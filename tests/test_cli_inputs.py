@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 import io
 
-from ltlwit.pipeline.inputs import MAX_LINE_BYTES, InputItem, read_inputs, read_stream
+from ltlwit.pipeline.inputs import InputItem, read_inputs, read_stream
 
 
 def items(data: bytes) -> list[tuple[str, int, str | None]]:
@@ -19,14 +21,30 @@ def test_crlf_bom_and_a_missing_final_newline() -> None:
     assert items(b"\xef\xbb\xbfa\r\nb") == [("a", 1, None), ("b", 2, None)]
 
 
-def test_limits_and_encodings() -> None:
-    got = items(b"a\n" + b"x" * (MAX_LINE_BYTES + 1) + b"\n\xff\nb\n")
+LIMIT = 1 << 16  # LTLWIT_MAX_LINE_MIB=0.0625 in these tests
+
+
+@pytest.fixture
+def small_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LTLWIT_MAX_LINE_MIB", "0.0625")
+
+
+def test_limits_and_encodings(small_limit) -> None:
+    got = items(b"a\n" + b"x" * (LIMIT + 1) + b"\n\xff\nb\n")
     assert [(text, line) for text, line, _ in got] == [("a", 1), ("", 2), ("", 3), ("b", 4)]
-    assert "longer than" in got[1][2] and "UTF-8" in got[2][2]
+    assert "UTF-8" in got[2][2]
+    assert got[1][2] == ("line longer than 0.0625 MiB; skipped (set LTLWIT_MAX_LINE_MIB to a larger "
+                         "number of MiB to read it)")
 
 
-def test_a_line_of_exactly_the_limit_is_fine() -> None:
-    assert items(b"y" * MAX_LINE_BYTES + b"\n") == [("y" * MAX_LINE_BYTES, 1, None)]
+def test_a_line_of_exactly_the_limit_is_fine(small_limit) -> None:
+    assert items(b"y" * LIMIT + b"\n") == [("y" * LIMIT, 1, None)]
+
+
+def test_lines_of_megabytes_are_read_by_default() -> None:
+    line = b" & ".join(b"G(p%d -> F q%d)" % (i, i) for i in range(200_000))
+    assert len(line) > 3 << 20
+    assert items(line + b"\n") == [(line.decode(), 1, None)]
 
 
 def test_binary_stream_is_one_error() -> None:

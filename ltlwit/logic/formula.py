@@ -199,14 +199,16 @@ def transform(formula: Formula, rule: Callable[[Formula, tuple[Formula, ...]], F
     return done[formula]
 
 
-def postorder(formula: Formula, descend: Callable[[Formula], bool] | None = None) -> list[Formula]:
+def postorder(formula: Formula, descend: Callable[[Formula], bool] | None = None,
+              skip: set[Formula] | None = None) -> list[Formula]:
     """Distinct nodes, children before parents (left to right), without recursion.
 
     `descend(node)` False keeps a node's subtree out (the node itself is still listed): the
     SAT encoder wants every node, the 3-valued trace checker stops at propositional leaves.
+    `skip`: nodes already listed by an earlier call (updated), for one order over many roots.
     """
     order: list[Formula] = []
-    seen: set[Formula] = set()
+    seen: set[Formula] = skip if skip is not None else set()
     stack: list[tuple[Formula, bool]] = [(formula, False)]
     while stack:
         node, expanded = stack.pop()

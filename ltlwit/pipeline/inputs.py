@@ -20,9 +20,25 @@ from typing import TYPE_CHECKING, BinaryIO, Callable, Iterable, Iterator
 if TYPE_CHECKING:
     from ltlwit.logic.formula import Formula
 
-#: Lines longer than this (in bytes) are rejected: no formula a person or a generator writes
-#: is that long, and parsing megabytes of junk would look like a hang.
-MAX_LINE_BYTES = 256 * 1024
+#: Lines longer than this many MiB are refused, by default: industrial specifications reach a
+#: few megabytes on one line, and a line of hundreds of megabytes is more likely junk than a
+#: formula (reading it would look like a hang). `LTLWIT_MAX_LINE_MIB` moves the limit.
+MAX_LINE_MIB = 16
+MAX_LINE_ENV = "LTLWIT_MAX_LINE_MIB"
+
+
+def max_line_bytes() -> int:
+    """The line limit in bytes: `LTLWIT_MAX_LINE_MIB` (a positive number) or `MAX_LINE_MIB`."""
+    try:
+        mib = float(os.environ.get(MAX_LINE_ENV, MAX_LINE_MIB))
+    except ValueError:
+        mib = MAX_LINE_MIB
+    return int(mib * (1 << 20)) if mib > 0 else MAX_LINE_MIB << 20
+
+
+def _too_long(limit: int) -> str:
+    return (f"line longer than {limit / (1 << 20):g} MiB; skipped (set {MAX_LINE_ENV} to a larger "
+            "number of MiB to read it)")
 _SKIP_CHUNK = 64 * 1024
 _BINARY_SNIFF = 8192
 
@@ -168,17 +184,18 @@ def _lines(stream: BinaryIO, name: str) -> Iterator[InputItem]:
         yield InputItem("", name, 0, error="binary data (NUL bytes), not a formula file; skipped")
         return
     number = 0
+    limit = max_line_bytes()
     while True:
         number += 1
         try:
-            raw = _as_bytes(stream.readline(MAX_LINE_BYTES + 1))
+            raw = _as_bytes(stream.readline(limit + 1))
         except OSError as exc:
             yield InputItem("", name, number, error=f"read error: {_os_reason(exc)}")
             return
         if not raw:
             return
-        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
-            yield InputItem("", name, number, error=f"line longer than {MAX_LINE_BYTES} bytes; skipped")
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            yield InputItem("", name, number, error=_too_long(limit))
             if not _skip_rest_of_line(stream):
                 return
             continue

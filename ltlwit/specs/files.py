@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import BinaryIO, Iterator
 
-from ltlwit.pipeline.inputs import MAX_LINE_BYTES, STDIN_NAME, read_lines
+from ltlwit.pipeline.inputs import STDIN_NAME, max_line_bytes, read_lines
 
 EXPECTATIONS = ("sat", "unsat", "valid")
 _NAME = re.compile(r"^([A-Za-z_][A-Za-z0-9_.\-]*)\s*:(?!=)\s*(.*)$")
@@ -198,12 +198,13 @@ def _read_toml(path: str) -> Iterator[Spec]:
             return
     try:
         with open(path, "rb") as stream:
-            raw = stream.read(16 * MAX_LINE_BYTES + 1)
+            raw = stream.read(4 * max_line_bytes() + 1)
     except OSError as exc:
         yield Spec(path, 0, error=f"cannot open: {exc.strerror or type(exc).__name__}")
         return
-    if len(raw) > 16 * MAX_LINE_BYTES:
-        yield Spec(path, 0, error=f"larger than {16 * MAX_LINE_BYTES} bytes; not read")
+    if len(raw) > 4 * max_line_bytes():
+        yield Spec(path, 0, error=f"larger than {4 * max_line_bytes()} bytes (4 times the line limit, "
+                   "LTLWIT_MAX_LINE_MIB); not read")
         return
     try:
         text = raw.decode("utf-8")

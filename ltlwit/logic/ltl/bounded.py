@@ -32,23 +32,26 @@ class Unroller:
     """Steps of one formula's encoding, copied into one solver (see the module docstring)."""
 
     def __init__(self, formula: Formula, limit: Limit, max_steps: int = MAX_STEPS,
-                 solver: str = SOLVER) -> None:
+                 solver: str = SOLVER, template: Xnf | None = None) -> None:
+        """`template`: an encoding of the formula's closure to copy (the explicit search's,
+        before it searches), instead of encoding it again."""
         self.limit = limit
         self.max_steps = max_steps
         self.done = False
         self.clauses = 0
         self._pending: tuple[int, list[int]] | None = None
-        template = Xnf(solver)
-        for f in _closure(formula):
-            template.now(f)
+        if template is None:
+            template = Xnf(solver)
+            for f in _closure(formula):
+                template.now(f)
         self.initial = [template.now(f) for f in conjuncts(formula)]
         done: set[Formula] = set()
         while len(done) < len(template.nxt):  # the E literal that N(g) of the step before requires
             for g in [g for g in template.nxt if g not in done]:
                 template.now(g)
                 done.add(g)
-        template.solver.delete()
-        self.t = template
+        self.clauses_per_step = list(template.clauses)  # a snapshot: the template may grow
+        self.aps = dict(template.aps)
         self.width = template.top
         self.links = [(template.nxt[g], template.now(g)) for g in template.nxt]
         self.posts = list(template.post.values())
@@ -85,9 +88,9 @@ class Unroller:
         i = self.steps
         self.offsets.append(self.top)
         self.top += self.width
-        for clause in self.t.clauses:
+        for clause in self.clauses_per_step:
             self.solver.add_clause([self.lit(i, v) for v in clause])  # type: ignore[misc]
-        self.clauses += len(self.t.clauses)
+        self.clauses += len(self.clauses_per_step)
         if i:
             for n, e in self.links:
                 self._clause([-self.lit(i - 1, n), self.lit(i, e)])  # type: ignore[operator]
@@ -156,7 +159,7 @@ class Unroller:
         model = self.solver.get_model()
         loop = next(l for l, sel in enumerate(loops) if model[sel - 1] > 0)
         letters = [tuple(sorted((name, model[self.lit(i, v) - 1] > 0)  # type: ignore[operator]
-                                for name, v in self.t.aps.items()))
+                                for name, v in self.aps.items()))
                    for i in range(self.steps)]
         return letter_trace(letters[:loop], letters[loop:])
 

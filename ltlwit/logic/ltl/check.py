@@ -66,13 +66,18 @@ def holds(formula: Formula, trace: Trace, limit: Limit | None = None) -> bool:
     """Whether every word matching `trace` satisfies `formula` (False for an unsatisfiable step).
     `limit`: a solve's deadline for the product stage (`OutOfTime` past it; the shared
     automaton of ¬φ then keeps only what it had completed)."""
+    loop = len(trace.prefix)
+    cubes = [cube_of(s) for s in trace.steps]
+    if all(c is not None for c in cubes):  # the linear pass first (see `CubeEvaluator`)
+        verdict = cube_evaluator(formula).run(cubes, loop)  # type: ignore[arg-type]
+        if verdict is not None:
+            return verdict
     names = dict.fromkeys(formula.aps())
     names.update(dict.fromkeys(trace.aps()))
     L = labels_for(tuple(names))
     steps = [L.of(s) for s in trace.steps]
     if any(s == L.false for s in steps):
         return False
-    loop = len(trace.prefix)
     verdict = evaluator(formula, L).run(steps, loop)
     if verdict is not None:
         return verdict
@@ -81,6 +86,10 @@ def holds(formula: Formula, trace: Trace, limit: Limit | None = None) -> bool:
 
 def evaluator(formula: Formula, L: Labels) -> "Evaluator":
     return _cached(_EVALUATORS, (formula, id(L)), lambda: Evaluator(formula, L))
+
+
+def cube_evaluator(formula: Formula) -> "CubeEvaluator":
+    return _cached(_EVALUATORS, (formula, None), lambda: CubeEvaluator(formula))
 
 
 def violated(formula: Formula, L: Labels, steps: list[Any], loop: int, limit: Limit | None = None) -> bool:
@@ -185,77 +194,157 @@ class Evaluator:
     def __init__(self, formula: Formula, L: Labels) -> None:
         self.L = L
         self.root = formula
-        # (node, op, child nodes, label, negated label) in post-order; label only for leaves
-        self.plan = []
-        for f in postorder(formula, descend=lambda node: node.temporal):
-            if f.temporal:
-                self.plan.append((f, f.op, f.children, None, None))
-            else:
-                label = L.of(f)
-                self.plan.append((f, "prop", (), label, L.neg(label)))
+        # (node, op, child nodes) in post-order, leaves (maximal propositional subformulas)
+        # with op "prop"; their labels and negated labels
+        self.plan = _plan(formula)
+        self.labels = {f: (L.of(f), L.neg(L.of(f))) for f, op, _ in self.plan if op == "prop"}
 
     def run(self, steps: list[Any], loop: int) -> bool | None:
         """True/False when every matching word agrees at position 0, None when unsure."""
-        n = len(steps)
-        full = (1 << n) - 1
-        last = n - 1
         false = self.L.false
-        val: dict[Formula, tuple[int, int]] = {}
+        leaves: dict[Formula, tuple[int, int]] = {}
+        for f, (label, nlabel) in self.labels.items():
+            t = fm = 0
+            for i, s in enumerate(steps):
+                if s & nlabel == false:
+                    t |= 1 << i
+                elif s & label == false:
+                    fm |= 1 << i
+            leaves[f] = (t, fm)
+        return _temporal_pass(self.plan, self.root, leaves, len(steps), loop)
 
-        def nxt(m: int) -> int:
-            return (m >> 1) | (((m >> loop) & 1) << last)
 
-        for f, op, kids, label, nlabel in self.plan:
-            if op == "prop":
-                t = fm = 0
-                for i, s in enumerate(steps):
-                    if s & nlabel == false:
-                        t |= 1 << i
-                    elif s & label == false:
-                        fm |= 1 << i
-                val[f] = (t, fm)
-                continue
-            if op == "!":
-                t, fm = val[kids[0]]
-                val[f] = (fm, t)
-                continue
-            a = val[kids[0]]
-            if op == "X":
-                val[f] = (nxt(a[0]), nxt(a[1]))
-                continue
-            if op == "F":
-                val[f] = (_lfp(a[0], full, nxt), _gfp(a[1], 0, nxt))
-                continue
-            if op == "G":
-                val[f] = (_gfp(a[0], 0, nxt), _lfp(a[1], full, nxt))
-                continue
-            b = val[kids[1]]
+class CubeEvaluator:
+    """The same evaluation for traces whose steps are cubes (conjunctions of literals, as every
+    witness of the engine), without labels: each leaf gets Kleene's three-valued value under
+    each step's partial assignment. Linear in the formula and the trace, where labels over
+    thousands of APs cost far more; exact when every step fixes every AP of the formula,
+    otherwise sound but weaker than labels (`a | !a` stays unknown under an empty cube)."""
+
+    def __init__(self, formula: Formula) -> None:
+        self.root = formula
+        self.plan = _plan(formula)
+        self.leaves = [f for f, op, _ in self.plan if op == "prop"]
+        self.order: list[Formula] = []  # every node of every leaf, children first
+        seen: set[Formula] = set()
+        for leaf in self.leaves:
+            self.order.extend(postorder(leaf, skip=seen))
+
+    def run(self, cubes: list[dict[str, bool]], loop: int) -> bool | None:
+        leaves = {f: [0, 0] for f in self.leaves}
+        for i, cube in enumerate(cubes):
+            value = _kleene(self.order, cube)
+            for f in self.leaves:
+                v = value[f]
+                if v is not None:
+                    leaves[f][0 if v else 1] |= 1 << i
+        return _temporal_pass(self.plan, self.root, {f: (t, fm) for f, (t, fm) in leaves.items()},
+                              len(cubes), loop)
+
+
+def _kleene(order: list[Formula], cube: dict[str, bool]) -> dict[Formula, bool | None]:
+    """Kleene's three-valued value of every node of `order` (post-order) under `cube`."""
+    val: dict[Formula, bool | None] = {}
+    for node in order:
+        op = node.op
+        if op == "ap":
+            val[node] = cube.get(node.name)  # type: ignore[arg-type]
+        elif op == "1" or op == "0":
+            val[node] = op == "1"
+        elif op == "!":
+            v = val[node.children[0]]
+            val[node] = None if v is None else not v
+        else:
+            a, b = val[node.children[0]], val[node.children[1]]
             if op == "&":
-                val[f] = (a[0] & b[0], a[1] | b[1])
+                val[node] = False if a is False or b is False else (None if a is None or b is None else True)
             elif op == "|":
-                val[f] = (a[0] | b[0], a[1] & b[1])
+                val[node] = True if a is True or b is True else (None if a is None or b is None else False)
             elif op == "->":
-                val[f] = (a[1] | b[0], a[0] & b[1])
-            elif op == "<->":
-                val[f] = ((a[0] & b[0]) | (a[1] & b[1]), (a[0] & b[1]) | (a[1] & b[0]))
-            elif op == "xor":
-                val[f] = ((a[0] & b[1]) | (a[1] & b[0]), (a[0] & b[0]) | (a[1] & b[1]))
-            elif op == "U":  # t: lfp b | (a & X.); f: gfp !b & (!a | X.)
-                val[f] = (_lfp(b[0], a[0], nxt), _gfp(b[1], a[1], nxt))
-            elif op == "R":  # t: gfp b & (a | X.); f: lfp !b | (!a & X.)
-                val[f] = (_gfp(b[0], a[0], nxt), _lfp(b[1], a[1], nxt))
-            elif op == "W":  # t: gfp b | (a & X.); f: lfp !b & (!a | X.)
-                val[f] = (_gfp_or(b[0], a[0], full, nxt), _lfp_and(b[1], a[1], nxt))
-            elif op == "M":  # t: lfp b & (a | X.); f: gfp !b | (!a & X.)
-                val[f] = (_lfp_and(b[0], a[0], nxt), _gfp_or(b[1], a[1], full, nxt))
-            else:
-                raise ValueError(f"unknown operator {op}")
-        t, fm = val[self.root]
-        if t & 1:
-            return True
-        if fm & 1:
-            return False
-        return None
+                val[node] = True if a is False or b is True else (None if a is None or b is None else False)
+            else:  # <-> xor
+                val[node] = None if a is None or b is None else ((a == b) if op == "<->" else (a != b))
+    return val
+
+
+def cube_of(step: Formula) -> dict[str, bool] | None:
+    """The step as a partial assignment when it is a conjunction of literals (`1` for none);
+    None otherwise, and for a step that says both `a` and `!a` (it denotes no letter)."""
+    cube: dict[str, bool] = {}
+    stack = [step]
+    while stack:
+        g = stack.pop()
+        if g.op == "&":
+            stack.extend(g.children)
+        elif g.op == "ap" or g.op == "!" and g.children[0].op == "ap":
+            name, value = (g.name, True) if g.op == "ap" else (g.children[0].name, False)
+            if cube.setdefault(name, value) != value:  # type: ignore[arg-type]
+                return None
+        elif g.op != "1":
+            return None
+    return cube
+
+
+def _plan(formula: Formula) -> list[tuple[Formula, str, tuple[Formula, ...]]]:
+    return [(f, f.op, f.children) if f.temporal else (f, "prop", ())
+            for f in postorder(formula, descend=lambda node: node.temporal)]
+
+
+def _temporal_pass(plan: list, root: Formula, leaves: dict[Formula, tuple[int, int]], n: int,
+                   loop: int) -> bool | None:
+    """The temporal part of the three-valued evaluation: (definitely true, definitely false)
+    position masks for every node from its leaves' masks, by least/greatest fixpoints."""
+    full = (1 << n) - 1
+    last = n - 1
+    val = dict(leaves)
+
+    def nxt(m: int) -> int:
+        return (m >> 1) | (((m >> loop) & 1) << last)
+
+    for f, op, kids in plan:
+        if op == "prop":
+            continue
+        if op == "!":
+            t, fm = val[kids[0]]
+            val[f] = (fm, t)
+            continue
+        a = val[kids[0]]
+        if op == "X":
+            val[f] = (nxt(a[0]), nxt(a[1]))
+            continue
+        if op == "F":
+            val[f] = (_lfp(a[0], full, nxt), _gfp(a[1], 0, nxt))
+            continue
+        if op == "G":
+            val[f] = (_gfp(a[0], 0, nxt), _lfp(a[1], full, nxt))
+            continue
+        b = val[kids[1]]
+        if op == "&":
+            val[f] = (a[0] & b[0], a[1] | b[1])
+        elif op == "|":
+            val[f] = (a[0] | b[0], a[1] & b[1])
+        elif op == "->":
+            val[f] = (a[1] | b[0], a[0] & b[1])
+        elif op == "<->":
+            val[f] = ((a[0] & b[0]) | (a[1] & b[1]), (a[0] & b[1]) | (a[1] & b[0]))
+        elif op == "xor":
+            val[f] = ((a[0] & b[1]) | (a[1] & b[0]), (a[0] & b[0]) | (a[1] & b[1]))
+        elif op == "U":  # t: lfp b | (a & X.); f: gfp !b & (!a | X.)
+            val[f] = (_lfp(b[0], a[0], nxt), _gfp(b[1], a[1], nxt))
+        elif op == "R":  # t: gfp b & (a | X.); f: lfp !b | (!a & X.)
+            val[f] = (_gfp(b[0], a[0], nxt), _lfp(b[1], a[1], nxt))
+        elif op == "W":  # t: gfp b | (a & X.); f: lfp !b & (!a | X.)
+            val[f] = (_gfp_or(b[0], a[0], full, nxt), _lfp_and(b[1], a[1], nxt))
+        elif op == "M":  # t: lfp b & (a | X.); f: gfp !b | (!a & X.)
+            val[f] = (_lfp_and(b[0], a[0], nxt), _gfp_or(b[1], a[1], full, nxt))
+        else:
+            raise ValueError(f"unknown operator {op}")
+    t, fm = val[root]
+    if t & 1:
+        return True
+    if fm & 1:
+        return False
+    return None
 
 
 def _lfp(base: int, through: int, nxt: Any) -> int:

@@ -96,7 +96,7 @@ def _search(formula: Formula, prepared: Formula, limit: Limit) -> Result:
     depend on the machine's speed; the bounded search finds short lassos, the explicit one
     proves unsatisfiability and finds long ones."""
     search = Search(prepared, limit)
-    lassos = Unroller(prepared, limit)
+    lassos = Unroller(prepared, limit, template=search.x)
     conflicts, states = FIRST_CONFLICTS, FIRST_STATES
     try:
         with Watchdog(limit, lambda: (search.x.interrupt(), lassos.interrupt())):

@@ -160,69 +160,60 @@ MINIMISE_SECONDS = 2.0
 
 
 def minimise(formula: Formula, trace: Trace, limit: Limit) -> Trace:
-    """Fewer literals in a witness of the SAT-based search (`explore`), on a budget of its own.
+    """Fewer literals in a witness of the SAT-based searches, on a budget of its own.
 
-    The search's steps fix the APs that each state's expansion mentions; when the three-valued
-    pass cannot prove φ on them, every step is completed to a full valuation (any completion
-    works: each edge is sound for all of them), on which that pass is exact, so the final
-    `holds` never needs the product with the automaton of ¬φ, costly on big formulas. Then
-    literals are dropped in halving chunks while the three-valued pass still proves φ (sound:
-    it only proves what holds on every matching word). Running out of this budget only stops
-    the dropping: the trace is a witness at every step."""
-    from ltlwit.logic.ltl.check import evaluator, labels_for
+    The searches' steps are cubes fixing the APs that each state's expansion mentions; when the
+    three-valued pass cannot prove φ on them, every step is completed to a full valuation (any
+    completion works: each edge is sound for all of them), on which that pass is exact, so the
+    final `holds` never needs the product with the automaton of ¬φ, costly on big formulas.
+    Then literals are dropped in halving chunks while the three-valued pass still proves φ
+    (sound: it only proves what holds on every matching word). Over more APs than truth tables
+    serve, the pass is the label-free `CubeEvaluator` (linear; labels over thousands of APs
+    are not). Running out of this budget only stops the dropping: the trace is a witness at
+    every step."""
+    from ltlwit.logic.ltl.check import cube_evaluator, cube_of, evaluator, labels_for
+    from ltlwit.logic.ltl.labels import MAX_TABLE_APS
 
-    L = labels_for(tuple(dict.fromkeys(formula.aps() + trace.aps())))
-    ev = evaluator(formula, L)
+    names = tuple(dict.fromkeys(formula.aps() + trace.aps()))
     loop = len(trace.prefix)
-    steps = [_literals(L, s) for s in trace.steps]
-    if ev.run([L.cube(s) for s in steps], loop) is not True:
-        steps = [_complete(L, s) for s in steps]
-        if ev.run([L.cube(s) for s in steps], loop) is not True:
+    steps: list[dict[str, bool]] = [cube_of(s) or {} for s in trace.steps]
+    if len(names) <= MAX_TABLE_APS:
+        L = labels_for(names)
+        ev = evaluator(formula, L)
+
+        def check(cubes: list[dict[str, bool]]) -> bool | None:
+            return ev.run([L.cube((L.index[n], v) for n, v in c.items()) for c in cubes], loop)
+    else:
+        cev = cube_evaluator(formula)
+
+        def check(cubes: list[dict[str, bool]]) -> bool | None:
+            return cev.run(cubes, loop)
+
+    if check(steps) is not True:
+        steps = [{n: c.get(n, False) for n in names} for c in steps]
+        if check(steps) is not True:
             return trace  # not provable here: the final check decides
     budget = limit.sub(min(MINIMISE_SECONDS, MINIMISE_SHARE * limit.remaining()))
-    labels = [L.cube(s) for s in steps]
     try:
         for i in range(len(steps)):
-            def proves(lits: list[Literal], i: int = i) -> bool:
+            def proves(lits: list[tuple[str, bool]], i: int = i) -> bool:
                 budget.check_time()
-                labels[i] = L.cube(lits)
-                ok = ev.run(labels, loop) is True
-                if not ok:
-                    labels[i] = L.cube(steps[i])
-                return ok
+                trial = steps[:i] + [dict(lits)] + steps[i + 1:]
+                return check(trial) is True
 
-            steps[i] = _drop_chunks(steps[i], proves)
-            labels[i] = L.cube(steps[i])
+            steps[i] = dict(_drop_chunks(sorted(steps[i].items()), proves))
     except OutOfBudget:
         pass
-    forms = [L.to_formula(s) for s in steps]
+    forms = [_cube_formula(s, names) for s in steps]
     return Trace(tuple(forms[:loop]), tuple(forms[loop:]))
 
 
-def _literals(L: Labels, cube: Formula) -> list[Literal]:
-    lits: list[Literal] = []
-    for node in _cube_parts(cube):
-        if node.op == "ap":
-            lits.append((L.index[node.name], True))
-        elif node.op == "!" and node.children[0].op == "ap":
-            lits.append((L.index[node.children[0].name], False))
-    return lits
+def _cube_formula(cube: dict[str, bool], names: tuple[str, ...]) -> Formula:
+    """The cube with its literals in the formula's AP order, as `Labels.to_formula` writes it."""
+    from ltlwit.logic.formula import TRUE, And, Not, ap
 
-
-def _cube_parts(cube: Formula) -> list[Formula]:
-    out, stack = [], [cube]
-    while stack:
-        g = stack.pop()
-        if g.op == "&":
-            stack.extend(g.children)
-        elif g.op != "1":
-            out.append(g)
-    return out
-
-
-def _complete(L: Labels, lits: list[Literal]) -> list[Literal]:
-    fixed = {i for i, _ in lits}
-    return sorted(lits + [(i, False) for i in range(len(L.names)) if i not in fixed])
+    parts = [ap(n) if cube[n] else Not(ap(n)) for n in names if n in cube]
+    return And(*parts) if parts else TRUE
 
 
 def _drop_chunks(lits: list[Literal], proves: Any) -> list[Literal]:

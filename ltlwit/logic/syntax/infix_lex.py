@@ -91,6 +91,14 @@ def _unsupported(text: str, column: int, width: int, what: str) -> ParseError:
     return ParseError(text, column, f"unsupported: {what} ({text[column:column + width]!r})", width)
 
 
+#: What a letter-initial run starts, by (run, after an operand), for the runs whose token does
+#: not depend on what follows (all but F, G, X): identifiers recur, and `_word`
+#: decides each one by flex's rules in a dozen string operations (a multi-megabyte formula
+#: has a million of them). Bounded, as AP names come from the input.
+_WORDS: dict[tuple[str, bool], tuple[str, object, int, float]] = {}
+_WORDS_LIMIT = 100_000
+
+
 def tokenize(text: str) -> list[Tok]:
     toks: list[Tok] = []
     append = toks.append
@@ -105,9 +113,24 @@ def tokenize(text: str) -> list[Tok]:
         if c == "/" and text.startswith("/*", i):
             i = _skip_comment(text, i)
             continue
+        if c in ")!" or c == "(" and text[i + 1:i + 2] != ")":  # `()` is the next operator
+            append(Tok("un", "!", i, 1) if c == "!" else Tok(c, c, i, 1))
+            after_operand = c == ")"
+            last_bare_ap = False
+            i += 1
+            continue
         if c.isascii() and (c.isalpha() or c in "_."):
             word = _WORD.match(text, i).group()
-            i = _word(text, i, word, after_operand, append)
+            known = _WORDS.get((word, after_operand))
+            if known is None:
+                i = _word(text, i, word, after_operand, append)
+                last = toks[-1]
+                if last.kind != "un" and len(_WORDS) < _WORDS_LIMIT:  # F/G/X look ahead for `[`
+                    _WORDS[(word, after_operand)] = (last.kind, last.value, last.width, last.level)
+            else:
+                kind, value, width, level = known
+                append(Tok(kind, value, i, width, level))
+                i += width
             # Only a name puts Spot's scanner in `not_prop`; `true`/`false` do not.
             last = toks[-1]
             after_operand = last_bare_ap = last.kind == "atom" and last.value.op == "ap"
