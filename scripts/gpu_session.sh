@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# One stage of a GPU lease (docs/training.md, "GPU runbook"): each `run` call of the device tool
+# runs one of these from the repository root, with `.data` carried (shared val/test splits and the
+# python-sat wheel, made by `scripts/gpu_session.sh pack` here before the lease).
+#
+#   scripts/gpu_session.sh pack                      # here, before the lease: fill .data/
+#   scripts/gpu_session.sh prepare SECONDS           # there: rebuild the data (16 cores), then bench
+#   scripts/gpu_session.sh data [ltl|prop|all]       # there: rebuild the training data only
+#   scripts/gpu_session.sh bench [SECONDS]           # there: training throughput, graphs vs eager
+#   scripts/gpu_session.sh train NAME SECONDS [loop options...]   # there: continue NAME, evaluate, return files
+#
+# A dry run on a CPU (small data, no graphs: the graphs attempt fails and the stage goes on
+# without them): COUNT=3000 DEVICE=cpu OUT=/tmp/out scripts/gpu_session.sh train dual-prop 200 \
+#     --batch-size 16 --device cpu
+#
+# Every stage starts by making what it needs and is missing (a machine that went back between two
+# calls starts bare): `train` rebuilds its task's data first. Files come back through $OUT: at most
+# 8 files of at most 16 MiB, 64 MiB in all, so checkpoints are written in 15 MiB parts and left
+# out where they would not fit (dual-ltl's: 70 MB); the fp16 weights always come back.
+set -euo pipefail
+stage=${1:?stage: pack, data, bench or train}
+shift
+ROOT=$PWD
+OUT=${OUT:-$ROOT/runs/out}
+SEED=1
+JOBS=${JOBS:-$(nproc)}
+COUNT=${COUNT:-1000000}    # samples per task (smaller only for a dry run on a CPU)
+DEVICE=${DEVICE:-cuda}     # for the evaluation (a dry run: cpu)
+export PYTHONUNBUFFERED=1 PYTHONPATH=$ROOT
+
+if [[ $stage == pack ]]; then  # on the development machine, with ../shared beside the checkout
+    rm -rf .data/gen  # generated there, never carried
+    mkdir -p .data/shared/ltl35 .data/shared/prop35 .data/whl
+    for t in ltl35 prop35; do cp -f ../shared/data/$t/val.txt.gz ../shared/data/$t/test.txt.gz .data/shared/$t/; done
+    cp -f ../shared/data/ltl-grid-val.jsonl .data/shared/
+    python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
+        --platform manylinux_2_28_x86_64 --platform manylinux_2_24_x86_64 --platform manylinux_2_17_x86_64 \
+        -d .data/whl python-sat==1.9.dev17
+    du -sh .data
+    exit 0
+fi
+
+# -- on the GPU machine ----------------------------------------------------------------------------
+mkdir -p "$OUT" runs
+if ! python3 -c "import pysat" 2>/dev/null; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .data/whl/*.whl
+    export PYTHONPATH=$ROOT:/tmp/site
+fi
+
+generate() {  # task: 1M samples + (LTL) the 0/1-AP augmentation, seeded, held-out splits excluded
+    local task=$1 dir=.data/gen/$1 ex="--exclude .data/shared/${1}35/val.txt.gz --exclude .data/shared/${1}35/test.txt.gz"
+    mkdir -p "$dir"
+    ln -sf ../../shared/${task}35/val.txt.gz "$dir/val.txt.gz"
+    local t0=$SECONDS
+    python3 -m ltlwit data generate --task "$task" --aps 5 --max-size 35 -n "$COUNT" --seed $SEED --jobs "$JOBS" \
+        --size-shares ".data/shared/${task}35/test.txt.gz" \
+        $ex -o "$dir/train.txt.gz"
+    if [[ $task == ltl ]]; then  # the SI paper's Appendix F: more 0- and 1-AP samples
+        python3 -m ltlwit data generate --task ltl --aps 1 --max-size 35 -n $((COUNT * 3 / 100)) --seed $((SEED + 1)) \
+            --jobs "$JOBS" $ex -o .data/gen/ltl-ap1.txt.gz || true
+        python3 -m ltlwit data generate --task ltl --aps 0 --max-size 35 -n 2000 --seed $((SEED + 2)) \
+            --jobs "$JOBS" $ex -o .data/gen/ltl-ap0.txt.gz || true  # exits 1: few constant formulas exist
+    fi
+    echo "data $task: $((SECONDS - t0))s with $JOBS jobs"
+    python3 -m ltlwit data stats "$dir/train.txt.gz" --compare ".data/shared/${task}35/test.txt.gz" --limit 100000 \
+        --format json > "$OUT/stats-$task.json"
+}
+
+bench() {  # the four models in turn, each given a share of SECONDS (killed past it)
+    local budget=$1 share
+    nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv || true
+    for t in ltl prop; do [[ -f .data/gen/$t/train.txt.gz ]] || generate $t; done
+    local models=(si-ltl si-prop dual-ltl dual-prop) i=0 started=$SECONDS
+    for m in "${models[@]}"; do
+        share=$(( (budget - (SECONDS - started)) / (${#models[@]} - i) )); i=$((i + 1))
+        if (( share < 30 )); then echo "bench $m: no time left"; continue; fi
+        timeout "$share" python3 bench/train_throughput.py --device cuda --models "$m" --modes eager,static,graphs \
+            --data .data/gen/${m#*-}/train.txt.gz --samples 100000 --steps 40 --warmup 5 --check --check-steps 10 \
+            --json "$OUT/bench.jsonl" 2>&1 | tee -a "$OUT/bench.md" || echo "bench $m: failed or out of time"
+    done
+}
+
+case $stage in
+prepare)
+    seconds=${1:?seconds}
+    nproc; python3 -c "import torch; print(torch.__version__, torch.cuda.get_device_name())"
+    generate ltl
+    generate prop
+    bench $((seconds - SECONDS - 15))
+    ;;
+data)
+    which=${1:-all}
+    [[ $which == prop ]] || generate ltl
+    [[ $which == ltl ]] || generate prop
+    ;;
+bench)
+    bench "${1:-400}"
+    ;;
+train)
+    name=${1:?model name}; seconds=${2:?seconds}; shift 2
+    arch=${name%-*}; task=${name#*-}
+    [[ -f .data/gen/$task/train.txt.gz ]] || generate "$task"
+    extra=()
+    if [[ $task == ltl ]]; then
+        for f in .data/gen/ltl-ap1.txt.gz .data/gen/ltl-ap0.txt.gz; do [[ -f $f ]] && extra+=(--extra-train "$f"); done
+    fi
+    run=runs/$name
+    started=$SECONDS
+    mkdir -p "$run"
+    train() {  # train until SECONDS less what the evaluation and the copies take (about 120 s) are left
+        local left=$((seconds - 120 - (SECONDS - started)))
+        python3 -m ltlwit.train.loop --task "$task" --arch "$arch" --preset paper --data .data/gen/$task \
+            --out "$run" --cache runs/cache --init-from ltlwit/weights/$name.pt --resume --steps 1000000 \
+            --fit-steps-to-time --time-limit "$left" --lr 5e-4 --emb-dropout 0.1 --static-shapes 16 \
+            --checkpoint-part-mb 15 --log-every 100 --val-every 0 --ckpt-every 1000 --workers 16 \
+            "${extra[@]}" "$@" 2>&1 | tee -a "$run.log"
+    }
+    if ! train --cuda-graphs "$@"; then  # graphs failed: go on (from the last checkpoint) without them
+        echo "training with CUDA graphs failed; again without them"
+        train "$@" || echo "training failed"
+    fi
+    echo "training: $((SECONDS - started))s"
+    # the first 1000 test formulas, beam 3, on this GPU (the CPU table in docs/models.md is redone
+    # from the returned weights before any is committed)
+    timeout 90 python3 -m ltlwit eval --model "$run/model.pt" --data ".data/shared/${task}35/test.txt.gz" \
+        --limit 1000 --device "$DEVICE" --batch-size 256 --alpha-samples 50 --paper-alpha-samples 50 --format json \
+        > "$run/eval-new.json" || echo "eval: failed or timed out"
+    python3 - "$run" "$name" "$OUT" <<'PY' || echo "no weights to return"
+import json, shutil, sys
+from pathlib import Path
+run, name, out = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
+for which in ("new",):
+    try:
+        r = json.loads((run / f"eval-{which}.json").read_text())
+        print(f"{which}: correct {r['correct']:.4f}  top3 {r.get('top3', 0):.4f}  exact {r['exact']:.4f}  "
+              f"alpha {r['alpha_covariance']['mean'] if r['alpha_covariance'] else None}  "
+              f"paper alpha {r['alpha_covariance_paper']['mean'] if r['alpha_covariance_paper'] else None}")
+    except (OSError, ValueError, KeyError) as e:
+        print(f"{which}: no evaluation ({e})")
+manifest = json.loads((run / "model.json").read_text())
+manifest["name"], manifest["weights"] = name, f"{name}.pt"
+shutil.copy(run / "model.pt", out / f"{name}.pt")
+(out / f"{name}.json").write_text(json.dumps(manifest, indent=1) + "\n")
+parts = sorted(run.glob("checkpoint-*.part[0-9]*"))
+size = sum(p.stat().st_size for p in parts) + (out / f"{name}.pt").stat().st_size
+if parts and len(parts) <= 4 and size < 60 * 2**20:
+    for p in parts + [run / "checkpoint.parts.json"]:
+        shutil.copy(p, out / p.name)
+else:
+    print(f"checkpoint ({len(parts)} parts) left out: it would not fit the 8 files / 64 MiB that come back")
+PY
+    tar czf "$OUT/$name-logs.tar.gz" "$run.log" "$run/log.jsonl" "$run"/eval-*.json 2>/dev/null || true
+    nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv || true
+    ls -la "$OUT"
+    ;;
+*)
+    echo "unknown stage $stage" >&2
+    exit 2
+    ;;
+esac
