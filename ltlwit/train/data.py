@@ -10,7 +10,8 @@ batch's longest sample rounded up to 8), deterministic in (seed, epoch), sharded
 distributed ranks, and resumable from (epoch, position).
 
 With `static` (a width step, e.g. 16) every batch has one of a few shapes: widths rounded up to
-multiples of the step, the AP count (streams) and slot count fixed at the split's maximum, and
+multiples of the step (at most the split's widest, rounded to 8), the AP count (streams) and
+slot count fixed at the split's maximum, and
 batches split by `max_tokens` into a power-of-two number of equal pieces. A step then sees a
 bounded set of shapes, so it can be captured as a CUDA graph or compiled once per shape
 (`ltlwit.train.step`). Padding changes no result: pads are masked out of attention, the loss
@@ -223,8 +224,7 @@ class DeviceSplit:
         self.static = static
         s_w = _round8(int(self.src_len.max()))
         t_w = _round8(int(self.tgt_len.max()) + 2)
-        if static:  # room for every rounded-up width
-            s_w, t_w = _round_up(s_w, static), _round_up(t_w - 1, static) + 1
+        self.widest = (s_w, t_w - 1)  # static widths never exceed the split's own (rounded to 8)
         self.src = _padded(split.src, split.src_len, s_w, [], []).to(device)
         self.tgt = _padded(split.tgt, split.tgt_len, t_w, [START], [EOS]).to(device)
         self.device = device
@@ -235,8 +235,8 @@ class DeviceSplit:
         """Host-side shape of a batch: (rows, source width, target width, most APs); with
         `static`, widths rounded up to its multiples and the split's largest AP count."""
         if self.static:
-            s = _round_up(int(self.src_len[index].max()), self.static)
-            t = _round_up(int(self.tgt_len[index].max()) + 1, self.static)
+            s = min(_round_up(int(self.src_len[index].max()), self.static), self.widest[0])
+            t = min(_round_up(int(self.tgt_len[index].max()) + 1, self.static), self.widest[1])
             return len(index), s, t, self.max_aps
         s = min(_round8(int(self.src_len[index].max())), self.src.shape[1])
         t = min(_round8(int(self.tgt_len[index].max()) + 1), self.tgt.shape[1] - 1)

@@ -72,11 +72,11 @@ def portable_state(optimizer: torch.optim.Optimizer) -> dict:
 
 
 def restore_lr(optimizer: torch.optim.Optimizer, device: torch.device, graphs: bool) -> None:
-    """After `load_state_dict`: tensor learning rates again where the optimiser captures."""
-    if not graphs:
-        return
+    """After `load_state_dict` (which takes the saved groups' flags): the flags this optimiser
+    was built with (`make_optimizer`), and tensor learning rates where it captures."""
     for group in optimizer.param_groups:
-        if not isinstance(group["lr"], Tensor):
+        group["fused"], group["capturable"] = device.type == "cuda", graphs
+        if graphs and not isinstance(group["lr"], Tensor):
             group["lr"] = torch.tensor(float(group["lr"]), device=device)
 
 
