@@ -69,6 +69,7 @@ def test_split_and_join_commands(tmp_path: Path, capsys) -> None:
     assert "ltlwit checkpoint:" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_resume_from_parts_continues_exactly(tmp_path: Path) -> None:
     a, b = tmp_path / "a", tmp_path / "b"
     assert run(a, "--steps", "12", "--stop-at", "6", "--checkpoint-part-mb", str(64 * KIB), "--ckpt-every", "0") == 0
@@ -84,7 +85,7 @@ class Killed(Exception):
     pass
 
 
-@pytest.mark.parametrize("arch, task", [("dual", "ltl"), ("si", "prop")])
+@pytest.mark.parametrize("arch, task", [("dual", "ltl"), pytest.param("si", "prop", marks=pytest.mark.slow)])
 def test_a_run_killed_between_checkpoints_resumes_exactly(tmp_path: Path, arch: str, task: str) -> None:
     """The run dies at step 13 with its last checkpoint at 10; resumed, it repeats 11..13 and
     goes on, step for step equal to a run that was never interrupted (log trimmed to match)."""
