@@ -8,6 +8,11 @@
 #   scripts/gpu_session.sh data [ltl|prop|all]       # there: rebuild the training data only
 #   scripts/gpu_session.sh bench [SECONDS]           # there: training throughput, graphs vs eager
 #   scripts/gpu_session.sh train NAME SECONDS [loop options...]   # there: continue NAME, evaluate, return files
+#   scripts/gpu_session.sh ablate NAME STEPS SECONDS TAG [loop options...]  # there: a from-scratch arm of an A/B
+#
+# `train` continues from .data/init/NAME.pt when that exists (weights returned by an earlier
+# lease, not yet committed), else from the bundled ltlwit/weights/NAME.pt; a checkpoint already
+# in runs/NAME (the machine stayed warm) is resumed exactly instead.
 #
 # A dry run on a CPU (small data, no graphs: the graphs attempt fails and the stage goes on
 # without them): COUNT=3000 DEVICE=cpu OUT=/tmp/out scripts/gpu_session.sh train dual-prop 200 \
@@ -26,12 +31,14 @@ SEED=1
 JOBS=${JOBS:-$(nproc)}
 COUNT=${COUNT:-1000000}    # samples per task (smaller only for a dry run on a CPU)
 DEVICE=${DEVICE:-cuda}     # for the evaluation (a dry run: cpu)
+GRAPHS=${GRAPHS:-1}        # 0: train without CUDA graphs (when bench --check found them wrong)
+DATA=${DATA:-gen}          # shared: train on the shared ltl35/prop35 training split (Spot's labels) instead
 export PYTHONUNBUFFERED=1 PYTHONPATH=$ROOT
 
 if [[ $stage == pack ]]; then  # on the development machine, with ../shared beside the checkout
     rm -rf .data/gen  # generated there, never carried
     mkdir -p .data/shared/ltl35 .data/shared/prop35 .data/whl
-    for t in ltl35 prop35; do cp -f ../shared/data/$t/val.txt.gz ../shared/data/$t/test.txt.gz .data/shared/$t/; done
+    for t in ltl35 prop35; do cp -f ../shared/data/$t/{train,val,test}.txt.gz .data/shared/$t/; done
     cp -f ../shared/data/ltl-grid-val.jsonl .data/shared/
     python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
         --platform manylinux_2_28_x86_64 --platform manylinux_2_24_x86_64 --platform manylinux_2_17_x86_64 \
@@ -99,23 +106,28 @@ bench)
 train)
     name=${1:?model name}; seconds=${2:?seconds}; shift 2
     arch=${name%-*}; task=${name#*-}
-    [[ -f .data/gen/$task/train.txt.gz ]] || generate "$task"
+    data=.data/gen/$task
+    [[ $DATA == shared ]] && data=.data/shared/${task}35
+    [[ -f $data/train.txt.gz ]] || generate "$task"
     extra=()
-    if [[ $task == ltl ]]; then
+    if [[ $task == ltl && $DATA != shared ]]; then
         for f in .data/gen/ltl-ap1.txt.gz .data/gen/ltl-ap0.txt.gz; do [[ -f $f ]] && extra+=(--extra-train "$f"); done
     fi
     run=runs/$name
     started=$SECONDS
+    init=.data/init/$name.pt; [[ -f $init ]] || init=ltlwit/weights/$name.pt
     mkdir -p "$run"
     train() {  # train until SECONDS less what the evaluation and the copies take (about 120 s) are left
         local left=$((seconds - 120 - (SECONDS - started)))
-        python3 -m ltlwit.train.loop --task "$task" --arch "$arch" --preset paper --data .data/gen/$task \
-            --out "$run" --cache runs/cache --init-from ltlwit/weights/$name.pt --resume --steps 1000000 \
+        python3 -m ltlwit.train.loop --task "$task" --arch "$arch" --preset paper --data "$data" \
+            --out "$run" --cache runs/cache --init-from "$init" --resume --steps 1000000 --val-semantic \
             --fit-steps-to-time --time-limit "$left" --lr 5e-4 --emb-dropout 0.1 --static-shapes 16 \
             --checkpoint-part-mb 15 --log-every 100 --val-every 0 --ckpt-every 1000 --workers 16 \
             "${extra[@]}" "$@" 2>&1 | tee -a "$run.log"
     }
-    if ! train --cuda-graphs "$@"; then  # graphs failed: go on (from the last checkpoint) without them
+    if [[ $GRAPHS == 0 ]]; then
+        train "$@" || echo "training failed"
+    elif ! train --cuda-graphs "$@"; then  # graphs failed: go on (from the last checkpoint) without them
         echo "training with CUDA graphs failed; again without them"
         train "$@" || echo "training failed"
     fi
@@ -152,6 +164,18 @@ PY
     tar czf "$OUT/$name-logs.tar.gz" "$run.log" "$run/log.jsonl" "$run"/eval-*.json 2>/dev/null || true
     nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv || true
     ls -la "$OUT"
+    ;;
+ablate)  # one arm of an A/B from scratch: same data, seed and steps; compare the arms' final validation
+    name=${1:?model name}; steps=${2:?steps}; seconds=${3:?seconds}; tag=${4:?tag}; shift 4
+    arch=${name%-*}; task=${name#*-}
+    [[ -f .data/gen/$task/train.txt.gz ]] || generate "$task"
+    run=runs/ablate-$name-$tag
+    python3 -m ltlwit.train.loop --task "$task" --arch "$arch" --preset paper --data .data/gen/$task --out "$run" \
+        --cache runs/cache --steps "$steps" --time-limit "$((seconds - 20))" --static-shapes 16 --cuda-graphs \
+        --log-every 100 --val-every 1000 --ckpt-every 0 --val-samples 4096 --greedy-samples 512 --workers 16 \
+        "$@" 2>&1 | tee "$run.log" || echo "ablation failed"
+    tail -n 3 "$run/log.jsonl" || true
+    tar czf "$OUT/ablate-$name-$tag.tar.gz" "$run.log" "$run/log.jsonl" 2>/dev/null || true
     ;;
 *)
     echo "unknown stage $stage" >&2

@@ -161,3 +161,23 @@ def test_continuing_from_weights_is_a_warm_restart(tmp_path: Path) -> None:
     assert tr.lr_at(8 + 99) == pytest.approx(5e-4 * 0.5 * (1 + math.cos(math.pi * 99 / 300)))
     assert tr.lr_at(8 + 150) == pytest.approx(2.5e-4)  # half way down the cosine over the 300 new steps
     assert tr.lr_at(8 + 300) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_val_semantic_checks_greedy_outputs_with_the_engine(tmp_path: Path) -> None:
+    assert run(tmp_path, "--steps", "2", "--val-semantic", task="prop") == 0
+    last = json.loads((tmp_path / "log.jsonl").read_text().splitlines()[-1])
+    assert 0.0 <= last["val_semantic"] <= 1.0 and "val_exact" in last
+    assert run(tmp_path / "b", "--steps", "2", task="prop") == 0
+    assert "val_semantic" not in json.loads((tmp_path / "b" / "log.jsonl").read_text().splitlines()[-1])
+
+
+def test_verified_share_counts_checked_witnesses() -> None:
+    from ltlwit.logic.syntax import parse_assignment, parse_formula, parse_trace
+    from ltlwit.train.loop import verified_share
+
+    f = parse_formula("F a & X b")
+    pairs = [(f, parse_trace("1;b;{a}", "polish")), (f, parse_trace("{a}", "polish")), (f, None)]
+    assert verified_share(pairs) == pytest.approx(1 / 3)
+    g = parse_formula("a | !b")
+    assert verified_share([(g, parse_assignment("b0", "polish")), (g, parse_assignment("a0", "polish"))]) == 0.5
+    assert verified_share([]) == 0.0

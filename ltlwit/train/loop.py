@@ -99,6 +99,7 @@ class Settings:
     cross_rope: Optional[bool] = None  # None: the config's (presets on, older weights off)
     checkpoint_part_mb: float = 0.0  # write checkpoints as parts of at most this many MiB (0: one file)
     fit_steps_to_time: bool = False  # set `steps` from the measured step time so the run ends at time_limit
+    val_semantic: bool = False  # `python -m ltlwit.train.loop`: validate greedy outputs with the engine
 
 
 def _distributed(device_name: str) -> tuple[int, int, torch.device]:
@@ -562,6 +563,8 @@ def parse_args(argv: Sequence[str] | None = None) -> Settings:
     p.add_argument("--cross-rope", dest="cross_rope", action="store_const", const=True, default=None,
                    help="RoPE in cross-attention (default: the config's; on for presets)")
     p.add_argument("--no-cross-rope", dest="cross_rope", action="store_const", const=False)
+    p.add_argument("--val-semantic", action="store_true",
+                   help="validation also checks the greedy outputs with the engine (val_semantic: share verified)")
     p.add_argument("--fit-steps-to-time", action="store_true",
                    help="measure the step time early on and end the schedule (--steps) where --time-limit ends")
     p.add_argument("--min-lr-ratio", type=float, default=0.0,
@@ -578,10 +581,18 @@ def parse_args(argv: Sequence[str] | None = None) -> Settings:
     return Settings(**{k: v for k, v in vars(a).items() if k in names})
 
 
+def verified_share(pairs: list[tuple[Formula, Optional[Witness]]]) -> float:
+    """`val_semantic`: the share of greedy validation outputs the checker verifies (what counts
+    when the training labels are in another style than the validation split's)."""
+    from ltlwit.logic.witness import is_witness
+
+    return sum(w is not None and is_witness(f, w) for f, w in pairs) / len(pairs) if pairs else 0.0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     settings = parse_args(argv)
     try:
-        Trainer(settings).run()
+        Trainer(settings, validate_fn=verified_share if settings.val_semantic else None).run()
     except ValueError as e:
         print(f"ltlwit train: {e}", file=sys.stderr)
         return 2

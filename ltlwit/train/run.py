@@ -49,18 +49,11 @@ def checkpoint_dir(name: str) -> Path:
     return registry.checkpoints_dir() / name
 
 
-def engine_accuracy(pairs: list[tuple[Any, Any]]) -> float:
-    """Share of greedy validation outputs the engine verifies (None outputs count as wrong)."""
-    from ltlwit.logic.witness import is_witness
-
-    return sum(w is not None and is_witness(f, w) for f, w in pairs) / len(pairs) if pairs else 0.0
-
-
 def train(name: str, on_log: LogHook | None = None, **settings: Any) -> TrainResult:
     """Train (or resume) model `name` with the loop's `Settings` fields (`task`, `arch`, `preset`,
     `data`, `steps`, `resume`, ...; `out` is the name's checkpoint folder, `steps` None the
     preset's default); register it when the run completes."""
-    from ltlwit.train.loop import Settings, Trainer
+    from ltlwit.train.loop import Settings, Trainer, verified_share
 
     registry.user_model_stem(name)  # a valid name that is not a bundled model's, before any work
     out = checkpoint_dir(name)
@@ -73,7 +66,7 @@ def train(name: str, on_log: LogHook | None = None, **settings: Any) -> TrainRes
         settings["steps"] = default_steps(settings["task"], settings["preset"])
     config = Settings(out=str(out), **settings)
 
-    result = Trainer(config, validate_fn=engine_accuracy, on_log=on_log).run()
+    result = Trainer(config, validate_fn=verified_share, on_log=on_log).run()
     stopped = result.pop("stopped")
     step = result.pop("step")
     registered = None
