@@ -1,0 +1,150 @@
+"""The SAT-based searches (`explore`: aalta's explicit search; `bounded`: lasso BMC) and the
+label-free cube checker, against the label-based engine and the independent reference
+semantics (`ltl_reference`)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ltl_reference import random_completions, satisfies
+from ltlwit.logic.budget import Limit
+from ltlwit.logic.formula import FALSE, Formula
+from ltlwit.logic.ltl import explore, holds, solve
+from ltlwit.logic.ltl.bounded import Unroller
+from ltlwit.logic.ltl.check import CubeEvaluator, cube_of, labels_for
+from ltlwit.logic.ltl.emptiness import accepting_scc
+from ltlwit.logic.ltl.expand import Translator
+from ltlwit.logic.ltl.explore import Search, Unsatisfiable
+from ltlwit.logic.ltl.rewrite import simplify
+from ltlwit.logic.result import Sat
+from ltlwit.logic.syntax import parse_formula
+from ltlwit.logic.trace import Trace
+from strategies import formulas
+
+RANDOM = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def label_verdict(f: Formula) -> bool:
+    """Satisfiability by the label-based automaton and Couvreur's check (the other engine)."""
+    g = simplify(f)
+    if g is FALSE:
+        return False
+    tr = Translator(g, labels_for(f.aps()))
+    return accepting_scc(tr.initial, tr.edges, tr.all_marks)[0] is not None
+
+
+def search(f: Formula) -> Trace | None:
+    g = simplify(f)
+    if g is FALSE:
+        return None
+    try:
+        return Search(g).run()
+    except Unsatisfiable:
+        return None
+
+
+def assert_witness(f: Formula, trace: Trace) -> None:
+    """Our checker accepts it, and so does the reference semantics on concrete words matching
+    it (random ones over few APs; over many, the word completing every step with false)."""
+    assert holds(f, trace), (f, trace)
+    names = sorted(set(f.aps()) | set(trace.aps()))
+    if len(names) <= 8:
+        words = random_completions(trace, names, random.Random(0), 5)
+    else:
+        cubes = [cube_of(s) for s in trace.steps]
+        assert all(c is not None for c in cubes)
+        letters = [{n: c.get(n, False) for n in names} for c in cubes]  # type: ignore[union-attr]
+        words = [(letters[:len(trace.prefix)], letters[len(trace.prefix):])]
+    for prefix, cycle in words:
+        assert satisfies(f, prefix, cycle), (f, trace, prefix, cycle)
+
+
+@RANDOM
+@given(formulas(max_leaves=10))
+def test_explicit_search_agrees_with_the_label_engine(f: Formula) -> None:
+    trace = search(f)
+    assert (trace is not None) == label_verdict(f), f
+    if trace is not None:
+        assert_witness(f, trace)
+
+
+@RANDOM
+@given(formulas(max_leaves=10))
+def test_bounded_lassos_are_witnesses(f: Formula) -> None:
+    g = simplify(f)
+    if not g.temporal:
+        return
+    lassos = Unroller(g, Limit(None), max_steps=5)
+    try:
+        trace = lassos.advance(1 << 30)
+    finally:
+        lassos.close()
+    if trace is not None:
+        assert label_verdict(f)
+        assert_witness(f, trace)
+    else:
+        assert lassos.done
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5])
+def test_bounded_search_finds_a_shortest_lasso(n: int) -> None:
+    """A token passed round n places: no lasso shorter than n steps, and one of n is found."""
+    ring = [f"G(t{i} -> X t{(i + 1) % n})" for i in range(n)]
+    alone = [f"G(t{i} -> !t{j})" for i in range(n) for j in range(n) if i != j]
+    f = parse_formula(" & ".join(ring + alone + ["t0"] + [f"G F t{i}" for i in range(n)]))
+    lassos = Unroller(simplify(f), Limit(None))
+    try:
+        trace = lassos.advance(1 << 30)
+    finally:
+        lassos.close()
+    assert trace is not None and len(trace.steps) == n
+    assert_witness(f, trace)
+
+
+@RANDOM
+@given(formulas(aps=("a", "b", "c"), max_leaves=10), st.data())
+def test_cube_checker_is_sound(f: Formula, data) -> None:
+    """Whenever the label-free pass decides a cube trace, every matching word agrees."""
+    names = ("a", "b", "c")
+    cube = st.dictionaries(st.sampled_from(names), st.booleans())
+    prefix = data.draw(st.lists(cube, max_size=3))
+    cycle = data.draw(st.lists(cube, min_size=1, max_size=3))
+    verdict = CubeEvaluator(f).run(prefix + cycle, len(prefix))
+    if verdict is None:
+        return
+    trace = Trace(*(tuple(_cube_formula(c) for c in part) for part in (prefix, cycle)))
+    assert cube_of(trace.steps[0]) == (prefix + cycle)[0]
+    for p, c in random_completions(trace, names, random.Random(1), 8):
+        assert satisfies(f, p, c) == verdict, (f, trace)
+    assert holds(f, trace) == verdict
+
+
+def _cube_formula(cube: dict[str, bool]) -> Formula:
+    return parse_formula(" & ".join(n if v else f"!{n}" for n, v in sorted(cube.items())) or "1")
+
+
+def test_compacting_the_solver_changes_no_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    cases = ["G F a & G F !a & G(a -> X(!a U b))", "G(a -> X !a) & G(!a -> X a) & F G a",
+             "G F(a & X b) & G(b -> X X !a) & F G c", "(a U b) & G !b"]
+    before = [search(parse_formula(c)) for c in cases]
+    monkeypatch.setattr(explore, "COMPACT_AFTER", 0)
+    after = [search(parse_formula(c)) for c in cases]
+    assert before == after
+    assert [t is None for t in after] == [False, True, False, True]
+
+
+def test_many_aps_stay_on_the_sat_path() -> None:
+    """A 7-client arbiter and 100 independent alternating signals: answered with verified
+    witnesses (past 12 APs, the label-based engine is not even tried)."""
+    n = 7
+    arbiter = parse_formula(" & ".join([f"G(r{i} -> F g{i})" for i in range(n)] + [f"G F r{i}" for i in range(n)]
+                                       + [f"G !(g{i} & g{j})" for i in range(n) for j in range(i + 1, n)]))
+    signals = parse_formula(" & ".join(f"G(p{i} <-> X !p{i})" for i in range(100)))
+    for f in (arbiter, signals):
+        result = solve(f)
+        assert isinstance(result, Sat)
+        assert_witness(f, result.witness)
