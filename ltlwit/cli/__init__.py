@@ -9,6 +9,11 @@ share; one module per command (`solve`, `verify`, `fmt`, `check`, `completion`, 
 generates man/ltlwit.1 from the commands themselves.
 """
 
-from ltlwit.cli.group import cli, main
+import time
 
-__all__ = ["cli", "main"]
+#: When this process began running ltlwit: `--timeout` counts start-up for the first input.
+STARTED = time.perf_counter()
+
+from ltlwit.cli.group import cli, main  # noqa: E402 - after the clock reading above
+
+__all__ = ["STARTED", "cli", "main"]

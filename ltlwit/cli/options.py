@@ -115,9 +115,13 @@ def make_solver(ctx: click.Context, notify: Callable[..., None], **options: Any)
     `--device cuda`, no Spot for `--engine spot`) are usage errors, said once up front."""
     options["fallback"] = not options.pop("no_fallback")
     try:
-        return Solver(notify=notify, **options)
+        solver = Solver(notify=notify, **options)
     except ValueError as exc:
         raise click.UsageError(str(exc), ctx) from None
+    from ltlwit.cli import STARTED
+
+    solver.pipeline.count_from(STARTED)
+    return solver
 
 
 def inputs(ctx: click.Context, arguments: Iterable[str], files: Iterable[str]) -> Iterator[InputItem]:
