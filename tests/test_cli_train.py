@@ -83,6 +83,22 @@ def test_train_errors(data_dir, home, tmp_path):
     assert missing.exit_code == 2 and "no train.txt.gz or train.txt" in missing.stderr
 
 
+def test_gpu_options_reach_the_loop(data_dir, home, tmp_path):
+    """--extra-train, --static-shapes and --checkpoint-part-mb take effect; --cuda-graphs
+    without a GPU is a one-line error."""
+    extra = tmp_path / "ap1.txt"
+    extra.write_text("Xa\n1;{a}\n")
+    result = run(*train_args(data_dir, "gpu-opts", "--steps", "2", "--extra-train", str(extra), "--static-shapes", "16",
+                             "--checkpoint-part-mb", "0.05"))
+    assert result.exit_code == 0, result.stderr
+    assert str(extra) in result.stderr  # loaded beside DIR/train
+    out = home / "checkpoints" / "gpu-opts"
+    index = json.loads((out / "checkpoint.parts.json").read_text())
+    assert len(index["parts"]) > 1 and max(index["sizes"]) <= 0.05 * 2**20
+    graphs = run(*train_args(data_dir, "graphs", "--static-shapes", "16", "--cuda-graphs"))
+    assert graphs.exit_code == 2 and "--cuda-graphs needs a CUDA device" in graphs.stderr
+
+
 @pytest.mark.slow
 def test_two_process_torchrun_on_cpu(data_dir, tmp_path):
     env = subprocess_env()

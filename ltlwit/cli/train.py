@@ -46,10 +46,18 @@ from ltlwit.train.run import train as run_training
               help="Checkpoint every N steps (and always at the end).")
 @click.option("--rename-aps", type=click.IntRange(min=0), default=0, metavar="POOL",
               help="Augmentation: rename each sample's APs by a random bijection of POOL slots.")
+@click.option("--extra-train", multiple=True, type=click.Path(exists=True, dir_okay=False), metavar="FILE",
+              help="Another training file appended to DIR/train (repeatable), e.g. 0/1-AP samples.")
+@click.option("--static-shapes", type=click.IntRange(min=0), default=0, metavar="STEP",
+              help="Pad batch widths to multiples of STEP (e.g. 16): a few shapes, for --cuda-graphs.")
+@click.option("--cuda-graphs", is_flag=True, help="Replay each static shape's training step from a CUDA graph.")
+@click.option("--checkpoint-part-mb", type=Number(min=0), default=0.0, metavar="MIB",
+              help="Write checkpoints as parts of at most MIB MiB [default: one file].")
 @click.pass_context
 def train(ctx: click.Context, task: str, arch: str, preset: str, data_dir: str, steps: int | None, device: str,
           resume: bool, name: str | None, batch_size: int | None, seed: int, time_limit: float, stop_at: int,
-          log_every: int, val_every: int, ckpt_every: int, rename_aps: int) -> ExitStatus:
+          log_every: int, val_every: int, ckpt_every: int, rename_aps: int, extra_train: tuple[str, ...],
+          static_shapes: int, cuda_graphs: bool, checkpoint_part_mb: float) -> ExitStatus:
     """Train a model on DIR and register it under NAME for `solve` and `eval`. Checkpoints go
     to the user data dir ($LTLWIT_HOME overrides). Several processes or GPUs: run it under
     `torchrun --nproc_per_node N -m ltlwit train ...`."""
@@ -69,7 +77,9 @@ def train(ctx: click.Context, task: str, arch: str, preset: str, data_dir: str, 
             result = run_training(name, on_log, task=task, arch=arch, preset=preset, data=data_dir, steps=total,
                                   device=device, resume=resume, batch_size=batch_size or 0, seed=seed,
                                   time_limit=time_limit, stop_at=stop_at, log_every=log_every,
-                                  val_every=val_every, ckpt_every=ckpt_every, rename_aps=rename_aps)
+                                  val_every=val_every, ckpt_every=ckpt_every, rename_aps=rename_aps,
+                                  extra_train=extra_train, static_shapes=static_shapes, cuda_graphs=cuda_graphs,
+                                  checkpoint_part_mb=checkpoint_part_mb)
     except (ValueError, OSError) as e:
         return fail(ctx, e)
     if result.registered is not None:
