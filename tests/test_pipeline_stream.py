@@ -26,7 +26,8 @@ def test_a_100000_line_file_gives_exactly_one_answer_per_line_in_order(tmp_path)
     assert out == [FORMULAS[f] for f in lines]
 
 
-def test_every_kind_of_bad_input_is_reported_and_the_rest_answered(tmp_path) -> None:
+def test_every_kind_of_bad_input_is_reported_and_the_rest_answered(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("LTLWIT_MAX_LINE_MIB", "0.5")
     long_line = tmp_path / "long.txt"
     long_line.write_bytes(b"F a\n" + b"a & " * (1 << 18) + b"b\nG b\n")  # a 1 MiB line between two good ones
     junk = tmp_path / "junk.bin"
@@ -40,7 +41,8 @@ def test_every_kind_of_bad_input_is_reported_and_the_rest_answered(tmp_path) -> 
     messages = [line for line in result.stderr.splitlines() if line.startswith("ltlwit: ")]
     assert messages == [
         "ltlwit: <arg 1>: parse error:",
-        f"ltlwit: {long_line}:2: line longer than 262144 bytes; skipped",
+        f"ltlwit: {long_line}:2: line longer than 0.5 MiB; skipped (set LTLWIT_MAX_LINE_MIB to a larger "
+        "number of MiB to read it)",
         f"ltlwit: {junk}: binary data (NUL bytes), not a formula file; skipped",
         f"ltlwit: {tmp_path}: cannot open: Is a directory",
         "ltlwit: /proc/self/mem:1: read error: Input/output error",

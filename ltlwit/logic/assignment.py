@@ -31,7 +31,7 @@ class Assignment:
 
     def to_formula(self) -> Formula:
         """The cube: the conjunction of the assignment's literals (`1` when it is empty)."""
-        return And(*(ap(name) if value else Not(ap(name)) for name, value in self.values))
+        return cube(self.values)
 
     def to_str(self, syntax: str = "spot") -> str:
         """`spot`: the cube `a & !c`; `polish`: DeepLTL's `a1c0` (`polish-spaced`: `a1 c0`);
@@ -43,3 +43,9 @@ class Assignment:
 
     def __str__(self) -> str:
         return self.to_str("spot")
+
+
+def cube(literals: Iterable[tuple[str, bool]]) -> Formula:
+    """The conjunction of (AP name, value) literals in the order given (`1` for none): every
+    cube ltlwit prints (assignments, trace steps) is built here."""
+    return And(*(ap(name) if value else Not(ap(name)) for name, value in literals))

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 from typing import Generator, Iterator
 
-from ltlwit.logic.formula import TRUE, And, Formula, Not, ap
+from ltlwit.logic.assignment import cube
+from ltlwit.logic.formula import Formula
 from ltlwit.logic.ltl.emptiness import accepting_cycle, shortest_path
 from ltlwit.logic.budget import Limit, OutOfTime, Watchdog
 from ltlwit.logic.ltl.expand import _closure
@@ -330,11 +331,7 @@ def letter_trace(prefix: list[Letter], cycle: list[Letter]) -> Trace:
         prefix.pop()
         cycle.pop()
         cycle.insert(0, both)
-    return Trace(tuple(_cube(x) for x in prefix), tuple(_cube(x) for x in cycle))
-
-
-def _cube(letter: Letter) -> Formula:
-    return And(*(ap(n) if v else Not(ap(n)) for n, v in letter)) if letter else TRUE
+    return Trace(tuple(cube(x) for x in prefix), tuple(cube(x) for x in cycle))
 
 
 def _true(model: list[int], variables: frozenset[int] | set[int]) -> set[int]:

@@ -131,10 +131,9 @@ class Labels:
 
     def to_formula(self, lits: Iterable[Literal]) -> Formula:
         """The cube as a formula, literals in AP order (`1` for the empty cube)."""
-        from ltlwit.logic.formula import TRUE, And, Not, ap
+        from ltlwit.logic.assignment import cube
 
-        parts = [ap(self.names[i]) if v else Not(ap(self.names[i])) for i, v in sorted(lits)]
-        return And(*parts) if parts else TRUE
+        return cube((self.names[i], v) for i, v in sorted(lits))
 
 
 class TruthTables(Labels):

@@ -119,14 +119,12 @@ def _search(formula: Formula, prepared: Formula, limit: Limit) -> Result:
 def _propositional(formula: Formula, prepared: Formula, budget: Budget | None) -> Result:
     """The SAT solver's subset-minimal assignment as `cycle{cube}` (Spot's simplified word for a
     propositional formula has this shape too)."""
-    from ltlwit.logic.formula import And, Not, ap
     from ltlwit.logic.prop import solve_prop
 
     result = solve_prop(prepared, budget)
     if not isinstance(result, Sat):
         return result
-    lits = [ap(n) if v else Not(ap(n)) for n, v in result.witness.values]
-    return _verified(formula, Trace((), (And(*lits),)))
+    return _verified(formula, Trace((), (result.witness.to_formula(),)))
 
 
 def _verified(formula: Formula, trace: Trace, limit: Limit | None = None) -> Result:

@@ -204,16 +204,11 @@ def minimise(formula: Formula, trace: Trace, limit: Limit) -> Trace:
             steps[i] = dict(_drop_chunks(sorted(steps[i].items()), proves))
     except OutOfBudget:
         pass
-    forms = [_cube_formula(s, names) for s in steps]
+    from ltlwit.logic.assignment import cube
+
+    # literals in the formula's AP order, as `Labels.to_formula` writes them
+    forms = [cube((n, s[n]) for n in names if n in s) for s in steps]
     return Trace(tuple(forms[:loop]), tuple(forms[loop:]))
-
-
-def _cube_formula(cube: dict[str, bool], names: tuple[str, ...]) -> Formula:
-    """The cube with its literals in the formula's AP order, as `Labels.to_formula` writes it."""
-    from ltlwit.logic.formula import TRUE, And, Not, ap
-
-    parts = [ap(n) if cube[n] else Not(ap(n)) for n in names if n in cube]
-    return And(*parts) if parts else TRUE
 
 
 def _drop_chunks(lits: list[Literal], proves: Any) -> list[Literal]:
