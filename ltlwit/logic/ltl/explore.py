@@ -47,6 +47,9 @@ class Unsatisfiable(Exception):
     """The search is exhausted: no accepting run (the formula has no model)."""
 
 
+#: Minimising a model: one SAT call per optional variable up to this many of them (cheap, no
+#: new variables), else "a model with at least one fewer" calls (few, one selector each).
+DELETE_AT_MOST = 6
 #: Compact the solver once this many selectors are retired (and more than it has other variables).
 COMPACT_AFTER = 4096
 
@@ -145,13 +148,24 @@ class Search:
             aps, np = self._cone(state)
             model = x.solver.get_model()
             true = _true(model, np)
-            if true:  # deletion-based shrinking to a minimal set (forced variables stay)
-                if forced is None:
-                    forced = frozenset(self._key(v) for v in set(x.solver.propagate(assumptions=base)[1]) & np)
+            if true and forced is None:
+                forced = frozenset(self._key(v) for v in set(x.solver.propagate(assumptions=base)[1]) & np)
+            optional = [v for v in true if self._key(v) not in forced] if true else []
+            if len(optional) > DELETE_AT_MOST:
+                # many optional variables: ask for a model with at least one fewer, until none
+                while true:
+                    sel = x.selector()
+                    x.add_temporary([-sel] + [-v for v in true])
+                    smaller = self._solve(base + [sel] + [-w for w in np if w not in true])
+                    x.retire(sel)
+                    if not smaller:
+                        break
+                    model = x.solver.get_model()
+                    true = _true(model, true)
+            elif optional:
+                # a few: try dropping each (promises first), one call per variable
                 changed = False
-                for v in sorted(true, key=lambda v: v not in x.post_of):
-                    if self._key(v) in forced:
-                        continue
+                for v in sorted(optional, key=lambda v: v not in x.post_of):
                     trial = true - {v}
                     if self._solve(base + [-w for w in np if w not in trial]):
                         true = trial
