@@ -69,7 +69,7 @@ generate() {  # task: 1M samples + (LTL) the 0/1-AP augmentation, seeded, held-o
             --jobs "$JOBS" $ex -o .data/gen/ltl-ap0.txt.gz || true  # exits 1: few constant formulas exist
     fi
     echo "data $task: $((SECONDS - t0))s with $JOBS jobs"
-    python3 -m ltlwit data stats "$dir/train.txt.gz" --compare ".data/shared/${task}35/test.txt.gz" --limit 100000 \
+    python3 -m ltlwit data stats "$dir/train.txt.gz" --compare ".data/shared/${task}35/test.txt.gz" --limit 50000 \
         --format json > "$OUT/stats-$task.json"
 }
 
