@@ -109,10 +109,23 @@ class Solver:
         return self.pipeline.run(items)
 
     def check(self, paths: Iterable[str], vacuity: bool = False, stdin: BinaryIO | None = None,
-              stdin_name: str = STDIN_NAME) -> Iterator[SpecResult | ConjunctionResult]:
+              stdin_name: str = STDIN_NAME, jobs: int = 1) -> Iterator[SpecResult | ConjunctionResult]:
         """The results of spec files (see `check`), lazily, file by file; the path `-` reads
-        `stdin`."""
-        return check_files(paths, CheckOptions(self.options, vacuity), self.pipeline, stdin, stdin_name)
+        `stdin`. `jobs` > 1: that many worker processes answer the specs and their vacuity
+        questions (each with its own models, loaded once); results still come in file order."""
+        options = CheckOptions(self.options, vacuity)
+        if jobs <= 1:
+            yield from check_files(paths, options, self.pipeline, stdin, stdin_name)
+            return
+        from ltlwit.pipeline.parallel import Pool
+        from ltlwit.specs.run import CheckWork
+
+        with Pool(jobs, CheckWork, (self.options,), spawn=self.pipeline.uses_models,
+                  notify=self.pipeline.notify) as pool:
+            try:
+                yield from check_files(paths, options, self.pipeline, stdin, stdin_name, pool)
+            finally:
+                self.pipeline.model_failed |= pool.model_failed
 
     def _item(self, formula: Formula | str, line: int = 1) -> InputItem:
         if isinstance(formula, Formula):

@@ -4,6 +4,7 @@ indented below their spec, a summary line last), JSON Lines, and a JUnit XML rep
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 from collections import Counter
@@ -13,6 +14,7 @@ import click
 
 from ltlwit.cli.choices import FORMATS
 from ltlwit.cli.environment import Environment, OutputClosed, OutputFailed
+from ltlwit.cli.jobs import jobs_option
 from ltlwit.cli.options import make_solver, solve_options, syntax_option
 from ltlwit.cli.output import Printer
 from ltlwit.cli.status import ExitStatus, exit_status, worst
@@ -35,9 +37,10 @@ _COLORS = {"PASS": "green", "FAIL": "red", "UNKNOWN": "yellow", "ERROR": "red", 
               "they do not need (replaceable by the constant that strengthens their spec without changing "
               "what the specs allow together).")
 @functools.partial(solve_options, timeout=30.0)
+@jobs_option
 @click.pass_context
 def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str, junit: str | None, vacuity: bool,
-          **options: object) -> ExitStatus:
+          jobs: int, **options: object) -> ExitStatus:
     """Check specification files, for CI: each SPEC file ('-': stdin) holds one formula per line, optionally
     `name: formula` and a trailing `# expect: unsat` or `# expect: valid` (default: sat), or is
     a TOML file of [[spec]] tables (name, formula, expect).
@@ -46,7 +49,7 @@ def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str
     jointly satisfiable and no occurrence is vacuous or undecided); 1 otherwise; 2 for errors."""
     env = Environment.of(ctx)
     printer = check_printer(fmt, env)
-    solver = make_solver(ctx, printer.notice, syntax=syntax, **options)
+    solver = make_solver(ctx, printer.notice, syntax=syntax, jobs=jobs, **options)
     results = []
     status = ExitStatus.SUCCESS
     stopped: list[Exception] = []  # stdout's reader went away or writing failed: JUnit still written
@@ -59,15 +62,16 @@ def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str
                 raise
             stopped.append(exc)
 
-    for result in solver.check(spec_files, vacuity, env.stdin):
-        results.append(result)
-        status = worst(status, exit_status(result))
-        if isinstance(result, SpecResult) and result.vacuity_failed:
-            status = worst(status, ExitStatus.NEGATIVE)
-        if not stopped:
-            show(lambda: printer.emit(result))
-        elif result.status == "error":
-            printer.problem(result)  # stderr still works
+    with contextlib.closing(solver.check(spec_files, vacuity, env.stdin, jobs=jobs)) as checked:
+        for result in checked:
+            results.append(result)
+            status = worst(status, exit_status(result))
+            if isinstance(result, SpecResult) and result.vacuity_failed:
+                status = worst(status, ExitStatus.NEGATIVE)
+            if not stopped:
+                show(lambda: printer.emit(result))
+            elif result.status == "error":
+                printer.problem(result)  # stderr still works
     if not stopped:
         show(printer.summary)
     if junit:

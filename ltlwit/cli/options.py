@@ -3,7 +3,7 @@ the one-line messages of the model workflow."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, BinaryIO, Callable, Iterable, Iterator, Sequence
 
 import click
 
@@ -114,6 +114,11 @@ def make_solver(ctx: click.Context, notify: Callable[..., None], **options: Any)
     """The command's `Solver`; options that cannot work here (a missing model, no GPU for
     `--device cuda`, no Spot for `--engine spot`) are usage errors, said once up front."""
     options["fallback"] = not options.pop("no_fallback")
+    jobs = options.pop("jobs", 1)
+    if options.get("max_memory") is None and jobs > 1:
+        from ltlwit.pipeline.options import default_max_memory
+
+        options["max_memory"] = default_max_memory(jobs)  # per worker
     try:
         solver = Solver(notify=notify, **options)
     except ValueError as exc:
@@ -124,13 +129,15 @@ def make_solver(ctx: click.Context, notify: Callable[..., None], **options: Any)
     return solver
 
 
-def inputs(ctx: click.Context, arguments: Iterable[str], files: Iterable[str]) -> Iterator[InputItem]:
-    """The command's inputs (arguments, -F files, piped stdin); none at all is a usage error."""
+def inputs(ctx: click.Context, arguments: Iterable[str], files: Iterable[str],
+           stdin: BinaryIO | None = None) -> Iterator[InputItem]:
+    """The command's inputs (arguments, -F files, piped stdin, read from `stdin` when given);
+    none at all is a usage error."""
     env = Environment.of(ctx)
     arguments, files = list(arguments), list(files)
     if not has_inputs(arguments, files, env.stdin_isatty):
         raise click.UsageError("no input: give formulas as arguments, with -F FILE, or on stdin", ctx)
-    return read_inputs(arguments, files, env.stdin, env.stdin_isatty)
+    return read_inputs(arguments, files, stdin or env.stdin, env.stdin_isatty)
 
 
 def emit_all(answers: Iterable[Answer], emit: Callable[[Any], None]) -> ExitStatus:

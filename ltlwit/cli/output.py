@@ -18,7 +18,7 @@ import csv
 import io
 import json
 import traceback
-from typing import Any, Iterator, TextIO
+from typing import Any, Iterable, Iterator, TextIO
 
 import click
 
@@ -97,7 +97,22 @@ class Printer:
     def _traceback(self, exception: BaseException | None) -> str | None:
         if exception is None or not self.env.traceback:
             return None
+        carried = getattr(exception, "traceback_text", None)  # from a worker process (`--jobs`)
+        if isinstance(carried, str):
+            return carried
         return "".join(traceback.format_exception(exception)).rstrip("\n")
+
+    def replay(self, events: Iterable[tuple[int, str]]) -> None:
+        """Output a worker process rendered (`ltlwit.cli.jobs`): text for stdout (1) and stderr
+        (2), in the order it was written, the progress line wiped before stderr text as
+        `message` does."""
+        for number, text in events:
+            if number == 2 and self.progress is not None:
+                self.progress.clear()
+            stream = self.env.stdout if number == 1 else self.env.stderr
+            with writing():
+                stream.write(text)
+                stream.flush()
 
     def _status_word(self, word: str, color: str) -> str:
         return click.style(word, fg=color, bold=True) if self.env.stdout_colors else word
@@ -133,6 +148,9 @@ def solve_record(solution: Solution, syntax: str = "spot") -> dict[str, Any]:
 
 
 class SolvePrinter(Printer):
+    #: A header (CSV's, the table's) is to be written before the next answer.
+    header_due = False
+
     def __init__(self, env: Environment, syntax: str = "spot") -> None:
         super().__init__(env)
         self.syntax = syntax
@@ -172,7 +190,7 @@ class SolveCsv(SolvePrinter):
 
     def __init__(self, env: Environment, syntax: str = "spot") -> None:
         super().__init__(env, syntax)
-        self._header = False
+        self.header_due = True
 
     def _row(self, values: list[Any]) -> str:
         buf = io.StringIO()
@@ -180,9 +198,9 @@ class SolveCsv(SolvePrinter):
         return buf.getvalue()
 
     def render(self, solution: Solution) -> None:
-        if not self._header:
+        if self.header_due:
             self.data(self._row(list(self.COLUMNS)))
-            self._header = True
+            self.header_due = False
         record = solve_record(solution, self.syntax)
         self.data(self._row([_csv_value(record[k]) for k in self.COLUMNS]))
         if solution.status == "error":
@@ -210,16 +228,16 @@ class SolveTable(SolvePrinter):
                                       color_system="standard" if env.stdout_colors else None)
         free = max(self.console.width - 7 - 11 - 9 - 8, 20)  # status, source, ms, padding
         self.widths = (max(free * 2 // 5, 8), 7, max(free - free * 2 // 5, 12), 11, 9)
-        self._header = True
+        self.header_due = True
 
     def render(self, solution: Solution) -> None:
         from rich.table import Table
         from rich.text import Text
 
-        table = Table(box=None, show_header=self._header, pad_edge=False, header_style="bold", show_edge=False)
+        table = Table(box=None, show_header=self.header_due, pad_edge=False, header_style="bold", show_edge=False)
         for name, width in zip(("formula", "status", "witness", "source", "ms"), self.widths):
             table.add_column(name, width=width, overflow="fold", justify="right" if name == "ms" else "left")
-        self._header = False
+        self.header_due = False
         if solution.status == "error":
             detail = solution.error_text or ""
         elif solution.status == "unknown":

@@ -7,10 +7,12 @@ import click
 
 from ltlwit.cli.choices import OUTPUT_SYNTAXES, SOLVE_FORMATS
 from ltlwit.cli.environment import Environment
+from ltlwit.cli.jobs import SolveWork, View, jobs_option, own_stdin, run_jobs, shard_of, shard_option
 from ltlwit.cli.options import FILES_HELP, emit_all, files_option, inputs, logic_option, make_solver, \
     solve_options, syntax_option
 from ltlwit.cli.output import solve_printer
 from ltlwit.cli.status import ExitStatus, worst
+from ltlwit.pipeline.answers import Solution
 
 
 @click.command()
@@ -29,9 +31,12 @@ from ltlwit.cli.status import ExitStatus, worst
               help="Print up to N (--top) distinct verified witnesses per formula, one line each.")
 @click.option("--batch-size", type=click.IntRange(min=1), default=128, show_default=True, metavar="N",
               help="Most formulas per model batch (1: answer each line as soon as it is read).")
+@jobs_option
+@shard_option
 @click.pass_context
 def solve(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...], logic: str, syntax: str,
-          fmt: str, syntax_out: str, all_witnesses: bool, batch_size: int, **options: object) -> ExitStatus:
+          fmt: str, syntax_out: str, all_witnesses: bool, batch_size: int, jobs: int,
+          shard: tuple[int, int] | None, **options: object) -> ExitStatus:
     """Find a witness for each FORMULA: a partial assignment (propositional) or a lasso trace
     (LTL), or UNSAT / UNKNOWN.
 
@@ -41,9 +46,21 @@ def solve(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...],
     printer = solve_printer(fmt, env, syntax_out)
     interactive = env.stdin_isatty and "-" in files  # answer each line as it is typed
     solver = make_solver(ctx, printer.notice, logic=logic, syntax=syntax, all=all_witnesses,
-                         batch_size=1 if interactive else batch_size, **options)
+                         batch_size=1 if interactive else batch_size, jobs=jobs, **options)
     try:
-        status = emit_all(solver.run(inputs(ctx, formulas, files)), printer.emit)
+        if jobs == 1:
+            status = emit_all(solver.run(shard_of(inputs(ctx, formulas, files), shard)), printer.emit)
+            model_failed = solver.model_failed
+        else:
+            from ltlwit.cli import STARTED
+
+            items = shard_of(inputs(ctx, formulas, files, own_stdin(env.stdin)), shard)
+            uses_models = solver.pipeline.uses_models
+            status, model_failed = run_jobs(
+                jobs, SolveWork, (solver.options, View.of(env, fmt, syntax_out)), items, printer,
+                lambda item, message: Solution(item=item, status="error", message=message),
+                syntax=syntax, spawn=uses_models, origin=STARTED,
+                least=solver.options.batch_size if uses_models else 1)
     finally:
         printer.finish()
-    return worst(status, ExitStatus.ERROR if solver.model_failed else ExitStatus.SUCCESS)
+    return worst(status, ExitStatus.ERROR if model_failed else ExitStatus.SUCCESS)

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+import itertools
 
 import click
 
 from ltlwit.cli.environment import Environment
+from ltlwit.cli.jobs import VerifyWork, View, jobs_option, own_stdin, run_jobs, shard_of, shard_option
 from ltlwit.cli.options import emit_all, engine_option, files_option, format_option, inputs, logic_option, \
     syntax_option
 from ltlwit.cli.output import verify_printer
-from ltlwit.cli.status import ExitStatus
+from ltlwit.cli.status import ExitStatus, worst
 from ltlwit.pipeline.inputs import InputItem
 from ltlwit.pipeline.options import engine_problem
 from ltlwit.pipeline.verify import Verdict, VerifyOptions, verify_lines, verify_one
@@ -23,9 +24,11 @@ from ltlwit.pipeline.verify import Verdict, VerifyOptions, verify_lines, verify_
 @syntax_option
 @format_option
 @engine_option
+@jobs_option
+@shard_option
 @click.pass_context
 def verify(ctx: click.Context, pair: tuple[str, ...], files: tuple[str, ...], logic: str, syntax: str,
-           fmt: str, engine: str) -> ExitStatus:
+           fmt: str, engine: str, jobs: int, shard: tuple[int, int] | None) -> ExitStatus:
     """Check that WITNESS satisfies FORMULA: an assignment (a1c0, JSON or a cube a & !c) must
     entail a propositional formula; every word of a lasso trace (a; cycle{b}) must satisfy an
     LTL formula. Prints HOLDS, FAILS or UNKNOWN per pair."""
@@ -35,12 +38,20 @@ def verify(ctx: click.Context, pair: tuple[str, ...], files: tuple[str, ...], lo
     if problem:
         raise click.UsageError(problem, ctx)
     options = VerifyOptions(logic=logic, syntax=syntax, engine=engine)
-
-    def verdicts() -> Iterator[Verdict]:
-        if pair:
-            formula, witness = (text.strip() for text in pair)
-            yield verify_one(InputItem(formula, "<arg 1>", 1, from_argument=True), formula, witness, options)
-        if files or not pair:
-            yield from verify_lines(inputs(ctx, (), files), options)
-
-    return emit_all(verdicts(), verify_printer(fmt, Environment.of(ctx)).emit)
+    env = Environment.of(ctx)
+    printer = verify_printer(fmt, env)
+    # The pair given as arguments is the first input (position 0 for --shard), the lines follow.
+    argument = InputItem(pair[0].strip(), "<arg 1>", 1, from_argument=True) if pair else None
+    lines = inputs(ctx, (), files, own_stdin(env.stdin) if jobs > 1 else None) if files or not pair else iter(())
+    items = shard_of(itertools.chain([argument] if argument else [], lines), shard)
+    status = ExitStatus.SUCCESS
+    head = next(items, None)
+    if head is not None and head is argument:
+        status = emit_all([verify_one(argument, pair[0].strip(), pair[1].strip(), options)], printer.emit)
+    elif head is not None:
+        items = itertools.chain([head], items)
+    if jobs == 1:
+        return worst(status, emit_all(verify_lines(items, options), printer.emit))
+    lost = (lambda item, message: Verdict(item=item, status="error", formula=item.text, witness="", message=message))
+    return worst(status, run_jobs(jobs, VerifyWork, (options, View.of(env, fmt)), items, printer, lost,
+                                  syntax=syntax)[0])

@@ -63,7 +63,9 @@ class Formula:
         raise AttributeError("formulas are immutable")
 
     def __reduce__(self) -> tuple:
-        return (Formula, (self.op, self.children, self.name))
+        # Flat, not nested: pickling nested reductions recurses once per level, and a
+        # conjunction of a few hundred APs is already too deep for that.
+        return (_unflatten, (_flatten(self),))
 
     # Identity is equality (hash-consing); object's __eq__/__hash__ already say exactly that.
 
@@ -108,6 +110,31 @@ class Formula:
 
     def __repr__(self) -> str:
         return f"formula({self.to_str('spot')!r})"
+
+
+def _flatten(formula: Formula) -> tuple[tuple[str, str | None, tuple[int, ...]], ...]:
+    """The distinct nodes of `formula`, children first: (op, name, indices of the children)."""
+    index: dict[Formula, int] = {}
+    nodes: list[tuple[str, str | None, tuple[int, ...]]] = []
+    stack = [(formula, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if node in index:
+            continue
+        if expanded or not node.children:
+            index[node] = len(nodes)
+            nodes.append((node.op, node.name, tuple(index[c] for c in node.children)))
+        else:
+            stack.append((node, True))
+            stack.extend((child, False) for child in reversed(node.children))
+    return tuple(nodes)
+
+
+def _unflatten(nodes: tuple[tuple[str, str | None, tuple[int, ...]], ...]) -> Formula:
+    built: list[Formula] = []
+    for op, name, children in nodes:
+        built.append(Formula(op, tuple(built[i] for i in children), name))
+    return built[-1]
 
 
 TRUE = Formula("1")

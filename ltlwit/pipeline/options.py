@@ -19,13 +19,14 @@ DEVICES = ("auto", "cpu", "cuda")
 DEFAULT_BEAM = 3
 
 
-def default_max_memory() -> int:
-    """MiB a solving run may hold: half the machine's memory, at most 4 GiB, at least 512 MiB."""
+def default_max_memory(processes: int = 1) -> int:
+    """MiB a solving process may hold: half the machine's memory shared among the `processes`
+    of a run (`--jobs`), at most 4 GiB, at least 512 MiB."""
     try:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") >> 20
     except (AttributeError, ValueError, OSError):  # not a POSIX system
         return 4096
-    return max(512, min(4096, total // 2))
+    return max(512, min(4096, total // (2 * max(1, processes))))
 
 
 @dataclass(frozen=True)

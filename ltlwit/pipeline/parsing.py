@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any, Hashable
 
 from ltlwit.logic.formula import Formula
 from ltlwit.pipeline.inputs import InputItem
+
+#: Input texts up to this many characters have their parse remembered (`InputParser(remember=)`).
+SHORT = 512
+
+#: The state of a source's syntax guess: (some line was network Polish only, some line was
+#: Spot only); see `ltlwit.logic.syntax.detect.SyntaxGuess`.
+GuessState = tuple[bool, bool]
 
 
 def parse(text: str, syntax: str = "auto") -> Formula:
@@ -20,33 +28,63 @@ class InputParser:
     """Parses a run's inputs with `syntax`. For `auto`, the inputs of one file (or stdin)
     share a `SyntaxGuess`, so that a DeepLTL data file's lines that Spot would also read
     (`Uab`) are read as Polish like the rest of the file; each command-line formula stands
-    alone (read as Spot reads it where the two differ)."""
+    alone (read as Spot reads it where the two differ).
 
-    def __init__(self, syntax: str) -> None:
+    `remember`: how many distinct short texts keep their parse (least recently used ones are
+    forgotten). `evidence`, when set to a list, collects `(item, kind, reads_polish)` for each
+    input that told its file's guess something (`SyntaxGuess.last`), in input order, so that
+    processes sharing one file's lines can replay the guess in input order
+    (`ltlwit.pipeline.parallel`); `state` and `set_state` read and put a file's guess."""
+
+    def __init__(self, syntax: str, remember: int = 0) -> None:
         self.syntax = syntax
+        self.remember = remember
+        self.evidence: list[tuple[InputItem, str, bool]] | None = None
         self._guesses: dict[str, Any] = {}
+        self._cache: OrderedDict[Hashable, tuple[Formula, str | None]] = OrderedDict()
 
     def _guess(self, item: InputItem) -> Any:
-        from ltlwit.logic.syntax.detect import SyntaxGuess
-
         guess = self._guesses.get(item.file)
         if guess is None:
+            from ltlwit.logic.syntax.detect import SyntaxGuess
+
             guess = self._guesses[item.file] = SyntaxGuess()
         return guess
 
-    def key(self, item: InputItem) -> Hashable:
-        """What a parse depends on besides the text: cache parses under it."""
-        if self.syntax != "auto":
-            return item.text
-        return item.text, item.file, self._guess(item).reads_polish
+    def state(self, file: str) -> GuessState:
+        guess = self._guesses.get(file)
+        return (guess.polish_only, guess.spot_only) if guess is not None else (False, False)
+
+    def set_state(self, file: str, state: GuessState) -> None:
+        guess = self._guess(InputItem("", file, 0))
+        guess.polish_only, guess.spot_only = state
 
     def parse(self, item: InputItem, polish_hint: bool = False) -> Formula:
         """`polish_hint`: the input comes with evidence of being DeepLTL's (`verify`'s witness
         in its `;{...}` framing), so it is read as Polish where Spot would read it otherwise."""
-        if self.syntax != "auto":
-            return parse(item.text, self.syntax)
-        if polish_hint:
+        if polish_hint and self.syntax == "auto":
             from ltlwit.logic.syntax.detect import SyntaxGuess
 
             return SyntaxGuess(polish_source=True).parse(item.text)
-        return self._guess(item).parse(item.text)
+        guess = self._guess(item) if self.syntax == "auto" else None
+        reads_polish = guess is not None and guess.reads_polish
+        key = (item.text, item.file, reads_polish) if guess is not None else item.text
+        cached = self._cache.get(key) if self.remember and len(item.text) <= SHORT else None
+        if cached is not None:
+            self._cache.move_to_end(key)
+            formula, kind = cached
+            if kind == "polish":  # replayed: the guess may have been put back since (`set_state`)
+                guess.polish_only = True
+            elif kind == "spot":
+                guess.spot_only = True
+        elif guess is None:
+            formula, kind = parse(item.text, self.syntax), None
+        else:
+            formula, kind = guess.parse(item.text), guess.last
+        if cached is None and self.remember and len(item.text) <= SHORT:
+            self._cache[key] = (formula, kind)
+            if len(self._cache) > self.remember:
+                self._cache.popitem(last=False)
+        if kind is not None and self.evidence is not None:
+            self.evidence.append((item, kind, reads_polish))
+        return formula

@@ -26,7 +26,7 @@ import itertools
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Iterator, Mapping, Sequence
+from typing import Iterable, Iterator, Mapping, Sequence
 
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.rename import Renaming
@@ -42,9 +42,8 @@ from ltlwit.pipeline.parsing import InputParser
 from ltlwit.pipeline.sources import CandidateSource, NeuralSource, Proposal, merge
 
 #: Distinct formulas whose answers a run remembers (least recently used ones are forgotten),
-#: and input texts (up to `_SHORT` characters) whose parse it remembers.
+#: and input texts (up to `parsing.SHORT` characters) whose parse it remembers.
 REMEMBERED = 4096
-_SHORT = 512
 
 
 @dataclass(frozen=True)
@@ -86,8 +85,8 @@ class Pipeline:
         self.model_failed = False
         self._sources: dict[str, list[CandidateSource]] = {t: list(s) for t, s in (sources or {}).items()}
         self._memo: OrderedDict[tuple[Formula, str], list[Solution]] = OrderedDict()
-        self._parser = InputParser(options.syntax)
-        self._parsed: OrderedDict[Hashable, Formula] = OrderedDict()
+        #: Parses the inputs, remembering the parses of short texts.
+        self.parser = InputParser(options.syntax, remember=REMEMBERED)
         self._selection = Selection({t: () for t in self._sources}) if sources is not None else select(options)
         #: When the first input's clock starts, if before it is read (`count_from`).
         self._origin: float | None = None
@@ -98,24 +97,31 @@ class Pipeline:
         being launched, start-up included."""
         self._origin = origin
 
+    def take_origin(self) -> float | None:
+        """The first input's clock start (`count_from`), handed to whoever reads the first
+        input instead (a worker process, `ltlwit.pipeline.parallel`)."""
+        origin, self._origin = self._origin, None
+        return origin
+
     @property
     def uses_models(self) -> bool:
         return any(self._sources.values()) or not self._selection.empty
 
     # -- the stream ------------------------------------------------------------------------
 
-    def run(self, items: Iterable[InputItem]) -> Iterator[Solution]:
-        """Solutions for `items`, lazily, in input order (several per input with `all`)."""
+    def run(self, items: Iterable[InputItem], ramp: bool = True) -> Iterator[Solution]:
+        """Solutions for `items`, lazily, in input order (several per input with `all`).
+        `ramp=False`: model batches are `batch_size` from the start (a worker process given a
+        chunk of a longer stream, `ltlwit.pipeline.parallel`)."""
         import ltlwit.logic.ltl  # noqa: F401 - load the solvers before the first input's clock starts
         import ltlwit.logic.prop  # noqa: F401
         import ltlwit.logic.syntax  # noqa: F401
 
-        for chunk in self._chunks(items):
+        for chunk in self._chunks(items, 1 if ramp or not self.uses_models else self.options.batch_size):
             yield from self._run_chunk(chunk)
 
-    def _chunks(self, items: Iterable[InputItem]) -> Iterator[list[InputItem]]:
+    def _chunks(self, items: Iterable[InputItem], size: int) -> Iterator[list[InputItem]]:
         stream = iter(items)
-        size = 1
         while True:
             chunk = list(itertools.islice(stream, size))
             if not chunk:
@@ -159,19 +165,11 @@ class Pipeline:
         if isinstance(item, FormulaItem):
             formula = item.formula
         else:
-            key = self._parser.key(item)
-            cached = self._parsed.get(key)
-            if cached is not None:
-                self._parsed.move_to_end(key)
-                formula = cached
-            else:
-                try:
-                    formula = self._parser.parse(item)
-                except ValueError as exc:  # ParseError, with a caret rendering
-                    return Answered([self._solution(item, "error", start=start, message="parse error",
-                                                    parse_error=exc)])
-                if len(item.text) <= _SHORT:
-                    _remember(self._parsed, key, formula)
+            try:
+                formula = self.parser.parse(item)
+            except ValueError as exc:  # ParseError, with a caret rendering
+                return Answered([self._solution(item, "error", start=start, message="parse error",
+                                                parse_error=exc)])
         try:
             return formula, logic_of(formula, self.options.logic)
         except ValueError as exc:  # --logic prop for a temporal formula

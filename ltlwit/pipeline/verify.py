@@ -45,10 +45,12 @@ class Verdict(Answer):
         return {"holds": True, "fails": False}.get(self.status)
 
 
-def verify_lines(items: Iterable[InputItem], options: VerifyOptions) -> Iterator[Verdict]:
+def verify_lines(items: Iterable[InputItem], options: VerifyOptions,
+                 parser: InputParser | None = None) -> Iterator[Verdict]:
     """Verdicts for `FORMULA<TAB>WITNESS` lines, lazily and in order; the formulas of one file
-    share syntax auto-detection, as `solve -F` does (a DeepLTL file's `Uab` is `a U b`)."""
-    parser = InputParser(options.syntax)
+    share syntax auto-detection (`parser`'s guesses), as `solve -F` does (a DeepLTL file's `Uab`
+    is `a U b`)."""
+    parser = parser or InputParser(options.syntax)
     for item in items:
         if item.error is not None:
             yield verify_one(item, item.text, "", options)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
-from typing import BinaryIO, ClassVar, Iterable, Iterator
+from typing import TYPE_CHECKING, BinaryIO, ClassVar, Iterable, Iterator
 
 from ltlwit.logic.formula import And, Formula, Not
 from ltlwit.logic.result import Result, Sat, Unknown, Unsat
@@ -23,7 +23,10 @@ from ltlwit.pipeline.inputs import STDIN_NAME, FormulaItem, InputItem
 from ltlwit.pipeline.options import SolveOptions
 from ltlwit.pipeline.parsing import parse
 from ltlwit.specs.files import Spec, read_specs
-from ltlwit.specs.vacuity import Finding, check_spec
+from ltlwit.specs.vacuity import Decide, Finding, check_spec
+
+if TYPE_CHECKING:
+    from ltlwit.pipeline.parallel import Chunk, Pool, RemoteError
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -64,16 +67,79 @@ class CheckOptions:
 
 
 def check_files(paths: Iterable[str], options: CheckOptions, pipeline: Pipeline, stdin: BinaryIO | None = None,
-                stdin_name: str = STDIN_NAME) -> Iterator[SpecResult | ConjunctionResult]:
+                stdin_name: str = STDIN_NAME, pool: Pool | None = None) -> Iterator[SpecResult | ConjunctionResult]:
     """Results file by file, specs in file order; a file's conjunction result (with
     --vacuity) comes before its specs, whose vacuity it decides. The path `-` reads `stdin`,
-    named `stdin_name` in the results."""
+    named `stdin_name` in the results. `pool`: worker processes running `CheckWork` answer
+    the specs and their vacuity questions (`check --jobs`)."""
     for path in paths:
-        yield from _check_file(path, options, pipeline, stdin, stdin_name)
+        yield from _check_file(path, options, pipeline, stdin, stdin_name, pool)
+
+
+class CheckWork:
+    """A worker process's part of `check --jobs` (`ltlwit.pipeline.parallel`): the specs'
+    questions, answered by its own pipeline (models load once per worker), and the vacuity
+    checks of single specs."""
+
+    parser = None
+
+    def __init__(self, options: SolveOptions) -> None:
+        self.options = options
+        self.notices: list[tuple[str, BaseException | None]] = []
+        self.pipeline = Pipeline(options, notify=lambda text, exc=None: self.notices.append((text, exc)))
+
+    @property
+    def model_failed(self) -> bool:
+        return self.pipeline.model_failed
+
+    def answers(self, chunk: Chunk) -> list[Solution]:
+        from ltlwit.pipeline.parallel import RemoteError
+
+        if chunk.origin is not None:
+            self.pipeline.count_from(chunk.origin)
+        return [s if s.exception is None else replace(s, exception=RemoteError.of(s.exception))
+                for s in self.pipeline.run(chunk.items, ramp=False)]
+
+    def findings(self, chunk: Chunk) -> list[list[Finding] | RemoteError]:
+        """`chunk.context`: the file's specs expected satisfiable; each item's `line`: which."""
+        from ltlwit.pipeline.parallel import RemoteError
+
+        decide = _memo(self.options)
+        out: list[list[Finding] | RemoteError] = []
+        for item in chunk.items:
+            try:
+                out.append(check_spec(chunk.context, item.line, decide))
+            except Exception as exc:  # noqa: BLE001 - see _vacuity
+                out.append(RemoteError.of(exc))
+        return out
+
+
+def _answers(pipeline: Pipeline, pool: Pool | None, queries: list[FormulaItem]) -> Iterator[Solution]:
+    if pool is None:
+        yield from pipeline.run(queries)
+        return
+    least = pipeline.options.batch_size if pipeline.uses_models else 1
+    for solutions in pool.imap("answers", queries, origin=pipeline.take_origin(), least=least):
+        yield from solutions
+
+
+def _findings(formulas: list[Formula], decide: Decide, pool: Pool | None,
+              path: str) -> Iterator[list[Finding] | Exception]:
+    """The vacuity findings of each spec among `formulas` (or the exception checking it raised)."""
+    if pool is not None:
+        which = [InputItem("", path, position) for position in range(len(formulas))]
+        for found in pool.imap("findings", which, context=formulas):
+            yield from found
+        return
+    for position in range(len(formulas)):
+        try:
+            yield check_spec(formulas, position, decide)
+        except Exception as exc:  # noqa: BLE001 - one spec's bug must not cost the report
+            yield exc
 
 
 def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: BinaryIO | None,
-                stdin_name: str) -> Iterator[SpecResult | ConjunctionResult]:
+                stdin_name: str, pool: Pool | None) -> Iterator[SpecResult | ConjunctionResult]:
     specs = list(read_specs(path, stdin, stdin_name))
     parsed: list[tuple[Spec, Formula | None, SpecResult | None]] = []
     for spec in specs:
@@ -91,11 +157,11 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
         if done is None and formula is not None:
             query = Not(formula) if spec.expect == "valid" else formula
             queries.append(FormulaItem(query.to_str("spot"), spec.file, spec.line, formula=query))
-    solutions = iter(pipeline.run(queries))
+    solutions = _answers(pipeline, pool, queries)
     results = [done if done is not None else _judge(spec, next(solutions)) for spec, _, done in parsed]
     if options.vacuity:
         conjuncts = [(i, f) for i, (spec, f, done) in enumerate(parsed) if done is None and spec.expect == "sat"]
-        conjunction, results = _vacuity(stdin_name if path == "-" else path, conjuncts, results, options.solve)
+        conjunction, results = _vacuity(stdin_name if path == "-" else path, conjuncts, results, options.solve, pool)
         if conjunction is not None:
             yield conjunction
     yield from results
@@ -122,7 +188,7 @@ def _judge(spec: Spec, solution: Solution) -> SpecResult:
 
 
 def _vacuity(path: str, conjuncts: list[tuple[int, Formula]], results: list[SpecResult],
-             options: SolveOptions) -> tuple[ConjunctionResult | None, list[SpecResult]]:
+             options: SolveOptions, pool: Pool | None = None) -> tuple[ConjunctionResult | None, list[SpecResult]]:
     indices = {i for i, _ in conjuncts}
     results = [r if i in indices or r.status == "error" else replace(r, vacuity="skipped")
                for i, r in enumerate(results)]
@@ -145,11 +211,9 @@ def _vacuity(path: str, conjuncts: list[tuple[int, Formula]], results: list[Spec
                                  message=verdict.reason or "no answer within the budget"), results
     conjunction = ConjunctionResult(item=item, status="pass", count=len(formulas), time_ms=elapsed,
                                     witness=verdict.witness if isinstance(verdict, Sat) else None)
-    for position, (i, _) in enumerate(conjuncts):
-        try:
-            findings = check_spec(formulas, position, decide)
-        except Exception as exc:  # noqa: BLE001 - one spec's bug must not cost the report
-            results[i] = replace(results[i], status="error", message=internal_error(exc), exception=exc)
+    for (i, _), findings in zip(conjuncts, _findings(formulas, decide, pool, path)):
+        if isinstance(findings, Exception):
+            results[i] = replace(results[i], status="error", message=internal_error(findings), exception=findings)
             continue
         state = ("vacuous" if any(not f.undecided for f in findings)
                  else "undecided" if findings else "clean")

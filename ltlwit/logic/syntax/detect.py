@@ -40,6 +40,11 @@ class SyntaxGuess:
         self.polish_only = polish_source  # some line read as network Polish and not as infix
         self.spot_only = False  # some line read as infix and not as network Polish
         self.steps = steps
+        #: What the last string read told about the source: "polish" (network Polish and not
+        #: infix), "spot" (infix and not network Polish), "either" (both, with different
+        #: meanings: read as `reads_polish` said), or None. A reader that splits a source among
+        #: processes uses it to replay the guess in input order (`ltlwit.pipeline.parallel`).
+        self.last: str | None = None
 
     @property
     def reads_polish(self) -> bool:
@@ -47,6 +52,7 @@ class SyntaxGuess:
         return self.polish_only and not self.spot_only
 
     def parse(self, text: str) -> Formula:
+        self.last = None
         body = text.strip()
         if body and not any(ch.isspace() for ch in body):
             return self._unspaced(text, body)
@@ -58,6 +64,7 @@ class SyntaxGuess:
                 raise infix_error from None
             return found
         self.spot_only = True
+        self.last = "spot"
         return formula
 
     def _unspaced(self, text: str, body: str) -> Formula:
@@ -81,6 +88,7 @@ class SyntaxGuess:
         except ParseError as infix_error:
             if polish is not None:
                 self.polish_only = True
+                self.last = "polish"
                 return polish
             if '"' not in body:
                 raise
@@ -90,9 +98,12 @@ class SyntaxGuess:
                 raise infix_error from None
         if polish is None:
             self.spot_only = True
+            self.last = "spot"
             return infix
         if self.steps and polish.temporal != infix.temporal:
             return infix if polish.temporal else polish
+        if polish is not infix:
+            self.last = "either"
         return polish if self.reads_polish else infix
 
 

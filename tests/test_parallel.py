@@ -1,0 +1,164 @@
+"""The worker-process machinery behind `--jobs` (ltlwit.pipeline.parallel, .worker): outputs
+in input order, a bounded window between reading and handing on, workers that die, the syntax
+guess replayed across workers, and what travels between processes."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import pickle
+import signal
+
+import pytest
+
+from ltlwit.logic.formula import And, ap
+from ltlwit.pipeline import parallel
+from ltlwit.pipeline.inputs import InputItem
+from ltlwit.pipeline.parallel import Lost, Pool, RemoteError, WorkerError
+from ltlwit.pipeline.parsing import InputParser
+
+
+class Upper:
+    """A task that answers each input with its text in capitals, and dies (as if killed by the
+    kernel) on the input `die`."""
+
+    parser = None
+    model_failed = False
+
+    def __init__(self, prefix: str = "") -> None:
+        self.prefix = prefix
+        self.notices: list = []
+
+    def answers(self, chunk) -> list:
+        out = []
+        for item in chunk.items:
+            if item.text == "die":
+                os.kill(os.getpid(), signal.SIGKILL)
+            if item.text == "bug":
+                raise RuntimeError("a bug in the task")
+            out.append(self.prefix + item.text.upper())
+        return out
+
+    def pid(self, chunk) -> list:
+        return [os.getpid() for _ in chunk.items]
+
+
+class Parse:
+    """A task that parses each input with `syntax` and prints it back in Spot syntax."""
+
+    model_failed = False
+
+    def __init__(self, syntax: str) -> None:
+        self.parser = InputParser(syntax, remember=64)
+        self.notices: list = []
+
+    def answers(self, chunk) -> list:
+        return [self.parser.parse(item).to_str("spot") for item in chunk.items]
+
+
+def items(texts, file: str = "input.txt") -> list[InputItem]:
+    return [InputItem(text, file, line) for line, text in enumerate(texts, 1)]
+
+
+def flat(outputs) -> list:
+    return [x for chunk in outputs for x in (chunk if isinstance(chunk, list) else [chunk])]
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_outputs_come_in_input_order(jobs: int) -> None:
+    texts = [f"f{i}" for i in range(3000)]
+    with Pool(jobs, Upper, (">",)) as pool:
+        assert flat(pool.imap("answers", items(texts))) == [">" + t.upper() for t in texts]
+        assert flat(pool.imap("answers", items(["again"]))) == [">AGAIN"]  # a pool serves several streams
+
+
+def test_every_worker_takes_part() -> None:
+    with Pool(2, Upper) as pool:
+        pids = set(flat(pool.imap("pid", items(f"f{i}" for i in range(2000)))))
+    assert len(pids) == 2 and os.getpid() not in pids
+
+
+def test_reading_stays_a_bounded_window_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "WINDOW_ITEMS", 20)
+    monkeypatch.setattr(parallel, "READ_AHEAD", 10)
+    monkeypatch.setattr(parallel, "CHUNK_MOST", 4)
+    pulled = [0]
+
+    def endless():
+        for i in itertools.count():
+            pulled[0] += 1
+            yield InputItem(f"f{i}", "endless", i + 1)
+
+    with Pool(2, Upper) as pool:
+        stream = pool.imap("answers", endless())
+        handed = 0
+        for outputs in stream:
+            handed += len(outputs)
+            assert pulled[0] - handed <= 20 + 10 + 1  # out with workers, read ahead, in the reader's hand
+            if handed >= 500:
+                break
+        stream.close()
+
+
+def test_an_input_that_kills_its_worker_costs_only_itself() -> None:
+    texts = [f"f{i}" for i in range(300)]
+    texts[7] = texts[250] = "die"
+    with Pool(2, Upper) as pool:
+        out = flat(pool.imap("answers", items(texts)))
+        assert [o for o in out if not isinstance(o, Lost)] == [t.upper() for t in texts if t != "die"]
+        lost = [(i, o) for i, o in enumerate(out) if isinstance(o, Lost)]
+        assert [(i, o.item.line) for i, o in lost] == [(7, 8), (250, 251)]
+        assert all("killed by signal 9" in o.message for _, o in lost)
+        assert flat(pool.imap("answers", items(["still", "here"]))) == ["STILL", "HERE"]  # replaced workers
+
+
+def test_a_bug_in_a_task_ends_the_run_with_its_message() -> None:
+    with Pool(2, Upper) as pool, pytest.raises(WorkerError, match="RuntimeError: a bug in the task"):
+        list(pool.imap("answers", items(["a", "b", "bug", "c"])))
+
+
+def test_workers_are_gone_after_the_pool() -> None:
+    with Pool(2, Upper) as pool:
+        stream = pool.imap("answers", items(f"f{i}" for i in range(100_000)))
+        next(stream)
+        processes = [w.process for w in pool._workers]
+        stream.close()
+    assert all(not p.is_alive() for p in processes)
+
+
+AMBIGUOUS = [f"U{x}{y}" for x in "abcde" for y in "abcde"]  # an AP for Spot, `x U y` in Polish
+
+
+def test_the_syntax_guess_is_replayed_in_input_order() -> None:
+    """Ambiguous lines are read as one process reads them whichever worker gets them: as Spot
+    before the file's first Polish-only line, as Polish after it, as Spot again once a
+    Spot-only line came (a mixed file)."""
+    texts = (AMBIGUOUS * 4 + ["&ab"] + AMBIGUOUS * 8 + ["a & b"] + AMBIGUOUS * 4) * 3
+    sequential = InputParser("auto")
+    expected = [sequential.parse(item).to_str("spot") for item in items(texts)]
+    assert len(set(expected)) > len(set(AMBIGUOUS)) + 2  # both readings occur
+    for jobs in (2, 3):
+        with Pool(jobs, Parse, ("auto",)) as pool:
+            assert flat(pool.imap("answers", items(texts), syntax=True)) == expected
+
+
+def test_a_polish_file_reads_its_ambiguous_lines_as_polish_in_every_chunk() -> None:
+    texts = ["&ab"] + AMBIGUOUS * 100
+    with Pool(2, Parse, ("auto",)) as pool:
+        out = flat(pool.imap("answers", items(texts), syntax=True))
+    assert all(" U " in text for text in out[1:])
+
+
+def test_formulas_travel_between_processes_however_deep() -> None:
+    wide = And(*[ap(f"p{i}") for i in range(20_000)])
+    assert pickle.loads(pickle.dumps(wide)) is wide
+    assert pickle.loads(pickle.dumps([wide, wide.children[1]]))[1] is wide.children[1]
+
+
+def test_exceptions_travel_with_their_traceback() -> None:
+    try:
+        raise KeyError("slot")
+    except KeyError as exc:
+        carried = pickle.loads(pickle.dumps(RemoteError.of(exc)))
+    assert (carried.name, str(carried)) == ("KeyError", "'slot'")
+    assert 'raise KeyError("slot")' in carried.traceback_text
