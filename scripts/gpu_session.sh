@@ -63,10 +63,12 @@ generate() {  # task: 1M samples + (LTL) the 0/1-AP augmentation, seeded, held-o
         --size-shares ".data/shared/${task}35/test.txt.gz" \
         $ex -o "$dir/train.txt.gz"
     if [[ $task == ltl ]]; then  # the SI paper's Appendix F: more 0- and 1-AP samples
-        python3 -m ltlwit data generate --task ltl --aps 1 --max-size 35 -n $((COUNT * 3 / 100)) --seed $((SEED + 1)) \
+        ex="$ex --exclude $dir/train.txt.gz"  # no formula twice in training
+        # as much again as the 1-AP share of the main set (2.4%), and 0-AP formulas (0.03% there)
+        python3 -m ltlwit data generate --task ltl --aps 1 --max-size 35 -n $((COUNT * 24 / 1000)) --seed $((SEED + 1)) \
             --jobs "$JOBS" $ex -o .data/gen/ltl-ap1.txt.gz || true
-        python3 -m ltlwit data generate --task ltl --aps 0 --max-size 35 -n 2000 --seed $((SEED + 2)) \
-            --jobs "$JOBS" $ex -o .data/gen/ltl-ap0.txt.gz || true  # exits 1: few constant formulas exist
+        python3 -m ltlwit data generate --task ltl --aps 0 --max-size 35 -n $((COUNT / 2000)) --seed $((SEED + 2)) \
+            --jobs "$JOBS" $ex -o .data/gen/ltl-ap0.txt.gz || true  # may exit 1: few constant formulas exist
     fi
     echo "data $task: $((SECONDS - t0))s with $JOBS jobs"
     python3 -m ltlwit data stats "$dir/train.txt.gz" --compare ".data/shared/${task}35/test.txt.gz" --limit 50000 \
