@@ -1,0 +1,262 @@
+"""`--jobs N` and `--shard K/N`: the same answers, messages, exit statuses and progress line as
+one process gives, in input order; Ctrl-C and a closed stdout end every worker quietly; the
+shards of a run partition its inputs and merge back into its output."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shlex
+import signal
+import subprocess
+import time
+
+import pytest
+
+from cli_support import ROOT, json_lines, ltlwit_command, run, run_process, subprocess_env
+from ltlwit.cli.status import ExitStatus
+
+
+def counter(n: int) -> str:
+    """An n-bit counter that must reach all ones: hours of search at n = 24 (tests/test_ltl_budget.py)."""
+    bits = [f"b{i}" for i in range(n)]
+    steps = [f"G(X {b} <-> ({b} xor ({' & '.join(bits[:i]) or '1'})))" for i, b in enumerate(bits)]
+    return " & ".join([f"!{b}" for b in bits] + steps + [f"F({' & '.join(bits)})"])
+
+
+def mixed_inputs(tmp_path) -> list[str]:
+    """Two files of every kind of line (sat, unsat, propositional, parse errors, a line that is
+    not UTF-8, formulas met again), an argument and a missing file."""
+    kinds = ["G(req{i} -> F grant) & F req{i}", "(a{i} -> b) & a{i}", "GFa{i} & FG!a{i}", "p{i} & !p{i}",
+             "(q{i} U r) U", "X(c{i} M d)", "a{i} xor b", "F G x{i} | G F !x{i}", "&Ua{i}b!Xc", "G(a{i} U"]
+    one = tmp_path / "one.txt"
+    one.write_bytes("".join(kinds[i % len(kinds)].format(i=i % 97) + "\n" for i in range(1500)).encode()
+                    + b"\xff\xfe not utf-8\n" + b"# a comment\n\nGF last\n")
+    two = tmp_path / "two.txt"
+    two.write_text("".join(kinds[(i * 7) % len(kinds)].format(i=i) + "\n" for i in range(300)))
+    return ["a U b", "-F", str(one), "-F", str(tmp_path / "missing.txt"), "-F", str(two)]
+
+
+def without_times(text: str) -> list[dict]:
+    records = json_lines(text)
+    for record in records:
+        record.pop("time_ms")
+    return records
+
+
+def test_solve_with_workers_says_exactly_what_one_process_says(tmp_path) -> None:
+    args = mixed_inputs(tmp_path)
+    one = run_process("solve", *args, timeout=300)
+    two = run_process("solve", "--jobs", "2", *args, timeout=300)
+    assert one.returncode == two.returncode == ExitStatus.ERROR
+    assert two.stdout == one.stdout and two.stderr == one.stderr
+    assert one.stdout.count(b"\n") > 1000 and b"one.txt:5: parse error" in one.stderr
+    assert b"missing.txt: cannot open" in one.stderr and b"one.txt:1501: not UTF-8" in one.stderr
+    json_one = run_process("solve", "--format", "json", *args, timeout=300)
+    json_three = run_process("solve", "--format", "json", "-j", "3", *args, timeout=300)
+    assert without_times(json_three.stdout.decode()) == without_times(json_one.stdout.decode())
+    assert json_three.stderr == json_one.stderr
+
+
+def test_exit_statuses_are_those_of_one_process() -> None:
+    assert run("solve", "-j", "2", "a", "F b", "c & d").exit_code == ExitStatus.SUCCESS
+    assert run("solve", "-j", "2", "a", "b & !b", "c").exit_code == ExitStatus.NEGATIVE
+    assert run("solve", "-j", "2", "a", "(", "b & !b").exit_code == ExitStatus.ERROR
+    assert run("verify", "-j", "2", "F a", "cycle{!a}").exit_code == ExitStatus.NEGATIVE
+
+
+@pytest.mark.parametrize("fmt", ["csv", "table"])
+def test_headers_come_once(fmt: str) -> None:
+    args = ["solve", "--format", fmt, *(f"F p{i}" for i in range(40))]
+    ms = re.compile(r",[0-9.]+,,$|[0-9]+\.[0-9]$", re.MULTILINE)  # the time column, CSV's or the table's
+    one, two = (ms.sub("", run(*args, *jobs).stdout) for jobs in ([], ["-j", "2"]))
+    assert two == one and one.count({"csv": "input,file", "table": "witness"}[fmt]) == 1
+
+
+def test_answers_keep_input_order(tmp_path) -> None:
+    path = tmp_path / "distinct.txt"
+    path.write_text("".join(f"p{i}\n" for i in range(5000)))
+    result = run("solve", "-j", "3", "-F", str(path))
+    assert result.stdout.splitlines() == [f"p{i}" for i in range(5000)]
+
+
+def test_budgets_hold_per_formula_in_every_worker() -> None:
+    slow = counter(24)
+    timed = [run("solve", *jobs, "--timeout", "0.3", "a", slow, "b") for jobs in ([], ["-j", "2"])]
+    assert timed[0].stdout == timed[1].stdout == "a\nUNKNOWN\nb\n"
+    assert timed[0].stderr == timed[1].stderr == "ltlwit: <arg 2>: unknown: time budget exhausted\n"
+    memory = [run("solve", *jobs, "--max-memory", "1", slow) for jobs in ([], ["-j", "2"])]
+    assert memory[0].stderr == memory[1].stderr == "ltlwit: <arg 1>: unknown: memory limit of 1 MiB reached\n"
+
+
+def test_the_progress_line_is_that_of_one_process(monkeypatch) -> None:
+    from ltlwit.cli import cli
+    from ltlwit.cli.environment import Environment
+    from ltlwit.cli.progress import ProgressLine
+
+    monkeypatch.setattr(ProgressLine, "INTERVAL", 0.0)  # drawn at every answer
+    shown = []
+    for jobs in ("1", "2"):
+        out, err = io.StringIO(), io.StringIO()
+        env = Environment(stdin=io.BytesIO(), stdout=out, stderr=err, stdin_isatty=True, stdout_isatty=False,
+                          stderr_isatty=True, color_allowed=False)
+        args = ["solve", "-j", jobs, *(f"F p{i}" for i in range(30)), "(", "x & !x"]
+        assert cli.main(args, standalone_mode=False, obj=env) == ExitStatus.ERROR
+        shown.append((out.getvalue(), re.sub(r", [0-9]+/s", "", err.getvalue())))  # the rate varies
+    assert shown[0] == shown[1]
+    assert "\r\x1b[Kltlwit: 32 answered (30 sat, 1 unsat, 0 unknown, 1 errors)" in shown[1][1]
+    assert shown[1][1].endswith("\r\x1b[K")
+
+
+def test_verify_with_workers(tmp_path) -> None:
+    path = tmp_path / "pairs.txt"
+    pairs = ["a & b\ta1b1", "G F a\tcycle{a}", "GFa\tcycle{!a}", "(a\tx", "Uab\tab", "no tab", "F c\tc; cycle{1}"]
+    path.write_text("\n".join(pairs * 200) + "\n")
+    for args in (["-F", str(path)], ["--format", "json", "G a", "cycle{a}", "-F", str(path)]):
+        one, two = run_process("verify", *args), run_process("verify", "-j", "2", *args)
+        assert one.returncode == two.returncode == ExitStatus.ERROR
+        assert two.stderr == one.stderr
+        if "json" in args:
+            assert without_times(two.stdout.decode()) == without_times(one.stdout.decode())
+        else:
+            assert two.stdout == one.stdout
+
+
+def test_check_with_workers(tmp_path) -> None:
+    spec = tmp_path / "many.spec"
+    spec.write_text("".join(f"s{i}: G(r{i % 5} -> F g{i % 5})\n" for i in range(40))
+                    + "quiet: G !r0\nnever: F(g1 & !g1)   # expect: unsat\nbad: (\nwrong: F x   # expect: unsat\n")
+    args = ["--vacuity", str(spec), str(ROOT / "examples" / "arbiter.spec")]
+    one = run_process("check", *args, "--junit", str(tmp_path / "one.xml"))
+    two = run_process("check", "-j", "2", *args, "--junit", str(tmp_path / "two.xml"))
+    assert one.returncode == two.returncode == ExitStatus.ERROR
+    assert (two.stdout, two.stderr) == (one.stdout, one.stderr)
+    assert b"VACUOUS occurrence 1 of 'g0'" in one.stdout
+    reports = [re.sub(r'time="[0-9.]+"', "", (tmp_path / name).read_text()) for name in ("one.xml", "two.xml")]
+    assert reports[0] == reports[1]
+
+
+def test_jobs_and_shard_values() -> None:
+    assert run("solve", "-j", "auto", "a").exit_code == 0
+    for bad in (["-j", "0"], ["-j", "two"], ["--shard", "2/2"], ["--shard", "1"], ["--shard", "-1/3"]):
+        result = run("solve", *bad, "a")
+        assert result.exit_code == ExitStatus.ERROR and "Invalid value" in result.stderr, bad
+
+
+def test_auto_is_the_usable_cores() -> None:
+    from ltlwit.cli.jobs import Jobs
+
+    assert Jobs().convert("auto", None, None) == len(os.sched_getaffinity(0))
+
+
+@pytest.mark.parametrize("command", ["solve", "verify"])
+def test_shards_partition_the_inputs_and_merge_back_in_order(tmp_path, command: str) -> None:
+    path = tmp_path / "inputs.txt"
+    lines = [f"F p{i}" if command == "solve" else f"F p{i}\tcycle{{p{i}}}" for i in range(100)]
+    lines[17] = "(" if command == "solve" else "( \tx"
+    path.write_text("\n".join(lines) + "\n")
+    whole = run_process(command, "--format", "json", "-F", str(path))
+    outputs = []
+    for k in range(3):
+        out = tmp_path / f"shard-{k}.jsonl"
+        shard = run_process(command, "--format", "json", "--shard", f"{k}/3", *(["-j", "2"] if k == 1 else []),
+                            "-F", str(path))
+        out.write_bytes(shard.stdout)
+        outputs.append(out)
+        assert [r["line"] for r in json_lines(shard.stdout.decode())] == list(range(k + 1, 101, 3))
+    merged = subprocess.run(["bash", "-c", "paste -d '\\n' " + " ".join(shlex.quote(str(o)) for o in outputs)
+                             + " | sed '/^$/d'"], capture_output=True, check=True)
+    assert without_times(merged.stdout.decode()) == without_times(whole.stdout.decode())
+
+
+def _children(pid: int) -> list[int]:
+    found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
+    return [int(p) for p in found]
+
+
+def _gone(pids: list[int], wait: float = 10.0) -> bool:
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        if not any(os.path.exists(f"/proc/{p}") and "zombie" not in _state(p) for p in pids):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _state(pid: int) -> str:
+    try:
+        return open(f"/proc/{pid}/status").read().lower()
+    except OSError:
+        return "zombie"
+
+
+def test_ctrl_c_ends_every_worker_quietly() -> None:
+    """Ctrl-C on a terminal reaches the whole process group, workers included."""
+    proc = subprocess.Popen(ltlwit_command("solve", "-j", "2", "-F", "-"), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=subprocess_env(), cwd=ROOT,
+                            start_new_session=True)
+    proc.stdin.write(b"a\nF b\n")
+    proc.stdin.flush()
+    assert proc.stdout.readline() == b"a\n"
+    assert proc.stdout.readline() == b"cycle{b}\n"  # answered though more input may come
+    workers = _children(proc.pid)
+    assert len(workers) >= 2
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == ExitStatus.INTERRUPTED
+    assert err.strip() == b""
+    assert _gone(workers)
+
+
+def test_a_closed_stdout_ends_every_worker_quietly(tmp_path) -> None:
+    path = tmp_path / "many.txt"
+    path.write_text("a & !b\n" * 100_000)
+    proc = subprocess.Popen(ltlwit_command("solve", "-j", "2", "-F", str(path)), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=subprocess_env(), cwd=ROOT)
+    assert proc.stdout.readline() == b"a & !b\n"
+    workers = _children(proc.pid)
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == ExitStatus.BROKEN_PIPE
+    assert err == b""
+    assert _gone(workers)
+
+
+def test_workers_die_with_a_killed_run(tmp_path) -> None:
+    proc = subprocess.Popen(ltlwit_command("solve", "-j", "2", counter(24), counter(23)), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=subprocess_env(), cwd=ROOT)
+    deadline = time.monotonic() + 30
+    while len(workers := _children(proc.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.kill()  # no chance to clean up: the workers must notice by themselves
+    proc.communicate(timeout=60)
+    assert _gone(workers)
+
+
+@pytest.mark.slow
+def test_a_failing_model_is_reported_once_for_all_workers(tmp_path, monkeypatch) -> None:
+    """Each worker loads the models itself (spawned: torch does not survive a fork); a model
+    that fails to load is said once, and the engine answers, as in one process."""
+    from ltlwit.neural.config import preset
+    from ltlwit.neural.weights import save_weights
+
+    save_weights(preset("si", "ltl", "tiny").build(), tmp_path / "models" / "broken")
+    (tmp_path / "models" / "broken.pt").write_bytes(b"not a tensor file")
+    monkeypatch.setenv("LTLWIT_HOME", str(tmp_path))
+    args = ["solve", "--model", "broken", "--max-len", "8", *(f"F a{i}" for i in range(20))]
+    one, two = run_process(*args, timeout=300), run_process(*args, "-j", "2", timeout=300)
+    assert one.returncode == two.returncode == ExitStatus.ERROR
+    assert one.stdout == two.stdout and one.stdout.decode().splitlines() == [f"cycle{{a{i}}}" for i in range(20)]
+    assert one.stderr == two.stderr
+    (line,) = two.stderr.decode().splitlines()
+    assert "model 'broken'" in line and "corrupt weights" in line
+
+
+def test_json_records_say_where_each_input_was(tmp_path) -> None:
+    path = tmp_path / "f.txt"
+    path.write_text("a\n\n# c\nb\n")
+    records = json_lines(run("solve", "-j", "2", "--format", "json", "x", "-F", str(path)).stdout)
+    assert [(r["file"], r["line"]) for r in records] == [("<arg 1>", 1), (str(path), 1), (str(path), 4)]
+    assert json.loads(json.dumps(records)) == records
