@@ -181,3 +181,30 @@ def test_verified_share_counts_checked_witnesses() -> None:
     g = parse_formula("a | !b")
     assert verified_share([(g, parse_assignment("b0", "polish")), (g, parse_assignment("a0", "polish"))]) == 0.5
     assert verified_share([]) == 0.0
+
+
+@pytest.mark.slow
+def test_two_nodes_of_one_process_each_on_cpu(tmp_path: Path) -> None:
+    """What a run across machines does (docs/training.md): two torchrun launchers, one per
+    "node", meeting at a c10d rendezvous (here both on this machine), each starting one
+    process of `python -m ltlwit.train`; the effective batch is the two processes' together."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               OMP_NUM_THREADS="1", CUDA_VISIBLE_DEVICES="")
+    nodes = [subprocess.Popen(
+        [sys.executable, "-m", "torch.distributed.run", "--nnodes", "2", "--nproc_per_node", "1",
+         "--rdzv_backend", "c10d", "--rdzv_endpoint", f"127.0.0.1:{port}", "--rdzv_id", "ltlwit-test",
+         "-m", "ltlwit.train", "--task", "prop", "--arch", "dual", "--preset", "tiny", "--data", str(DATA / "prop"),
+         "--out", str(tmp_path), "--steps", "4", "--batch-size", "8", "--log-every", "2", "--val-every", "0",
+         "--ckpt-every", "4", "--val-samples", "16", "--greedy-samples", "8", "--device", "cpu"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    done = [node.communicate(timeout=300) for node in nodes]
+    assert [node.returncode for node in nodes] == [0, 0], [err[-2000:] for _, err in done]
+    assert sum(out.count("step 4/4") for out, _ in done) == 1  # one rank 0 of the two nodes logs
+    assert any("batch 8 x 2" in out + err for out, err in done)
+    manifest = load_weights(tmp_path / "model")[1]
+    assert manifest["training"]["world_size"] == 2 and manifest["training"]["batch_size"] == 8
