@@ -3,7 +3,8 @@
     python bench/pipeline.py throughput [--sets ltl35,grid] [--models none,si,dual,both] [--limit N]
     python bench/pipeline.py startup [--repeat 5]     # `ltlwit --help`, cold `ltlwit solve "G(a -> F b)"`
     python bench/pipeline.py memory [--lines 100000]  # peak RSS streaming 10k, 50k, 100k lines
-    python bench/pipeline.py all                      # the three, as recorded in docs/benchmarks.md
+    python bench/pipeline.py jobs [--sets ltl35,rozier] [--jobs 1,2] [--extra "--timeout 10"]
+    python bench/pipeline.py all                      # throughput, startup, memory, as in docs/benchmarks.md
 
 Throughput runs `ltlwit solve --format json -F FILE --model M` in a subprocess over the formula
 lines of ../shared/data/ltl35/test.txt.gz (39,415 formulas, Polish) and the `formula` field of
@@ -13,6 +14,15 @@ lines of ../shared/data/ltl35/test.txt.gz (39,415 formulas, Polish) and the `for
 row whose weights are not installed (`ltlwit models list`) is printed as pending; re-run the
 command once they are. Prints Markdown tables for docs/benchmarks.md, and the load average (the
 machine is shared).
+
+Jobs runs `ltlwit solve --format json --model none --jobs J -F FILE` for each J side by side, on
+ltl35 test (Polish) and on the rozier family of ../shared/data/black/black.jsonl.gz (1,320
+formulas in Spot syntax, from milliseconds to minutes each), and reports formulas/s, wall and
+CPU seconds (the process and its workers: what the run cost the machine, whatever else ran
+beside it), the speed-up over the first J, and whether the output is the first J's (the JSON
+records less `time_ms`). On a shared machine the wall clock depends on the other jobs: a
+scheduler that shares the cores out per session (Linux autogroups) caps a run at its share, so
+read the CPU column too (CPU seconds at J=2 over J=1: the cost of going parallel).
 """
 
 from __future__ import annotations
@@ -22,6 +32,7 @@ import collections
 import gzip
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -54,7 +65,12 @@ def load() -> str:
 def write_set(name: str, folder: Path, limit: int | None) -> Path:
     path = folder / f"{name}.txt"
     with open(path, "w") as out:
-        if name == "ltl35":
+        if name == "rozier":
+            with gzip.open(DATA / "black" / "black.jsonl.gz", "rt") as f:
+                rows = (json.loads(line) for line in f)
+                formulas = [row["formula"] for row in rows if row["family"] == "rozier"]
+            out.writelines(formula + "\n" for formula in formulas[:limit])
+        elif name == "ltl35":
             with gzip.open(DATA / "ltl35" / "test.txt.gz", "rt") as f:
                 lines = (line for i, line in enumerate(f) if i % 2 == 0)
                 for n, line in enumerate(lines):
@@ -112,6 +128,52 @@ def throughput(sets: list[str], models: list[str], limit: int | None, extra: lis
     print(f"\nload average after: {load()}\n")
 
 
+def timed(command: list[str]) -> tuple[subprocess.CompletedProcess, float, float]:
+    """(the finished process, wall seconds, CPU seconds of it and its descendants)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.run(command, capture_output=True, text=True, env=env())
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return proc, seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def jobs_throughput(sets: list[str], jobs: list[int], limit: int | None, extra: list[str]) -> None:
+    print(f"## --jobs (load average before: {load()}; {os.cpu_count()} cores)\n")
+    print("| set | formulas | --jobs | formulas/s | wall s | CPU s | speed-up | output as with the first |")
+    print("|---|---|---|---|---|---|---|---|")
+    notes: list[str] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in sets:
+            path = write_set(name, Path(tmp), limit)
+            count = sum(1 for _ in open(path))
+            syntax = ["--syntax", "polish"] if name == "ltl35" else []
+            first: tuple[list[dict], str, float] | None = None
+            for j in jobs:
+                command = ltlwit() + ["solve", "--format", "json", "--model", "none", *syntax, "--jobs", str(j),
+                                      *extra, "-F", str(path)]
+                proc, seconds, cpu = timed(command)
+                records = [json.loads(line) for line in proc.stdout.splitlines()]
+                if len(records) != count:
+                    raise SystemExit(f"{name} --jobs {j}: {len(records)} answers for {count} formulas\n{proc.stderr}")
+                for record in records:
+                    record.pop("time_ms")
+                if first is None:
+                    first = (records, proc.stderr, seconds)
+                differ = [(a["line"], a["status"], a["reason"], b["status"], b["reason"])
+                          for a, b in zip(first[0], records) if a != b]
+                same = "yes" if not differ and proc.stderr == first[1] else f"**no**: {len(differ)} records"
+                rate = count / seconds
+                print(f"| {name} | {count} | {j} | {rate:.0f}{'' if rate >= 10 else f'{rate:.2f}'[1:]} | "
+                      f"{seconds:.1f} | {cpu:.1f} | {first[2] / seconds:.2f}x | {same} |", flush=True)
+                notes += [f"{name} line {line}: --jobs {jobs[0]} {s1} ({r1}), --jobs {j} {s2} ({r2})"
+                          for line, s1, r1, s2, r2 in differ[:10]]
+    print(f"\nload average after: {load()}\n")
+    if notes:
+        print("Records that differ from the first run's (at most 10 a run):\n")
+        print("\n".join(f"- {note}" for note in notes) + "\n")
+
+
 def wall(command: list[str], repeat: int) -> tuple[float, float]:
     times = []
     for _ in range(repeat):
@@ -157,19 +219,23 @@ def memory(lines: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("throughput", "startup", "memory", "all"))
+    parser.add_argument("what", choices=("throughput", "jobs", "startup", "memory", "all"))
     parser.add_argument("--sets", default="ltl35,grid")
     parser.add_argument("--models", default="none,si,dual,both")
     parser.add_argument("--limit", type=int, help="first N formulas of each set")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--lines", type=int, default=100_000)
     parser.add_argument("--extra", default="", help="more solve options, e.g. '--device cuda --batch-size 256'")
+    parser.add_argument("--jobs", default="1,2", help="jobs: the --jobs values to compare, the first the baseline")
     args = parser.parse_args()
     if shutil.which(ltlwit()[0]) is None and not Path(ltlwit()[0]).exists():
         raise SystemExit("ltlwit not found")
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}\n")
     if args.what in ("throughput", "all"):
         throughput(args.sets.split(","), args.models.split(","), args.limit, args.extra.split())
+    if args.what == "jobs":
+        jobs_throughput(args.sets.split(",") if args.sets != "ltl35,grid" else ["ltl35", "rozier"],
+                        [int(j) for j in args.jobs.split(",")], args.limit, args.extra.split())
     if args.what in ("startup", "all"):
         startup(args.repeat)
     if args.what in ("memory", "all"):

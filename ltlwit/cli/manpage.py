@@ -67,6 +67,10 @@ EXAMPLES = [
     ('ltlwit solve "G(req -> F grant) & F req"', "A lasso witness in Spot's word syntax."),
     ("ltlwit solve -F specs.txt --format json | jq .source", "Which answers came from the models."),
     ("ltlwit solve -F table.csv/-2", "Column 2 of a CSV file with a header line."),
+    ("ltlwit solve -j auto -F big.txt > answers.txt", "One worker process per core; answers in input order."),
+    ("ltlwit solve --format json --shard 2/8 -F big.txt > shard-2.jsonl",
+     "The third of eight shards (one per machine); `paste -d '\\n' shard-*.jsonl | sed '/^$/d'` merges them "
+     "in input order (list the files in shard order)."),
     ("ltlwit check --vacuity --junit report.xml requirements.spec", "A CI gate with a JUnit report."),
     ('ltlwit verify "G(req -> F grant)" "req; cycle{!grant}"', "Prints FAILS."),
     ("source <(ltlwit completion bash)", "Tab completion in the current bash session."),
