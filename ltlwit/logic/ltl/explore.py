@@ -179,6 +179,9 @@ class Search:
             letter = tuple(sorted((x.ap_names[v], v in ones) for v in aps))
             keys = frozenset(self._key(v) for v in true)
             found.append(keys)
+            # a paused generator per state on the search stack: it keeps only `found` and
+            # `forced` (the model alone is a list over every variable)
+            model = ones = base = aps = np = true = optional = None  # type: ignore[assignment]
             nxt = frozenset(g for kind, g in keys if kind == "N")
             marks = self.all_marks
             for kind, g in keys:
@@ -242,6 +245,13 @@ class Search:
         return None
 
     def close(self) -> None:
+        """Free the solver, and the explored automaton now: the paused generator's frame and
+        this object refer to each other, so without this it waits for the cyclic garbage
+        collector (half a second per 100 MB of states, at process exit if not before)."""
+        if self._steps is not None:
+            self._steps.close()
+            self._steps = None
+        self.edges.clear()
         self.x.solver.delete()
 
     def _couvreur(self) -> Generator[None, None, Trace]:

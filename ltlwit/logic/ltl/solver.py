@@ -22,6 +22,8 @@ searches.
 
 from __future__ import annotations
 
+import gc
+
 from ltlwit.logic.formula import FALSE, Formula
 from ltlwit.logic.ltl.check import Prover, holds, labels_for
 from ltlwit.logic.ltl.emptiness import accepting_scc
@@ -47,6 +49,20 @@ FIRST_STATES = 20
 
 
 def solve_builtin(formula: Formula, budget: Budget | None = None) -> Result:
+    """The portfolio (module docstring), with Python's cyclic garbage collector paused: over
+    hundreds of MB of explored states one collection holds the interpreter for a quarter of a
+    second, which delays the watchdog and the deadline by as much, and the searches free what
+    they build by reference counting (`Search.close`)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _portfolio(formula, budget)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _portfolio(formula: Formula, budget: Budget | None) -> Result:
     limit = Limit(budget)
     try:
         prepared = simplify(formula, limit)
@@ -98,6 +114,7 @@ def _search(formula: Formula, prepared: Formula, limit: Limit) -> Result:
     search = Search(prepared, limit)
     lassos = Unroller(prepared, limit, template=search.x)
     conflicts, states = FIRST_CONFLICTS, FIRST_STATES
+    stopped: OutOfBudget | None = None
     try:
         with Watchdog(limit, lambda: (search.x.interrupt(), lassos.interrupt())):
             while True:
@@ -109,9 +126,15 @@ def _search(formula: Formula, prepared: Formula, limit: Limit) -> Result:
                 conflicts, states = 2 * conflicts, 2 * states
     except Unsatisfiable:
         return Unsat("search")
+    except OutOfBudget as e:
+        # its traceback holds the searches' frames, and through them every explored state:
+        # raised again afresh below, so they are freed now, not at a cyclic collection
+        stopped = type(e)(*e.args)
     finally:
         search.close()
         lassos.close()
+    if stopped is not None:
+        raise stopped
     trace = minimise(formula, trace, limit)
     return _verified(formula, trace, limit.with_states(None))  # the deadline, not the state budget
 
