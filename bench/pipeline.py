@@ -3,7 +3,7 @@
     python bench/pipeline.py throughput [--sets ltl35,grid] [--models none,si,dual,both] [--limit N]
     python bench/pipeline.py startup [--repeat 5]     # `ltlwit --help`, cold `ltlwit solve "G(a -> F b)"`
     python bench/pipeline.py memory [--lines 100000]  # peak RSS streaming 10k, 50k, 100k lines
-    python bench/pipeline.py jobs [--sets ltl35,rozier] [--jobs 1,2] [--extra "--timeout 10"]
+    python bench/pipeline.py jobs [--sets ltl35,rozier] [--jobs 1,2] [--repeat 3] [--extra "--timeout 10"]
     python bench/pipeline.py all                      # throughput, startup, memory, as in docs/benchmarks.md
 
 Throughput runs `ltlwit solve --format json -F FILE --model M` in a subprocess over the formula
@@ -138,9 +138,11 @@ def timed(command: list[str]) -> tuple[subprocess.CompletedProcess, float, float
     return proc, seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def jobs_throughput(sets: list[str], jobs: list[int], limit: int | None, extra: list[str]) -> None:
-    print(f"## --jobs (load average before: {load()}; {os.cpu_count()} cores)\n")
-    print("| set | formulas | --jobs | formulas/s | wall s | CPU s | speed-up | output as with the first |")
+def jobs_throughput(sets: list[str], jobs: list[int], limit: int | None, extra: list[str], repeat: int) -> None:
+    print(f"## --jobs (load average before: {load()}; {os.cpu_count()} cores; min and median of {repeat} "
+          "rounds, the --jobs values alternating)\n")
+    print("| set | formulas | --jobs | formulas/s (best) | wall s min / median | CPU s (median) | speed-up (min) "
+          "| output as with the first |")
     print("|---|---|---|---|---|---|---|---|")
     notes: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -148,26 +150,35 @@ def jobs_throughput(sets: list[str], jobs: list[int], limit: int | None, extra: 
             path = write_set(name, Path(tmp), limit)
             count = sum(1 for _ in open(path))
             syntax = ["--syntax", "polish"] if name == "ltl35" else []
-            first: tuple[list[dict], str, float] | None = None
+            runs: dict[int, list[tuple[float, float]]] = {j: [] for j in jobs}
+            first: tuple[list[dict], str] | None = None
+            same = {j: 0 for j in jobs}
+            for _ in range(repeat):
+                for j in jobs:
+                    command = ltlwit() + ["solve", "--format", "json", "--model", "none", *syntax, "--jobs", str(j),
+                                          *extra, "-F", str(path)]
+                    proc, seconds, cpu = timed(command)
+                    records = [json.loads(line) for line in proc.stdout.splitlines()]
+                    if len(records) != count:
+                        raise SystemExit(f"{name} --jobs {j}: {len(records)} answers for {count} formulas\n"
+                                         f"{proc.stderr}")
+                    for record in records:
+                        record.pop("time_ms")
+                    first = first or (records, proc.stderr)
+                    differ = [(a["line"], a["status"], a["reason"], b["status"], b["reason"])
+                              for a, b in zip(first[0], records) if a != b]
+                    same[j] += not differ and proc.stderr == first[1]
+                    notes += [f"{name} line {line}: first run {s1} ({r1}), --jobs {j} {s2} ({r2})"
+                              for line, s1, r1, s2, r2 in differ[:10]]
+                    runs[j].append((seconds, cpu))
+            base = min(w for w, _ in runs[jobs[0]])
             for j in jobs:
-                command = ltlwit() + ["solve", "--format", "json", "--model", "none", *syntax, "--jobs", str(j),
-                                      *extra, "-F", str(path)]
-                proc, seconds, cpu = timed(command)
-                records = [json.loads(line) for line in proc.stdout.splitlines()]
-                if len(records) != count:
-                    raise SystemExit(f"{name} --jobs {j}: {len(records)} answers for {count} formulas\n{proc.stderr}")
-                for record in records:
-                    record.pop("time_ms")
-                if first is None:
-                    first = (records, proc.stderr, seconds)
-                differ = [(a["line"], a["status"], a["reason"], b["status"], b["reason"])
-                          for a, b in zip(first[0], records) if a != b]
-                same = "yes" if not differ and proc.stderr == first[1] else f"**no**: {len(differ)} records"
-                rate = count / seconds
+                walls, cpus = sorted(w for w, _ in runs[j]), sorted(c for _, c in runs[j])
+                rate = count / walls[0]
                 print(f"| {name} | {count} | {j} | {rate:.0f}{'' if rate >= 10 else f'{rate:.2f}'[1:]} | "
-                      f"{seconds:.1f} | {cpu:.1f} | {first[2] / seconds:.2f}x | {same} |", flush=True)
-                notes += [f"{name} line {line}: --jobs {jobs[0]} {s1} ({r1}), --jobs {j} {s2} ({r2})"
-                          for line, s1, r1, s2, r2 in differ[:10]]
+                      f"{walls[0]:.1f} / {statistics.median(walls):.1f} | {statistics.median(cpus):.1f} | "
+                      f"{base / walls[0]:.2f}x | {'yes' if same[j] == repeat else f'{same[j]} of {repeat} runs'} |",
+                      flush=True)
     print(f"\nload average after: {load()}\n")
     if notes:
         print("Records that differ from the first run's (at most 10 a run):\n")
@@ -223,7 +234,7 @@ def main() -> None:
     parser.add_argument("--sets", default="ltl35,grid")
     parser.add_argument("--models", default="none,si,dual,both")
     parser.add_argument("--limit", type=int, help="first N formulas of each set")
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=5, help="startup: runs per command; jobs: rounds")
     parser.add_argument("--lines", type=int, default=100_000)
     parser.add_argument("--extra", default="", help="more solve options, e.g. '--device cuda --batch-size 256'")
     parser.add_argument("--jobs", default="1,2", help="jobs: the --jobs values to compare, the first the baseline")
@@ -235,7 +246,7 @@ def main() -> None:
         throughput(args.sets.split(","), args.models.split(","), args.limit, args.extra.split())
     if args.what == "jobs":
         jobs_throughput(args.sets.split(",") if args.sets != "ltl35,grid" else ["ltl35", "rozier"],
-                        [int(j) for j in args.jobs.split(",")], args.limit, args.extra.split())
+                        [int(j) for j in args.jobs.split(",")], args.limit, args.extra.split(), args.repeat)
     if args.what in ("startup", "all"):
         startup(args.repeat)
     if args.what in ("memory", "all"):

@@ -57,6 +57,8 @@ READ_AHEAD = 1024
 #: Seconds of a worker's time a chunk aims at, and the most inputs in a chunk.
 CHUNK_SECONDS = 0.2
 CHUNK_MOST = 512
+#: A busy worker gets its next chunk ahead of time when it pickles to at most this many bytes.
+AHEAD_BYTES = 1 << 16
 
 
 def usable_cores() -> int:
@@ -124,7 +126,8 @@ class _Reader(threading.Thread):
 class _Worker:
     process: Any
     conn: Any
-    chunk: Chunk | None = None
+    #: Chunks sent and not answered yet, in the order the worker answers them.
+    chunks: deque[Chunk] = field(default_factory=deque)
 
 
 @dataclass
@@ -180,7 +183,7 @@ class Pool:
     def close(self, now: bool = False) -> None:
         """Stop the workers (at once with `now`: the run was interrupted) and reap them."""
         for worker in self._workers:
-            if not now and worker.chunk is None:
+            if not now and not worker.chunks:
                 try:
                     worker.conn.send_bytes(pickle.dumps(None))
                 except OSError:
@@ -245,7 +248,7 @@ class _Run:
             self._dispatch(reader)  # a chunk to answer again, queued by _ready
             if reader.error is not None:
                 raise reader.error
-            busy = [w for w in self.pool._workers if w.chunk is not None]
+            busy = [w for w in self.pool._workers if w.chunks]
             with reader.cond:
                 drained = reader.finished and not reader.buffer
             if drained and not busy and not self.urgent and not self.slots:
@@ -255,13 +258,17 @@ class _Run:
     # -- handing out ---------------------------------------------------------------------------
 
     def _dispatch(self, reader: _Reader) -> None:
-        for worker in self.pool._workers:
-            if worker.chunk is not None:
-                continue
-            chunk = self.urgent.popleft() if self.urgent else self._next(reader)
-            if chunk is None:
-                return
-            self._send(worker, chunk)
+        """Idle workers first; then each busy one gets its next chunk ahead, when that is small
+        enough to wait in the pipe (so the worker need not wait for this process to wake up,
+        and this process never blocks on a full pipe while the worker blocks on another)."""
+        for ahead in (False, True):
+            for worker in self.pool._workers:
+                if len(worker.chunks) != ahead:
+                    continue
+                chunk = self.urgent.popleft() if self.urgent else self._next(reader)
+                if chunk is None:
+                    return
+                self._send(worker, chunk, ahead)
 
     def _next(self, reader: _Reader) -> Chunk | None:
         if self.window_items >= WINDOW_ITEMS or self.window_bytes >= WINDOW_BYTES:
@@ -290,16 +297,20 @@ class _Run:
             size = min(size, max(1, math.ceil(available / self.pool.jobs)))
         return max(1, size)
 
-    def _send(self, worker: _Worker, chunk: Chunk) -> None:
+    def _send(self, worker: _Worker, chunk: Chunk, ahead: bool = False) -> None:
         if self.syntax and chunk.states is None:
             chunk.states = {item.file: self.states.get(item.file, (False, False)) for item in chunk.items}
+        data = pickle.dumps(chunk, pickle.HIGHEST_PROTOCOL)
+        if ahead and len(data) > AHEAD_BYTES:  # for the next worker that is idle instead
+            self.urgent.appendleft(chunk)
+            return
         try:
-            worker.conn.send_bytes(pickle.dumps(chunk, pickle.HIGHEST_PROTOCOL))
+            worker.conn.send_bytes(data)
         except OSError:  # the worker is gone; it never got the chunk
             self.urgent.appendleft(chunk)
-            self._replace(worker)
+            self._died(worker)
             return
-        worker.chunk = chunk
+        worker.chunks.append(chunk)
 
     # -- waiting and receiving -------------------------------------------------------------------
 
@@ -318,22 +329,27 @@ class _Run:
             except (EOFError, OSError):
                 self._died(worker)
                 continue
-            chunk, worker.chunk = worker.chunk, None
+            chunk = worker.chunks.popleft()
             if done.crash is not None:
                 raise WorkerError(f"{done.crash.name}: {done.crash}") from done.crash
-            assert chunk is not None and done.key == chunk.key
+            assert done.key == chunk.key
             self.slots[chunk.key[0]].done[chunk.key] = done
             if chunk.items and done.seconds > 0:
                 now = done.seconds / len(chunk.items)
                 self.per_item = now if self.per_item is None else 0.8 * self.per_item + 0.2 * now
 
     def _died(self, worker: _Worker) -> None:
-        chunk, worker.chunk = worker.chunk, None
+        """A worker is gone: the chunk it was answering is the suspect, any chunk sent ahead
+        goes out again as it is, and a fresh worker takes its place."""
+        unanswered = list(worker.chunks)
+        worker.chunks.clear()
         worker.process.join(1.0)
         code = worker.process.exitcode
         self._replace(worker)
-        if chunk is None:
+        if not unanswered:
             return
+        chunk = unanswered[0]
+        self.urgent.extendleft(reversed(unanswered[1:]))
         if len(chunk.items) > 1:  # find the input that did it: hand the chunk out input by input
             slot = self.slots[chunk.key[0]]
             parts = [Chunk((chunk.key[0], i), [item], self.method, first=chunk.first and i == 0, context=self.context)
