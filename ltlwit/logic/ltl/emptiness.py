@@ -58,14 +58,21 @@ def accepting_scc(initial: Hashable, successors: Successors, all_marks: int,
             continue
         if n == 0:
             continue
-        acc = marks
-        while n < roots[-1][0]:
-            acc |= roots.pop()[1] | arcs.pop()
-        roots[-1][1] |= acc
-        if roots[-1][1] & all_marks == all_marks:
-            low = roots[-1][0]
+        low = merge(roots, arcs, n, marks, all_marks)
+        if low is not None:
             return {u for u in live if index[u] >= low}, index
     return None, index
+
+
+def merge(roots: list[list[int]], arcs: list[int], n: int, marks: int, all_marks: int) -> int | None:
+    """Couvreur's step for an edge (carrying `marks`) back to the live state numbered n: the
+    roots above n join its SCC with their marks; the SCC's root number when it now carries every
+    mark of `all_marks`, else None."""
+    acc = marks
+    while n < roots[-1][0]:
+        acc |= roots.pop()[1] | arcs.pop()
+    roots[-1][1] |= acc
+    return roots[-1][0] if roots[-1][1] & all_marks == all_marks else None
 
 
 def shortest_path(sources: Any, targets: Callable[[Any], bool], successors: Successors,

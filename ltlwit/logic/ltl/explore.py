@@ -25,14 +25,14 @@ witnesses are lassos of cubes that the caller verifies with `holds` before print
 
 from __future__ import annotations
 
-from typing import Generator, Iterator
+from typing import Callable, Generator, Iterator
 
 from ltlwit.logic.assignment import cube
 from ltlwit.logic.formula import Formula
-from ltlwit.logic.ltl.emptiness import accepting_cycle, shortest_path
+from ltlwit.logic.ltl.emptiness import accepting_cycle, merge, shortest_path
 from ltlwit.logic.budget import Limit, OutOfTime, Watchdog
 from ltlwit.logic.ltl.expand import _closure
-from ltlwit.logic.ltl.xnf import SOLVER, Xnf, conjuncts
+from ltlwit.logic.ltl.xnf import SOLVER, Lit, Xnf, conjuncts
 from ltlwit.logic.trace import Trace
 
 State = frozenset  # of Formula
@@ -97,14 +97,7 @@ class Search:
 
     def _now(self, state: State) -> list[int] | None:
         """The assumptions E(f) of the state's obligations; None when one is `0`."""
-        lits = []
-        for f in state:
-            lit = self.x.now(f)
-            if lit is False:
-                return None
-            if lit is not True:
-                lits.append(lit)
-        return lits
+        return _assumptions(state, self.x.now)
 
     def _learn(self, formulas: list[Formula] | State) -> None:
         """Exclude every successor holding all of `formulas` (their conjunction has no model)."""
@@ -204,15 +197,10 @@ class Search:
 
     def constant_letter(self, state: State) -> Letter | None:
         """A letter σ with σ^ω satisfying every obligation of the state, or None."""
-        lits = []
-        aps: set[int] = set()
-        for f in state:
-            lit = self.x.constant(f)
-            if lit is False:
-                return None
-            if lit is not True:
-                lits.append(lit)
-            aps.update(self.x.ap(n) for n in f.aps())
+        lits = _assumptions(state, self.x.constant)
+        if lits is None:
+            return None
+        aps = {self.x.ap(n) for f in state for n in f.aps()}
         # σ must fix every AP of the obligations: C is exact for constant words only, and a
         # partial cube stands for non-constant words too
         if not self._solve(lits):
@@ -316,12 +304,8 @@ class Search:
                 continue
             if n == 0:
                 continue
-            acc = marks
-            while n < roots[-1][0]:
-                acc |= roots.pop()[1] | arcs.pop()
-            roots[-1][1] |= acc
-            if roots[-1][1] & self.all_marks == self.all_marks:
-                low = roots[-1][0]
+            low = merge(roots, arcs, n, marks, self.all_marks)
+            if low is not None:
                 scc = {u for u in live if index[u] >= low}
                 return self._lasso(scc, index)
         raise Unsatisfiable()
@@ -356,6 +340,18 @@ def letter_trace(prefix: list[Letter], cycle: list[Letter]) -> Trace:
         cycle.pop()
         cycle.insert(0, both)
     return Trace(tuple(cube(x) for x in prefix), tuple(cube(x) for x in cycle))
+
+
+def _assumptions(state: State, literal: Callable[[Formula], Lit]) -> list[int] | None:
+    """`literal(f)` of every obligation, constants folded; None when one is false."""
+    lits = []
+    for f in state:
+        lit = literal(f)
+        if lit is False:
+            return None
+        if lit is not True:
+            lits.append(lit)
+    return lits
 
 
 def _true(model: list[int], variables: frozenset[int] | set[int]) -> set[int]:

@@ -31,7 +31,7 @@ stop a long call at the deadline (CaDiCaL's binding can do neither).
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Callable, Iterable
 
 from pysat.solvers import Solver
 
@@ -148,63 +148,54 @@ class Xnf:
         self.selectors = 0
 
     def ap(self, name: str) -> int:
-        v = self.aps.get(name)
-        if v is None:
-            v = self.aps[name] = self.fresh()
-            self.ap_names[v] = name
-        return v
+        return self._named(self.aps, self.ap_names, name)
 
     def next_var(self, g: Formula) -> int:
-        v = self.nxt.get(g)
-        if v is None:
-            v = self.nxt[g] = self.fresh()
-            self.next_of[v] = g
-        return v
+        return self._named(self.nxt, self.next_of, g)
 
     def post_var(self, u: Formula) -> int:
-        v = self.post.get(u)
+        return self._named(self.post, self.post_of, u)
+
+    def _named(self, table: dict, back: dict, key: object) -> int:
+        """The variable standing for `key` in `table` (and `back`, the other way), made once."""
+        v = table.get(key)
         if v is None:
-            v = self.post[u] = self.fresh()
-            self.post_of[v] = u
+            v = table[key] = self.fresh()
+            back[v] = key
         return v
 
     # -- gates (constant folding; `exact` adds the reverse implications too) -----------------
     def _and(self, lits: Iterable[Lit], exact: bool) -> Lit:
-        kids: list[int] = []
-        for x in lits:
-            if x is False:
-                return False
-            if x is not True:
-                kids.append(x)  # type: ignore[arg-type]
-        kids = list(dict.fromkeys(kids))
-        if not kids:
-            return True
-        if len(kids) == 1:
-            return kids[0]
-        y = self.fresh()
-        for k in kids:
-            self.add([-y, k])
-        if exact:
-            self.add([y] + [-k for k in kids])
-        return y
+        return self._gate(lits, exact, conjunction=True)
 
     def _or(self, lits: Iterable[Lit], exact: bool) -> Lit:
+        return self._gate(lits, exact, conjunction=False)
+
+    def _gate(self, lits: Iterable[Lit], exact: bool, conjunction: bool) -> Lit:
+        """y → ∧lits (or y → ∨lits), and the converse when `exact`; constants folded."""
+        absorbing = not conjunction  # False absorbs a conjunction, True a disjunction
         kids: list[int] = []
         for x in lits:
-            if x is True:
-                return True
-            if x is not False:
+            if x is absorbing:
+                return absorbing
+            if x is not (not absorbing):
                 kids.append(x)  # type: ignore[arg-type]
         kids = list(dict.fromkeys(kids))
         if not kids:
-            return False
+            return not absorbing
         if len(kids) == 1:
             return kids[0]
         y = self.fresh()
-        self.add([-y] + kids)
-        if exact:
+        if conjunction:
             for k in kids:
-                self.add([y, -k])
+                self.add([-y, k])
+            if exact:
+                self.add([y] + [-k for k in kids])
+        else:
+            self.add([-y] + kids)
+            if exact:
+                for k in kids:
+                    self.add([y, -k])
         return y
 
     def _iff(self, a: Lit, b: Lit, xor: bool) -> Lit:
@@ -228,21 +219,7 @@ class Xnf:
 
     # -- propositional subformulas: exact Tseitin --------------------------------------------
     def prop(self, f: Formula) -> Lit:
-        memo = self._prop
-        hit = memo.get(f)
-        if hit is not None:
-            return hit
-        stack: list[tuple[Formula, bool]] = [(f, False)]
-        while stack:
-            node, ready = stack.pop()
-            if node in memo:
-                continue
-            if not ready and node.children:
-                stack.append((node, True))
-                stack.extend((c, False) for c in node.children if c not in memo)
-                continue
-            memo[node] = self._prop_gate(node, [memo[c] for c in node.children])
-        return memo[f]
+        return _bottom_up(self._prop, f, lambda node: node.children, self._prop_gate)
 
     def _prop_gate(self, node: Formula, kids: list[Lit]) -> Lit:
         op = node.op
@@ -268,25 +245,8 @@ class Xnf:
 
     # -- E(f): the now part ------------------------------------------------------------------
     def now(self, f: Formula) -> Lit:
-        memo = self._now
-        hit = memo.get(f)
-        if hit is not None:
-            return hit
-        stack: list[tuple[Formula, bool]] = [(f, False)]
-        while stack:
-            node, ready = stack.pop()
-            if node in memo:
-                continue
-            if not node.temporal:
-                memo[node] = self.prop(node)
-                continue
-            deps = _now_children(node)
-            if not ready and deps:
-                stack.append((node, True))
-                stack.extend((c, False) for c in deps if c not in memo)
-                continue
-            memo[node] = self._now_gate(node, [memo[c] for c in deps])
-        return memo[f]
+        return _bottom_up(self._now, f, lambda node: _now_children(node) if node.temporal else (),
+                          lambda node, kids: self._now_gate(node, kids) if node.temporal else self.prop(node))
 
     def _now_gate(self, f: Formula, kids: list[Lit]) -> Lit:
         op = f.op
@@ -351,37 +311,43 @@ class Xnf:
 
     # -- C(f): the constant-word collapse (exact) --------------------------------------------
     def constant(self, f: Formula) -> Lit:
-        memo = self._const
-        hit = memo.get(f)
-        if hit is not None:
-            return hit
-        stack: list[tuple[Formula, bool]] = [(f, False)]
-        while stack:
-            node, ready = stack.pop()
-            if node in memo:
-                continue
-            if not node.temporal:
-                memo[node] = self.prop(node)
-                continue
-            if not ready:
-                stack.append((node, True))
-                stack.extend((c, False) for c in node.children if c not in memo)
-                continue
-            kids = [memo[c] for c in node.children]
-            op = node.op
-            if op in ("X", "F", "G"):
-                memo[node] = kids[0]
-            elif op in ("U", "R"):
-                memo[node] = kids[1]
-            elif op in ("|", "W"):
-                memo[node] = self._or(kids, True)
-            elif op in ("&", "M"):
-                memo[node] = self._and(kids, True)
-            elif op in ("<->", "xor"):
-                memo[node] = self._iff(kids[0], kids[1], op == "xor")
-            else:
-                raise ValueError(f"operator {op} is not in negation normal form")
-        return memo[f]
+        return _bottom_up(self._const, f, lambda node: node.children if node.temporal else (),
+                          lambda node, kids: self._constant_gate(node, kids) if node.temporal else self.prop(node))
+
+    def _constant_gate(self, node: Formula, kids: list[Lit]) -> Lit:
+        op = node.op
+        if op in ("X", "F", "G"):
+            return kids[0]
+        if op in ("U", "R"):
+            return kids[1]
+        if op in ("|", "W"):
+            return self._or(kids, True)
+        if op in ("&", "M"):
+            return self._and(kids, True)
+        if op in ("<->", "xor"):
+            return self._iff(kids[0], kids[1], op == "xor")
+        raise ValueError(f"operator {op} is not in negation normal form")
+
+
+def _bottom_up(memo: dict[Formula, Lit], root: Formula, deps: Callable[[Formula], tuple[Formula, ...]],
+               gate: Callable[[Formula, list[Lit]], Lit]) -> Lit:
+    """`memo[root]`, computing `gate(node, [memo of its deps])` children first, iteratively (so
+    formulas thousands of levels deep are fine) and once per node."""
+    hit = memo.get(root)
+    if hit is not None:
+        return hit
+    stack: list[tuple[Formula, bool]] = [(root, False)]
+    while stack:
+        node, ready = stack.pop()
+        if node in memo:
+            continue
+        kids = deps(node)
+        if not ready and kids:
+            stack.append((node, True))
+            stack.extend((c, False) for c in kids if c not in memo)
+            continue
+        memo[node] = gate(node, [memo[c] for c in kids])
+    return memo[root]
 
 
 def _now_children(f: Formula) -> tuple[Formula, ...]:
