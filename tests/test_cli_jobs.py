@@ -20,10 +20,10 @@ from ltlwit.cli.status import ExitStatus
 
 
 def counter(n: int) -> str:
-    """An n-bit counter that must reach all ones: hours of search at n = 24 (tests/test_ltl_budget.py)."""
-    bits = [f"b{i}" for i in range(n)]
-    steps = [f"G(X {b} <-> ({b} xor ({' & '.join(bits[:i]) or '1'})))" for i, b in enumerate(bits)]
-    return " & ".join([f"!{b}" for b in bits] + steps + [f"F({' & '.join(bits)})"])
+    """An n-bit counter that must reach all ones: hours of search at n = 24."""
+    from test_ltl_budget import counter as formula
+
+    return formula(n).to_str("spot")
 
 
 def mixed_inputs(tmp_path) -> list[str]:

@@ -13,7 +13,8 @@ Chunks ramp up 1, 2, 4, ... inputs, then hold about `CHUNK_SECONDS` of a worker'
 the time per input measured so far): large enough that sending them costs nothing next to
 sub-millisecond formulas, small enough that slow formulas spread over the workers. At the end
 of the input the rest is shared out among the workers. With models, chunks hold at least a
-model batch.
+model batch. A busy worker gets its next chunk ahead, so that it never waits for the main
+process to wake up between two chunks.
 
 Syntax detection (`--syntax auto`) reads an ambiguous line by what the earlier lines of its
 file were, and the earlier lines may be in another worker's chunk. So each chunk goes out with
@@ -25,9 +26,9 @@ file in Polish notation).
 
 Processes: fork where that is safe (Linux, one thread, no model will run), else spawn; the
 worker's side is `ltlwit.pipeline.worker`. Workers are stopped and reaped when the run ends,
-however it ends (Ctrl-C, a closed stdout, an error). A worker that dies (a crash in native code, the OOM
-killer) costs time, not answers: its chunk is handed out again input by input, to a fresh
-worker; an input that kills a worker by itself gets an error answer (`Lost`).
+however it ends (Ctrl-C, a closed stdout, an error). A worker that dies (a crash in native
+code, the OOM killer) costs time, not answers: its chunk is handed out again input by input,
+to a fresh worker; an input that kills a worker by itself gets an error answer (`Lost`).
 """
 
 from __future__ import annotations
