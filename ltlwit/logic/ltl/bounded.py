@@ -26,6 +26,8 @@ from ltlwit.logic.trace import Trace
 #: Lengths tried at most, and the most clauses the unrolling may hold (memory).
 MAX_STEPS = 64
 MAX_CLAUSES = 2_000_000
+#: Work units (unit propagations) charged for adding one clause to the unrolling.
+CLAUSE_WORK = 20
 
 
 class Unroller:
@@ -102,6 +104,7 @@ class Unroller:
         act = self._fresh()
         loops = [self._fresh() for _ in range(k + 1)]
         self.solver.add_clause([-act] + loops)
+        self.clauses += (k + 1) * (len(self.links) + 1 + 2 * len(self.posts)) + len(self.posts)
         for l, sel in enumerate(loops):
             for n, e in self.links:
                 self._clause([-sel, -self.lit(k, n), self.lit(l, e)])  # type: ignore[operator]
@@ -120,22 +123,29 @@ class Unroller:
             self.solver.add_clause([-act] + met)
         return act, loops
 
-    def advance(self, conflicts: int) -> Trace | None:
-        """Spend about `conflicts` SAT conflicts on the next lengths: the lasso when one is
-        found, None when paused (the same length resumes next time) or when `done`."""
+    def advance(self, work: int) -> Trace | None:
+        """Spend about `work` units on the next lengths: the lasso when one is found, None when
+        paused (the same length resumes next time) or when `done`. A unit is one unit
+        propagation of the SAT solver (3-5 million a second here, whatever the instance: a
+        conflict's cost varies a hundredfold), and each clause the unrolling adds costs
+        `CLAUSE_WORK` units."""
         while not self.done:
             if self._pending is None:
                 if self.steps >= self.max_steps or self.clauses > MAX_CLAUSES:
                     self.done = True
                     return None
+                before = self.clauses
                 self.add_step()
                 self._pending = self._loop()
+                work -= CLAUSE_WORK * (self.clauses - before)
             act, loops = self._pending
             if any(x is False for x in self.initial):
                 self.done = True
                 return None
-            before = self.solver.accum_stats().get("conflicts", 0)
-            self.solver.conf_budget(max(1, conflicts))
+            if work <= 0:
+                return None
+            before = self.solver.accum_stats().get("propagations", 0)
+            self.solver.prop_budget(work)
             result = None
             if not self.interrupted:
                 result = self.solver.solve_limited(
@@ -145,14 +155,12 @@ class Unroller:
                 if self.interrupted:  # the watchdog: a hard limit
                     self.limit.check_time()
                     raise OutOfTime("time budget exhausted")
-                return None  # this round's conflicts are spent
-            conflicts -= self.solver.accum_stats().get("conflicts", 0) - before
+                return None  # this round's work is spent
+            work -= self.solver.accum_stats().get("propagations", 0) - before
             self.solver.add_clause([-act])
             self._pending = None
             if result:
                 return self._lasso(loops)
-            if conflicts <= 0:
-                return None
         return None
 
     def _lasso(self, loops: list[int]) -> Trace:

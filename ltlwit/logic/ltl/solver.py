@@ -43,8 +43,9 @@ SMALL_SIZE = 120
 #: ...for at most this many automaton states and this share of the time budget.
 SMALL_STATES = 4000
 SMALL_SHARE = 0.1
-#: Step 4's first round: SAT conflicts for the bounded search, states for the explicit one.
-FIRST_CONFLICTS = 500
+#: Step 4's first round: work for the bounded search (unit propagations, ~10 ms here), states
+#: for the explicit one (~10 ms on a big specification, far less on a small one).
+FIRST_WORK = 50_000
 FIRST_STATES = 20
 
 
@@ -108,22 +109,22 @@ def _small(formula: Formula, prepared: Formula, limit: Limit) -> Result | None:
 
 def _search(formula: Formula, prepared: Formula, limit: Limit) -> Result:
     """Step 4: the bounded lasso search and the explicit search in alternating rounds of
-    doubling work (conflicts for one, states for the other), so that the answer does not
-    depend on the machine's speed; the bounded search finds short lassos, the explicit one
+    doubling work (unit propagations for one, states for the other), so that the answer does
+    not depend on the machine's speed; the bounded search finds short lassos, the explicit one
     proves unsatisfiability and finds long ones."""
     search = Search(prepared, limit)
     lassos = Unroller(prepared, limit, template=search.x)
-    conflicts, states = FIRST_CONFLICTS, FIRST_STATES
+    work, states = FIRST_WORK, FIRST_STATES
     stopped: OutOfBudget | None = None
     try:
         with Watchdog(limit, lambda: (search.x.interrupt(), lassos.interrupt())):
             while True:
-                trace = lassos.advance(conflicts)
+                trace = lassos.advance(work)
                 if trace is None:
                     trace = search.advance(states)
                 if trace is not None:
                     break
-                conflicts, states = 2 * conflicts, 2 * states
+                work, states = 2 * work, 2 * states
     except Unsatisfiable:
         return Unsat("search")
     except OutOfBudget as e:
