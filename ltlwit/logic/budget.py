@@ -26,10 +26,11 @@ from typing import Callable
 CHECK_EVERY = 256
 #: Seconds between two reads of the resident memory (a /proc read costs ~10 µs).
 MEMORY_EVERY = 0.05
-#: Seconds that freeing one GiB of search structures takes (measured ~1.2 s on the 2-core
-#: development machine): a solve stops that much before its deadline per GiB it has grown, so
-#: that its answer still comes by the deadline once its structures are freed.
-FREE_SECONDS_PER_GIB = 1.5
+#: Seconds that freeing one GiB of search structures takes (measured on the 2-core development
+#: machine: ~1.2 s with the other core idle, ~2.3 s with it busy): a solve stops that much
+#: before its deadline per GiB it has grown, so that its answer still comes by the deadline
+#: once its structures are freed.
+FREE_SECONDS_PER_GIB = 2.5
 
 
 @dataclass(frozen=True)
