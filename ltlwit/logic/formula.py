@@ -114,20 +114,9 @@ class Formula:
 
 def _flatten(formula: Formula) -> tuple[tuple[str, str | None, tuple[int, ...]], ...]:
     """The distinct nodes of `formula`, children first: (op, name, indices of the children)."""
-    index: dict[Formula, int] = {}
-    nodes: list[tuple[str, str | None, tuple[int, ...]]] = []
-    stack = [(formula, False)]
-    while stack:
-        node, expanded = stack.pop()
-        if node in index:
-            continue
-        if expanded or not node.children:
-            index[node] = len(nodes)
-            nodes.append((node.op, node.name, tuple(index[c] for c in node.children)))
-        else:
-            stack.append((node, True))
-            stack.extend((child, False) for child in reversed(node.children))
-    return tuple(nodes)
+    order = postorder(formula)
+    index = {node: i for i, node in enumerate(order)}
+    return tuple((node.op, node.name, tuple(index[c] for c in node.children)) for node in order)
 
 
 def _unflatten(nodes: tuple[tuple[str, str | None, tuple[int, ...]], ...]) -> Formula:
@@ -249,3 +238,16 @@ def postorder(formula: Formula, descend: Callable[[Formula], bool] | None = None
         if descend is None or descend(node):
             stack.extend((child, False) for child in reversed(node.children) if child not in seen)
     return order
+
+
+def conjuncts(f: Formula) -> list[Formula]:
+    """The top-level conjuncts of f, left to right (`1` dropped): a state of the SAT-based
+    searches holds these, never a conjunction, and a cube is a conjunction of literals."""
+    out, stack = [], [f]
+    while stack:
+        g = stack.pop()
+        if g.op == "&":
+            stack.extend(reversed(g.children))
+        elif g.op != "1":
+            out.append(g)
+    return out

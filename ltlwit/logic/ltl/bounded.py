@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from pysat.solvers import Solver
 
-from ltlwit.logic.formula import Formula
+from ltlwit.logic.formula import Formula, conjuncts
 from ltlwit.logic.budget import Limit, OutOfTime
 from ltlwit.logic.ltl.expand import _closure
 from ltlwit.logic.ltl.explore import letter_trace
-from ltlwit.logic.ltl.xnf import SOLVER, Xnf, conjuncts
+from ltlwit.logic.ltl.xnf import SOLVER, Xnf
 from ltlwit.logic.trace import Trace
 
 #: Lengths tried at most, and the most clauses the unrolling may hold (memory).

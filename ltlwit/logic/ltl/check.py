@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any, Sequence
 
-from ltlwit.logic.formula import Formula, postorder
+from ltlwit.logic.formula import Formula, conjuncts, postorder
 from ltlwit.logic.ltl.emptiness import accepting_scc
 from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget
 from ltlwit.logic.ltl.expand import Translator
@@ -271,16 +271,14 @@ def cube_of(step: Formula) -> dict[str, bool] | None:
     """The step as a partial assignment when it is a conjunction of literals (`1` for none);
     None otherwise, and for a step that says both `a` and `!a` (it denotes no letter)."""
     cube: dict[str, bool] = {}
-    stack = [step]
-    while stack:
-        g = stack.pop()
-        if g.op == "&":
-            stack.extend(g.children)
-        elif g.op == "ap" or g.op == "!" and g.children[0].op == "ap":
-            name, value = (g.name, True) if g.op == "ap" else (g.children[0].name, False)
-            if cube.setdefault(name, value) != value:  # type: ignore[arg-type]
-                return None
-        elif g.op != "1":
+    for g in conjuncts(step):
+        if g.op == "ap":
+            name, value = g.name, True
+        elif g.op == "!" and g.children[0].op == "ap":
+            name, value = g.children[0].name, False
+        else:
+            return None
+        if cube.setdefault(name, value) != value:  # type: ignore[arg-type]
             return None
     return cube
 

@@ -28,11 +28,11 @@ from __future__ import annotations
 from typing import Callable, Generator, Iterator
 
 from ltlwit.logic.assignment import cube
-from ltlwit.logic.formula import Formula
+from ltlwit.logic.formula import Formula, conjuncts
 from ltlwit.logic.ltl.emptiness import accepting_cycle, merge, shortest_path
 from ltlwit.logic.budget import Limit, OutOfTime, Watchdog
 from ltlwit.logic.ltl.expand import _closure
-from ltlwit.logic.ltl.xnf import SOLVER, Lit, Xnf, conjuncts
+from ltlwit.logic.ltl.xnf import SOLVER, Lit, Xnf
 from ltlwit.logic.trace import Trace
 
 State = frozenset  # of Formula

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ltlwit.logic.assignment import cube
 from ltlwit.logic.formula import Formula, transform
-from ltlwit.logic.ltl.check import Prover
+from ltlwit.logic.ltl.check import Prover, cube_evaluator, cube_of, evaluator, labels_for
 from ltlwit.logic.ltl.emptiness import accepting_cycle, shortest_path
 from ltlwit.logic.budget import Limit, OutOfBudget
 from ltlwit.logic.ltl.expand import Translator
-from ltlwit.logic.ltl.labels import Labels, Literal
+from ltlwit.logic.ltl.labels import MAX_TABLE_APS, Labels, Literal
 from ltlwit.logic.trace import Trace
 
 #: Alternative SCC entries tried for a shorter lasso.
@@ -171,9 +172,6 @@ def minimise(formula: Formula, trace: Trace, limit: Limit) -> Trace:
     serve, the pass is the label-free `CubeEvaluator` (linear; labels over thousands of APs
     are not). Running out of this budget only stops the dropping: the trace is a witness at
     every step."""
-    from ltlwit.logic.ltl.check import cube_evaluator, cube_of, evaluator, labels_for
-    from ltlwit.logic.ltl.labels import MAX_TABLE_APS
-
     names = tuple(dict.fromkeys(formula.aps() + trace.aps()))
     loop = len(trace.prefix)
     steps: list[dict[str, bool]] = [cube_of(s) or {} for s in trace.steps]
@@ -204,8 +202,6 @@ def minimise(formula: Formula, trace: Trace, limit: Limit) -> Trace:
             steps[i] = dict(_drop_chunks(sorted(steps[i].items()), proves))
     except OutOfBudget:
         pass
-    from ltlwit.logic.assignment import cube
-
     # literals in the formula's AP order, as `Labels.to_formula` writes them
     forms = [cube((n, s[n]) for n in names if n in s) for s in steps]
     return Trace(tuple(forms[:loop]), tuple(forms[loop:]))

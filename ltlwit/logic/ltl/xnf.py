@@ -35,7 +35,7 @@ from typing import Callable, Iterable
 
 from pysat.solvers import Solver
 
-from ltlwit.logic.formula import Formula
+from ltlwit.logic.formula import Formula, conjuncts
 from ltlwit.logic.ltl.rewrite import negate
 
 #: A literal, or a Python bool where constant folding decided it.
@@ -43,18 +43,6 @@ Lit = int | bool
 
 UNTIL_LIKE = frozenset({"U", "F", "M"})
 SOLVER = "minisat22"
-
-
-def conjuncts(f: Formula) -> list[Formula]:
-    """The top-level conjuncts of f (`1` dropped): a state holds these, never a conjunction."""
-    out, stack = [], [f]
-    while stack:
-        g = stack.pop()
-        if g.op == "&":
-            stack.extend(reversed(g.children))
-        elif g.op != "1":
-            out.append(g)
-    return out
 
 
 class Xnf:
