@@ -20,6 +20,7 @@ from ltlwit.logic.ltl.emptiness import accepting_scc
 from ltlwit.logic.ltl.expand import Translator
 from ltlwit.logic.ltl.explore import Search, Unsatisfiable
 from ltlwit.logic.ltl.rewrite import simplify
+from ltlwit.logic.ltl.xnf import step
 from ltlwit.logic.result import Sat
 from ltlwit.logic.syntax import parse_formula
 from ltlwit.logic.trace import Trace
@@ -78,7 +79,7 @@ def test_bounded_lassos_are_witnesses(f: Formula) -> None:
     g = simplify(f)
     if not g.temporal:
         return
-    lassos = Unroller(g, Limit(None), max_steps=5)
+    lassos = Unroller(step(g), Limit(None), max_steps=5)
     try:
         trace = lassos.advance(1 << 30)
     finally:
@@ -96,7 +97,7 @@ def test_bounded_search_finds_a_shortest_lasso(n: int) -> None:
     ring = [f"G(t{i} -> X t{(i + 1) % n})" for i in range(n)]
     alone = [f"G(t{i} -> !t{j})" for i in range(n) for j in range(n) if i != j]
     f = parse_formula(" & ".join(ring + alone + ["t0"] + [f"G F t{i}" for i in range(n)]))
-    lassos = Unroller(simplify(f), Limit(None))
+    lassos = Unroller(step(simplify(f)), Limit(None))
     try:
         trace = lassos.advance(1 << 30)
     finally:

@@ -16,11 +16,9 @@ from __future__ import annotations
 
 from pysat.solvers import Solver
 
-from ltlwit.logic.formula import Formula, conjuncts
 from ltlwit.logic.budget import Limit, OutOfTime
-from ltlwit.logic.ltl.expand import _closure
 from ltlwit.logic.ltl.explore import letter_trace
-from ltlwit.logic.ltl.xnf import SOLVER, Xnf
+from ltlwit.logic.ltl.xnf import SOLVER, Step, folded
 from ltlwit.logic.trace import Trace
 
 #: Lengths tried at most, and the most clauses the unrolling may hold (memory).
@@ -33,30 +31,19 @@ CLAUSE_WORK = 20
 class Unroller:
     """Steps of one formula's encoding, copied into one solver (see the module docstring)."""
 
-    def __init__(self, formula: Formula, limit: Limit, max_steps: int = MAX_STEPS,
-                 solver: str = SOLVER, template: Xnf | None = None) -> None:
-        """`template`: an encoding of the formula's closure to copy (the explicit search's,
-        before it searches), instead of encoding it again."""
+    def __init__(self, encoding: Step, limit: Limit, max_steps: int = MAX_STEPS,
+                 solver: str = SOLVER) -> None:
         self.limit = limit
         self.max_steps = max_steps
         self.done = False
         self.clauses = 0
         self._pending: tuple[int, list[int]] | None = None
-        if template is None:
-            template = Xnf(solver)
-            for f in _closure(formula):
-                template.now(f)
-        self.initial = [template.now(f) for f in conjuncts(formula)]
-        done: set[Formula] = set()
-        while len(done) < len(template.nxt):  # the E literal that N(g) of the step before requires
-            for g in [g for g in template.nxt if g not in done]:
-                template.now(g)
-                done.add(g)
-        self.clauses_per_step = list(template.clauses)  # a snapshot: the template may grow
-        self.aps = dict(template.aps)
-        self.width = template.top
-        self.links = [(template.nxt[g], template.now(g)) for g in template.nxt]
-        self.posts = list(template.post.values())
+        self.initial = encoding.initial
+        self.clauses_per_step = encoding.clauses
+        self.aps = encoding.aps
+        self.width = encoding.width
+        self.links = encoding.links
+        self.posts = encoding.posts
         self.solver = Solver(name=solver)
         self.top = 0
         self.offsets: list[int] = []  # where each step's copy of the variables starts
@@ -81,9 +68,9 @@ class Unroller:
         return self.top
 
     def _clause(self, lits: list[int | bool]) -> None:
-        if any(x is True for x in lits):
-            return
-        self.solver.add_clause([x for x in lits if x is not False])  # type: ignore[misc]
+        clause = folded(lits)
+        if clause is not None:
+            self.solver.add_clause(clause)
 
     def add_step(self) -> None:
         """Step `self.steps`: the encoding's copy, and the link from the step before."""

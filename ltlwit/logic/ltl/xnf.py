@@ -31,11 +31,13 @@ stop a long call at the deadline (CaDiCaL's binding can do neither).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from pysat.solvers import Solver
 
 from ltlwit.logic.formula import Formula, conjuncts
+from ltlwit.logic.ltl.expand import _closure
 from ltlwit.logic.ltl.rewrite import negate
 
 #: A literal, or a Python bool where constant folding decided it.
@@ -315,6 +317,55 @@ class Xnf:
         if op in ("<->", "xor"):
             return self._iff(kids[0], kids[1], op == "xor")
         raise ValueError(f"operator {op} is not in negation normal form")
+
+
+def folded(lits: Iterable[Lit]) -> list[int] | None:
+    """A clause over literals some of which constant folding decided: None when one is True
+    (the clause holds), else the clause without the False ones."""
+    out = []
+    for x in lits:
+        if x is True:
+            return None
+        if x is not False:
+            out.append(x)
+    return out
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a formula's transition relation as CNF over the variables 1..`width`, for
+    the searches that copy it (`bounded`) or reason about it symbolically (`liveness`): a state
+    is the set of obligations g with E(g) asserted; the step's model picks a letter (`aps`), the
+    next state (the N variables of `links`) and the postponed eventualities (`posts`)."""
+
+    clauses: list[list[int]]
+    aps: dict[str, int]
+    width: int
+    #: E(f) of the formula's conjuncts: the first step's constraints
+    initial: list[Lit]
+    #: (N(g), E(g)) for every g that may be required next: N(g) at one step asserts E(g) at the next
+    links: list[tuple[int, Lit]]
+    #: P(u) of every Until-like u: an edge with P(u) false is in u's acceptance set
+    posts: list[int]
+
+
+def step(formula: Formula, template: Xnf | None = None, solver: str = SOLVER) -> Step:
+    """The step encoding of `formula`; `template`: an encoding of the formula's closure to
+    complete and copy (the explicit search's, before it searches) instead of encoding it again.
+    A snapshot: the template may grow afterwards."""
+    if template is None:
+        template = Xnf(solver)
+        for f in _closure(formula):
+            template.now(f)
+    initial = [template.now(f) for f in conjuncts(formula)]
+    done: set[Formula] = set()
+    while len(done) < len(template.nxt):  # the E literal that N(g) of the step before requires
+        for g in [g for g in template.nxt if g not in done]:
+            template.now(g)
+            done.add(g)
+    return Step(clauses=list(template.clauses), aps=dict(template.aps), width=template.top,
+                initial=initial, links=[(template.nxt[g], template.now(g)) for g in template.nxt],
+                posts=list(template.post.values()))
 
 
 def _bottom_up(memo: dict[Formula, Lit], root: Formula, deps: Callable[[Formula], tuple[Formula, ...]],

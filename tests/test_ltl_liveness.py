@@ -1,0 +1,121 @@
+"""The k-liveness prover (IC3 over the XNF step): its proofs are sound, and it proves what the
+explicit search can only exhaust."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from ltlwit.logic.budget import Budget, Limit, OutOfBudget
+from ltlwit.logic.formula import Formula
+from ltlwit.logic.ltl import solve
+from ltlwit.logic.ltl.explore import Search
+from ltlwit.logic.ltl.liveness import Liveness
+from ltlwit.logic.ltl.rewrite import simplify
+from ltlwit.logic.ltl.xnf import step
+from ltlwit.logic.result import Sat, Unsat
+from ltlwit.logic.syntax import parse_formula
+from strategies import formulas
+from test_ltl_budget import counter
+from test_ltl_sat_search import label_verdict
+
+
+def lift(n: int, up: bool = False) -> Formula:
+    """BLACK's alaska lift (lift_l_n) rebuilt: n floors, a call button per floor, the lift moves
+    one floor at a time on every other step, and it may leave a floor only in its direction of
+    travel, which it keeps while it stays. It starts at floor 0 not going up, so it never
+    leaves: `G F b1` (every button pressed again and again, and served) is unsatisfiable.
+    Starting up (`up`), it can serve them all."""
+    floors = range(n)
+    one = " & ".join(f"(f{i} -> ({' & '.join(f'!f{j}' for j in floors if j > i)}))" for i in floors[:-1])
+    parts = [f"G({one})", "!u", "f0", "up" if up else "!up", "G(u <-> X !u)"] + [f"!b{i}" for i in floors]
+    stay = " & ".join(f"(f{i} <-> X f{i})" for i in floors)
+    move = " & ".join(f"(f{i} -> X({' | '.join(f'f{j}' for j in floors if abs(i - j) <= 1)}))"
+                      for i in floors)
+    parts.append(f"G((u -> ({stay})) & {move})")
+    hold = " & ".join(f"(b{i} <-> X b{i})" for i in floors)
+    wait = " & ".join(f"((b{i} & !f{i}) -> X b{i})" for i in floors)
+    parts.append(f"G((!u -> ({hold})) & {wait})")
+    keep = [f"((f{i} & X f{i}) -> (up <-> X up))" for i in floors]
+    way = [f"((f{i} & X f{i + 1}) -> up) & ((f{i + 1} & X f{i}) -> !up)" for i in floors[:-1]]
+    parts.append(f"G({' & '.join(keep + way)})")
+    parts += [f"G(b{i} -> F f{i})" for i in floors] + [f"G F b{i}" for i in floors]
+    return parse_formula(" & ".join(parts))
+
+
+def stuck_counter(n: int) -> Formula:
+    """`test_ltl_budget.counter`, forbidden to reach all ones."""
+    ones = " & ".join(f"b{i}" for i in range(n))
+    return parse_formula(f"({counter(n)}) & G !({ones})")
+
+
+def prove(f: Formula, seconds: float = float("inf")) -> bool:
+    g = simplify(f)
+    proof = Liveness(step(g), Limit(None))
+    try:
+        return proof.advance(seconds)
+    finally:
+        proof.close()
+
+
+@pytest.mark.parametrize("text", [
+    "G F p & F G !p",
+    "!p & G(!p -> X !p) & F p",
+    "G(p -> X !p) & G(!p -> X p) & G F (p & X p)",
+    "G F a & G(a -> X G !a)",
+])
+def test_invariants_prove_these(text: str) -> None:
+    assert prove(parse_formula(text))
+
+
+def test_the_lift_is_proved_where_the_search_exhausts() -> None:
+    """With 10 buttons the explicit search needs more than 250 states; k-liveness needs the
+    invariant "floor 0, not going up"."""
+    f = simplify(lift(10))
+    with pytest.raises(OutOfBudget):
+        Search(f, Limit(Budget(states=250))).run()
+    assert prove(f)
+    result = solve(lift(10), Budget(seconds=60))
+    assert result == Unsat("k-liveness")
+
+
+def test_a_counter_that_may_not_reach_all_ones() -> None:
+    """24 bits counting from 0 must reach all ones and may not: the explicit search would
+    exhaust 2**24 states; the invariant "never all ones" is found in a fraction of a second."""
+    assert solve(stuck_counter(24), Budget(seconds=60)) == Unsat("k-liveness")
+
+
+def test_a_satisfiable_lift_is_not_proved() -> None:
+    """Starting at floor 0 going up, the lift can serve every floor: K grows past every bound
+    tried (for a second)."""
+    f = lift(3, up=True)
+    assert isinstance(solve(f), Sat)
+    assert not prove(f, seconds=1.0)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(formulas(max_leaves=12))
+def test_a_proof_is_never_given_for_a_satisfiable_formula(f: Formula) -> None:
+    g = simplify(f)
+    if not g.temporal:
+        return
+    if prove(g, seconds=0.05):  # a satisfiable formula would go on to every K
+        assert not label_verdict(f), f
+
+
+def test_the_proof_check_rejects_what_is_not_an_invariant() -> None:
+    proof = Liveness(step(simplify(parse_formula("G F p & F G !p"))), Limit(None))
+    first = proof.latches[0][0]
+
+    def certified(invariant: list[list[int]]) -> bool:
+        run = proof._certified(invariant)
+        try:
+            while True:
+                next(run)
+        except StopIteration as stop:
+            return bool(stop.value)
+
+    proof._until = float("inf")
+    assert not certified([[-first]])  # false initially
+    assert not certified([])  # true, but lets the bad edge through
+    proof.close()
