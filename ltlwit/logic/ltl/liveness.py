@@ -292,7 +292,8 @@ class _Ic3:
             core = set(s.get_core() or ())
             smaller = [l for l in cube if _primed(prime, l) in core]
             if self._initial(smaller):  # keep one literal that excludes the initial state
-                smaller.append(next(l for l in cube if self.sys.init[abs(l)] != (l > 0)))
+                outside = [l for l in cube if self.sys.init[abs(l)] != (l > 0)]
+                smaller = smaller + outside[:1] if outside else cube
             return True, smaller
         finally:
             s.add_clause([-act])
