@@ -105,7 +105,7 @@ def test_a_proof_is_never_given_for_a_satisfiable_formula(f: Formula) -> None:
 
 def test_the_proof_check_rejects_what_is_not_an_invariant() -> None:
     proof = Liveness(step(simplify(parse_formula("G F p & F G !p"))), Limit(None))
-    first = proof.latches[0][0]
+    first = proof.first
 
     def certified(invariant: list[list[int]]) -> bool:
         run = proof._certified(invariant)

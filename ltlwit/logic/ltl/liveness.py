@@ -55,21 +55,20 @@ class Liveness:
         self.solver = solver
         self.clauses = list(encoding.clauses)
         self.top = encoding.width
-        first, after = self._fresh(), self._fresh()
+        #: each latch's next value and initial value; `exact`: the latches that are not
+        #: obligations (IC3's cubes keep them both ways)
+        self.prime: dict[int, int] = {}
+        self.init: dict[int, bool] = {}
+        self.exact: set[int] = set()
+        self.first, after = self._latch(initial=True, exact=False)
         self.clauses.append([-after])
         for e in encoding.initial:
-            self._clause([-first, e])
-        #: (latch, its next value); `exact`: not an obligation
-        self.latches: list[tuple[int, int]] = [(first, after)]
+            self._clause([-self.first, e])
         for n, e in encoding.links:
-            s = self._fresh()
+            s, _ = self._latch(after=n, exact=False)
             self._clause([-s, e])
-            self.latches.append((s, n))
-        self.exact: set[int] = set()
         self.fire = self._degeneralise(encoding.posts)
         self.counter: list[int] = []
-        self.init = {v: v == first for v, _ in self.latches}
-        self.prime = dict(self.latches)
         self.done = False
         self.proved = False
         self._until = 0.0
@@ -87,11 +86,17 @@ class Liveness:
         if clause is not None:
             self.clauses.append(clause)
 
-    def _latch(self) -> tuple[int, int]:
-        pair = self._fresh(), self._fresh()
-        self.latches.append(pair)
-        self.exact.add(pair[0])
-        return pair
+    def _latch(self, after: int | None = None, initial: bool = False,
+               exact: bool = True) -> tuple[int, int]:
+        """A latch and its next value (a fresh variable unless given), registered."""
+        v = self._fresh()
+        if after is None:
+            after = self._fresh()
+        self.prime[v] = after
+        self.init[v] = initial
+        if exact:
+            self.exact.add(v)
+        return v, after
 
     def _degeneralise(self, posts: list[int]) -> int:
         """The `fire` variable: every u has met its mark (P(u) false) now or since the last
@@ -115,8 +120,6 @@ class Liveness:
         """One more bit of the unary counter, c_K' <-> c_K | (c_K-1 & fire): its clauses."""
         start = len(self.clauses)
         c, after = self._latch()
-        self.init[c] = False
-        self.prime[c] = after
         if self.counter:
             both = self._fresh()
             prev = self.counter[-1]
@@ -262,7 +265,7 @@ class _Ic3:
         model = self.solvers[level].get_model()
         exact = self.sys.exact
         cube = []
-        for v, _ in self.sys.latches:
+        for v in self.sys.prime:
             true = model[v - 1] > 0
             if v in exact:
                 cube.append(v if true else -v)

@@ -121,11 +121,11 @@ def _small(formula: Formula, prepared: Formula, limit: Limit) -> Result | None:
 
 
 def _search(formula: Formula, prepared: Formula, limit: Limit) -> Result:
-    """Step 4: the bounded lasso search, k-liveness and the explicit search in rounds of
-    doubling work (unit propagations for the first two, states for the third), so that the
-    answer does not depend on the machine's speed; the bounded search finds short lassos,
-    k-liveness proves unsatisfiability by invariants, the explicit search by exhaustion, and it
-    finds long lassos."""
+    """Step 4: the bounded lasso search and the explicit search in rounds of doubling work
+    (unit propagations for one, states for the other), so that the witness found does not
+    depend on the machine's speed, each round followed by k-liveness for a share of its time
+    (`PROOF_SHARE`); the bounded search finds short lassos, k-liveness proves unsatisfiability
+    by invariants, the explicit search by exhaustion, and it finds long lassos."""
     search = Search(prepared, limit)
     encoding = step(prepared, search.x)
     lassos = Unroller(encoding, limit)
