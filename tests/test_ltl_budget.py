@@ -68,7 +68,7 @@ def test_time_budget_stops_huge_expansions(monkeypatch: pytest.MonkeyPatch, make
 
 
 def test_after_a_timeout_unbudgeted_solves_are_complete() -> None:
-    assert isinstance(solve(arbiter(8), Budget(seconds=0.3)), Unknown)
+    assert isinstance(solve(late_pigeons(10), Budget(seconds=0.3)), Unknown)
     for n in (2, 3):
         f = arbiter(n)
         assert isinstance(solve(f, Budget(seconds=0.3)), (Sat, Unknown))

@@ -25,6 +25,7 @@ from ltlwit.logic.result import Sat
 from ltlwit.logic.syntax import parse_formula
 from ltlwit.logic.trace import Trace
 from strategies import formulas
+from test_ltl_budget import arbiter
 
 RANDOM = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -104,6 +105,40 @@ def test_bounded_search_finds_a_shortest_lasso(n: int) -> None:
         lassos.close()
     assert trace is not None and len(trace.steps) == n
     assert_witness(f, trace)
+
+
+def test_bounded_search_probes_past_a_hard_bound() -> None:
+    """n clients granted in turn: no lasso has fewer than n steps, and refuting n - 1 steps is a
+    pigeonhole problem. In rounds of doubling work (as the portfolio runs it) a probe at a
+    longer bound finds a lasso first, in its own solver, and it is a witness."""
+    f = arbiter(8)
+    lassos = Unroller(step(simplify(f)), Limit(None))
+    work = 1000
+    try:
+        while (trace := lassos.advance(work)) is None:
+            work *= 2
+    finally:
+        lassos.close()
+    assert lassos.low < 7 < len(trace.steps) - 1  # found beyond the shortest bound not refuted
+    assert_witness(f, trace)
+
+
+@RANDOM
+@given(formulas(max_leaves=10))
+def test_bounded_lassos_found_in_small_rounds_are_witnesses(f: Formula) -> None:
+    g = simplify(f)
+    if not g.temporal:
+        return
+    lassos = Unroller(step(g), Limit(None), max_steps=6)
+    work = 16
+    try:
+        while (trace := lassos.advance(work)) is None and not lassos.done:
+            work *= 2
+    finally:
+        lassos.close()
+    if trace is not None:
+        assert label_verdict(f)
+        assert_witness(f, trace)
 
 
 @RANDOM

@@ -1,4 +1,4 @@
-"""Bounded lasso search: the shortest lasso witnesses, one SAT call per length (BMC).
+"""Bounded lasso search: short lasso witnesses, one SAT call per length (BMC).
 
 The explicit search (`explore`) proves unsatisfiability and finds witnesses by diving depth
 first; on specifications whose runs must cycle through many states before every eventuality is
@@ -7,9 +7,17 @@ the SAT solver for the whole lasso instead, as BLACK does: steps 0..k, each a co
 X-normal-form encoding (`xnf`), where N(g) at step i requires E(g) at step i+1, and the last
 step's N(g) requires E(g) at the loop step l. The run is then periodic, and it is accepting
 when every Until-like u has a step in the loop that does not postpone it (P(u) false: its
-transition-based acceptance mark). Such a model is a lasso witness; k grows by one per call on
-the same incremental solver, so the first lasso found is a shortest one. It never proves
+transition-based acceptance mark). Such a model is a lasso witness. It never proves
 unsatisfiability: the caller falls back to the explicit search.
+
+The bounds are tried in increasing order on one incremental solver, so the first lasso found
+is a shortest one, until a bound outlasts a round of its work. Refuting a bound is where BMC's
+time goes (on BLACK's amba_cl_12, 13 steps take minutes to refute, 14 steps 0.05 s to satisfy),
+and lasso lengths are monotone: a lasso of k + 1 steps unrolls its loop once into one of k + 2,
+so refuting a bound refutes every shorter one too. From then on each round gives half its work
+to a probe at about twice the shortest bound not yet refuted, in a solver of its own: a lasso
+there is a witness, not always a shortest one; a refutation there moves the search past it;
+a probe that outlasts its half is dropped for one twice as far.
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ from pysat.solvers import Solver
 
 from ltlwit.logic.budget import Limit, OutOfTime
 from ltlwit.logic.ltl.explore import letter_trace
-from ltlwit.logic.ltl.xnf import SOLVER, Step, folded
+from ltlwit.logic.ltl.xnf import SOLVER, Step, folded, propagations
 from ltlwit.logic.trace import Trace
 
 #: Lengths tried at most, and the most clauses the unrolling may hold (memory).
@@ -33,25 +41,33 @@ class Unroller:
 
     def __init__(self, encoding: Step, limit: Limit, max_steps: int = MAX_STEPS,
                  solver: str = SOLVER) -> None:
+        self.encoding = encoding
         self.limit = limit
         self.max_steps = max_steps
         self.done = False
         self.clauses = 0
-        self._pending: tuple[int, list[int]] | None = None
         self.initial = encoding.initial
         self.clauses_per_step = encoding.clauses
         self.aps = encoding.aps
         self.width = encoding.width
         self.links = encoding.links
         self.posts = encoding.posts
+        self.name = solver
         self.solver = Solver(name=solver)
         self.top = 0
         self.offsets: list[int] = []  # where each step's copy of the variables starts
         self.interrupted = False
+        self.low = 0  # the last step's index in the shortest lasso not yet refuted
+        self.stalled = False  # a bound outlasted a round's work: probes from now on
+        self.gap = 0  # how far past the shortest bound the last dropped probe was
+        self.prober: Unroller | None = None  # the probes' own solver (module docstring)
+        self._loops: dict[int, tuple[int, list[int]]] = {}  # bound: its selector, loop selectors
 
     def interrupt(self) -> None:
         self.interrupted = True
         self.solver.interrupt()
+        if self.prober is not None:
+            self.prober.interrupt()
 
     # -- literals of step i ----------------------------------------------------------------
     @property
@@ -84,10 +100,10 @@ class Unroller:
             for n, e in self.links:
                 self._clause([-self.lit(i - 1, n), self.lit(i, e)])  # type: ignore[operator]
 
-    def _loop(self) -> tuple[int, list[int]]:
-        """The constraints that close a lasso after the last step, under a fresh selector:
-        it loops back to some step l, and every acceptance mark occurs from l on."""
-        k = self.steps - 1
+    def _loop(self, k: int) -> tuple[int, list[int]]:
+        """The constraints that close a lasso after step k, under a fresh selector: it loops
+        back to some step l, and every acceptance mark occurs from l on. (Steps after k may
+        exist: they only ask that the run go on, which every lasso's does.)"""
         act = self._fresh()
         loops = [self._fresh() for _ in range(k + 1)]
         self.solver.add_clause([-act] + loops)
@@ -111,54 +127,107 @@ class Unroller:
         return act, loops
 
     def advance(self, work: int) -> Trace | None:
-        """Spend about `work` units on the next lengths: the lasso when one is found, None when
-        paused (the same length resumes next time) or when `done`. A unit is one unit
-        propagation of the SAT solver (3-5 million a second here, whatever the instance: a
-        conflict's cost varies a hundredfold), and each clause the unrolling adds costs
-        `CLAUSE_WORK` units."""
+        """Spend about `work` units on the next bounds (module docstring): the lasso when one
+        is found, None when paused (the same bounds resume next time) or when `done`. A unit is
+        one unit propagation of the SAT solver (3-5 million a second here, whatever the
+        instance: a conflict's cost varies a hundredfold), and each clause the unrolling adds
+        costs `CLAUSE_WORK` units."""
         while not self.done:
-            if self._pending is None:
-                if self.steps >= self.max_steps or self.clauses > MAX_CLAUSES:
-                    self.done = True
-                    return None
-                before = self.clauses
-                self.add_step()
-                self._pending = self._loop()
-                work -= CLAUSE_WORK * (self.clauses - before)
-            act, loops = self._pending
-            if any(x is False for x in self.initial):
+            k = self.low
+            if k >= self.max_steps or self._clauses() > MAX_CLAUSES \
+                    or any(x is False for x in self.initial):
                 self.done = True
                 return None
+            work -= CLAUSE_WORK * self._build(k)
             if work <= 0:
                 return None
-            before = self.solver.accum_stats().get("propagations", 0)
-            self.solver.prop_budget(work)
-            result = None
-            if not self.interrupted:
-                result = self.solver.solve_limited(
-                    assumptions=[self.lit(0, e) for e in self.initial if e is not True] + [act],
-                    expect_interrupt=True)
+            probe = self._probe() if self.stalled else None
+            rest = 0 if probe is None else work // 2
+            result, work = self._solve(k, work - rest)
+            work += rest
             if result is None:
-                if self.interrupted:  # the watchdog: a hard limit
-                    self.limit.check_time()
-                    raise OutOfTime("time budget exhausted")
-                return None  # this round's work is spent
-            work -= self.solver.accum_stats().get("propagations", 0) - before
-            self.solver.add_clause([-act])
-            self._pending = None
-            if result:
-                return self._lasso(loops)
+                if probe is None:
+                    self.stalled = True
+                    return None
+                assert self.prober is not None
+                built = self.prober._build(probe)
+                work -= CLAUSE_WORK * built
+                result, work = self.prober._solve(probe, work) if work > 0 else (None, 0)
+                if result is None:
+                    if not built:  # it had its whole share: dropped, with its solver
+                        self.prober.close()
+                        self.prober = None
+                        self.gap = probe - k
+                    return None
+                if result:
+                    return self.prober._lasso(probe)
+                k = probe
+            elif result:
+                return self._lasso(k)
+            self._refuted(k)
         return None
 
-    def _lasso(self, loops: list[int]) -> Trace:
+    def _clauses(self) -> int:
+        return self.clauses + (self.prober.clauses if self.prober is not None else 0)
+
+    def _probe(self) -> int | None:
+        """A longer bound to try beside the shortest one, within the step and clause limits, and
+        the solver to try it in: a fresh one, as a hard refutation's learned clauses and saved
+        phases slow the search for a lasso (amba_cl_12's 14-step lassos: 0.05 s in a solver of
+        their own, over 0.5 s after 13 steps' failed refutation)."""
+        if self.prober is None:
+            self.prober = Unroller(self.encoding, self.limit, self.max_steps, self.name)
+            self.prober.interrupted = self.interrupted
+        per_step = len(self.clauses_per_step) + len(self.links)
+        room = max(0, MAX_CLAUSES - self._clauses()) // max(1, per_step)
+        bound = min(self.low + max(2 * self.gap, self.low + 1), self.max_steps - 1,
+                    self.prober.steps - 1 + room)
+        return bound if bound > self.low else None
+
+    def _build(self, k: int) -> int:
+        """Steps 0..k and bound k's loop constraints, where missing: the clauses added."""
+        before = self.clauses
+        while self.steps <= k:
+            self.add_step()
+        if k not in self._loops:
+            self._loops[k] = self._loop(k)
+        return self.clauses - before
+
+    def _solve(self, k: int, work: int) -> tuple[bool | None, int]:
+        """Bound k's SAT call within `work` units: its verdict (None: out of work) and the work
+        left."""
+        act, _ = self._loops[k]
+        spent = propagations(self.solver)
+        self.solver.prop_budget(work)
+        result = None
+        if not self.interrupted:
+            result = self.solver.solve_limited(
+                assumptions=[self.lit(0, e) for e in self.initial if e is not True] + [act],
+                expect_interrupt=True)
+        if result is None:
+            if self.interrupted:  # the watchdog: a hard limit
+                self.limit.check_time()
+                raise OutOfTime("time budget exhausted")
+            return None, 0  # the work is spent
+        return result, work - (propagations(self.solver) - spent)
+
+    def _refuted(self, k: int) -> None:
+        """No lasso closes after step k, nor (module docstring) after any earlier step."""
+        self.low = max(self.low, k + 1)
+        for bound in [b for b in self._loops if b <= k]:
+            self.solver.add_clause([-self._loops.pop(bound)[0]])
+        if self.prober is not None:
+            self.prober._refuted(k)
+
+    def _lasso(self, k: int) -> Trace:
         model = self.solver.get_model()
-        loop = next(l for l, sel in enumerate(loops) if model[sel - 1] > 0)
+        loop = next(l for l, sel in enumerate(self._loops[k][1]) if model[sel - 1] > 0)
         letters = [tuple(sorted((name, model[self.lit(i, v) - 1] > 0)  # type: ignore[operator]
                                 for name, v in self.aps.items()))
-                   for i in range(self.steps)]
+                   for i in range(k + 1)]
         return letter_trace(letters[:loop], letters[loop:])
 
     def close(self) -> None:
         self.solver.delete()
-
-
+        if self.prober is not None:
+            self.prober.close()

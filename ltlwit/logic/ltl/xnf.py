@@ -349,6 +349,12 @@ class Step:
     posts: list[int]
 
 
+def propagations(solver: Solver) -> int:
+    """The solver's unit propagations so far: the searches' unit of work, which does not depend
+    on the machine's speed."""
+    return solver.accum_stats().get("propagations", 0)
+
+
 def step(formula: Formula, template: Xnf | None = None, solver: str = SOLVER) -> Step:
     """The step encoding of `formula`; `template`: an encoding of the formula's closure to
     complete and copy (the explicit search's, before it searches) instead of encoding it again.
