@@ -16,9 +16,16 @@ from typing import Callable, Iterator
 
 #: Operator spellings used as `Formula.op`. Constants are "1" and "0"; an AP has op "ap".
 CONSTANTS = ("1", "0")
-UNARY = ("!", "X", "F", "G")
-BINARY = ("&", "|", "->", "<->", "xor", "U", "R", "W", "M")
-TEMPORAL = frozenset({"X", "F", "G", "U", "R", "W", "M"})
+#: The past-time operators, in BLACK's and nuXmv's letters: `Y` yesterday (there is a previous
+#: instant and the operand held there), `Z` weak yesterday (or this is the first instant), `O`
+#: once, `H` historically, `S` since, `T` triggered (`a T b` = `!(!a S !b)`): the mirror images
+#: of X, X, F, G, U and R.
+PAST_UNARY = ("Y", "Z", "O", "H")
+PAST_BINARY = ("S", "T")
+PAST = frozenset(PAST_UNARY + PAST_BINARY)
+UNARY = ("!", "X", "F", "G") + PAST_UNARY
+BINARY = ("&", "|", "->", "<->", "xor", "U", "R", "W", "M") + PAST_BINARY
+TEMPORAL = frozenset({"X", "F", "G", "U", "R", "W", "M"}) | PAST
 OPERATORS = UNARY + BINARY
 
 _TABLE: "weakref.WeakValueDictionary[tuple, Formula]" = weakref.WeakValueDictionary()
@@ -27,13 +34,16 @@ _TABLE: "weakref.WeakValueDictionary[tuple, Formula]" = weakref.WeakValueDiction
 class Formula:
     """A node of a formula tree; build one with the module's constructors, never directly."""
 
-    __slots__ = ("op", "children", "name", "size", "temporal", "_aps", "__weakref__")
+    __slots__ = ("op", "children", "name", "size", "temporal", "past", "_aps", "__weakref__")
 
     op: str
     children: tuple["Formula", ...]
     name: str | None
     size: int
     temporal: bool
+    #: some node of the formula is a past operator (the engine's automaton and the models are
+    #: for future-only formulas; the SAT-based searches take both)
+    past: bool
 
     def __new__(cls, op: str, children: tuple["Formula", ...] = (), name: str | None = None) -> "Formula":
         key = (op, children, name)
@@ -46,15 +56,19 @@ class Formula:
         object.__setattr__(node, "name", name)
         # Explicit arity cases: this constructor is the hot path of every parser.
         if not children:
-            size, temporal = 1, False
+            size, temporal, past = 1, False, False
         elif len(children) == 1:
-            size, temporal = 1 + children[0].size, op in TEMPORAL or children[0].temporal
+            child = children[0]
+            size, temporal = 1 + child.size, op in TEMPORAL or child.temporal
+            past = child.past or op in PAST
         else:
             left, right = children
             size = 1 + left.size + right.size
             temporal = op in TEMPORAL or left.temporal or right.temporal
+            past = left.past or right.past or op in PAST
         object.__setattr__(node, "size", size)
         object.__setattr__(node, "temporal", temporal)
+        object.__setattr__(node, "past", past)
         object.__setattr__(node, "_aps", None)
         _TABLE[key] = node
         return node
