@@ -1,8 +1,9 @@
 """Hypothesis strategies shared by the test suite: random formulas, traces, assignments.
 
-`formulas(aps=..., max_leaves=..., temporal=...)` draws trees over the whole operator set
-(propositional operators only when `temporal=False`); `aps` is a sequence of names or a
-strategy of names (`weird_names()` exercises quoting in every syntax).
+`formulas(aps=..., max_leaves=..., temporal=...)` draws trees over the whole future operator
+set (propositional operators only when `temporal=False`; the past operators `Y Z O H S T` too
+with `past=True`); `aps` is a sequence of names or a strategy of names (`weird_names()`
+exercises quoting in every syntax).
 """
 
 from __future__ import annotations
@@ -12,13 +13,15 @@ from typing import Sequence
 from hypothesis import strategies as st
 
 from ltlwit.logic.assignment import Assignment
-from ltlwit.logic.formula import FALSE, TRUE, Formula, ap
+from ltlwit.logic.formula import FALSE, PAST_BINARY, PAST_UNARY, TRUE, Formula, ap
 from ltlwit.logic.trace import Trace
 
 PROP_UNARY = ("!",)
 PROP_BINARY = ("&", "|", "->", "<->", "xor")
 LTL_UNARY = ("!", "X", "F", "G")
 LTL_BINARY = PROP_BINARY + ("U", "R", "W", "M")
+PAST_LTL_UNARY = LTL_UNARY + PAST_UNARY
+PAST_LTL_BINARY = LTL_BINARY + PAST_BINARY
 
 
 def _names(aps: Sequence[str] | st.SearchStrategy[str]) -> st.SearchStrategy[str]:
@@ -30,12 +33,19 @@ def formulas(
     max_leaves: int = 12,
     temporal: bool = True,
     constants: bool = True,
+    past: bool = False,
 ) -> st.SearchStrategy[Formula]:
+    """`past`: the past operators too (with `temporal` only); off, the draws are exactly the
+    future-only ones the rest of the suite was written against."""
     leaves = _names(aps).map(ap)
     if constants:
         leaves = leaves | st.sampled_from((TRUE, FALSE))
-    unary = LTL_UNARY if temporal else PROP_UNARY
-    binary = LTL_BINARY if temporal else PROP_BINARY
+    if not temporal:
+        unary, binary = PROP_UNARY, PROP_BINARY
+    elif past:
+        unary, binary = PAST_LTL_UNARY, PAST_LTL_BINARY
+    else:
+        unary, binary = LTL_UNARY, LTL_BINARY
 
     def extend(children: st.SearchStrategy[Formula]) -> st.SearchStrategy[Formula]:
         return st.builds(lambda op, c: Formula(op, (c,)), st.sampled_from(unary), children) | st.builds(

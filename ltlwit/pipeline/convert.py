@@ -19,7 +19,16 @@ class Conversion(Answer):
     text: str | None = None
 
 
+#: Why `--to spot` refuses a formula with past operators: Spot has none, and its tools would
+#: read `Y a` as a syntax error and `Once` as a name. (`print_formula(f, "spot")` itself
+#: prints them in BLACK's letters, for messages and the API.)
+_NO_PAST_IN_SPOT = ("Spot's syntax has no past operators (Y, Z, S, T, O, H); "
+                   "--to lbt and --to polish-spaced carry them")
+
+
 def convert_one(item: InputItem, parser: InputParser, to: str) -> Conversion:
+    """One input in syntax `to`, or the error that keeps it from being converted (the other
+    inputs of the run are converted regardless)."""
     if item.error is not None:
         return Conversion(item=item, status="error", message=item.error)
     try:
@@ -27,6 +36,9 @@ def convert_one(item: InputItem, parser: InputParser, to: str) -> Conversion:
     except ValueError as exc:
         return Conversion(item=item, status="error", message="parse error", parse_error=exc)
     logic = logic_of(formula)
+    if to == "spot" and formula.past:
+        return Conversion(item=item, status="error", logic=logic,
+                          message=f"cannot print in spot syntax: {_NO_PAST_IN_SPOT}")
     try:
         return Conversion(item=item, status="ok", logic=logic, text=formula.to_str(to))
     except ValueError as exc:  # e.g. network Polish cannot spell a multi-letter AP

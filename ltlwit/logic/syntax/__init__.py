@@ -2,7 +2,10 @@
 
 Formulas: `spot` (Spot's infix, with its aliases and UTF-8 operators), `polish` (DeepLTL's
 network Polish `&Uab!Xc`; a string with spaces between tokens is read as spaced Polish),
-`polish-spaced` (`& U req b ! X c`), `lbt`, and `auto` (see `detect`). Every parser raises
+`polish-spaced` (`& U req b ! X c`), `lbt`, and `auto` (see `detect`). The past operators
+(`Y Z O H S T`: yesterday, weak yesterday, once, historically, since, triggered) are read
+and printed in the letters BLACK and nuXmv use by every syntax but network Polish, which
+stays DeepLTL's future-only format. Every parser raises
 `ParseError` only; every parser and printer is iterative, so depth is never a problem.
 Printers round-trip: `parse_formula(print_formula(f, s), s) is f` for every syntax `s`.
 """
@@ -68,7 +71,8 @@ def parse_formula(text: str, syntax: str = "auto") -> Formula:
 
 
 def print_formula(formula: Formula, syntax: str = "spot") -> str:
-    """Render a formula; `polish` raises ValueError for names it cannot spell (multi-letter)."""
+    """Render a formula; `polish` raises ValueError for names it cannot spell (multi-letter)
+    and for past operators."""
     try:
         printer = _PRINTERS[syntax]
     except KeyError:

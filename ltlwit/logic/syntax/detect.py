@@ -18,6 +18,11 @@ The rule, in order (the first reading that parses wins):
    names `p0`, `p1`, ... or quoted). When both read the tokens and disagree, the spelling
    decides: any of `xor -> <-> 1 0` means Polish, otherwise LBT (`t`, `f` are its constants).
 3. When nothing parses, the error reported is the infix parser's.
+
+The past operators need nothing of their own: infix, spaced Polish and LBT spell them alike
+(`G(grant -> O req)`, `G -> grant O req`, `G i "grant" O "req"`), and network Polish, which
+has none, reads their letters as names, so a lone `Y` or `S` (no infix formula: an operator
+without operands) is the proposition of that name.
 """
 
 from __future__ import annotations

@@ -1,15 +1,19 @@
 """Tokenizer of Spot's infix syntax, faithful to Spot's flex scanner where names and
-operators meet (flex reads the longest match; on a tie the earlier rule wins):
+operators meet (flex reads the longest match; on a tie the earlier rule wins), extended with
+the past-time operators in BLACK's and nuXmv's letters (Spot has none): `Y` yesterday and `Z`
+weak yesterday (read like `X`), `O` once and `H` historically (like `F`, `G`), `S` since and
+`T` triggered (binary, like `U`, `R`):
 
-* Expecting an operand, a name may not start with `F`, `G` or `X` unless a digit follows,
-  so `GFa` is `G F a` while `F1` and `X0y` are names; any other identifier, however long,
-  is one name: `aUb` is a name, `Ua` too, `U` alone is the operator (keywords win ties,
-  as do `true`/`false` in any case and `xor`).
-* After an operand (a name or `)`), no name may start with `M R U V W F G X`, so `a Ub`
-  reads as `a U b`.
+* Expecting an operand, a name may not start with `F`, `G`, `X`, `Y`, `Z`, `O` or `H` unless
+  a digit follows, so `GFa` is `G F a`, `Once` is `O nce` and `GOa` is `G O a`, while `F1`,
+  `X0y` and `H1` are names; any other identifier, however long, is one name: `aUb` is a
+  name, `Ua` and `Sa` too, `U` or `S` alone is the operator (keywords win ties, as do
+  `true`/`false` in any case and `xor`).
+* After an operand (a name or `)`), no name may start with `M R U V W S T` nor with one of
+  the unary letters, so `a Ub` reads as `a U b` and `a Sb` as `a S b`.
 * `()` is the next operator, `=0` and a combining overline (`a̅`) negate the name before.
-Bounded and PSL/SERE syntax (`X[2]`, `{...}`, `;`, `[*]`, `##1`, `first_match`, `S`, `Ⓧ`) is
-not supported and reported as such, with its column.
+Bounded and PSL/SERE syntax (`X[2]`, `{...}`, `;`, `[*]`, `##1`, `first_match`, `Ⓧ`) is not
+supported and reported as such, with its column.
 """
 
 from __future__ import annotations
@@ -30,8 +34,9 @@ class Tok(NamedTuple):
     level: float = 0.0  # binding strength of a binary operator (higher binds tighter)
 
 
-#: Binary operators: op -> (level, right-associative), Spot's table lowest first.
-LEVELS = {"->": 1.0, "<->": 1.0, "|": 2.0, "xor": 3.0, "&": 4.0, "U": 5.0, "R": 5.0, "W": 5.0, "M": 5.0}
+#: Binary operators: op -> level, Spot's table lowest first, `S T` with their twins `U R`.
+LEVELS = {"->": 1.0, "<->": 1.0, "|": 2.0, "xor": 3.0, "&": 4.0, "U": 5.0, "R": 5.0, "W": 5.0, "M": 5.0,
+          "S": 5.0, "T": 5.0}
 RIGHT = frozenset({1.0, 5.0})
 STAR_LEVEL = 4.5  # Wring's `*` conjunction binds between `&` and `U`, as in Spot.
 
@@ -64,15 +69,21 @@ for _s in _SYMBOLS:
 _SPACE = re.compile(r"[ \t\n\r]+")
 _WORD = re.compile(r"[a-zA-Z0-9_.]+")
 _BRACKET = re.compile(r"[ \t\n\r]*\[(\])?")
-_KEYWORDS = {"U": "U", "R": "R", "V": "R", "W": "W", "M": "M", "xor": "xor"}
-_UNSUPPORTED_WORDS = {"S": "the S operator", "first_match": "PSL first_match"}
-_NOT_AFTER_OPERAND = frozenset("FGXMRUVW")
+_KEYWORDS = {"U": "U", "R": "R", "V": "R", "W": "W", "M": "M", "S": "S", "T": "T", "xor": "xor"}
+_UNSUPPORTED_WORDS = {"first_match": "PSL first_match"}
+#: Letters that are a unary operator unless a digit follows (then they start a name).
+_UNARY_LETTERS = "FGXYZOH"
+#: Letters that are an operator keyword on their own.
+_KEYWORD_LETTERS = _UNARY_LETTERS + "URVWMST"
+_NOT_AFTER_OPERAND = frozenset(_KEYWORD_LETTERS)
 
 NAMES = {
     "!": "not operator", "X": "next operator", "F": "sometimes operator", "G": "always operator",
     "&": "and operator", "*": "star operator", "|": "or operator", "xor": "xor operator",
     "->": "implication operator", "<->": "equivalent operator", "U": "until operator",
     "R": "release operator", "W": "weak until operator", "M": "strong release operator",
+    "Y": "yesterday operator", "Z": "weak yesterday operator", "O": "once operator",
+    "H": "historically operator", "S": "since operator", "T": "triggered operator",
     "(": "opening parenthesis", ")": "closing parenthesis",
 }
 
@@ -92,7 +103,7 @@ def _unsupported(text: str, column: int, width: int, what: str) -> ParseError:
 
 
 #: What a letter-initial run starts, by (run, after an operand), for the runs whose token does
-#: not depend on what follows (all but F, G, X): identifiers recur, and `_word`
+#: not depend on what follows (all but the unary letters): identifiers recur, and `_word`
 #: decides each one by flex's rules in a dozen string operations (a multi-megabyte formula
 #: has a million of them). Bounded, as AP names come from the input.
 _WORDS: dict[tuple[str, bool], tuple[str, object, int, float]] = {}
@@ -125,7 +136,7 @@ def tokenize(text: str) -> list[Tok]:
             if known is None:
                 i = _word(text, i, word, after_operand, append)
                 last = toks[-1]
-                if last.kind != "un" and len(_WORDS) < _WORDS_LIMIT:  # F/G/X look ahead for `[`
+                if last.kind != "un" and len(_WORDS) < _WORDS_LIMIT:  # F, G, X, ... look ahead for `[`
                     _WORDS[(word, after_operand)] = (last.kind, last.value, last.width, last.level)
             else:
                 kind, value, width, level = known
@@ -191,16 +202,16 @@ def _word(text: str, i: int, word: str, after_operand: bool, append) -> int:
     elif word[:3] == "xor":
         keyword = 3
     else:
-        keyword = 1 if c in "URVWMSFGX" else 0
+        keyword = 1 if c in _KEYWORD_LETTERS else 0
     if not after_operand:
-        if c in "FGX":
+        if c in _UNARY_LETTERS:
             name = len(word) if len(word) > 1 and word[1].isdigit() else 0
         else:
             name = len(word)
     elif c in _NOT_AFTER_OPERAND:
         name = 0
     else:
-        name = len(word) if len(word) > 1 and word[1] not in "FGX" else 1
+        name = len(word) if len(word) > 1 and word[1] not in _UNARY_LETTERS else 1
     best = max(const, keyword, name)
     if best == const:
         append(Tok("atom", TRUE if const == 4 else FALSE, i, const))
@@ -208,7 +219,7 @@ def _word(text: str, i: int, word: str, after_operand: bool, append) -> int:
         spelled = word[:keyword]
         if spelled in _UNSUPPORTED_WORDS:
             raise _unsupported(text, i, keyword, _UNSUPPORTED_WORDS[spelled])
-        if spelled in "FGX":
+        if spelled in _UNARY_LETTERS:
             bracket = _BRACKET.match(text, i + 1)
             if bracket and not bracket.group(1):
                 raise _unsupported(text, i, bracket.end() - i, f"bounded operator {spelled}[..]")

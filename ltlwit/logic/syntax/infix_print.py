@@ -1,8 +1,11 @@
 """Spot infix printer with the fewest parentheses that still read back as the same tree.
 
-The parser (infix.py) builds binary `&`/`|`/`xor` left-nested and `U R W M -> <->`
+The parser (infix.py) builds binary `&`/`|`/`xor` left-nested and `U R W M S T -> <->`
 right-nested, so `a & b & c` prints without parentheses while `a & (b & c)` keeps them:
 print -> parse gives back the identical (hash-consed) object. Iterative, so any depth prints.
+Past operators print in the letters the parser reads (`Y Z O H S T`, BLACK's), although Spot
+itself has none: `ltlwit fmt --to spot` refuses them, but messages and `str(formula)` need a
+readable infix form.
 """
 
 from __future__ import annotations
@@ -10,10 +13,11 @@ from __future__ import annotations
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.syntax.names import spot_ap
 
-#: Binding strength, lowest first, exactly Spot's table; atoms and unary operators bind
-#: tighter than any binary operator, so only binary children ever need parentheses.
-PRECEDENCE = {"->": 1, "<->": 1, "|": 2, "xor": 3, "&": 4, "U": 5, "R": 5, "W": 5, "M": 5}
-RIGHT_ASSOC = frozenset({"->", "<->", "U", "R", "W", "M"})
+#: Binding strength, lowest first, exactly Spot's table (`S T` with `U R`); atoms and unary
+#: operators bind tighter than any binary operator, so only binary children ever need
+#: parentheses.
+PRECEDENCE = {"->": 1, "<->": 1, "|": 2, "xor": 3, "&": 4, "U": 5, "R": 5, "W": 5, "M": 5, "S": 5, "T": 5}
+RIGHT_ASSOC = frozenset({"->", "<->", "U", "R", "W", "M", "S", "T"})
 _ATOM = 10
 
 
@@ -35,7 +39,7 @@ def print_spot(formula: Formula) -> str:
         elif len(item.children) == 1:
             child = item.children[0]
             out.append(op)
-            # `X1` and `F0` would read as AP names, so constants after F/G/X get parentheses.
+            # `X1`, `F0`, `Y1` would read as AP names, so constants after a letter get parentheses.
             if child.op in PRECEDENCE or (op != "!" and child.op in ("1", "0")):
                 out.append("(")
                 push(")")

@@ -1,6 +1,8 @@
 """How atomic-proposition names are written in each syntax: when a name may stand bare and
 how it is double-quoted otherwise. Shared by the printers and the word/assignment syntaxes
 so that what a printer leaves bare is exactly what the matching parser reads back as one AP.
+The operator letters of network Polish live here too (`NETWORK_ARITY`): they decide both
+which letters network Polish reads as names and which Spot names auto-detection would misread.
 """
 
 from __future__ import annotations
@@ -9,10 +11,11 @@ import re
 from functools import lru_cache
 
 #: A bare identifier of the Spot infix syntax read in "expecting an operand" position
-#: (Spot's lexer: an AP cannot start with F, G or X unless a digit follows).
-SPOT_BARE = re.compile(r"(?:[a-zA-EH-WYZ_.][a-zA-Z0-9_.]*|[FGX][0-9][a-zA-Z0-9_.]*)\Z")
-#: Words that Spot's lexer reads as operators or constants although they look like names.
-SPOT_KEYWORDS = frozenset({"U", "R", "V", "W", "M", "S", "xor", "first_match"})
+#: (Spot's lexer: an AP cannot start with F, G or X unless a digit follows; nor, here, with
+#: the past operators' letters Y, Z, O, H, by the same rule).
+SPOT_BARE = re.compile(r"(?:[a-zA-EI-NP-W_.][a-zA-Z0-9_.]*|[FGXYZOH][0-9][a-zA-Z0-9_.]*)\Z")
+#: Words that the infix lexer reads as operators or constants although they look like names.
+SPOT_KEYWORDS = frozenset({"U", "R", "V", "W", "M", "S", "T", "xor", "first_match"})
 #: Identifier tokens of the prefix syntaxes (spaced Polish, LBT, assignments).
 IDENT = re.compile(r"[A-Za-z_.][A-Za-z0-9_.]*\Z")
 
@@ -43,7 +46,8 @@ def unquote_at(text: str, start: int) -> tuple[str, int] | None:
 @lru_cache(maxsize=4096)
 def spot_ap(name: str) -> str:
     """A name as Spot's infix syntax needs it: bare when the lexer reads it back as this very
-    AP, quoted otherwise (`aUb`, `p0`, `F1` stay bare; `X`, `U`, `true`, `x < 3` are quoted).
+    AP, quoted otherwise (`aUb`, `p0`, `F1`, `H1`, `Sa` stay bare; `X`, `U`, `T`, `Once`,
+    `true`, `x < 3` are quoted).
     Names that are themselves network Polish (`Uab`, `F0`) are quoted too, although Spot
     would read them bare, so that auto-detection reads the printed formula back unchanged."""
     if (
@@ -56,18 +60,21 @@ def spot_ap(name: str) -> str:
     return quote(name)
 
 
-_NET_TOKEN = re.compile(r"<->|->|xor|.", re.S)
-_NET_ARITY = {"1": 0, "0": 0, "!": 1, "X": 1, "F": 1, "G": 1, "&": 2, "|": 2, "->": 2, "<->": 2, "xor": 2,
-              "U": 2, "R": 2, "W": 2, "M": 2}
+#: The tokens of network Polish: the multi-character operators, else one character each.
+NETWORK_TOKEN = re.compile(r"<->|->|xor|.", re.S)
+#: Network Polish's operators and constants with their arities. It is DeepLTL's and the
+#: models' format and stays future-only: every other letter, `Y Z O H S T` included, is a name.
+NETWORK_ARITY = {"1": 0, "0": 0, "!": 1, "X": 1, "F": 1, "G": 1, "&": 2, "|": 2, "->": 2, "<->": 2,
+                 "xor": 2, "U": 2, "R": 2, "W": 2, "M": 2}
 
 
 def _is_network_polish(text: str) -> bool:
     """Whether `text` is one complete network-Polish formula (letters are names)."""
     need = 1
-    for tok in _NET_TOKEN.findall(text):
+    for tok in NETWORK_TOKEN.findall(text):
         if need == 0:
             return False
-        arity = _NET_ARITY.get(tok)
+        arity = NETWORK_ARITY.get(tok)
         if arity is None:
             if not tok.isalpha():
                 return False

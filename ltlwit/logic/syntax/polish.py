@@ -2,33 +2,33 @@
 
 Network Polish (`&Uab!Xc`) is what the training data and the models use: no spaces,
 single-letter APs, the multi-character tokens `->`, `<->` and `xor`. It is on the training
-data path (hundreds of thousands of formulas), hence the tight right-to-left stack loop.
-Spaced Polish (`& U req b ! X "x < 3"`) has the same operators but any AP names.
+data path (hundreds of thousands of formulas), hence the tight right-to-left stack loop. It
+stays future-only, as DeepLTL wrote it: `Y Z O H S T` are names there, and a formula with
+past operators does not print in it.
+Spaced Polish (`& U req b ! X "x < 3"`, `S req ! Y b`) has every operator, the past ones in
+BLACK's letters `Y Z O H S T`, and any AP names.
 """
 
 from __future__ import annotations
 
-import re
-
-from ltlwit.logic.formula import BINARY, UNARY, Formula, ap
+from ltlwit.logic.formula import OPERATORS, Formula, ap
 from ltlwit.logic.syntax.errors import ParseError
-from ltlwit.logic.syntax.names import IDENT, quote
-from ltlwit.logic.syntax.prefix import ARITY, Token, build, diagnose, words
+from ltlwit.logic.syntax.names import IDENT, NETWORK_ARITY, NETWORK_TOKEN, quote
+from ltlwit.logic.syntax.prefix import Token, build, diagnose, words
 
-_NET_TOKEN = re.compile(r"<->|->|xor|.", re.S)
 #: Letters that are operators in network Polish and so cannot be AP names there.
-_OP_LETTERS = frozenset("XFGURWM")
-_OPS = frozenset(UNARY + BINARY)
+_OP_LETTERS = frozenset(op for op in NETWORK_ARITY if op.isalpha() and len(op) == 1)
+_OPS = frozenset(OPERATORS)
 _AP_CACHE: dict[str, Formula] = {}
 
 
 def parse_network(text: str) -> Formula:
     """Parse DeepLTL network Polish (`&Uab!Xc`); surrounding whitespace is ignored."""
     body = text.strip()
-    tokens = _NET_TOKEN.findall(body)
+    tokens = NETWORK_TOKEN.findall(body)
     stack: list[Formula] = []
     push, pop = stack.append, stack.pop
-    arity_of = ARITY.get
+    arity_of = NETWORK_ARITY.get
     try:
         for tok in reversed(tokens):
             arity = arity_of(tok)
@@ -58,9 +58,9 @@ def _network_error(text: str) -> ParseError:
     offset = len(text) - len(text.lstrip())
     body = text.strip()
     tokens: list[tuple[str, int, str]] = []
-    for m in _NET_TOKEN.finditer(body):
+    for m in NETWORK_TOKEN.finditer(body):
         tok, column = m.group(), m.start() + offset
-        if tok in ARITY and tok != "ap":
+        if tok in NETWORK_ARITY:
             tokens.append((tok, column, tok))
         elif tok.isalpha():
             tokens.append(("ap", column, tok))
@@ -73,7 +73,10 @@ def _network_error(text: str) -> ParseError:
 
 
 def print_network(formula: Formula) -> str:
-    """Network Polish; raises ValueError for a name that is not one non-operator letter."""
+    """Network Polish; raises ValueError for a name that is not one non-operator letter and
+    for past operators, which the format (and the models that read it) does not have."""
+    if formula.past:
+        raise ValueError("network Polish has no past operators; use polish-spaced")
     parts: list[str] = []
     n_xor = 0
     for node in formula.walk():

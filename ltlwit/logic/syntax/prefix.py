@@ -1,7 +1,8 @@
 """Shared machinery of the prefix (Polish-like) syntaxes: building a formula from a token
 list with one explicit stack, and explaining, with a column, why a token list is not one
-complete formula. Spaced Polish and LBT both use it; the network-Polish fast path only calls
-`diagnose` once it has failed.
+complete formula. Spaced Polish and LBT both use it, with every operator, past ones
+included; network Polish, future-only, has its own table (`names.NETWORK_ARITY`) and only
+calls `diagnose` once its fast path has failed.
 """
 
 from __future__ import annotations
@@ -9,11 +10,13 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ltlwit.logic.formula import BINARY, Formula, ap
+from ltlwit.logic.formula import BINARY, UNARY, Formula, ap
 from ltlwit.logic.syntax.errors import ParseError
 from ltlwit.logic.syntax.names import unquote_at
 
-ARITY: dict[str, int] = {"1": 0, "0": 0, "ap": 0, "!": 1, "X": 1, "F": 1, "G": 1}
+#: Arity of every token op of the prefix syntaxes, keyed by Formula op ("ap" for names).
+ARITY: dict[str, int] = {"1": 0, "0": 0, "ap": 0}
+ARITY.update((op, 1) for op in UNARY)
 ARITY.update((op, 2) for op in BINARY)
 
 
