@@ -1,6 +1,9 @@
-"""BLACK's benchmark suite through `ltlwit solve --model none`, family by family, against the peers.
+"""BLACK's benchmark suites through `ltlwit solve --model none`, family by family, against the peers.
 
     python bench/black.py                                  # every formula, --timeout 10
+    python bench/black.py --suite past                     # the LTL+past suite (Y Z S T O H)
+    python bench/black.py --suite past --sample 20 --out past.jsonl    # 20 per family, rows kept
+    python bench/black.py --data other.jsonl.gz            # any file with the same fields
     python bench/black.py --families forobots,acacia       # chosen families
     python bench/black.py --sample 40 --seed 1             # at most 40 per family (seeded)
     python bench/black.py --jobs 2 --out results.jsonl     # two at a time; per-formula rows
@@ -13,13 +16,26 @@ minimisation and the final check, exactly what a user waits for; its peak memory
 `ru_maxrss`. A process still running at T + `--grace` seconds is killed and counted as killed.
 
 Per family it prints: solved within `--limit` seconds (default 10) of wall time, wrong (a verdict
-against `expected`), unknown, killed, the median and p90 wall time of the solved ones, the
-largest overrun of T, peak memory, and each peer's count within `--limit` on the same formulas
-(BLACK's published results, read from the file). Formulas whose `expected` is `disputed` or null
-are listed with ltlwit's answer and its proof (a verified witness, or the engine's unsat reason).
+against `expected`, or a sat answer whose witness is not verified), unknown, killed, err (no
+answer: a parse or usage error, a crash; counted as not solved, the messages grouped below the
+table), the median and p90 wall time of the solved ones, the largest overrun of T (wall - T),
+peak memory, each peer's count within `--limit` on the same formulas (the published results read
+from the file; the peers are the keys of the rows' `peers`), the best peer's count (`best`,
+named in the last column), the virtual best (`vbest`: formulas any peer solves within the
+limit) and `margin` = solved - best. Below the table it checks the targets: 0 wrong, every sat
+answer verified, no family below its best peer, largest wall - T at most +0.5 s. Formulas whose
+`expected` is `disputed` or null are listed with ltlwit's answer and its proof (a verified
+witness, or the engine's unsat reason).
 
-Data: ../shared/data/black/black.jsonl.gz (its README: ../shared/data/README.md). Results and
-commands are recorded in docs/benchmarks.md.
+Suites (`--suite`, default future; `--data PATH` reads another file with the same fields, with
+the chosen suite's options):
+  future  ../shared/data/black/black.jsonl.gz: 2,469 future-only formulas, eight peers.
+  past    ../shared/data/black-past/past.jsonl.gz: 770 LTL+past formulas (families crscounter,
+          random) in BLACK's letters (Y Z S T O H), peers black, nuxmv-sbmc, nuxmv-klive.
+A suite is a data file plus the `ltlwit solve` options its formulas need (see SUITES); the
+finite-trace suite (black-finite/finite.jsonl.gz) is one entry with `--semantics finite` once
+ltlwit has it. The files are described in ../shared/data/README.md; results and commands are
+recorded in docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -38,11 +54,38 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "black" / "black.jsonl.gz"
-PEERS = ("aalta", "black", "leviathan", "ls4", "nuxmv-sbmc", "nuxmv-klive", "pltl-tree", "pltl-graph")
+DATA_DIR = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+@dataclass(frozen=True)
+class Suite:
+    data: Path                      # JSON Lines (gzip): name, family, formula, expected, peers
+    options: tuple[str, ...] = ()   # more `ltlwit solve` options its formulas need
+
+
+SUITES = {
+    "future": Suite(DATA_DIR / "black" / "black.jsonl.gz"),
+    "past": Suite(DATA_DIR / "black-past" / "past.jsonl.gz"),
+    # once `ltlwit solve --semantics finite` exists:
+    # "finite": Suite(DATA_DIR / "black-finite" / "finite.jsonl.gz", ("--semantics", "finite")),
+}
+DATA = SUITES["future"].data
+OVERRUN_TARGET = 0.5  # seconds of wall time past --timeout
+
+
+def peers_of(rows: list[dict]) -> list[str]:
+    """The peers named in the rows' `peers`, in the file's order."""
+    return list(dict.fromkeys(p for r in rows for p in r["peers"]))
+
+
+def within(row: dict, peer: str, limit: float) -> bool:
+    t = row["peers"].get(peer)
+    return t is not None and t <= limit
 
 
 def load(path: Path, families: set[str] | None, names: str | None, sample: int | None,
@@ -64,14 +107,15 @@ def load(path: Path, families: set[str] | None, names: str | None, sample: int |
     return rows
 
 
-def command(timeout: float, extra: list[str], program: str | None = None) -> list[str]:
+def command(timeout: float, extra: list[str], program: str | None = None,
+            options: tuple[str, ...] = ()) -> list[str]:
     if program:
         base = shlex.split(program)
     else:
         exe = shutil.which("ltlwit")
         base = [exe] if exe else [sys.executable, "-m", "ltlwit"]
     return base + ["solve", "--model", "none", "--format", "json", "--syntax", "spot",
-                   "--timeout", str(timeout), "-F", "-", *extra]
+                   "--timeout", str(timeout), "-F", "-", *options, *extra]
 
 
 def run_one(row: dict, cmd: list[str], timeout: float, grace: float) -> dict:
@@ -121,13 +165,15 @@ def run_one(row: dict, cmd: list[str], timeout: float, grace: float) -> dict:
         "status": state, "wall": round(wall, 3), "rc": proc.returncode,
         "rss_mib": round(usage.ru_maxrss / 1024),
         "verified": answer.get("verified"), "reason": answer.get("reason"),
+        "error": answer.get("error"),
         "witness": (answer.get("witness") or "")[:2000] or None,
         "stderr": chunks.get("err", b"").decode(errors="replace")[-300:] or None,
     }
 
 
 def run_all(rows: list[dict], args: argparse.Namespace) -> list[dict]:
-    cmd = command(args.timeout, args.extra.split() if args.extra else [], args.command)
+    cmd = command(args.timeout, args.extra.split() if args.extra else [], args.command,
+                  SUITES[args.suite].options)
     results: list[dict | None] = [None] * len(rows)
     done = 0
 
@@ -138,7 +184,7 @@ def run_all(rows: list[dict], args: argparse.Namespace) -> list[dict]:
         r = results[i]
         if args.verbose or r["status"] not in ("sat", "unsat") or r["wall"] > args.limit:
             print(f"[{done}/{len(rows)}] {r['name']}: {r['status']} {r['wall']:.2f}s "
-                  f"(expected {r['expected']}){' ' + r['reason'] if r['reason'] else ''}",
+                  f"(expected {r['expected']}){' ' + note if (note := r['reason'] or r['error']) else ''}",
                   file=sys.stderr, flush=True)
 
     with ThreadPoolExecutor(args.jobs) as pool:
@@ -159,34 +205,68 @@ def quantile(xs: list[float], p: float) -> float:
     return xs[min(len(xs) - 1, int(p * len(xs)))] if xs else float("nan")
 
 
+ANSWERS = ("sat", "unsat", "unknown", "killed")
+
+
+def failure(r: dict) -> str:
+    """Why a row has no answer (status error, none, ...), with positions left out so that rows
+    failing the same way group together."""
+    if r.get("error"):
+        message = r["error"]
+    elif r["stderr"]:
+        message = r["stderr"].strip().splitlines()[-1]
+    else:
+        message = f"no answer (rc {r['rc']})"
+    return re.sub(r"\b(column|line|col) \d+:? ?", "", message)
+
+
 def report(rows: list[dict], results: list[dict], args: argparse.Namespace) -> None:
     by_name = {r["name"]: r for r in rows}
+    peer_names = peers_of(rows)
     families = sorted({r["family"] for r in results})
-    head = (f"{'family':10} {'n':>5} {'solved':>7} {'wrong':>5} {'unk':>5} {'killed':>6} "
-            f"{'median':>7} {'p90':>7} {'overrun':>7} {'MiB':>5}  " + " ".join(f"{p[:8]:>8}" for p in PEERS)
-            + f" {'vbest':>6}")
-    print(f"ltlwit solve --model none --timeout {args.timeout}; solved = answered sat/unsat within "
-          f"{args.limit} s wall; peers: count within {args.limit} s on the same formulas")
+    head = (f"{'family':10} {'n':>5} {'solved':>7} {'wrong':>5} {'unk':>5} {'killed':>6} {'err':>5} "
+            f"{'median':>7} {'p90':>7} {'overrun':>7} {'MiB':>5}  "
+            + " ".join(f"{p[:8]:>8}" for p in peer_names)
+            + f" {'best':>6} {'vbest':>6} {'margin':>6}  best peer")
+    print(f"suite {args.suite} ({args.data}); ltlwit solve --model none --timeout {args.timeout}"
+          f"{' ' + ' '.join(SUITES[args.suite].options) if SUITES[args.suite].options else ''}"
+          f"{' ' + args.extra if args.extra else ''}")
+    print(f"solved = answered sat/unsat within {args.limit} s wall, not wrong; peers: count within "
+          f"{args.limit} s on the same formulas; best: the best peer's count; vbest: any peer "
+          f"within {args.limit} s; margin = solved - best")
     print(head)
+    below = []
     for family in families + ["total"]:
         rs = results if family == "total" else [r for r in results if r["family"] == family]
         solved = [r for r in rs if r["status"] in ("sat", "unsat") and r["wall"] <= args.limit
                   and not wrong(r)]
         times = [r["wall"] for r in solved]
-        peers = {p: sum(1 for r in rs if (by_name[r["name"]]["peers"].get(p) or 1e9) <= args.limit)
-                 for p in PEERS}
-        vbest = sum(1 for r in rs if any((by_name[r["name"]]["peers"].get(p) or 1e9) <= args.limit
-                                         for p in PEERS))
+        peers = {p: sum(1 for r in rs if within(by_name[r["name"]], p, args.limit))
+                 for p in peer_names}
+        best_peer = max(peer_names, key=lambda p: peers[p], default="-")
+        best = peers.get(best_peer, 0)
+        vbest = sum(1 for r in rs if any(within(by_name[r["name"]], p, args.limit)
+                                         for p in peer_names))
         overrun = max((r["wall"] - args.timeout for r in rs), default=0.0)
+        margin = len(solved) - best
+        if margin < 0 and family != "total":
+            below.append(f"{family} {margin:+d}")
         print(f"{family:10} {len(rs):>5} {len(solved):>7} {sum(map(wrong, rs)):>5} "
               f"{sum(r['status'] == 'unknown' for r in rs):>5} "
               f"{sum(r['status'] == 'killed' for r in rs):>6} "
+              f"{sum(r['status'] not in ANSWERS for r in rs):>5} "
               f"{quantile(times, .5):>7.2f} {quantile(times, .9):>7.2f} {overrun:>+7.2f} "
               f"{max((r['rss_mib'] for r in rs), default=0):>5}  "
-              + " ".join(f"{peers[p]:>8}" for p in PEERS) + f" {vbest:>6}")
-    others = [r for r in results if r["status"] not in ("sat", "unsat", "unknown", "killed")]
-    for r in others:
-        print(f"  not an answer: {r['name']}: status {r['status']} rc {r['rc']}: {r['stderr']}")
+              + " ".join(f"{peers[p]:>8}" for p in peer_names)
+              + f" {best:>6} {vbest:>6} {margin:>+6d}  {best_peer if best else '-'}")
+    others = [r for r in results if r["status"] not in ANSWERS]
+    if others:
+        groups = Counter(failure(r) for r in others)
+        print(f"not an answer (err): {len(others)} formula(s), {len(groups)} kind(s):")
+        for message, n in groups.most_common():
+            first = next(r for r in others if failure(r) == message)
+            print(f"  {n:>5} x {message[:160]}  (e.g. {first['name']}: status {first['status']} "
+                  f"rc {first['rc']})")
     for r in results:
         if wrong(r):
             print(f"  WRONG: {r['name']}: {r['status']} (expected {r['expected']}, "
@@ -195,9 +275,34 @@ def report(rows: list[dict], results: list[dict], args: argparse.Namespace) -> N
     if open_rows:
         print("formulas without an agreed verdict (expected disputed or null):")
         for r in open_rows:
-            proof = (f"witness {r['witness'][:80]}" if r["status"] == "sat" else
-                     f"reason {r['reason']}" if r["status"] == "unsat" else "")
+            proof = (f"witness {r['witness'][:80]}" if r["status"] == "sat" and r["witness"] else
+                     f"reason {r['reason']}" if r["status"] == "unsat" else
+                     failure(r) if r["status"] not in ANSWERS else "")
             print(f"  {r['name']} ({r['expected']}): {r['status']} in {r['wall']:.2f}s {proof}")
+    targets(results, below, args)
+
+
+def targets(results: list[dict], below: list[str], args: argparse.Namespace) -> None:
+    """The suite's targets, one line each: met or NOT MET."""
+    def line(ok: bool, text: str) -> None:
+        print(f"  {'met    ' if ok else 'NOT MET'}  {text}")
+
+    print("targets:")
+    n_wrong = sum(map(wrong, results))
+    line(n_wrong == 0, f"wrong verdicts: {n_wrong} (target 0)")
+    unverified = [r for r in results if r["status"] == "sat" and r["verified"] is not True]
+    line(not unverified, f"sat answers without verified = true: {len(unverified)} (target 0)"
+         + "".join(f"\n             {r['name']} (verified {r['verified']})" for r in unverified[:10]))
+    line(not below, f"families below their best peer within {args.limit} s: "
+         f"{', '.join(below) or 'none'} (target none)")
+    worst = max(results, key=lambda r: r["wall"], default=None)
+    if worst is None:
+        line(True, "largest wall - timeout: no rows")
+    else:
+        over = worst["wall"] - args.timeout
+        line(over <= OVERRUN_TARGET,
+             f"largest wall - timeout over all rows: {over:+.2f} s ({worst['name']}: "
+             f"{worst['status']} in {worst['wall']:.2f} s) (target <= +{OVERRUN_TARGET:.2f} s)")
 
 
 def compare(old_path: str, new_path: str, limit: float) -> None:
@@ -220,7 +325,10 @@ def compare(old_path: str, new_path: str, limit: float) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", type=Path, default=DATA)
+    ap.add_argument("--suite", choices=sorted(SUITES), default="future",
+                    help="which data set, with the solve options its formulas need (default future)")
+    ap.add_argument("--data", type=Path, help="another data file with the same fields "
+                    "(default: the suite's; the suite's options still apply)")
     ap.add_argument("--families", help="comma-separated families (default: all)")
     ap.add_argument("--names", help="regular expression on the formula's name")
     ap.add_argument("--sample", type=int, help="at most N formulas per family (seeded)")
@@ -239,6 +347,7 @@ def main() -> None:
     if args.compare:
         compare(*args.compare, args.limit)
         return
+    args.data = args.data or SUITES[args.suite].data
     rows = load(args.data, set(args.families.split(",")) if args.families else None, args.names,
                 args.sample, args.seed)
     load_before = os.getloadavg()[0]
