@@ -5,7 +5,9 @@ first; on specifications whose runs must cycle through many states before every 
 met (an arbiter granting each client in turn) that dive wanders. Bounded model checking asks
 the SAT solver for the whole lasso instead, as BLACK does: steps 0..k, each a copy of the
 X-normal-form encoding (`xnf`), where N(g) at step i requires E(g) at step i+1, and the last
-step's N(g) requires E(g) at the loop step l. The run is then periodic, and it is accepting
+step's N(g) requires E(g) at the loop step l; a past request held at a step (`xnf`) requires
+its latch at the step before, and at the loop step also at the last step. The run is then
+periodic, and it is accepting
 when every Until-like u has a step in the loop that does not postpone it (P(u) false: its
 transition-based acceptance mark). Such a model is a lasso witness. It never proves
 unsatisfiability: the caller falls back to the explicit search.
@@ -52,6 +54,7 @@ class Unroller:
         self.width = encoding.width
         self.links = encoding.links
         self.posts = encoding.posts
+        self.latches = encoding.latches
         self.name = solver
         self.solver = Solver(name=solver)
         self.top = 0
@@ -95,10 +98,16 @@ class Unroller:
         self.top += self.width
         for clause in self.clauses_per_step:
             self.solver.add_clause([self.lit(i, v) for v in clause])  # type: ignore[misc]
-        self.clauses += len(self.clauses_per_step)
+        self.clauses += len(self.clauses_per_step) + len(self.latches)
         if i:
             for n, e in self.links:
                 self._clause([-self.lit(i - 1, n), self.lit(i, e)])  # type: ignore[operator]
+            for held, latch, _ in self.latches:
+                self.solver.add_clause([-self.lit(i, held), self.lit(i - 1, latch)])  # type: ignore[operator]
+        else:
+            for held, _, weak in self.latches:
+                if not weak:  # `Y` is false at the first instant
+                    self.solver.add_clause([-self.lit(0, held)])  # type: ignore[operator]
 
     def _loop(self, k: int) -> tuple[int, list[int]]:
         """The constraints that close a lasso after step k, under a fresh selector: it loops
@@ -107,10 +116,13 @@ class Unroller:
         act = self._fresh()
         loops = [self._fresh() for _ in range(k + 1)]
         self.solver.add_clause([-act] + loops)
-        self.clauses += (k + 1) * (len(self.links) + 1 + 2 * len(self.posts)) + len(self.posts)
+        self.clauses += (k + 1) * (len(self.links) + len(self.latches) + 1 + 2 * len(self.posts)) \
+            + len(self.posts)
         for l, sel in enumerate(loops):
             for n, e in self.links:
                 self._clause([-sel, -self.lit(k, n), self.lit(l, e)])  # type: ignore[operator]
+            for held, latch, _ in self.latches:  # step l follows step k too
+                self.solver.add_clause([-sel, -self.lit(l, held), self.lit(k, latch)])  # type: ignore[operator]
         inside = []  # inside[j]: the loop starts at or before step j
         for j in range(k + 1):
             v = self._fresh()

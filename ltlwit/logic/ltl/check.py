@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any, Sequence
 
-from ltlwit.logic.formula import Formula, conjuncts, postorder
+from ltlwit.logic.formula import PAST, Formula, conjuncts, postorder
 from ltlwit.logic.ltl.emptiness import accepting_scc
-from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget
+from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget, OutOfTime
 from ltlwit.logic.ltl.expand import Translator
 from ltlwit.logic.ltl.labels import Labels, make_labels
 from ltlwit.logic.ltl.rewrite import negate
@@ -81,6 +81,8 @@ def holds(formula: Formula, trace: Trace, limit: Limit | None = None) -> bool:
     verdict = evaluator(formula, L).run(steps, loop)
     if verdict is not None:
         return verdict
+    if formula.past:
+        return violation(formula, trace, limit) is None
     return not violated(formula, L, steps, loop, limit)
 
 
@@ -176,6 +178,8 @@ def counterexample(formula: Formula, trace: Trace) -> tuple[list[dict[str, bool]
     verdict = evaluator(formula, L).run(steps, loop)
     if verdict is True:
         return None
+    if formula.past:
+        return violation(formula, trace)
     scc, explored, initial, successors, marks = _product(_negation(formula, L), steps, loop)
     if scc is None:
         return None
@@ -183,6 +187,51 @@ def counterexample(formula: Formula, trace: Trace) -> tuple[list[dict[str, bool]
     entry = prefix[-1][1] if prefix else initial
     cycle = accepting_cycle(entry, scc, successors, marks)
     return [letter(e[0]) for e in prefix], [letter(e[0]) for e in cycle]
+
+
+def violation(formula: Formula, trace: Trace, limit: Limit | None = None) \
+        -> tuple[list[dict[str, bool]], list[dict[str, bool]]] | None:
+    """For a formula with past operators, which the automaton of ¬φ does not cover: a concrete
+    lasso word matching the trace and violating the formula, or None when there is none, decided
+    by the engine itself on ¬φ ∧ "the word follows the trace" (`follows`). The engine's
+    witness for that is a word checked on full valuations, where the three-valued pass is exact,
+    so this never recurses; its proof of unsatisfiability is as trusted as any Unsat it gives.
+    Unknown (the limit) raises `OutOfTime`."""
+    from ltlwit.logic.ltl.rewrite import negate as _not
+    from ltlwit.logic.ltl.solver import solve_builtin
+    from ltlwit.logic.result import Sat, Unsat
+
+    names = list(dict.fromkeys(formula.aps() + trace.aps()))
+    follows = trace_formula(trace, set(names))
+    budget = None if limit is None or limit.deadline is None else Budget(seconds=limit.remaining())
+    result = solve_builtin(Formula("&", (_not(formula), follows)), budget)
+    if isinstance(result, Unsat):
+        return None
+    if not isinstance(result, Sat):
+        raise OutOfTime(f"deciding the trace: {result.reason}")
+    word = result.witness
+    letters = [{n: c.get(n, False) for n in names} for c in (cube_of(s) or {} for s in word.steps)]
+    return letters[:len(word.prefix)], letters[len(word.prefix):]
+
+
+def trace_formula(trace: Trace, taken: set[str]) -> Formula:
+    """An LTL formula whose models are, on the APs of `taken`, exactly the words matching
+    `trace`: the prefix's steps one after the other, then the cycle's, kept in step by fresh
+    phase propositions q₀…q_{m-1} (names not in `taken`) that follow each other around it."""
+    from ltlwit.logic.formula import And, ap
+
+    m = len(trace.cycle)
+    stem = "phase"
+    while any(f"_{stem}{i}" in taken for i in range(m)):
+        stem = "_" + stem
+    phases = [f"_{stem}{i}" for i in range(m)]
+    q = [ap(name) for name in phases]
+    around = And(*(Formula("G", (Formula("->", (q[i], And(step, Formula("X", (q[(i + 1) % m],))))),))
+                   for i, step in enumerate(trace.cycle)))
+    body = And(q[0], around)
+    for step in reversed(trace.prefix):
+        body = And(step, Formula("X", (body,)))
+    return body
 
 
 class Evaluator:
@@ -197,10 +246,12 @@ class Evaluator:
         # (node, op, child nodes) in post-order, leaves (maximal propositional subformulas)
         # with op "prop"; their labels and negated labels
         self.plan = _plan(formula)
+        self.depth = past_depth(formula)
         self.labels = {f: (L.of(f), L.neg(L.of(f))) for f, op, _ in self.plan if op == "prop"}
 
     def run(self, steps: list[Any], loop: int) -> bool | None:
         """True/False when every matching word agrees at position 0, None when unsure."""
+        steps, loop = unrolled(steps, loop, self.depth)
         false = self.L.false
         leaves: dict[Formula, tuple[int, int]] = {}
         for f, (label, nlabel) in self.labels.items():
@@ -224,6 +275,7 @@ class CubeEvaluator:
     def __init__(self, formula: Formula) -> None:
         self.root = formula
         self.plan = _plan(formula)
+        self.depth = past_depth(formula)
         self.leaves = [f for f, op, _ in self.plan if op == "prop"]
         self.order: list[Formula] = []  # every node of every leaf, children first
         seen: set[Formula] = set()
@@ -231,6 +283,7 @@ class CubeEvaluator:
             self.order.extend(postorder(leaf, skip=seen))
 
     def run(self, cubes: list[dict[str, bool]], loop: int) -> bool | None:
+        cubes, loop = unrolled(cubes, loop, self.depth)
         leaves = {f: [0, 0] for f in self.leaves}
         for i, cube in enumerate(cubes):
             value = _kleene(self.order, cube)
@@ -283,6 +336,32 @@ def cube_of(step: Formula) -> dict[str, bool] | None:
     return cube
 
 
+def past_depth(formula: Formula) -> int:
+    """The most past operators on one path from the root: a subformula's values along a lasso
+    word are periodic, with the loop's period, from the loop's start plus this many loops on
+    (each past operator can delay periodicity by one loop, a future one by none)."""
+    if not formula.past:
+        return 0
+    depth: dict[Formula, int] = {}
+    for node in postorder(formula, descend=lambda g: g.past):
+        below = max((depth.get(c, 0) for c in node.children), default=0)
+        depth[node] = below + (node.op in PAST)
+    return depth[formula]
+
+
+def unrolled(steps: list[Any], loop: int, depth: int) -> tuple[list[Any], int]:
+    """The same lasso with its loop unrolled `depth` times into the prefix, so that past
+    operators, evaluated from position 0 forwards, see the loop's later passes: from there on
+    every value of a formula of past depth `depth` repeats with the loop (`past_depth`), and the
+    last copy of the loop stands for all later ones. Kleene's three-valued semantics on the
+    word of steps (what the evaluators compute) is periodic the same way, so the pass stays
+    sound for symbolic steps and exact for full valuations."""
+    if not depth:
+        return steps, loop
+    cycle = steps[loop:]
+    return list(steps) + cycle * depth, loop + depth * len(cycle)
+
+
 def _plan(formula: Formula) -> list[tuple[Formula, str, tuple[Formula, ...]]]:
     return [(f, f.op, f.children) if f.temporal else (f, "prop", ())
             for f in postorder(formula, descend=lambda node: node.temporal)]
@@ -299,6 +378,11 @@ def _temporal_pass(plan: list, root: Formula, leaves: dict[Formula, tuple[int, i
     def nxt(m: int) -> int:
         return (m >> 1) | (((m >> loop) & 1) << last)
 
+    def prv(m: int) -> int:  # position i gets i-1's bit; position 0, which has none, 0
+        return (m << 1) & full
+
+    lasso = (n, loop, full)
+
     for f, op, kids in plan:
         if op == "prop":
             continue
@@ -311,10 +395,13 @@ def _temporal_pass(plan: list, root: Formula, leaves: dict[Formula, tuple[int, i
             val[f] = (nxt(a[0]), nxt(a[1]))
             continue
         if op == "F":
-            val[f] = (_lfp(a[0], full, nxt), _gfp(a[1], 0, nxt))
+            val[f] = (_lfp(a[0], full, *lasso), _gfp(a[1], 0, *lasso))
             continue
         if op == "G":
-            val[f] = (_gfp(a[0], 0, nxt), _lfp(a[1], full, nxt))
+            val[f] = (_gfp(a[0], 0, *lasso), _lfp(a[1], full, *lasso))
+            continue
+        if op in PAST:  # forwards from position 0: no loop, so each has one fixpoint
+            val[f] = _past(op, a, val[kids[1]] if len(kids) == 2 else None, full, prv)
             continue
         b = val[kids[1]]
         if op == "&":
@@ -328,13 +415,13 @@ def _temporal_pass(plan: list, root: Formula, leaves: dict[Formula, tuple[int, i
         elif op == "xor":
             val[f] = ((a[0] & b[1]) | (a[1] & b[0]), (a[0] & b[0]) | (a[1] & b[1]))
         elif op == "U":  # t: lfp b | (a & X.); f: gfp !b & (!a | X.)
-            val[f] = (_lfp(b[0], a[0], nxt), _gfp(b[1], a[1], nxt))
+            val[f] = (_lfp(b[0], a[0], *lasso), _gfp(b[1], a[1], *lasso))
         elif op == "R":  # t: gfp b & (a | X.); f: lfp !b | (!a & X.)
-            val[f] = (_gfp(b[0], a[0], nxt), _lfp(b[1], a[1], nxt))
+            val[f] = (_gfp(b[0], a[0], *lasso), _lfp(b[1], a[1], *lasso))
         elif op == "W":  # t: gfp b | (a & X.); f: lfp !b & (!a | X.)
-            val[f] = (_gfp_or(b[0], a[0], full, nxt), _lfp_and(b[1], a[1], nxt))
+            val[f] = (_gfp_or(b[0], a[0], *lasso), _lfp_and(b[1], a[1], *lasso))
         elif op == "M":  # t: lfp b & (a | X.); f: gfp !b | (!a & X.)
-            val[f] = (_lfp_and(b[0], a[0], nxt), _gfp_or(b[1], a[1], full, nxt))
+            val[f] = (_lfp_and(b[0], a[0], *lasso), _gfp_or(b[1], a[1], *lasso))
         else:
             raise ValueError(f"unknown operator {op}")
     t, fm = val[root]
@@ -345,41 +432,89 @@ def _temporal_pass(plan: list, root: Formula, leaves: dict[Formula, tuple[int, i
     return None
 
 
-def _lfp(base: int, through: int, nxt: Any) -> int:
+def _past(op: str, a: tuple[int, int], b: tuple[int, int] | None, full: int,
+          prv: Any) -> tuple[int, int]:
+    """(definitely true, definitely false) masks of a past operator from its operands', by the
+    recursions `Y a = prev a`, `a S b = b | (a & Y(a S b))` and their duals (`Z`: true at
+    position 0; `T`: `b & (a | Z(a T b))`; `O b = 1 S b`, `H a = 0 T a`)."""
+    first = 1  # position 0's bit
+    if op == "Y":
+        return prv(a[0]), prv(a[1]) | first
+    if op == "Z":
+        return prv(a[0]) | first, prv(a[1])
+    if op == "O":
+        return _fill_up(a[0], full, full), _fill_up_and(a[1], first, full)
+    if op == "H":
+        return _fill_up_and(a[0], first, full), _fill_up(a[1], full, full)
+    assert b is not None
+    if op == "S":
+        return _fill_up(b[0], a[0], full), _fill_up_and(b[1], a[1] | first, full)
+    # T
+    return _fill_up_and(b[0], a[0] | first, full), _fill_up(b[1], a[1], full)
+
+
+def _fill_up(base: int, through: int, full: int) -> int:
+    """Least Z with Z = base | (through & prev Z) (prev: bits move up one position, none into
+    position 0): every position reached from a base position by steps up through `through`.
+    Kogge-Stone's occluded fill, log(n) big-integer steps rather than n."""
+    gen, pro, shift = base, through & full, 1
+    while pro and shift <= full.bit_length():
+        gen |= pro & (gen << shift)
+        pro &= pro << shift
+        shift <<= 1
+    return gen & full
+
+
+def _fill_up_and(base: int, through: int, full: int) -> int:
+    """The Z with Z = base & (through | prev Z), position 0 seeing false: the complement of
+    `_fill_up` over the complements (¬Z = ¬base | (¬through & prev ¬Z), position 0 seeing
+    true, which `through`'s bit 0 must hold for the result's bit 0 to need only `base`)."""
+    seed = (full & ~base) | (full & ~through & 1)
+    return full & ~_fill_up(seed, full & ~through, full)
+
+
+def _fill_down(base: int, through: int, n: int, loop: int) -> int:
+    """Least Z with Z = base | (through & next Z) on the lasso of n positions looping to `loop`:
+    every position from which steps forwards through `through` reach a base position. The
+    loop is filled as two copies of itself (a position of the first copy sees every position of
+    the loop ahead of it), then the prefix linearly, each by Kogge-Stone's occluded fill."""
+    m = n - loop
+    mask = (1 << m) - 1
+    cycle_base, cycle_through = base >> loop, through >> loop
+    doubled = _fill_down_linear(cycle_base | (cycle_base << m), cycle_through | (cycle_through << m), 2 * m)
+    cycle = doubled & mask
+    if not loop:
+        return cycle
+    return _fill_down_linear((base & ((1 << loop) - 1)) | (cycle << loop), through, n)
+
+
+def _fill_down_linear(gen: int, pro: int, n: int) -> int:
+    """`gen` and every position from which steps up the positions (no loop) through `pro`
+    reach it."""
+    shift = 1
+    while pro and shift < n:
+        gen |= pro & (gen >> shift)
+        pro &= pro >> shift
+        shift <<= 1
+    return gen
+
+
+def _lfp(base: int, through: int, n: int, loop: int, full: int) -> int:
     """Least Z with Z = base | (through & X Z)."""
-    z = base
-    while True:
-        z2 = base | (through & nxt(z))
-        if z2 == z:
-            return z
-        z = z2
+    return _fill_down(base, through, n, loop)
 
 
-def _gfp(base: int, through: int, nxt: Any) -> int:
-    """Greatest Z with Z = base & (through | X Z)."""
-    z = base
-    while True:
-        z2 = base & (through | nxt(z))
-        if z2 == z:
-            return z
-        z = z2
+def _gfp(base: int, through: int, n: int, loop: int, full: int) -> int:
+    """Greatest Z with Z = base & (through | X Z): the complement of the least fixpoint of the
+    dual equation over the complements."""
+    return full & ~_fill_down(full & ~base, full & ~through, n, loop)
 
 
-def _gfp_or(base: int, through: int, full: int, nxt: Any) -> int:
+def _gfp_or(base: int, through: int, n: int, loop: int, full: int) -> int:
     """Greatest Z with Z = base | (through & X Z)."""
-    z = full
-    while True:
-        z2 = base | (through & nxt(z))
-        if z2 == z:
-            return z
-        z = z2
+    return full & ~_lfp_and(full & ~base, full & ~through, n, loop, full)
 
 
-def _lfp_and(base: int, through: int, nxt: Any) -> int:
-    """Least Z with Z = base & (through | X Z)."""
-    z = 0
-    while True:
-        z2 = base & (through | nxt(z))
-        if z2 == z:
-            return z
-        z = z2
+def _lfp_and(base: int, through: int, n: int, loop: int, full: int) -> int:
+    """Least Z with Z = base & (through | X Z) = (base & through) | (base & X Z)."""
+    return _fill_down(base & through, base, n, loop)

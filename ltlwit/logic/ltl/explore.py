@@ -1,12 +1,14 @@
 """SAT-based explicit search for an accepting lasso (aalta's algorithm, on `xnf`).
 
-A state is a set of obligations (NNF formulas, none a conjunction). Its successors are the SAT
-models of E(f₁) ∧ … ∧ E(fₖ) (`xnf`), generated lazily, one per request of the depth-first
-search, and each *minimal* in its N and P variables (no model sets a strict subset of them):
-fewer obligations and fewer postponed eventualities make a weaker edge, and a minimal edge
-simulates every edge it is below, so the search stays complete while branching only where the
-specification does. Blocking each found set's supersets (one clause under the state's
-activation literal) enumerates exactly the minimal ones.
+A state is a set of obligations (NNF formulas, none a conjunction) and, for a formula with past
+operators, the set of past requests that hold in it (`xnf`: V(r) assumed true for those, false
+for the others). Its successors are the SAT models of E(f₁) ∧ … ∧ E(fₖ) (`xnf`), generated
+lazily, one per request of the depth-first search, and each *minimal* in its costs: the N and P
+variables it sets and the latches L(r) it leaves false (no model has a strict subset of those
+costs): fewer obligations, fewer postponed eventualities and more past requests held make a
+weaker edge, and a minimal edge simulates every edge it is below, so the search stays complete
+while branching only where the specification does. Blocking each found set's supersets (one
+clause under the state's activation literal) enumerates exactly the minimal ones.
 
 Three accelerations, as in aalta:
 * obligation acceleration — each new state first asks whether a constant word σ^ω satisfies all
@@ -15,7 +17,8 @@ Three accelerations, as in aalta:
 * conflicts — a state whose expansion is unsatisfiable yields an unsat core C of its obligations,
   and every later successor containing all of C is excluded by one clause over N variables;
 * dead states — an SCC popped without acceptance has only empty-language states, so each one's
-  obligation set is excluded the same way (a superset of a dead state is dead).
+  obligation set is excluded the same way (a superset of a dead state is dead, and so is a state
+  holding fewer past requests).
 
 The emptiness check is Couvreur's SCC algorithm over transition-based generalized Büchi
 acceptance: one mark per Until-like formula, carried by the edges that do not postpone it.
@@ -25,7 +28,7 @@ witnesses are lassos of cubes that the caller verifies with `holds` before print
 
 from __future__ import annotations
 
-from typing import Callable, Generator, Iterator
+from typing import Callable, Generator, Iterable, Iterator
 
 from ltlwit.logic.assignment import cube
 from ltlwit.logic.formula import Formula, conjuncts
@@ -35,10 +38,11 @@ from ltlwit.logic.ltl.expand import _closure
 from ltlwit.logic.ltl.xnf import SOLVER, Lit, Xnf, propagations
 from ltlwit.logic.trace import Trace
 
-State = frozenset  # of Formula
+#: (obligations, past requests that hold)
+State = tuple[frozenset, frozenset]
 #: a letter: (AP name, value) pairs, a cube over the APs that the state's expansion mentions
 Letter = tuple[tuple[str, bool], ...]
-#: an N or P variable by what it stands for: ("N", g) or ("P", u)
+#: a cost of an edge by what it stands for: ("N", g) or ("P", u) set, ("L", r) not latched
 Key = tuple[str, Formula]
 Edge = tuple[Letter, State, int]
 
@@ -67,11 +71,16 @@ class Search:
     def __init__(self, formula: Formula, limit: Limit | None = None, solver: str = SOLVER) -> None:
         self.limit = limit if limit is not None else Limit(None)
         self.x = Xnf(solver)
-        for f in _closure(formula):  # every acceptance mark exists before the search starts
+        for f in _closure(formula):  # every acceptance mark and past request exists before the search
             self.x.now(f)
+        self.x.latches()
         self.bit = {u: 1 << i for i, u in enumerate(self.x.post)}
         self.all_marks = (1 << len(self.bit)) - 1
-        self.initial: State = frozenset(conjuncts(formula))
+        #: the past requests; a latch may be set at any step, so their arguments' cone too
+        self.requests = list(self.x.latch)
+        self._latch_cone = self._cone_of([r.children[0] for r in self.requests])
+        self.initial: State = (frozenset(conjuncts(formula)),
+                               frozenset(r for r in self.requests if r.op == "Z"))
         self.edges: dict[State, list[Edge]] = {}
         self.stats = {"states": 0, "sat_calls": 0, "learned": 0}
         self._charged = 0  # `CALL_WORK`'s charges, and the propagations of compacted-away solvers
@@ -94,32 +103,56 @@ class Search:
         return _true(self.x.solver.get_model(), variables)
 
     # -- the pieces of a state -------------------------------------------------------------------
-    def _cone(self, state: State) -> tuple[frozenset[int], frozenset[int]]:
+    def _cone_of(self, formulas: Iterable[Formula]) -> tuple[frozenset[int], frozenset[int]]:
         aps: set[int] = set()
         np: set[int] = set()
-        for f in state:
+        for f in formulas:
             a, n = self.x.cone(f)
             aps |= a
             np |= n
         return frozenset(aps), frozenset(np)
 
+    def _cone(self, state: State) -> tuple[frozenset[int], list[int]]:
+        """The AP variables of the state's letters, and its edges' possible costs (literals)."""
+        aps, np = self._cone_of(state[0])
+        if not self.requests:
+            return aps, list(np)
+        more_aps, more_np = self._latch_cone
+        return aps | more_aps, list(np | more_np) + [-self.x.latch[r] for r in self.requests]
+
     def _now(self, state: State) -> list[int] | None:
-        """The assumptions E(f) of the state's obligations; None when one is `0`."""
-        return _assumptions(state, self.x.now)
+        """The assumptions E(f) of the state's obligations and V(r) of its past requests (true
+        for those it holds, false for the others); None when an obligation is `0`."""
+        lits = _assumptions(state[0], self.x.now)
+        if lits is not None and self.requests:
+            held = state[1]
+            lits += [v if r in held else -v for r, v in ((r, self.x.held[r]) for r in self.requests)]
+        return lits
 
-    def _learn(self, formulas: list[Formula] | State) -> None:
-        """Exclude every successor holding all of `formulas` (their conjunction has no model)."""
-        if formulas:
+    def _learn(self, formulas: Iterable[Formula], lacking: Iterable[Formula] = ()) -> None:
+        """Exclude every successor that holds all of `formulas` as obligations and none of the
+        past requests `lacking` (that has no model)."""
+        clause = [-self.x.next_var(g) for g in formulas] + [self.x.latch[r] for r in lacking]
+        if clause:
             self.stats["learned"] += 1
-            self.x.add([-self.x.next_var(g) for g in formulas])
+            self.x.add(clause)
 
-    def _key(self, v: int) -> Key:
-        """A variable as what it stands for, which survives `Xnf.compact`."""
-        g = self.x.next_of.get(v)
-        return ("N", g) if g is not None else ("P", self.x.post_of[v])
+    def _learn_dead(self, state: State) -> None:
+        held = state[1]
+        self._learn(state[0], [r for r in self.requests if r not in held])
+
+    def _key(self, lit: int) -> Key:
+        """A cost literal as what it stands for, which survives `Xnf.compact`."""
+        if lit < 0:
+            return ("L", self.x.latch_of[-lit])
+        g = self.x.next_of.get(lit)
+        return ("N", g) if g is not None else ("P", self.x.post_of[lit])
 
     def _var(self, key: Key) -> int:
-        return self.x.next_var(key[1]) if key[0] == "N" else self.x.post_var(key[1])
+        kind, g = key
+        if kind == "L":
+            return -self.x.latch[g]
+        return self.x.next_var(g) if kind == "N" else self.x.post_var(g)
 
     def successors(self, state: State) -> Iterator[Edge]:
         """The state's minimal edges, one SAT model at a time (module docstring). Between two
@@ -133,7 +166,7 @@ class Search:
                 x.compact()
             base = self._now(state)
             if base is None:
-                self._learn([f for f in state if x.now(f) is False][:1])
+                self._learn([f for f in state[0] if x.now(f) is False][:1])
                 return
             if not found:
                 if not self._solve(base):
@@ -151,10 +184,11 @@ class Search:
             model = x.solver.get_model()
             true = _true(model, np)
             if true and forced is None:
-                forced = frozenset(self._key(v) for v in set(x.solver.propagate(assumptions=base)[1]) & np)
+                implied = set(x.solver.propagate(assumptions=base)[1])
+                forced = frozenset(self._key(v) for v in np if v in implied)
             optional = [v for v in true if self._key(v) not in forced] if true else []
             if len(optional) > DELETE_AT_MOST:
-                # many optional variables: ask for a model with at least one fewer, until none
+                # many optional costs: ask for a model with at least one fewer, until none
                 while true:
                     sel = x.selector()
                     x.add_temporary([-sel] + [-v for v in true])
@@ -165,9 +199,9 @@ class Search:
                     model = x.solver.get_model()
                     true = _true(model, true)
             elif optional:
-                # a few: try dropping each (promises first), one call per variable
+                # a few: try dropping each (promises first), one call per cost
                 changed = False
-                for v in sorted(optional, key=lambda v: v not in x.post_of):
+                for v in sorted(optional, key=lambda v: v < 0 or v not in x.post_of):
                     trial = true - {v}
                     if self._solve(base + [-w for w in np if w not in trial]):
                         true = trial
@@ -184,7 +218,8 @@ class Search:
             # a paused generator per state on the search stack: it keeps only `found` and
             # `forced` (the model alone is a list over every variable)
             model = ones = base = aps = np = true = optional = None  # type: ignore[assignment]
-            nxt = frozenset(g for kind, g in keys if kind == "N")
+            nxt = (frozenset(g for kind, g in keys if kind == "N"),
+                   frozenset(r for r in self.requests if ("L", r) not in keys) if self.requests else _NONE)
             marks = self.all_marks
             for kind, g in keys:
                 if kind == "P":
@@ -193,9 +228,12 @@ class Search:
 
     def _learn_core(self, state: State, base: list[int]) -> None:
         """The state's expansion is unsatisfiable under what is learned: learn the obligations
-        of its unsat core (a subset of the state, so it excludes more states than the state)."""
+        and missing past requests of its unsat core (part of the state, so it excludes more
+        states than the state; a request held is never needed in a core, V being positive)."""
         core = set(self.x.solver.get_core() or base)
-        self._learn([f for f in state if self.x.now(f) in core])
+        held = state[1]
+        self._learn([f for f in state[0] if self.x.now(f) in core],
+                    [r for r in self.requests if r not in held and -self.x.held[r] in core])
 
     def _generalise(self, state: State) -> None:
         """A state just learned dead: every successor of it is now excluded, so its expansion is
@@ -205,11 +243,15 @@ class Search:
             self._learn_core(state, base)
 
     def constant_letter(self, state: State) -> Letter | None:
-        """A letter σ with σ^ω satisfying every obligation of the state, or None."""
-        lits = _assumptions(state, self.x.constant)
+        """A letter σ with σ^ω satisfying every obligation of the state, or None; never for
+        obligations with past operators (on a constant word their values still change)."""
+        obligations = state[0]
+        if any(f.past for f in obligations):
+            return None
+        lits = _assumptions(obligations, self.x.constant)
         if lits is None:
             return None
-        aps = {self.x.ap(n) for f in state for n in f.aps()}
+        aps = {self.x.ap(n) for f in obligations for n in f.aps()}
         # σ must fix every AP of the obligations: C is exact for constant words only, and a
         # partial cube stands for non-constant words too
         if not self._solve(lits):
@@ -295,7 +337,7 @@ class Search:
                     if s is init:
                         raise Unsatisfiable()
                     for u in dead:
-                        self._learn(u)
+                        self._learn_dead(u)
                     for u in dead:
                         self._generalise(u)
                 continue
@@ -358,10 +400,13 @@ def letter_trace(prefix: list[Letter], cycle: list[Letter]) -> Trace:
     return Trace(tuple(cube(x) for x in prefix), tuple(cube(x) for x in cycle))
 
 
-def _assumptions(state: State, literal: Callable[[Formula], Lit]) -> list[int] | None:
+_NONE: frozenset = frozenset()
+
+
+def _assumptions(obligations: Iterable[Formula], literal: Callable[[Formula], Lit]) -> list[int] | None:
     """`literal(f)` of every obligation, constants folded; None when one is false."""
     lits = []
-    for f in state:
+    for f in obligations:
         lit = literal(f)
         if lit is False:
             return None
@@ -370,11 +415,18 @@ def _assumptions(state: State, literal: Callable[[Formula], Lit]) -> list[int] |
     return lits
 
 
-def _true(model: list[int], variables: frozenset[int] | set[int]) -> set[int]:
-    """The true variables among `variables` in a model (variables in no clause yet are absent
+def _true(model: list[int], literals: Iterable[int]) -> set[int]:
+    """The true literals among `literals` in a model (variables in no clause yet are absent
     from it: free, read as false)."""
     known = len(model)
-    return {v for v in variables if v <= known and model[v - 1] > 0}
+    out = set()
+    for v in literals:
+        if v > 0:
+            if v <= known and model[v - 1] > 0:
+                out.add(v)
+        elif -v > known or model[-v - 1] < 0:
+            out.add(v)
+    return out
 
 
 def _meet(letters: list[Letter]) -> Letter | None:

@@ -10,6 +10,7 @@ Mishchenko and Brayton, FMCAD 2011) as the safety checker, over the transition r
 `xnf.Step`:
 
 * latches: one per obligation g (S_g, "g is required now": S_g → E(g); its next value is N(g));
+  one per past request r (V(r) itself, its next value L(r); initially true only for `Z`);
   one for the first step (it asserts the formula's conjuncts, and is false afterwards); and the
   degeneralisation's, `seen_u` per Until-like u, so that `fire` holds on an edge when every
   acceptance mark has occurred since the last firing (this edge included);
@@ -18,9 +19,10 @@ Mishchenko and Brayton, FMCAD 2011) as the safety checker, over the transition r
   proves with an inductive invariant, or refutes (a run firing K+1 times; then K grows).
 
 The relation is monotone in the obligations: a state with fewer of them has every edge of one
-with more (each S_g only adds the clause S_g → E(g)). So a state that IC3 finds, to block or as
-a predecessor, stands for every state with at most its obligations: its cube lists the
-obligations it lacks, and the seen and counter latches exactly.
+with more (each S_g only adds the clause S_g → E(g)), and in the past requests the other way (V(r)
+occurs only positively). So a state that IC3 finds, to block or as a predecessor, stands for
+every state with at most its obligations and at least its requests: its cube lists the
+obligations it lacks and the requests it holds, and the seen and counter latches exactly.
 
 A proof is believed only after its invariant passes a check in a fresh solver: it holds in the
 initial state, is inductive, and excludes the bad states.
@@ -55,11 +57,13 @@ class Liveness:
         self.solver = solver
         self.clauses = list(encoding.clauses)
         self.top = encoding.width
-        #: each latch's next value and initial value; `exact`: the latches that are not
-        #: obligations (IC3's cubes keep them both ways)
+        #: each latch's next value and initial value; `exact`: the latches that are neither
+        #: obligations nor past requests (IC3's cubes keep them both ways); `held`: the past
+        #: requests, whose cubes keep them where true (more of them is the more capable state)
         self.prime: dict[int, int] = {}
         self.init: dict[int, bool] = {}
         self.exact: set[int] = set()
+        self.held: set[int] = set()
         self.first, after = self._latch(initial=True, exact=False)
         self.clauses.append([-after])
         for e in encoding.initial:
@@ -67,6 +71,10 @@ class Liveness:
         for n, e in encoding.links:
             s, _ = self._latch(after=n, exact=False)
             self._clause([-s, e])
+        for held, latch, weak in encoding.latches:  # V(r) is itself the latch, L(r) its next value
+            self.prime[held] = latch
+            self.init[held] = weak
+            self.held.add(held)
         self.fire = self._degeneralise(encoding.posts)
         self.counter: list[int] = []
         self.done = False
@@ -263,12 +271,15 @@ class _Ic3:
     def _cube(self, level: int) -> Cube:
         """The last model's state, standing for every state with at most its obligations."""
         model = self.solvers[level].get_model()
-        exact = self.sys.exact
+        exact, held = self.sys.exact, self.sys.held
         cube = []
         for v in self.sys.prime:
             true = model[v - 1] > 0
             if v in exact:
                 cube.append(v if true else -v)
+            elif v in held:
+                if true:
+                    cube.append(v)
             elif not true:
                 cube.append(-v)
         return cube

@@ -15,6 +15,8 @@ constants: X1=1 X0=0 F1=1 G0=0 ..., a U 1=1, 0 U b=b, 1 U b=Fb, a R 0=0, 0 R b=G
 a W 0=Ga, 1 M b=b, b M 1... ; idempotence: FFa=Fa, GGa=Ga, a U a=a;
 F(a U b)=Fb, G(a R b)=Gb, F(a M b)=F(a&b), G(a W b)=G(a|b), a U Fb=Fb, a R Gb=Gb;
 a U (a U b)=a U b, (a U b) U b=a U b (and duals, W, M);
+past: Y0=0 Z1=1 O1=1 H0=0 OOa=Oa HHa=Ha O(a S b)=Ob H(a T b)=Hb, a S 1=1, 0 S b=b, 1 S b=Ob,
+a S Ob=Ob, a S (a S b)=a S b (and duals); `Y 1` and `Z 0` stay: not constants at the first instant;
 Xa U Xb=X(a U b) (and R, W, M); suffix-invariant GFa, FGa absorb X, F, G;
 n-ary & and |: flattening, constants, duplicates, complementary literals, absorption
 (a & (a | b) = a), Ga & Gb=G(a&b), Xa & Xb=X(a&b), FGa & FGb=FG(a&b), and duals
@@ -96,7 +98,7 @@ def _child_polarities(op: str, neg: bool) -> tuple[bool, ...]:
         return ()
     if op == "!":
         return (not neg,)
-    if op in ("X", "F", "G"):
+    if op in ("X", "F", "G", "Y", "Z", "O", "H"):
         return (neg,)
     if op == "->":
         return (not neg, neg)
@@ -106,7 +108,7 @@ def _child_polarities(op: str, neg: bool) -> tuple[bool, ...]:
 
 
 _DUAL = {"&": "|", "|": "&", "F": "G", "G": "F", "U": "R", "R": "U", "W": "M", "M": "W",
-         "<->": "xor", "xor": "<->", "X": "X"}
+         "<->": "xor", "xor": "<->", "X": "X", "Y": "Z", "Z": "Y", "O": "H", "H": "O", "S": "T", "T": "S"}
 
 
 def _build(node: Formula, neg: bool, kids: list[Formula]) -> Formula:
@@ -157,6 +159,59 @@ def mk_G(a: Formula) -> Formula:  # noqa: N802
     if a.op == "W":
         return mk_G(mk_or(list(a.children)))
     return Formula("G", (a,))
+
+
+# -- past ------------------------------------------------------------------------------------
+# The mirror images of the future rules, where the past has them: a past operator looks back
+# over finitely many instants, so `Y` is not `X` (`Y 1` is false at the first instant, `Z 0`
+# true there) and stays.
+
+def mk_Y(a: Formula) -> Formula:  # noqa: N802
+    return a if a is FALSE else Formula("Y", (a,))
+
+
+def mk_Z(a: Formula) -> Formula:  # noqa: N802
+    return a if a is TRUE else Formula("Z", (a,))
+
+
+def mk_O(a: Formula) -> Formula:  # noqa: N802
+    if a.is_constant or a.op == "O":
+        return a
+    if a.op == "S":  # O(a S b) = O b
+        return mk_O(a.children[1])
+    return Formula("O", (a,))
+
+
+def mk_H(a: Formula) -> Formula:  # noqa: N802
+    if a.is_constant or a.op == "H":
+        return a
+    if a.op == "T":  # H(a T b) = H b
+        return mk_H(a.children[1])
+    return Formula("H", (a,))
+
+
+def mk_S(a: Formula, b: Formula) -> Formula:  # noqa: N802
+    if b.is_constant or a is FALSE or a is b:
+        return b
+    if a is TRUE:
+        return mk_O(b)
+    if b.op == "O":  # a S O b = O b
+        return b
+    if b.op == "S" and b.children[0] is a:
+        return b
+    return Formula("S", (a, b))
+
+
+def mk_T(a: Formula, b: Formula) -> Formula:  # noqa: N802
+    if b.is_constant or a is TRUE or a is b:
+        return b
+    if a is FALSE:
+        return mk_H(b)
+    if b.op == "H":  # a T H b = H b
+        return b
+    if b.op == "T" and b.children[0] is a:
+        return b
+    return Formula("T", (a, b))
 
 
 # -- binary temporal -------------------------------------------------------------------------
@@ -361,4 +416,5 @@ def _mk_nary(op: str, args: list[Formula]) -> Formula:
 
 
 _MAKERS = {"X": mk_X, "F": mk_F, "G": mk_G, "U": mk_U, "R": mk_R, "W": mk_W, "M": mk_M,
-           "<->": mk_iff, "xor": mk_xor, "&": mk_and, "|": mk_or}
+           "<->": mk_iff, "xor": mk_xor, "&": mk_and, "|": mk_or,
+           "Y": mk_Y, "Z": mk_Z, "O": mk_O, "H": mk_H, "S": mk_S, "T": mk_T}

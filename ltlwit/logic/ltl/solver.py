@@ -3,14 +3,14 @@
 1. `simplify` (NNF + basic rewrites): `0` is unsat at once.
 2. Propositional formulas (after rewriting) go to the propositional SAT solver
    (`ltlwit.logic.prop`): its subset-minimal assignment σ gives the witness `cycle{σ}`.
-3. Small formulas (few APs, small after rewriting: the random formulas of the training sets
-   and the 10-AP grid) first get the label-based engine, within a few thousand states: the
+3. Small future-only formulas (few APs, small after rewriting: the random formulas of the
+   training sets and the 10-AP grid) first get the label-based engine, within a few thousand states: the
    constant-word shortcut (`witness.constant_word`), then the on-the-fly automaton and
    Couvreur's emptiness check, a run into the first accepting SCC becoming a small lasso
    (`witness`). It answers such formulas in well under a millisecond, with Spot-like minimal
    witnesses.
-4. Everything else, and whatever step 3 leaves open, goes to three SAT-based procedures over
-   the X-normal form, so big propositional parts and hundreds of APs never become term lists or
+4. Everything else, past operators included, and whatever step 3 leaves open, goes to three
+   SAT-based procedures over the X-normal form (where past operators are state, `xnf`), so big propositional parts and hundreds of APs never become term lists or
    truth tables: the bounded lasso search (`bounded`, BMC as BLACK does it: short lassos),
    k-liveness with IC3 (`liveness`, as nuXmv does it: proves unsatisfiability by an inductive
    invariant) and the explicit search (`explore`, aalta's algorithm: proves unsatisfiability
@@ -83,7 +83,7 @@ def _portfolio(formula: Formula, budget: Budget | None) -> Result:
             return Unsat("rewriting")
         if not prepared.temporal:
             return _propositional(formula, prepared, budget)
-        if len(prepared.aps()) <= SMALL_APS and prepared.size <= SMALL_SIZE:
+        if len(prepared.aps()) <= SMALL_APS and prepared.size <= SMALL_SIZE and not prepared.past:
             result = _small(formula, prepared, limit)
             if result is not None:
                 return result

@@ -21,7 +21,20 @@ DNF product. This module is that encoding, built once per formula and shared by 
   edge, so the search keeps the models minimal in them.
 * `constant(f)` — C(f), exact both ways: the letter σ satisfies C(f) iff the constant word σ^ω
   satisfies f (`witness.constant_collapse` as a circuit). aalta's obligation acceleration asks
-  this of every state: one SAT call that answers most satisfiable formulas at once.
+  this of every state: one SAT call that answers most satisfiable formulas at once. Future-only
+  formulas: on a constant word a past operator's value still changes after the first instant.
+
+Past operators are state, as in BLACK's encoding of LTL+P: one *request* per `Y g` or `Z g`
+(`a S b`, `O b` make `Y` requests of themselves, `a T b`, `H a` `Z` requests), with two
+variables: V(r), "r holds now", read by the gates, and L(r), "r holds at the next instant",
+which requires g now (L(r) → E(g), one direction again: NNF has the duals, so a request is only
+ever claimed true). The searches link L(r) at one step to V(r) at the next (V(r) → L(r) before),
+and at the first instant V(r) is false for `Y` and free for `Z`:
+  `Y g`: V(Y g);  `Z g`: V(Z g);  `a S b`: b ∨ (a ∧ V(Y(a S b)));  `O b`: b ∨ V(Y(O b));
+  `a T b`: b ∧ (a ∨ V(Z(a T b)));  `H a`: a ∧ V(Z(H a)).
+The past is finite, so unlike `U` no acceptance mark is needed: a claimed `a S b` without a `b`
+would need V false at the first instant. A state with more requests true has every edge of one
+with fewer (V only occurs positively), the mirror of obligations.
 
 Propositional subformulas get exact Tseitin variables, shared by E and C. Everything is
 iterative, so formulas thousands of levels deep encode without recursion. The solver is
@@ -36,7 +49,7 @@ from typing import Callable, Iterable
 
 from pysat.solvers import Solver
 
-from ltlwit.logic.formula import Formula, conjuncts
+from ltlwit.logic.formula import PAST, Formula, conjuncts
 from ltlwit.logic.ltl.expand import _closure
 from ltlwit.logic.ltl.rewrite import negate
 
@@ -63,6 +76,12 @@ class Xnf:
         self.next_of: dict[int, Formula] = {}
         self.post: dict[Formula, int] = {}
         self.post_of: dict[int, Formula] = {}
+        #: past requests (`Y g`, `Z g`): V(r) "r holds now" and L(r) "r holds next", both ways
+        self.held: dict[Formula, int] = {}
+        self.held_of: dict[int, Formula] = {}
+        self.latch: dict[Formula, int] = {}
+        self.latch_of: dict[int, Formula] = {}
+        self._latched = 0  # requests whose clause L(r) → E(g) is in (a prefix of `latch`)
         self._now: dict[Formula, Lit] = {}
         self._prop: dict[Formula, Lit] = {}
         self._const: dict[Formula, Lit] = {}
@@ -109,6 +128,8 @@ class Xnf:
         keep.update(self.aps.values())
         keep.update(self.nxt.values())
         keep.update(self.post.values())
+        keep.update(self.held.values())
+        keep.update(self.latch.values())
         for table in (self._now, self._prop, self._const):
             keep.update(abs(v) for v in table.values() if not isinstance(v, bool))
         new = {v: i + 1 for i, v in enumerate(sorted(keep))}
@@ -125,6 +146,10 @@ class Xnf:
         self.next_of = {v: k for k, v in self.nxt.items()}
         self.post = {k: new[v] for k, v in self.post.items()}
         self.post_of = {v: k for k, v in self.post.items()}
+        self.held = {k: new[v] for k, v in self.held.items()}
+        self.held_of = {v: k for k, v in self.held.items()}
+        self.latch = {k: new[v] for k, v in self.latch.items()}
+        self.latch_of = {v: k for k, v in self.latch.items()}
         for table in (self._now, self._prop, self._const):
             for k in table:
                 table[k] = lit(table[k])
@@ -145,6 +170,22 @@ class Xnf:
 
     def post_var(self, u: Formula) -> int:
         return self._named(self.post, self.post_of, u)
+
+    def request(self, r: Formula) -> int:
+        """V(r) of a past request r (`Y g` or `Z g`), with its L(r); `latches` adds L(r) → E(g)."""
+        self._named(self.latch, self.latch_of, r)
+        return self._named(self.held, self.held_of, r)
+
+    def latches(self) -> None:
+        """Add L(r) → E(g) for every request made so far, and for those that these make: the
+        gates of E(g) may make requests of their own (`Y(a S b)` does, of itself: E(a S b)
+        reads V(Y(a S b)), which is why this waits until E(g) is built rather than recursing)."""
+        while self._latched < len(self.latch):
+            r = list(self.latch)[self._latched]
+            self._latched += 1
+            clause = folded([-self.latch[r], self.now(r.children[0])])
+            if clause is not None:
+                self.add(clause)
 
     def _named(self, table: dict, back: dict, key: object) -> int:
         """The variable standing for `key` in `table` (and `back`, the other way), made once."""
@@ -246,6 +287,14 @@ class Xnf:
             return self._or(kids, False)
         if op == "X":
             return self._and([self.next_var(g) for g in conjuncts(f.children[0])], False)
+        if op in ("Y", "Z"):
+            return self.request(f)
+        if op in ("S", "O"):
+            b, a = kids[-1], (kids[0] if op == "S" else True)
+            return self._or([b, self._and([a, self.request(Formula("Y", (f,)))], False)], False)
+        if op in ("T", "H"):
+            b, a = kids[-1], (kids[0] if op == "T" else False)
+            return self._and([b, self._or([a, self.request(Formula("Z", (f,)))], False)], False)
         if op == "<->" or op == "xor":
             a, b, na, nb = kids
             if op == "xor":
@@ -291,7 +340,7 @@ class Xnf:
             if g.op == "X":
                 np.update(self.next_var(c) for c in conjuncts(g.children[0]))
                 continue
-            if g.op not in ("&", "|", "<->", "xor"):
+            if g.op not in ("&", "|", "<->", "xor") and g.op not in PAST:  # V(r): the state's
                 np.add(self.next_var(g))
                 if g.op in UNTIL_LIKE:
                     np.add(self.post_var(g))
@@ -347,6 +396,9 @@ class Step:
     links: list[tuple[int, Lit]]
     #: P(u) of every Until-like u: an edge with P(u) false is in u's acceptance set
     posts: list[int]
+    #: (V(r), L(r), weak) of every past request r: V(r) at one step requires L(r) at the step
+    #: before; at the first step V(r) is false unless r is weak (a `Z`)
+    latches: list[tuple[int, int, bool]]
 
 
 def propagations(solver: Solver) -> int:
@@ -365,13 +417,15 @@ def step(formula: Formula, template: Xnf | None = None, solver: str = SOLVER) ->
             template.now(f)
     initial = [template.now(f) for f in conjuncts(formula)]
     done: set[Formula] = set()
-    while len(done) < len(template.nxt):  # the E literal that N(g) of the step before requires
-        for g in [g for g in template.nxt if g not in done]:
+    while len(done) < len(template.nxt) or template._latched < len(template.latch):
+        for g in [g for g in template.nxt if g not in done]:  # the E that N(g) before requires
             template.now(g)
             done.add(g)
+        template.latches()
     return Step(clauses=list(template.clauses), aps=dict(template.aps), width=template.top,
                 initial=initial, links=[(template.nxt[g], template.now(g)) for g in template.nxt],
-                posts=list(template.post.values()))
+                posts=list(template.post.values()),
+                latches=[(template.held[r], template.latch[r], r.op == "Z") for r in template.latch])
 
 
 def _bottom_up(memo: dict[Formula, Lit], root: Formula, deps: Callable[[Formula], tuple[Formula, ...]],
@@ -398,7 +452,7 @@ def _bottom_up(memo: dict[Formula, Lit], root: Formula, deps: Callable[[Formula]
 def _now_children(f: Formula) -> tuple[Formula, ...]:
     """The formulas whose E literal f's expansion uses (none under X: that is the next step)."""
     op = f.op
-    if op == "X" or not f.temporal:
+    if op in ("X", "Y", "Z") or not f.temporal:  # the next step's, or the step before's
         return ()
     if op in ("<->", "xor"):
         a, b = f.children
