@@ -158,7 +158,7 @@ def test_no_fallback_answers_unknown_with_the_reason() -> None:
     assert (o.status, o.witness, o.source) == ("unknown", None, None)
     assert o.message == "none of the 4 model candidates verified (--no-fallback)"
     (o,) = run(["F a & F b & F c"], Fake(lies, max_aps=2), fallback=False)
-    assert o.message == "the formula has more APs (3) than the models tell apart (--no-fallback)"
+    assert o.message == "the models skipped the formula: more APs (3) than the models tell apart (--no-fallback)"
     (o,) = run(["a & b"], Fake(lies), fallback=False)
     assert o.message == "no prop model is in use (--no-fallback)" and exit_status(o) == ExitStatus.NEGATIVE
 

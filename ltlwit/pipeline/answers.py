@@ -65,6 +65,9 @@ class Solution(Answer):
     rank: int | None = None
     #: Model candidates checked for this input (malformed ones included).
     candidates_tried: int = 0
+    #: Why no model saw this formula although one was in use for its logic (past operators,
+    #: too large, too many APs); None when one did, or none was in use.
+    models_skipped: str | None = None
     verified: bool | None = None
 
     def to_str(self, syntax: str = "spot") -> str:

@@ -4,7 +4,8 @@ Per chunk of inputs:
 1. parse each input and decide its logic (errors become outcomes at once);
 2. for the inputs a model can take: rewrite into the model's core operators, rename
    canonically into slots (`a`, `b`, ...), and run each model's beam search once for the
-   whole chunk (inputs over a dual model's AP limit, or beyond `MAX_MODEL_INPUT`, skip it);
+   whole chunk (inputs over a dual model's AP limit, beyond `MAX_MODEL_INPUT`, or with past
+   operators, which the models never saw, skip it: their answers say so in `models_skipped`);
 3. per input, try the candidates best score first: rename back, validate against the formula
    as written; the first that verifies is the answer (with `--all`: up to N distinct ones);
 4. no candidate verified: the engine answers (`--timeout` per formula), or, with
@@ -90,6 +91,8 @@ class Pipeline:
         self._selection = Selection({t: () for t in self._sources}) if sources is not None else select(options)
         #: When the first input's clock starts, if before it is read (`count_from`).
         self._origin: float | None = None
+        #: Whether the notice that past formulas skip the models was given (once a run).
+        self._past_said = False
 
     def count_from(self, origin: float) -> None:
         """Start the first input's clock at `origin` (a `time.perf_counter()` reading), e.g.
@@ -176,13 +179,17 @@ class Pipeline:
             return Answered([self._solution(item, "error", start=start, logic=self.options.logic, message=str(exc))])
 
     def _model_input(self, formula: Formula, logic: str) -> ModelInput | None:
-        if not (self._sources.get(logic) or self._selection.names.get(logic)):
+        if formula.past or not self._models_for(logic):
             return None
         core = to_core(formula, logic)
         if core.size > MAX_MODEL_INPUT:
             return None
         renaming = Renaming.canonical(core)
         return ModelInput(renaming, renaming.apply(core))
+
+    def _models_for(self, logic: str) -> bool:
+        """Whether a model is in use for `logic` (selected, loaded or plugged in)."""
+        return bool(self._sources.get(logic) or self._selection.names.get(logic))
 
     def _takes(self, source: CandidateSource, p: Pending) -> bool:
         if p.model_input is None or p.logic != source.task:
@@ -193,6 +200,10 @@ class Pipeline:
         """The task's sources, loading the registry's models the first time an input needs them."""
         if task not in self._sources and any(p.logic == task and p.model_input is not None for p in pending):
             self._sources[task] = self._load(task)
+        if any(p.logic == task and p.formula.past for p in pending) and self._models_for(task) and not self._past_said:
+            self._past_said = True
+            self.notify("formulas with past operators (Y, Z, S, T, O, H) skip the models, trained on "
+                        "future-only LTL; the engine answers them", None)
         return self._sources.get(task, [])
 
     def _load(self, task: str) -> list[CandidateSource]:
@@ -256,8 +267,11 @@ class Pipeline:
                 if not opts.all or len(found) >= opts.n_best:
                     break
 
+        skipped = self._skipped(p)
+
         def solution(status: str, **fields: object) -> Solution:
-            return self._solution(p.item, status, p.spent, start, logic=p.logic, candidates_tried=tried, **fields)
+            return self._solution(p.item, status, p.spent, start, logic=p.logic, candidates_tried=tried,
+                                  models_skipped=skipped, **fields)
 
         out = [solution("sat", witness=w, source=src, rank=rank, verified=True) for w, src, rank in found]
         if out and not (opts.all and len(out) < opts.n_best and opts.fallback):
@@ -278,16 +292,28 @@ class Pipeline:
             return [solution("unsat", source=source)]
         return [solution("unknown", source=source, message=result.reason or None)]
 
-    def _no_fallback_reason(self, p: Pending, tried: int) -> str:
+    def _skipped(self, p: Pending) -> str | None:
+        """Why no model saw an input although one is in use for its logic; None when one did,
+        or none is in use."""
+        if not self._models_for(p.logic):
+            return None
+        if p.formula.past:
+            return "past operators (the models know future-only LTL)"
+        if p.model_input is None:
+            return f"too large (over {MAX_MODEL_INPUT} tokens in core form)"
         sources = self._sources.get(p.logic, [])
+        if sources and not any(self._takes(s, p) for s in sources):
+            return f"more APs ({len(p.model_input.renaming)}) than the models tell apart"
+        return None
+
+    def _no_fallback_reason(self, p: Pending, tried: int) -> str:
+        skipped = self._skipped(p)
         if tried:
             why = f"none of the {tried} model candidates verified"
-        elif not sources:
+        elif not self._sources.get(p.logic) and skipped is None:
             why = f"no {p.logic} model is in use"
-        elif p.model_input is None:
-            why = f"the formula is too large for the models (over {MAX_MODEL_INPUT} tokens in core form)"
-        elif not any(self._takes(s, p) for s in sources):
-            why = f"the formula has more APs ({len(p.model_input.renaming)}) than the models tell apart"
+        elif skipped is not None:
+            why = f"the models skipped the formula: {skipped}"
         else:
             why = "the models proposed no well-formed candidate"
         return why + " (--no-fallback)"

@@ -36,10 +36,19 @@ def _spot() -> Any:
     return spot
 
 
+def _future_only(formula: Formula) -> None:
+    """Spot reads no past operators: printed in its syntax, `O b` would come back as an AP `Ob`
+    and the verdict would be about another formula."""
+    if formula.past:
+        raise ValueError("the spot engine has no past operators (Y, Z, S, T, O, H); "
+                         "the built-in engine (--engine builtin) decides them")
+
+
 def solve(formula: Formula, budget: Budget | None = None) -> Result:
     """Spot's verdict and simplified accepting word; `budget` is ignored (see module doc)."""
     from ltlwit.logic.syntax import parse_trace, print_formula
 
+    _future_only(formula)
     spot = _spot()
     aut = spot.translate(spot.formula(print_formula(formula, "spot")))
     aut.merge_edges()
@@ -56,6 +65,7 @@ def holds(formula: Formula, trace: Trace) -> bool:
     from ltlwit.logic.ltl.check import labels_for
     from ltlwit.logic.syntax import print_formula, print_trace
 
+    _future_only(formula)
     L = labels_for(tuple(dict.fromkeys(trace.aps())))
     if any(L.of(step) == L.false for step in trace.steps):
         return False
