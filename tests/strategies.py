@@ -2,8 +2,8 @@
 
 `formulas(aps=..., max_leaves=..., temporal=...)` draws trees over the whole future operator
 set (propositional operators only when `temporal=False`; the past operators `Y Z O H S T` too
-with `past=True`); `aps` is a sequence of names or a strategy of names (`weird_names()`
-exercises quoting in every syntax).
+with `past=True`, the weak next `wX` with `weak=True`); `aps` is a sequence of names or a
+strategy of names (`weird_names()` exercises quoting in every syntax).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Sequence
 from hypothesis import strategies as st
 
 from ltlwit.logic.assignment import Assignment
-from ltlwit.logic.formula import FALSE, PAST_BINARY, PAST_UNARY, TRUE, Formula, ap
+from ltlwit.logic.formula import FALSE, PAST_BINARY, PAST_UNARY, TRUE, WEAK_NEXT, Formula, ap
 from ltlwit.logic.trace import Trace
 
 PROP_UNARY = ("!",)
@@ -34,9 +34,11 @@ def formulas(
     temporal: bool = True,
     constants: bool = True,
     past: bool = False,
+    weak: bool = False,
 ) -> st.SearchStrategy[Formula]:
-    """`past`: the past operators too (with `temporal` only); off, the draws are exactly the
-    future-only ones the rest of the suite was written against."""
+    """`past`: the past operators too, `weak`: the weak next `wX` too (with `temporal` only);
+    both off, the draws are exactly the future-only ones the rest of the suite was written
+    against."""
     leaves = _names(aps).map(ap)
     if constants:
         leaves = leaves | st.sampled_from((TRUE, FALSE))
@@ -46,6 +48,8 @@ def formulas(
         unary, binary = PAST_LTL_UNARY, PAST_LTL_BINARY
     else:
         unary, binary = LTL_UNARY, LTL_BINARY
+    if temporal and weak:
+        unary += (WEAK_NEXT,)
 
     def extend(children: st.SearchStrategy[Formula]) -> st.SearchStrategy[Formula]:
         return st.builds(lambda op, c: Formula(op, (c,)), st.sampled_from(unary), children) | st.builds(

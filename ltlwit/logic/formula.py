@@ -23,9 +23,12 @@ CONSTANTS = ("1", "0")
 PAST_UNARY = ("Y", "Z", "O", "H")
 PAST_BINARY = ("S", "T")
 PAST = frozenset(PAST_UNARY + PAST_BINARY)
-UNARY = ("!", "X", "F", "G") + PAST_UNARY
+#: Weak next, BLACK's `wX`: on a finite trace, "if there is a next instant, f holds there",
+#: where `X` (strong) demands a next instant; on infinite traces both are the same operator.
+WEAK_NEXT = "wX"
+UNARY = ("!", "X", "F", "G") + PAST_UNARY + (WEAK_NEXT,)
 BINARY = ("&", "|", "->", "<->", "xor", "U", "R", "W", "M") + PAST_BINARY
-TEMPORAL = frozenset({"X", "F", "G", "U", "R", "W", "M"}) | PAST
+TEMPORAL = frozenset({"X", "F", "G", "U", "R", "W", "M", WEAK_NEXT}) | PAST
 OPERATORS = UNARY + BINARY
 
 _TABLE: "weakref.WeakValueDictionary[tuple, Formula]" = weakref.WeakValueDictionary()
@@ -34,7 +37,7 @@ _TABLE: "weakref.WeakValueDictionary[tuple, Formula]" = weakref.WeakValueDiction
 class Formula:
     """A node of a formula tree; build one with the module's constructors, never directly."""
 
-    __slots__ = ("op", "children", "name", "size", "temporal", "past", "_aps", "__weakref__")
+    __slots__ = ("op", "children", "name", "size", "temporal", "past", "weak", "_aps", "__weakref__")
 
     op: str
     children: tuple["Formula", ...]
@@ -44,6 +47,8 @@ class Formula:
     #: some node of the formula is a past operator (the engine's automaton and the models are
     #: for future-only formulas; the SAT-based searches take both)
     past: bool
+    #: some node of the formula is a weak next `wX` (read as X under infinite semantics)
+    weak: bool
 
     def __new__(cls, op: str, children: tuple["Formula", ...] = (), name: str | None = None) -> "Formula":
         key = (op, children, name)
@@ -56,19 +61,22 @@ class Formula:
         object.__setattr__(node, "name", name)
         # Explicit arity cases: this constructor is the hot path of every parser.
         if not children:
-            size, temporal, past = 1, False, False
+            size, temporal, past, weak = 1, False, False, False
         elif len(children) == 1:
             child = children[0]
             size, temporal = 1 + child.size, op in TEMPORAL or child.temporal
             past = child.past or op in PAST
+            weak = child.weak or op == WEAK_NEXT
         else:
             left, right = children
             size = 1 + left.size + right.size
             temporal = op in TEMPORAL or left.temporal or right.temporal
             past = left.past or right.past or op in PAST
+            weak = left.weak or right.weak
         object.__setattr__(node, "size", size)
         object.__setattr__(node, "temporal", temporal)
         object.__setattr__(node, "past", past)
+        object.__setattr__(node, "weak", weak)
         object.__setattr__(node, "_aps", None)
         _TABLE[key] = node
         return node

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
+from ltlwit.logic.formula import Formula
 from ltlwit.logic.witness import logic_of
 from ltlwit.pipeline.answers import Answer
 from ltlwit.pipeline.inputs import InputItem
@@ -24,6 +25,26 @@ class Conversion(Answer):
 #: prints them in BLACK's letters, for messages and the API.)
 _NO_PAST_IN_SPOT = ("Spot's syntax has no past operators (Y, Z, S, T, O, H); "
                    "--to lbt and --to polish-spaced carry them")
+#: Why it refuses BLACK's weak next `wX`: Spot has no such operator, and no spelling of it
+#: would keep the meaning, since in Spot's LTLf reading plain `X` is the weak next and `X[!]`
+#: the strong one, while ours (and BLACK's) `X` is strong on finite traces.
+_NO_WEAK_NEXT_IN_SPOT = ("Spot's syntax has no weak next wX (in Spot's LTLf reading plain X is the weak next "
+                         "and X[!] the strong one, so printing would change the meaning); "
+                         "--to lbt and --to polish-spaced carry it")
+_NO_BOTH_IN_SPOT = ("Spot's syntax has no past operators (Y, Z, S, T, O, H) and no weak next wX "
+                    "(in Spot's LTLf reading plain X is the weak next and X[!] the strong one, so printing "
+                    "would change the meaning); --to lbt and --to polish-spaced carry them")
+
+
+def _spot_refusal(formula: Formula) -> str | None:
+    """Why `--to spot` cannot print `formula`, or None when it can."""
+    if formula.past and formula.weak:
+        return _NO_BOTH_IN_SPOT
+    if formula.past:
+        return _NO_PAST_IN_SPOT
+    if formula.weak:
+        return _NO_WEAK_NEXT_IN_SPOT
+    return None
 
 
 def convert_one(item: InputItem, parser: InputParser, to: str) -> Conversion:
@@ -36,9 +57,9 @@ def convert_one(item: InputItem, parser: InputParser, to: str) -> Conversion:
     except ValueError as exc:
         return Conversion(item=item, status="error", message="parse error", parse_error=exc)
     logic = logic_of(formula)
-    if to == "spot" and formula.past:
-        return Conversion(item=item, status="error", logic=logic,
-                          message=f"cannot print in spot syntax: {_NO_PAST_IN_SPOT}")
+    refusal = _spot_refusal(formula) if to == "spot" else None
+    if refusal is not None:
+        return Conversion(item=item, status="error", logic=logic, message=f"cannot print in spot syntax: {refusal}")
     try:
         return Conversion(item=item, status="ok", logic=logic, text=formula.to_str(to))
     except ValueError as exc:  # e.g. network Polish cannot spell a multi-letter AP

@@ -5,7 +5,8 @@ network Polish `&Uab!Xc`; a string with spaces between tokens is read as spaced 
 `polish-spaced` (`& U req b ! X c`), `lbt`, and `auto` (see `detect`). The past operators
 (`Y Z O H S T`: yesterday, weak yesterday, once, historically, since, triggered) are read
 and printed in the letters BLACK and nuXmv use by every syntax but network Polish, which
-stays DeepLTL's future-only format. Every parser raises
+stays DeepLTL's future-only format; so is BLACK's weak next `wX` (finite traces: "if there is
+a next instant"), while Spot's strong next `X[!]` reads as `X`. Every parser raises
 `ParseError` only; every parser and printer is iterative, so depth is never a problem.
 Printers round-trip: `parse_formula(print_formula(f, s), s) is f` for every syntax `s`.
 """
@@ -72,7 +73,7 @@ def parse_formula(text: str, syntax: str = "auto") -> Formula:
 
 def print_formula(formula: Formula, syntax: str = "spot") -> str:
     """Render a formula; `polish` raises ValueError for names it cannot spell (multi-letter)
-    and for past operators."""
+    and for past operators and the weak next `wX`."""
     try:
         printer = _PRINTERS[syntax]
     except KeyError:

@@ -23,6 +23,13 @@ The past operators need nothing of their own: infix, spaced Polish and LBT spell
 (`G(grant -> O req)`, `G -> grant O req`, `G i "grant" O "req"`), and network Polish, which
 has none, reads their letters as names, so a lone `Y` or `S` (no infix formula: an operator
 without operands) is the proposition of that name.
+
+Nor does BLACK's weak next `wX`: spaced, it is an infix formula (`wX a`, `G(a -> wX b)`) or
+a prefix one (`G -> a wX b`); unspaced, network Polish reads `wX` as the name `w` and the
+operator `X`, which mostly leaves no complete formula where infix reads `wX` as the operator
+(`wX(a)`, `!wX!a`, `wXFa`, `G(a->wX(b))`). The rare string that reads both ways follows the
+rule above like any other: `Uw&wX!a` is infix `Uw & wX !a`, unless its source has so far been
+network Polish, where it is `w U (w & X!a)` over the name `w`.
 """
 
 from __future__ import annotations

@@ -2,9 +2,9 @@
 
 Precedence, lowest first: `-> <->` (right-assoc); `|`; `xor`; `&` (and Wring's `*`);
 `U R W M` and the past `S T` (right-assoc, so `a S b U c` is `a S (b U c)`); `F G` and the
-past `O H`; `X` and the past `Y Z`; `!`. All unary operators are prefix and bind tighter
-than every binary one, so a unary operator applies as soon as its operand is complete
-(`Y a & b` is `(Y a) & b`, `O a U b` is `(O a) U b`).
+past `O H`; `X`, the weak next `wX` and the past `Y Z`; `!`. All unary operators are prefix
+and bind tighter than every binary one, so a unary operator applies as soon as its operand is
+complete (`Y a & b` is `(Y a) & b`, `O a U b` is `(O a) U b`, `wX a U b` is `(wX a) U b`).
 `&`, `|` and `xor` nest to the left (`a & b & c` is `(a & b) & c`); parentheses are kept
 as structure (`a & (b & c)` stays right-nested) because formulas are never rewritten.
 No recursion anywhere: 10,000 nested parentheses or `X` operators are fine.
@@ -12,7 +12,7 @@ No recursion anywhere: 10,000 nested parentheses or `X` operators are fine.
 
 from __future__ import annotations
 
-from ltlwit.logic.formula import PAST, Formula
+from ltlwit.logic.formula import PAST, WEAK_NEXT, Formula
 from ltlwit.logic.syntax.errors import ParseError
 from ltlwit.logic.syntax.infix_lex import RIGHT, Tok, describe, tokenize
 
@@ -37,7 +37,7 @@ def parse_spot(text: str) -> Formula:
             elif kind == ")" and pending and pending[-1].kind == "(":
                 return _fail(text, pending[-1].column, "unexpected empty block", tok.column + 1 - pending[-1].column)
             else:
-                reason = f"syntax error, unexpected {describe(tok)}{_past_name_hint(tok, pending)}"
+                reason = f"syntax error, unexpected {describe(tok)}{_name_hint(tok, pending)}"
                 return _fail(text, tok.column, reason, tok.width)
         elif kind == "bin":
             level = tok.level
@@ -61,7 +61,7 @@ def parse_spot(text: str) -> Formula:
         last = toks[-1]
         reason = "syntax error, unexpected end of formula"
         if last.kind in ("un", "bin"):
-            reason += f', missing right operand for "{describe(last)}"{_past_name_hint(None, pending)}'
+            reason += f', missing right operand for "{describe(last)}"{_name_hint(None, pending)}'
         return _fail(text, end, reason)
     while pending:
         tok = pending.pop()
@@ -71,13 +71,14 @@ def parse_spot(text: str) -> Formula:
     return operands[0]
 
 
-def _past_name_hint(unexpected: Tok | None, pending: list[Tok]) -> str:
+def _name_hint(unexpected: Tok | None, pending: list[Tok]) -> str:
     """Where an operand was expected: a hint when a past operator's letter stands there alone
-    (`S & a`) or went without its operand (`Y & a`, `H`). Spot has no past operators and reads
-    these letters as names, so a specification written for Spot may mean a proposition."""
+    (`S & a`) or went without its operand (`Y & a`, `H`), or `wX` did (`wX & a`, `G wX`).
+    Spot has neither the past operators nor `wX` and reads these spellings as names, so a
+    specification written for Spot may mean a proposition."""
     if unexpected is not None and unexpected.kind == "bin" and unexpected.value in PAST:
         letter = unexpected.value
-    elif pending and pending[-1].kind == "un" and pending[-1].value in PAST:
+    elif pending and pending[-1].kind == "un" and (pending[-1].value in PAST or pending[-1].value == WEAK_NEXT):
         letter = pending[-1].value
     else:
         return ""

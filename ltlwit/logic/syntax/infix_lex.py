@@ -12,8 +12,20 @@ weak yesterday (read like `X`), `O` once and `H` historically (like `F`, `G`), `
 * After an operand (a name or `)`), no name may start with `M R U V W S T` nor with one of
   the unary letters, so `a Ub` reads as `a U b` and `a Sb` as `a S b`.
 * `()` is the next operator, `=0` and a combining overline (`a̅`) negate the name before.
-Bounded and PSL/SERE syntax (`X[2]`, `{...}`, `;`, `[*]`, `##1`, `first_match`, `Ⓧ`) is not
-supported and reported as such, with its column.
+
+Weak next, BLACK's `wX` (Spot has none: in its LTLf reading plain `X` is the weak next and
+`X[!]` the strong one), is read with the precedence of `X`. It is the one operator whose
+spelling starts with a lowercase letter, so a run of identifier characters starting with `wX`
+is the operator only when the run is exactly `wX` (`wX a`, `wX(a U b)`, `wX!a`) or goes on
+with a unary letter, which is then read as after `X` (`wXFa` is `wX F a` as `XFa` is `X F a`,
+`wXF1` is `wX F1`); any other such run is one name (`wXa`, `wX1`, `wX_b`, `wXyz`, `wXwXa`),
+and `"wX"` is the proposition of that name. After an operand a `wX` run read so is the
+operator too, so that `a wX b` is reported as an unexpected weak next operator (as `a X b`
+is), never read as names. Spot's strong next `X[!]` (spaces allowed before and inside the
+bracket, as Spot's scanner skips them: `X [ !]`) is `X`, the strong next of the finite-trace
+semantics; `X[]` is Spin's `X G`, as in Spot.
+Bounded and PSL/SERE syntax (`X[2]`, `F[1:3]`, `{...}`, `;`, `[*]`, `##1`, `first_match`)
+is not supported and reported as such, with its column.
 """
 
 from __future__ import annotations
@@ -21,7 +33,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ltlwit.logic.formula import FALSE, TRUE, Formula, ap
+from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, Formula, ap
 from ltlwit.logic.syntax.errors import ParseError
 from ltlwit.logic.syntax.names import unquote_at
 
@@ -44,7 +56,7 @@ _SYMBOLS: dict[str, tuple[str, str]] = {}
 for _op, _spellings in {
     ("(", "("): "(",
     (")", ")"): ")",
-    ("un", "X"): "() ○ ◯",
+    ("un", "X"): "() ○ ◯ Ⓧ",
     ("un", "!"): "! ~ ¬",
     ("un", "G"): "[] □ ⬜ ◻",
     ("un", "F"): "<> ◇ ⋄ ♢",
@@ -57,7 +69,6 @@ for _op, _spellings in {
     ("neg", "!"): "=0 \u0305 \u0304",
     ("pos", ""): "=1",
     ("unsupported", "PSL/SERE syntax"): "{ } ; : [*] [* [+] [:*] [:* [:+] [= [-> ## |-> |=> []-> []=> <>-> <>=> ↦ ⤇",
-    ("unsupported", "the strong next operator"): "Ⓧ",
 }.items():
     for _s in _spellings.split():
         _SYMBOLS[_s] = _op
@@ -69,6 +80,8 @@ for _s in _SYMBOLS:
 _SPACE = re.compile(r"[ \t\n\r]+")
 _WORD = re.compile(r"[a-zA-Z0-9_.]+")
 _BRACKET = re.compile(r"[ \t\n\r]*\[(\])?")
+#: Spot's strong next `X[!]`: flex skips blanks before `[` and inside the bracket, `!]` is one token.
+_STRONG_NEXT = re.compile(r"[ \t\n\r]*\[[ \t\n\r]*!\]")
 _KEYWORDS = {"U": "U", "R": "R", "V": "R", "W": "W", "M": "M", "S": "S", "T": "T", "xor": "xor"}
 _UNSUPPORTED_WORDS = {"first_match": "PSL first_match"}
 #: Letters that are a unary operator unless a digit follows (then they start a name).
@@ -84,7 +97,7 @@ NAMES = {
     "R": "release operator", "W": "weak until operator", "M": "strong release operator",
     "Y": "yesterday operator", "Z": "weak yesterday operator", "O": "once operator",
     "H": "historically operator", "S": "since operator", "T": "triggered operator",
-    "(": "opening parenthesis", ")": "closing parenthesis",
+    WEAK_NEXT: "weak next operator", "(": "opening parenthesis", ")": "closing parenthesis",
 }
 
 
@@ -195,6 +208,8 @@ def _word(text: str, i: int, word: str, after_operand: bool, append) -> int:
     """Emit the token a letter-initial run starts, by flex's longest-match rules; return
     the index after it."""
     c = word[0]
+    if c == "w" and word[1:2] == "X" and (len(word) == 2 or word[2] in _UNARY_LETTERS):
+        return _unary(text, i, WEAK_NEXT, append)
     low = word[:5].lower()
     const = 4 if low[:4] == "true" else 5 if low == "false" else 0
     if word[:11] == "first_match":
@@ -220,16 +235,28 @@ def _word(text: str, i: int, word: str, after_operand: bool, append) -> int:
         if spelled in _UNSUPPORTED_WORDS:
             raise _unsupported(text, i, keyword, _UNSUPPORTED_WORDS[spelled])
         if spelled in _UNARY_LETTERS:
-            bracket = _BRACKET.match(text, i + 1)
-            if bracket and not bracket.group(1):
-                raise _unsupported(text, i, bracket.end() - i, f"bounded operator {spelled}[..]")
-            append(Tok("un", spelled, i, 1))
+            return _unary(text, i, spelled, append)
         else:
             op = _KEYWORDS[spelled]
             append(Tok("bin", op, i, keyword, LEVELS[op]))
     else:
         append(Tok("atom", ap(word[:name]), i, name))
     return i + best
+
+
+def _unary(text: str, i: int, op: str, append) -> int:
+    """Emit the unary operator `op` spelled at i (a letter, or `wX`), with what a bracket
+    after it means: `X[!]` is `X` (Spot's strong next), `[]` is left to be read as `G`, any
+    other bracket is a bounded operator, unsupported. Return the index after it."""
+    end = i + len(op)
+    bracket = _BRACKET.match(text, end)
+    if bracket and not bracket.group(1):
+        strong = _STRONG_NEXT.match(text, end) if op == "X" else None
+        if strong is None:
+            raise _unsupported(text, i, bracket.end() - i, f"bounded operator {op}[..]")
+        end = strong.end()
+    append(Tok("un", op, i, end - i))
+    return end
 
 
 def _skip_comment(text: str, i: int) -> int:

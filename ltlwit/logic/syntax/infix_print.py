@@ -5,12 +5,14 @@ right-nested, so `a & b & c` prints without parentheses while `a & (b & c)` keep
 print -> parse gives back the identical (hash-consed) object. Iterative, so any depth prints.
 Past operators print in the letters the parser reads (`Y Z O H S T`, BLACK's), although Spot
 itself has none: `ltlwit fmt --to spot` refuses them, but messages and `str(formula)` need a
-readable infix form.
+readable infix form. So does weak next, BLACK's `wX`, which Spot lacks too: it is followed by
+a space or an opening parenthesis (`wX a`, `wX !a`, `wX Fa`, `wX(a U b)`, `wX 1`), as `wXa`
+would be a name, and a letter operator before it keeps a space too (`G wX a`, but `!wX a`).
 """
 
 from __future__ import annotations
 
-from ltlwit.logic.formula import Formula
+from ltlwit.logic.formula import WEAK_NEXT, Formula
 from ltlwit.logic.syntax.names import spot_ap
 
 #: Binding strength, lowest first, exactly Spot's table (`S T` with `U R`); atoms and unary
@@ -39,8 +41,13 @@ def print_spot(formula: Formula) -> str:
         elif len(item.children) == 1:
             child = item.children[0]
             out.append(op)
-            # `X1`, `F0`, `Y1` would read as AP names, so constants after a letter get parentheses.
-            if child.op in PRECEDENCE or (op != "!" and child.op in ("1", "0")):
+            if child.op in PRECEDENCE:
+                out.append("(")
+                push(")")
+            elif op == WEAK_NEXT or (op != "!" and child.op == WEAK_NEXT):
+                out.append(" ")  # `wXa`, `wX1` are names; `GwX a` would hide the operator
+            elif op != "!" and child.op in ("1", "0"):
+                # `X1`, `F0`, `Y1` would read as AP names, so constants after a letter get parentheses.
                 out.append("(")
                 push(")")
             push(child)

@@ -1,6 +1,7 @@
 """LBT prefix syntax (LBT, ltl2dstar, Spot's `--lbt`): `t f ! & | ^ i e X F G U V M W`, and
 the past operators in BLACK's letters, `Y Z O H S T` (yesterday, weak yesterday, once,
-historically, since, triggered), which LBT proper lacks.
+historically, since, triggered), and BLACK's weak next `wX`, which LBT proper lacks (`wX` is
+a word: `wX p0`; `wXp0` is a name, as `Xp0` is).
 
 As in Spot's lexer, one-character operators need no surrounding spaces, names are
 identifiers or double-quoted strings, and `R` is accepted as a synonym of `V`. The printer
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from ltlwit.logic.formula import PAST, Formula
+from ltlwit.logic.formula import PAST, WEAK_NEXT, Formula
 from ltlwit.logic.syntax.errors import ParseError
 from ltlwit.logic.syntax.names import quote, unquote_at
 from ltlwit.logic.syntax.prefix import Token, build
@@ -21,12 +22,12 @@ TO_OP = {
     "!": "!", "&": "&", "|": "|", "^": "xor", "i": "->", "e": "<->", "X": "X", "F": "F",
     "G": "G", "U": "U", "V": "R", "R": "R", "W": "W", "M": "M", "t": "1", "f": "0",
 }
-TO_OP.update((op, op) for op in PAST)
+TO_OP.update((op, op) for op in (*PAST, WEAK_NEXT))
 FROM_OP = {
     "!": "!", "&": "&", "|": "|", "xor": "^", "->": "i", "<->": "e", "X": "X", "F": "F",
     "G": "G", "U": "U", "R": "V", "W": "W", "M": "M", "1": "t", "0": "f",
 }
-FROM_OP.update((op, op) for op in PAST)
+FROM_OP.update((op, op) for op in (*PAST, WEAK_NEXT))
 _PNUM = re.compile(r"p[0-9]+\Z")
 
 

@@ -16,6 +16,9 @@ from functools import lru_cache
 SPOT_BARE = re.compile(r"(?:[a-zA-EI-NP-W_.][a-zA-Z0-9_.]*|[FGXYZOH][0-9][a-zA-Z0-9_.]*)\Z")
 #: Words that the infix lexer reads as operators or constants although they look like names.
 SPOT_KEYWORDS = frozenset({"U", "R", "V", "W", "M", "S", "T", "xor", "first_match"})
+#: Names the infix lexer reads as starting with the weak next `wX`: `wX` itself and `wX`
+#: followed by a unary operator's letter (`wXFa` is `wX F a`); `wXa`, `wX1` stay names.
+SPOT_WEAK_NEXT = re.compile(r"wX(?:[FGXYZOH]|\Z)")
 #: Identifier tokens of the prefix syntaxes (spaced Polish, LBT, assignments).
 IDENT = re.compile(r"[A-Za-z_.][A-Za-z0-9_.]*\Z")
 
@@ -46,13 +49,14 @@ def unquote_at(text: str, start: int) -> tuple[str, int] | None:
 @lru_cache(maxsize=4096)
 def spot_ap(name: str) -> str:
     """A name as Spot's infix syntax needs it: bare when the lexer reads it back as this very
-    AP, quoted otherwise (`aUb`, `p0`, `F1`, `H1`, `Sa` stay bare; `X`, `U`, `T`, `Once`,
-    `true`, `x < 3` are quoted).
+    AP, quoted otherwise (`aUb`, `p0`, `F1`, `H1`, `Sa`, `wXa` stay bare; `X`, `U`, `T`,
+    `Once`, `wX`, `wXFa`, `true`, `x < 3` are quoted).
     Names that are themselves network Polish (`Uab`, `F0`) are quoted too, although Spot
     would read them bare, so that auto-detection reads the printed formula back unchanged."""
     if (
         SPOT_BARE.match(name)
         and name not in SPOT_KEYWORDS
+        and not SPOT_WEAK_NEXT.match(name)
         and name.lower() not in ("true", "false")
         and (len(name) == 1 or not _is_network_polish(name))
     ):
@@ -63,7 +67,8 @@ def spot_ap(name: str) -> str:
 #: The tokens of network Polish: the multi-character operators, else one character each.
 NETWORK_TOKEN = re.compile(r"<->|->|xor|.", re.S)
 #: Network Polish's operators and constants with their arities. It is DeepLTL's and the
-#: models' format and stays future-only: every other letter, `Y Z O H S T` included, is a name.
+#: models' format and stays future-only, with one next: every other letter, `Y Z O H S T`
+#: included, is a name, and it has no weak next `wX` (`wXa` is three tokens there).
 NETWORK_ARITY = {"1": 0, "0": 0, "!": 1, "X": 1, "F": 1, "G": 1, "&": 2, "|": 2, "->": 2, "<->": 2,
                  "xor": 2, "U": 2, "R": 2, "W": 2, "M": 2}
 

@@ -4,9 +4,10 @@ Network Polish (`&Uab!Xc`) is what the training data and the models use: no spac
 single-letter APs, the multi-character tokens `->`, `<->` and `xor`. It is on the training
 data path (hundreds of thousands of formulas), hence the tight right-to-left stack loop. It
 stays future-only, as DeepLTL wrote it: `Y Z O H S T` are names there, and a formula with
-past operators does not print in it.
-Spaced Polish (`& U req b ! X "x < 3"`, `S req ! Y b`) has every operator, the past ones in
-BLACK's letters `Y Z O H S T`, and any AP names.
+past operators does not print in it; nor does one with the weak next `wX` (BLACK's, for
+finite traces), which it has no token for (`wXa` reads as the three tokens `w X a`).
+Spaced Polish (`& U req b ! X "x < 3"`, `S req ! Y b`, `wX ! a`) has every operator, the
+past ones in BLACK's letters `Y Z O H S T`, the weak next `wX`, and any AP names.
 """
 
 from __future__ import annotations
@@ -74,9 +75,12 @@ def _network_error(text: str) -> ParseError:
 
 def print_network(formula: Formula) -> str:
     """Network Polish; raises ValueError for a name that is not one non-operator letter and
-    for past operators, which the format (and the models that read it) does not have."""
-    if formula.past:
-        raise ValueError("network Polish has no past operators; use polish-spaced")
+    for past operators and the weak next `wX`, which the format (and the models that read it)
+    does not have."""
+    if formula.past or formula.weak:
+        lacks = " and no ".join(what for what, has in (("past operators", formula.past),
+                                                    ("weak next (wX)", formula.weak)) if has)
+        raise ValueError(f"network Polish has no {lacks}; use polish-spaced")
     parts: list[str] = []
     n_xor = 0
     for node in formula.walk():

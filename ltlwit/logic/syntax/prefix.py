@@ -1,8 +1,8 @@
 """Shared machinery of the prefix (Polish-like) syntaxes: building a formula from a token
 list with one explicit stack, and explaining, with a column, why a token list is not one
-complete formula. Spaced Polish and LBT both use it, with every operator, past ones
-included; network Polish, future-only, has its own table (`names.NETWORK_ARITY`) and only
-calls `diagnose` once its fast path has failed.
+complete formula. Spaced Polish and LBT both use it, with every operator, past ones and
+the weak next `wX` included; network Polish, future-only and without `wX`, has its own table
+(`names.NETWORK_ARITY`) and only calls `diagnose` once its fast path has failed.
 """
 
 from __future__ import annotations
