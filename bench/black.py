@@ -2,6 +2,7 @@
 
     python bench/black.py                                  # every formula, --timeout 10
     python bench/black.py --suite past                     # the LTL+past suite (Y Z S T O H)
+    python bench/black.py --suite finite                   # finite traces (LTLf)
     python bench/black.py --suite past --sample 20 --out past.jsonl    # 20 per family, rows kept
     python bench/black.py --data other.jsonl.gz            # any file with the same fields
     python bench/black.py --families forobots,acacia       # chosen families
@@ -32,9 +33,10 @@ the chosen suite's options):
   future  ../shared/data/black/black.jsonl.gz: 2,469 future-only formulas, eight peers.
   past    ../shared/data/black-past/past.jsonl.gz: 770 LTL+past formulas (families crscounter,
           random) in BLACK's letters (Y Z S T O H), peers black, nuxmv-sbmc, nuxmv-klive.
-A suite is a data file plus the `ltlwit solve` options its formulas need (see SUITES); the
-finite-trace suite (black-finite/finite.jsonl.gz) is one entry with `--semantics finite` once
-ltlwit has it. The files are described in ../shared/data/README.md; results and commands are
+  finite  ../shared/data/black-finite/finite.jsonl.gz: 3,224 formulas read over finite traces
+          (LiEtAl2020's Declare-style families, random, and the future families), `X` strong and
+          `wX` weak next, peers aalta-f, black-f, ltl2sat; run with `--semantics finite`.
+A suite is a data file plus the `ltlwit solve` options its formulas need (see SUITES). The files are described in ../shared/data/README.md; results and commands are
 recorded in docs/benchmarks.md.
 """
 
@@ -71,8 +73,7 @@ class Suite:
 SUITES = {
     "future": Suite(DATA_DIR / "black" / "black.jsonl.gz"),
     "past": Suite(DATA_DIR / "black-past" / "past.jsonl.gz"),
-    # once `ltlwit solve --semantics finite` exists:
-    # "finite": Suite(DATA_DIR / "black-finite" / "finite.jsonl.gz", ("--semantics", "finite")),
+    "finite": Suite(DATA_DIR / "black-finite" / "finite.jsonl.gz", ("--semantics", "finite")),
 }
 DATA = SUITES["future"].data
 OVERRUN_TARGET = 0.5  # seconds of wall time past --timeout

@@ -59,7 +59,8 @@ class Solver:
     `max_memory` (MiB the process may hold while the engine works on a formula: past it the
     answer is UNKNOWN, with the reason; None: half the machine's memory, at most 4096; 0: no
     ceiling), `top` (candidates per
-    model), `beam`, `engine` (auto|builtin|spot), `device`, `fallback` (False: no engine,
+    model), `beam`, `engine` (auto|builtin|spot), `semantics` (infinite: lasso witnesses;
+    finite: LTLf, finite witnesses, the models skipped), `device`, `fallback` (False: no engine,
     UNKNOWN when no candidate verifies), `all` (up to `top` witnesses per formula),
     `batch_size`, `max_len`. ValueError for options that cannot work here (a model that is
     not installed, `device="cuda"` without a GPU, `engine="spot"` without Spot)."""
@@ -67,14 +68,14 @@ class Solver:
     def __init__(self, *, logic: str = "auto", syntax: str = "auto", model: str = "auto",
                  timeout: float | None = None, max_memory: int | None = None,
                  top: int | None = None, beam: int | None = None,
-                 engine: str = "auto", device: str = "auto", fallback: bool = True, all: bool = False,
-                 batch_size: int = 128, max_len: int = 160, notify: Notify | None = None) -> None:
+                 engine: str = "auto", semantics: str = "infinite", device: str = "auto", fallback: bool = True,
+                 all: bool = False, batch_size: int = 128, max_len: int = 160, notify: Notify | None = None) -> None:
         problem = engine_problem(engine)
         if problem:
             raise ValueError(problem)
         memory = {} if max_memory is None else {"max_memory": max_memory}
         self.options = SolveOptions(logic=logic, syntax=syntax, timeout=timeout, **memory,
-                                    engine=engine, model=model, top=top,
+                                    engine=engine, semantics=semantics, model=model, top=top,
                                     beam=beam, device=device, fallback=fallback, all=all, batch_size=batch_size,
                                     max_len=max_len)
         self.pipeline = Pipeline(self.options, notify=notify)
@@ -153,13 +154,14 @@ def solve(formula: Formula | str, *, model: str = "auto", timeout: float | None 
 
 
 def verify(formula: Formula | str, witness: Witness | Mapping[str, bool] | str, *, logic: str = "auto",
-           syntax: str = "auto", engine: str = "auto") -> bool:
+           syntax: str = "auto", engine: str = "auto", semantics: str = "infinite") -> bool:
     """Whether `witness` witnesses `formula`: a lasso trace every word of which satisfies it,
     or an assignment that entails a propositional formula. Text is read as `ltlwit verify`
     reads it (a trace `a; cycle{b}` or `a;{b}`, an assignment `a1c0`, `a & !c` or JSON; a
     mapping `{"a": True}` is an assignment). Raises ParseError for unreadable text, ValueError
     for a witness that cannot be judged (an assignment naming an AP the formula lacks, or one
-    for a temporal formula)."""
+    for a temporal formula, a trace of the other kind than `semantics`: a lasso under "finite",
+    a finite trace `a; b` under "infinite")."""
     if isinstance(formula, str):
         from ltlwit.logic.syntax import deepltl_framing
 
@@ -170,7 +172,7 @@ def verify(formula: Formula | str, witness: Witness | Mapping[str, bool] | str, 
         witness = Assignment.of(witness)
     elif isinstance(witness, str):
         witness = parse_witness(witness, formula, logic)
-    return holds(formula, witness, engine)
+    return holds(formula, witness, engine, semantics)
 
 
 @dataclass(frozen=True)

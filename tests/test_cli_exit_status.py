@@ -95,7 +95,7 @@ def test_timeout_reaches_the_engine_and_unknown_is_1(monkeypatch) -> None:
 
     budgets = []
 
-    def out_of_time(formula, budget=None, engine="auto"):
+    def out_of_time(formula, budget=None, engine="auto", semantics="infinite"):
         budgets.append((budget, engine))
         return Unknown("time budget exhausted")
 
@@ -111,7 +111,7 @@ def test_timeout_reaches_the_engine_and_unknown_is_1(monkeypatch) -> None:
 def test_a_solver_crash_is_one_error_line_not_the_end_of_the_run(monkeypatch) -> None:
     from ltlwit.logic import ltl
 
-    def broken(formula, budget=None, engine="auto"):
+    def broken(formula, budget=None, engine="auto", semantics="infinite"):
         raise KeyError("boom")
 
     monkeypatch.setattr(ltl, "solve", broken)

@@ -9,7 +9,7 @@ from ltlwit.logic.prop import entails
 from ltlwit.logic.syntax import ParseError, parse_assignment, parse_formula, parse_trace
 
 SOLVE_KEYS = {"input", "file", "line", "logic", "status", "witness", "witness_polish", "assignment", "source", "rank",
-              "candidates_tried", "models_skipped", "verified", "time_ms", "reason", "error"}
+              "candidates_tried", "models_skipped", "semantics", "verified", "time_ms", "reason", "error"}
 
 
 def test_one_object_per_input_with_every_key(tmp_path) -> None:
@@ -83,7 +83,7 @@ def test_unknown_record_has_a_reason(monkeypatch) -> None:
     from ltlwit.logic import ltl
     from ltlwit.logic.result import Unknown
 
-    monkeypatch.setattr(ltl, "solve", lambda formula, budget=None, engine="auto": Unknown("state budget exhausted"))
+    monkeypatch.setattr(ltl, "solve", lambda formula, budget=None, engine="auto", semantics="infinite": Unknown("state budget exhausted"))
     result = run("solve", "--format", "json", "--timeout", "1", "G F a")
     (record,) = json_lines(result.stdout)
     assert (record["status"], record["reason"], record["source"]) == ("unknown", "state budget exhausted", "engine")

@@ -50,7 +50,7 @@ def test_zero_turns_the_variable_off(monkeypatch) -> None:
 
 
 def test_verify_and_check_show_it_too(monkeypatch, tmp_path) -> None:
-    def holds(formula, witness, engine="auto"):
+    def holds(formula, witness, engine="auto", semantics=None):
         raise ZeroDivisionError("checker bug")
 
     monkeypatch.setattr(verify_module, "holds", holds)

@@ -47,7 +47,7 @@ def test_trace_steps_may_be_any_propositional_formula():
     [
         ("a; cycle{}", "auto", 8),
         ("a; {}", "auto", 3),
-        ("a; b", "auto", 4),
+        ("a; cycle", "auto", 8),
         ("a; cycle{b", "auto", 10),
         ("a cycle{b}", "auto", 1),
         ("a;; cycle{b}", "auto", 2),

@@ -10,10 +10,10 @@ one drifts from its owner.
 from __future__ import annotations
 
 from ltlwit.logic import LOGICS, OUTPUT_SYNTAXES, SYNTAXES
-from ltlwit.pipeline.options import DEVICES, MODELS
+from ltlwit.pipeline.options import DEVICES, MODELS, SEMANTICS
 
 __all__ = ["ALPHABETS", "ARCHS", "DEVICES", "ENGINES", "FORMATS", "LOGICS", "MODELS", "OUTPUT_SYNTAXES", "PRESETS",
-           "SHELLS", "SOLVE_FORMATS", "SYNTAXES", "TASKS"]
+           "SEMANTICS", "SHELLS", "SOLVE_FORMATS", "SYNTAXES", "TASKS"]
 
 #: `ltlwit.logic.ltl.ENGINES`.
 ENGINES = ("auto", "builtin", "spot")

@@ -48,7 +48,25 @@ follows:  G !(grant1 & grant2) -> !F(grant1 & grant2)   # expect: valid""",
     "trace satisfies the formula), written exactly # expect: VALUE; notes go in comments of their own "
     "(# expect: unsat  # REQ-12), and anything else that looks like an expectation is an error, never "
     "silently sat. Each spec is judged on its own. A file named *.toml holds [[spec]] tables "
-    "with the keys name, formula (required) and expect.",
+    "with the keys name, formula (required), expect, and semantics (infinite or finite: that spec's own, "
+    "over --semantics).",
+]
+
+SEMANTICS = [
+    "By default traces are infinite and witnesses are lassos, a; cycle{b}. With --semantics finite (or "
+    "--finite) on solve, verify and check, traces are finite and non-empty (LTLf, as in BLACK's -f and "
+    "aalta's finite mode): witnesses are finite traces, a; b; c, and F must be fulfilled before the end "
+    "while G holds on a trace that ends. A lasso under finite semantics, or a finite trace under infinite "
+    "ones, is an error, never reinterpreted. The next operators are spelled as BLACK does; Spot's LTLf "
+    "spelling of the strong next is read too:",
+    """spelling   infinite traces   finite traces
+X f        next              strong next: there is a next instant, f holds there
+X[!] f     next              strong next (Spot's LTLf spelling)
+wX f       next              weak next: if there is a next instant, f holds there""",
+    "Spot's LTLf reading of a plain X is the weak next: write wX for it here. Every other operator keeps "
+    "its meaning, the past operators too (Y f: there is a previous instant and f held there; Z f: the "
+    "first instant, or f held at the previous one; O, H, S, T: once, historically, since, triggered). The "
+    "neural models write lassos: under finite semantics the engine answers alone.",
 ]
 
 VACUITY = [
@@ -75,6 +93,7 @@ EXAMPLES = [
      "in input order (list the files in shard order)."),
     ("ltlwit check --vacuity --junit report.xml requirements.spec", "A CI gate with a JUnit report."),
     ('ltlwit verify "G(req -> F grant)" "req; cycle{!grant}"', "Prints FAILS."),
+    ('ltlwit solve --finite "G(req -> X grant) & F req"', "A finite witness, req; !req & grant: a request at the last instant would need a next one."),
     ("source <(ltlwit completion bash)", "Tab completion in the current bash session."),
 ]
 
@@ -148,6 +167,7 @@ def render(cli: click.Group | None = None) -> str:
         lines.append(paragraph)
     lines += [".SH OPTIONS", *_options(cli, ctx), ".SH COMMANDS"]
     lines += [line for line in _commands(cli, ctx, "ltlwit") if line != ""]
+    lines += [".SH SEMANTICS", *_blocks(SEMANTICS)]
     lines += [".SH SPEC FILES", *_blocks(SPEC_FILES), ".SH VACUITY", *_blocks(VACUITY), ".SH EXIT STATUS"]
     for code, text in EXIT_STATUS:
         lines += [".TP", f"\\fB{code}\\fR", escape(text)]

@@ -8,7 +8,7 @@ from typing import Any, BinaryIO, Callable, Iterable, Iterator, Sequence
 import click
 
 from ltlwit.api import Solver
-from ltlwit.cli.choices import DEVICES, ENGINES, FORMATS, LOGICS, MODELS, SYNTAXES, TASKS
+from ltlwit.cli.choices import DEVICES, ENGINES, FORMATS, LOGICS, MODELS, SEMANTICS, SYNTAXES, TASKS
 from ltlwit.cli.environment import Environment
 from ltlwit.cli.output import Printer, stdout_console
 from ltlwit.cli.status import ExitStatus, exit_status, worst
@@ -64,6 +64,31 @@ engine_option = click.option(
     "--engine", type=click.Choice(ENGINES), default="auto", show_default=True,
     help="LTL engine: auto (= builtin), builtin, or spot where `import spot` works.",
 )
+
+
+def semantics_options(command: Callable) -> Callable:
+    """`--semantics infinite|finite` and its short form `--finite` (see `semantics_of`)."""
+    command = click.option("--finite", is_flag=True, help="Short for --semantics finite.")(command)
+    return click.option(
+        "--semantics", type=click.Choice(SEMANTICS), default="infinite", show_default=True,
+        help="infinite: traces go on forever, witnesses are lassos (a; cycle{b}); finite: LTLf, non-empty "
+        "finite traces, witnesses without a cycle (a; b), X is the strong next (there is a next instant) "
+        "and wX the weak one.")(command)
+
+
+def semantics_of(ctx: click.Context, options: dict[str, Any]) -> str:
+    """The semantics `--semantics` and `--finite` ask for (popped from `options`); both given,
+    disagreeing, is a usage error."""
+    finite = options.pop("finite", False)
+    semantics = options.pop("semantics", "infinite")
+    if finite and semantics != "finite":
+        from click.core import ParameterSource
+
+        if ctx.get_parameter_source("semantics") == ParameterSource.COMMANDLINE:
+            raise click.UsageError(f"--finite contradicts --semantics {semantics}", ctx)
+    return "finite" if finite else semantics
+
+
 format_option = click.option(
     "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
     help="text: one line per input; json: JSON Lines, one object per input.",
@@ -104,6 +129,7 @@ def solve_options(command: Callable, timeout: float | None = None) -> Callable:
                      help="Longest witness a model may write (longer beams are cut off)."),
         click.option("--no-fallback", "no_fallback", is_flag=True,
                      help="Do not ask the engine when no model candidate verifies: answer UNKNOWN."),
+        semantics_options,
     ]
     for option in reversed(options):
         command = option(command)
@@ -114,6 +140,7 @@ def make_solver(ctx: click.Context, notify: Callable[..., None], **options: Any)
     """The command's `Solver`; options that cannot work here (a missing model, no GPU for
     `--device cuda`, no Spot for `--engine spot`) are usage errors, said once up front."""
     options["fallback"] = not options.pop("no_fallback")
+    options["semantics"] = semantics_of(ctx, options)
     jobs = options.pop("jobs", 1)
     if options.get("max_memory") is None and jobs > 1:
         from ltlwit.pipeline.options import default_max_memory

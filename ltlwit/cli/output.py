@@ -31,7 +31,7 @@ from ltlwit.pipeline.verify import Verdict
 
 #: The keys of a `solve --format json` record, in order (also the CSV columns, less assignment).
 SOLVE_KEYS = ("input", "file", "line", "logic", "status", "witness", "witness_polish", "assignment", "source",
-              "rank", "candidates_tried", "models_skipped", "verified", "time_ms", "reason", "error")
+              "rank", "candidates_tried", "models_skipped", "semantics", "verified", "time_ms", "reason", "error")
 
 
 @contextlib.contextmanager
@@ -141,6 +141,7 @@ def solve_record(solution: Solution, syntax: str = "spot") -> dict[str, Any]:
         "rank": solution.rank,
         "candidates_tried": solution.candidates_tried,
         "models_skipped": solution.models_skipped,
+        "semantics": solution.semantics,
         "verified": solution.verified,
         "time_ms": solution.time_ms,
         "reason": solution.message if solution.status == "unknown" else None,

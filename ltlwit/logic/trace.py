@@ -1,8 +1,11 @@
-"""Symbolic lasso traces: a finite prefix then a cycle repeated forever, each step a
-propositional formula that stands for every letter (valuation) satisfying it.
+"""Symbolic traces: a finite prefix then a cycle repeated forever (a lasso), or, without a
+cycle, a finite trace (finite semantics, LTLf); each step a propositional formula that stands
+for every letter (valuation) satisfying it.
 
-A symbolic trace denotes a *set* of infinite words; it is a witness of an LTL formula only
-when every word of the set satisfies the formula (universal semantics, as DeepLTL checks it).
+A symbolic trace denotes a *set* of words, infinite for a lasso and finite (of its length)
+otherwise; it is a witness of an LTL formula only when every word of the set satisfies the
+formula (universal semantics, as DeepLTL checks it). One type for both: the searches, the
+checker and the printers treat the loop as optional.
 """
 
 from __future__ import annotations
@@ -18,11 +21,16 @@ class Trace:
     cycle: tuple[Formula, ...]
 
     def __post_init__(self) -> None:
-        if not self.cycle:
-            raise ValueError("a lasso trace needs a non-empty cycle")
+        if not self.cycle and not self.prefix:
+            raise ValueError("a trace needs at least one step")
         for step in self.prefix + self.cycle:
             if step.temporal:
                 raise ValueError(f"trace step {step} is not propositional")
+
+    @property
+    def finite(self) -> bool:
+        """A finite trace (no cycle): its words end after its last step."""
+        return not self.cycle
 
     @property
     def steps(self) -> tuple[Formula, ...]:
@@ -37,7 +45,8 @@ class Trace:
         return tuple(seen)
 
     def to_str(self, syntax: str = "spot") -> str:
-        """`spot`: Spot's word syntax `a & !b; 1; cycle{c}`; `polish`: DeepLTL's `&a!b;1;{c}`
+        """`spot`: Spot's word syntax `a & !b; 1; cycle{c}` (finite: `a & !b; 1; c`); `polish`:
+        DeepLTL's `&a!b;1;{c}` (finite: `&a!b;1;c`)
         (steps in spaced Polish when a name has several letters; `polish-spaced`: always);
         `lbt`: LBT steps in Spot's layout, `& "a" ! "b"; t; cycle{"c"}`."""
         from ltlwit.logic.syntax import print_trace

@@ -51,12 +51,22 @@ def logic_of(formula: Formula, logic: str = "auto") -> str:
     return logic
 
 
-def holds(formula: Formula, witness: Witness, engine: str = "auto") -> bool:
+def holds(formula: Formula, witness: Witness, engine: str = "auto", semantics: str | None = None) -> bool:
     """Whether `witness` witnesses `formula`. ValueError when that cannot be judged: an
     assignment for a temporal formula, an assignment naming an AP the formula lacks, a formula
-    too deep for the checker. `engine` picks the LTL trace checker (`auto`, `builtin`, `spot`)."""
+    too deep for the checker, a trace of the other kind than `semantics` asks for (a lasso
+    under "finite", a finite trace under "infinite": never reinterpreted; None: a trace is
+    judged under the semantics its kind implies). `engine` picks the LTL trace checker (`auto`,
+    `builtin`, `spot`)."""
     if isinstance(witness, Trace):
         from ltlwit.logic import ltl
+
+        if semantics is not None and witness.finite != (semantics == "finite"):
+            raise ValueError(
+                "a finite trace (no cycle{...}), but the semantics is infinite: give a lasso, or --semantics finite"
+                if witness.finite else
+                "a lasso trace (with a cycle), but the semantics is finite: give a finite trace (a; b; c), "
+                "or --semantics infinite")
 
         return bool(ltl.holds(formula, witness, engine=engine))
     if isinstance(witness, Assignment):
@@ -69,13 +79,14 @@ def holds(formula: Formula, witness: Witness, engine: str = "auto") -> bool:
     raise TypeError(f"a witness is a Trace or an Assignment, not {type(witness).__name__}")
 
 
-def is_witness(formula: Formula, candidate: Prediction, engine: str = "auto") -> bool:
+def is_witness(formula: Formula, candidate: Prediction, engine: str = "auto",
+               semantics: str | None = "infinite") -> bool:
     """`holds`, for candidates nobody vouches for: an `Invalid` output, or one that cannot be
-    judged, is no witness."""
+    judged (a finite trace from a model of lassos...), is no witness."""
     if isinstance(candidate, Invalid):
         return False
     try:
-        return holds(formula, candidate, engine)
+        return holds(formula, candidate, engine, semantics)
     except ValueError:
         return False
 

@@ -68,6 +68,9 @@ class Solution(Answer):
     #: Why no model saw this formula although one was in use for its logic (past operators,
     #: too large, too many APs); None when one did, or none was in use.
     models_skipped: str | None = None
+    #: For LTL answers, the semantics they hold under: "infinite" (a lasso witness) or "finite"
+    #: (a finite trace; UNSAT means no finite trace); None for propositional answers and errors.
+    semantics: str | None = None
     verified: bool | None = None
 
     def to_str(self, syntax: str = "spot") -> str:

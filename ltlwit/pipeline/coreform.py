@@ -9,7 +9,7 @@ never produce a wrong one.
 
 Rewrites (LTL core): `F a = 1 U a`, `G a = !(1 U !a)`, `a | b = !(!a & !b)`,
 `a -> b = !(a & !b)`, `a <-> b = !(a & !b) & !(!a & b)`, `a xor b = !(!(a & !b) & !(!a & b))`,
-`a R b = !(!a U !b)`, `a W b = !(!(a U b) & (1 U !a))`, `a M b = b U (a & b)`; `!!a = a`
+`wX a = X a` (on infinite traces), `a R b = !(!a U !b)`, `a W b = !(!(a U b) & (1 U !a))`, `a M b = b U (a & b)`; `!!a = a`
 everywhere. Propositional core: `a -> b = !a | b`, `!!a = a`.
 """
 
@@ -54,6 +54,8 @@ def _ltl_node(op: str, kids: tuple[Formula, ...]) -> Formula:
         return _not(_until(TRUE, _not(kids[0])))
     if op in ("X", "U", "&"):
         return Formula(op, kids)
+    if op == "wX":  # the weak next is X on the infinite traces the models write
+        return Formula("X", kids)
     a, b = kids
     if op == "|":
         return _or_ltl(a, b)

@@ -72,9 +72,11 @@ class InputItem:
 
 @dataclass(frozen=True, kw_only=True)
 class FormulaItem(InputItem):
-    """An input that is a formula already (`ltlwit.solve(formula)`): nothing to parse."""
+    """An input that is a formula already (`ltlwit.solve(formula)`): nothing to parse.
+    `semantics`: its own (a spec's), instead of the run's."""
 
     formula: Formula
+    semantics: str | None = None
 
 
 def read_inputs(

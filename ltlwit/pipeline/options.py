@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 #: candidates, best score first. Anything else is a comma-separated list of families and
 #: model names.
 MODELS = ("auto", "si", "dual", "both", "none")
+#: --semantics: infinite traces (lassos), or finite ones (LTLf: `X` strong next, `wX` weak).
+SEMANTICS = ("infinite", "finite")
 DEVICES = ("auto", "cpu", "cuda")
 #: Default beam width when neither `beam` nor `top` asks for more.
 DEFAULT_BEAM = 3
@@ -40,6 +42,8 @@ class SolveOptions:
     #: reason) instead of being killed; 0: no ceiling.
     max_memory: int = field(default_factory=default_max_memory)
     engine: str = "auto"
+    #: `infinite` (lasso witnesses) or `finite` (LTLf: finite witnesses; the models are skipped).
+    semantics: str = "infinite"
     model: str = "auto"
     #: Candidates taken from each model's beam (None: the whole beam).
     top: int | None = None
@@ -64,6 +68,8 @@ class SolveOptions:
             raise ValueError("the batch size must be at least 1")
         if self.timeout is not None and not self.timeout > 0:
             raise ValueError("the timeout must be a positive number of seconds")
+        if self.semantics not in SEMANTICS:
+            raise ValueError(f"unknown semantics {self.semantics!r}; expected {' or '.join(SEMANTICS)}")
         if self.max_memory < 0:
             raise ValueError("the memory ceiling must be a number of MiB (0: none)")
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, Mapping, Sequence
 
 from ltlwit.logic.formula import Formula
@@ -69,9 +69,15 @@ class Pending:
     item: InputItem
     formula: Formula
     logic: str
+    semantics: str  # the input's own (a spec's) or the run's
     model_input: ModelInput | None
     spent: float  # seconds attributed to this input so far
     proposals: list[list[Proposal]] = field(default_factory=list)  # one list per source that ran
+
+    @property
+    def finite(self) -> bool:
+        """Its answer is a finite trace, or no finite trace exists (the models write lassos)."""
+        return self.logic == "ltl" and self.semantics == "finite"
 
 
 class Pipeline:
@@ -85,7 +91,7 @@ class Pipeline:
         self.notify: Notify = notify or (lambda text, exc=None: None)
         self.model_failed = False
         self._sources: dict[str, list[CandidateSource]] = {t: list(s) for t, s in (sources or {}).items()}
-        self._memo: OrderedDict[tuple[Formula, str], list[Solution]] = OrderedDict()
+        self._memo: OrderedDict[tuple[Formula, str, str], list[Solution]] = OrderedDict()
         #: Parses the inputs, remembering the parses of short texts.
         self.parser = InputParser(options.syntax, remember=REMEMBERED)
         self._selection = Selection({t: () for t in self._sources}) if sources is not None else select(options)
@@ -153,12 +159,15 @@ class Pipeline:
             if isinstance(parsed, Answered):
                 return parsed
             formula, logic = parsed
-            earlier = self._memo.get((formula, logic))
+            semantics = getattr(item, "semantics", None) or self.options.semantics
+            earlier = self._memo.get((formula, logic, semantics))
             if earlier is not None:
-                self._memo.move_to_end((formula, logic))
+                self._memo.move_to_end((formula, logic, semantics))
                 time_ms = _ms(time.perf_counter() - start)
                 return Answered([_again(s, item, time_ms) for s in earlier])
-            return Pending(item, formula, logic, self._model_input(formula, logic), time.perf_counter() - start)
+            finite = logic == "ltl" and semantics == "finite"
+            return Pending(item, formula, logic, semantics, self._model_input(formula, logic, finite),
+                           time.perf_counter() - start)
         except Exception as exc:  # noqa: BLE001 - a bug on one input must not cost the others
             return Answered([self._solution(item, "error", start=start, message=internal_error(exc), exception=exc)])
 
@@ -178,8 +187,8 @@ class Pipeline:
         except ValueError as exc:  # --logic prop for a temporal formula
             return Answered([self._solution(item, "error", start=start, logic=self.options.logic, message=str(exc))])
 
-    def _model_input(self, formula: Formula, logic: str) -> ModelInput | None:
-        if formula.past or not self._models_for(logic):
+    def _model_input(self, formula: Formula, logic: str, finite: bool) -> ModelInput | None:
+        if formula.past or finite or not self._models_for(logic):
             return None
         core = to_core(formula, logic)
         if core.size > MAX_MODEL_INPUT:
@@ -251,7 +260,7 @@ class Pipeline:
             solutions = [self._solution(p.item, "error", p.spent, start, logic=p.logic, message=internal_error(exc),
                                         exception=exc)]
         if all(s.status != "error" for s in solutions):
-            _remember(self._memo, (p.formula, p.logic), solutions)
+            _remember(self._memo, (p.formula, p.logic, p.semantics), solutions)
         yield from solutions
 
     def _answer(self, p: Pending, start: float) -> list[Solution]:
@@ -271,7 +280,8 @@ class Pipeline:
 
         def solution(status: str, **fields: object) -> Solution:
             return self._solution(p.item, status, p.spent, start, logic=p.logic, candidates_tried=tried,
-                                  models_skipped=skipped, **fields)
+                                  models_skipped=skipped, semantics=p.semantics if p.logic == "ltl" else None,
+                                  **fields)
 
         out = [solution("sat", witness=w, source=src, rank=rank, verified=True) for w, src, rank in found]
         if out and not (opts.all and len(out) < opts.n_best and opts.fallback):
@@ -279,6 +289,8 @@ class Pipeline:
         if not opts.fallback:
             return out or [solution("unknown", message=self._no_fallback_reason(p, tried))]
         try:
+            if p.semantics != opts.semantics:
+                opts = replace(opts, semantics=p.semantics)
             result, source = engine_answer(p.formula, p.logic, opts, started=start - p.spent)
         except ValueError as exc:
             return out or [self._solution(p.item, "error", p.spent, start, logic=p.logic, message=str(exc))]
@@ -297,6 +309,8 @@ class Pipeline:
         or none is in use."""
         if not self._models_for(p.logic):
             return None
+        if p.finite:
+            return "finite semantics (the models write lassos)"
         if p.formula.past:
             return "past operators (the models know future-only LTL)"
         if p.model_input is None:

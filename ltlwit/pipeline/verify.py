@@ -28,6 +28,8 @@ class VerifyOptions:
     logic: str = "auto"
     syntax: str = "auto"
     engine: str = "auto"
+    #: "infinite" (lassos) or "finite" (finite traces); a trace of the other kind is an error.
+    semantics: str = "infinite"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -92,7 +94,7 @@ def verify_one(item: InputItem, formula_text: str, witness_text: str, options: V
         return done("error", logic=logic, message="parse error in the witness", parse_error=exc)
     logic = "ltl" if isinstance(witness, Trace) else "prop"  # a trace may witness a propositional formula
     try:
-        return done("holds" if holds(formula, witness, options.engine) else "fails", logic=logic)
+        return done("holds" if holds(formula, witness, options.engine, options.semantics) else "fails", logic=logic)
     except ValueError as exc:  # an AP the formula lacks, a formula too deep for the checker
         return done("error", logic=logic, message=str(exc))
     except Exception as exc:  # noqa: BLE001 - see answers.internal_error

@@ -20,8 +20,9 @@ silently lose its expectation, so a comment that looks like one but is not exact
 `# expect: unsat.`, `# exepct: unsat`, a bare `# unsat`, two expectations on one line, and an
 expectation comment on a line of its own (it belongs to no spec).
 
-TOML spec files (`*.toml`): an array of tables `[[spec]]` with `formula` (required), `name`
-and `expect` (optional); any other key is an error, so a typo like `expected` is not silently
+TOML spec files (`*.toml`): an array of tables `[[spec]]` with `formula` (required), `name`,
+`expect` and `semantics` (`infinite` or `finite`: the spec's own, over `--semantics`;
+optional); any other key is an error, so a typo like `expected` is not silently
 ignored. Names must be unique within a file. Reading reuses the input reader's safety net:
 unreadable files, binary data, over-long lines and bad encodings become error entries.
 """
@@ -34,6 +35,7 @@ from difflib import SequenceMatcher
 from typing import BinaryIO, Iterator
 
 from ltlwit.pipeline.inputs import STDIN_NAME, max_line_bytes, read_lines
+from ltlwit.pipeline.options import SEMANTICS
 
 EXPECTATIONS = ("sat", "unsat", "valid")
 _NAME = re.compile(r"^([A-Za-z_][A-Za-z0-9_.\-]*)\s*:(?!=)\s*(.*)$")
@@ -57,6 +59,8 @@ class Spec:
     formula: str = ""
     expect: str = "sat"
     error: str | None = None
+    #: Its own semantics (TOML's `semantics = "finite"`), else None: the run's (`--semantics`).
+    semantics: str | None = None
 
     @property
     def where(self) -> str:
@@ -229,10 +233,14 @@ def _toml_spec(entry: object, path: str, line: int, seen: dict[str, int]) -> Spe
     if not isinstance(entry, dict):
         return Spec(path, line, error="[[spec]] must be a table")
     name, formula, expect = entry.get("name"), entry.get("formula"), entry.get("expect", "sat")
-    unknown = sorted(set(entry) - {"name", "formula", "expect"})
+    semantics = entry.get("semantics")
+    unknown = sorted(set(entry) - {"name", "formula", "expect", "semantics"})
     if unknown:  # `expected`, `Expect`, `expect_` must not leave the spec expecting sat
         return Spec(path, line, name if isinstance(name, str) else None,
-                    error=f"unknown key {unknown[0]!r} in [[spec]] (known: name, formula, expect)")
+                    error=f"unknown key {unknown[0]!r} in [[spec]] (known: name, formula, expect, semantics)")
+    if semantics is not None and semantics not in SEMANTICS:
+        return Spec(path, line, name if isinstance(name, str) else None,
+                    error=f"unknown semantics {semantics!r} (use {' or '.join(SEMANTICS)})")
     if not isinstance(formula, str) or not formula.strip():
         return Spec(path, line, name if isinstance(name, str) else None, error="[[spec]] needs a formula string")
     if name is not None and (not isinstance(name, str) or not name.strip()):
@@ -243,4 +251,4 @@ def _toml_spec(entry: object, path: str, line: int, seen: dict[str, int]) -> Spe
         if name in seen:
             return Spec(path, line, name, error=f"duplicate spec name {name!r} (first at line {seen[name]})")
         seen[name] = line
-    return Spec(path, line, name, formula.strip(), expect.lower())
+    return Spec(path, line, name, formula.strip(), expect.lower(), semantics=semantics)

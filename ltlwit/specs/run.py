@@ -101,14 +101,16 @@ class CheckWork:
                 for s in self.pipeline.run(chunk.items, ramp=False)]
 
     def findings(self, chunk: Chunk) -> list[list[Finding] | RemoteError]:
-        """`chunk.context`: the file's specs expected satisfiable; each item's `line`: which."""
+        """`chunk.context`: the file's specs expected satisfiable and their semantics; each
+        item's `line`: which spec."""
         from ltlwit.pipeline.parallel import RemoteError
 
-        decide = _memo(self.options)
+        formulas, semantics = chunk.context
+        decide = _memo(replace(self.options, semantics=semantics))
         out: list[list[Finding] | RemoteError] = []
         for item in chunk.items:
             try:
-                out.append(check_spec(chunk.context, item.line, decide))
+                out.append(check_spec(formulas, item.line, decide))
             except Exception as exc:  # noqa: BLE001 - see _vacuity
                 out.append(RemoteError.of(exc))
         return out
@@ -124,11 +126,11 @@ def _answers(pipeline: Pipeline, pool: Pool | None, queries: list[FormulaItem]) 
 
 
 def _findings(formulas: list[Formula], decide: Decide, pool: Pool | None,
-              path: str) -> Iterator[list[Finding] | Exception]:
+              path: str, semantics: str) -> Iterator[list[Finding] | Exception]:
     """The vacuity findings of each spec among `formulas` (or the exception checking it raised)."""
     if pool is not None:
         which = [InputItem("", path, position) for position in range(len(formulas))]
-        for found in pool.imap("findings", which, context=formulas):
+        for found in pool.imap("findings", which, context=(formulas, semantics)):
             yield from found
         return
     for position in range(len(formulas)):
@@ -156,12 +158,23 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
     for spec, formula, done in parsed:
         if done is None and formula is not None:
             query = Not(formula) if spec.expect == "valid" else formula
-            queries.append(FormulaItem(query.to_str("spot"), spec.file, spec.line, formula=query))
+            queries.append(FormulaItem(query.to_str("spot"), spec.file, spec.line, formula=query,
+                                       semantics=spec.semantics))
     solutions = _answers(pipeline, pool, queries)
     results = [done if done is not None else _judge(spec, next(solutions)) for spec, _, done in parsed]
     if options.vacuity:
         conjuncts = [(i, f) for i, (spec, f, done) in enumerate(parsed) if done is None and spec.expect == "sat"]
-        conjunction, results = _vacuity(stdin_name if path == "-" else path, conjuncts, results, options.solve, pool)
+        kinds = {parsed[i][0].semantics or options.solve.semantics for i, _ in conjuncts}
+        where = stdin_name if path == "-" else path
+        if len(kinds) > 1:
+            yield ConjunctionResult(item=InputItem(f"the {len(conjuncts)} specs expected satisfiable", where, 0),
+                                    status="error", count=len(conjuncts),
+                                    message="vacuity needs the specs of a file under one semantics; "
+                                    "these mix finite and infinite")
+            yield from results
+            return
+        solve = replace(options.solve, semantics=kinds.pop()) if kinds else options.solve
+        conjunction, results = _vacuity(where, conjuncts, results, solve, pool)
         if conjunction is not None:
             yield conjunction
     yield from results
@@ -211,7 +224,7 @@ def _vacuity(path: str, conjuncts: list[tuple[int, Formula]], results: list[Spec
                                  message=verdict.reason or "no answer within the budget"), results
     conjunction = ConjunctionResult(item=item, status="pass", count=len(formulas), time_ms=elapsed,
                                     witness=verdict.witness if isinstance(verdict, Sat) else None)
-    for (i, _), findings in zip(conjuncts, _findings(formulas, decide, pool, path)):
+    for (i, _), findings in zip(conjuncts, _findings(formulas, decide, pool, path, options.semantics)):
         if isinstance(findings, Exception):
             results[i] = replace(results[i], status="error", message=internal_error(findings), exception=findings)
             continue

@@ -1,8 +1,12 @@
 """ltlwit's classical LTL engine: satisfiability with small verified lasso witnesses, and
 checking of symbolic lasso traces (universal semantics).
 
-    solve(formula, budget=None, engine="auto") -> Sat(Trace) | Unsat | Unknown
+    solve(formula, budget=None, engine="auto", semantics="infinite") -> Sat(Trace) | Unsat | Unknown
     holds(formula, trace, engine="auto") -> bool
+
+`semantics`: "infinite" (lassos) or "finite" (LTLf: finite, non-empty traces; `X` is the
+strong next, `wX` the weak one, the same operator on infinite traces); `holds` reads the
+semantics off the trace (a finite trace has no cycle).
     Budget(seconds=None, states=None)
     clear_caches()
 
@@ -12,49 +16,72 @@ vouch for on these machines).
 
 Modules: `rewrite` (NNF + basic rewrites), `labels` (truth tables / BDDs), `expand` (on-the-fly
 FM translation), `emptiness` (Couvreur's SCC check, paths), `witness` (lasso extraction and
-simplification), `check` (`holds`), `solver` (`solve`), `spot` (optional backend).
+simplification), `check` (`holds`), `solver` (`solve`), `finite` (finite semantics as an end
+condition of the same engine), `spot` (optional backend).
 """
 
 from __future__ import annotations
 
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.ltl import check as _check
+from ltlwit.logic.ltl import finite as _finite_mod
 from ltlwit.logic.budget import Budget
 from ltlwit.logic.ltl.solver import solve_builtin
 from ltlwit.logic.result import Result, Unknown
 from ltlwit.logic.trace import Trace
 
 ENGINES = ("auto", "builtin", "spot")
+SEMANTICS = ("infinite", "finite")
 
-__all__ = ["Budget", "ENGINES", "clear_caches", "holds", "solve"]
+__all__ = ["Budget", "ENGINES", "SEMANTICS", "clear_caches", "holds", "solve"]
 
 
-def solve(formula: Formula, budget: Budget | None = None, engine: str = "auto") -> Result:
-    """Satisfiability of an LTL (or propositional) formula with a verified witness.
+def solve(formula: Formula, budget: Budget | None = None, engine: str = "auto",
+          semantics: str = "infinite") -> Result:
+    """Satisfiability of an LTL (or propositional) formula with a verified witness: a lasso,
+    or under finite semantics a finite trace.
 
     Never a wrong answer: a witness has passed `holds`, Unsat comes from an exhaustive search.
     A formula too deep for the interpreter gives Unknown, not a crash."""
+    finite = _finite(semantics)
     if _backend(engine) == "spot":
         from ltlwit.logic.ltl import spot
 
-        return spot.solve(formula, budget)
+        if finite:
+            raise ValueError("the spot engine decides infinite traces only; the built-in engine "
+                             "(--engine builtin) decides finite ones")
+        return spot.solve(_finite_mod.strong(formula), budget)
     try:
-        return solve_builtin(formula, budget)
+        if finite:
+            return _finite_mod.solve(formula, budget)
+        return solve_builtin(_finite_mod.strong(formula), budget)
     except RecursionError:
         return Unknown("formula nested too deeply for the built-in engine")
 
 
 def holds(formula: Formula, trace: Trace, engine: str = "auto") -> bool:
-    """Whether every word matching the symbolic lasso `trace` satisfies `formula`; False when a
-    step is unsatisfiable. Raises ValueError (one line) for a formula nested too deeply."""
+    """Whether every word matching the symbolic `trace` satisfies `formula` (a lasso: infinite
+    words; a finite trace: finite words, finite semantics); False when a step is
+    unsatisfiable. Raises ValueError (one line) for a formula nested too deeply."""
     if _backend(engine) == "spot":
         from ltlwit.logic.ltl import spot
 
-        return spot.holds(formula, trace)
+        if trace.finite:
+            raise ValueError("the spot engine checks lassos only; the built-in engine (--engine builtin) "
+                             "checks finite traces")
+        return spot.holds(_finite_mod.strong(formula), trace)
     try:
-        return _check.holds(formula, trace)
+        if trace.finite:
+            return _finite_mod.holds(formula, trace)
+        return _check.holds(_finite_mod.strong(formula), trace)
     except RecursionError:
         raise ValueError("formula nested too deeply for the built-in checker") from None
+
+
+def _finite(semantics: str) -> bool:
+    if semantics not in SEMANTICS:
+        raise ValueError(f"unknown semantics {semantics!r} (choose from {', '.join(SEMANTICS)})")
+    return semantics == "finite"
 
 
 def clear_caches() -> None:

@@ -1,7 +1,7 @@
-"""Symbolic lasso traces and partial assignments, in the Spot and DeepLTL spellings.
+"""Symbolic traces and partial assignments, in the Spot and DeepLTL spellings.
 
 Traces: Spot's word syntax `a & !b; 1; cycle{c}` (steps in infix) and DeepLTL's `&a!b;1;{c}`
-(steps in network Polish). Splitting into steps skips double-quoted names, so a name may
+(steps in network Polish); without the cycle, `a & !b; 1; c` and `&a!b;1;c`, a finite trace. Splitting into steps skips double-quoted names, so a name may
 hold `;`, `{` or `}`.
 
 Assignments: compact `a1c0` (each name followed by its value; the value is the last digit
@@ -63,12 +63,18 @@ def _steps(text: str, start: int, end: int, parse: Callable[[str], Formula]) -> 
 
 
 def parse_trace_with(text: str, step_parser: Callable[[str], Formula], require: str | None) -> Trace:
-    """A lasso `p1; ...; cycle{c1; ...}` (or `p1;...;{c1;...}`); `require` is "spot" to demand
-    the `cycle` keyword, "polish" to forbid it, None for either."""
+    """A lasso `p1; ...; cycle{c1; ...}` (or `p1;...;{c1;...}`), or without a cycle a finite
+    trace `p1; ...; pn`; `require` is "spot" to demand the `cycle` keyword, "polish" to forbid
+    it, None for either."""
     braces = _top_level(text, 0, len(text), "{}")
-    if not braces or text[braces[0]] != "{":
-        at = braces[0] if braces else len(text.rstrip())
-        raise ParseError(text, at, "a lasso trace needs a cycle: `cycle{...}` or `{...}`")
+    if not braces:
+        if not text.strip():
+            raise ParseError(text, 0, "empty trace")
+        if _CYCLE.search(text.rstrip()):
+            raise ParseError(text, len(text.rstrip()), "syntax error, expected '{' opening the cycle")
+        return Trace(tuple(_steps(text, 0, len(text), step_parser)), ())
+    if text[braces[0]] != "{":
+        raise ParseError(text, braces[0], "a lasso trace needs a cycle: `cycle{...}` or `{...}`")
     if len(braces) < 2 or text[braces[1]] != "}":
         at = braces[1] if len(braces) > 1 else len(text.rstrip())
         raise ParseError(text, at, "syntax error, expected '}' closing the cycle")
@@ -96,11 +102,15 @@ def parse_trace_with(text: str, step_parser: Callable[[str], Formula], require: 
 
 
 def print_trace_spot(trace: Trace, step: Callable[[Formula], str]) -> str:
+    if trace.finite:
+        return "; ".join(step(s) for s in trace.prefix)
     head = "".join(step(s) + "; " for s in trace.prefix)
     return head + "cycle{" + "; ".join(step(s) for s in trace.cycle) + "}"
 
 
 def print_trace_polish(trace: Trace, step: Callable[[Formula], str]) -> str:
+    if trace.finite:
+        return ";".join(step(s) for s in trace.prefix)
     head = "".join(step(s) + ";" for s in trace.prefix)
     return head + "{" + ";".join(step(s) for s in trace.cycle) + "}"
 

@@ -1,0 +1,201 @@
+"""LTL on finite traces (LTLf) as a dimension of the one engine: an end condition, not a
+second solver.
+
+A finite trace `s0; ...; s(n-1)` is the lasso `s0 & A; ...; s(n-1) & A; cycle{!A}` over one
+more AP `A` ("alive", a name the formula and trace do not use), and φ holds on the finite
+trace exactly when its translation `t(φ)` holds on that lasso (De Giacomo and Vardi's
+reduction, Spot's `from_ltlf`): every future operator is guarded by `A`, so each subformula
+is only ever evaluated at alive instants, and the dead suffix answers nothing.
+
+    t(X f)  = X(A & t(f))          strong next: there is a next instant
+    t(wX f) = X(!A | t(f))         weak next: if there is one
+    t(F f)  = F(A & t(f))          t(G f) = G(!A | t(f))
+    t(f U g) = t(f) U (A & t(g))   t(f R g) = t(f) R (!A | t(g))
+    t(f W g) = t(g) R (!A | t(f) | t(g))    t(f M g) = t(g) U (A & t(f) & t(g))
+
+Booleans and the past operators keep their shape: the past of an alive instant is alive.
+
+So the one checker (`check.holds`) decides finite traces, and the one portfolio decides
+finite satisfiability: φ has a finite model iff `A & G(!A -> X !A) & F !A & t(φ)` has an
+infinite one (alive at first, dead from some instant on, never alive again), and the
+portfolio's bounded search, k-liveness and explicit search, its rewriting and its witness
+minimisation all work on that formula unchanged. The lasso witness becomes a finite trace
+by cutting it at the first step that does not force `A` (`finite_part`); the result is
+checked again, on the formula as written, before it is returned.
+"""
+
+from __future__ import annotations
+
+from ltlwit.logic.budget import Budget
+from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, And, Formula, Not, Or, ap, transform
+from ltlwit.logic.result import Result, Sat, Unknown
+from ltlwit.logic.trace import Trace
+
+
+def alive_name(*taken: tuple[str, ...]) -> str:
+    """An AP name none of `taken` uses (the formula's, the trace's)."""
+    used = {name for names in taken for name in names}
+    name, k = "alive", 0
+    while name in used:
+        k += 1
+        name = f"alive{k}"
+    return name
+
+
+def strong(formula: Formula) -> Formula:
+    """`formula` with every weak next made an X: the same formula on infinite traces."""
+    if not formula.weak:
+        return formula
+    return transform(formula, lambda node, kids: Formula("X" if node.op == WEAK_NEXT else node.op, kids, node.name)
+                     if kids else node)
+
+
+def translate(formula: Formula, alive: Formula) -> Formula:
+    """t(φ) of the module docstring: φ on finite traces as a formula on infinite ones."""
+    dead = Not(alive)
+
+    def rule(node: Formula, kids: tuple[Formula, ...]) -> Formula:
+        op = node.op
+        if not kids:
+            return node
+        if op == "X":
+            return Formula("X", (And(alive, kids[0]),))
+        if op == WEAK_NEXT:
+            return Formula("X", (Or(dead, kids[0]),))
+        if op == "F":
+            return Formula("F", (And(alive, kids[0]),))
+        if op == "G":
+            return Formula("G", (Or(dead, kids[0]),))
+        if op == "U":
+            return Formula("U", (kids[0], And(alive, kids[1])))
+        if op == "R":
+            return Formula("R", (kids[0], Or(dead, kids[1])))
+        if op == "W":
+            return Formula("R", (kids[1], Or(dead, kids[0], kids[1])))
+        if op == "M":
+            return Formula("U", (kids[1], And(alive, kids[0], kids[1])))
+        return Formula(op, kids, node.name)
+
+    return transform(formula, rule, skip=lambda node: not node.temporal)
+
+
+#: `wX 0`: true exactly at the last instant of a finite trace.
+END = Formula(WEAK_NEXT, (FALSE,))
+
+
+def last_instant(formula: Formula) -> Formula:
+    """`formula` with what finite traces decide at their last instant said so, before the
+    translation hides it behind the alive guards: `F G f` and `G F f` both mean "f at the last
+    instant", `F(END & f)` (so do `!G F f` and `!F G f`, for `!f`); the conjuncts of a
+    conjunction that speak of the last instant become one, `F(END & f & g)`, which also takes
+    in the bodies of its `G` conjuncts (they hold there too). Schuppan's `O2formula` (fifty
+    `F G` of a cycle of equivalences) is then one propositional contradiction at the end, and
+    `phltl` (`G F` of mutually exclusive pigeons) one too, instead of a search."""
+
+    def at_end(f: Formula) -> Formula | None:
+        if f.op == "F" and f.children[0].op == "&" and f.children[0].children[0] is END:
+            return f.children[0].children[1]
+        return None
+
+    def ends(f: Formula) -> Formula:
+        return Formula("F", (Formula("&", (END, f)),))
+
+    def rule(node: Formula, kids: tuple[Formula, ...]) -> Formula:
+        op = node.op
+        if not kids:
+            return node
+        if op in ("F", "G") and kids[0].op == ("G" if op == "F" else "F"):
+            return ends(kids[0].children[0])
+        if op == "!":
+            inner = kids[0]
+            if inner.op in ("F", "G") and inner.children[0].op == ("G" if inner.op == "F" else "F"):
+                return ends(Not(inner.children[0].children[0]))
+        if op == "&":
+            parts = _conjuncts(kids)
+            last = [g for g in (at_end(p) for p in parts) if g is not None]
+            if len(last) > 1 or last and any(p.op == "G" for p in parts):
+                always = [p.children[0] for p in parts if p.op == "G"]
+                rest = [p for p in parts if at_end(p) is None]
+                return And(*rest, ends(And(*last, *always)))
+        return Formula(op, kids, node.name)
+
+    return transform(formula, rule, skip=lambda node: not node.temporal)
+
+
+def _conjuncts(kids: tuple[Formula, ...]) -> list[Formula]:
+    out: list[Formula] = []
+    stack = list(reversed(kids))
+    while stack:
+        f = stack.pop()
+        if f.op == "&":
+            stack.extend(reversed(f.children))
+        else:
+            out.append(f)
+    return out
+
+
+def as_lasso(trace: Trace, alive: Formula) -> Trace:
+    """The lasso a finite trace stands for: its steps alive, then dead forever."""
+    return Trace(tuple(And(step, alive) if step is not TRUE else alive for step in trace.prefix), (Not(alive),))
+
+
+def holds(formula: Formula, trace: Trace) -> bool:
+    """Whether every finite word matching the finite `trace` satisfies `formula` (finite
+    semantics), by the one checker on the lasso the trace stands for."""
+    from ltlwit.logic.ltl import check
+
+    alive = ap(alive_name(formula.aps(), trace.aps()))
+    return check.holds(translate(formula, alive), as_lasso(trace, alive))
+
+
+def solve(formula: Formula, budget: Budget | None = None) -> Result:
+    """Finite satisfiability with a verified finite witness, by the portfolio on the
+    alive-guarded formula (module docstring)."""
+    from ltlwit.logic.ltl.solver import solve_builtin
+
+    alive = ap(alive_name(formula.aps()))
+    dead = Not(alive)
+    guarded = And(alive, Formula("G", (Or(alive, Formula("X", (dead,))),)), Formula("F", (dead,)),
+                  translate(last_instant(formula), alive))
+    result = solve_builtin(guarded, budget)
+    if not isinstance(result, Sat):
+        return result
+    trace = finite_part(result.witness, alive)  # type: ignore[arg-type]
+    if trace is None or not holds(formula, trace):
+        return Unknown(f"internal error: the finite witness cut from {result.witness} failed its check")
+    return Sat(trace)
+
+
+def finite_part(lasso: Trace, alive: Formula) -> Trace | None:
+    """The finite trace a witness of the guarded formula gives: its steps up to the first one
+    that does not force `alive`, with `alive` set true in them. Every word of that finite
+    trace extends (dead from there on) to a word of the lasso, so it satisfies φ. None when
+    no step ends it (not a witness of the guarded formula)."""
+    from ltlwit.logic.ltl.check import cube_of
+    from ltlwit.logic.ltl.rewrite import simplify
+
+    steps: list[Formula] = []
+    for step in lasso.steps:
+        if not _forces(step, alive):
+            return Trace(tuple(steps), ()) if steps else None
+        cube = cube_of(step)
+        if cube is not None:
+            rest = [ap(n) if v else Not(ap(n)) for n, v in cube.items() if n != alive.name]
+            steps.append(And(*rest) if rest else TRUE)
+        else:
+            steps.append(simplify(transform(step, lambda node, kids: TRUE if node is alive else
+                                            Formula(node.op, kids, node.name) if kids else node)))
+    return None
+
+
+def _forces(step: Formula, alive: Formula) -> bool:
+    """Whether every letter of the step has `alive` true."""
+    from ltlwit.logic.ltl.check import cube_of
+    from ltlwit.logic.prop import solve_prop
+
+    cube = cube_of(step)
+    if cube is not None:
+        return cube.get(alive.name) is True
+    dead = transform(step, lambda node, kids: FALSE if node is alive else
+                     Formula(node.op, kids, node.name) if kids else node)
+    return not isinstance(solve_prop(dead), Sat)

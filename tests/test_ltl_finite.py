@@ -1,0 +1,154 @@
+"""Finite-trace semantics (LTLf) against an engine-free reference (`ltlf_reference`): the
+checker on every finite word up to a length, the solver's verdicts against enumeration (a
+formula with a short model must get a witness; UNSAT only where no word satisfies it) and its
+witnesses on every completion, the last-instant rewrites, and the semantics through the
+pipeline, `verify`, `check` and the API: a trace of the other kind is an error, never
+reinterpreted."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import ltlwit
+from cli_support import json_lines, run
+from ltlf_reference import completions, satisfies_finite, words
+from strategies import formulas
+from test_pipeline import Fake, run as run_pipeline
+from ltlwit.logic.formula import Formula
+from ltlwit.logic.ltl import finite, holds, solve
+from ltlwit.logic.result import Sat, Unsat
+from ltlwit.logic.syntax import parse_formula, parse_trace
+from ltlwit.logic.trace import Trace
+from ltlwit.logic.assignment import cube
+
+NAMES = ("a", "b")
+SHORT = list(words(NAMES, 4))  # 340 words: every finite word of 1..4 letters over a, b
+
+
+def as_trace(word: list[dict[str, bool]]) -> Trace:
+    return Trace(tuple(cube(sorted(letter.items())) for letter in word), ())
+
+
+def small(past: bool = True):
+    return formulas(NAMES, max_leaves=7, past=past, weak=True)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small())
+def test_the_checker_is_the_definition_on_every_short_word(f: Formula) -> None:
+    for word in SHORT[:84]:  # up to 3 letters
+        assert holds(f, as_trace(word)) == satisfies_finite(f, word), (f, word)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small())
+def test_solve_agrees_with_enumerating_finite_words(f: Formula) -> None:
+    result = solve(f, semantics="finite")
+    model = next((w for w in SHORT if satisfies_finite(f, w)), None)
+    if isinstance(result, Unsat):
+        assert model is None, (f, model)
+        return
+    assert isinstance(result, Sat), (f, result)
+    witness = result.witness
+    assert witness.finite and len(witness.prefix) >= 1
+    assert all(satisfies_finite(f, w) for w in completions(witness, NAMES)), (f, witness)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small(past=False))
+def test_the_last_instant_rewrites_keep_the_meaning(f: Formula) -> None:
+    for pattern in (f"F G({f})", f"G F({f}) & G(b) & F G a", f"!F G({f}) & G F(a | b)", f"!G F({f})"):
+        g = parse_formula(pattern)
+        rewritten = finite.last_instant(g)
+        for word in SHORT[:84]:
+            assert satisfies_finite(g, word) == satisfies_finite(rewritten, word), (g, rewritten, word)
+
+
+@pytest.mark.parametrize("text, verdict", [
+    ("G a", "sat"), ("F a & G !a", "unsat"), ("X 1", "sat"), ("G X 1", "unsat"), ("G wX 1", "sat"),
+    ("G(a -> X a) & a", "unsat"), ("G(a -> wX a) & a", "sat"), ("F(wX 0)", "sat"), ("G F a & G F !a", "unsat"),
+    ("F G a & F G !a", "unsat"), ("G(a <-> X !a) & a", "sat"), ("X[!] a & wX !a", "unsat"),
+    ("O a & !a", "unsat"), ("F(b & Y a) & G !a", "unsat"), ("F(b & Z 0)", "sat"),
+])
+def test_finite_verdicts_and_witnesses(text: str, verdict: str) -> None:
+    f = parse_formula(text)
+    result = solve(f, semantics="finite")
+    assert type(result).__name__.lower() == verdict, (text, result)
+    if verdict == "sat":
+        names = f.aps() or ("a",)
+        assert all(satisfies_finite(f, w) for w in completions(result.witness, names))
+    assert (next((w for w in SHORT if satisfies_finite(f, w)), None) is not None) == (verdict == "sat")
+
+
+def test_schuppan_style_last_instant_contradictions_are_decided() -> None:
+    chain = " & ".join(f"F G(a{i} <-> a{i + 1})" for i in range(1, 30)) + " & F G(a30 <-> !a1)"
+    assert isinstance(solve(parse_formula(chain), semantics="finite"), Unsat)
+    assert isinstance(solve(parse_formula(chain)), Unsat)
+    pigeons = "G(!(p1 & p2) & !(p1 & p3) & !(p2 & p3)) & G F p1 & G F p2 & G F p3"
+    assert isinstance(solve(parse_formula(pigeons), semantics="finite"), Unsat)
+    assert isinstance(solve(parse_formula(pigeons)), Sat)  # infinite traces take turns
+
+
+def test_weak_next_is_next_on_infinite_traces() -> None:
+    for text in ("G(a -> wX !a) & G(!a -> wX a) & a", "wX 0", "G wX a & F !a"):
+        weak, strong = parse_formula(text), parse_formula(text.replace("wX", "X"))
+        assert type(solve(weak)) is type(solve(strong))
+        answer = solve(weak)
+        if isinstance(answer, Sat):
+            assert holds(strong, answer.witness) and holds(weak, answer.witness)
+
+
+def test_cli_solve_verify_and_the_kind_of_trace() -> None:
+    out = run("solve", "--finite", "--format", "json", "G(req -> X grant) & F req", "G X a", "a & b")
+    records = json_lines(out.stdout)
+    assert [r["status"] for r in records] == ["sat", "unsat", "sat"]
+    assert [r["semantics"] for r in records] == ["finite", "finite", None]
+    assert "cycle" not in records[0]["witness"]
+    assert ltlwit.verify("G(req -> X grant) & F req", records[0]["witness"], semantics="finite")
+    out = run("solve", "--semantics", "finite", "--format", "csv", "F a")
+    assert out.stdout.splitlines()[1].split(",")[4:6] == ["sat", "a"]
+    out = run("verify", "--finite", "-F", "-", input="G a\ta; a\nG a\ta; cycle{a}\nF a\t!a; !a\n")
+    assert out.exit_code == 2
+    assert out.stdout.splitlines() == ["HOLDS", "FAILS"]  # the bad line reported, the others answered
+    assert "<stdin>:2: a lasso trace (with a cycle), but the semantics is finite" in out.stderr
+    out = run("verify", "G a", "a; a")
+    assert out.exit_code == 2 and "a finite trace (no cycle{...}), but the semantics is infinite" in out.stderr
+    assert run("verify", "--finite", "--semantics", "infinite", "G a", "a").exit_code == 2
+
+
+def test_the_models_are_skipped_under_finite_semantics() -> None:
+    model = Fake(lambda f: [parse_trace("cycle{a}")])
+    answers = run_pipeline(["F a", "G a"], model, semantics="finite")
+    assert model.calls == []
+    assert [a.models_skipped for a in answers] == ["finite semantics (the models write lassos)"] * 2
+    assert all(a.witness.finite and a.semantics == "finite" for a in answers)
+    [unknown] = run_pipeline(["F a"], Fake(lambda f: []), semantics="finite", fallback=False)
+    assert unknown.message.startswith("the models skipped the formula: finite semantics")
+
+
+def test_check_takes_a_semantics_per_spec(tmp_path) -> None:
+    toml = tmp_path / "specs.toml"
+    toml.write_text('[[spec]]\nname = "ends"\nformula = "G(a -> X a) & a"\nsemantics = "finite"\nexpect = "unsat"\n'
+                    '[[spec]]\nname = "forever"\nformula = "G(a -> X a) & a"\n'
+                    '[[spec]]\nname = "last"\nformula = "F !X 1"\nsemantics = "finite"\nexpect = "valid"\n'
+                    '[[spec]]\nname = "typo"\nformula = "a"\nsemantics = "finit"\n')
+    out = run("check", str(toml))
+    assert [line.split()[0] for line in out.stdout.splitlines()[:4]] == ["PASS", "PASS", "PASS", "ERROR"]
+    assert "unknown semantics 'finit'" in out.stderr and out.exit_code == 2
+    report = ltlwit.check(["ends: G(a -> X a) & a  # expect: unsat"], semantics="finite", model="none")
+    assert report.passed
+    mixed = tmp_path / "mixed.toml"
+    mixed.write_text('[[spec]]\nformula = "F a"\nsemantics = "finite"\n[[spec]]\nformula = "G F b"\n')
+    out = run("check", "--vacuity", str(mixed))
+    assert "under one semantics" in out.stdout + out.stderr and out.exit_code == 2
+
+
+def test_the_api_solves_under_finite_semantics() -> None:
+    answer = ltlwit.solve("G(req -> X grant) & F req", semantics="finite", model="none")
+    assert answer.status == "sat" and answer.witness.finite and answer.semantics == "finite"
+    assert ltlwit.verify("G(req -> X grant) & F req", answer.witness, semantics="finite")
+    with pytest.raises(ValueError, match="semantics is infinite"):
+        ltlwit.verify("G a", "a; a")
+    with pytest.raises(ValueError, match="unknown semantics"):
+        ltlwit.solve("G a", semantics="finit")
