@@ -134,7 +134,7 @@ def test_check_takes_a_semantics_per_spec(tmp_path) -> None:
                     '[[spec]]\nname = "last"\nformula = "F !X 1"\nsemantics = "finite"\nexpect = "valid"\n'
                     '[[spec]]\nname = "typo"\nformula = "a"\nsemantics = "finit"\n')
     out = run("check", str(toml))
-    assert [line.split()[0] for line in out.stdout.splitlines()[:4]] == ["PASS", "PASS", "PASS", "ERROR"]
+    assert [line.split()[0] for line in out.stdout.splitlines()[:4]] == ["PASS", "PASS", "PASS", "ERROR"], out.output
     assert "unknown semantics 'finit'" in out.stderr and out.exit_code == 2
     report = ltlwit.check(["ends: G(a -> X a) & a  # expect: unsat"], semantics="finite", model="none")
     assert report.passed

@@ -12,7 +12,8 @@ import errno
 import io
 import os
 import sys
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Mapping, TextIO
 
 
@@ -50,9 +51,14 @@ class Environment:
     color_allowed: bool = True
     #: Internal errors come with their traceback (for bug reports).
     traceback: bool = False
+    #: When this run began (`time.perf_counter()`): the first input's `--timeout` clock starts
+    #: here. The console script passes the process's start (start-up counts); a run invoked
+    #: in a long-lived process (a test runner, an application calling the group) its own.
+    started: float = field(default_factory=time.perf_counter)
 
     @classmethod
-    def from_system(cls, environ: Mapping[str, str] | None = None) -> "Environment":
+    def from_system(cls, environ: Mapping[str, str] | None = None,
+                    started: float | None = None) -> "Environment":
         """The real streams, read at call time (so click's test runner's replacements apply)."""
         environ = os.environ if environ is None else environ
         # A stream closed by the shell (`<&-`, `>&-`) is None in Python: no input, output that
@@ -68,6 +74,7 @@ class Environment:
             stderr_isatty=_isatty(sys.stderr),
             color_allowed=not environ.get("NO_COLOR"),
             traceback=environ.get("LTLWIT_TRACEBACK", "") not in ("", "0"),
+            started=time.perf_counter() if started is None else started,
         )
 
     @classmethod

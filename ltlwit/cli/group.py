@@ -68,9 +68,10 @@ class LtlwitGroup(click.Group):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> int:
+        started = extra.pop("started", None)
         env = extra.get("obj")
         if not isinstance(env, Environment):
-            env = extra["obj"] = Environment.from_system()
+            env = extra["obj"] = Environment.from_system(started=started)
         try:
             rv = super().main(args, prog_name or "ltlwit", complete_var, standalone_mode=False, **extra)
             code = int(rv) if rv is not None else ExitStatus.SUCCESS
@@ -144,5 +145,7 @@ def cli(ctx: click.Context, show_traceback: bool) -> None:
 
 
 def main() -> None:
-    """Console-script entry point."""
-    cli.main(prog_name="ltlwit")
+    """Console-script entry point: the first input's clock starts with the process."""
+    from ltlwit.cli import STARTED
+
+    cli.main(prog_name="ltlwit", started=STARTED)

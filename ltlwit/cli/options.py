@@ -150,9 +150,7 @@ def make_solver(ctx: click.Context, notify: Callable[..., None], **options: Any)
         solver = Solver(notify=notify, **options)
     except ValueError as exc:
         raise click.UsageError(str(exc), ctx) from None
-    from ltlwit.cli import STARTED
-
-    solver.pipeline.count_from(STARTED)
+    solver.pipeline.count_from(Environment.of(ctx).started)
     return solver
 
 

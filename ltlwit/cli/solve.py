@@ -52,14 +52,12 @@ def solve(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...],
             status = emit_all(solver.run(shard_of(inputs(ctx, formulas, files), shard)), printer.emit)
             model_failed = solver.model_failed
         else:
-            from ltlwit.cli import STARTED
-
             items = shard_of(inputs(ctx, formulas, files, own_stdin(env.stdin)), shard)
             uses_models = solver.pipeline.uses_models
             status, model_failed = run_jobs(
                 jobs, SolveWork, (solver.options, View.of(env, fmt, syntax_out)), items, printer,
                 lambda item, message: Solution(item=item, status="error", message=message),
-                syntax=syntax, spawn=uses_models, origin=STARTED,
+                syntax=syntax, spawn=uses_models, origin=env.started,
                 least=solver.options.batch_size if uses_models else 1)
     finally:
         printer.finish()

@@ -26,8 +26,8 @@ checked again, on the formula as written, before it is returned.
 
 from __future__ import annotations
 
-from ltlwit.logic.budget import Budget
-from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, And, Formula, Not, Or, ap, transform
+from ltlwit.logic.budget import Budget, Limit, OutOfBudget
+from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, And, Formula, Not, Or, ap, conjuncts, transform
 from ltlwit.logic.result import Result, Sat, Unknown
 from ltlwit.logic.trace import Trace
 
@@ -86,52 +86,42 @@ END = Formula(WEAK_NEXT, (FALSE,))
 def last_instant(formula: Formula) -> Formula:
     """`formula` with what finite traces decide at their last instant said so, before the
     translation hides it behind the alive guards: `F G f` and `G F f` both mean "f at the last
-    instant", `F(END & f)` (so do `!G F f` and `!F G f`, for `!f`); the conjuncts of a
-    conjunction that speak of the last instant become one, `F(END & f & g)`, which also takes
-    in the bodies of its `G` conjuncts (they hold there too). Schuppan's `O2formula` (fifty
-    `F G` of a cycle of equivalences) is then one propositional contradiction at the end, and
-    `phltl` (`G F` of mutually exclusive pigeons) one too, instead of a search."""
-
-    def at_end(f: Formula) -> Formula | None:
-        if f.op == "F" and f.children[0].op == "&" and f.children[0].children[0] is END:
-            return f.children[0].children[1]
-        return None
+    instant", `F(END & f)` (so do `!G F f` and `!F G f`, for `!f`); the top-level conjuncts
+    that speak of the last instant become one, `F(END & f & g)`, which also takes in the bodies
+    of the `G` conjuncts (they hold there too). Schuppan's `O2formula` (fifty `F G` of a cycle
+    of equivalences) is then one propositional contradiction at the end, and `phltl` (`G F` of
+    mutually exclusive pigeons) one too, instead of a search. Linear in the formula."""
 
     def ends(f: Formula) -> Formula:
         return Formula("F", (Formula("&", (END, f)),))
 
+    def twice(f: Formula) -> Formula | None:
+        """f's operand when f is `F G f` or `G F f`."""
+        if f.op in ("F", "G") and f.children[0].op == ("G" if f.op == "F" else "F"):
+            return f.children[0].children[0]
+        return None
+
     def rule(node: Formula, kids: tuple[Formula, ...]) -> Formula:
-        op = node.op
         if not kids:
             return node
-        if op in ("F", "G") and kids[0].op == ("G" if op == "F" else "F"):
-            return ends(kids[0].children[0])
-        if op == "!":
-            inner = kids[0]
-            if inner.op in ("F", "G") and inner.children[0].op == ("G" if inner.op == "F" else "F"):
-                return ends(Not(inner.children[0].children[0]))
-        if op == "&":
-            parts = _conjuncts(kids)
-            last = [g for g in (at_end(p) for p in parts) if g is not None]
-            if len(last) > 1 or last and any(p.op == "G" for p in parts):
-                always = [p.children[0] for p in parts if p.op == "G"]
-                rest = [p for p in parts if at_end(p) is None]
-                return And(*rest, ends(And(*last, *always)))
-        return Formula(op, kids, node.name)
+        rebuilt = Formula(node.op, kids, node.name)
+        inner = twice(rebuilt)
+        if inner is not None:
+            return ends(inner)
+        if node.op == "!" and kids[0].op == "F" and kids[0].children[0].op == "&" \
+                and kids[0].children[0].children[0] is END:  # `!F G f`, `!G F f`, rewritten below
+            return ends(Not(kids[0].children[0].children[1]))
+        return rebuilt
 
-    return transform(formula, rule, skip=lambda node: not node.temporal)
-
-
-def _conjuncts(kids: tuple[Formula, ...]) -> list[Formula]:
-    out: list[Formula] = []
-    stack = list(reversed(kids))
-    while stack:
-        f = stack.pop()
-        if f.op == "&":
-            stack.extend(reversed(f.children))
-        else:
-            out.append(f)
-    return out
+    local = transform(formula, rule, skip=lambda node: not node.temporal)
+    parts = conjuncts(local)
+    last = [p.children[0].children[1] for p in parts
+            if p.op == "F" and p.children[0].op == "&" and p.children[0].children[0] is END]
+    always = [p.children[0] for p in parts if p.op == "G"]
+    if len(last) > 1 or last and always:
+        rest = [p for p in parts if not (p.op == "F" and p.children[0].op == "&" and p.children[0].children[0] is END)]
+        return And(*rest, ends(And(*last, *always)))
+    return local
 
 
 def as_lasso(trace: Trace, alive: Formula) -> Trace:
@@ -139,13 +129,13 @@ def as_lasso(trace: Trace, alive: Formula) -> Trace:
     return Trace(tuple(And(step, alive) if step is not TRUE else alive for step in trace.prefix), (Not(alive),))
 
 
-def holds(formula: Formula, trace: Trace) -> bool:
+def holds(formula: Formula, trace: Trace, limit: Limit | None = None) -> bool:
     """Whether every finite word matching the finite `trace` satisfies `formula` (finite
-    semantics), by the one checker on the lasso the trace stands for."""
+    semantics), by the one checker on the lasso the trace stands for; `limit` as `check.holds`."""
     from ltlwit.logic.ltl import check
 
     alive = ap(alive_name(formula.aps(), trace.aps()))
-    return check.holds(translate(formula, alive), as_lasso(trace, alive))
+    return check.holds(translate(formula, alive), as_lasso(trace, alive), limit)
 
 
 def solve(formula: Formula, budget: Budget | None = None) -> Result:
@@ -161,7 +151,11 @@ def solve(formula: Formula, budget: Budget | None = None) -> Result:
     if not isinstance(result, Sat):
         return result
     trace = finite_part(result.witness, alive)  # type: ignore[arg-type]
-    if trace is None or not holds(formula, trace):
+    try:
+        verified = trace is not None and holds(formula, trace, Limit(budget))
+    except OutOfBudget as e:
+        return Unknown(str(e))
+    if not verified:
         return Unknown(f"internal error: the finite witness cut from {result.witness} failed its check")
     return Sat(trace)
 
