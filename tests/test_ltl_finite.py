@@ -55,6 +55,25 @@ def test_solve_agrees_with_enumerating_finite_words(f: Formula) -> None:
     assert all(satisfies_finite(f, w) for w in completions(witness, NAMES)), (f, witness)
 
 
+THREE = ("a", "b", "c")
+WORDS3 = list(words(THREE, 3))  # 584 words
+
+
+@pytest.mark.slow
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(formulas(THREE, max_leaves=9, past=True, weak=True))
+def test_solve_and_check_agree_with_the_definition_over_three_aps(f: Formula) -> None:
+    for word in WORDS3[:72]:  # up to 2 letters
+        assert holds(f, as_trace(word)) == satisfies_finite(f, word), (f, word)
+    result = solve(f, semantics="finite")
+    model = next((w for w in WORDS3 if satisfies_finite(f, w)), None)
+    if isinstance(result, Unsat):
+        assert model is None, (f, model)
+        return
+    assert isinstance(result, Sat), (f, result)
+    assert all(satisfies_finite(f, w) for w in completions(result.witness, THREE)), (f, result.witness)
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small(past=False))
 def test_the_last_instant_rewrites_keep_the_meaning(f: Formula) -> None:
