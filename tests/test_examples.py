@@ -32,6 +32,16 @@ def test_vacuous_example_is_flagged() -> None:
     assert run("check", str(EXAMPLES / "vacuous.spec")).exit_code == 0  # every spec is satisfiable
 
 
+def test_declare_example_checks_finite_traces_with_the_past() -> None:
+    result = run("check", "--vacuity", "--format", "json", str(EXAMPLES / "declare.toml"))
+    assert result.exit_code == 0, result.stdout + result.stderr
+    records = json_lines(result.stdout)
+    assert records[0]["status"] == "pass" and "cycle" not in records[0]["witness"]  # jointly satisfiable, finitely
+    assert [(r["name"], r["verdict"]) for r in records[1:]][-2:] == [
+        ("approval_leads_to_payment", "valid"), ("last_step_cannot_approve", "unsat")]
+    assert all(r["vacuity"] == "clean" for r in records[1:6])
+
+
 def test_csv_example() -> None:
     result = run("solve", "--format", "json", "-F", f"{EXAMPLES / 'requirements.csv'}/-2")
     assert [(r["line"], r["status"]) for r in json_lines(result.stdout)] == [
