@@ -61,7 +61,8 @@ class Solver:
     ceiling), `top` (candidates per
     model), `beam`, `engine` (auto|builtin|spot), `semantics` (infinite: lasso witnesses;
     finite: LTLf, finite witnesses, the models skipped), `device`, `fallback` (False: no engine,
-    UNKNOWN when no candidate verifies), `all` (up to `top` witnesses per formula),
+    UNKNOWN when no candidate verifies), `all` (up to `top` witnesses per formula), `core` (an
+    unsat answer's conflicting conjuncts, `Solution.core`),
     `batch_size`, `max_len`. ValueError for options that cannot work here (a model that is
     not installed, `device="cuda"` without a GPU, `engine="spot"` without Spot)."""
 
@@ -69,14 +70,16 @@ class Solver:
                  timeout: float | None = None, max_memory: int | None = None,
                  top: int | None = None, beam: int | None = None,
                  engine: str = "auto", semantics: str = "infinite", device: str = "auto", fallback: bool = True,
-                 all: bool = False, batch_size: int = 128, max_len: int = 160, notify: Notify | None = None) -> None:
+                 all: bool = False, core: bool = False, batch_size: int = 128, max_len: int = 160,
+                 notify: Notify | None = None) -> None:
         problem = engine_problem(engine)
         if problem:
             raise ValueError(problem)
         memory = {} if max_memory is None else {"max_memory": max_memory}
         self.options = SolveOptions(logic=logic, syntax=syntax, timeout=timeout, **memory,
                                     engine=engine, semantics=semantics, model=model, top=top,
-                                    beam=beam, device=device, fallback=fallback, all=all, batch_size=batch_size,
+                                    beam=beam, device=device, fallback=fallback, all=all, core=core,
+                                    batch_size=batch_size,
                                     max_len=max_len)
         self.pipeline = Pipeline(self.options, notify=notify)
         if self.pipeline.uses_models:

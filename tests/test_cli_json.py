@@ -9,7 +9,8 @@ from ltlwit.logic.prop import entails
 from ltlwit.logic.syntax import ParseError, parse_assignment, parse_formula, parse_trace
 
 SOLVE_KEYS = {"input", "file", "line", "logic", "status", "witness", "witness_polish", "assignment", "source", "rank",
-              "candidates_tried", "models_skipped", "semantics", "verified", "time_ms", "reason", "error"}
+              "candidates_tried", "models_skipped", "semantics", "verified", "core", "core_minimal", "time_ms",
+              "reason", "error"}
 
 
 def test_one_object_per_input_with_every_key(tmp_path) -> None:

@@ -25,13 +25,16 @@ import click
 from ltlwit.cli.environment import Environment, OutputClosed, OutputFailed
 from ltlwit.cli.progress import ProgressLine
 from ltlwit.logic.assignment import Assignment
-from ltlwit.pipeline.answers import Answer, Solution
+from ltlwit.logic.core import Core
+from ltlwit.logic.formula import And
+from ltlwit.pipeline.answers import Answer, Solution, core_text
 from ltlwit.pipeline.convert import Conversion
 from ltlwit.pipeline.verify import Verdict
 
 #: The keys of a `solve --format json` record, in order (also the CSV columns, less assignment).
 SOLVE_KEYS = ("input", "file", "line", "logic", "status", "witness", "witness_polish", "assignment", "source",
-              "rank", "candidates_tried", "models_skipped", "semantics", "verified", "time_ms", "reason", "error")
+              "rank", "candidates_tried", "models_skipped", "semantics", "verified", "core", "core_minimal", "time_ms",
+              "reason", "error")
 
 
 @contextlib.contextmanager
@@ -143,10 +146,22 @@ def solve_record(solution: Solution, syntax: str = "spot") -> dict[str, Any]:
         "models_skipped": solution.models_skipped,
         "semantics": solution.semantics,
         "verified": solution.verified,
+        "core": _core_record(solution.core, syntax),
+        "core_minimal": solution.core.minimal if solution.core is not None else None,
         "time_ms": solution.time_ms,
         "reason": solution.message if solution.status == "unknown" else None,
         "error": solution.error_text,
     }
+
+
+def _core_record(core: Core | None, syntax: str) -> list[dict[str, Any]] | None:
+    """The core's members: their 1-based position among the formula's top-level conjuncts, the
+    conjunct, and the witness of the other members that shows it needed (null if not shown)."""
+    if core is None:
+        return None
+    return [{"conjunct": i + 1, "formula": core.parts[i].to_str(syntax),
+             "witness": w.to_str(syntax) if w is not None else None}
+            for i, w in zip(core.members, core.witnesses)]
 
 
 class SolvePrinter(Printer):
@@ -171,7 +186,8 @@ class SolveText(SolvePrinter):
         if solution.status == "sat":
             self.data(solution.to_str(self.syntax))
         elif solution.status == "unsat":
-            self.data(self._status_word("UNSAT", "red"))
+            core = f" core: {core_text(solution.core, self.syntax)}" if solution.core is not None else ""
+            self.data(self._status_word("UNSAT", "red") + core)
         elif solution.status == "unknown":
             self.data(self._status_word("UNKNOWN", "yellow"))
             if solution.message:
@@ -204,6 +220,8 @@ class SolveCsv(SolvePrinter):
             self.data(self._row(list(self.COLUMNS)))
             self.header_due = False
         record = solve_record(solution, self.syntax)
+        if solution.core is not None:  # one cell: the conflicting conjuncts as one formula
+            record["core"] = And(*solution.core.formulas).to_str(self.syntax)
         self.data(self._row([_csv_value(record[k]) for k in self.COLUMNS]))
         if solution.status == "error":
             self.problem(solution)

@@ -27,6 +27,10 @@ from ltlwit.pipeline.answers import Solution
 @click.option("--syntax-out", type=click.Choice(OUTPUT_SYNTAXES), default="spot", show_default=True,
               help="Syntax of printed witnesses (polish: DeepLTL's; lbt: LBT steps in Spot's word layout).")
 @solve_options
+@click.option("--core", is_flag=True,
+              help="For an UNSAT formula, also name the conflicting top-level conjuncts: a minimal unsatisfiable "
+              "subset, each member shown needed by a verified witness of the others (JSON: core, core_minimal), "
+              "within the same --timeout.")
 @click.option("--all", "all_witnesses", is_flag=True,
               help="Print up to N (--top) distinct verified witnesses per formula, one line each.")
 @click.option("--batch-size", type=click.IntRange(min=1), default=128, show_default=True, metavar="N",
@@ -35,7 +39,7 @@ from ltlwit.pipeline.answers import Solution
 @shard_option
 @click.pass_context
 def solve(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...], logic: str, syntax: str,
-          fmt: str, syntax_out: str, all_witnesses: bool, batch_size: int, jobs: int,
+          fmt: str, syntax_out: str, core: bool, all_witnesses: bool, batch_size: int, jobs: int,
           shard: tuple[int, int] | None, **options: object) -> ExitStatus:
     """Find a witness for each FORMULA: a partial assignment (propositional) or a lasso trace
     (LTL), or UNSAT / UNKNOWN.
@@ -45,7 +49,7 @@ def solve(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...],
     env = Environment.of(ctx)
     printer = solve_printer(fmt, env, syntax_out)
     interactive = env.stdin_isatty and "-" in files  # answer each line as it is typed
-    solver = make_solver(ctx, printer.notice, logic=logic, syntax=syntax, all=all_witnesses,
+    solver = make_solver(ctx, printer.notice, logic=logic, syntax=syntax, all=all_witnesses, core=core,
                          batch_size=1 if interactive else batch_size, jobs=jobs, **options)
     try:
         if jobs == 1:

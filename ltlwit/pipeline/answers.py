@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, ClassVar, Literal
 
+from ltlwit.logic.core import Core
 from ltlwit.logic.witness import Witness
 from ltlwit.pipeline.inputs import InputItem
 
@@ -72,14 +73,29 @@ class Solution(Answer):
     #: (a finite trace; UNSAT means no finite trace); None for propositional answers and errors.
     semantics: str | None = None
     verified: bool | None = None
+    #: With `--core`, for an "unsat" answer: the conflicting top-level conjuncts (`Core`).
+    core: Core | None = None
 
     def to_str(self, syntax: str = "spot") -> str:
         """The answer as `ltlwit solve` prints it: the witness in `syntax` (any output syntax,
-        see `Trace.to_str` and `Assignment.to_str`), else `UNSAT`, `UNKNOWN` or `ERROR`."""
-        return self.witness.to_str(syntax) if self.witness is not None else self.status.upper()
+        see `Trace.to_str` and `Assignment.to_str`), else `UNSAT` (with `--core`: `UNSAT core:
+        F a & G !a`, the conflicting conjuncts), `UNKNOWN` or `ERROR`."""
+        if self.witness is not None:
+            return self.witness.to_str(syntax)
+        if self.core is not None:
+            return f"UNSAT core: {core_text(self.core, syntax)}"
+        return self.status.upper()
 
     def __str__(self) -> str:
         return self.to_str()
+
+
+def core_text(core: Core, syntax: str = "spot") -> str:
+    """A core as one formula, the conjunction of its members, flagged when not proven minimal."""
+    from ltlwit.logic.formula import And
+
+    text = And(*core.formulas).to_str(syntax)
+    return text if core.minimal else f"{text} (not proven minimal)"
 
 
 def internal_error(exc: BaseException) -> str:

@@ -54,6 +54,9 @@ class SolveOptions:
     fallback: bool = True
     #: Report up to `n_best` distinct verified witnesses instead of the first one.
     all: bool = False
+    #: For an unsatisfiable formula, also a minimal unsatisfiable subset of its top-level
+    #: conjuncts (`ltlwit.logic.core`), within the same `timeout`.
+    core: bool = False
     #: Most inputs per model batch. Batches ramp up from 1, so the first answer is quick.
     batch_size: int = 128
     #: Longest witness a model may write, in tokens.

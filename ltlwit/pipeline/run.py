@@ -29,6 +29,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, Mapping, Sequence
 
+from ltlwit.logic.core import Core, top_conjuncts, unsat_core
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.rename import Renaming
 from ltlwit.logic.result import Sat, Unsat
@@ -301,8 +302,16 @@ class Pipeline:
         if out:  # the models found witnesses; the engine did not add one
             return out
         if isinstance(result, Unsat):
-            return [solution("unsat", source=source)]
+            return [solution("unsat", source=source, core=self._core(p, opts, start) if opts.core else None)]
         return [solution("unknown", source=source, message=result.reason or None)]
+
+    def _core(self, p: Pending, opts: SolveOptions, start: float) -> Core:
+        """The input's unsat core over its top-level conjuncts, within its `--timeout`."""
+        started = start - p.spent
+        deadline = started + opts.timeout if opts.timeout is not None else None
+        return unsat_core(top_conjuncts(p.formula),
+                          lambda f: engine_answer(f, p.logic, opts, started=started)[0],
+                          lambda: deadline is not None and time.perf_counter() >= deadline)
 
     def _skipped(self, p: Pending) -> str | None:
         """Why no model saw an input although one is in use for its logic; None when one did,
