@@ -101,3 +101,24 @@ def test_core_under_finite_semantics_and_in_the_api() -> None:
     assert answer.status == "unsat" and [str(f) for f in answer.core.formulas] == ["G(a -> Xa)", "a"]
     assert all(w.finite for w in answer.core.witnesses)
     assert ltlwit.solve("G a & F !a", model="none").core is None
+
+
+def test_check_names_the_conflicting_specs(tmp_path) -> None:
+    lines = [f"r{i}: G(req{i} -> F grant{i})" for i in range(8)]
+    lines[2:2] = ["quiet: G !grant5"]
+    lines[6:6] = ["busy: F req5", "broken: G(a U"]
+    spec = tmp_path / "reqs.spec"
+    spec.write_text("\n".join(lines) + "\n")
+    out = run("check", "--consistency", "--format", "json", "--junit", str(tmp_path / "j.xml"), str(spec))
+    assert out.exit_code == 2  # the unreadable spec; the others still checked
+    conjunction = json_lines(out.stdout)[0]
+    assert conjunction["status"] == "fail" and conjunction["conflict_minimal"] is True
+    assert [(c["name"], c["line"]) for c in conjunction["conflict"]] == [("quiet", 3), ("busy", 7), ("r5", 9)]
+    assert conjunction["reason"].endswith(f"left out, unreadable: {spec}:8")
+    assert "these conflict: quiet" in (tmp_path / "j.xml").read_text()
+    assert all(r["vacuity"] is None for r in json_lines(out.stdout)[1:])  # --consistency alone: no vacuity
+    fine = tmp_path / "fine.spec"
+    fine.write_text("\n".join(line for line in lines if not line.startswith(("quiet", "broken"))) + "\n")
+    assert run("check", "--consistency", str(fine)).exit_code == 0
+    report = ltlwit.check(["a: G !g", "b: F g", "c: G F h"], consistency=True, model="none")
+    assert not report.passed and [s.name for s in report.results[0].conflict] == ["a", "b"]

@@ -36,17 +36,21 @@ _COLORS = {"PASS": "green", "FAIL": "red", "UNKNOWN": "yellow", "ERROR": "red", 
               help="Also check that the specs of each file are jointly satisfiable and flag AP occurrences "
               "they do not need (replaceable by the constant that strengthens their spec without changing "
               "what the specs allow together).")
+@click.option("--consistency", is_flag=True,
+              help="Only check that the specs of each file are jointly satisfiable; when they are not, name a "
+              "minimal set of specs that conflict (--vacuity does this too).")
 @functools.partial(solve_options, timeout=30.0)
 @jobs_option
 @click.pass_context
 def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str, junit: str | None, vacuity: bool,
-          jobs: int, **options: object) -> ExitStatus:
+          consistency: bool, jobs: int, **options: object) -> ExitStatus:
     """Check specification files, for CI: each SPEC file ('-': stdin) holds one formula per line, optionally
     `name: formula` and a trailing `# expect: unsat` or `# expect: valid` (default: sat), or is
     a TOML file of [[spec]] tables (name, formula, expect).
 
-    Exit status 0 only if every expectation holds (and, with --vacuity, every file's specs are
-    jointly satisfiable and no occurrence is vacuous or undecided); 1 otherwise; 2 for errors."""
+    Exit status 0 only if every expectation holds (and, with --vacuity or --consistency, every
+    file's specs are jointly satisfiable, and with --vacuity no occurrence is vacuous or
+    undecided); 1 otherwise; 2 for errors."""
     env = Environment.of(ctx)
     printer = check_printer(fmt, env)
     solver = make_solver(ctx, printer.notice, syntax=syntax, jobs=jobs, **options)
@@ -62,7 +66,7 @@ def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str
                 raise
             stopped.append(exc)
 
-    with contextlib.closing(solver.check(spec_files, vacuity, env.stdin, jobs=jobs)) as checked:
+    with contextlib.closing(solver.check(spec_files, vacuity, env.stdin, jobs=jobs, consistency=consistency)) as checked:
         for result in checked:
             results.append(result)
             status = worst(status, exit_status(result))

@@ -33,7 +33,9 @@ def record(result: SpecResult | ConjunctionResult) -> dict[str, Any]:
     if isinstance(result, ConjunctionResult):
         return {"kind": "conjunction", "file": result.item.file, "specs": result.count, "status": result.status,
                 "witness": witness_text(result.witness), "reason": result.message if result.status != "error" else None,
-                "error": result.error_text, "time_ms": result.time_ms}
+                "error": result.error_text, "time_ms": result.time_ms,
+                "conflict": [{"name": s.name, "line": s.line or None} for s in result.conflict] or None,
+                "conflict_minimal": result.conflict_minimal}
     spec = result.spec
     return {
         "kind": "spec", "name": spec.name, "file": spec.file, "line": spec.line or None,

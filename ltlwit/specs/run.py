@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, BinaryIO, ClassVar, Iterable, Iterator
+from typing import TYPE_CHECKING, BinaryIO, ClassVar, Iterable, Iterator, Sequence
 
+from ltlwit.logic.core import unsat_core
 from ltlwit.logic.formula import And, Formula, Not
 from ltlwit.logic.result import Result, Sat, Unknown, Unsat
 from ltlwit.logic.witness import Witness, logic_of
@@ -58,12 +59,19 @@ class ConjunctionResult(Answer):
 
     count: int
     witness: Witness | None = None
+    #: When the specs contradict each other: a minimal set of them that does (`logic.core`),
+    #: and whether its minimality was proven within the budget.
+    conflict: tuple[Spec, ...] = ()
+    conflict_minimal: bool | None = None
 
 
 @dataclass(frozen=True)
 class CheckOptions:
     solve: SolveOptions
     vacuity: bool = False
+    #: Only the joint satisfiability of each file's specs (with the conflicting ones named),
+    #: not the vacuity of each occurrence; `vacuity` implies it.
+    consistency: bool = False
 
 
 def check_files(paths: Iterable[str], options: CheckOptions, pipeline: Pipeline, stdin: BinaryIO | None = None,
@@ -162,7 +170,7 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
                                        semantics=spec.semantics))
     solutions = _answers(pipeline, pool, queries)
     results = [done if done is not None else _judge(spec, next(solutions)) for spec, _, done in parsed]
-    if options.vacuity:
+    if options.vacuity or options.consistency:
         conjuncts = [(i, f) for i, (spec, f, done) in enumerate(parsed) if done is None and spec.expect == "sat"]
         kinds = {parsed[i][0].semantics or options.solve.semantics for i, _ in conjuncts}
         where = stdin_name if path == "-" else path
@@ -174,7 +182,9 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
             yield from results
             return
         solve = replace(options.solve, semantics=kinds.pop()) if kinds else options.solve
-        conjunction, results = _vacuity(where, conjuncts, results, solve, pool)
+        unread = [spec for spec, f, done in parsed if f is None]
+        conjunction, results = _vacuity(where, conjuncts, results, solve, pool, findings=options.vacuity,
+                                        unread=unread)
         if conjunction is not None:
             yield conjunction
     yield from results
@@ -201,10 +211,12 @@ def _judge(spec: Spec, solution: Solution) -> SpecResult:
 
 
 def _vacuity(path: str, conjuncts: list[tuple[int, Formula]], results: list[SpecResult],
-             options: SolveOptions, pool: Pool | None = None) -> tuple[ConjunctionResult | None, list[SpecResult]]:
+             options: SolveOptions, pool: Pool | None = None, findings: bool = True,
+             unread: Sequence[Spec] = ()) -> tuple[ConjunctionResult | None, list[SpecResult]]:
     indices = {i for i, _ in conjuncts}
-    results = [r if i in indices or r.status == "error" else replace(r, vacuity="skipped")
-               for i, r in enumerate(results)]
+    if findings:
+        results = [r if i in indices or r.status == "error" else replace(r, vacuity="skipped")
+                   for i, r in enumerate(results)]
     if not conjuncts:
         return None, results
     decide = _memo(options)
@@ -217,13 +229,24 @@ def _vacuity(path: str, conjuncts: list[tuple[int, Formula]], results: list[Spec
         return ConjunctionResult(item=item, status="error", count=len(formulas), message=str(exc)), results
     elapsed = round((time.perf_counter() - start) * 1000.0, 3)
     if isinstance(verdict, Unsat):
+        deadline = start + options.timeout if options.timeout is not None else None
+        core = unsat_core(formulas, decide, lambda: deadline is not None and time.perf_counter() >= deadline)
+        conflict = tuple(results[conjuncts[m][0]].spec for m in core.members)
+        names = ", ".join(f"{spec.name} ({spec.where})" if spec.name else spec.where for spec in conflict)
+        proven = "" if core.minimal else " (not proven minimal)"
+        if unread:
+            proven += "; left out, unreadable: " + ", ".join(s.where for s in unread)
+        elapsed = round((time.perf_counter() - start) * 1000.0, 3)
         return ConjunctionResult(item=item, status="fail", count=len(formulas), time_ms=elapsed,
-                                 message="jointly unsatisfiable: no trace satisfies all of them"), results
+                                 message=f"jointly unsatisfiable: no trace satisfies all of them; these conflict: "
+                                 f"{names}{proven}", conflict=conflict, conflict_minimal=core.minimal), results
     if isinstance(verdict, Unknown):
         return ConjunctionResult(item=item, status="unknown", count=len(formulas), time_ms=elapsed,
                                  message=verdict.reason or "no answer within the budget"), results
     conjunction = ConjunctionResult(item=item, status="pass", count=len(formulas), time_ms=elapsed,
                                     witness=verdict.witness if isinstance(verdict, Sat) else None)
+    if not findings:
+        return conjunction, results
     for (i, _), findings in zip(conjuncts, _findings(formulas, decide, pool, path, options.semantics)):
         if isinstance(findings, Exception):
             results[i] = replace(results[i], status="error", message=internal_error(findings), exception=findings)
