@@ -81,10 +81,12 @@ def test_top_conjuncts_flatten_the_conjunction() -> None:
 def test_cli_core_in_every_format() -> None:
     spec = "G(req -> F grant) & G !grant & F req & G(a -> b)"
     out = run("solve", "--core", spec, "F a", "a & b & !a")
-    assert out.stdout.splitlines() == ["UNSAT core: G(req -> Fgrant) & G!grant & Freq", "cycle{a}",
-                                       "UNSAT core: a & !a"]
+    assert out.stdout.splitlines() == ["UNSAT core: G(req -> F grant) & G !grant & F req", "cycle{a}",
+                                       "UNSAT core: a & !a"]  # as written in the input
     [unsat, sat] = json_lines(run("solve", "--core", "--format", "json", spec, "F a").stdout)
     assert [m["conjunct"] for m in unsat["core"]] == [1, 2, 3] and unsat["core_minimal"] is True
+    assert [spec[c - 1:d] for c, d in (m["columns"] for m in unsat["core"])] == ["G(req -> F grant)", "G !grant",
+                                                                              "F req"]
     for member in unsat["core"]:  # each witness satisfies the other members, and violates its own
         others = [m["formula"] for m in unsat["core"] if m is not member]
         assert ltlwit.verify(" & ".join(f"({o})" for o in others), member["witness"])
@@ -93,7 +95,20 @@ def test_cli_core_in_every_format() -> None:
     plain = json_lines(run("solve", "--format", "json", spec).stdout)[0]
     assert plain["core"] is None  # no --core: no extraction
     csv_row = run("solve", "--core", "--format", "csv", spec).stdout.splitlines()[1]
-    assert "G(req -> Fgrant) & G!grant & Freq,true" in csv_row
+    assert "G(req -> F grant) & G !grant & F req,true" in csv_row
+    polish = json_lines(run("solve", "--core", "--format", "json", "--syntax", "polish-spaced",
+                            "& & F a G ! a b").stdout)[0]
+    assert [(m["formula"], m["columns"]) for m in polish["core"]] == [("Fa", None), ("G!a", None)]
+
+
+def test_conjunct_spans_follow_the_flattening() -> None:
+    from ltlwit.logic.syntax.infix import conjunct_spans
+
+    for text, parts in [("(a & (b & G c)) & F d", ["a", "b", "G c", "F d"]), ("a | b", ["a | b"]),
+                        ("!a & X(b & c) & 1 & (d | e)", ["!a", "X(b & c)", "(d | e)"]),
+                        ("a * b & c U d", ["a", "b", "c U d"]), ("a & a", ["a", "a"])]:
+        assert [text[s:e] for s, e in conjunct_spans(text)] == parts
+        assert len(parts) == len(top_conjuncts(parse_formula(text)))
 
 
 def test_core_under_finite_semantics_and_in_the_api() -> None:

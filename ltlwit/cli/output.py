@@ -25,9 +25,7 @@ import click
 from ltlwit.cli.environment import Environment, OutputClosed, OutputFailed
 from ltlwit.cli.progress import ProgressLine
 from ltlwit.logic.assignment import Assignment
-from ltlwit.logic.core import Core
-from ltlwit.logic.formula import And
-from ltlwit.pipeline.answers import Answer, Solution, core_text
+from ltlwit.pipeline.answers import Answer, Solution, core_parts, core_text
 from ltlwit.pipeline.convert import Conversion
 from ltlwit.pipeline.verify import Verdict
 
@@ -146,7 +144,7 @@ def solve_record(solution: Solution, syntax: str = "spot") -> dict[str, Any]:
         "models_skipped": solution.models_skipped,
         "semantics": solution.semantics,
         "verified": solution.verified,
-        "core": _core_record(solution.core, syntax),
+        "core": _core_record(solution, syntax),
         "core_minimal": solution.core.minimal if solution.core is not None else None,
         "time_ms": solution.time_ms,
         "reason": solution.message if solution.status == "unknown" else None,
@@ -154,14 +152,18 @@ def solve_record(solution: Solution, syntax: str = "spot") -> dict[str, Any]:
     }
 
 
-def _core_record(core: Core | None, syntax: str) -> list[dict[str, Any]] | None:
+def _core_record(solution: Solution, syntax: str) -> list[dict[str, Any]] | None:
     """The core's members: their 1-based position among the formula's top-level conjuncts, the
-    conjunct, and the witness of the other members that shows it needed (null if not shown)."""
+    conjunct (as written, where the input is infix text), its columns in the input (1-based,
+    first and last; null when not known), and the witness of the other members that shows it
+    needed (null if not shown)."""
+    core = solution.core
     if core is None:
         return None
-    return [{"conjunct": i + 1, "formula": core.parts[i].to_str(syntax),
+    return [{"conjunct": i + 1, "formula": text,
+             "columns": [core.spans[i][0] + 1, core.spans[i][1]] if core.spans is not None else None,
              "witness": w.to_str(syntax) if w is not None else None}
-            for i, w in zip(core.members, core.witnesses)]
+            for i, text, w in zip(core.members, core_parts(solution, syntax), core.witnesses)]
 
 
 class SolvePrinter(Printer):
@@ -186,7 +188,7 @@ class SolveText(SolvePrinter):
         if solution.status == "sat":
             self.data(solution.to_str(self.syntax))
         elif solution.status == "unsat":
-            core = f" core: {core_text(solution.core, self.syntax)}" if solution.core is not None else ""
+            core = f" core: {core_text(solution, self.syntax)}" if solution.core is not None else ""
             self.data(self._status_word("UNSAT", "red") + core)
         elif solution.status == "unknown":
             self.data(self._status_word("UNKNOWN", "yellow"))
@@ -221,7 +223,7 @@ class SolveCsv(SolvePrinter):
             self.header_due = False
         record = solve_record(solution, self.syntax)
         if solution.core is not None:  # one cell: the conflicting conjuncts as one formula
-            record["core"] = And(*solution.core.formulas).to_str(self.syntax)
+            record["core"] = core_text(solution, self.syntax)
         self.data(self._row([_csv_value(record[k]) for k in self.COLUMNS]))
         if solution.status == "error":
             self.problem(solution)

@@ -36,6 +36,8 @@ class Core:
     parts: tuple[Formula, ...]
     members: tuple[int, ...]
     witnesses: tuple[Witness | None, ...]
+    #: Where each part is written in the input text, (start, end) columns, when known.
+    spans: tuple[tuple[int, int], ...] | None = None
 
     @property
     def minimal(self) -> bool:

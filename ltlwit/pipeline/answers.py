@@ -83,18 +83,34 @@ class Solution(Answer):
         if self.witness is not None:
             return self.witness.to_str(syntax)
         if self.core is not None:
-            return f"UNSAT core: {core_text(self.core, syntax)}"
+            return f"UNSAT core: {core_text(self, syntax)}"
         return self.status.upper()
 
     def __str__(self) -> str:
         return self.to_str()
 
 
-def core_text(core: Core, syntax: str = "spot") -> str:
-    """A core as one formula, the conjunction of its members, flagged when not proven minimal."""
+def core_parts(solution: Solution, syntax: str = "spot") -> list[str]:
+    """The members of a solution's core as written in its input (where the input is infix
+    text), else printed in `syntax`."""
+    core = solution.core
+    assert core is not None
+    if core.spans is not None and syntax == "spot":
+        return [solution.item.text[start:end] for start, end in (core.spans[i] for i in core.members)]
+    return [f.to_str(syntax) for f in core.formulas]
+
+
+def core_text(solution: Solution, syntax: str = "spot") -> str:
+    """A solution's core as one formula, the conjunction of its members, flagged when not
+    proven minimal."""
     from ltlwit.logic.formula import And
 
-    text = And(*core.formulas).to_str(syntax)
+    core = solution.core
+    assert core is not None
+    if core.spans is not None and syntax == "spot":  # as written: a conjunct's text is its own operand
+        text = " & ".join(core_parts(solution, syntax))
+    else:
+        text = And(*core.formulas).to_str(syntax)
     return text if core.minimal else f"{text} (not proven minimal)"
 
 

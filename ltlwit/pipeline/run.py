@@ -309,9 +309,10 @@ class Pipeline:
         """The input's unsat core over its top-level conjuncts, within its `--timeout`."""
         started = start - p.spent
         deadline = started + opts.timeout if opts.timeout is not None else None
-        return unsat_core(top_conjuncts(p.formula),
-                          lambda f: engine_answer(f, p.logic, opts, started=started)[0],
+        parts = top_conjuncts(p.formula)
+        core = unsat_core(parts, lambda f: engine_answer(f, p.logic, opts, started=started)[0],
                           lambda: deadline is not None and time.perf_counter() >= deadline)
+        return replace(core, spans=_spans(p.item.text, p.formula, len(parts)))
 
     def _skipped(self, p: Pending) -> str | None:
         """Why no model saw an input although one is in use for its logic; None when one did,
@@ -352,6 +353,20 @@ class Pipeline:
     def _model_failed(self, message: str, exc: BaseException | None) -> None:
         self.model_failed = True
         self.notify(message, exc)
+
+
+def _spans(text: str, formula: Formula, count: int) -> tuple[tuple[int, int], ...] | None:
+    """Where the formula's top-level conjuncts are written in its input line, when the line is
+    infix text that reads as that formula (else None: Polish, LBT, a formula from the API)."""
+    from ltlwit.logic.syntax.infix import conjunct_spans, parse_spot
+
+    try:
+        if parse_spot(text) is not formula:
+            return None
+        spans = conjunct_spans(text)
+    except ValueError:
+        return None
+    return tuple(spans) if len(spans) == count else None
 
 
 def _ms(seconds: float) -> float:

@@ -19,6 +19,33 @@ from ltlwit.logic.syntax.infix_lex import RIGHT, Tok, describe, tokenize
 
 def parse_spot(text: str) -> Formula:
     """Parse one formula in Spot's infix syntax (all its aliases and UTF-8 operators)."""
+    return _parse(text, None)
+
+
+def conjunct_spans(text: str) -> list[tuple[int, int]]:
+    """Where the top-level conjuncts of the formula `text` is (in Spot's infix syntax) are
+    written: (start, end) column ranges, `&` flattened through parentheses left to right as
+    `formula.conjuncts` does (so `1` conjuncts are left out); ParseError as `parse_spot`."""
+    where: list[_Span] = []
+    _parse(text, where)
+    out, stack = [], [where[0]]
+    while stack:
+        start, end, kids, formula = stack.pop()
+        if kids is not None:
+            stack.extend(reversed(kids))
+        elif formula.op != "1":
+            out.append((start, end))
+    return out
+
+
+#: A parsed operand's extent for `conjunct_spans`: (start, end, the two operands of a
+#: conjunction or None, the formula).
+_Span = tuple[int, int, "tuple[_Span, _Span] | None", Formula]
+
+
+def _parse(text: str, where: list[_Span] | None) -> Formula:
+    """The parser; `where`, when given, collects each operand's extent beside it (kept off
+    the common path: `parse_spot` passes None)."""
     toks = tokenize(text)
     if not toks:
         return _fail(text, len(text.rstrip()) if text.strip() else 0, "empty input")
@@ -30,7 +57,9 @@ def parse_spot(text: str) -> Formula:
         if expect_operand:
             if kind == "atom":
                 operands.append(tok.value)
-                _apply_unary(operands, pending)
+                if where is not None:
+                    where.append((tok.column, tok.column + tok.width, None, tok.value))
+                _apply_unary(operands, pending, where)
                 expect_operand = False
             elif kind == "un" or kind == "(":
                 pending.append(tok)
@@ -44,16 +73,19 @@ def parse_spot(text: str) -> Formula:
             while pending and pending[-1].kind == "bin" and (
                 pending[-1].level > level or (pending[-1].level == level and level not in RIGHT)
             ):
-                _apply_binary(operands, pending.pop())
+                _apply_binary(operands, pending.pop(), where)
             pending.append(tok)
             expect_operand = True
         elif kind == ")":
             while pending and pending[-1].kind == "bin":
-                _apply_binary(operands, pending.pop())
+                _apply_binary(operands, pending.pop(), where)
             if not pending:
                 return _fail(text, tok.column, "syntax error, unexpected closing parenthesis")
-            pending.pop()
-            _apply_unary(operands, pending)
+            opening = pending.pop()
+            if where is not None:  # the parentheses belong to the operand they enclose
+                _, _, kids, formula = where[-1]
+                where[-1] = (opening.column, tok.column + tok.width, kids, formula)
+            _apply_unary(operands, pending, where)
         else:
             return _fail(text, tok.column, f"syntax error, unexpected {describe(tok)}", tok.width)
     end = len(text.rstrip())
@@ -67,7 +99,7 @@ def parse_spot(text: str) -> Formula:
         tok = pending.pop()
         if tok.kind == "(":
             return _fail(text, tok.column, "missing closing parenthesis", end - tok.column)
-        _apply_binary(operands, tok)
+        _apply_binary(operands, tok, where)
     return operands[0]
 
 
@@ -85,14 +117,21 @@ def _name_hint(unexpected: Tok | None, pending: list[Tok]) -> str:
     return f' (a proposition named {letter} is written "{letter}")'
 
 
-def _apply_unary(operands: list[Formula], pending: list[Tok]) -> None:
+def _apply_unary(operands: list[Formula], pending: list[Tok], where: list[_Span] | None = None) -> None:
     while pending and pending[-1].kind == "un":
-        operands[-1] = Formula(pending.pop().value, (operands[-1],))
+        tok = pending.pop()
+        operands[-1] = Formula(tok.value, (operands[-1],))
+        if where is not None:
+            where[-1] = (tok.column, where[-1][1], None, operands[-1])
 
 
-def _apply_binary(operands: list[Formula], tok: Tok) -> None:
+def _apply_binary(operands: list[Formula], tok: Tok, where: list[_Span] | None = None) -> None:
     right = operands.pop()
     operands[-1] = Formula(tok.value, (operands[-1], right))
+    if where is not None:
+        second = where.pop()
+        first = where[-1]
+        where[-1] = (first[0], second[1], (first, second) if tok.value == "&" else None, operands[-1])
 
 
 def _fail(text: str, column: int, reason: str, width: int = 1) -> Formula:
