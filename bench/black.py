@@ -119,8 +119,9 @@ def command(timeout: float, extra: list[str], program: str | None = None,
                    "--timeout", str(timeout), "-F", "-", *options, *extra]
 
 
-def run_one(row: dict, cmd: list[str], timeout: float, grace: float) -> dict:
-    """One child process: its wall time, peak RSS (MiB, from its own rusage) and JSON answer."""
+def run_one(row: dict, cmd: list[str], timeout: float, grace: float, keep: tuple[str, ...] = ()) -> dict:
+    """One child process: its wall time, peak RSS (MiB, from its own rusage) and JSON answer
+    (the fields used here, and the answer's `keep` keys as they are)."""
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True)
@@ -169,6 +170,7 @@ def run_one(row: dict, cmd: list[str], timeout: float, grace: float) -> dict:
         "error": answer.get("error"),
         "witness": (answer.get("witness") or "")[:2000] or None,
         "stderr": chunks.get("err", b"").decode(errors="replace")[-300:] or None,
+        **{key: answer.get(key) for key in keep},
     }
 
 
