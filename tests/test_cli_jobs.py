@@ -205,6 +205,9 @@ def test_ctrl_c_ends_every_worker_quietly() -> None:
     workers = _children(proc.pid)
     assert len(workers) >= 2
     os.killpg(proc.pid, signal.SIGINT)
+    # stdin stays open until the run has ended: Ctrl-C alone must end it (closing stdin first
+    # would race the signal with the end of the input, which ends the run normally)
+    proc.wait(timeout=60)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == ExitStatus.INTERRUPTED
     assert err.strip() == b""
