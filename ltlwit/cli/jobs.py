@@ -29,7 +29,9 @@ from ltlwit.pipeline.inputs import InputItem
 from ltlwit.pipeline.options import SolveOptions
 from ltlwit.pipeline.verify import VerifyOptions
 
-#: One piece of rendered output: (1 for stdout, 2 for stderr, the text as written).
+#: One piece of rendered output: (1 for stdout, 2 for stderr, the text as written), or (0, its
+#: status) where an answer's output ends, so the main process ticks the progress line exactly
+#: where one process would (between one answer's messages and the next one's).
 Event = tuple[int, str]
 
 
@@ -151,7 +153,6 @@ class View:
 class Rendered:
     """A chunk's answers as the printer wrote them."""
 
-    statuses: tuple[str, ...]
     status: int  # the worst exit status among them
     events: tuple[Event, ...]
 
@@ -169,13 +170,12 @@ class _Work:
         self.notices.append((text, exc))
 
     def _render(self, printer: Any, answers: Iterable[Answer]) -> Rendered:
-        statuses = []
         status = ExitStatus.SUCCESS
         for answer in answers:
             printer.emit(answer)
-            statuses.append(answer.status)
+            self.events.append((0, answer.status))
             status = worst(status, exit_status(answer))
-        rendered = Rendered(tuple(statuses), int(status), tuple(self.events))
+        rendered = Rendered(int(status), tuple(self.events))
         self.events.clear()
         return rendered
 
@@ -238,8 +238,5 @@ def run_jobs(jobs: int, work: Callable[..., _Work], args: tuple, items: Iterable
                 continue
             printer.replay(rendered.events)
             printer.header_due = False
-            if printer.progress is not None:
-                for answer_status in rendered.statuses:
-                    printer.progress.tick(answer_status)
             status = worst(status, ExitStatus(rendered.status))
         return status, pool.model_failed

@@ -106,8 +106,12 @@ class Printer:
     def replay(self, events: Iterable[tuple[int, str]]) -> None:
         """Output a worker process rendered (`ltlwit.cli.jobs`): text for stdout (1) and stderr
         (2), in the order it was written, the progress line wiped before stderr text as
-        `message` does."""
+        `message` does and ticked where each answer ended (0, its status)."""
         for number, text in events:
+            if number == 0:
+                if self.progress is not None:
+                    self.progress.tick(text)
+                continue
             if number == 2 and self.progress is not None:
                 self.progress.clear()
             stream = self.env.stdout if number == 1 else self.env.stderr
