@@ -107,7 +107,8 @@ def test_conjunct_spans_follow_the_flattening() -> None:
     for text, parts in [("(a & (b & G c)) & F d", ["a", "b", "G c", "F d"]), ("a | b", ["a | b"]),
                         ("!a & X(b & c) & 1 & (d | e)", ["!a", "X(b & c)", "(d | e)"]),
                         ("a * b & c U d", ["a", "b", "c U d"]), ("a & a", ["a", "a"])]:
-        assert [text[s:e] for s, e in conjunct_spans(text)] == parts
+        formula, spans = conjunct_spans(text)
+        assert formula is parse_formula(text, "spot") and [text[s:e] for s, e in spans] == parts
         assert len(parts) == len(top_conjuncts(parse_formula(text)))
 
 

@@ -9,8 +9,8 @@ one drifts from its owner.
 
 from __future__ import annotations
 
-from ltlwit.logic import LOGICS, OUTPUT_SYNTAXES, SYNTAXES
-from ltlwit.pipeline.options import DEVICES, MODELS, SEMANTICS
+from ltlwit.logic import LOGICS, OUTPUT_SYNTAXES, SEMANTICS, SYNTAXES
+from ltlwit.pipeline.options import DEVICES, MODELS
 
 __all__ = ["ALPHABETS", "ARCHS", "DEVICES", "ENGINES", "FORMATS", "LOGICS", "MODELS", "OUTPUT_SYNTAXES", "PRESETS",
            "SEMANTICS", "SHELLS", "SOLVE_FORMATS", "SYNTAXES", "TASKS"]

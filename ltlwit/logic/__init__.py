@@ -12,3 +12,5 @@ OUTPUT_SYNTAXES = ("spot", "polish", "polish-spaced", "lbt")
 #: `ltl`: lasso traces witness a formula; `prop`: partial assignments do (propositional only);
 #: `auto`: `prop` for a formula without temporal operators, else `ltl`.
 LOGICS = ("auto", "ltl", "prop")
+#: `infinite`: traces go on forever (lassos); `finite`: LTLf, non-empty finite traces.
+SEMANTICS = ("infinite", "finite")

@@ -90,14 +90,23 @@ class Solution(Answer):
         return self.to_str()
 
 
+def _as_written(solution: Solution, syntax: str) -> list[str] | None:
+    """The members of a solution's core as written in its input, where the input is infix text
+    and that is the syntax asked for; else None."""
+    core = solution.core
+    assert core is not None
+    if core.spans is None or syntax != "spot":
+        return None
+    return [solution.item.text[start:end] for start, end in (core.spans[i] for i in core.members)]
+
+
 def core_parts(solution: Solution, syntax: str = "spot") -> list[str]:
     """The members of a solution's core as written in its input (where the input is infix
     text), else printed in `syntax`."""
-    core = solution.core
-    assert core is not None
-    if core.spans is not None and syntax == "spot":
-        return [solution.item.text[start:end] for start, end in (core.spans[i] for i in core.members)]
-    return [f.to_str(syntax) for f in core.formulas]
+    written = _as_written(solution, syntax)
+    if written is not None:
+        return written
+    return [f.to_str(syntax) for f in solution.core.formulas]  # type: ignore[union-attr]
 
 
 def core_text(solution: Solution, syntax: str = "spot") -> str:
@@ -107,10 +116,8 @@ def core_text(solution: Solution, syntax: str = "spot") -> str:
 
     core = solution.core
     assert core is not None
-    if core.spans is not None and syntax == "spot":  # as written: a conjunct's text is its own operand
-        text = " & ".join(core_parts(solution, syntax))
-    else:
-        text = And(*core.formulas).to_str(syntax)
+    written = _as_written(solution, syntax)  # as written, each conjunct's text is an operand of `&`
+    text = " & ".join(written) if written is not None else And(*core.formulas).to_str(syntax)
     return text if core.minimal else f"{text} (not proven minimal)"
 
 

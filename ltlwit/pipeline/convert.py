@@ -23,28 +23,22 @@ class Conversion(Answer):
 #: Why `--to spot` refuses a formula with past operators: Spot has none, and its tools would
 #: read `Y a` as a syntax error and `Once` as a name. (`print_formula(f, "spot")` itself
 #: prints them in BLACK's letters, for messages and the API.)
-_NO_PAST_IN_SPOT = ("Spot's syntax has no past operators (Y, Z, S, T, O, H); "
-                   "--to lbt and --to polish-spaced carry them")
+_NO_PAST_IN_SPOT = "no past operators (Y, Z, S, T, O, H)"
 #: Why it refuses BLACK's weak next `wX`: Spot has no such operator, and no spelling of it
 #: would keep the meaning, since in Spot's LTLf reading plain `X` is the weak next and `X[!]`
 #: the strong one, while ours (and BLACK's) `X` is strong on finite traces.
-_NO_WEAK_NEXT_IN_SPOT = ("Spot's syntax has no weak next wX (in Spot's LTLf reading plain X is the weak next "
-                         "and X[!] the strong one, so printing would change the meaning); "
-                         "--to lbt and --to polish-spaced carry it")
-_NO_BOTH_IN_SPOT = ("Spot's syntax has no past operators (Y, Z, S, T, O, H) and no weak next wX "
-                    "(in Spot's LTLf reading plain X is the weak next and X[!] the strong one, so printing "
-                    "would change the meaning); --to lbt and --to polish-spaced carry them")
+_NO_WEAK_NEXT_IN_SPOT = ("no weak next wX (in Spot's LTLf reading plain X is the weak next and X[!] the "
+                         "strong one, so printing would change the meaning)")
 
 
 def _spot_refusal(formula: Formula) -> str | None:
     """Why `--to spot` cannot print `formula`, or None when it can."""
-    if formula.past and formula.weak:
-        return _NO_BOTH_IN_SPOT
-    if formula.past:
-        return _NO_PAST_IN_SPOT
-    if formula.weak:
-        return _NO_WEAK_NEXT_IN_SPOT
-    return None
+    missing = [why for lacks, why in ((formula.past, _NO_PAST_IN_SPOT), (formula.weak, _NO_WEAK_NEXT_IN_SPOT))
+               if lacks]
+    if not missing:
+        return None
+    them = "them" if formula.past else "it"
+    return f"Spot's syntax has {' and '.join(missing)}; --to lbt and --to polish-spaced carry {them}"
 
 
 def convert_one(item: InputItem, parser: InputParser, to: str) -> Conversion:

@@ -9,13 +9,13 @@ import importlib.util
 import os
 from dataclasses import dataclass, field
 
+from ltlwit.logic import SEMANTICS
+
 #: --model's keywords: `auto` is `si` where its weights are installed and a CUDA GPU can run
 #: them, the engine alone elsewhere; `both` asks both families and tries the union of their
 #: candidates, best score first. Anything else is a comma-separated list of families and
 #: model names.
 MODELS = ("auto", "si", "dual", "both", "none")
-#: --semantics: infinite traces (lassos), or finite ones (LTLf: `X` strong next, `wX` weak).
-SEMANTICS = ("infinite", "finite")
 DEVICES = ("auto", "cpu", "cuda")
 #: Default beam width when neither `beam` nor `top` asks for more.
 DEFAULT_BEAM = 3

@@ -166,9 +166,10 @@ class Pipeline:
                 self._memo.move_to_end((formula, logic, semantics))
                 time_ms = _ms(time.perf_counter() - start)
                 return Answered([_again(s, item, time_ms) for s in earlier])
-            finite = logic == "ltl" and semantics == "finite"
-            return Pending(item, formula, logic, semantics, self._model_input(formula, logic, finite),
-                           time.perf_counter() - start)
+            pending = Pending(item, formula, logic, semantics, None, 0.0)
+            pending.model_input = self._model_input(pending)
+            pending.spent = time.perf_counter() - start
+            return pending
         except Exception as exc:  # noqa: BLE001 - a bug on one input must not cost the others
             return Answered([self._solution(item, "error", start=start, message=internal_error(exc), exception=exc)])
 
@@ -188,8 +189,9 @@ class Pipeline:
         except ValueError as exc:  # --logic prop for a temporal formula
             return Answered([self._solution(item, "error", start=start, logic=self.options.logic, message=str(exc))])
 
-    def _model_input(self, formula: Formula, logic: str, finite: bool) -> ModelInput | None:
-        if formula.past or finite or not self._models_for(logic):
+    def _model_input(self, p: Pending) -> ModelInput | None:
+        formula, logic = p.formula, p.logic
+        if formula.past or p.finite or not self._models_for(logic):
             return None
         core = to_core(formula, logic)
         if core.size > MAX_MODEL_INPUT:
@@ -358,15 +360,13 @@ class Pipeline:
 def _spans(text: str, formula: Formula, count: int) -> tuple[tuple[int, int], ...] | None:
     """Where the formula's top-level conjuncts are written in its input line, when the line is
     infix text that reads as that formula (else None: Polish, LBT, a formula from the API)."""
-    from ltlwit.logic.syntax.infix import conjunct_spans, parse_spot
+    from ltlwit.logic.syntax.infix import conjunct_spans
 
     try:
-        if parse_spot(text) is not formula:
-            return None
-        spans = conjunct_spans(text)
+        written, spans = conjunct_spans(text)
     except ValueError:
         return None
-    return tuple(spans) if len(spans) == count else None
+    return tuple(spans) if written is formula and len(spans) == count else None
 
 
 def _ms(seconds: float) -> float:

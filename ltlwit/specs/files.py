@@ -35,7 +35,7 @@ from difflib import SequenceMatcher
 from typing import BinaryIO, Iterator
 
 from ltlwit.pipeline.inputs import STDIN_NAME, max_line_bytes, read_lines
-from ltlwit.pipeline.options import SEMANTICS
+from ltlwit.logic import SEMANTICS
 
 EXPECTATIONS = ("sat", "unsat", "valid")
 _NAME = re.compile(r"^([A-Za-z_][A-Za-z0-9_.\-]*)\s*:(?!=)\s*(.*)$")

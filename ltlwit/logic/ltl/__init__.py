@@ -22,6 +22,7 @@ condition of the same engine), `spot` (optional backend).
 
 from __future__ import annotations
 
+from ltlwit.logic import SEMANTICS
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.ltl import check as _check
 from ltlwit.logic.ltl import finite as _finite_mod
@@ -31,7 +32,6 @@ from ltlwit.logic.result import Result, Unknown
 from ltlwit.logic.trace import Trace
 
 ENGINES = ("auto", "builtin", "spot")
-SEMANTICS = ("infinite", "finite")
 
 __all__ = ["Budget", "ENGINES", "SEMANTICS", "clear_caches", "holds", "solve"]
 

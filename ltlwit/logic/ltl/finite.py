@@ -26,6 +26,7 @@ checked again, on the formula as written, before it is returned.
 
 from __future__ import annotations
 
+from ltlwit.logic.assignment import cube
 from ltlwit.logic.budget import Budget, Limit, OutOfBudget
 from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, And, Formula, Not, Or, ap, conjuncts, transform
 from ltlwit.logic.result import Result, Sat, Unknown
@@ -162,34 +163,31 @@ def solve(formula: Formula, budget: Budget | None = None) -> Result:
 
 def finite_part(lasso: Trace, alive: Formula) -> Trace | None:
     """The finite trace a witness of the guarded formula gives: its steps up to the first one
-    that does not force `alive`, with `alive` set true in them. Every word of that finite
-    trace extends (dead from there on) to a word of the lasso, so it satisfies φ. None when
-    no step ends it (not a witness of the guarded formula)."""
+    that does not force `alive` (some letter of it has `alive` false), with `alive` set true
+    in them. Every word of that finite trace extends (dead from there on) to a word of the
+    lasso, so it satisfies φ. None when no step ends it (not a witness of the guarded
+    formula)."""
     from ltlwit.logic.ltl.check import cube_of
     from ltlwit.logic.ltl.rewrite import simplify
+    from ltlwit.logic.prop import solve_prop
 
     steps: list[Formula] = []
     for step in lasso.steps:
-        if not _forces(step, alive):
-            return Trace(tuple(steps), ()) if steps else None
-        cube = cube_of(step)
-        if cube is not None:
-            rest = [ap(n) if v else Not(ap(n)) for n, v in cube.items() if n != alive.name]
-            steps.append(And(*rest) if rest else TRUE)
+        literals = cube_of(step)
+        if literals is not None:
+            if literals.get(alive.name) is not True:
+                break
+            steps.append(cube((n, v) for n, v in literals.items() if n != alive.name))
         else:
-            steps.append(simplify(transform(step, lambda node, kids: TRUE if node is alive else
-                                            Formula(node.op, kids, node.name) if kids else node)))
-    return None
+            if isinstance(solve_prop(_with(step, alive, FALSE)), Sat):
+                break
+            steps.append(simplify(_with(step, alive, TRUE)))
+    else:
+        return None
+    return Trace(tuple(steps), ()) if steps else None
 
 
-def _forces(step: Formula, alive: Formula) -> bool:
-    """Whether every letter of the step has `alive` true."""
-    from ltlwit.logic.ltl.check import cube_of
-    from ltlwit.logic.prop import solve_prop
-
-    cube = cube_of(step)
-    if cube is not None:
-        return cube.get(alive.name) is True
-    dead = transform(step, lambda node, kids: FALSE if node is alive else
+def _with(step: Formula, alive: Formula, value: Formula) -> Formula:
+    """The step with the constant `value` in place of `alive`."""
+    return transform(step, lambda node, kids: value if node is alive else
                      Formula(node.op, kids, node.name) if kids else node)
-    return not isinstance(solve_prop(dead), Sat)

@@ -22,20 +22,20 @@ def parse_spot(text: str) -> Formula:
     return _parse(text, None)
 
 
-def conjunct_spans(text: str) -> list[tuple[int, int]]:
-    """Where the top-level conjuncts of the formula `text` is (in Spot's infix syntax) are
+def conjunct_spans(text: str) -> tuple[Formula, list[tuple[int, int]]]:
+    """The formula `text` is (in Spot's infix syntax), and where its top-level conjuncts are
     written: (start, end) column ranges, `&` flattened through parentheses left to right as
     `formula.conjuncts` does (so `1` conjuncts are left out); ParseError as `parse_spot`."""
     where: list[_Span] = []
-    _parse(text, where)
+    formula = _parse(text, where)
     out, stack = [], [where[0]]
     while stack:
-        start, end, kids, formula = stack.pop()
+        start, end, kids, part = stack.pop()
         if kids is not None:
             stack.extend(reversed(kids))
-        elif formula.op != "1":
+        elif part.op != "1":
             out.append((start, end))
-    return out
+    return formula, out
 
 
 #: A parsed operand's extent for `conjunct_spans`: (start, end, the two operands of a
