@@ -62,7 +62,8 @@ class Solver:
     model), `beam`, `engine` (auto|builtin|spot), `semantics` (infinite: lasso witnesses;
     finite: LTLf, finite witnesses, the models skipped), `device`, `fallback` (False: no engine,
     UNKNOWN when no candidate verifies), `all` (up to `top` witnesses per formula), `core` (an
-    unsat answer's conflicting conjuncts, `Solution.core`),
+    unsat answer's conflicting conjuncts, `Solution.core`; "fine": and the subformulas within
+    them that matter, `Core.fine`),
     `batch_size`, `max_len`. ValueError for options that cannot work here (a model that is
     not installed, `device="cuda"` without a GPU, `engine="spot"` without Spot)."""
 
@@ -70,9 +71,11 @@ class Solver:
                  timeout: float | None = None, max_memory: int | None = None,
                  top: int | None = None, beam: int | None = None,
                  engine: str = "auto", semantics: str = "infinite", device: str = "auto", fallback: bool = True,
-                 all: bool = False, core: bool = False, batch_size: int = 128, max_len: int = 160,
+                 all: bool = False, core: bool | str = False, batch_size: int = 128, max_len: int = 160,
                  notify: Notify | None = None) -> None:
         problem = engine_problem(engine)
+        if core not in (False, True, "fine"):
+            problem = f"core must be True, False or 'fine', not {core!r}"
         if problem:
             raise ValueError(problem)
         memory = {} if max_memory is None else {"max_memory": max_memory}

@@ -16,7 +16,8 @@ from ltlwit.logic.result import Unknown
 from ltlwit.logic.syntax import parse_formula
 from ltlwit.pipeline.checking import engine_answer
 from ltlwit.pipeline.options import SolveOptions
-from ltlwit.specs.vacuity import check_spec, occurrences, replace_at
+from ltlwit.logic.polarity import replace_at
+from ltlwit.specs.vacuity import check_spec, occurrences
 
 
 def decide(formula: Formula):

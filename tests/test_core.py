@@ -2,11 +2,15 @@
 many satisfiable requirements are found exactly; every core reported on random formulas is
 re-checked independently (the members unsatisfiable together, each one's witness satisfying
 all the others and violating it); a satisfiable answer has no core; the budget ends the
-extraction with an unsatisfiable, not-proven-minimal core."""
+extraction with an unsatisfiable, not-proven-minimal core. The fine core (`--fine-core`) weakens
+exactly the subformulas that do not matter, stays unsatisfiable and follows from the core, and
+each occurrence it keeps is shown needed by a witness."""
 
 from __future__ import annotations
 
 import random
+
+import pytest
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -14,8 +18,9 @@ from hypothesis import strategies as st
 import ltlwit
 from cli_support import json_lines, run
 from strategies import formulas
-from ltlwit.logic.core import top_conjuncts, unsat_core
-from ltlwit.logic.formula import And, Formula
+from ltlwit.logic.core import fine_core, top_conjuncts, unsat_core
+from ltlwit.logic.formula import And, Formula, Not
+from ltlwit.logic.polarity import polarities, replace_at, weakening
 from ltlwit.logic.ltl import holds, solve
 from ltlwit.logic.result import Sat, Unknown, Unsat
 from ltlwit.logic.syntax import parse_formula
@@ -138,3 +143,64 @@ def test_check_names_the_conflicting_specs(tmp_path) -> None:
     assert run("check", "--consistency", str(fine)).exit_code == 0
     report = ltlwit.check(["a: G !g", "b: F g", "c: G F h"], consistency=True, model="none")
     assert not report.passed and [s.name for s in report.results[0].conflict] == ["a", "b"]
+
+
+def weakened_by(member: Formula, position: int) -> Formula:
+    """`member` with its occurrence at `position` weakened as the fine core would."""
+    return replace_at(member, position, weakening(polarities(member)[position]))
+
+
+def check_fine(core) -> None:
+    """The fine core is unsatisfiable, each fine member follows from its member, and each kept
+    occurrence's witness satisfies the fine conjunction with that occurrence weakened too."""
+    fine = list(core.fine)
+    assert isinstance(solve(And(*fine)), Unsat)
+    for member, weak in zip(core.formulas, fine):
+        assert isinstance(solve(And(member, Not(weak))), Unsat)
+    for (k, position), witness in core.fine_witnesses:
+        assert witness is not None
+        again = fine[:k] + [weakened_by(fine[k], position)] + fine[k + 1:]
+        assert holds(And(*again), witness)
+
+
+def test_a_fine_core_weakens_exactly_what_does_not_matter() -> None:
+    for text, expected in [("G(req -> (F grant & X ack)) & G req & G !grant", ["G(req -> Fgrant & 1)", "Greq", "G!grant"]),
+                           ("G((a | c) -> F b) & G a & G !b & G d", ["G(a | 0 -> Fb)", "Ga", "G!b"]),
+                           ("F(x & X y & z) & G !y", ["F(1 & Xy & 1)", "G!y"]),
+                           ("G(a <-> X b) & G a & G !b", ["G(a <-> Xb)", "Ga", "G!b"])]:
+        core = fine_core(unsat_core(top_conjuncts(parse_formula(text)), decide), decide)
+        assert [str(f) for f in core.fine] == expected, text
+        assert core.minimal
+        check_fine(core)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(formulas(("a", "b"), max_leaves=5), min_size=2, max_size=5))
+def test_every_fine_core_is_unsatisfiable_and_each_kept_occurrence_needed(parts: list[Formula]) -> None:
+    if not isinstance(solve(And(*parts)), Unsat):
+        return
+    core = fine_core(unsat_core(parts, decide), decide)
+    assert core.minimal
+    check_fine(core)
+
+
+def test_the_budget_stops_a_fine_core_unproven_but_unsatisfiable() -> None:
+    core = unsat_core([parse_formula(p) for p in ["G(a -> (F b & X c))", "G a", "G !b"]], decide)
+    calls = []
+    stopped = fine_core(core, lambda f: calls.append(f) or solve(f), expired=lambda: len(calls) >= 2)
+    assert len(calls) == 2 and not stopped.fine_complete and not stopped.minimal
+    assert isinstance(solve(And(*stopped.fine)), Unsat)
+
+
+def test_cli_fine_core() -> None:
+    spec = "G(req -> (F grant & X ack)) & G req & G(a <-> X b) & G !grant"
+    assert run("solve", "--fine-core", spec).stdout == "UNSAT core: G(req -> Fgrant & 1) & Greq & G!grant\n"
+    [answer] = json_lines(run("solve", "--fine-core", "--format", "json", spec).stdout)
+    assert [(m["formula"], m["fine"]) for m in answer["core"]] == [
+        ("G(req -> (F grant & X ack))", "G(req -> Fgrant & 1)"), ("G req", "Greq"), ("G !grant", "G!grant")]
+    assert answer["core_minimal"] is True
+    assert all(m["fine"] is None for m in json_lines(run("solve", "--core", "--format", "json", spec).stdout)[0]["core"])
+    assert [str(f) for f in ltlwit.solve(spec, core="fine", model="none").core.fine] == [
+        "G(req -> Fgrant & 1)", "Greq", "G!grant"]
+    with pytest.raises(ValueError, match="core must be"):
+        ltlwit.solve(spec, core="finest")

@@ -159,15 +159,17 @@ def solve_record(solution: Solution, syntax: str = "spot") -> dict[str, Any]:
 def _core_record(solution: Solution, syntax: str) -> list[dict[str, Any]] | None:
     """The core's members: their 1-based position among the formula's top-level conjuncts, the
     conjunct (as written, where the input is infix text), its columns in the input (1-based,
-    first and last; null when not known), and the witness of the other members that shows it
-    needed (null if not shown)."""
+    first and last; null when not known), the witness of the other members that shows it
+    needed (null if not shown), and with --fine-core the conjunct with the subformulas that do
+    not matter weakened to constants (else null)."""
     core = solution.core
     if core is None:
         return None
     return [{"conjunct": i + 1, "formula": text,
              "columns": [core.spans[i][0] + 1, core.spans[i][1]] if core.spans is not None else None,
-             "witness": w.to_str(syntax) if w is not None else None}
-            for i, text, w in zip(core.members, core_parts(solution, syntax), core.witnesses)]
+             "witness": w.to_str(syntax) if w is not None else None,
+             "fine": core.fine[k].to_str(syntax) if core.fine is not None else None}
+            for k, (i, text, w) in enumerate(zip(core.members, core_parts(solution, syntax), core.witnesses))]
 
 
 class SolvePrinter(Printer):

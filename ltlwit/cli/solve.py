@@ -31,6 +31,9 @@ from ltlwit.pipeline.answers import Solution
               help="For an UNSAT formula, also name the conflicting top-level conjuncts: a minimal unsatisfiable "
               "subset, each member shown needed by a verified witness of the others (JSON: core, core_minimal), "
               "within the same --timeout.")
+@click.option("--fine-core", is_flag=True,
+              help="--core, and within the conflicting conjuncts the subformulas that matter: each one that does "
+              "not is weakened to 1 or 0, as many as keep the core unsatisfiable (JSON: fine, per member).")
 @click.option("--all", "all_witnesses", is_flag=True,
               help="Print up to N (--top) distinct verified witnesses per formula, one line each.")
 @click.option("--batch-size", type=click.IntRange(min=1), default=128, show_default=True, metavar="N",
@@ -39,7 +42,7 @@ from ltlwit.pipeline.answers import Solution
 @shard_option
 @click.pass_context
 def solve(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...], logic: str, syntax: str,
-          fmt: str, syntax_out: str, core: bool, all_witnesses: bool, batch_size: int, jobs: int,
+          fmt: str, syntax_out: str, core: bool, fine_core: bool, all_witnesses: bool, batch_size: int, jobs: int,
           shard: tuple[int, int] | None, **options: object) -> ExitStatus:
     """Find a witness for each FORMULA: a partial assignment (propositional) or a lasso trace
     (LTL), or UNSAT / UNKNOWN.
@@ -49,7 +52,8 @@ def solve(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...],
     env = Environment.of(ctx)
     printer = solve_printer(fmt, env, syntax_out)
     interactive = env.stdin_isatty and "-" in files  # answer each line as it is typed
-    solver = make_solver(ctx, printer.notice, logic=logic, syntax=syntax, all=all_witnesses, core=core,
+    solver = make_solver(ctx, printer.notice, logic=logic, syntax=syntax, all=all_witnesses,
+                         core="fine" if fine_core else core,
                          batch_size=1 if interactive else batch_size, jobs=jobs, **options)
     try:
         if jobs == 1:

@@ -19,10 +19,11 @@ unsatisfiable core; it is minimal only where every member has its witness.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Callable, Iterable, Sequence, TypeVar
 
 from ltlwit.logic.formula import And, Formula, conjuncts
+from ltlwit.logic.polarity import child_positions, polarities, replace_many, weakening
 from ltlwit.logic.result import Result, Sat, Unsat
 from ltlwit.logic.witness import Witness
 
@@ -38,10 +39,20 @@ class Core:
     witnesses: tuple[Witness | None, ...]
     #: Where each part is written in the input text, (start, end) columns, when known.
     spans: tuple[tuple[int, int], ...] | None = None
+    #: With the fine core (`fine_core`): each member with the occurrences that do not matter
+    #: weakened to constants, in the members' order.
+    fine: tuple[Formula, ...] | None = None
+    #: The occurrences kept in `fine`, as (k-th member, Polish position in it), each with the
+    #: witness that shows it needed (None where not shown).
+    fine_witnesses: tuple[tuple[tuple[int, int], Witness | None], ...] = ()
+    #: False when the deadline stopped the fine core before every level was tried.
+    fine_complete: bool = True
 
     @property
     def minimal(self) -> bool:
-        return all(w is not None for w in self.witnesses)
+        """Proven: every member needed and, for a fine core, every kept occurrence too."""
+        return (all(w is not None for w in self.witnesses) and self.fine_complete
+                and all(w is not None for _, w in self.fine_witnesses))
 
     @property
     def formulas(self) -> tuple[Formula, ...]:
@@ -59,17 +70,73 @@ def unsat_core(parts: Sequence[Formula], decide: Callable[[Formula], Result],
     stops the extraction early (the run's deadline): the core found so far is returned, not
     proven minimal."""
     parts = tuple(parts)
-    members = list(range(len(parts)))
-    needed: dict[int, Witness] = {}
+    members, needed, _ = _shrink(list(range(len(parts))), lambda kept: decide(And(*(parts[i] for i in kept))),
+                                 expired)
+    return Core(parts, tuple(members), tuple(needed.get(m) for m in members))
+
+
+def fine_core(core: Core, decide: Callable[[Formula], Result],
+              expired: Callable[[], bool] = lambda: False) -> Core:
+    """The core with as many subformula occurrences of its members as possible weakened to a
+    constant (`1` where the occurrence is positive, `0` where negative: `ltlwit.logic.polarity`)
+    while their conjunction stays unsatisfiable, as BLACK's `-c` does: it shows which parts of
+    the conflicting requirements matter.
+
+    Top-down, one level of the members' trees at a time, by the same deletion as for the
+    conjuncts: an occurrence that cannot be weakened stays and its children are tried next (a
+    weakened one takes its subtree with it). Weakening more only weakens the conjunction, so a
+    witness that shows an occurrence needed stays valid as later ones are weakened: each kept
+    occurrence ends with its proof, as each member does. Occurrences under `<->`/`xor` have no
+    weakening constant and stay."""
+    members = core.formulas
+    trees = [list(m.walk()) for m in members]
+    signs = [polarities(m) for m in members]
+
+    def below(k: int, position: int) -> list[tuple[int, int]]:
+        return [(k, c) for c in child_positions(trees[k][position], position)
+                if not trees[k][c].is_constant and signs[k][c] != 0]
+
+    def weakened(occurrences: Iterable[tuple[int, int]]) -> tuple[Formula, ...]:
+        by_member: dict[int, dict[int, Formula]] = {}
+        for k, position in occurrences:
+            by_member.setdefault(k, {})[position] = weakening(signs[k][position])  # type: ignore[assignment]
+        return tuple(replace_many(m, by_member.get(k, {})) for k, m in enumerate(members))
+
+    replaced: set[tuple[int, int]] = set()
+    proofs: dict[tuple[int, int], Witness | None] = {}
+    frontier = [o for k in range(len(members)) for o in below(k, 0)]
+    while frontier:
+        level = frontier
+        kept, needed, complete = _shrink(
+            level, lambda keep: decide(And(*weakened(replaced | (set(level) - set(keep))))), expired)
+        replaced |= set(level) - set(kept)
+        proofs.update((o, needed.get(o)) for o in kept)
+        frontier = [c for o in kept for c in below(*o)]
+        if not complete:  # the deadline: what lies below stays, unproven
+            break
+    return replace(core, fine=weakened(replaced), fine_witnesses=tuple(proofs.items()),
+                   fine_complete=not frontier)
+
+
+T = TypeVar("T")
+
+
+def _shrink(candidates: list[T], ask: Callable[[list[T]], Result],
+            expired: Callable[[], bool]) -> tuple[list[T], dict[T, Witness], bool]:
+    """Deletion in halving chunks (module docstring): the candidates that stay, where
+    `ask(kept)` answers the question with only `kept` of the candidates (unsatisfiable: the
+    others may go); the witness that shows each one needed; False when `expired()` stopped it."""
+    members = list(candidates)
+    needed: dict[T, Witness] = {}
     chunk = max(1, len(members) // 2)
     while True:
         k = 0
         while k < len(members):
             if expired():
-                return _core(parts, members, needed)
+                return members, needed, False
             dropped = members[k:k + chunk]
             rest = members[:k] + members[k + chunk:]
-            answer = decide(And(*(parts[i] for i in rest)))
+            answer = ask(rest)
             if isinstance(answer, Unsat):
                 members = rest
             else:
@@ -77,9 +144,5 @@ def unsat_core(parts: Sequence[Formula], decide: Callable[[Formula], Result],
                     needed[dropped[0]] = answer.witness
                 k += chunk
         if chunk == 1:
-            return _core(parts, members, needed)
+            return members, needed, True
         chunk = max(1, chunk // 2)
-
-
-def _core(parts: tuple[Formula, ...], members: list[int], needed: dict[int, Witness]) -> Core:
-    return Core(parts, tuple(members), tuple(needed.get(m) for m in members))

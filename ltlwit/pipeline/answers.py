@@ -110,14 +110,19 @@ def core_parts(solution: Solution, syntax: str = "spot") -> list[str]:
 
 
 def core_text(solution: Solution, syntax: str = "spot") -> str:
-    """A solution's core as one formula, the conjunction of its members, flagged when not
-    proven minimal."""
+    """A solution's core as one formula, the conjunction of its members (as weakened, for a
+    fine core), flagged when not proven minimal."""
     from ltlwit.logic.formula import And
 
     core = solution.core
     assert core is not None
     written = _as_written(solution, syntax)  # as written, each conjunct's text is an operand of `&`
-    text = " & ".join(written) if written is not None else And(*core.formulas).to_str(syntax)
+    if core.fine is not None:
+        text = And(*core.fine).to_str(syntax)
+    elif written is not None:
+        text = " & ".join(written)
+    else:
+        text = And(*core.formulas).to_str(syntax)
     return text if core.minimal else f"{text} (not proven minimal)"
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.util
 import os
 from dataclasses import dataclass, field
+from typing import Literal
 
 from ltlwit.logic import SEMANTICS
 
@@ -55,8 +56,9 @@ class SolveOptions:
     #: Report up to `n_best` distinct verified witnesses instead of the first one.
     all: bool = False
     #: For an unsatisfiable formula, also a minimal unsatisfiable subset of its top-level
-    #: conjuncts (`ltlwit.logic.core`), within the same `timeout`.
-    core: bool = False
+    #: conjuncts (`ltlwit.logic.core`), within the same `timeout`; "fine": and within them, the
+    #: subformulas that matter (the others weakened to constants).
+    core: bool | Literal["fine"] = False
     #: Most inputs per model batch. Batches ramp up from 1, so the first answer is quick.
     batch_size: int = 128
     #: Longest witness a model may write, in tokens.

@@ -29,10 +29,10 @@ from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, Mapping, Sequence
 
-from ltlwit.logic.core import Core, top_conjuncts, unsat_core
+from ltlwit.logic.core import Core, fine_core, top_conjuncts, unsat_core
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.rename import Renaming
-from ltlwit.logic.result import Sat, Unsat
+from ltlwit.logic.result import Result, Sat, Unsat
 from ltlwit.logic.witness import Witness, logic_of
 from ltlwit.pipeline.answers import Notify, Solution, internal_error
 from ltlwit.pipeline.checking import engine_answer, validate
@@ -308,12 +308,20 @@ class Pipeline:
         return [solution("unknown", source=source, message=result.reason or None)]
 
     def _core(self, p: Pending, opts: SolveOptions, start: float) -> Core:
-        """The input's unsat core over its top-level conjuncts, within its `--timeout`."""
+        """The input's unsat core over its top-level conjuncts (and within them, with
+        `--fine-core`), within its `--timeout`."""
         started = start - p.spent
         deadline = started + opts.timeout if opts.timeout is not None else None
         parts = top_conjuncts(p.formula)
-        core = unsat_core(parts, lambda f: engine_answer(f, p.logic, opts, started=started)[0],
-                          lambda: deadline is not None and time.perf_counter() >= deadline)
+        def decide(f: Formula) -> Result:
+            return engine_answer(f, p.logic, opts, started=started)[0]
+
+        def expired() -> bool:
+            return deadline is not None and time.perf_counter() >= deadline
+
+        core = unsat_core(parts, decide, expired)
+        if opts.core == "fine":
+            core = fine_core(core, decide, expired)
         return replace(core, spans=_spans(p.item.text, p.formula, len(parts)))
 
     def _skipped(self, p: Pending) -> str | None:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ltlwit.logic.formula import FALSE, TRUE, And, Formula, Not
+from ltlwit.logic.polarity import polarities, replace_at
 from ltlwit.logic.result import Result, Unknown, Unsat
 
 #: A decision procedure (satisfiability with a budget); the check memoises it per run.
@@ -62,46 +63,11 @@ def occurrences(formula: Formula) -> list[Occurrence]:
     """The AP occurrences of a formula, in Polish order, with their polarity."""
     out: list[Occurrence] = []
     counts: dict[str, int] = {}
-    stack: list[tuple[Formula, int]] = [(formula, 1)]
-    index = 0
-    while stack:
-        node, polarity = stack.pop()
+    for index, (node, polarity) in enumerate(zip(formula.walk(), polarities(formula))):
         if node.op == "ap":
             counts[node.name] = counts.get(node.name, 0) + 1  # type: ignore[index]
             out.append(Occurrence(index, node.name, counts[node.name], polarity))  # type: ignore[arg-type]
-        index += 1
-        kids = node.children
-        if node.op == "!":
-            stack.append((kids[0], -polarity))
-        elif node.op in ("<->", "xor"):
-            stack.extend(((kids[1], 0), (kids[0], 0)))
-        elif node.op == "->":
-            stack.extend(((kids[1], polarity), (kids[0], -polarity)))
-        else:
-            stack.extend((k, polarity) for k in reversed(kids))
     return out
-
-
-def replace_at(formula: Formula, index: int, value: Formula) -> Formula:
-    """The formula with the subformula at Polish position `index` replaced by `value`."""
-    path: list[tuple[Formula, int]] = []  # (ancestor, which child leads down)
-    node, position = formula, 0
-    while position != index:
-        offset = position + 1
-        for i, child in enumerate(node.children):
-            if index < offset + child.size:
-                path.append((node, i))
-                node, position = child, offset
-                break
-            offset += child.size
-        else:
-            raise IndexError(f"no position {index} in a formula of size {formula.size}")
-    result = value
-    for parent, i in reversed(path):
-        kids = list(parent.children)
-        kids[i] = result
-        result = Formula(parent.op, tuple(kids))
-    return result
 
 
 def check_spec(specs: list[Formula], which: int, decide: Decide) -> list[Finding]:

@@ -1,0 +1,91 @@
+"""Subformula occurrences by position, with their polarity, and replacing them by position.
+
+An occurrence is a node of the formula tree, numbered in Polish (pre-)order as `Formula.walk`
+lists them. Its polarity says in which direction the formula depends on it: every operator is
+monotone in its operands except `!` and the left of `->` (which flip it) and `<->`/`xor`
+(under which it is both). So for an occurrence of positive polarity, replacing it by `1`
+weakens the formula (the original implies the result) and by `0` strengthens it; negative
+polarity the other way round. Vacuity (`ltlwit.specs.vacuity`) strengthens one AP occurrence at
+a time; the fine unsat core (`ltlwit.logic.core`) weakens many occurrences at once.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import Mapping
+
+from ltlwit.logic.formula import FALSE, TRUE, Formula
+
+#: +1 positive, -1 negative, 0 both (under `<->` or `xor`).
+Polarity = int
+
+
+def polarities(formula: Formula) -> list[Polarity]:
+    """The polarity of each node, in Polish order (`formula.walk()`'s)."""
+    out: list[Polarity] = []
+    stack: list[tuple[Formula, Polarity]] = [(formula, 1)]
+    while stack:
+        node, polarity = stack.pop()
+        out.append(polarity)
+        kids = node.children
+        if node.op == "!":
+            stack.append((kids[0], -polarity))
+        elif node.op in ("<->", "xor"):
+            stack.extend(((kids[1], 0), (kids[0], 0)))
+        elif node.op == "->":
+            stack.extend(((kids[1], polarity), (kids[0], -polarity)))
+        else:
+            stack.extend((k, polarity) for k in reversed(kids))
+    return out
+
+
+def weakening(polarity: Polarity) -> Formula | None:
+    """The constant that weakens a formula in place of an occurrence of this polarity (None
+    under `<->`/`xor`, where neither does)."""
+    return TRUE if polarity > 0 else FALSE if polarity < 0 else None
+
+
+def child_positions(node: Formula, index: int) -> list[int]:
+    """The positions of the children of `node`, which is at position `index`."""
+    out, offset = [], index + 1
+    for child in node.children:
+        out.append(offset)
+        offset += child.size
+    return out
+
+
+def replace_at(formula: Formula, index: int, value: Formula) -> Formula:
+    """The formula with the subformula at Polish position `index` replaced by `value`."""
+    if not 0 <= index < formula.size:
+        raise IndexError(f"no position {index} in a formula of size {formula.size}")
+    return replace_many(formula, {index: value})
+
+
+def replace_many(formula: Formula, values: Mapping[int, Formula]) -> Formula:
+    """The formula with the subformula at each Polish position in `values` replaced (positions
+    inside a replaced subtree are ignored)."""
+    if not values:
+        return formula
+    inside = sorted(values)  # a subtree at p of size s is rebuilt only if some position is in (p, p + s)
+    # Iterative: (node, position, ready); children rebuilt before their parent.
+    built: list[Formula] = []
+    stack: list[tuple[Formula, int, bool]] = [(formula, 0, False)]
+    while stack:
+        node, position, ready = stack.pop()
+        if ready:
+            n = len(node.children)
+            kids = tuple(built[len(built) - n:])
+            del built[len(built) - n:]
+            built.append(node if all(k is c for k, c in zip(kids, node.children)) else Formula(node.op, kids))
+        elif position in values:
+            built.append(values[position])
+        elif not node.children or bisect_right(inside, position) == bisect_right(inside, position + node.size - 1):
+            built.append(node)
+        else:
+            stack.append((node, position, True))
+            offset, entries = position + 1, []
+            for child in node.children:
+                entries.append((child, offset, False))
+                offset += child.size
+            stack.extend(reversed(entries))
+    return built[0]
