@@ -15,8 +15,12 @@ from cli_support import json_lines, run
 from ltlf_reference import completions, satisfies_finite, words
 from strategies import formulas
 from test_pipeline import Fake, run as run_pipeline
+from ltlwit.logic.budget import Limit
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.ltl import finite, holds, solve
+from ltlwit.logic.ltl.liveness import Liveness
+from ltlwit.logic.ltl.rewrite import simplify
+from ltlwit.logic.ltl.xnf import step
 from ltlwit.logic.result import Sat, Unsat
 from ltlwit.logic.syntax import parse_formula, parse_trace
 from ltlwit.logic.trace import Trace
@@ -171,3 +175,36 @@ def test_the_api_solves_under_finite_semantics() -> None:
         ltlwit.verify("G a", "a; a")
     with pytest.raises(ValueError, match="unknown semantics"):
         ltlwit.solve("G a", semantics="finit")
+
+
+def prove_finitely(f: Formula, seconds: float) -> bool:
+    """K-liveness asked the finite question directly: can the trace ever end?"""
+    infinite, alive = finite.guarded(f)
+    g = simplify(infinite)
+    if not g.temporal:
+        return False
+    encoding = step(g)
+    if alive.name not in encoding.aps:
+        return False
+    proof = Liveness(encoding, Limit(None), end=-encoding.aps[alive.name])
+    try:
+        return proof.advance(seconds)
+    finally:
+        proof.close()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small())
+def test_an_end_proof_is_never_given_for_a_formula_with_a_finite_model(f: Formula) -> None:
+    if prove_finitely(f, seconds=0.05):
+        assert not any(satisfies_finite(f, w) for w in SHORT), f
+
+
+def test_a_trace_that_can_never_end_is_proved_so() -> None:
+    """Two floors, the lift always owes its next move (a strong next), with twelve call buttons
+    besides: no finite trace, and k-liveness's proof is the invariant "on some floor"."""
+    buttons = " & ".join(f"G(b{i} -> F(f0 & b{i}))" for i in range(12))
+    f = parse_formula(f"f0 & G(f0 -> X f1) & G(f1 -> X f0) & {buttons}")
+    assert prove_finitely(f, seconds=5.0)
+    assert isinstance(solve(f, semantics="finite"), Unsat)
+    assert isinstance(solve(f), Sat)  # infinite traces: it moves forever

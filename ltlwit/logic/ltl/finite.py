@@ -139,16 +139,22 @@ def holds(formula: Formula, trace: Trace, limit: Limit | None = None) -> bool:
     return check.holds(translate(formula, alive), as_lasso(trace, alive), limit)
 
 
+def guarded(formula: Formula) -> tuple[Formula, Formula]:
+    """The infinite-trace formula with the same models as `formula` on finite traces (module
+    docstring), and its alive proposition."""
+    alive = ap(alive_name(formula.aps()))
+    dead = Not(alive)
+    return And(alive, Formula("G", (Or(alive, Formula("X", (dead,))),)), Formula("F", (dead,)),
+               translate(last_instant(formula), alive)), alive
+
+
 def solve(formula: Formula, budget: Budget | None = None) -> Result:
     """Finite satisfiability with a verified finite witness, by the portfolio on the
     alive-guarded formula (module docstring)."""
     from ltlwit.logic.ltl.solver import solve_builtin
 
-    alive = ap(alive_name(formula.aps()))
-    dead = Not(alive)
-    guarded = And(alive, Formula("G", (Or(alive, Formula("X", (dead,))),)), Formula("F", (dead,)),
-                  translate(last_instant(formula), alive))
-    result = solve_builtin(guarded, budget)
+    infinite, alive = guarded(formula)
+    result = solve_builtin(infinite, budget, end=alive.name)
     if not isinstance(result, Sat):
         return result
     trace = finite_part(result.witness, alive)  # type: ignore[arg-type]

@@ -52,7 +52,7 @@ class Liveness:
     formula is unsatisfiable) or `done` (every K up to `MAX_K` refuted, or its proof failed
     its check)."""
 
-    def __init__(self, encoding: Step, limit: Limit, solver: str = SOLVER) -> None:
+    def __init__(self, encoding: Step, limit: Limit, solver: str = SOLVER, end: Lit | None = None) -> None:
         self.limit = limit
         self.solver = solver
         self.clauses = list(encoding.clauses)
@@ -64,18 +64,24 @@ class Liveness:
         self.init: dict[int, bool] = {}
         self.exact: set[int] = set()
         self.held: set[int] = set()
+        #: what each obligation latch requires of the step it is in (its only clauses)
+        self.requires: dict[int, list[Lit]] = {}
         self.first, after = self._latch(initial=True, exact=False)
         self.clauses.append([-after])
+        self.requires[self.first] = list(encoding.initial)
         for e in encoding.initial:
             self._clause([-self.first, e])
         for n, e in encoding.links:
             s, _ = self._latch(after=n, exact=False)
+            self.requires[s] = [e]
             self._clause([-s, e])
         for held, latch, weak in encoding.latches:  # V(r) is itself the latch, L(r) its next value
             self.prime[held] = latch
             self.init[held] = weak
             self.held.add(held)
-        self.fire = self._degeneralise(encoding.posts)
+        self.fire = self._degeneralise(encoding.posts) if end is None else self._ending(end, encoding.posts)
+        #: the largest K: with an end, one firing is a model
+        self.max_k = MAX_K if end is None else 0
         self.counter: list[int] = []
         self.done = False
         self.proved = False
@@ -122,6 +128,17 @@ class Liveness:
             met.append(m)
         self.clauses.append([fire] + [-m for m in met])
         self.clauses += [[-fire, m] for m in met]
+        return fire
+
+    def _ending(self, end: Lit, posts: list[int]) -> int:
+        """The `fire` variable of a formula whose models end (the finite-trace translation,
+        `finite`): an edge on which `end` holds (the trace's first dead instant) and no
+        Until-like obligation is postponed. Past that edge every obligation left is met by
+        staying dead (the translation guards each strong next with the alive proposition, so
+        none is pending there), so one firing is a finite model: no degeneralisation, no
+        seen latches, and the question is the safety one, K = 0."""
+        fire = self._fresh()
+        self.clauses += [[-fire, end]] + [[-fire, -p] for p in posts] + [[fire, -end] + list(posts)]
         return fire
 
     def _count(self) -> list[Cube]:
@@ -175,6 +192,9 @@ class Liveness:
         s = Solver(name=self.solver, bootstrap_with=self.clauses)
         for u in units:
             s.add_clause(u)
+        # decisions lean to obligations present and met, so a state found has few absent ones
+        # to list in its cube (`_Ic3._cube`): 0.58 s against 0.05 s on a random Declare conjunction
+        s.set_phases(list(self.requires) + [e for es in self.requires.values() for e in es])
         if self._interrupted:
             s.interrupt()
         self._live.append(s)
@@ -197,7 +217,7 @@ class Liveness:
         carry over from one K to the next: a lemma over-approximates the states reachable
         within its level whatever the counter's width."""
         ic3 = _Ic3(self)
-        for k in range(MAX_K + 1):
+        for k in range(self.max_k + 1):
             if k:
                 ic3.widen(self._count())
             invariant = yield from ic3.run()
@@ -269,9 +289,16 @@ class _Ic3:
                     return [c for frame in self.lemmas[i + 1:] for c in frame]
 
     def _cube(self, level: int) -> Cube:
-        """The last model's state, standing for every state with at most its obligations."""
+        """The last model's state, standing for every state with at most its obligations; an
+        obligation absent from it but met by the model's step anyway is left out of the cube
+        too (a state that has it takes the same edge): the cube then lists only the
+        obligations that would block this edge, and blocks many more states at once."""
         model = self.solvers[level].get_model()
-        exact, held = self.sys.exact, self.sys.held
+        exact, held, requires = self.sys.exact, self.sys.held, self.sys.requires
+
+        def met(lit: int) -> bool:
+            return (model[abs(lit) - 1] > 0) == (lit > 0)
+
         cube = []
         for v in self.sys.prime:
             true = model[v - 1] > 0
@@ -280,7 +307,7 @@ class _Ic3:
             elif v in held:
                 if true:
                     cube.append(v)
-            elif not true:
+            elif not true and not all(met(e) for e in requires[v]):
                 cube.append(-v)
         return cube
 

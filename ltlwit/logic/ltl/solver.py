@@ -61,21 +61,23 @@ FIRST_WORK = 50_000
 PROOF_SHARE = 1.0
 
 
-def solve_builtin(formula: Formula, budget: Budget | None = None) -> Result:
+def solve_builtin(formula: Formula, budget: Budget | None = None, end: str | None = None) -> Result:
     """The portfolio (module docstring), with Python's cyclic garbage collector paused: over
     hundreds of MB of explored states one collection holds the interpreter for a quarter of a
     second, which delays the watchdog and the deadline by as much, and the searches free what
-    they build by reference counting (`Search.close`)."""
+    they build by reference counting (`Search.close`). `end`: an AP whose first false instant
+    ends every model (the finite-trace translation's alive proposition, `finite`), which
+    k-liveness then asks about directly."""
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _portfolio(formula, budget)
+        return _portfolio(formula, budget, end)
     finally:
         if collecting:
             gc.enable()
 
 
-def _portfolio(formula: Formula, budget: Budget | None) -> Result:
+def _portfolio(formula: Formula, budget: Budget | None, end: str | None = None) -> Result:
     limit = Limit(budget)
     try:
         prepared = simplify(formula, limit)
@@ -87,7 +89,7 @@ def _portfolio(formula: Formula, budget: Budget | None) -> Result:
             result = _small(formula, prepared, limit)
             if result is not None:
                 return result
-        return _search(formula, prepared, limit)
+        return _search(formula, prepared, limit, end)
     except OutOfBudget as e:
         # the state budget bounds the searches only; any stage may run out of time: never a
         # verdict, only Unknown
@@ -119,7 +121,7 @@ def _small(formula: Formula, prepared: Formula, limit: Limit) -> Result | None:
     return _verified(formula, trace, limit.with_states(None))
 
 
-def _search(formula: Formula, prepared: Formula, limit: Limit) -> Result:
+def _search(formula: Formula, prepared: Formula, limit: Limit, end: str | None = None) -> Result:
     """Step 4: the bounded lasso search and the explicit search in rounds of doubling work, the
     same for both, counted in unit propagations (for the explicit search, plus a charge per SAT
     call for the Python around it: `explore.CALL_WORK`), so that the witness found does not
@@ -132,7 +134,7 @@ def _search(formula: Formula, prepared: Formula, limit: Limit) -> Result:
     search = Search(prepared, limit)
     encoding = step(prepared, search.x)
     lassos = Unroller(encoding, limit)
-    proof = Liveness(encoding, limit)
+    proof = Liveness(encoding, limit, end=-encoding.aps[end] if end in encoding.aps else None)
     work = FIRST_WORK
     stopped: OutOfBudget | None = None
     try:
