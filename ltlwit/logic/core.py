@@ -42,8 +42,9 @@ class Core:
     #: With the fine core (`fine_core`): each member with the occurrences that do not matter
     #: weakened to constants, in the members' order.
     fine: tuple[Formula, ...] | None = None
-    #: The occurrences kept in `fine`, as (k-th member, Polish position in it), each with the
-    #: witness that shows it needed (None where not shown).
+    #: The occurrences kept in `fine`, as (k-th member, Polish position in `fine[k]`), each
+    #: with the witness that shows it needed (None where not shown): it satisfies the fine
+    #: core with that occurrence weakened too.
     fine_witnesses: tuple[tuple[tuple[int, int], Witness | None], ...] = ()
     #: False when the deadline stopped the fine core before every level was tried.
     fine_complete: bool = True
@@ -114,8 +115,24 @@ def fine_core(core: Core, decide: Callable[[Formula], Result],
         frontier = [c for o in kept for c in below(*o)]
         if not complete:  # the deadline: what lies below stays, unproven
             break
-    return replace(core, fine=weakened(replaced), fine_witnesses=tuple(proofs.items()),
+    moved = [_positions_after(trees[k], {p for j, p in replaced if j == k}) for k in range(len(members))]
+    return replace(core, fine=weakened(replaced),
+                   fine_witnesses=tuple(((k, moved[k][p]), w) for (k, p), w in proofs.items()),
                    fine_complete=not frontier)
+
+
+def _positions_after(nodes: list[Formula], replaced: set[int]) -> dict[int, int]:
+    """Where each node of a tree (its nodes in Polish order) that stays is once the subtrees
+    at `replaced` are each one constant: their positions in the weakened formula."""
+    moved, shift, position = {}, 0, 0
+    while position < len(nodes):
+        moved[position] = position - shift
+        if position in replaced:
+            shift += nodes[position].size - 1
+            position += nodes[position].size
+        else:
+            position += 1
+    return moved
 
 
 T = TypeVar("T")
