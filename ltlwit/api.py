@@ -32,6 +32,7 @@ from ltlwit.pipeline.inputs import STDIN_NAME, FormulaItem, InputItem
 from ltlwit.pipeline.models import check_device
 from ltlwit.pipeline.options import SolveOptions, engine_problem
 from ltlwit.pipeline.parsing import InputParser
+from ltlwit.pipeline.verify import NOTHING_TO_CHECK, VerifyOptions, claim_of, judge_unsat
 from ltlwit.specs.run import CheckOptions, ConjunctionResult, SpecResult, check_files
 
 __all__ = ["CheckReport", "Solution", "Solver", "check", "parse", "solve", "verify"]
@@ -168,13 +169,26 @@ def verify(formula: Formula | str, witness: Witness | Mapping[str, bool] | str, 
     mapping `{"a": True}` is an assignment). Raises ParseError for unreadable text, ValueError
     for a witness that cannot be judged (an assignment naming an AP the formula lacks, or one
     for a temporal formula, a trace of the other kind than `semantics`: a lasso under "finite",
-    a finite trace `a; b` under "infinite")."""
+    a finite trace `a; b` under "infinite").
+
+    `witness` may also be what `solve` prints instead of one, so its answers check as they
+    are: "UNSAT" (or "UNSAT core: ...") is True when the engine proves the formula
+    unsatisfiable, False when it finds a witness; ValueError when it cannot decide (the
+    memory ceiling), and for "UNKNOWN", which claims nothing."""
     if isinstance(formula, str):
         from ltlwit.logic.syntax import deepltl_framing
 
         item = InputItem(formula.strip(), API_NAME, 1, from_argument=True)
         formula = InputParser(syntax).parse(item, polish_hint=isinstance(witness, str) and deepltl_framing(witness))
-    logic_of(formula, logic)
+    decided = logic_of(formula, logic)
+    claim = claim_of(witness.strip()) if isinstance(witness, str) else None
+    if claim == "unknown":
+        raise ValueError(NOTHING_TO_CHECK)
+    if claim == "unsat":
+        status, _, reason = judge_unsat(formula, decided, VerifyOptions(logic, syntax, engine, semantics))
+        if status == "unknown":
+            raise ValueError(reason)
+        return status == "holds"
     if isinstance(witness, Mapping):
         witness = Assignment.of(witness)
     elif isinstance(witness, str):

@@ -105,7 +105,7 @@ def test_jointly_unsatisfiable_specs_fail_without_vacuity_findings(tmp_path) -> 
     assert result.exit_code == 1
     assert result.stdout.startswith(f"FAIL (all 2 specs of {path} together): jointly unsatisfiable")
     assert "VACUOUS" not in result.stdout
-    assert result.stdout.splitlines()[-1].endswith("; 1 file(s) whose specs contradict each other")
+    assert result.stdout.splitlines()[-1].endswith("; 1 file whose specs contradict each other")
     assert run("check", str(path)).exit_code == 0  # each is satisfiable on its own
 
 

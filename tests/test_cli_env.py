@@ -37,7 +37,7 @@ def test_a_terminal_gets_a_table_and_a_pipe_plain_lines() -> None:
     assert header.split() == ["formula", "status", "witness", "source", "ms"]
     assert [row.split()[-3:-1] for row in rows[:2]] == [["cycle{!req}", "engine"], ["UNSAT", "sat-solver"]]
     assert "ERROR" in rows[2] and "<arg 3>: parse error" in err
-    assert run_env(*args)[1] == "cycle{!req}\nUNSAT\n"
+    assert run_env(*args)[1] == "cycle{!req}\nUNSAT\nERROR\n"
 
 
 def test_no_color_convention() -> None:
@@ -51,7 +51,7 @@ def test_no_color_convention() -> None:
 
 def test_messages_go_to_stderr_only() -> None:
     code, out, err = run_env("solve", "a", "(", "b")
-    assert (code, out) == (2, "a\nb\n")
+    assert (code, out) == (2, "a\nERROR\nb\n")
     assert err.startswith("ltlwit: <arg 2>: parse error:")
 
 

@@ -15,7 +15,7 @@ def test_parse_error_names_file_and_line_and_draws_a_caret(tmp_path) -> None:
     path.write_text("a\n\n(a U b U) U c & \nb\n")
     result = run("solve", "-F", str(path))
     assert result.exit_code == 2
-    assert result.stdout == "a\nb\n"
+    assert result.stdout == "a\nERROR\nb\n"
     lines = result.stderr.splitlines()
     assert lines[0] == f"ltlwit: {path}:3: parse error:"
     assert lines[1] == ">>> (a U b U) U c &"
@@ -62,7 +62,7 @@ def test_over_long_line_is_rejected_and_the_next_line_read(tmp_path, monkeypatch
     path.write_bytes(b"a\n" + b"b" * (1 << 20) + b"\nc\n")
     result = run("solve", "-F", str(path))
     assert result.exit_code == 2
-    assert result.stdout == "a\nc\n"
+    assert result.stdout == "a\nERROR\nc\n"
     assert (f"ltlwit: {path}:2: line longer than 0.25 MiB; skipped (set LTLWIT_MAX_LINE_MIB to a "
             "larger number of MiB to read it)") in result.stderr
 

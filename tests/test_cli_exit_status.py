@@ -24,7 +24,7 @@ def test_unsat_is_1() -> None:
 def test_parse_error_is_2_and_other_inputs_still_answered() -> None:
     result = run("solve", "a & !b", "a U (", "a & !a", "c")
     assert result.exit_code == 2
-    assert result.stdout.splitlines() == ["a & !b", "UNSAT", "c"]
+    assert result.stdout.splitlines() == ["a & !b", "ERROR", "UNSAT", "c"]
     assert "ltlwit: <arg 2>: parse error:" in result.stderr
 
 
@@ -85,7 +85,7 @@ def test_no_input_on_a_terminal_is_a_usage_error() -> None:
 def test_logic_prop_on_a_temporal_formula_is_2() -> None:
     result = run("solve", "--logic", "prop", "F a", "b")
     assert result.exit_code == 2
-    assert result.stdout == "b\n"
+    assert result.stdout == "ERROR\nb\n"
     assert "temporal operators" in result.stderr
 
 
@@ -117,7 +117,7 @@ def test_a_solver_crash_is_one_error_line_not_the_end_of_the_run(monkeypatch) ->
     monkeypatch.setattr(ltl, "solve", broken)
     result = run("solve", "G a", "b")
     assert result.exit_code == 2
-    assert result.stdout == "b\n"
+    assert result.stdout == "ERROR\nb\n"
     assert result.stderr == "ltlwit: <arg 1>: internal error (please report it): KeyError: 'boom'\n"
 
 

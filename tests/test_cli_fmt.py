@@ -18,7 +18,7 @@ from ltlwit.logic.syntax import parse_formula
 def test_convert(to: str, expected: str | None) -> None:
     result = run("fmt", "--to", to, "G(req -> F grant)")
     if expected is None:  # network Polish cannot spell multi-letter APs
-        assert result.exit_code == 2 and result.stdout == ""
+        assert result.exit_code == 2 and result.stdout == "ERROR\n"
     else:
         assert (result.exit_code, result.stdout) == (0, expected + "\n")
 
@@ -47,7 +47,7 @@ def test_unprintable_and_unparsable_inputs_are_errors(tmp_path) -> None:
     path.write_text("a & b\nreq & b\n(a\n")
     result = run("fmt", "--to", "polish", "-F", str(path))
     assert result.exit_code == 2
-    assert result.stdout == "&ab\n"
+    assert result.stdout == "&ab\nERROR\nERROR\n"
     assert f"ltlwit: {path}:2: cannot print in polish syntax" in result.stderr
     assert f"ltlwit: {path}:3: parse error:" in result.stderr
 

@@ -71,7 +71,7 @@ def test_exit_statuses_are_those_of_one_process() -> None:
 def test_headers_come_once(fmt: str) -> None:
     args = ["solve", "--format", fmt, *(f"F p{i}" for i in range(40))]
     # the time column, CSV's or the table's (right-aligned: its padding goes with the number's width)
-    ms = re.compile(r",[0-9.]+,,$| *[0-9]+\.[0-9]$", re.MULTILINE)
+    ms = re.compile(r",[0-9.]+,,,$| *[0-9]+\.[0-9]$", re.MULTILINE)  # CSV: time_ms, reason, error, warnings
     one, two = (ms.sub("", run(*args, *jobs).stdout) for jobs in ([], ["-j", "2"]))
     assert two == one and one.count({"csv": "input,file", "table": "witness"}[fmt]) == 1
 

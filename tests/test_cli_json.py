@@ -10,7 +10,7 @@ from ltlwit.logic.syntax import ParseError, parse_assignment, parse_formula, par
 
 SOLVE_KEYS = {"input", "file", "line", "logic", "status", "witness", "witness_polish", "assignment", "source", "rank",
               "candidates_tried", "models_skipped", "semantics", "verified", "core", "core_minimal", "time_ms",
-              "reason", "error"}
+              "reason", "error", "warnings"}
 
 
 def test_one_object_per_input_with_every_key(tmp_path) -> None:

@@ -71,7 +71,7 @@ def test_closed_standard_streams_are_not_a_crash() -> None:
     no_stdout = shell(f"{base} a >&-")
     assert (no_stdout.returncode, no_stdout.stderr) == (ExitStatus.BROKEN_PIPE, b"")
     no_stderr = shell(f"{base} '(' a 2>&-")
-    assert (no_stderr.returncode, no_stderr.stdout) == (ExitStatus.ERROR, b"a\n")
+    assert (no_stderr.returncode, no_stderr.stdout) == (ExitStatus.ERROR, b"ERROR\na\n")
 
 
 def test_check_writes_its_junit_report_though_the_reader_went_away(tmp_path) -> None:

@@ -26,7 +26,7 @@ def test_an_internal_error_is_one_line_and_costs_only_its_input(monkeypatch) -> 
     _failing_engine(monkeypatch)
     result = run("solve", "a", "F boom", "G b")
     assert result.exit_code == ExitStatus.ERROR
-    assert result.stdout.splitlines() == ["a", "cycle{b}"]
+    assert result.stdout.splitlines() == ["a", "ERROR", "cycle{b}"]
     assert result.stderr == "ltlwit: <arg 2>: internal error (please report it): RuntimeError: the engine broke\n"
 
 

@@ -133,7 +133,7 @@ def test_cli_solve_verify_and_the_kind_of_trace() -> None:
     assert out.stdout.splitlines()[1].split(",")[4:6] == ["sat", "a"]
     out = run("verify", "--finite", "-F", "-", input="G a\ta; a\nG a\ta; cycle{a}\nF a\t!a; !a\n")
     assert out.exit_code == 2
-    assert out.stdout.splitlines() == ["HOLDS", "FAILS"]  # the bad line reported, the others answered
+    assert out.stdout.splitlines() == ["HOLDS", "ERROR", "FAILS"]  # the bad line reported, the others answered
     assert "<stdin>:2: a lasso trace (with a cycle), but the semantics is finite" in out.stderr
     out = run("verify", "G a", "a; a")
     assert out.exit_code == 2 and "a finite trace (no cycle{...}), but the semantics is infinite" in out.stderr
@@ -208,3 +208,4 @@ def test_a_trace_that_can_never_end_is_proved_so() -> None:
     assert prove_finitely(f, seconds=5.0)
     assert isinstance(solve(f, semantics="finite"), Unsat)
     assert isinstance(solve(f), Sat)  # infinite traces: it moves forever
+    assert prove_finitely(parse_formula("a <-> !a"), seconds=1.0)  # a constant in the first step's demands

@@ -24,7 +24,8 @@ def test_csv_columns_as_input(tmp_path) -> None:
     with_header = json_lines(run("solve", "--format", "json", "-F", f"{table}/2").stdout)
     assert with_header[0]["input"] == "formula"  # without the minus the header is a formula
     both = run("solve", "-F", f"{table}/-1", "-F", f"{table}/-9")
-    assert both.stdout == "1\n"  # column 1 holds 1, 2, 3, 4: only `1` is a formula (true)
+    # column 1 holds 1, 2, 3, 4: only `1` is a formula (true); no line has a column 9
+    assert both.stdout == "1\n" + "ERROR\n" * 7
     assert f"ltlwit: {table}:3: parse error:\n>>> 2\n" in both.stderr
     assert f"{table}:2: no column 9 (the line has 3)" in both.stderr and both.exit_code == 2
     (tmp_path / "x").mkdir()
@@ -88,7 +89,7 @@ def test_progress_line_only_when_stderr_alone_is_a_terminal() -> None:
 
     env, out, err = _env(stdout_isatty=False)
     assert cli.main(["solve", "--model", "none", "a", "(", "b"], standalone_mode=False, obj=env) == 2
-    assert out.getvalue() == "a\nb\n"
+    assert out.getvalue() == "a\nERROR\nb\n"
     text = err.getvalue()
     assert "\r\x1b[Kltlwit: 1 answered (1 sat, 0 unsat, 0 unknown, 0 errors)" in text
     assert "\r\x1b[Kltlwit: <arg 2>: parse error:" in text  # the line is wiped before a message
@@ -134,14 +135,14 @@ def test_strings_that_are_spot_and_polish_follow_their_file(tmp_path) -> None:
     far were only Polish (a DeepLTL data set), Polish."""
     alone = run("solve", "--format", "json", "G!X1", "Uab", "!Req")
     assert [(r["status"], r["witness"]) for r in json_lines(alone.stdout)] == [
-        ("sat", 'cycle{!"X1"}'), ("sat", '"Uab"'), ("sat", '!"Req"')]
+        ("sat", 'cycle{!X1}'), ("sat", 'Uab'), ("sat", '!Req')]
     data = tmp_path / "data.txt"
     data.write_text("&ab\nUab\nG!X1\n")
     polish = json_lines(run("solve", "--format", "json", "-F", str(data)).stdout)
     assert [(r["status"], r["witness"]) for r in polish] == [("sat", "a & b"), ("sat", "cycle{b}"), ("unsat", None)]
     specs = tmp_path / "infix.txt"
     specs.write_text("a&b\nUab\n")
-    assert json_lines(run("solve", "--format", "json", "-F", str(specs)).stdout)[1]["witness"] == '"Uab"'
+    assert json_lines(run("solve", "--format", "json", "-F", str(specs)).stdout)[1]["witness"] == "Uab"
     converted = run("fmt", "--to", "polish-spaced", "G !t & a")
     assert converted.stdout == "& G ! t a\n"
     assert run("solve", input=converted.stdout).stdout == "cycle{!t & a}\n"  # read back as Polish

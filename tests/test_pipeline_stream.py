@@ -37,7 +37,8 @@ def test_every_kind_of_bad_input_is_reported_and_the_rest_answered(tmp_path, mon
     result = run("solve", "--model", "none", "-F", str(long_line), "-F", str(junk), "-F", str(tmp_path),
                  "-F", "/proc/self/mem", "-F", str(latin), "-F", str(tmp_path / "missing.txt"), "a U")
     assert result.exit_code == 2
-    assert result.stdout.splitlines() == ["cycle{a}", "cycle{b}", "cycle{c}"]
+    # an ERROR line for each bad input, none for the files that hold no input at all
+    assert result.stdout.splitlines() == ["ERROR", "cycle{a}", "ERROR", "cycle{b}", "ERROR", "ERROR", "cycle{c}"]
     messages = [line for line in result.stderr.splitlines() if line.startswith("ltlwit: ")]
     assert messages == [
         "ltlwit: <arg 1>: parse error:",

@@ -361,12 +361,12 @@ def test_fmt_to_spot_refuses_past_formulas_and_converts_the_rest(tmp_path):
     path.write_text("a U b\nG(grant -> O req)\nS p0 p1\n!c\n")
     result = run("fmt", "--to", "spot", "-F", str(path))
     assert result.exit_code == 2
-    assert result.stdout == "a U b\n!c\n"
+    assert result.stdout == "a U b\nERROR\nERROR\n!c\n"
     message = "cannot print in spot syntax: Spot's syntax has no past operators (Y, Z, S, T, O, H); " \
               "--to lbt and --to polish-spaced carry them"
     assert result.stderr.splitlines() == [f"ltlwit: {path}:2: {message}", f"ltlwit: {path}:3: {message}"]
     single = run("fmt", "--to", "spot", "a S b", "a & b")
-    assert (single.exit_code, single.stdout) == (2, "a & b\n")
+    assert (single.exit_code, single.stdout) == (2, "ERROR\na & b\n")
     assert single.stderr == f"ltlwit: <arg 1>: {message}\n"
 
 
@@ -381,7 +381,7 @@ def test_fmt_to_the_prefix_syntaxes_carries_past_operators(to: str, expected: st
 
 def test_fmt_to_network_polish_refuses_past_formulas():
     result = run("fmt", "--to", "polish", "Y a", "&ab")
-    assert (result.exit_code, result.stdout) == (2, "&ab\n")
+    assert (result.exit_code, result.stdout) == (2, "ERROR\n&ab\n")
     assert result.stderr == (
         "ltlwit: <arg 1>: cannot print in polish syntax: network Polish has no past operators; use polish-spaced\n"
     )

@@ -100,7 +100,7 @@ def test_network_polish_refuses_x_o_r_in_a_row():
         ("!true", "!1"),
         ("(F a) U b", "Fa U b"),
         ('"X" & "aUb" & "true" & F1x', '"X" & aUb & "true" & F1x'),
-        ('"Uab" | "F0" | xorab', '"Uab" | "F0" | "xorab"'),  # network Polish as a whole: quoted
+        ('"Uab" | "F0" | xorab', 'Uab | F0 | xorab'),  # network Polish as a whole, but names to Spot: bare
         ('"x < 3" U "U"', '"x < 3" U "U"'),
     ],
 )

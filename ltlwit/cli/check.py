@@ -15,10 +15,10 @@ import click
 from ltlwit.cli.choices import FORMATS
 from ltlwit.cli.environment import Environment, OutputClosed, OutputFailed
 from ltlwit.cli.jobs import jobs_option
-from ltlwit.cli.options import make_solver, solve_options, syntax_option
+from ltlwit.cli.options import make_solver, quiet_option, solve_options, syntax_option
 from ltlwit.cli.output import Printer
 from ltlwit.cli.status import ExitStatus, exit_status, worst
-from ltlwit.specs.report import finding_text, junit_xml, record, witness_text
+from ltlwit.specs.report import finding_text, junit_xml, plural, record, witness_text
 from ltlwit.specs.run import ConjunctionResult, SpecResult
 
 _COLORS = {"PASS": "green", "FAIL": "red", "UNKNOWN": "yellow", "ERROR": "red", "VACUOUS": "red",
@@ -40,6 +40,7 @@ _COLORS = {"PASS": "green", "FAIL": "red", "UNKNOWN": "yellow", "ERROR": "red", 
               help="Only check that the specs of each file are jointly satisfiable; when they are not, name a "
               "minimal set of specs that conflict (--vacuity does this too).")
 @functools.partial(solve_options, timeout=30.0)
+@quiet_option
 @jobs_option
 @click.pass_context
 def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str, junit: str | None, vacuity: bool,
@@ -66,7 +67,12 @@ def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str
                 raise
             stopped.append(exc)
 
-    with contextlib.closing(solver.check(spec_files, vacuity, env.stdin, jobs=jobs, consistency=consistency)) as checked:
+    # A status line while answers are long in coming; none while specs are typed at a terminal, nor
+    # with --jobs (the engine works in worker processes).
+    live = jobs == 1 and not (env.stdin_isatty and "-" in spec_files)
+    checking = solver.check(spec_files, vacuity, env.stdin, jobs=jobs, consistency=consistency)
+    with (printer.status_line(solver.options.timeout) if live else contextlib.nullcontext(),
+          contextlib.closing(checking) as checked):
         for result in checked:
             results.append(result)
             status = worst(status, exit_status(result))
@@ -101,9 +107,11 @@ class CheckPrinter(Printer):
             self.counts["vacuity:" + (result.vacuity or "")] += 1
         else:
             self.counts["together:" + result.status] += 1
-        if result.status == "error":
-            self.problem(result)
-        self.render(result)
+        with self.answering(result):
+            self.warn(result)
+            if result.status == "error":
+                self.problem(result)
+            self.render(result)
 
     def render(self, result: SpecResult | ConjunctionResult) -> None:
         raise NotImplementedError
@@ -116,7 +124,7 @@ class CheckText(CheckPrinter):
     def render(self, result: SpecResult | ConjunctionResult) -> None:
         word = result.status.upper()
         if isinstance(result, ConjunctionResult):
-            label = f"(all {result.count} specs of {result.item.file} together)"
+            label = f"(all {plural(result.count, 'spec')} of {result.item.file} together)"
             if result.status == "pass":
                 detail = "jointly satisfiable, witness " + (witness_text(result.witness) or "?")
             else:
@@ -145,13 +153,14 @@ class CheckText(CheckPrinter):
     def summary(self) -> None:
         c = self.counts
         total = sum(c[s] for s in ("pass", "fail", "unknown", "error"))
-        line = f"{total} specs: {c['pass']} passed, {c['fail']} failed, {c['unknown']} unknown, {c['error']} errors"
+        line = f"{plural(total, 'spec')}: {c['pass']} passed, {c['fail']} failed, {c['unknown']} unknown, " \
+            f"{plural(c['error'], 'error')}"
         if c["vacuity:clean"] + c["vacuity:vacuous"] + c["vacuity:undecided"]:
             line += f"; vacuity: {c['vacuity:vacuous']} vacuous, {c['vacuity:undecided']} undecided"
         if c["together:fail"]:  # specs that pass one by one can still contradict each other
-            line += f"; {c['together:fail']} file(s) whose specs contradict each other"
+            line += f"; {plural(c['together:fail'], 'file')} whose specs contradict each other"
         if c["together:unknown"] + c["together:error"]:
-            line += f"; {c['together:unknown'] + c['together:error']} file(s) not known to hold together"
+            line += f"; {plural(c['together:unknown'] + c['together:error'], 'file')} not known to hold together"
         self.data(line)
 
 

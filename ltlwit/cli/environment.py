@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import io
+import math
 import os
 import sys
 import time
@@ -39,6 +40,16 @@ def _isatty(stream: object) -> bool:
         return False
 
 
+def _seconds(text: str | None, default: float) -> float:
+    """A duration from the environment; `default` when unset or not a number of seconds (a
+    status line is not worth refusing to run over)."""
+    try:
+        value = float(text) if text else default
+    except ValueError:
+        return default
+    return value if 0 <= value < math.inf else default
+
+
 @dataclass
 class Environment:
     stdin: BinaryIO
@@ -51,6 +62,11 @@ class Environment:
     color_allowed: bool = True
     #: Internal errors come with their traceback (for bug reports).
     traceback: bool = False
+    #: No warnings on stderr (`--quiet`); errors are still reported, JSON keeps them.
+    quiet: bool = False
+    #: Seconds without an answer after which a solve on a terminal shows its live status line
+    #: (`ltlwit.cli.progress.StatusLine`); LTLWIT_STATUS_AFTER sets it (the tests shorten it).
+    status_after: float = 2.0
     #: When this run began (`time.perf_counter()`): the first input's `--timeout` clock starts
     #: here. The console script passes the process's start (start-up counts); a run invoked
     #: in a long-lived process (a test runner, an application calling the group) its own.
@@ -74,6 +90,7 @@ class Environment:
             stderr_isatty=_isatty(sys.stderr),
             color_allowed=not environ.get("NO_COLOR"),
             traceback=environ.get("LTLWIT_TRACEBACK", "") not in ("", "0"),
+            status_after=_seconds(environ.get("LTLWIT_STATUS_AFTER"), cls.status_after),
             started=time.perf_counter() if started is None else started,
         )
 

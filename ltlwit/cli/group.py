@@ -102,15 +102,27 @@ class LtlwitGroup(click.Group):
                 _silence_stdout()
                 code = ExitStatus.BROKEN_PIPE
         except Exception as exc:  # noqa: BLE001 - a bug: one line (and the traceback if asked), not a crash
-            click.echo(f"ltlwit: internal error (please report it): {type(exc).__name__}: {exc}", err=True)
-            if env.traceback:
-                click.echo("".join(traceback.format_exception(exc)).rstrip("\n"), err=True)
+            if isinstance(exc, ModuleNotFoundError) and exc.name == "torch":  # not a bug: the extra is missing
+                from ltlwit.neural import TORCH_MISSING
+
+                click.echo(f"ltlwit: {_command_of(args)}{TORCH_MISSING}", err=True)
             else:
-                click.echo("ltlwit: run it again with --traceback (or LTLWIT_TRACEBACK=1) to see where", err=True)
+                click.echo(f"ltlwit: internal error (please report it): {type(exc).__name__}: {exc}", err=True)
+                if env.traceback:
+                    click.echo("".join(traceback.format_exception(exc)).rstrip("\n"), err=True)
+                else:
+                    click.echo("ltlwit: run it again with --traceback (or LTLWIT_TRACEBACK=1) to see where", err=True)
             code = ExitStatus.ERROR
         if standalone_mode:
             sys.exit(code)
         return code
+
+
+def _command_of(args: list[str] | None) -> str:
+    """`train ` for `ltlwit train ...`: the command a message is about (empty if unknown)."""
+    words = sys.argv[1:] if args is None else args
+    name = next((w for w in words if w in COMMANDS), None)
+    return f"{name} " if name else ""
 
 
 def _silence_stdout() -> None:

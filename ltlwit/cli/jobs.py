@@ -138,15 +138,16 @@ class View:
     stderr_isatty: bool
     color_allowed: bool
     traceback: bool
+    quiet: bool
 
     @classmethod
     def of(cls, env: Environment, fmt: str, syntax_out: str = "spot") -> "View":
-        return cls(fmt, syntax_out, env.stdout_isatty, env.stderr_isatty, env.color_allowed, env.traceback)
+        return cls(fmt, syntax_out, env.stdout_isatty, env.stderr_isatty, env.color_allowed, env.traceback, env.quiet)
 
     def recording(self, events: list[Event]) -> Environment:
         return Environment(stdin=io.BytesIO(), stdout=_Recorder(events, 1), stderr=_Recorder(events, 2),
                            stdin_isatty=False, stdout_isatty=self.stdout_isatty, stderr_isatty=self.stderr_isatty,
-                           color_allowed=self.color_allowed, traceback=self.traceback)
+                           color_allowed=self.color_allowed, traceback=self.traceback, quiet=self.quiet)
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,8 @@ ENVIRONMENT = [
     ("LTLWIT_MODEL", "The default of --model for solve and check (auto, si, dual, both or none)."),
     ("LTLWIT_MAX_MEMORY", "The default of --max-memory, in MiB (0: no ceiling)."),
     ("LTLWIT_MAX_LINE_MIB", "Input lines longer than this many MiB are reported and skipped (default 16)."),
+    ("LTLWIT_STATUS_AFTER", "Seconds without an answer after which solve and check, on a terminal, show a "
+                            "live status line on stderr (elapsed time, stage, how to bound it); default 2."),
     ("LTLWIT_TRACEBACK", "When set to 1, an internal error's message is followed by its traceback (as with "
                          "--traceback)."),
     ("NO_COLOR", "When set to a non-empty value, no colour or other escape codes are printed."),

@@ -13,6 +13,7 @@ from ltlwit.cli.options import fail, model_completer, report_console, report_for
 from ltlwit.cli.output import Printer
 from ltlwit.cli.status import ExitStatus
 from ltlwit.neural.registry import list_models, resolve
+from ltlwit.pipeline.models import family_models
 
 
 @click.group()
@@ -32,7 +33,8 @@ def models_list(ctx: click.Context, fmt: str) -> ExitStatus:
         for row in rows:
             env.stdout.write(json.dumps(row) + "\n")
         return ExitStatus.SUCCESS
-    table = Table("name", "source", "task", "arch", "parameters", "steps", "device")
+    # `device` is where the model was trained, not where it runs (`--device` of solve and eval).
+    table = Table("name", "source", "task", "arch", "parameters", "steps", "trained on")
     for r in rows:
         table.add_row(r["name"], r["source"], r["task"], r["arch"], f"{r['parameters']:,}" if r["parameters"] else "",
                       str(r["steps"] or ""), str(r["device"] or ""))
@@ -44,7 +46,8 @@ def models_list(ctx: click.Context, fmt: str) -> ExitStatus:
 @click.argument("name", shell_complete=model_completer())
 @click.pass_context
 def models_show(ctx: click.Context, name: str) -> ExitStatus:
-    """The manifest of model NAME (architecture, training data and commands, versions) as JSON."""
+    """The manifest of model NAME (architecture, training data and commands, versions) as JSON;
+    for a family (si, dual, both, as --model takes them), each of its models' in turn."""
     return _print_model(ctx, name, lambda info: json.dumps({"source": info.source, **info.manifest}, indent=1))
 
 
@@ -52,16 +55,21 @@ def models_show(ctx: click.Context, name: str) -> ExitStatus:
 @click.argument("name", shell_complete=model_completer())
 @click.pass_context
 def models_path(ctx: click.Context, name: str) -> ExitStatus:
-    """The weights file of model NAME (its manifest is beside it, .json)."""
+    """The weights file of model NAME (its manifest is beside it, .json); for a family (si,
+    dual, both), one line per model."""
     return _print_model(ctx, name, lambda info: info.weights_path)
 
 
 def _print_model(ctx: click.Context, name: str, render: Callable[[Any], str]) -> ExitStatus:
-    """`render(info)` of the model NAME on stdout, or a one-line error if there is none."""
-    try:
-        info = resolve(name)
-    except ValueError as e:
-        return fail(ctx, e)
-    Printer(Environment.of(ctx)).data(render(info))
-    return ExitStatus.SUCCESS
+    """`render(info)` on stdout of the model NAME, or of each model of the family NAME (`si`:
+    si-ltl, si-prop, the models `--model si` uses); a one-line error for each that is missing."""
+    status = ExitStatus.SUCCESS
+    for each in family_models(name) or (name,):
+        try:
+            info = resolve(each)
+        except ValueError as e:
+            status = fail(ctx, e)
+            continue
+        Printer(Environment.of(ctx)).data(render(info))
+    return status
 

@@ -89,6 +89,16 @@ def semantics_of(ctx: click.Context, options: dict[str, Any]) -> str:
     return "finite" if finite else semantics
 
 
+def _quiet(ctx: click.Context, _: click.Parameter, value: bool) -> None:
+    if value:
+        Environment.of(ctx).quiet = True
+
+
+quiet_option = click.option(
+    "-q", "--quiet", is_flag=True, expose_value=False, callback=_quiet,
+    help="No warnings on stderr (a name read as an operator, `Grant` as `G rant`); errors are still "
+    "reported, and JSON and CSV keep the warnings.")
+
 format_option = click.option(
     "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
     help="text: one line per input; json: JSON Lines, one object per input.",

@@ -2,13 +2,15 @@
 messages on stderr (`ltlwit: FILE:LINE: ...`, with Spot's caret rendering for parse errors).
 
 `solve` formats: `table` — a rich table (formula, status, witness, source, ms) streamed row by
-row, the default on a terminal; `text` — the witness (`--syntax-out`), `UNSAT` or `UNKNOWN`,
-the default off a terminal; `json` — JSON Lines with a fixed set of keys (absent values are
-null), so `jq` filters never meet a missing key; `csv` — the same fields with a header row.
-`verify`: `text` (HOLDS/FAILS/UNKNOWN) and `json`. When stderr is a terminal and stdout is not
-(`ltlwit solve -F big.txt > out.txt`), a one-line progress counter is kept on stderr
-(`ltlwit.cli.progress`). With `--traceback` (or LTLWIT_TRACEBACK=1) an internal error's
-message is followed by its traceback.
+row, the default on a terminal; `text` — the witness (`--syntax-out`), `UNSAT`, `UNKNOWN` or
+`ERROR` (the message on stderr), one line per input, the default off a terminal; `json` — JSON
+Lines with a fixed set of keys (absent values are null), so `jq` filters never meet a missing
+key; `csv` — the same fields with a header row. `verify`: `text` (HOLDS/FAILS/UNKNOWN/ERROR)
+and `json`; `fmt`: text, ERROR where an input does not parse. When stderr is a terminal and
+stdout is not (`ltlwit solve -F big.txt > out.txt`), a one-line progress counter is kept on stderr
+(`ltlwit.cli.progress`), and when stderr is a terminal an answer long in coming gets a live status
+line there (`Printer.status_line`), wiped before anything else is written. With `--traceback`
+(or LTLWIT_TRACEBACK=1) an internal error's message is followed by its traceback.
 """
 
 from __future__ import annotations
@@ -18,21 +20,22 @@ import csv
 import io
 import json
 import traceback
-from typing import Any, Iterable, Iterator, TextIO
+from typing import Any, Callable, Iterable, Iterator, TextIO
 
 import click
 
 from ltlwit.cli.environment import Environment, OutputClosed, OutputFailed
-from ltlwit.cli.progress import ProgressLine
+from ltlwit.cli.progress import ProgressLine, StatusLine
 from ltlwit.logic.assignment import Assignment
 from ltlwit.pipeline.answers import Answer, Solution, core_parts, core_text
 from ltlwit.pipeline.convert import Conversion
+from ltlwit.pipeline.inputs import InputItem
 from ltlwit.pipeline.verify import Verdict
 
 #: The keys of a `solve --format json` record, in order (also the CSV columns, less assignment).
 SOLVE_KEYS = ("input", "file", "line", "logic", "status", "witness", "witness_polish", "assignment", "source",
               "rank", "candidates_tried", "models_skipped", "semantics", "verified", "core", "core_minimal", "time_ms",
-              "reason", "error")
+              "reason", "error", "warnings")
 
 
 @contextlib.contextmanager
@@ -63,9 +66,44 @@ class Printer:
     def __init__(self, env: Environment) -> None:
         self.env = env
         self.progress: ProgressLine | None = None
+        self.status: StatusLine | None = None  # while one is kept (`status_line`)
+        self._warned: set[str] = set()  # the warnings given so far (`warn`)
+
+    @contextlib.contextmanager
+    def status_line(self, timeout: float | None) -> Iterator[Callable[[Iterable[InputItem]], Iterable[InputItem]]]:
+        """While the block runs, a live status line on stderr when it is a terminal, for answers
+        long in coming (`StatusLine`; `timeout`: the run's `--timeout`). Yields what the inputs
+        are to pass through, so that the line can name the one being worked on."""
+        if not self.env.stderr_isatty:
+            yield lambda items: items
+            return
+        self.status = StatusLine(self.env, timeout)
+        try:
+            with self.status.running():
+                yield self.status.track
+        finally:
+            self.status = None
+
+    @contextlib.contextmanager
+    def answering(self, answer: Answer) -> Iterator[None]:
+        """The block prints `answer`: kept clear of the status line, whose clock restarts."""
+        with self._screen():
+            if self.status is not None:
+                self.status.answered(answer.item)
+            yield
+
+    @contextlib.contextmanager
+    def _screen(self) -> Iterator[None]:
+        """The block writes to stdout or stderr: the status line is wiped first and not drawn
+        meanwhile (both streams may be the same terminal)."""
+        if self.status is None:
+            yield
+        else:
+            with self.status.quiet():
+                yield
 
     def _write(self, stream: TextIO, text: str) -> None:
-        with writing():
+        with self._screen(), writing():
             stream.write(text + "\n")
             stream.flush()
 
@@ -74,16 +112,25 @@ class Printer:
 
     def message(self, where: str, text: str, details: str | None = None) -> None:
         """`ltlwit: WHERE: TEXT` on stderr, then optional multi-line details as they are."""
-        if self.progress is not None:
-            self.progress.clear()
         prefix = f"ltlwit: {where}: " if where else "ltlwit: "
         if self.env.stderr_colors:
             prefix = click.style(prefix, bold=True)
-        self._write(self.env.stderr, prefix + text + (f"\n{details}" if details else ""))
+        with self._screen():
+            if self.progress is not None:
+                self.progress.clear()
+            self._write(self.env.stderr, prefix + text + (f"\n{details}" if details else ""))
 
     def notice(self, text: str, exception: BaseException | None = None) -> None:
         """A once-per-run message that belongs to no input (a model that failed to load)."""
         self.message("", text, self._traceback(exception))
+
+    def warn(self, answer: Answer) -> None:
+        """An answer's warnings (`Answer.warnings`) on stderr, each once a run however many
+        inputs share it: `Grant` in every line of a file is one mistake, said once."""
+        for text in answer.warnings:
+            if text not in self._warned and not self.env.quiet:
+                self._warned.add(text)
+                self.message(answer.item.where, f"warning: {text}")
 
     def problem(self, answer: Answer) -> None:
         """Report an "error" answer on stderr; parse errors get the caret rendering, internal
@@ -94,6 +141,15 @@ class Printer:
                 self.message(answer.item.where, f"{answer.message}:", render())
                 return
         self.message(answer.item.where, answer.error_text or "error", self._traceback(answer.exception))
+
+    def failed(self, answer: Answer) -> None:
+        """The text formats' report of an input that failed: an `ERROR` line on stdout, so that
+        the output stays one line per input (`paste in.txt <(ltlwit solve -F in.txt)` pairs
+        each formula with its own answer), and the message on stderr. A file that could not be
+        read at all (line 0) holds no input, so it gets no line."""
+        if answer.item.line:
+            self.data(self._status_word("ERROR", "red"))
+        self.problem(answer)
 
     def _traceback(self, exception: BaseException | None) -> str | None:
         if exception is None or not self.env.traceback:
@@ -153,6 +209,7 @@ def solve_record(solution: Solution, syntax: str = "spot") -> dict[str, Any]:
         "time_ms": solution.time_ms,
         "reason": solution.message if solution.status == "unknown" else None,
         "error": solution.error_text,
+        "warnings": list(solution.warnings),
     }
 
 
@@ -181,9 +238,11 @@ class SolvePrinter(Printer):
         self.syntax = syntax
 
     def emit(self, solution: Solution) -> None:
-        self.render(solution)
-        if self.progress is not None:
-            self.progress.tick(solution.status)
+        with self.answering(solution):
+            self.warn(solution)
+            self.render(solution)
+            if self.progress is not None:
+                self.progress.tick(solution.status)
 
     def render(self, solution: Solution) -> None:
         raise NotImplementedError
@@ -201,7 +260,7 @@ class SolveText(SolvePrinter):
             if solution.message:
                 self.message(solution.item.where, f"unknown: {solution.message}")
         else:
-            self.problem(solution)
+            self.failed(solution)
 
 
 class SolveJson(SolvePrinter):
@@ -240,6 +299,8 @@ def _csv_value(value: Any) -> Any:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, list):  # the warnings, one cell
+        return " | ".join(value)
     return value
 
 
@@ -300,16 +361,18 @@ class VerifyText(Printer):
     WORDS = {"holds": ("HOLDS", "green"), "fails": ("FAILS", "red"), "unknown": ("UNKNOWN", "yellow")}
 
     def emit(self, verdict: Verdict) -> None:
+        self.warn(verdict)
         if verdict.status == "error":
-            self.problem(verdict)
+            self.failed(verdict)
             return
         self.data(self._status_word(*self.WORDS[verdict.status]))
-        if verdict.status == "unknown" and verdict.message:
-            self.message(verdict.item.where, f"unknown: {verdict.message}")
+        if verdict.message:  # why it is unknown; for an UNSAT claim that fails, its counterexample
+            self.message(verdict.item.where, f"{verdict.status}: {verdict.message}")
 
 
 class VerifyJson(Printer):
     def emit(self, verdict: Verdict) -> None:
+        self.warn(verdict)
         record = {
             "formula": verdict.formula,
             "witness": verdict.witness,
@@ -319,7 +382,8 @@ class VerifyJson(Printer):
             "file": verdict.item.file,
             "line": verdict.item.line or None,
             "time_ms": verdict.time_ms,
-            "reason": verdict.message if verdict.status == "unknown" else None,
+            "reason": verdict.message if verdict.status != "error" else None,
+            "counterexample": verdict.counterexample.to_str() if verdict.counterexample is not None else None,
             "error": verdict.error_text,
         }
         self.data(json.dumps(record, ensure_ascii=False))
@@ -336,4 +400,4 @@ class FmtText(Printer):
         if converted.status == "ok":
             self.data(converted.text or "")
         else:
-            self.problem(converted)
+            self.failed(converted)

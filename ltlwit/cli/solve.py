@@ -9,7 +9,7 @@ from ltlwit.cli.choices import OUTPUT_SYNTAXES, SOLVE_FORMATS
 from ltlwit.cli.environment import Environment
 from ltlwit.cli.jobs import SolveWork, View, jobs_option, own_stdin, run_jobs, shard_of, shard_option
 from ltlwit.cli.options import FILES_HELP, emit_all, files_option, inputs, logic_option, make_solver, \
-    solve_options, syntax_option
+    quiet_option, solve_options, syntax_option
 from ltlwit.cli.output import solve_printer
 from ltlwit.cli.status import ExitStatus, worst
 from ltlwit.pipeline.answers import Solution
@@ -38,6 +38,7 @@ from ltlwit.pipeline.answers import Solution
               help="Print up to N (--top) distinct verified witnesses per formula, one line each.")
 @click.option("--batch-size", type=click.IntRange(min=1), default=128, show_default=True, metavar="N",
               help="Most formulas per model batch (1: answer each line as soon as it is read).")
+@quiet_option
 @jobs_option
 @shard_option
 @click.pass_context
@@ -56,8 +57,10 @@ def solve(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...],
                          core="fine" if fine_core else core,
                          batch_size=1 if interactive else batch_size, jobs=jobs, **options)
     try:
-        if jobs == 1:
-            status = emit_all(solver.run(shard_of(inputs(ctx, formulas, files), shard)), printer.emit)
+        if jobs == 1:  # (with --jobs the engine works in worker processes: no status line)
+            items = shard_of(inputs(ctx, formulas, files), shard)
+            with printer.status_line(solver.options.timeout) as track:
+                status = emit_all(solver.run(track(items)), printer.emit)
             model_failed = solver.model_failed
         else:
             items = shard_of(inputs(ctx, formulas, files, own_stdin(env.stdin)), shard)

@@ -9,11 +9,11 @@ import click
 from ltlwit.cli.environment import Environment
 from ltlwit.cli.jobs import VerifyWork, View, jobs_option, own_stdin, run_jobs, shard_of, shard_option
 from ltlwit.cli.options import emit_all, engine_option, files_option, format_option, inputs, logic_option, \
-    semantics_of, semantics_options, syntax_option
+    quiet_option, semantics_of, semantics_options, syntax_option
 from ltlwit.cli.output import verify_printer
 from ltlwit.cli.status import ExitStatus, worst
 from ltlwit.pipeline.inputs import InputItem
-from ltlwit.pipeline.options import engine_problem
+from ltlwit.pipeline.options import default_max_memory, engine_problem
 from ltlwit.pipeline.verify import Verdict, VerifyOptions, verify_lines, verify_one
 
 
@@ -25,6 +25,7 @@ from ltlwit.pipeline.verify import Verdict, VerifyOptions, verify_lines, verify_
 @format_option
 @engine_option
 @semantics_options
+@quiet_option
 @jobs_option
 @shard_option
 @click.pass_context
@@ -33,13 +34,19 @@ def verify(ctx: click.Context, pair: tuple[str, ...], files: tuple[str, ...], lo
     """Check that WITNESS satisfies FORMULA: an assignment (a1c0, JSON or a cube a & !c) must
     entail a propositional formula; every word of a lasso trace (a; cycle{b}), or with
     --semantics finite of a finite trace (a; b), must satisfy an LTL formula. Prints HOLDS,
-    FAILS or UNKNOWN per pair."""
+    FAILS or UNKNOWN per pair.
+
+    WITNESS may also be what solve prints instead of one: UNSAT (or UNSAT core: ...) holds
+    when the engine proves FORMULA unsatisfiable, and fails, naming a witness, when it is
+    not; UNKNOWN claims nothing and gets UNKNOWN. Exit status 0 when every pair holds, 1 when
+    one fails or is unknown, 2 for a bad input."""
     if len(pair) not in (0, 2):
         raise click.UsageError("give FORMULA and WITNESS as two arguments, or pairs with -F FILE", ctx)
     problem = engine_problem(engine)
     if problem:
         raise click.UsageError(problem, ctx)
-    options = VerifyOptions(logic=logic, syntax=syntax, engine=engine, semantics=semantics_of(ctx, semantics))
+    options = VerifyOptions(logic=logic, syntax=syntax, engine=engine, semantics=semantics_of(ctx, semantics),
+                            max_memory=default_max_memory(jobs))  # UNSAT claims' ceiling, per worker as in solve
     env = Environment.of(ctx)
     printer = verify_printer(fmt, env)
     # The pair given as arguments is the first input (position 0 for --shard), the lines follow.

@@ -47,7 +47,8 @@ def logic_of(formula: Formula, logic: str = "auto") -> str:
     if logic not in ("ltl", "prop"):
         raise ValueError(f"unknown logic {logic!r}; expected auto, ltl or prop")
     if logic == "prop" and formula.temporal:
-        raise ValueError("--logic prop, but the formula has temporal operators")
+        # No CLI flag here: `ltlwit.solve(..., logic="prop")` reports this as it is.
+        raise ValueError("logic prop is for propositional formulas, and this one has temporal operators")
     return logic
 
 
@@ -159,3 +160,37 @@ def _parse_assignment_for(text: str, formula: Formula) -> Assignment:
         raise errors[0] if text.lstrip().startswith("{") else errors[1]
     aps = set(formula.aps())
     return next((r for r in readings if set(r.aps()) <= aps), readings[0])
+
+
+def same_words(a: Witness, b: Witness) -> bool:
+    """Whether two witnesses stand for the same set of words (assignments: are the same), so
+    that a list of witnesses (`solve --all`) names each set once: `cycle{!a | b}` and
+    `cycle{b | !a}` are one witness, and so are `a; cycle{a}` and `cycle{a}`. A lasso's words
+    are those whose every position satisfies its step there, so two lassos agree when their
+    steps are equivalent at every position, and positions repeat after the longer prefix with
+    the least common multiple of the loops' lengths as period."""
+    if isinstance(a, Assignment) or isinstance(b, Assignment):
+        return a == b
+    if a == b:
+        return True
+    if a.finite or b.finite:
+        return a.finite and b.finite and len(a.prefix) == len(b.prefix) \
+            and all(_equivalent(x, y) for x, y in zip(a.prefix, b.prefix))
+    from math import lcm
+
+    def at(t: Trace, i: int) -> Formula:
+        return t.prefix[i] if i < len(t.prefix) else t.cycle[(i - len(t.prefix)) % len(t.cycle)]
+
+    horizon = max(len(a.prefix), len(b.prefix)) + lcm(len(a.cycle), len(b.cycle))
+    return all(_equivalent(at(a, i), at(b, i)) for i in range(horizon))
+
+
+def _equivalent(f: Formula, g: Formula) -> bool:
+    """Propositional equivalence of two steps (one SAT call unless they are the same)."""
+    if f is g:
+        return True
+    from ltlwit.logic.formula import And, Not, Or
+    from ltlwit.logic.prop import solve_prop
+    from ltlwit.logic.result import Unsat
+
+    return isinstance(solve_prop(Or(And(f, Not(g)), And(Not(f), g))), Unsat)

@@ -38,6 +38,9 @@ class Answer:
     #: The bug behind an "internal error" (see `internal_error`), for `--traceback`.
     exception: BaseException | None = field(default=None, compare=False, repr=False)
     time_ms: float = 0.0
+    #: What the input's reading may not be what was meant: names that Spot's rules split
+    #: (`'Grant' is read as 'G rant' ...`, `ltlwit.pipeline.parsing.name_warnings`).
+    warnings: tuple[str, ...] = ()
 
     @property
     def positive(self) -> bool:

@@ -22,7 +22,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from ltlwit.neural import registry
+from ltlwit.neural import TORCH_MISSING, registry, torch_installed
 from ltlwit.pipeline.options import SolveOptions
 
 FAMILIES = {"si": ("si",), "dual": ("dual",), "both": ("si", "dual"), "auto": ("si",), "none": ()}
@@ -39,6 +39,16 @@ def registry_name(family: str, task: str) -> str:
 def source_name(name: str, task: str) -> str:
     """How answers name the model (`model:si`): the family for a family's model, else the name."""
     return next((family for family in ("si", "dual") if name == registry_name(family, task)), name)
+
+
+def family_models(name: str) -> tuple[str, ...] | None:
+    """The registry names of the models a family keyword of `--model` stands for, over every
+    task (`si` -> si-ltl, si-prop; `both` -> both families' four), so that commands taking a
+    model name (`ltlwit models show si`) read the names `--model` reads; None for any other
+    name. `auto` and `none` are choices of models rather than names of some, so None too."""
+    if name in ("auto", "none") or name not in FAMILIES:
+        return None
+    return tuple(registry_name(family, task) for family in FAMILIES[name] for task in tasks_for("auto"))
 
 
 def tasks_for(logic: str) -> tuple[str, ...]:
@@ -104,7 +114,13 @@ def select(options: SolveOptions) -> Selection:
             raise ModelProblem(f"model {item!r} answers {info.task} formulas only; "
                                f"--logic {options.logic} has no use for it")
         names[info.task].append(item)
-    return Selection({task: tuple(dict.fromkeys(chosen)) for task, chosen in names.items()})
+    chosen = {task: tuple(dict.fromkeys(models)) for task, models in names.items()}
+    if any(chosen.values()) and not torch_installed():
+        if options.model == "auto":  # the engine answers, as on any machine without a GPU
+            return Selection({})
+        wanted = ", ".join(name for models in chosen.values() for name in models)
+        raise ModelProblem(f"the models ({wanted}) {TORCH_MISSING}")
+    return Selection(chosen)
 
 
 def gpu_visible() -> bool:

@@ -24,6 +24,27 @@ def parse(text: str, syntax: str = "auto") -> Formula:
     return parse_formula(text, syntax)
 
 
+def name_warnings(text: str, formula: Formula, syntax: str = "auto") -> tuple[str, ...]:
+    """Warnings for the names of `text`, parsed as `formula`, that Spot's rules split into an
+    operator and a name (`Grant` is `G rant`: see `split_names`), when `text` was read as
+    infix (`spot`, or `auto` where the infix reading is the one taken); () for most texts."""
+    if syntax not in ("auto", "spot"):
+        return ()
+    from ltlwit.logic.syntax.infix import parse_spot
+    from ltlwit.logic.syntax.infix_lex import split_names, split_warning
+
+    split = split_names(text)
+    if not split:
+        return ()
+    if syntax == "auto":
+        try:
+            if parse_spot(text) is not formula:
+                return ()
+        except ValueError:
+            return ()
+    return tuple(split_warning(word, reading) for word, reading in split)
+
+
 class InputParser:
     """Parses a run's inputs with `syntax`. For `auto`, the inputs of one file (or stdin)
     share a `SyntaxGuess`, so that a DeepLTL data file's lines that Spot would also read

@@ -29,18 +29,19 @@ from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, Mapping, Sequence
 
+from ltlwit.logic import stage
 from ltlwit.logic.core import Core, fine_core, top_conjuncts, unsat_core
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.rename import Renaming
 from ltlwit.logic.result import Result, Sat, Unsat
-from ltlwit.logic.witness import Witness, logic_of
+from ltlwit.logic.witness import Witness, logic_of, same_words
 from ltlwit.pipeline.answers import Notify, Solution, internal_error
 from ltlwit.pipeline.checking import engine_answer, validate
 from ltlwit.pipeline.coreform import MAX_MODEL_INPUT, to_core
 from ltlwit.pipeline.inputs import FormulaItem, InputItem
 from ltlwit.pipeline.models import ModelProblem, Selection, check_device, cuda_available, load, select, source_name
 from ltlwit.pipeline.options import SolveOptions
-from ltlwit.pipeline.parsing import InputParser
+from ltlwit.pipeline.parsing import InputParser, name_warnings
 from ltlwit.pipeline.sources import CandidateSource, NeuralSource, Proposal, merge
 
 #: Distinct formulas whose answers a run remembers (least recently used ones are forgotten),
@@ -74,6 +75,7 @@ class Pending:
     model_input: ModelInput | None
     spent: float  # seconds attributed to this input so far
     proposals: list[list[Proposal]] = field(default_factory=list)  # one list per source that ran
+    warnings: tuple[str, ...] = ()  # about how its text was read (`Solution.warnings`)
 
     @property
     def finite(self) -> bool:
@@ -152,6 +154,7 @@ class Pipeline:
     # -- stages ------------------------------------------------------------------------------
 
     def _prepare(self, item: InputItem) -> Answered | Pending:
+        stage.enter("parsing")
         start = time.perf_counter()
         if self._origin is not None:
             start, self._origin = min(start, self._origin), None
@@ -159,23 +162,25 @@ class Pipeline:
             parsed = self._parse(item, start)
             if isinstance(parsed, Answered):
                 return parsed
-            formula, logic = parsed
+            formula, logic, warnings = parsed
             semantics = getattr(item, "semantics", None) or self.options.semantics
             earlier = self._memo.get((formula, logic, semantics))
             if earlier is not None:
                 self._memo.move_to_end((formula, logic, semantics))
                 time_ms = _ms(time.perf_counter() - start)
-                return Answered([_again(s, item, time_ms) for s in earlier])
-            pending = Pending(item, formula, logic, semantics, None, 0.0)
+                return Answered([_again(s, item, time_ms, warnings) for s in earlier])
+            pending = Pending(item, formula, logic, semantics, None, 0.0, warnings=warnings)
             pending.model_input = self._model_input(pending)
             pending.spent = time.perf_counter() - start
             return pending
         except Exception as exc:  # noqa: BLE001 - a bug on one input must not cost the others
             return Answered([self._solution(item, "error", start=start, message=internal_error(exc), exception=exc)])
 
-    def _parse(self, item: InputItem, start: float) -> Answered | tuple[Formula, str]:
+    def _parse(self, item: InputItem, start: float) -> Answered | tuple[Formula, str, tuple[str, ...]]:
+        """The input's formula, logic and warnings about its reading, or its error answer."""
         if item.error is not None:
             return Answered([self._solution(item, "error", start=start, message=item.error)])
+        warnings: tuple[str, ...] = ()
         if isinstance(item, FormulaItem):
             formula = item.formula
         else:
@@ -184,10 +189,12 @@ class Pipeline:
             except ValueError as exc:  # ParseError, with a caret rendering
                 return Answered([self._solution(item, "error", start=start, message="parse error",
                                                 parse_error=exc)])
+            warnings = name_warnings(item.text, formula, self.options.syntax)
         try:
-            return formula, logic_of(formula, self.options.logic)
-        except ValueError as exc:  # --logic prop for a temporal formula
-            return Answered([self._solution(item, "error", start=start, logic=self.options.logic, message=str(exc))])
+            return formula, logic_of(formula, self.options.logic), warnings
+        except ValueError as exc:  # --logic prop for a temporal formula (`Grant`: the warning says why)
+            return Answered([self._solution(item, "error", start=start, logic=self.options.logic, message=str(exc),
+                                            warnings=warnings)])
 
     def _model_input(self, p: Pending) -> ModelInput | None:
         formula, logic = p.formula, p.logic
@@ -219,6 +226,7 @@ class Pipeline:
         return self._sources.get(task, [])
 
     def _load(self, task: str) -> list[CandidateSource]:
+        stage.enter("loading the models")
         names = self._selection.names.get(task, ())
         sources: list[CandidateSource] = []
         if names and self.options.model == "auto" and self.options.device == "auto" and not cuda_available():
@@ -240,6 +248,7 @@ class Pipeline:
     def _propose(self, source: CandidateSource, pending: list[Pending]) -> None:
         if not pending:
             return
+        stage.enter(f"models (a batch of {len(pending)})")
         start = time.perf_counter()
         try:
             found = source.propose([p.model_input.formula for p in pending])  # type: ignore[union-attr]
@@ -261,7 +270,7 @@ class Pipeline:
             solutions = self._answer(p, start)
         except Exception as exc:  # noqa: BLE001 - see _prepare
             solutions = [self._solution(p.item, "error", p.spent, start, logic=p.logic, message=internal_error(exc),
-                                        exception=exc)]
+                                        exception=exc, warnings=p.warnings)]
         if all(s.status != "error" for s in solutions):
             _remember(self._memo, (p.formula, p.logic, p.semantics), solutions)
         yield from solutions
@@ -270,11 +279,12 @@ class Pipeline:
         opts = self.options
         found: list[tuple[Witness, str, int]] = []  # (witness, source, rank)
         tried = 0
+        stage.enter("checking the models' candidates")
         for rank, proposal in enumerate(merge(p.proposals), 1):
             tried += 1
             assert p.model_input is not None  # only inputs a model took have proposals
             witness = validate(p.formula, p.logic, p.model_input.renaming, proposal.prediction, opts.engine)
-            if witness is not None and all(witness != f[0] for f in found):
+            if witness is not None and not any(same_words(witness, f[0]) for f in found):
                 found.append((witness, proposal.source, rank))
                 if not opts.all or len(found) >= opts.n_best:
                     break
@@ -284,7 +294,7 @@ class Pipeline:
         def solution(status: str, **fields: object) -> Solution:
             return self._solution(p.item, status, p.spent, start, logic=p.logic, candidates_tried=tried,
                                   models_skipped=skipped, semantics=p.semantics if p.logic == "ltl" else None,
-                                  **fields)
+                                  warnings=p.warnings, **fields)
 
         out = [solution("sat", witness=w, source=src, rank=rank, verified=True) for w, src, rank in found]
         if out and not (opts.all and len(out) < opts.n_best and opts.fallback):
@@ -294,11 +304,13 @@ class Pipeline:
         try:
             if p.semantics != opts.semantics:
                 opts = replace(opts, semantics=p.semantics)
+            stage.enter("engine")
             result, source = engine_answer(p.formula, p.logic, opts, started=start - p.spent)
         except ValueError as exc:
-            return out or [self._solution(p.item, "error", p.spent, start, logic=p.logic, message=str(exc))]
+            return out or [self._solution(p.item, "error", p.spent, start, logic=p.logic, message=str(exc),
+                                          warnings=p.warnings)]
         if isinstance(result, Sat):
-            if all(result.witness != f[0] for f in found):
+            if not any(same_words(result.witness, f[0]) for f in found):
                 out.append(solution("sat", witness=result.witness, source=source, verified=True))
             return out
         if out:  # the models found witnesses; the engine did not add one
@@ -319,9 +331,10 @@ class Pipeline:
         def expired() -> bool:
             return deadline is not None and time.perf_counter() >= deadline
 
-        core = unsat_core(parts, decide, expired)
-        if opts.core == "fine":
-            core = fine_core(core, decide, expired)
+        with stage.within("unsat core"):
+            core = unsat_core(parts, decide, expired)
+            if opts.core == "fine":
+                core = fine_core(core, decide, expired)
         return replace(core, spans=_spans(p.item.text, p.formula, len(parts)))
 
     def _skipped(self, p: Pending) -> str | None:
@@ -387,9 +400,10 @@ def _remember(table: OrderedDict, key: object, value: object) -> None:
         table.popitem(last=False)
 
 
-def _again(solution: Solution, item: InputItem, time_ms: float) -> Solution:
+def _again(solution: Solution, item: InputItem, time_ms: float, warnings: tuple[str, ...]) -> Solution:
     """A remembered solution for another input with the same formula (a shallow copy with the
-    input and time changed: `dataclasses.replace` re-runs __init__ and costs 10x more)."""
+    input, time and warnings changed: `dataclasses.replace` re-runs __init__ and costs 10x more;
+    `G rant` and `Grant` are one formula, and only the second is warned about)."""
     copy = object.__new__(Solution)
-    copy.__dict__.update(solution.__dict__, item=item, time_ms=time_ms)
+    copy.__dict__.update(solution.__dict__, item=item, time_ms=time_ms, warnings=warnings)
     return copy

@@ -6,19 +6,29 @@ symbolic lasso trace (steps in Spot, Polish or LBT syntax) and holds when every 
 for satisfies the formula. Reading is `ltlwit.logic.witness.parse_witness`, judging is its
 `holds`: the seam `solve` and `eval` use too. Every problem with an input becomes an "error"
 verdict instead of an exception.
+
+So that solve's output pasted beside its inputs verifies line by line, solve's answers that
+are no witness are claims too: `UNSAT` (also `UNSAT core: ...`, as `--core` prints it) holds
+when the engine proves the formula unsatisfiable again and fails when it finds a witness, the
+counterexample to the claim; `UNKNOWN` claims nothing, so its verdict is "unknown".
 """
 
 from __future__ import annotations
 
+import re
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import ClassVar, Iterable, Iterator, Literal
 
+from ltlwit.logic.formula import Formula
+from ltlwit.logic.result import Sat, Unknown
 from ltlwit.logic.trace import Trace
 from ltlwit.logic.witness import Witness, holds, logic_of, parse_witness
 from ltlwit.pipeline.answers import Answer, internal_error
+from ltlwit.pipeline.checking import engine_answer
 from ltlwit.pipeline.inputs import InputItem
-from ltlwit.pipeline.parsing import InputParser
+from ltlwit.pipeline.options import SolveOptions, default_max_memory
+from ltlwit.pipeline.parsing import InputParser, name_warnings
 
 VerdictStatus = Literal["holds", "fails", "unknown", "error"]
 
@@ -30,6 +40,8 @@ class VerifyOptions:
     engine: str = "auto"
     #: "infinite" (lassos) or "finite" (finite traces); a trace of the other kind is an error.
     semantics: str = "infinite"
+    #: MiB the engine may hold while it proves an `UNSAT` claim (as solve's `max_memory`).
+    max_memory: int = field(default_factory=default_max_memory)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -41,10 +53,43 @@ class Verdict(Answer):
     status: VerdictStatus
     formula: str
     witness: str
+    #: For an `UNSAT` claim that fails: the witness the engine found.
+    counterexample: Witness | None = None
 
     @property
     def holds(self) -> bool | None:
         return {"holds": True, "fails": False}.get(self.status)
+
+
+#: solve's answer that there is no witness: `UNSAT`, with `--core` `UNSAT core: ...`.
+UNSAT_CLAIM = re.compile(r"UNSAT(?: core: .*)?\Z", re.S)
+#: Why an `UNKNOWN` claim gets no verdict (the verdict's reason, `ltlwit.verify`'s error).
+NOTHING_TO_CHECK = "UNKNOWN claims no answer (solve found neither a witness nor a proof): nothing to check"
+
+
+def claim_of(witness_text: str) -> str | None:
+    """"unsat" or "unknown" where `witness_text` is one of solve's answers that are no
+    witness, else None. They never mean an assignment: the printers quote a name `UNSAT`."""
+    if UNSAT_CLAIM.match(witness_text):
+        return "unsat"
+    return "unknown" if witness_text == "UNKNOWN" else None
+
+
+def judge_unsat(formula: Formula, logic: str,
+                options: VerifyOptions) -> tuple[VerdictStatus, Witness | None, str | None]:
+    """The claim that `formula` has no witness, judged the only way it can be: the engine
+    decides the formula again (with `options`' engine, semantics and memory ceiling).
+    ("holds", None, None) when it proves it unsatisfiable; ("fails", the witness it found, why)
+    when it finds one; ("unknown", None, why) when it cannot decide."""
+    solving = SolveOptions(logic=logic, engine=options.engine, semantics=options.semantics,
+                           max_memory=options.max_memory, model="none")
+    result, _ = engine_answer(formula, logic, solving)
+    if isinstance(result, Sat):
+        shown = result.witness.to_str("spot")
+        return "fails", result.witness, f"{shown} satisfies the formula: it is not unsatisfiable"
+    if isinstance(result, Unknown):
+        return "unknown", None, f"the UNSAT claim is undecided: {result.reason or 'the engine has no answer'}"
+    return "holds", None, None
 
 
 def verify_lines(items: Iterable[InputItem], options: VerifyOptions,
@@ -67,11 +112,13 @@ def verify_lines(items: Iterable[InputItem], options: VerifyOptions,
 def verify_one(item: InputItem, formula_text: str, witness_text: str, options: VerifyOptions,
                parser: InputParser | None = None) -> Verdict:
     start = time.perf_counter()
+    warnings: tuple[str, ...] = ()  # about how the formula was read, once it is
 
     def done(status: VerdictStatus, **fields: object) -> Verdict:
         elapsed = round((time.perf_counter() - start) * 1000.0, 3)
         return Verdict(  # type: ignore[arg-type]
-            item=item, status=status, formula=formula_text, witness=witness_text, time_ms=elapsed, **fields
+            item=item, status=status, formula=formula_text, witness=witness_text, time_ms=elapsed,
+            warnings=warnings, **fields
         )
 
     if item.error is not None:
@@ -83,10 +130,22 @@ def verify_one(item: InputItem, formula_text: str, witness_text: str, options: V
                                                                 polish_hint=deepltl_framing(witness_text))
     except ValueError as exc:
         return done("error", message="parse error in the formula", parse_error=exc)
+    warnings = name_warnings(formula_text, formula, options.syntax)
     try:
         logic = logic_of(formula, options.logic)
     except ValueError as exc:
         return done("error", logic=options.logic, message=str(exc))
+    claim = claim_of(witness_text)
+    if claim == "unknown":
+        return done("unknown", logic=logic, message=NOTHING_TO_CHECK)
+    if claim == "unsat":
+        try:
+            status, counterexample, reason = judge_unsat(formula, logic, options)
+        except ValueError as exc:  # a formula the engine cannot take (too deep)
+            return done("error", logic=logic, message=str(exc))
+        except Exception as exc:  # noqa: BLE001 - see answers.internal_error
+            return done("error", logic=logic, message=internal_error(exc), exception=exc)
+        return done(status, logic=logic, message=reason, counterexample=counterexample)
     witness: Witness
     try:
         witness = parse_witness(witness_text, formula, options.logic)

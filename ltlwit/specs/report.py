@@ -16,6 +16,12 @@ from ltlwit.specs.run import ConjunctionResult, SpecResult
 from ltlwit.specs.vacuity import Finding
 
 
+def plural(count: int, noun: str) -> str:
+    """`1 spec`, `2 specs`, `0 errors`: counts in the reports people read (the nouns used
+    there all take an `s`)."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def witness_text(witness: Witness | None) -> str | None:
     return witness.to_str("spot") if witness is not None else None
 
@@ -62,7 +68,7 @@ def junit_xml(results: Iterable[SpecResult | ConjunctionResult]) -> bytes:
             suite = suites[file] = ET.SubElement(root, "testsuite", name=file)
         case = ET.SubElement(suite, "testcase", classname=file, time=f"{result.time_ms / 1000:.6f}")
         if isinstance(result, ConjunctionResult):
-            case.set("name", f"all {result.count} specs together are satisfiable")
+            case.set("name", f"all {plural(result.count, 'spec')} together are satisfiable")
             _outcome(case, result.status, result.message, result.error_text, "inconsistent", None)
             continue
         spec = result.spec

@@ -22,7 +22,7 @@ from ltlwit.pipeline.answers import Answer, Solution, internal_error
 from ltlwit.pipeline.checking import engine_answer
 from ltlwit.pipeline.inputs import STDIN_NAME, FormulaItem, InputItem
 from ltlwit.pipeline.options import SolveOptions
-from ltlwit.pipeline.parsing import parse
+from ltlwit.pipeline.parsing import name_warnings, parse
 from ltlwit.specs.files import Spec, read_specs
 from ltlwit.specs.vacuity import Decide, Finding, check_spec
 
@@ -152,16 +152,20 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
                 stdin_name: str, pool: Pool | None) -> Iterator[SpecResult | ConjunctionResult]:
     specs = list(read_specs(path, stdin, stdin_name))
     parsed: list[tuple[Spec, Formula | None, SpecResult | None]] = []
+    warnings: list[tuple[str, ...]] = []  # each parsed spec's (the pipeline sees formulas, not their text)
     for spec in specs:
         item = InputItem(spec.formula, spec.file, spec.line)
         if spec.error is not None:
             parsed.append((spec, None, SpecResult(item=item, spec=spec, status="error", message=spec.error)))
             continue
         try:
-            parsed.append((spec, parse(spec.formula, options.solve.syntax), None))
+            formula = parse(spec.formula, options.solve.syntax)
         except ValueError as exc:
             parsed.append((spec, None, SpecResult(item=item, spec=spec, status="error", message="parse error",
                                                   parse_error=exc)))
+            continue
+        parsed.append((spec, formula, None))
+        warnings.append(name_warnings(spec.formula, formula, options.solve.syntax))
     queries = []  # a spec expected valid is asked about its negation
     for spec, formula, done in parsed:
         if done is None and formula is not None:
@@ -169,7 +173,8 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
             queries.append(FormulaItem(query.to_str("spot"), spec.file, spec.line, formula=query,
                                        semantics=spec.semantics))
     solutions = _answers(pipeline, pool, queries)
-    results = [done if done is not None else _judge(spec, next(solutions)) for spec, _, done in parsed]
+    told = iter(warnings)
+    results = [done if done is not None else _judge(spec, next(solutions), next(told)) for spec, _, done in parsed]
     if options.vacuity or options.consistency:
         conjuncts = [(i, f) for i, (spec, f, done) in enumerate(parsed) if done is None and spec.expect == "sat"]
         kinds = {parsed[i][0].semantics or options.solve.semantics for i, _ in conjuncts}
@@ -190,9 +195,9 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
     yield from results
 
 
-def _judge(spec: Spec, solution: Solution) -> SpecResult:
+def _judge(spec: Spec, solution: Solution, warnings: tuple[str, ...]) -> SpecResult:
     common = dict(item=solution.item, spec=spec, time_ms=solution.time_ms, source=solution.source,
-                  logic=solution.logic)
+                  logic=solution.logic, warnings=warnings)
     if solution.status == "error":
         return SpecResult(status="error", message=solution.message, parse_error=solution.parse_error,
                           exception=solution.exception, **common)

@@ -26,6 +26,7 @@ checked again, on the formula as written, before it is returned.
 
 from __future__ import annotations
 
+from ltlwit.logic import stage
 from ltlwit.logic.assignment import cube
 from ltlwit.logic.budget import Budget, Limit, OutOfBudget
 from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, And, Formula, Not, Or, ap, conjuncts, transform
@@ -158,6 +159,7 @@ def solve(formula: Formula, budget: Budget | None = None) -> Result:
     if not isinstance(result, Sat):
         return result
     trace = finite_part(result.witness, alive)  # type: ignore[arg-type]
+    stage.enter("checking the finite witness")
     try:
         verified = trace is not None and holds(formula, trace, Limit(budget))
     except OutOfBudget as e:

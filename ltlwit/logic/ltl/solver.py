@@ -27,6 +27,7 @@ from __future__ import annotations
 import gc
 import time
 
+from ltlwit.logic import stage
 from ltlwit.logic.formula import FALSE, Formula
 from ltlwit.logic.ltl.check import Prover, holds, labels_for
 from ltlwit.logic.ltl.emptiness import accepting_scc
@@ -80,12 +81,15 @@ def solve_builtin(formula: Formula, budget: Budget | None = None, end: str | Non
 def _portfolio(formula: Formula, budget: Budget | None, end: str | None = None) -> Result:
     limit = Limit(budget)
     try:
+        stage.enter("rewriting")
         prepared = simplify(formula, limit)
         if prepared is FALSE:
             return Unsat("rewriting")
         if not prepared.temporal:
+            stage.enter("propositional SAT")
             return _propositional(formula, prepared, budget)
         if len(prepared.aps()) <= SMALL_APS and prepared.size <= SMALL_SIZE and not prepared.past:
+            stage.enter("small-formula automaton")
             result = _small(formula, prepared, limit)
             if result is not None:
                 return result
@@ -140,12 +144,14 @@ def _search(formula: Formula, prepared: Formula, limit: Limit, end: str | None =
     try:
         with Watchdog(limit, lambda: (search.x.interrupt(), lassos.interrupt(), proof.interrupt())):
             while True:
+                stage.enter(f"search round {(work // FIRST_WORK).bit_length()}")  # work doubles each round
                 began = time.perf_counter()
                 trace = lassos.advance(work)
                 if trace is None:
                     trace = search.advance(work)
                 if trace is not None:
                     break
+                stage.enter("k-liveness")
                 if proof.advance(PROOF_SHARE * (time.perf_counter() - began) / (1 + proof.k) ** 2):
                     return Unsat("k-liveness")
                 work *= 2
@@ -161,6 +167,7 @@ def _search(formula: Formula, prepared: Formula, limit: Limit, end: str | None =
         proof.close()
     if stopped is not None:
         raise stopped
+    stage.enter("minimising the witness")
     trace = minimise(formula, trace, limit)
     return _verified(formula, trace, limit.with_states(None))  # the deadline, not the state budget
 
@@ -178,6 +185,7 @@ def _propositional(formula: Formula, prepared: Formula, budget: Budget | None) -
 
 def _verified(formula: Formula, trace: Trace, limit: Limit | None = None) -> Result:
     """The last line of defence: a witness is returned only when the checker accepts it."""
+    stage.enter("checking the witness")
     if holds(formula, trace, limit):
         return Sat(trace)
     return Unknown(f"internal error: candidate witness {trace.prefix}/{trace.cycle} failed its check")

@@ -5,6 +5,10 @@ Precedence, lowest first: `-> <->` (right-assoc); `|`; `xor`; `&` (and Wring's `
 past `O H`; `X`, the weak next `wX` and the past `Y Z`; `!`. All unary operators are prefix
 and bind tighter than every binary one, so a unary operator applies as soon as its operand is
 complete (`Y a & b` is `(Y a) & b`, `O a U b` is `(O a) U b`, `wX a U b` is `(wX a) U b`).
+Spot's bounded operators bind as their letter does and are spelled out as they apply
+(`spell_out`), so a formula never holds them: `X[2] a` is `X X a`, `F[1..2] b` is
+`X(b | X b)` (strong nexts: the instant must exist), `G[1..2] c` is `wX(c & wX c)` (weak
+nexts: only the instants that exist), `F[2..] a` is `X X F a`.
 `&`, `|` and `xor` nest to the left (`a & b & c` is `(a & b) & c`); parentheses are kept
 as structure (`a & (b & c)` stays right-nested) because formulas are never rewritten.
 No recursion anywhere: 10,000 nested parentheses or `X` operators are fine.
@@ -117,10 +121,29 @@ def _name_hint(unexpected: Tok | None, pending: list[Tok]) -> str:
     return f' (a proposition named {letter} is written "{letter}")'
 
 
+def spell_out(op: str, low: int, high: int | None, f: Formula) -> Formula:
+    """Spot's bounded operator `op` (X, F or G) with bounds `low`..`high` (None: no upper
+    bound; X's are equal) over `f`, with the plain operators: `X[n] f` is n nested `X`;
+    `F[n..m] f` is `X^n (f | X(f | ... X f))` with m - n + 1 copies of f, strong nexts as f
+    must hold at an instant that exists; `G[n..m] f` is `wX^n (f & wX(f & ... wX f))`, weak
+    nexts as a finite trace may end before m; `F[n..] f` is `X^n F f`, `G[n..] f` `wX^n G f`.
+    (On infinite traces `wX` is `X`: the same formulas as Spot's.)"""
+    step, join = ("X", "|") if op != "G" else (WEAK_NEXT, "&")
+    body = f if high is not None else Formula(op, (f,))
+    for _ in range(high - low if high is not None else 0):
+        body = Formula(join, (f, Formula(step, (body,))))
+    for _ in range(low):
+        body = Formula(step, (body,))
+    return body
+
+
 def _apply_unary(operands: list[Formula], pending: list[Tok], where: list[_Span] | None = None) -> None:
     while pending and pending[-1].kind == "un":
         tok = pending.pop()
-        operands[-1] = Formula(tok.value, (operands[-1],))
+        if tok.bounds is None:
+            operands[-1] = Formula(tok.value, (operands[-1],))
+        else:
+            operands[-1] = spell_out(tok.value, *tok.bounds, operands[-1])
         if where is not None:
             where[-1] = (tok.column, where[-1][1], None, operands[-1])
 

@@ -24,8 +24,17 @@ operator too, so that `a wX b` is reported as an unexpected weak next operator (
 is), never read as names. Spot's strong next `X[!]` (spaces allowed before and inside the
 bracket, as Spot's scanner skips them: `X [ !]`) is `X`, the strong next of the finite-trace
 semantics; `X[]` is Spin's `X G`, as in Spot.
-Bounded and PSL/SERE syntax (`X[2]`, `F[1:3]`, `{...}`, `;`, `[*]`, `##1`, `first_match`)
-is not supported and reported as such, with its column.
+
+Spot's bounded operators are one token each, carrying their bounds (`Tok.bounds`), which the
+parser spells out with the plain operators (there is no bounded node): `X[n]`, and `F[n..m]`,
+`G[n..m]` with `..` or `:` between the bounds and the upper one optional (`F[2..]`), blanks
+allowed as for `X[!]`. A bracket after `Y Z O H wX` (which Spot lacks) is unsupported; a
+malformed, reversed (`F[4..2]`) or huge (over `MAX_BOUND`) bracket is a syntax error marked
+under the bracket. PSL/SERE syntax (`{...}`, `;`, `[*]`, `##1`, `first_match`) is not
+supported and reported as such, with its column.
+
+`split_names` tells which identifiers of a text Spot's rules split into operators and a name
+(`Grant` is `G rant`), so that callers can warn where a user may have meant one name.
 """
 
 from __future__ import annotations
@@ -44,6 +53,9 @@ class Tok(NamedTuple):
     column: int
     width: int
     level: float = 0.0  # binding strength of a binary operator (higher binds tighter)
+    #: A bounded unary operator's (lower, upper) bound: `X[3]` (3, 3), `F[2..4]` (2, 4),
+    #: `G[2..]` (2, None); None for every other token.
+    bounds: tuple[int, int | None] | None = None
 
 
 #: Binary operators: op -> level, Spot's table lowest first, `S T` with their twins `U R`.
@@ -82,6 +94,13 @@ _WORD = re.compile(r"[a-zA-Z0-9_.]+")
 _BRACKET = re.compile(r"[ \t\n\r]*\[(\])?")
 #: Spot's strong next `X[!]`: flex skips blanks before `[` and inside the bracket, `!]` is one token.
 _STRONG_NEXT = re.compile(r"[ \t\n\r]*\[[ \t\n\r]*!\]")
+#: The bracket of a bounded operator, from its `[`: a number, then `..` or `:` and an optional
+#: second number (blanks anywhere between, as flex skips them).
+_BOUNDS = re.compile(r"\[[ \t\n\r]*([0-9]+)[ \t\n\r]*(?:(\.\.|:)[ \t\n\r]*([0-9]*)[ \t\n\r]*)?\]")
+#: The largest bound a bounded operator may have: `F[0..m]` copies its operand m + 1 times.
+MAX_BOUND = 1000
+#: The operators that take a bracket of bounds, and what it holds (for the error message).
+_BOUNDED = {"X": "X[n] or X[!]", "F": "F[n..m], F[n:m] or F[n..]", "G": "G[n..m], G[n:m] or G[n..]"}
 _KEYWORDS = {"U": "U", "R": "R", "V": "R", "W": "W", "M": "M", "S": "S", "T": "T", "xor": "xor"}
 _UNSUPPORTED_WORDS = {"first_match": "PSL first_match"}
 #: Letters that are a unary operator unless a digit follows (then they start a name).
@@ -247,16 +266,39 @@ def _word(text: str, i: int, word: str, after_operand: bool, append) -> int:
 def _unary(text: str, i: int, op: str, append) -> int:
     """Emit the unary operator `op` spelled at i (a letter, or `wX`), with what a bracket
     after it means: `X[!]` is `X` (Spot's strong next), `[]` is left to be read as `G`, any
-    other bracket is a bounded operator, unsupported. Return the index after it."""
+    other bracket is a bounded operator (`_bounded`). Return the index after it."""
     end = i + len(op)
     bracket = _BRACKET.match(text, end)
     if bracket and not bracket.group(1):
         strong = _STRONG_NEXT.match(text, end) if op == "X" else None
         if strong is None:
-            raise _unsupported(text, i, bracket.end() - i, f"bounded operator {op}[..]")
+            if op not in _BOUNDED:
+                raise _unsupported(text, i, bracket.end() - i, f"bounded operator {op}[..]")
+            return _bounded(text, i, op, bracket.end() - 1, append)
         end = strong.end()
     append(Tok("un", op, i, end - i))
     return end
+
+
+def _bounded(text: str, i: int, op: str, start: int, append) -> int:
+    """Emit Spot's bounded operator `op` spelled at i, its bracket opening at `start`; errors
+    are marked under the bracket. Return the index after it."""
+    found = _BOUNDS.match(text, start)
+    close = text.find("]", start)
+    width = (close + 1 if close >= 0 else len(text)) - start
+    if found is None or (op == "X") != (found.group(2) is None):
+        raise ParseError(text, start, f"syntax error, malformed bounded operator: expected {_BOUNDED[op]}", width)
+    numbers = [n for n in (found.group(1), found.group(3)) if n]
+    big = next((n for n in numbers if len(n.lstrip("0")) > len(str(MAX_BOUND)) or int(n) > MAX_BOUND), None)
+    if big is not None:
+        raise ParseError(text, start, f"bound {big} too large in {op}[..] (at most {MAX_BOUND})", width)
+    low = int(found.group(1))
+    high = low if op == "X" else int(found.group(3)) if found.group(3) else None
+    if high is not None and high < low:
+        raise ParseError(text, start, f"reversed range in {op}[{low}..{high}]: the upper bound is below the lower one",
+                         width)
+    append(Tok("un", op, i, found.end() - i, bounds=(low, high)))
+    return found.end()
 
 
 def _skip_comment(text: str, i: int) -> int:
@@ -274,3 +316,55 @@ def _skip_comment(text: str, i: int) -> int:
         else:
             j += 1
     raise ParseError(text, i, "unclosed comment", 2)
+
+
+#: Where `split_names` may find something: an identifier starting with an operator letter (or
+#: `wX` and one), more unary letters, then two letters. Most texts have none (Spot's `GFa` has
+#: one letter after its operators) and are not tokenized again.
+_MAY_SPLIT = re.compile(r"(?<![a-zA-Z0-9_.])(?:wX)?[" + _KEYWORD_LETTERS + "][" + _UNARY_LETTERS + r"]*+[a-zA-Z]{2}")
+#: A name left after the operators that is as likely a word's tail as a proposition.
+_WORDLIKE = re.compile(r"[a-zA-Z]{2}")
+
+
+def split_names(text: str) -> list[tuple[str, str]]:
+    """The identifiers of an infix `text` that Spot's rules read as operators before a name,
+    where a user may have meant one name: (the identifier as written, its reading), each once,
+    in order (`Grant & F Grant`: `[("Grant", "G rant")]`; after an operand `a Ready` gives
+    `("Ready", "R eady")`). Only names of two letters or more count: `GFa`, `Xp1` and `Gp`
+    are Spot's idiom for `G F a`, `X p1`, `G p`. [] for a text that does not tokenize."""
+    if _MAY_SPLIT.search(text) is None:
+        return []
+    try:
+        toks = tokenize(text)
+    except ParseError:
+        return []
+    found: dict[str, str] = {}
+    k = 0
+    while k < len(toks):
+        start = toks[k].column
+        if toks[k].kind not in ("un", "bin") or not _WORD.match(text[start]) or (
+                start and _WORD.match(text[start - 1])):
+            k += 1
+            continue
+        end = _WORD.match(text, start).end()
+        run = k + 1
+        while run < len(toks) and toks[run].column < end:
+            run += 1
+        last = toks[run - 1]
+        if run - k > 1 and last.kind == "atom" and last.value.op in ("ap", "!") \
+                and _WORDLIKE.match(text, last.column) and all(t.kind != "atom" for t in toks[k + 1:run - 1]):
+            found.setdefault(text[start:end], " ".join(text[t.column:min(t.column + t.width, end)]
+                                                       for t in toks[k:run]))
+        k = run
+    return list(found.items())
+
+
+def split_warning(word: str, reading: str) -> str:
+    """The warning for an identifier that `split_names` found split, with the way out."""
+    first, _, rest = reading.partition(" ")
+    if first in _KEYWORDS:
+        how = f"{first} whose right operand is {rest}"
+    else:
+        *ops, name = reading.split(" ")
+        how = f"{' '.join(ops)} applied to {name}"
+    return f"'{word}' is read as '{reading}' ({how}); write \"{word}\" to keep it one name"

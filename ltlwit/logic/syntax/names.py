@@ -1,8 +1,8 @@
 """How atomic-proposition names are written in each syntax: when a name may stand bare and
 how it is double-quoted otherwise. Shared by the printers and the word/assignment syntaxes
 so that what a printer leaves bare is exactly what the matching parser reads back as one AP.
-The operator letters of network Polish live here too (`NETWORK_ARITY`): they decide both
-which letters network Polish reads as names and which Spot names auto-detection would misread.
+The operator letters of network Polish live here too (`NETWORK_ARITY`): they decide which
+letters network Polish reads as names.
 """
 
 from __future__ import annotations
@@ -19,6 +19,9 @@ SPOT_KEYWORDS = frozenset({"U", "R", "V", "W", "M", "S", "T", "xor", "first_matc
 #: Names the infix lexer reads as starting with the weak next `wX`: `wX` itself and `wX`
 #: followed by a unary operator's letter (`wXFa` is `wX F a`); `wXa`, `wX1` stay names.
 SPOT_WEAK_NEXT = re.compile(r"wX(?:[FGXYZOH]|\Z)")
+#: What `ltlwit solve` prints in place of a witness: a name spelled so is quoted, so that no
+#: witness reads as one (`verify` takes `UNSAT` for solve's claim, `ERROR` marks a bad input).
+STATUS_WORDS = frozenset({"UNSAT", "UNKNOWN", "ERROR"})
 #: Identifier tokens of the prefix syntaxes (spaced Polish, LBT, assignments).
 IDENT = re.compile(r"[A-Za-z_.][A-Za-z0-9_.]*\Z")
 
@@ -49,16 +52,18 @@ def unquote_at(text: str, start: int) -> tuple[str, int] | None:
 @lru_cache(maxsize=4096)
 def spot_ap(name: str) -> str:
     """A name as Spot's infix syntax needs it: bare when the lexer reads it back as this very
-    AP, quoted otherwise (`aUb`, `p0`, `F1`, `H1`, `Sa`, `wXa` stay bare; `X`, `U`, `T`,
-    `Once`, `wX`, `wXFa`, `true`, `x < 3` are quoted).
-    Names that are themselves network Polish (`Uab`, `F0`) are quoted too, although Spot
-    would read them bare, so that auto-detection reads the printed formula back unchanged."""
+    AP, quoted otherwise (`aUb`, `p0`, `F1`, `H1`, `Sa`, `wXa`, `Req`, `Uab`, `F0` stay bare;
+    `X`, `U`, `T`, `Once`, `wX`, `wXFa`, `true`, `x < 3` are quoted), so a user's names come
+    back as they were typed; solve's status words (`STATUS_WORDS`) are quoted too.
+    Auto-detection reads the printed text back the same, since a string that is both Spot and
+    network Polish is Spot's (`Req`, not `e R q`) except in a source that has been Polish only
+    so far (a DeepLTL data set), where `--syntax spot` or quotes settle it."""
     if (
         SPOT_BARE.match(name)
         and name not in SPOT_KEYWORDS
         and not SPOT_WEAK_NEXT.match(name)
         and name.lower() not in ("true", "false")
-        and (len(name) == 1 or not _is_network_polish(name))
+        and name not in STATUS_WORDS
     ):
         return name
     return quote(name)
@@ -71,18 +76,3 @@ NETWORK_TOKEN = re.compile(r"<->|->|xor|.", re.S)
 #: included, is a name, and it has no weak next `wX` (`wXa` is three tokens there).
 NETWORK_ARITY = {"1": 0, "0": 0, "!": 1, "X": 1, "F": 1, "G": 1, "&": 2, "|": 2, "->": 2, "<->": 2,
                  "xor": 2, "U": 2, "R": 2, "W": 2, "M": 2}
-
-
-def _is_network_polish(text: str) -> bool:
-    """Whether `text` is one complete network-Polish formula (letters are names)."""
-    need = 1
-    for tok in NETWORK_TOKEN.findall(text):
-        if need == 0:
-            return False
-        arity = NETWORK_ARITY.get(tok)
-        if arity is None:
-            if not tok.isalpha():
-                return False
-            arity = 0
-        need += arity - 1
-    return need == 0
