@@ -126,3 +126,33 @@ def test_undecided_questions_are_reported_and_never_clean(tmp_path, monkeypatch)
     assert record["vacuity"] == "undecided"
     assert [(f["ap"], f["status"], f["reason"]) for f in record["findings"]] == [
         ("req", "undecided", "time budget exhausted"), ("grant", "undecided", "time budget exhausted")]
+
+
+def test_questions_share_the_witnesses_found(monkeypatch) -> None:
+    """Most vacuity questions are satisfied by a trace found for an earlier one: the engine is
+    asked far fewer times than there are questions, and the findings are the same as when each
+    question is solved on its own."""
+    import ltlwit.specs.run as spec_run
+
+    specs = [parse_formula(f) for f in ["G(r0 -> F g0)", "G(r1 -> F g1)", "G F r0", "G F r1", "G !(g0 & g1)",
+                                        "G(g0 -> r0)", "G(g1 -> r1)"]]
+    calls: list[Formula] = []
+
+    def counted(formula, logic, options, *rest, **named):
+        calls.append(formula)
+        return engine_answer(formula, logic, options, *rest, **named)
+
+    monkeypatch.setattr(spec_run, "engine_answer", counted)
+
+    def findings() -> list[list[tuple[str, int, bool]]]:
+        decide = spec_run._memo(SolveOptions())
+        return [[(f.occurrence.ap, f.occurrence.nth, f.value) for f in check_spec(specs, i, decide)]
+                for i in range(len(specs))]
+
+    shared = findings()
+    asked = len(calls)
+    monkeypatch.setattr(spec_run, "SHARED_WITNESSES", 0)
+    calls.clear()
+    alone = findings()
+    assert shared == alone and any(shared)
+    assert asked < len(calls) / 2, (asked, len(calls))
