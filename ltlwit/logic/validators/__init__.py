@@ -4,14 +4,17 @@ Every validator has one signature, `(formula, witness, semantics="infinite") -> 
 the rules of `ltlwit.logic.witness.holds` (which errors it raises, and that a trace with an
 unsatisfiable step witnesses nothing). They differ in who decides: `builtin` is the checker
 every answer of ltlwit already passed; `aiger` (py-aiger circuits and a SAT solver, an optional
-extra) shares no code with it, so a disagreement points at a bug in one of them; `spot` will
-follow. A validator that rejects a witness shows why with a counterexample word where it can.
+extra) shares no code with it, so a disagreement points at a bug in one of them; `spot`
+(language inclusion of the lasso's words in the formula, by Spot's automata: the check the
+golden files were labelled with) where `import spot` works. A validator that rejects a witness
+shows why with a counterexample word where it can. `judge` asks several and `disagreement`
+says, for a bug report, where they differ.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.trace import Trace
@@ -65,5 +68,73 @@ def _aiger(formula: Formula, witness: Witness, semantics: str = "infinite") -> V
     return holds(formula, witness, semantics)
 
 
-#: Validators by name ("spot" joins later).
-VALIDATORS: dict[str, Validator] = {"builtin": builtin, "aiger": _aiger}
+def _spot(formula: Formula, witness: Witness, semantics: str = "infinite") -> Validation:
+    """Spot's language inclusion (`ltlwit.logic.ltl.spot`): lassos only; an assignment is
+    judged as the lasso `cycle{cube}` (a propositional formula speaks of the first letter)."""
+    from ltlwit.logic.assignment import Assignment
+    from ltlwit.logic.ltl import spot
+
+    if isinstance(witness, Assignment):
+        from ltlwit.logic.witness import holds
+
+        holds(formula, witness)  # the same errors as the other validators (an AP the formula lacks)
+        witness = Trace((), (witness.to_formula(),))
+    elif semantics == "finite" or witness.finite:
+        raise ValueError("the spot validator checks lassos only (infinite semantics)")
+    return Validation(spot.holds(formula, witness))
+
+
+#: Validators by name.
+VALIDATORS: dict[str, Validator] = {"builtin": builtin, "aiger": _aiger, "spot": _spot}
+
+
+def validator_problem(names: Sequence[str]) -> str | None:
+    """Why these validators cannot run here (an unknown name, a missing package), in one line;
+    None when they can. Said up front, before any input is read."""
+    import importlib.util
+
+    for name in names:
+        if name not in VALIDATORS:
+            return f"unknown validator {name!r} (known: {', '.join(VALIDATORS)})"
+        if name == "aiger" and (importlib.util.find_spec("aiger") is None
+                                or importlib.util.find_spec("aiger_sat") is None):
+            return "the aiger validator needs py-aiger and py-aiger-sat: pip install 'ltlwit[aiger]'"
+        if name == "spot" and importlib.util.find_spec("spot") is None:
+            return "the spot validator needs Spot's Python bindings, and `import spot` fails here"
+    return None
+
+
+def judge(names: Sequence[str], formula: Formula, witness: Witness,
+          semantics: str = "infinite") -> dict[str, Validation]:
+    """Each named validator's answer (a ValueError from one of them propagates: the witness
+    cannot be judged, as for `holds`)."""
+    return {name: VALIDATORS[name](formula, witness, semantics) for name in names}
+
+
+def disagreement(formula: Formula, witness: Witness, verdicts: dict[str, Validation],
+                 syntax: str = "spot") -> str | None:
+    """None when the validators agree; else one line for the user and a bug report: the
+    formula, the witness and each verdict, with the counterexample word a rejecting one gave."""
+    if len({v.valid for v in verdicts.values()}) <= 1:
+        return None
+    parts = []
+    for name, v in verdicts.items():
+        text = "holds" if v.valid else "fails"
+        if v.word is not None:
+            text += f" (counterexample {_word_text(v.word, v.loop)})"
+        parts.append(f"{name}: {text}")
+    return (f"the validators disagree (a bug in one of them; please report it): formula {formula.to_str(syntax)}, "
+            f"witness {witness.to_str(syntax)}; " + "; ".join(parts))
+
+
+def bounded(verdicts: dict[str, Validation]) -> list[str]:
+    """The validators whose 'holds' rests on a bounded search (not a proof)."""
+    return [name for name, v in verdicts.items() if v.valid and not v.exact]
+
+
+def _word_text(word: tuple[dict[str, bool], ...], loop: int | None) -> str:
+    letters = [" & ".join(n if value else f"!{n}" for n, value in sorted(letter.items())) or "1" for letter in word]
+    if loop is None:
+        return "; ".join(letters)
+    head = "".join(f"{x}; " for x in letters[:loop])
+    return f"{head}cycle{{{'; '.join(letters[loop:])}}}"
