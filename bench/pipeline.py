@@ -1,7 +1,7 @@
 """Benchmark of the whole `ltlwit solve` pipeline, end to end, as a user runs it.
 
     python bench/pipeline.py throughput [--sets ltl35,grid] [--models none,si,dual,both] [--limit N]
-    python bench/pipeline.py startup [--repeat 5]     # `ltlwit --help`, cold `ltlwit solve "G(a -> F b)"`
+    python bench/pipeline.py startup [--repeat 5]     # bench/startup.py's table (cold `ltlwit` runs)
     python bench/pipeline.py memory [--lines 100000]  # peak RSS streaming 10k, 50k, 100k lines
     python bench/pipeline.py jobs [--sets ltl35,rozier] [--jobs 1,2] [--repeat 3] [--extra "--timeout 10"]
     python bench/pipeline.py all                      # throughput, startup, memory, as in docs/benchmarks.md
@@ -185,26 +185,6 @@ def jobs_throughput(sets: list[str], jobs: list[int], limit: int | None, extra: 
         print("\n".join(f"- {note}" for note in notes) + "\n")
 
 
-def wall(command: list[str], repeat: int) -> tuple[float, float]:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        subprocess.run(command, capture_output=True, env=env(), check=False)
-        times.append(time.perf_counter() - start)
-    return min(times), statistics.median(times)
-
-
-def startup(repeat: int) -> None:
-    print(f"## start-up (min and median of {repeat} runs; load average before: {load()})\n")
-    print("| command | min s | median s |")
-    print("|---|---|---|")
-    for args in (["--help"], ["solve", "G(a -> F b)"], ["solve", "--model", "none", "G(a -> F b)"]):
-        best, median = wall(ltlwit() + args, repeat)
-        shown = " ".join(f'"{a}"' if " " in a else a for a in args)
-        print(f"| `ltlwit {shown}` | {best:.3f} | {median:.3f} |", flush=True)
-    print()
-
-
 def peak_rss_kib(command: list[str]) -> int:
     """Peak RSS of one process (measured from a fresh parent, so earlier children don't count)."""
     probe = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, "
@@ -248,6 +228,8 @@ def main() -> None:
         jobs_throughput(args.sets.split(",") if args.sets != "ltl35,grid" else ["ltl35", "rozier"],
                         [int(j) for j in args.jobs.split(",")], args.limit, args.extra.split(), args.repeat)
     if args.what in ("startup", "all"):
+        from startup import startup  # bench/startup.py
+
         startup(args.repeat)
     if args.what in ("memory", "all"):
         memory(args.lines)

@@ -21,7 +21,7 @@ import functools
 import io
 import os
 from dataclasses import dataclass
-from typing import BinaryIO, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, BinaryIO, Iterable, Iterator, Mapping
 
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula
@@ -32,8 +32,9 @@ from ltlwit.pipeline.inputs import STDIN_NAME, FormulaItem, InputItem
 from ltlwit.pipeline.models import check_device
 from ltlwit.pipeline.options import SolveOptions, engine_problem
 from ltlwit.pipeline.parsing import InputParser
-from ltlwit.pipeline.verify import NOTHING_TO_CHECK, VerifyOptions, claim_of, judge_unsat
-from ltlwit.specs.run import CheckOptions, ConjunctionResult, SpecResult, check_files
+
+if TYPE_CHECKING:  # `check`'s: the spec files' layer loads when specs are checked
+    from ltlwit.specs.run import ConjunctionResult, SpecResult
 
 __all__ = ["CheckReport", "Solution", "Solver", "check", "parse", "solve", "verify"]
 
@@ -122,6 +123,8 @@ class Solver:
         """The results of spec files (see `check`), lazily, file by file; the path `-` reads
         `stdin`. `jobs` > 1: that many worker processes answer the specs and their vacuity
         questions (each with its own models, loaded once); results still come in file order."""
+        from ltlwit.specs.run import CheckOptions, check_files
+
         options = CheckOptions(self.options, vacuity, consistency)
         if jobs <= 1:
             yield from check_files(paths, options, self.pipeline, stdin, stdin_name)
@@ -175,6 +178,8 @@ def verify(formula: Formula | str, witness: Witness | Mapping[str, bool] | str, 
     are: "UNSAT" (or "UNSAT core: ...") is True when the engine proves the formula
     unsatisfiable, False when it finds a witness; ValueError when it cannot decide (the
     memory ceiling), and for "UNKNOWN", which claims nothing."""
+    from ltlwit.pipeline.verify import NOTHING_TO_CHECK, VerifyOptions, claim_of, judge_unsat
+
     if isinstance(formula, str):
         from ltlwit.logic.syntax import deepltl_framing
 
@@ -207,10 +212,14 @@ class CheckReport:
 
     @property
     def specs(self) -> list[SpecResult]:
+        from ltlwit.specs.run import SpecResult
+
         return [r for r in self.results if isinstance(r, SpecResult)]
 
     @property
     def passed(self) -> bool:
+        from ltlwit.specs.run import SpecResult
+
         return all(r.positive and not (isinstance(r, SpecResult) and r.vacuity_failed) for r in self.results)
 
     def __iter__(self) -> Iterator[SpecResult | ConjunctionResult]:

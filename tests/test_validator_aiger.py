@@ -210,7 +210,7 @@ def test_the_same_errors_as_the_builtin_checker(formula: str, witness: Trace | A
 
 
 def test_registry() -> None:
-    assert set(VALIDATORS) == {"builtin", "aiger"}
+    assert set(VALIDATORS) == {"builtin", "aiger", "spot"}
     f, t = parse_formula("!(GFa & GF!a)"), parse_trace("cycle{1}")
     builtin = VALIDATORS["builtin"](f, t)
     assert not builtin.valid and builtin.word is not None

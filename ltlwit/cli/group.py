@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-import traceback
 from typing import Any
 
 import click
@@ -109,6 +108,8 @@ class LtlwitGroup(click.Group):
             else:
                 click.echo(f"ltlwit: internal error (please report it): {type(exc).__name__}: {exc}", err=True)
                 if env.traceback:
+                    import traceback
+
                     click.echo("".join(traceback.format_exception(exc)).rstrip("\n"), err=True)
                 else:
                     click.echo("ltlwit: run it again with --traceback (or LTLWIT_TRACEBACK=1) to see where", err=True)

@@ -17,7 +17,7 @@ import io
 import itertools
 import os
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Iterator
 
 import click
 
@@ -27,7 +27,9 @@ from ltlwit.cli.status import ExitStatus, exit_status, worst
 from ltlwit.pipeline.answers import Answer, Notify
 from ltlwit.pipeline.inputs import InputItem
 from ltlwit.pipeline.options import SolveOptions
-from ltlwit.pipeline.verify import VerifyOptions
+
+if TYPE_CHECKING:  # `verify`'s: loads with that command
+    from ltlwit.pipeline.verify import VerifyOptions
 
 #: One piece of rendered output: (1 for stdout, 2 for stderr, the text as written), or (0, its
 #: status) where an answer's output ends, so the main process ticks the progress line exactly

@@ -3,18 +3,19 @@ the one-line messages of the model workflow."""
 
 from __future__ import annotations
 
-from typing import Any, BinaryIO, Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Iterator, Sequence
 
 import click
 
-from ltlwit.api import Solver
 from ltlwit.cli.choices import DEVICES, ENGINES, FORMATS, LOGICS, MODELS, SEMANTICS, SYNTAXES, TASKS
 from ltlwit.cli.environment import Environment
 from ltlwit.cli.output import Printer, stdout_console
 from ltlwit.cli.status import ExitStatus, exit_status, worst
-from ltlwit.neural import registry
 from ltlwit.pipeline.answers import Answer
 from ltlwit.pipeline.inputs import InputItem, has_inputs, read_inputs
+
+if TYPE_CHECKING:  # loads in `make_solver`: `--help` and `verify` need no solver
+    from ltlwit.api import Solver
 
 
 class Number(click.FloatRange):
@@ -32,6 +33,8 @@ def model_completer(keywords: Sequence[str] = ()) -> Callable[..., list[str]]:
     """Shell completion of model names (`keywords`, then the installed models; manifests only,
     no torch)."""
     def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+        from ltlwit.neural import registry
+
         names = [*keywords, *(m.name for m in registry.list_models())]
         head, _, last = incomplete.rpartition(",")  # `--model si,my<TAB>`: the list's last name
         if head:
@@ -149,6 +152,8 @@ def solve_options(command: Callable, timeout: float | None = None) -> Callable:
 def make_solver(ctx: click.Context, notify: Callable[..., None], **options: Any) -> Solver:
     """The command's `Solver`; options that cannot work here (a missing model, no GPU for
     `--device cuda`, no Spot for `--engine spot`) are usage errors, said once up front."""
+    from ltlwit.api import Solver
+
     options["fallback"] = not options.pop("no_fallback")
     options["semantics"] = semantics_of(ctx, options)
     jobs = options.pop("jobs", 1)

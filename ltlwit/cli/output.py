@@ -16,21 +16,24 @@ line there (`Printer.status_line`), wiped before anything else is written. With 
 from __future__ import annotations
 
 import contextlib
-import csv
 import io
-import json
-import traceback
-from typing import Any, Callable, Iterable, Iterator, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, TextIO
 
 import click
 
 from ltlwit.cli.environment import Environment, OutputClosed, OutputFailed
-from ltlwit.cli.progress import ProgressLine, StatusLine
 from ltlwit.logic.assignment import Assignment
 from ltlwit.pipeline.answers import Answer, Solution, core_parts, core_text
-from ltlwit.pipeline.convert import Conversion
 from ltlwit.pipeline.inputs import InputItem
-from ltlwit.pipeline.verify import Verdict
+
+# What only some runs need loads when they need it (a cold `ltlwit solve` pays for every
+# module it imports): the progress and status lines with a terminal on stderr, rich, json and
+# csv with their formats, tracebacks with --traceback, and the answers of `verify` and `fmt`
+# with those commands.
+if TYPE_CHECKING:
+    from ltlwit.cli.progress import ProgressLine, StatusLine
+    from ltlwit.pipeline.convert import Conversion
+    from ltlwit.pipeline.verify import Verdict
 
 #: The keys of a `solve --format json` record, in order (also the CSV columns, less assignment).
 SOLVE_KEYS = ("input", "file", "line", "logic", "status", "witness", "witness_polish", "assignment", "source",
@@ -77,6 +80,8 @@ class Printer:
         if not self.env.stderr_isatty:
             yield lambda items: items
             return
+        from ltlwit.cli.progress import StatusLine
+
         self.status = StatusLine(self.env, timeout)
         try:
             with self.status.running():
@@ -157,6 +162,8 @@ class Printer:
         carried = getattr(exception, "traceback_text", None)  # from a worker process (`--jobs`)
         if isinstance(carried, str):
             return carried
+        import traceback
+
         return "".join(traceback.format_exception(exception)).rstrip("\n")
 
     def replay(self, events: Iterable[tuple[int, str]]) -> None:
@@ -265,6 +272,8 @@ class SolveText(SolvePrinter):
 
 class SolveJson(SolvePrinter):
     def render(self, solution: Solution) -> None:
+        import json
+
         self.data(json.dumps(solve_record(solution, self.syntax), ensure_ascii=False))
         if solution.status == "error":
             self.problem(solution)
@@ -278,6 +287,8 @@ class SolveCsv(SolvePrinter):
         self.header_due = True
 
     def _row(self, values: list[Any]) -> str:
+        import csv
+
         buf = io.StringIO()
         csv.writer(buf, lineterminator="").writerow(values)
         return buf.getvalue()
@@ -350,6 +361,8 @@ def solve_printer(fmt: str, env: Environment, syntax: str = "spot") -> SolvePrin
         fmt = "table" if env.stdout_isatty else "text"
     printer: SolvePrinter = {"table": SolveTable, "json": SolveJson, "csv": SolveCsv}.get(fmt, SolveText)(env, syntax)
     if env.stderr_isatty and not env.stdout_isatty:
+        from ltlwit.cli.progress import ProgressLine
+
         printer.progress = ProgressLine(env)
     return printer
 
@@ -386,6 +399,8 @@ class VerifyJson(Printer):
             "counterexample": verdict.counterexample.to_str() if verdict.counterexample is not None else None,
             "error": verdict.error_text,
         }
+        import json
+
         self.data(json.dumps(record, ensure_ascii=False))
         if verdict.status == "error":
             self.problem(verdict)

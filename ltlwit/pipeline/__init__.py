@@ -8,8 +8,22 @@ and its stages), `sources` (candidate sources: models, test doubles), `checking`
 engine fallback), `coreform` (rewriting into a model's operators), `models` (choosing and
 loading models; torch only there, lazily), `verify` and `convert` (the `verify` and `fmt`
 answers). The pipeline imports logic and neural, never eval, train, specs or the CLI.
+
+`Pipeline` loads on first use, so that importing one of the light modules (`options`, whose
+lists the CLI's `--help` shows; `inputs`, `answers`) does not load the stream and its stages.
 """
 
-from ltlwit.pipeline.run import Pipeline
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = ["Pipeline"]
+
+
+def __getattr__(name: str) -> Any:
+    if name != "Pipeline":
+        raise AttributeError(f"module 'ltlwit.pipeline' has no attribute {name!r}")
+    from ltlwit.pipeline.run import Pipeline
+
+    globals()["Pipeline"] = Pipeline
+    return Pipeline

@@ -7,11 +7,13 @@ exit statuses (`ltlwit.cli.status`); `ltlwit.solve` hands `Solution`s to Python 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, ClassVar, Literal
+from typing import TYPE_CHECKING, Callable, ClassVar, Literal
 
-from ltlwit.logic.core import Core
 from ltlwit.logic.witness import Witness
 from ltlwit.pipeline.inputs import InputItem
+
+if TYPE_CHECKING:
+    from ltlwit.logic.core import Core  # loads with --core only (the pipeline's `_core`)
 
 Status = Literal["sat", "unsat", "unknown", "error"]
 

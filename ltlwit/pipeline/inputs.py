@@ -11,7 +11,6 @@ so the caller reports it, sets exit status 2, and goes on with the other inputs.
 
 from __future__ import annotations
 
-import csv
 import os
 import re
 from dataclasses import dataclass
@@ -171,6 +170,8 @@ def read_stream(stream: BinaryIO, name: str, column: int = 0, skip_header: bool 
 def _csv_field(line: str, column: int) -> tuple[str, str | None]:
     if not line or line.startswith("#"):
         return "", None
+    import csv  # (FILE/COL inputs only)
+
     try:
         fields = next(csv.reader([line], strict=True))
     except csv.Error as exc:

@@ -22,7 +22,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from ltlwit.neural import TORCH_MISSING, registry, torch_installed
+from ltlwit.neural import TORCH_MISSING, torch_installed
 from ltlwit.pipeline.options import SolveOptions
 
 FAMILIES = {"si": ("si",), "dual": ("dual",), "both": ("si", "dual"), "auto": ("si",), "none": ()}
@@ -87,9 +87,14 @@ def select(options: SolveOptions) -> Selection:
     mine` with an LTL model `mine` answers propositional inputs with the engine alone."""
     if options.model == "auto" and not auto_wants_models(options.device):
         return Selection({})
+    items = requested(options.model)
+    if not items:  # `none`
+        return Selection({})
+    from ltlwit.neural import registry  # (loaded here: a run without models never reads a manifest)
+
     tasks = tasks_for(options.logic)
     names: dict[str, list[str]] = {task: [] for task in tasks}
-    for item in requested(options.model):
+    for item in items:
         if item in FAMILIES:
             for task in tasks:
                 name = registry_name(item, task)
@@ -150,6 +155,7 @@ def check_device(device: str) -> None:
 
 def load(name: str, device: str) -> tuple[Any, dict[str, Any]]:
     """(model in eval mode on `device`, manifest); ModelProblem with a one-line reason."""
+    from ltlwit.neural import registry
     from ltlwit.neural.backbone import resolve_device  # torch
 
     try:

@@ -27,10 +27,9 @@ import itertools
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
 
 from ltlwit.logic import stage
-from ltlwit.logic.core import Core, fine_core, top_conjuncts, unsat_core
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.rename import Renaming
 from ltlwit.logic.result import Result, Sat, Unsat
@@ -43,6 +42,9 @@ from ltlwit.pipeline.models import ModelProblem, Selection, check_device, cuda_a
 from ltlwit.pipeline.options import SolveOptions
 from ltlwit.pipeline.parsing import InputParser, name_warnings
 from ltlwit.pipeline.sources import CandidateSource, NeuralSource, Proposal, merge
+
+if TYPE_CHECKING:
+    from ltlwit.logic.core import Core
 
 #: Distinct formulas whose answers a run remembers (least recently used ones are forgotten),
 #: and input texts (up to `parsing.SHORT` characters) whose parse it remembers.
@@ -124,9 +126,14 @@ class Pipeline:
     def run(self, items: Iterable[InputItem], ramp: bool = True) -> Iterator[Solution]:
         """Solutions for `items`, lazily, in input order (several per input with `all`).
         `ramp=False`: model batches are `batch_size` from the start (a worker process given a
-        chunk of a longer stream, `ltlwit.pipeline.parallel`)."""
-        import ltlwit.logic.ltl  # noqa: F401 - load the solvers before the first input's clock starts
-        import ltlwit.logic.prop  # noqa: F401
+        chunk of a longer stream, `ltlwit.pipeline.parallel`).
+
+        The parsers and the LTL engine's first steps load here, before the first input's clock
+        starts: nearly every input needs them. The SAT solver and the searches on it load when
+        a formula first needs them (`solver._search` in `ltlwit.logic.ltl`, `engine_answer` for
+        a propositional formula), within that formula's `--timeout`: 20-60 ms, once a process,
+        that a cold `ltlwit solve` of a small LTL formula does not pay."""
+        import ltlwit.logic.ltl  # noqa: F401
         import ltlwit.logic.syntax  # noqa: F401
 
         for chunk in self._chunks(items, 1 if ramp or not self.uses_models else self.options.batch_size):
@@ -322,6 +329,8 @@ class Pipeline:
     def _core(self, p: Pending, opts: SolveOptions, start: float) -> Core:
         """The input's unsat core over its top-level conjuncts (and within them, with
         `--fine-core`), within its `--timeout`."""
+        from ltlwit.logic.core import fine_core, top_conjuncts, unsat_core
+
         started = start - p.spent
         deadline = started + opts.timeout if opts.timeout is not None else None
         parts = top_conjuncts(p.formula)

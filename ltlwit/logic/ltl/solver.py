@@ -31,15 +31,11 @@ from ltlwit.logic import stage
 from ltlwit.logic.formula import FALSE, Formula
 from ltlwit.logic.ltl.check import Prover, holds, labels_for
 from ltlwit.logic.ltl.emptiness import accepting_scc
-from ltlwit.logic.ltl.bounded import Unroller
 from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget, OutOfTime, Watchdog
 from ltlwit.logic.ltl.expand import Translator
-from ltlwit.logic.ltl.explore import Search, Unsatisfiable
 from ltlwit.logic.ltl.labels import MAX_TABLE_APS
-from ltlwit.logic.ltl.liveness import Liveness
 from ltlwit.logic.ltl.rewrite import simplify
 from ltlwit.logic.ltl.witness import best_word, constant_word, lasso, minimise
-from ltlwit.logic.ltl.xnf import step
 from ltlwit.logic.result import Result, Sat, Unknown, Unsat
 from ltlwit.logic.trace import Trace
 
@@ -134,7 +130,18 @@ def _search(formula: Formula, prepared: Formula, limit: Limit, end: str | None =
     by invariants, the explicit search by exhaustion, and it finds long lassos. (Counting the
     explicit search in states gave it 10-20 times the bounded search's time on big
     specifications, whose states cost milliseconds each, and its lassos there are thousands of
-    steps long where the bounded search's probes find ones of 15-30 steps.)"""
+    steps long where the bounded search's probes find ones of 15-30 steps.)
+
+    The searches and pysat load here, when the first formula of a process gets this far: most
+    end in steps 1-3, and a cold `ltlwit solve` of one of those should not pay for them. The
+    import (60 ms on the development machine, where pysat also loads the py-aiger it finds;
+    20 ms without it) counts against that formula's deadline: the watchdog, started after
+    it, stops the searches at once if the deadline passed meanwhile."""
+    from ltlwit.logic.ltl.bounded import Unroller
+    from ltlwit.logic.ltl.explore import Search, Unsatisfiable
+    from ltlwit.logic.ltl.liveness import Liveness
+    from ltlwit.logic.ltl.xnf import step
+
     search = Search(prepared, limit)
     encoding = step(prepared, search.x)
     lassos = Unroller(encoding, limit)

@@ -12,7 +12,6 @@ cube `a & !c` (what `print_assignment(a, "spot")` writes; `1` is the empty assig
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Callable
 
@@ -163,6 +162,8 @@ def parse_compact(text: str, entries: list[tuple[str, bool, int]] | None = None)
 
 
 def parse_json(text: str) -> Assignment:
+    import json  # (here and in `print_json`: JSON assignments only, not worth a cold start's import)
+
     values: dict[str, bool] = {}
 
     def pairs(items: list[tuple[str, object]]) -> dict:
@@ -208,4 +209,6 @@ def print_compact(assignment: Assignment, spaced: bool = False) -> str:
 
 
 def print_json(assignment: Assignment) -> str:
+    import json
+
     return json.dumps(dict(assignment.values), ensure_ascii=False)
