@@ -21,7 +21,7 @@ import functools
 import io
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, BinaryIO, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, BinaryIO, Iterable, Iterator, Mapping, Sequence
 
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula
@@ -66,7 +66,9 @@ class Solver:
     UNKNOWN when no candidate verifies), `all` (up to `top` witnesses per formula), `core` (an
     unsat answer's conflicting conjuncts, `Solution.core`; "fine": and the subformulas within
     them that matter, `Core.fine`),
-    `batch_size`, `max_len`. ValueError for options that cannot work here (a model that is
+    `batch_size`, `max_len`, `validators` (who judges a witness besides the builtin checker:
+    "aiger", "spot", several comma-separated or a list; they must all agree, and a disagreement
+    makes that answer an error naming each verdict). ValueError for options that cannot work here (a model that is
     not installed, `device="cuda"` without a GPU, `engine="spot"` without Spot)."""
 
     def __init__(self, *, logic: str = "auto", syntax: str = "auto", model: str = "auto",
@@ -74,7 +76,9 @@ class Solver:
                  top: int | None = None, beam: int | None = None,
                  engine: str = "auto", semantics: str = "infinite", device: str = "auto", fallback: bool = True,
                  all: bool = False, core: bool | str = False, batch_size: int = 128, max_len: int = 160,
-                 notify: Notify | None = None) -> None:
+                 validators: str | Sequence[str] = "builtin", notify: Notify | None = None) -> None:
+        from ltlwit.logic.validators import validator_names
+
         problem = engine_problem(engine)
         if core not in (False, True, "fine"):
             problem = f"core must be True, False or 'fine', not {core!r}"
@@ -85,7 +89,7 @@ class Solver:
                                     engine=engine, semantics=semantics, model=model, top=top,
                                     beam=beam, device=device, fallback=fallback, all=all, core=core,
                                     batch_size=batch_size,
-                                    max_len=max_len)
+                                    max_len=max_len, validators=validator_names(validators))
         self.pipeline = Pipeline(self.options, notify=notify)
         if self.pipeline.uses_models:
             check_device(device)
@@ -161,11 +165,13 @@ def solve(formula: Formula | str, *, model: str = "auto", timeout: float | None 
     why); `.source` says who answered (`engine`, `sat-solver`, `model:si`, ...) and
     `.to_str(syntax)` prints the answer as `ltlwit solve --syntax-out` does. Other `options`
     are `Solver`'s; solvers are kept per set of options, so repeated calls load models once."""
-    return _solver(model=model, timeout=timeout, top=top, **options).solve(formula)
+    hashable = {k: tuple(v) if isinstance(v, list) else v for k, v in options.items()}  # (validators=[...])
+    return _solver(model=model, timeout=timeout, top=top, **hashable).solve(formula)
 
 
 def verify(formula: Formula | str, witness: Witness | Mapping[str, bool] | str, *, logic: str = "auto",
-           syntax: str = "auto", engine: str = "auto", semantics: str = "infinite") -> bool:
+           syntax: str = "auto", engine: str = "auto", semantics: str = "infinite",
+           validators: str | Sequence[str] = "builtin") -> bool:
     """Whether `witness` witnesses `formula`: a lasso trace every word of which satisfies it,
     or an assignment that entails a propositional formula. Text is read as `ltlwit verify`
     reads it (a trace `a; cycle{b}` or `a;{b}`, an assignment `a1c0`, `a & !c` or JSON; a
@@ -177,7 +183,9 @@ def verify(formula: Formula | str, witness: Witness | Mapping[str, bool] | str, 
     `witness` may also be what `solve` prints instead of one, so its answers check as they
     are: "UNSAT" (or "UNSAT core: ...") is True when the engine proves the formula
     unsatisfiable, False when it finds a witness; ValueError when it cannot decide (the
-    memory ceiling), and for "UNKNOWN", which claims nothing."""
+    memory ceiling), and for "UNKNOWN", which claims nothing. `validators` ("aiger", "spot",
+    several): they must agree with the builtin checker, else ValueError naming each verdict."""
+    from ltlwit.logic.validators import Validation, disagreement, judge, validator_names
     from ltlwit.pipeline.verify import NOTHING_TO_CHECK, VerifyOptions, claim_of, judge_unsat
 
     if isinstance(formula, str):
@@ -198,7 +206,14 @@ def verify(formula: Formula | str, witness: Witness | Mapping[str, bool] | str, 
         witness = Assignment.of(witness)
     elif isinstance(witness, str):
         witness = parse_witness(witness, formula, logic)
-    return holds(formula, witness, engine, semantics)
+    valid = holds(formula, witness, engine, semantics)
+    names = validator_names(validators)
+    if len(names) > 1:
+        verdicts = {"builtin": Validation(valid), **judge(names[1:], formula, witness, semantics)}
+        text = disagreement(formula, witness, verdicts)
+        if text is not None:
+            raise ValueError(text)
+    return valid
 
 
 @dataclass(frozen=True)

@@ -107,7 +107,7 @@ def test_the_progress_line_is_that_of_one_process(monkeypatch) -> None:
         assert cli.main(args, standalone_mode=False, obj=env) == ExitStatus.ERROR
         shown.append((out.getvalue(), re.sub(r", [0-9]+/s", "", err.getvalue())))  # the rate varies
     assert shown[0] == shown[1]
-    assert "\r\x1b[Kltlwit: 32 answered (30 sat, 1 unsat, 0 unknown, 1 errors)" in shown[1][1]
+    assert "\r\x1b[Kltlwit: 32 answered (30 sat, 1 unsat, 0 unknown, 1 error)" in shown[1][1]
     assert shown[1][1].endswith("\r\x1b[K")
 
 

@@ -17,7 +17,7 @@ from ltlwit.logic.syntax.infix import parse_spot
 from ltlwit.logic.syntax.names import STATUS_WORDS, spot_ap
 from ltlwit.pipeline.models import family_models, select
 from ltlwit.pipeline.options import SolveOptions
-from ltlwit.specs.report import plural
+from ltlwit.pipeline.answers import plural
 
 # -- models --------------------------------------------------------------------------------------
 

@@ -168,5 +168,5 @@ def test_the_reference_backend_says_where_to_get_py_aiger(monkeypatch) -> None:
     backend says how to install it."""
     monkeypatch.setitem(sys.modules, "aiger", None)  # `import aiger` raises ImportError
     assert solve_prop(parse_formula("a & !b")) == Sat(Assignment.of({"a": True, "b": False}))
-    with pytest.raises(ImportError, match=r"pip install 'ltlwit\[test\]'"):
+    with pytest.raises(ImportError, match=r"pip install 'ltlwit\[aiger\]'"):
         solve_prop(parse_formula("a"), backend="aiger")

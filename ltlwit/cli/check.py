@@ -18,7 +18,8 @@ from ltlwit.cli.jobs import jobs_option
 from ltlwit.cli.options import make_solver, quiet_option, solve_options, syntax_option
 from ltlwit.cli.output import Printer
 from ltlwit.cli.status import ExitStatus, exit_status, worst
-from ltlwit.specs.report import finding_text, junit_xml, plural, record, witness_text
+from ltlwit.pipeline.answers import plural
+from ltlwit.specs.report import finding_text, junit_xml, record, witness_text
 from ltlwit.specs.run import ConjunctionResult, SpecResult
 
 _COLORS = {"PASS": "green", "FAIL": "red", "UNKNOWN": "yellow", "ERROR": "red", "VACUOUS": "red",

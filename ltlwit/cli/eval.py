@@ -10,7 +10,7 @@ import click
 
 from ltlwit.cli.choices import DEVICES
 from ltlwit.cli.environment import Environment
-from ltlwit.cli.options import fail, model_completer, report_console, report_format, say
+from ltlwit.cli.options import fail, model_completer, report_console, report_format, say, validator_option
 from ltlwit.cli.progress import progress_bar
 from ltlwit.cli.status import ExitStatus
 from ltlwit.eval.report import render, to_json, write_grid_csv, write_grid_png
@@ -54,11 +54,12 @@ from ltlwit.eval.run import EvalOptions, run_eval
 @click.option("--max-len", type=click.IntRange(min=1), default=160, show_default=True,
               help="Longest model output, in tokens.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the alpha-covariance draws.")
+@validator_option
 @click.pass_context
 def eval_(ctx: click.Context, model: str, data_file: str, beam: int, top: int | None, fmt: str,
           grid_csv: str | None, size_bucket: int, limit: int | None, alpha_samples: int, alpha_variants: int,
           alpha_pool: int, paper_alpha_samples: int, paper_alpha_pool: int, paper_alpha_variants: int, device: str,
-          batch_size: int, max_len: int, seed: int) -> ExitStatus:
+          batch_size: int, max_len: int, seed: int, validators: tuple[str, ...]) -> ExitStatus:
     """Accuracy of a model on a data set: correct (best candidate verified by the engine), top-N,
     exact match, invalid outputs, an accuracy grid by AP count and size, and alpha-covariance."""
     env = Environment.of(ctx)
@@ -68,7 +69,7 @@ def eval_(ctx: click.Context, model: str, data_file: str, beam: int, top: int | 
                               paper_alpha_samples=paper_alpha_samples, paper_alpha_pool=paper_alpha_pool,
                               paper_alpha_variants=paper_alpha_variants,
                               size_bucket=size_bucket, batch_size=batch_size, device=device, seed=seed,
-                              max_len=max_len)
+                              max_len=max_len, validators=validators)
     except ValueError as e:
         raise click.UsageError(str(e), ctx) from None
     try:

@@ -97,6 +97,24 @@ def _quiet(ctx: click.Context, _: click.Parameter, value: bool) -> None:
         Environment.of(ctx).quiet = True
 
 
+def _validators(ctx: click.Context, _: click.Parameter, value: str) -> tuple[str, ...]:
+    from ltlwit.logic.validators import validator_names
+
+    try:
+        return validator_names(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), ctx) from None
+
+
+validator_option = click.option(
+    "--validator", "validators", default="builtin", show_default=True, metavar="NAME[,NAME...]",
+    callback=_validators, shell_complete=lambda ctx, param, incomplete: [
+        f"{head}{',' if head else ''}{name}" for head, _, last in [incomplete.rpartition(",")]
+        for name in ("builtin", "aiger", "spot") if name.startswith(last)],
+    help="Who judges each witness before it is printed: builtin (ltlwit's checker, always), aiger (py-aiger "
+    "circuits and a SAT solver, sharing no code with it; pip install 'ltlwit[aiger]'), spot (Spot's automata, "
+    "where `import spot` works); several must all agree, and a disagreement is an error naming each verdict.")
+
 quiet_option = click.option(
     "-q", "--quiet", is_flag=True, expose_value=False, callback=_quiet,
     help="No warnings on stderr (a name read as an operator, `Grant` as `G rant`); errors are still "
@@ -143,6 +161,7 @@ def solve_options(command: Callable, timeout: float | None = None) -> Callable:
         click.option("--no-fallback", "no_fallback", is_flag=True,
                      help="Do not ask the engine when no model candidate verifies: answer UNKNOWN."),
         semantics_options,
+        validator_option,
     ]
     for option in reversed(options):
         command = option(command)

@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from ltlwit.cli.environment import Environment
 from ltlwit.logic import stage
+from ltlwit.pipeline.answers import plural
 from ltlwit.pipeline.inputs import InputItem
 
 Update = Callable[..., None]
@@ -73,7 +74,7 @@ class ProgressLine:
             rate = total / max(now - self.start, 1e-9)
             c = self.counts
             _put(self.env, f"\r\x1b[Kltlwit: {total} answered ({c['sat']} sat, {c['unsat']} unsat, "
-                 f"{c['unknown']} unknown, {c['error']} errors), {rate:.0f}/s")
+                 f"{c['unknown']} unknown, {plural(c['error'], 'error')}), {rate:.0f}/s")
             self.shown = True
 
     def clear(self) -> None:

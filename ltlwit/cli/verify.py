@@ -9,7 +9,7 @@ import click
 from ltlwit.cli.environment import Environment
 from ltlwit.cli.jobs import VerifyWork, View, jobs_option, own_stdin, run_jobs, shard_of, shard_option
 from ltlwit.cli.options import emit_all, engine_option, files_option, format_option, inputs, logic_option, \
-    quiet_option, semantics_of, semantics_options, syntax_option
+    quiet_option, semantics_of, semantics_options, syntax_option, validator_option
 from ltlwit.cli.output import verify_printer
 from ltlwit.cli.status import ExitStatus, worst
 from ltlwit.pipeline.inputs import InputItem
@@ -25,12 +25,14 @@ from ltlwit.pipeline.verify import Verdict, VerifyOptions, verify_lines, verify_
 @format_option
 @engine_option
 @semantics_options
+@validator_option
 @quiet_option
 @jobs_option
 @shard_option
 @click.pass_context
 def verify(ctx: click.Context, pair: tuple[str, ...], files: tuple[str, ...], logic: str, syntax: str,
-           fmt: str, engine: str, jobs: int, shard: tuple[int, int] | None, **semantics: object) -> ExitStatus:
+           fmt: str, engine: str, validators: tuple[str, ...], jobs: int, shard: tuple[int, int] | None,
+           **semantics: object) -> ExitStatus:
     """Check that WITNESS satisfies FORMULA: an assignment (a1c0, JSON or a cube a & !c) must
     entail a propositional formula; every word of a lasso trace (a; cycle{b}), or with
     --semantics finite of a finite trace (a; b), must satisfy an LTL formula. Prints HOLDS,
@@ -46,6 +48,7 @@ def verify(ctx: click.Context, pair: tuple[str, ...], files: tuple[str, ...], lo
     if problem:
         raise click.UsageError(problem, ctx)
     options = VerifyOptions(logic=logic, syntax=syntax, engine=engine, semantics=semantics_of(ctx, semantics),
+                            validators=validators,
                             max_memory=default_max_memory(jobs))  # UNSAT claims' ceiling, per worker as in solve
     env = Environment.of(ctx)
     printer = verify_printer(fmt, env)

@@ -73,10 +73,9 @@ class Judgement:
 
 
 def judge(sample: Sample, renaming: Renaming, canonical: Formula, candidates: Sequence[Prediction],
-          top: int) -> Judgement:
+          top: int, validators: Sequence[str] = ("builtin",)) -> Judgement:
     ranked = list(candidates[:top])
-    rank = next((i + 1 for i, c in enumerate(ranked) if is_witness(canonical, c)),
-                None)
+    rank = next((i + 1 for i, c in enumerate(ranked) if _confirmed(canonical, c, validators)), None)
     best = ranked[0] if ranked else None
     exact: bool | None = None
     if sample.label is not None:
@@ -88,6 +87,22 @@ def judge(sample: Sample, renaming: Renaming, canonical: Formula, candidates: Se
             exact = False
     return Judgement(len(canonical.aps()), canonical.size, rank == 1, rank is not None, exact,
                    best is None or isinstance(best, Invalid), rank)
+
+
+def _confirmed(formula: Formula, candidate: Prediction, validators: Sequence[str]) -> bool:
+    """A witness by the builtin checker and by every other validator named (`eval --validator
+    spot` counts a candidate correct as the papers did, when Spot confirms it)."""
+    if not is_witness(formula, candidate):
+        return False
+    others = [name for name in validators if name != "builtin"]
+    if not others:
+        return True
+    from ltlwit.logic.validators import judge as validate
+
+    try:
+        return all(v.valid for v in validate(others, formula, candidate).values())  # type: ignore[arg-type]
+    except ValueError:
+        return False
 
 
 @dataclass
@@ -138,8 +153,10 @@ class Accuracy:
 
 
 def evaluate(samples: Sequence[Sample], predictor: Predictor, task: str, top: int = 1, size_bucket: int = 5,
-             batch: int = 256, progress: Callable[[int, int], None] | None = None) -> Accuracy:
-    """Run the predictor over every sample (canonically renamed, in batches) and judge it."""
+             batch: int = 256, progress: Callable[[int, int], None] | None = None,
+             validators: Sequence[str] = ("builtin",)) -> Accuracy:
+    """Run the predictor over every sample (canonically renamed, in batches) and judge it
+    (a candidate is correct when every one of `validators` confirms it)."""
     if top < 1 or size_bucket < 1:
         raise ValueError("top and size_bucket must be positive")
     result = Accuracy(task, top, size_bucket)
@@ -150,7 +167,7 @@ def evaluate(samples: Sequence[Sample], predictor: Predictor, task: str, top: in
         canonical = [r.apply(s.formula) for r, s in zip(renamings, chunk)]
         predictions = _checked(predictor(canonical), len(chunk))
         for s, r, x, cands in zip(chunk, renamings, canonical, predictions):
-            result.judgements.append(judge(s, r, x, cands, top))
+            result.judgements.append(judge(s, r, x, cands, top, validators))
         if progress is not None:
             progress(min(lo + batch, len(samples)), len(samples))
     result.seconds = time.perf_counter() - start

@@ -36,6 +36,7 @@ class EvalOptions:
     device: str = "auto"
     seed: int = 0
     max_len: int = 160  # longest output, in tokens
+    validators: tuple[str, ...] = ("builtin",)  # who must confirm a candidate (`eval --validator`)
 
     def __post_init__(self) -> None:
         if self.beam < 1 or (self.top is not None and not 1 <= self.top <= self.beam):
@@ -74,7 +75,8 @@ def run_eval(options: EvalOptions, predictor: Predictor | None = None, task: str
     top = options.top or options.beam
     step = (lambda phase: (lambda done, total: progress(phase, done, total))) if progress else (lambda _: None)
     accuracy = evaluate(samples, predictor, task, top=top, size_bucket=options.size_bucket,
-                        batch=max(options.batch_size, 1), progress=step("accuracy"))
+                        batch=max(options.batch_size, 1), progress=step("accuracy"),
+                        validators=options.validators)
     alpha = None
     if options.alpha_samples:
         # formulas with alpha-equivalent copies (two APs or more, or one into a pool of slots)

@@ -21,8 +21,9 @@ Two backends implement the same algorithm:
   the toolchain the issue and DeepLTL name: ~600 solves/s, ~1,200 entails/s even with the
   circuit built node by node (py-aiger's own BoolExpr operators: ~100/s), too slow for checking
   neural candidates, so it is the reference the tests cross-check the fast path against.
-  py-aiger and py-aiger-sat come with the test extra (`pip install 'ltlwit[test]'`), not with
-  ltlwit itself: nothing else needs them, and they load only when this backend is asked for.
+  py-aiger and py-aiger-sat come with the aiger extra (`pip install 'ltlwit[aiger]'`; the test
+  extra has them too), not with ltlwit itself: besides this backend only the aiger validator
+  needs them, and they load only when one of the two is asked for.
 
 Both are iterative: a formula 10,000 operators deep encodes without recursion.
 """
@@ -340,8 +341,8 @@ def _reference_backend(module: str):  # -> the module
     try:
         return importlib.import_module(module)
     except ImportError as exc:
-        raise ImportError(f"backend='aiger' needs py-aiger and py-aiger-sat, test dependencies of ltlwit "
-                          f"(pip install 'ltlwit[test]'): {exc}") from exc
+        raise ImportError(f"backend='aiger' needs py-aiger and py-aiger-sat "
+                          f"(pip install 'ltlwit[aiger]'): {exc}") from exc
 
 
 def _aiger_solver(expr):

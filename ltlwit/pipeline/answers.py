@@ -135,3 +135,9 @@ def internal_error(exc: BaseException) -> str:
     """One line for a bug in a solver, so one input's crash does not end the whole run (the
     answer keeps `exc` as its `exception`: `--traceback` shows it)."""
     return f"internal error (please report it): {type(exc).__name__}: {exc}"
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 spec`, `2 specs`, `0 errors`: counts in the reports people read (the nouns used
+    there all take an `s`)."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

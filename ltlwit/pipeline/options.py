@@ -43,6 +43,9 @@ class SolveOptions:
     #: reason) instead of being killed; 0: no ceiling.
     max_memory: int = field(default_factory=default_max_memory)
     engine: str = "auto"
+    #: Who judges a witness before it is printed (`ltlwit.logic.validators`): the builtin
+    #: checker always (it is the gate every candidate passes); others named here must agree.
+    validators: tuple[str, ...] = ("builtin",)
     #: `infinite` (lasso witnesses) or `finite` (LTLf: finite witnesses; the models are skipped).
     semantics: str = "infinite"
     model: str = "auto"

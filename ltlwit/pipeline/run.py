@@ -274,13 +274,35 @@ class Pipeline:
     def _finish(self, p: Pending) -> Iterator[Solution]:
         start = time.perf_counter()
         try:
-            solutions = self._answer(p, start)
+            solutions = [self._second_opinion(p, s) for s in self._answer(p, start)]
         except Exception as exc:  # noqa: BLE001 - see _prepare
             solutions = [self._solution(p.item, "error", p.spent, start, logic=p.logic, message=internal_error(exc),
                                         exception=exc, warnings=p.warnings)]
         if all(s.status != "error" for s in solutions):
             _remember(self._memo, (p.formula, p.logic, p.semantics), solutions)
         yield from solutions
+
+    def _second_opinion(self, p: Pending, s: Solution) -> Solution:
+        """A witness the builtin checker passed, judged again by the other validators of
+        `--validator` (`ltlwit.logic.validators`). A disagreement is never silent: the answer
+        becomes an error whose message holds the formula, the witness and each verdict, and
+        the witness is not printed as one; a validator that could only search up to a bound
+        leaves the answer as it is, with a warning."""
+        others = [name for name in self.options.validators if name != "builtin"]
+        if not others or s.witness is None:
+            return s
+        from ltlwit.logic.validators import Validation, bounded, disagreement, judge
+
+        try:
+            verdicts = {"builtin": Validation(True), **judge(others, p.formula, s.witness, p.semantics)}
+        except ValueError as exc:
+            return replace(s, status="error", witness=None, verified=None, message=f"validator: {exc}")
+        text = disagreement(p.formula, s.witness, verdicts)
+        if text is not None:
+            return replace(s, status="error", witness=None, verified=None, message=text)
+        return replace(s, warnings=s.warnings + tuple(
+            f"the {name} validator confirms the witness only up to a bound (it found no counterexample)"
+            for name in bounded(verdicts)))
 
     def _answer(self, p: Pending, start: float) -> list[Solution]:
         opts = self.options

@@ -42,6 +42,8 @@ class VerifyOptions:
     semantics: str = "infinite"
     #: MiB the engine may hold while it proves an `UNSAT` claim (as solve's `max_memory`).
     max_memory: int = field(default_factory=default_max_memory)
+    #: Who judges a witness (`ltlwit.logic.validators`): the first decides, the others must agree.
+    validators: tuple[str, ...] = ("builtin",)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -153,7 +155,18 @@ def verify_one(item: InputItem, formula_text: str, witness_text: str, options: V
         return done("error", logic=logic, message="parse error in the witness", parse_error=exc)
     logic = "ltl" if isinstance(witness, Trace) else "prop"  # a trace may witness a propositional formula
     try:
-        return done("holds" if holds(formula, witness, options.engine, options.semantics) else "fails", logic=logic)
+        valid = holds(formula, witness, options.engine, options.semantics)
+        if len(options.validators) > 1:
+            from ltlwit.logic.validators import Validation, bounded, disagreement, judge
+
+            verdicts = {"builtin": Validation(valid),
+                        **judge([n for n in options.validators if n != "builtin"], formula, witness, options.semantics)}
+            text = disagreement(formula, witness, verdicts)
+            if text is not None:
+                return done("error", logic=logic, message=text)
+            warnings += tuple(f"the {name} validator confirms it only up to a bound (it found no counterexample)"
+                              for name in bounded(verdicts))
+        return done("holds" if valid else "fails", logic=logic)
     except ValueError as exc:  # an AP the formula lacks, a formula too deep for the checker
         return done("error", logic=logic, message=str(exc))
     except Exception as exc:  # noqa: BLE001 - see answers.internal_error

@@ -12,14 +12,9 @@ import xml.etree.ElementTree as ET
 from typing import Any, Iterable
 
 from ltlwit.logic.witness import Witness
+from ltlwit.pipeline.answers import plural
 from ltlwit.specs.run import ConjunctionResult, SpecResult
 from ltlwit.specs.vacuity import Finding
-
-
-def plural(count: int, noun: str) -> str:
-    """`1 spec`, `2 specs`, `0 errors`: counts in the reports people read (the nouns used
-    there all take an `s`)."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def witness_text(witness: Witness | None) -> str | None:

@@ -18,7 +18,7 @@ from ltlwit.logic.formula import And, Formula, Not
 from ltlwit.logic.result import Result, Sat, Unknown, Unsat
 from ltlwit.logic.witness import Witness, is_witness, logic_of
 from ltlwit.pipeline import Pipeline
-from ltlwit.pipeline.answers import Answer, Solution, internal_error
+from ltlwit.pipeline.answers import Answer, Solution, internal_error, plural
 from ltlwit.pipeline.checking import engine_answer
 from ltlwit.pipeline.inputs import STDIN_NAME, FormulaItem, InputItem
 from ltlwit.pipeline.options import SolveOptions
@@ -180,7 +180,8 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
         kinds = {parsed[i][0].semantics or options.solve.semantics for i, _ in conjuncts}
         where = stdin_name if path == "-" else path
         if len(kinds) > 1:
-            yield ConjunctionResult(item=InputItem(f"the {len(conjuncts)} specs expected satisfiable", where, 0),
+            yield ConjunctionResult(item=InputItem(f"the {plural(len(conjuncts), 'spec')} expected satisfiable",
+                                                   where, 0),
                                     status="error", count=len(conjuncts),
                                     message="vacuity needs the specs of a file under one semantics; "
                                     "these mix finite and infinite")
@@ -227,7 +228,7 @@ def _vacuity(path: str, conjuncts: list[tuple[int, Formula]], results: list[Spec
     decide = _memo(options)
     formulas = [f for _, f in conjuncts]
     start = time.perf_counter()
-    item = InputItem(f"the {len(formulas)} specs expected satisfiable", path, 0)
+    item = InputItem(f"the {plural(len(formulas), 'spec')} expected satisfiable", path, 0)
     try:
         verdict = decide(And(*formulas))
     except ValueError as exc:

@@ -104,6 +104,17 @@ def validator_problem(names: Sequence[str]) -> str | None:
     return None
 
 
+def validator_names(names: str | Sequence[str]) -> tuple[str, ...]:
+    """`builtin` and the named validators (a comma-separated string or a list), each once;
+    ValueError when one cannot run here (`validator_problem`)."""
+    listed = [n.strip() for n in names.split(",")] if isinstance(names, str) else list(names)
+    chosen = tuple(dict.fromkeys(["builtin"] + [n for n in listed if n]))
+    problem = validator_problem(chosen)
+    if problem:
+        raise ValueError(problem)
+    return chosen
+
+
 def judge(names: Sequence[str], formula: Formula, witness: Witness,
           semantics: str = "infinite") -> dict[str, Validation]:
     """Each named validator's answer (a ValueError from one of them propagates: the witness
