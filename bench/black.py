@@ -36,6 +36,10 @@ the chosen suite's options):
   finite  ../shared/data/black-finite/finite.jsonl.gz: 3,224 formulas read over finite traces
           (LiEtAl2020's Declare-style families, random, and the future families), `X` strong and
           `wX` weak next, peers aalta-f, black-f, ltl2sat; run with `--semantics finite`.
+  tdllite ../shared/data/black/tdllite-tuning.jsonl.gz: 51 temporal description-logic encodings
+          of 56 KB to 4 MB (every 8th of BLACK's tdllite family), the future suite's peers; with
+          `--parse-time` (or -v) each row also gets the time this process takes to parse the
+          formula (`parse_s`) and its size (`mb`), printed per formula.
 A suite is a data file plus the `ltlwit solve` options its formulas need (see SUITES). The files are described in ../shared/data/README.md; results and commands are
 recorded in docs/benchmarks.md.
 """
@@ -74,6 +78,7 @@ SUITES = {
     "future": Suite(DATA_DIR / "black" / "black.jsonl.gz"),
     "past": Suite(DATA_DIR / "black-past" / "past.jsonl.gz"),
     "finite": Suite(DATA_DIR / "black-finite" / "finite.jsonl.gz", ("--semantics", "finite")),
+    "tdllite": Suite(DATA_DIR / "black" / "tdllite-tuning.jsonl.gz"),
 }
 DATA = SUITES["future"].data
 OVERRUN_TARGET = 0.5  # seconds of wall time past --timeout
@@ -185,14 +190,28 @@ def run_all(rows: list[dict], args: argparse.Namespace) -> list[dict]:
         results[i] = run_one(rows[i], cmd, args.timeout, args.grace)
         done += 1
         r = results[i]
+        if args.parse_time:
+            r.update(_parse_time(rows[i]["formula"]))
         if args.verbose or r["status"] not in ("sat", "unsat") or r["wall"] > args.limit:
-            print(f"[{done}/{len(rows)}] {r['name']}: {r['status']} {r['wall']:.2f}s "
+            sizes = f" parse {r['parse_s']:.2f}s of {r['mb']:.2f} MB, {r['rss_mib']} MiB" if args.parse_time else ""
+            print(f"[{done}/{len(rows)}] {r['name']}: {r['status']} {r['wall']:.2f}s{sizes} "
                   f"(expected {r['expected']}){' ' + note if (note := r['reason'] or r['error']) else ''}",
                   file=sys.stderr, flush=True)
 
     with ThreadPoolExecutor(args.jobs) as pool:
         list(pool.map(work, range(len(rows))))
     return results  # type: ignore[return-value]
+
+
+def _parse_time(text: str) -> dict:
+    """How long ltlwit's infix parser takes on the formula here (`parse_s`), and its size (`mb`):
+    reading a multi-MB formula must not be the slow part of answering it."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from ltlwit.logic.syntax import parse_formula
+
+    start = time.perf_counter()
+    parse_formula(text, "spot")
+    return {"parse_s": round(time.perf_counter() - start, 3), "mb": round(len(text.encode()) / 1e6, 3)}
 
 
 def wrong(r: dict) -> bool:
@@ -346,11 +365,14 @@ def main() -> None:
     ap.add_argument("--out", help="write one JSON row per formula here")
     ap.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"), help="compare two --out files")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every formula's answer")
+    ap.add_argument("--parse-time", action="store_true",
+                    help="time this process's parse of each formula too (parse_s, mb; default for tdllite)")
     args = ap.parse_args()
     if args.compare:
         compare(*args.compare, args.limit)
         return
     args.data = args.data or SUITES[args.suite].data
+    args.parse_time = args.parse_time or args.suite == "tdllite"
     rows = load(args.data, set(args.families.split(",")) if args.families else None, args.names,
                 args.sample, args.seed)
     load_before = os.getloadavg()[0]

@@ -37,8 +37,11 @@ def _run(*args: str) -> tuple[int, str, set[str]]:
     """`ltlwit ARGS` in a fresh interpreter, as the console script runs it: (its exit status,
     its stdout, the modules loaded by the end). No TTY anywhere, so `--format auto` is text;
     LTLWIT_MODEL=none unless ARGS say otherwise, as in the other CLI tests."""
-    code = ("import sys\nfrom ltlwit.cli import main\nsys.argv = ['ltlwit', *sys.argv[1:]]\n"
-            "try:\n    main()\nexcept SystemExit as end:\n    print('STATUS', end.code, *sys.modules, file=sys.stderr)")
+    code = ("import os, sys\nfrom ltlwit.cli import main\nsys.argv = ['ltlwit', *sys.argv[1:]]\n"
+            "leave = os._exit\n"  # the console script ends with os._exit: say what was loaded first
+            "os._exit = lambda status: (print('STATUS', status, *sys.modules, file=sys.stderr), sys.stderr.flush(),"
+            " leave(status))\n"
+            "main()")
     proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT,
                           env=dict(subprocess_env(), LTLWIT_MODEL="none"), timeout=120)
     assert "STATUS" in proc.stderr, proc.stderr[-2000:]

@@ -158,7 +158,17 @@ def cli(ctx: click.Context, show_traceback: bool) -> None:
 
 
 def main() -> None:
-    """Console-script entry point: the first input's clock starts with the process."""
+    """Console-script entry point: the first input's clock starts with the process, and the
+    process ends as soon as its output is flushed, without freeing its objects one by one:
+    after the answer on a 2 MB formula that teardown took 1.2 s, which a caller waiting for the
+    process (a CI step, a `--timeout` it relies on) would pay for nothing."""
     from ltlwit.cli import STARTED
 
-    cli.main(prog_name="ltlwit", started=STARTED)
+    code = cli.main(prog_name="ltlwit", started=STARTED, standalone_mode=False)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):  # the reader went away, or the stream is closed
+            pass
+    os._exit(int(code))
