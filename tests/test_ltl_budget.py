@@ -207,3 +207,24 @@ def test_memory_ceiling_gives_unknown_with_its_reason(make, n) -> None:
     in the Python loops and in a SAT call alike; arbiter(3) takes the label-based path."""
     result = solve(make(n), Budget(memory=1 << 20))
     assert result == Unknown("memory limit of 1 MiB reached")
+
+
+def test_encoding_a_big_formula_reads_the_deadline() -> None:
+    """A multi-MB formula's encoding takes seconds with no SAT call for the watchdog to stop:
+    the explicit search's encoding reads the deadline as it goes (`Xnf.tick`), so a deadline
+    that passes meanwhile ends it there, before any search."""
+    from ltlwit.logic.budget import OutOfTime
+    from ltlwit.logic.ltl.explore import Search
+    from ltlwit.logic.ltl.xnf import TICK
+
+    f = simplify(parse_formula(" & ".join(f"G(p{i} -> F(q{i} & X r{i}))" for i in range(TICK // 4))))
+    calls = []
+
+    class Expiring(Limit):
+        def check_time(self) -> None:
+            calls.append(1)
+            raise OutOfTime("time budget exhausted")
+
+    with pytest.raises(OutOfTime):
+        Search(f, Expiring(None))
+    assert calls == [1]  # the first tick, while encoding

@@ -71,6 +71,7 @@ class Search:
     def __init__(self, formula: Formula, limit: Limit | None = None, solver: str = SOLVER) -> None:
         self.limit = limit if limit is not None else Limit(None)
         self.x = Xnf(solver)
+        self.x.tick = self.limit.check_time  # a multi-MB formula's encoding takes seconds
         for f in _closure(formula):  # every acceptance mark and past request exists before the search
             self.x.now(f)
         self.x.latches()

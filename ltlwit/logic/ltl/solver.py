@@ -143,7 +143,7 @@ def _search(formula: Formula, prepared: Formula, limit: Limit, end: str | None =
     from ltlwit.logic.ltl.xnf import step
 
     search = Search(prepared, limit)
-    encoding = step(prepared, search.x)
+    encoding = step(prepared, search.x, limit=limit)
     lassos = Unroller(encoding, limit)
     proof = Liveness(encoding, limit, end=-encoding.aps[end] if end in encoding.aps else None)
     work = FIRST_WORK

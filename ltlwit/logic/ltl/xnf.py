@@ -45,13 +45,16 @@ stop a long call at the deadline (CaDiCaL's binding can do neither).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from pysat.solvers import Solver
 
 from ltlwit.logic.formula import PAST, Formula, conjuncts
 from ltlwit.logic.ltl.expand import _closure
 from ltlwit.logic.ltl.rewrite import negate
+
+if TYPE_CHECKING:
+    from ltlwit.logic.budget import Limit
 
 #: A literal, or a Python bool where constant folding decided it.
 Lit = int | bool
@@ -67,6 +70,9 @@ class Xnf:
         self.name = solver
         self.solver = Solver(name=solver)
         self.interrupted = False
+        #: called every `TICK` nodes encoded (a search's deadline: a multi-MB formula's
+        #: encoding takes seconds, and no SAT call runs meanwhile for the watchdog to stop)
+        self.tick: Callable[[], None] | None = None
         self.clauses: list[list[int]] = []  # the permanent ones, for `compact`
         self.selectors = 0  # temporary variables since the last compaction
         self.top = 0
@@ -250,7 +256,7 @@ class Xnf:
 
     # -- propositional subformulas: exact Tseitin --------------------------------------------
     def prop(self, f: Formula) -> Lit:
-        return _bottom_up(self._prop, f, lambda node: node.children, self._prop_gate)
+        return _bottom_up(self._prop, f, lambda node: node.children, self._prop_gate, self.tick)
 
     def _prop_gate(self, node: Formula, kids: list[Lit]) -> Lit:
         op = node.op
@@ -277,7 +283,8 @@ class Xnf:
     # -- E(f): the now part ------------------------------------------------------------------
     def now(self, f: Formula) -> Lit:
         return _bottom_up(self._now, f, lambda node: _now_children(node) if node.temporal else (),
-                          lambda node, kids: self._now_gate(node, kids) if node.temporal else self.prop(node))
+                          lambda node, kids: self._now_gate(node, kids) if node.temporal else self.prop(node),
+                          self.tick)
 
     def _now_gate(self, f: Formula, kids: list[Lit]) -> Lit:
         op = f.op
@@ -351,7 +358,8 @@ class Xnf:
     # -- C(f): the constant-word collapse (exact) --------------------------------------------
     def constant(self, f: Formula) -> Lit:
         return _bottom_up(self._const, f, lambda node: node.children if node.temporal else (),
-                          lambda node, kids: self._constant_gate(node, kids) if node.temporal else self.prop(node))
+                          lambda node, kids: self._constant_gate(node, kids) if node.temporal else self.prop(node),
+                          self.tick)
 
     def _constant_gate(self, node: Formula, kids: list[Lit]) -> Lit:
         op = node.op
@@ -407,10 +415,12 @@ def propagations(solver: Solver) -> int:
     return solver.accum_stats().get("propagations", 0)
 
 
-def step(formula: Formula, template: Xnf | None = None, solver: str = SOLVER) -> Step:
+def step(formula: Formula, template: Xnf | None = None, solver: str = SOLVER,
+         limit: Limit | None = None) -> Step:
     """The step encoding of `formula`; `template`: an encoding of the formula's closure to
     complete and copy (the explicit search's, before it searches) instead of encoding it again.
-    A snapshot: the template may grow afterwards."""
+    A snapshot: the template may grow afterwards. `limit`: a solve's budget, whose deadline is
+    read every 1024 formulas encoded (a multi-MB formula's encoding takes seconds)."""
     if template is None:
         template = Xnf(solver)
         for f in _closure(formula):
@@ -421,6 +431,8 @@ def step(formula: Formula, template: Xnf | None = None, solver: str = SOLVER) ->
         for g in [g for g in template.nxt if g not in done]:  # the E that N(g) before requires
             template.now(g)
             done.add(g)
+            if limit is not None and len(done) & 1023 == 0:
+                limit.check_time()
         template.latches()
     return Step(clauses=list(template.clauses), aps=dict(template.aps), width=template.top,
                 initial=initial, links=[(template.nxt[g], template.now(g)) for g in template.nxt],
@@ -428,14 +440,19 @@ def step(formula: Formula, template: Xnf | None = None, solver: str = SOLVER) ->
                 latches=[(template.held[r], template.latch[r], r.op == "Z") for r in template.latch])
 
 
+#: Nodes encoded between two calls of `Xnf.tick`.
+TICK = 4096
+
+
 def _bottom_up(memo: dict[Formula, Lit], root: Formula, deps: Callable[[Formula], tuple[Formula, ...]],
-               gate: Callable[[Formula, list[Lit]], Lit]) -> Lit:
+               gate: Callable[[Formula, list[Lit]], Lit], tick: Callable[[], None] | None = None) -> Lit:
     """`memo[root]`, computing `gate(node, [memo of its deps])` children first, iteratively (so
-    formulas thousands of levels deep are fine) and once per node."""
+    formulas thousands of levels deep are fine) and once per node; `tick()` every `TICK` nodes."""
     hit = memo.get(root)
     if hit is not None:
         return hit
     stack: list[tuple[Formula, bool]] = [(root, False)]
+    built = 0
     while stack:
         node, ready = stack.pop()
         if node in memo:
@@ -446,6 +463,9 @@ def _bottom_up(memo: dict[Formula, Lit], root: Formula, deps: Callable[[Formula]
             stack.extend((c, False) for c in kids if c not in memo)
             continue
         memo[node] = gate(node, [memo[c] for c in kids])
+        built += 1
+        if tick is not None and built % TICK == 0:
+            tick()
     return memo[root]
 
 
