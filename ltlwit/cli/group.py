@@ -165,6 +165,8 @@ def main() -> None:
     from ltlwit.cli import STARTED
 
     code = cli.main(prog_name="ltlwit", started=STARTED, standalone_mode=False)
+    if "multiprocessing" in sys.modules and sys.modules["multiprocessing"].active_children():
+        sys.exit(code)  # child processes left (a training run's data workers): the normal exit reaps them
     for stream in (sys.stdout, sys.stderr):
         try:
             if stream is not None:
