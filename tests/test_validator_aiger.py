@@ -5,6 +5,7 @@ it returns matches the witness and falsifies the formula."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -145,9 +146,10 @@ def test_agrees_with_the_builtin_checker(pair: tuple[Formula, Trace]) -> None:
 
 @pytest.mark.slow
 @given(PAIRS)
-@settings(max_examples=20_000, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=int(os.environ.get("LTLWIT_AIGER_PAIRS", "3000")), deadline=None, derandomize=True,
+          database=None, suppress_health_check=[HealthCheck.too_slow])
 def test_agrees_with_the_builtin_checker_at_length(pair: tuple[Formula, Trace]) -> None:
+    """3,000 pairs in CI; the issue's 20,000 with LTLWIT_AIGER_PAIRS=20000 (docs/benchmarks.md)."""
     agree(*pair)
 
 
