@@ -185,7 +185,7 @@ def verify(formula: Formula | str, witness: Witness | Mapping[str, bool] | str, 
     unsatisfiable, False when it finds a witness; ValueError when it cannot decide (the
     memory ceiling), and for "UNKNOWN", which claims nothing. `validators` ("aiger", "spot",
     several): they must agree with the builtin checker, else ValueError naming each verdict."""
-    from ltlwit.logic.validators import Validation, disagreement, judge, validator_names
+    from ltlwit.logic.validators import second_opinion, validator_names
     from ltlwit.pipeline.verify import NOTHING_TO_CHECK, VerifyOptions, claim_of, judge_unsat
 
     if isinstance(formula, str):
@@ -207,12 +207,9 @@ def verify(formula: Formula | str, witness: Witness | Mapping[str, bool] | str, 
     elif isinstance(witness, str):
         witness = parse_witness(witness, formula, logic)
     valid = holds(formula, witness, engine, semantics)
-    names = validator_names(validators)
-    if len(names) > 1:
-        verdicts = {"builtin": Validation(valid), **judge(names[1:], formula, witness, semantics)}
-        text = disagreement(formula, witness, verdicts)
-        if text is not None:
-            raise ValueError(text)
+    text, _ = second_opinion(validator_names(validators), formula, witness, valid, semantics)
+    if text is not None:
+        raise ValueError(text)
     return valid
 
 

@@ -288,21 +288,17 @@ class Pipeline:
         becomes an error whose message holds the formula, the witness and each verdict, and
         the witness is not printed as one; a validator that could only search up to a bound
         leaves the answer as it is, with a warning."""
-        others = [name for name in self.options.validators if name != "builtin"]
-        if not others or s.witness is None:
+        if s.witness is None or len(self.options.validators) < 2:
             return s
-        from ltlwit.logic.validators import Validation, bounded, disagreement, judge
+        from ltlwit.logic.validators import second_opinion
 
         try:
-            verdicts = {"builtin": Validation(True), **judge(others, p.formula, s.witness, p.semantics)}
+            text, warnings = second_opinion(self.options.validators, p.formula, s.witness, True, p.semantics)
         except ValueError as exc:
             return replace(s, status="error", witness=None, verified=None, message=f"validator: {exc}")
-        text = disagreement(p.formula, s.witness, verdicts)
         if text is not None:
             return replace(s, status="error", witness=None, verified=None, message=text)
-        return replace(s, warnings=s.warnings + tuple(
-            f"the {name} validator confirms the witness only up to a bound (it found no counterexample)"
-            for name in bounded(verdicts)))
+        return replace(s, warnings=s.warnings + warnings)
 
     def _answer(self, p: Pending, start: float) -> list[Solution]:
         opts = self.options

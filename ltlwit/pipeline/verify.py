@@ -157,15 +157,12 @@ def verify_one(item: InputItem, formula_text: str, witness_text: str, options: V
     try:
         valid = holds(formula, witness, options.engine, options.semantics)
         if len(options.validators) > 1:
-            from ltlwit.logic.validators import Validation, bounded, disagreement, judge
+            from ltlwit.logic.validators import second_opinion
 
-            verdicts = {"builtin": Validation(valid),
-                        **judge([n for n in options.validators if n != "builtin"], formula, witness, options.semantics)}
-            text = disagreement(formula, witness, verdicts)
+            text, bounded = second_opinion(options.validators, formula, witness, valid, options.semantics)
             if text is not None:
                 return done("error", logic=logic, message=text)
-            warnings += tuple(f"the {name} validator confirms it only up to a bound (it found no counterexample)"
-                              for name in bounded(verdicts))
+            warnings += bounded
         return done("holds" if valid else "fails", logic=logic)
     except ValueError as exc:  # an AP the formula lacks, a formula too deep for the checker
         return done("error", logic=logic, message=str(exc))

@@ -138,6 +138,20 @@ def disagreement(formula: Formula, witness: Witness, verdicts: dict[str, Validat
             f"witness {witness.to_str(syntax)}; " + "; ".join(parts))
 
 
+def second_opinion(names: Sequence[str], formula: Formula, witness: Witness, valid: bool,
+                   semantics: str = "infinite") -> tuple[str | None, tuple[str, ...]]:
+    """The builtin checker's verdict `valid` set beside the other validators of `names`: the
+    disagreement (`disagreement`'s line, None when they agree) and a warning for each that
+    could only search up to a bound. ValueError from a validator propagates."""
+    others = [name for name in names if name != "builtin"]
+    if not others:
+        return None, ()
+    verdicts = {"builtin": Validation(valid), **judge(others, formula, witness, semantics)}
+    return disagreement(formula, witness, verdicts), tuple(
+        f"the {name} validator confirms the witness only up to a bound (it found no counterexample)"
+        for name in bounded(verdicts))
+
+
 def bounded(verdicts: dict[str, Validation]) -> list[str]:
     """The validators whose 'holds' rests on a bounded search (not a proof)."""
     return [name for name, v in verdicts.items() if v.valid and not v.exact]
