@@ -19,8 +19,9 @@ from __future__ import annotations
 import os
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 #: Work units (term pairs, BFS states, ...) between two clock reads in the long loops.
 CHECK_EVERY = 256
@@ -158,6 +159,30 @@ class Limit:
 
     def trip(self, reason: HardLimit) -> None:
         (self._root or self)._tripped = reason
+
+
+_scope = threading.local()
+
+
+@contextmanager
+def deadline_scope(deadline: float | None) -> Iterator[None]:
+    """A deadline (a `time.perf_counter()` reading; None: none) for the loops that run before a
+    solve has a `Limit` to read: the parsers, given a multi-megabyte input under `--timeout`,
+    call `check_deadline` and give up with `OutOfTime` instead of answering seconds late. Per
+    thread, as a parse runs in the thread that reads its input."""
+    outer = getattr(_scope, "deadline", None)
+    _scope.deadline = deadline
+    try:
+        yield
+    finally:
+        _scope.deadline = outer
+
+
+def check_deadline() -> None:
+    """Raise `OutOfTime` when the enclosing `deadline_scope`'s deadline has passed."""
+    deadline = getattr(_scope, "deadline", None)
+    if deadline is not None and time.perf_counter() > deadline:
+        raise OutOfTime("time budget exhausted while parsing")
 
 
 class Watchdog:

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
 
 from ltlwit.logic import stage
+from ltlwit.logic.budget import OutOfTime, deadline_scope
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.rename import Renaming
 from ltlwit.logic.result import Result, Sat, Unsat
@@ -191,11 +192,15 @@ class Pipeline:
         if isinstance(item, FormulaItem):
             formula = item.formula
         else:
+            timeout = self.options.timeout
             try:
-                formula = self.parser.parse(item)
+                with deadline_scope(start + timeout if timeout is not None else None):
+                    formula = self.parser.parse(item)
             except ValueError as exc:  # ParseError, with a caret rendering
                 return Answered([self._solution(item, "error", start=start, message="parse error",
                                                 parse_error=exc)])
+            except OutOfTime as exc:  # a multi-megabyte input whose reading took all of --timeout
+                return Answered([self._solution(item, "unknown", start=start, message=str(exc))])
             warnings = name_warnings(item.text, formula, self.options.syntax)
         try:
             return formula, logic_of(formula, self.options.logic), warnings

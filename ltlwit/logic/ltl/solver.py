@@ -24,11 +24,10 @@ searches.
 
 from __future__ import annotations
 
-import gc
 import time
 
 from ltlwit.logic import stage
-from ltlwit.logic.formula import FALSE, Formula
+from ltlwit.logic.formula import FALSE, Formula, collector_paused
 from ltlwit.logic.ltl.check import Prover, holds, labels_for
 from ltlwit.logic.ltl.emptiness import accepting_scc
 from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget, OutOfTime, Watchdog
@@ -59,19 +58,13 @@ PROOF_SHARE = 1.0
 
 
 def solve_builtin(formula: Formula, budget: Budget | None = None, end: str | None = None) -> Result:
-    """The portfolio (module docstring), with Python's cyclic garbage collector paused: over
-    hundreds of MB of explored states one collection holds the interpreter for a quarter of a
-    second, which delays the watchdog and the deadline by as much, and the searches free what
-    they build by reference counting (`Search.close`). `end`: an AP whose first false instant
+    """The portfolio (module docstring), with Python's cyclic garbage collector paused
+    (`collector_paused`): the searches free what they build by reference counting
+    (`Search.close`). `end`: an AP whose first false instant
     ends every model (the finite-trace translation's alive proposition, `finite`), which
     k-liveness then asks about directly."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         return _portfolio(formula, budget, end)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _portfolio(formula: Formula, budget: Budget | None, end: str | None = None) -> Result:

@@ -16,7 +16,8 @@ No recursion anywhere: 10,000 nested parentheses or `X` operators are fine.
 
 from __future__ import annotations
 
-from ltlwit.logic.formula import PAST, WEAK_NEXT, Formula
+from ltlwit.logic.budget import check_deadline
+from ltlwit.logic.formula import PAST, WEAK_NEXT, Formula, collector_paused
 from ltlwit.logic.syntax.errors import ParseError
 from ltlwit.logic.syntax.infix_lex import RIGHT, Tok, describe, tokenize
 
@@ -47,6 +48,7 @@ def conjunct_spans(text: str) -> tuple[Formula, list[tuple[int, int]]]:
 _Span = tuple[int, int, "tuple[_Span, _Span] | None", Formula]
 
 
+@collector_paused()
 def _parse(text: str, where: list[_Span] | None) -> Formula:
     """The parser; `where`, when given, collects each operand's extent beside it (kept off
     the common path: `parse_spot` passes None)."""
@@ -56,7 +58,9 @@ def _parse(text: str, where: list[_Span] | None) -> Formula:
     operands: list[Formula] = []
     pending: list[Tok] = []  # "(", unary and binary operators not yet applied
     expect_operand = True
-    for tok in toks:
+    for count, tok in enumerate(toks):
+        if not count & 4095:
+            check_deadline()
         kind = tok.kind
         if expect_operand:
             if kind == "atom":

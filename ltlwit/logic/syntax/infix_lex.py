@@ -42,6 +42,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from ltlwit.logic.budget import check_deadline
 from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, Formula, ap
 from ltlwit.logic.syntax.errors import ParseError
 from ltlwit.logic.syntax.names import unquote_at
@@ -134,54 +135,79 @@ def _unsupported(text: str, column: int, width: int, what: str) -> ParseError:
     return ParseError(text, column, f"unsupported: {what} ({text[column:column + width]!r})", width)
 
 
-#: What a letter-initial run starts, by (run, after an operand), for the runs whose token does
-#: not depend on what follows (all but the unary letters): identifiers recur, and `_word`
-#: decides each one by flex's rules in a dozen string operations (a multi-megabyte formula
-#: has a million of them). Bounded, as AP names come from the input.
-_WORDS: dict[tuple[str, bool], tuple[str, object, int, float]] = {}
+#: What a letter-initial run starts, by (run, after an operand): identifiers and operator
+#: letters recur, and `_word` decides each one by flex's rules in a dozen string operations (a
+#: multi-megabyte formula has a million of them). Only tokens within the run are kept: what
+#: follows a unary operator that is the whole run (a bracket: `X[!]`, `F[2..4]`) is looked at
+#: again each time. Bounded, as AP names come from the input.
+_WORDS: dict[tuple[str, bool], tuple[str, object, int, float, bool]] = {}
 _WORDS_LIMIT = 100_000
+
+
+#: Blanks, then one of the common tokens, in one regular-expression call (a multi-megabyte
+#: specification has a million tokens, and a call per character class cost more than the rest
+#: of the parse): group 1 a letter-initial run, group 2 `(` (not Spot's `()` next), `)` or `!`,
+#: group 3 the constant `1` or `0`, group 4 `& && | || -> <->` (not where a longer symbol
+#: starts: `|->` is PSL). Anything else (comments, quotes, other symbols) is read after the blanks.
+_COMMON = re.compile(r"[ \t\n\r]*(?:([a-zA-Z_.][a-zA-Z0-9_.]*)|(\((?!\))|[)!])|([01])|(&&?|\|\||\|(?![-=])|->|<->))?")
+_new = tuple.__new__  # a Tok without NamedTuple's Python-level constructor: 0.2 µs, not 1.3
 
 
 def tokenize(text: str) -> list[Tok]:
     toks: list[Tok] = []
     append = toks.append
+    common = _COMMON.match
     i, n = 0, len(text)
     after_operand = False  # Spot's `not_prop` start condition
     last_bare_ap = False  # a postfix negation may follow only a name
-    while i < n:
-        c = text[i]
-        if c in " \t\n\r":
-            i = _SPACE.match(text, i).end()
-            continue
-        if c == "/" and text.startswith("/*", i):
-            i = _skip_comment(text, i)
-            continue
-        if c in ")!" or c == "(" and text[i + 1:i + 2] != ")":  # `()` is the next operator
-            append(Tok("un", "!", i, 1) if c == "!" else Tok(c, c, i, 1))
-            after_operand = c == ")"
-            last_bare_ap = False
-            i += 1
-            continue
-        if c.isascii() and (c.isalpha() or c in "_."):
-            word = _WORD.match(text, i).group()
+    while True:
+        if not len(toks) & 4095:
+            check_deadline()
+        m = common(text, i)
+        group = m.lastindex
+        if group == 1:
+            word = m.group(1)
+            i = m.start(1)
             known = _WORDS.get((word, after_operand))
+            if known is not None and known[0] == "un" and known[2] == len(word) and _BRACKET.match(text, m.end()):
+                known = None  # `X[!]`, `F[2..4]`, `G []`: the bracket decides
             if known is None:
                 i = _word(text, i, word, after_operand, append)
                 last = toks[-1]
-                if last.kind != "un" and len(_WORDS) < _WORDS_LIMIT:  # F, G, X, ... look ahead for `[`
-                    _WORDS[(word, after_operand)] = (last.kind, last.value, last.width, last.level)
+                name = last.kind == "atom" and last.value.op == "ap"
+                if last.bounds is None and last.width <= len(word) and len(_WORDS) < _WORDS_LIMIT:
+                    _WORDS[(word, after_operand)] = (last.kind, last.value, last.width, last.level, name)
+                after_operand = last_bare_ap = name
             else:
-                kind, value, width, level = known
-                append(Tok(kind, value, i, width, level))
+                kind, value, width, level, after_operand = known
+                append(_new(Tok, (kind, value, i, width, level, None)))
                 i += width
-            # Only a name puts Spot's scanner in `not_prop`; `true`/`false` do not.
-            last = toks[-1]
-            after_operand = last_bare_ap = last.kind == "atom" and last.value.op == "ap"
+                last_bare_ap = after_operand
             continue
-        if c == "1" or c == "0":
-            append(Tok("atom", TRUE if c == "1" else FALSE, i, 1))
-            i += 1
+        if group == 2:
+            c = m.group(2)
+            append(_new(Tok, ("un", "!", m.start(2), 1, 0.0, None)) if c == "!" else _new(Tok, (c, c, m.start(2), 1, 0.0, None)))
+            after_operand = c == ")"
+            last_bare_ap = False
+            i = m.end()
+            continue
+        if group == 3:
+            append(_new(Tok, ("atom", TRUE if m.group(3) == "1" else FALSE, m.start(3), 1, 0.0, None)))
             after_operand = last_bare_ap = False
+            i = m.end()
+            continue
+        if group == 4:
+            op = _SYMBOLS[m.group(4)][1]
+            append(_new(Tok, ("bin", op, m.start(4), m.end() - m.start(4), LEVELS[op], None)))
+            after_operand = last_bare_ap = False
+            i = m.end()
+            continue
+        i = m.end()
+        if i >= n:
+            return toks
+        c = text[i]
+        if c == "/" and text.startswith("/*", i):
+            i = _skip_comment(text, i)
             continue
         if c == '"':
             got = unquote_at(text, i)
@@ -220,7 +246,6 @@ def tokenize(text: str) -> list[Tok]:
         after_operand = kind == ")"
         last_bare_ap = False
         i += size
-    return toks
 
 
 def _word(text: str, i: int, word: str, after_operand: bool, append) -> int:

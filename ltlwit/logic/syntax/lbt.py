@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from ltlwit.logic.formula import PAST, WEAK_NEXT, Formula
+from ltlwit.logic.formula import PAST, WEAK_NEXT, Formula, collector_paused
 from ltlwit.logic.syntax.errors import ParseError
 from ltlwit.logic.syntax.names import quote, unquote_at
 from ltlwit.logic.syntax.prefix import Token, build
@@ -31,6 +31,7 @@ FROM_OP.update((op, op) for op in (*PAST, WEAK_NEXT))
 _PNUM = re.compile(r"p[0-9]+\Z")
 
 
+@collector_paused()
 def parse_lbt(text: str, strict: bool = False) -> Formula:
     """`strict`: bare names must be `p0`, `p1`, ... as in LBT proper (auto-detection uses it,
     so that `& t a`, a prefix formula over the names `t` and `a`, is not read as `1 & a`)."""

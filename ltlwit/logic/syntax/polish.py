@@ -12,7 +12,7 @@ past ones in BLACK's letters `Y Z O H S T`, the weak next `wX`, and any AP names
 
 from __future__ import annotations
 
-from ltlwit.logic.formula import OPERATORS, Formula, ap
+from ltlwit.logic.formula import OPERATORS, Formula, ap, collector_paused
 from ltlwit.logic.syntax.errors import ParseError
 from ltlwit.logic.syntax.names import IDENT, NETWORK_ARITY, NETWORK_TOKEN, quote
 from ltlwit.logic.syntax.prefix import Token, build, diagnose, words
@@ -23,6 +23,7 @@ _OPS = frozenset(OPERATORS)
 _AP_CACHE: dict[str, Formula] = {}
 
 
+@collector_paused()
 def parse_network(text: str) -> Formula:
     """Parse DeepLTL network Polish (`&Uab!Xc`); surrounding whitespace is ignored."""
     body = text.strip()
@@ -101,6 +102,7 @@ def print_network(formula: Formula) -> str:
     return text
 
 
+@collector_paused()
 def parse_spaced(text: str) -> Formula:
     """Parse space-separated Polish: operators, `1`, `0`, identifiers or quoted names."""
     tokens: list[Token] = []

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from ltlwit.logic.budget import check_deadline
 from ltlwit.logic.formula import BINARY, UNARY, Formula, ap
 from ltlwit.logic.syntax.errors import ParseError
 from ltlwit.logic.syntax.names import unquote_at
@@ -53,7 +54,9 @@ def build(tokens: list[Token], text: str) -> Formula:
     stack: list[Formula] = []
     push, pop = stack.append, stack.pop
     try:
-        for tok in reversed(tokens):
+        for count, tok in enumerate(reversed(tokens)):
+            if not count & 4095:
+                check_deadline()
             arity = ARITY[tok.op]
             if arity == 0:
                 push(ap(tok.name) if tok.op == "ap" else Formula(tok.op))
