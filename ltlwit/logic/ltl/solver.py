@@ -135,6 +135,7 @@ def _search(formula: Formula, prepared: Formula, limit: Limit, end: str | None =
     from ltlwit.logic.ltl.liveness import Liveness
     from ltlwit.logic.ltl.xnf import step
 
+    started = time.perf_counter()
     search = Search(prepared, limit)
     encoding = step(prepared, search.x, limit=limit)
     lassos = Unroller(encoding, limit)
@@ -168,7 +169,7 @@ def _search(formula: Formula, prepared: Formula, limit: Limit, end: str | None =
     if stopped is not None:
         raise stopped
     stage.enter("minimising the witness")
-    trace = minimise(formula, trace, limit)
+    trace = minimise(formula, trace, limit, seconds=time.perf_counter() - started)
     return _verified(formula, trace, limit.with_states(None))  # the deadline, not the state budget
 
 

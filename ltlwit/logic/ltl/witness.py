@@ -18,6 +18,7 @@ The caller re-checks the final trace with `holds` before returning it.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from ltlwit.logic.assignment import cube
@@ -160,7 +161,7 @@ MINIMISE_SHARE = 0.25
 MINIMISE_SECONDS = 2.0
 
 
-def minimise(formula: Formula, trace: Trace, limit: Limit) -> Trace:
+def minimise(formula: Formula, trace: Trace, limit: Limit, seconds: float = MINIMISE_SECONDS) -> Trace:
     """Fewer literals in a witness of the SAT-based searches, on a budget of its own.
 
     The searches' steps are cubes fixing the APs that each state's expansion mentions; when the
@@ -171,7 +172,8 @@ def minimise(formula: Formula, trace: Trace, limit: Limit) -> Trace:
     (sound: it only proves what holds on every matching word). Over more APs than truth tables
     serve, the pass is the label-free `CubeEvaluator` (linear; labels over thousands of APs
     are not). Running out of this budget only stops the dropping: the trace is a witness at
-    every step."""
+    every step. `seconds`: a cap besides `MINIMISE_SECONDS` (the search calls it with the
+    time it took itself: a witness found in 0.5 s is not worth 2 s of polishing)."""
     names = tuple(dict.fromkeys(formula.aps() + trace.aps()))
     loop = len(trace.prefix)
     steps: list[dict[str, bool]] = [cube_of(s) or {} for s in trace.steps]
@@ -187,21 +189,35 @@ def minimise(formula: Formula, trace: Trace, limit: Limit) -> Trace:
         def check(cubes: list[dict[str, bool]]) -> bool | None:
             return cev.run(cubes, loop)
 
-    if check(steps) is not True:
-        steps = [{n: c.get(n, False) for n in names} for c in steps]
-        if check(steps) is not True:
-            return trace  # not provable here: the final check decides
-    budget = limit.sub(min(MINIMISE_SECONDS, MINIMISE_SHARE * limit.remaining()))
-    try:
+    budget = limit.sub(min(MINIMISE_SECONDS, seconds, MINIMISE_SHARE * limit.remaining()))
+    proven = False
+    cost = 0.0  # the last pass's seconds: one is not begun with less than that left
+
+    def proves_all(cubes: list[dict[str, bool]], within: Limit) -> bool:
+        nonlocal cost
+        within.check_time()
+        if within.remaining() < cost:  # a pass over a lasso of thousands of steps takes seconds
+            raise OutOfBudget("minimising")
+        began = time.perf_counter()
+        verdict = check(cubes) is True
+        cost = time.perf_counter() - began
+        return verdict
+
+    try:  # the first passes within the solve's time (they spare the final check the product)
+        if not proves_all(steps, limit):
+            complete = [{n: c.get(n, False) for n in names} for c in steps]
+            if not proves_all(complete, limit):
+                return trace  # not provable here: the final check decides
+            steps = complete
+        proven = True  # from here every change to `steps` is one that a pass proved
         for i in range(len(steps)):
             def proves(lits: list[tuple[str, bool]], i: int = i) -> bool:
-                budget.check_time()
-                trial = steps[:i] + [dict(lits)] + steps[i + 1:]
-                return check(trial) is True
+                return proves_all(steps[:i] + [dict(lits)] + steps[i + 1:], budget)
 
             steps[i] = dict(_drop_chunks(sorted(steps[i].items()), proves))
     except OutOfBudget:
-        pass
+        if not proven:
+            return trace
     # literals in the formula's AP order, as `Labels.to_formula` writes them
     forms = [cube((n, s[n]) for n in names if n in s) for s in steps]
     return Trace(tuple(forms[:loop]), tuple(forms[loop:]))
