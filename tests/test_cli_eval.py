@@ -92,6 +92,51 @@ def test_eval_errors(model, home):
     assert result.exit_code == 2 and "bad.txt:1" in result.stderr
 
 
+def test_eval_predictions_plan_and_times(model, home):
+    """--predictions writes one JSON line per sample, in data order; the work is announced on
+    stderr before it starts; the report says where the time went."""
+    data = home / "hand.txt"
+    data.write_text(DATA)
+    predictions = home / "p.jsonl"
+    result = run("eval", "--model", model, "--data", str(data), "--beam", "2", "--alpha-samples", "0",
+                 "--paper-alpha-samples", "0", "--max-len", "12", "--predictions", str(predictions))
+    assert result.exit_code == 0, result.stderr
+    records = [json.loads(line) for line in predictions.read_text().splitlines()]
+    assert [r["line"] for r in records] == [1, 3, 5, 7, 9, 11]
+    assert [r["formula"] for r in records][:2] == ["b U a", "Xc"]
+    assert all(len(r["candidates"]) <= 2 and r["correct"] == (r["rank"] == 1) for r in records)
+    assert "evaluating 6 formulas: 6 inputs to decode" in result.stderr
+    assert "6 predictions written" in result.stderr
+    assert "time, accuracy" in result.stdout and "wall time" in result.stdout
+
+
+def test_eval_of_the_other_task_and_plots_without_matplotlib(model, home, monkeypatch):
+    """A propositional data set for an LTL model is named as such, not as a syntax error;
+    --plots without matplotlib stops before any work, with the extra to install."""
+    data = home / "prop.txt"
+    data.write_text("&ab\na1b1\n")
+    result = run("eval", "--model", model, "--data", str(data))
+    assert result.exit_code == 2
+    assert result.stderr == (f"ltlwit: {data}:1: a propositional sample (its label is an assignment): model "
+                             "'tiny-si' was trained for LTL formulas\n")
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_matplotlib(name, *args, **kwargs):
+        if name.startswith("matplotlib"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    ltl = home / "hand.txt"
+    ltl.write_text(DATA)
+    plots = run("eval", "--model", model, "--data", str(ltl), "--plots", str(home / "plots"))
+    assert plots.exit_code == 2 and plots.stdout == ""
+    assert plots.stderr.count("\n") == 1 and "pip install 'ltlwit[plots]'" in plots.stderr
+    assert "evaluating" not in plots.stderr and not (home / "plots").exists()
+
+
 def test_models_list_show_path(model, home):
     listing = run("models", "list")
     assert listing.exit_code == 0 and "tiny-si" in listing.stdout and "user" in listing.stdout
