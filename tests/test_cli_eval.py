@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from cli_support import run
+from cli_support import run, run_env
 
 DATA = "Uba\n{a}\nXc\n1;{c}\n&ab\n{&ab}\n!Xa\n1;{!a}\nd\n{d}\nX&ab\n1;{&ab}\n"
 
@@ -138,8 +138,14 @@ def test_eval_of_the_other_task_and_plots_without_matplotlib(model, home, monkey
 
 
 def test_models_list_show_path(model, home):
-    listing = run("models", "list")
-    assert listing.exit_code == 0 and "tiny-si" in listing.stdout and "user" in listing.stdout
+    listing = run("models", "list")  # a pipe: tab-separated lines, no box drawing
+    assert listing.exit_code == 0
+    assert [line.split("\t") for line in listing.stdout.splitlines()] == [
+        ["name", "source", "task", "arch", "parameters", "steps", "trained on"],
+        ["tiny-si", "user", "ltl", "si", str(json.loads((home / "home" / "models" / "tiny-si.json").read_text())
+                                            ["parameters"]), "", ""]]  # steps 0, no device: left empty
+    status, table, _ = run_env("models", "list", stdout_isatty=True)
+    assert status == 0 and "tiny-si" in table and "\t" not in table and "─" in table
     rows = [json.loads(line) for line in run("models", "list", "--format", "json").stdout.splitlines()]
     assert [(r["name"], r["source"], r["task"], r["arch"]) for r in rows] == [("tiny-si", "user", "ltl", "si")]
     shown = json.loads(run("models", "show", "tiny-si").stdout)

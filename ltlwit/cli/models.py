@@ -26,7 +26,8 @@ def models() -> None:
 @report_format
 @click.pass_context
 def models_list(ctx: click.Context, fmt: str) -> ExitStatus:
-    """Bundled and user models: name, source, task, architecture, size, training steps."""
+    """Bundled and user models: name, source, task, architecture, size, training steps; a table
+    on a terminal, tab-separated lines (a header first) in a pipe or file."""
     env = Environment.of(ctx)
     rows = [m.summary() for m in list_models()]
     if fmt == "json":
@@ -34,11 +35,19 @@ def models_list(ctx: click.Context, fmt: str) -> ExitStatus:
             env.stdout.write(json.dumps(row) + "\n")
         return ExitStatus.SUCCESS
     # `device` is where the model was trained, not where it runs (`--device` of solve and eval).
-    table = Table("name", "source", "task", "arch", "parameters", "steps", "trained on")
-    for r in rows:
-        table.add_row(r["name"], r["source"], r["task"], r["arch"], f"{r['parameters']:,}" if r["parameters"] else "",
-                      str(r["steps"] or ""), str(r["device"] or ""))
-    report_console(env).print(table if rows else "no models (train one with `ltlwit train`)")
+    header = ("name", "source", "task", "arch", "parameters", "steps", "trained on")
+    cells = [(r["name"], r["source"], r["task"], r["arch"], r["parameters"] or "", r["steps"] or "", r["device"] or "")
+             for r in rows]
+    if not rows:
+        report_console(env).print("no models (train one with `ltlwit train`)")
+    elif env.stdout_isatty:
+        table = Table(*header)
+        for row in cells:
+            table.add_row(*(f"{c:,}" if isinstance(c, int) else str(c) for c in row))
+        report_console(env).print(table)
+    else:  # a pipe or a file: tab-separated lines, for cut, awk and sort
+        for row in (header, *cells):
+            env.stdout.write("\t".join(map(str, row)) + "\n")
     return ExitStatus.SUCCESS
 
 

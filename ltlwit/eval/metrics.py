@@ -17,16 +17,13 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from ltlwit.eval.predictor import Predictor
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.rename import Renaming
 from ltlwit.logic.trace import Trace
 from ltlwit.logic.witness import Invalid, Prediction, Witness, is_witness
-
-if TYPE_CHECKING:
-    from ltlwit.train.pairs import RawSample
 
 
 @dataclass(frozen=True)
@@ -40,7 +37,7 @@ def load_samples(path: str | os.PathLike, task: str, limit: int | None = None) -
     """Parsed samples of a two-line file or a JSON Lines grid; a bad line is a ValueError
     naming file and line."""
     from ltlwit.logic.syntax import parse_assignment, parse_formula, parse_trace
-    from ltlwit.train.pairs import read_samples
+    from ltlwit.train.pairs import other_task, read_samples
 
     if task not in ("ltl", "prop"):
         raise ValueError(f"unknown task {task!r} (expected ltl or prop)")
@@ -55,7 +52,9 @@ def load_samples(path: str | os.PathLike, task: str, limit: int | None = None) -
                 label = (parse_trace(raw.label, raw.label_syntax) if task == "ltl"
                          else parse_assignment(raw.label, raw.label_syntax))
         except ValueError as e:
-            raise (_mismatch(path, raw, task) or ValueError(f"{path}:{raw.line}: {e}")) from None
+            what = other_task(raw, task)
+            raise (TaskMismatch(f"{path}:{raw.line}", what, task) if what else ValueError(f"{path}:{raw.line}: {e}")) \
+                from None
         if task == "prop" and formula.temporal:
             raise TaskMismatch(f"{path}:{raw.line}", "an LTL formula", task)
         out.append(Sample(formula, label, raw.line))
@@ -68,27 +67,9 @@ class TaskMismatch(ValueError):
 
     def __init__(self, where: str, what: str, task: str) -> None:
         self.where, self.what, self.task = where, what, task
+        from ltlwit.train.pairs import TASK_FORMULAS
+
         super().__init__(f"{where}: {what}, in data read for {TASK_FORMULAS[task]}")
-
-
-TASK_FORMULAS = {"ltl": "LTL formulas", "prop": "propositional formulas"}
-
-
-def _mismatch(path: str | os.PathLike, raw: RawSample, task: str) -> TaskMismatch | None:
-    """The error for a sample that does not parse as `task` but does as the other task."""
-    from ltlwit.logic.syntax import parse_assignment, parse_formula, parse_trace
-
-    try:
-        formula = parse_formula(raw.formula, raw.formula_syntax)
-        if raw.label is not None:
-            (parse_assignment if task == "ltl" else parse_trace)(raw.label, raw.label_syntax)
-        elif task == "ltl" or not formula.temporal:
-            return None
-    except ValueError:
-        return None
-    what = "a propositional sample (its label is an assignment)" if task == "ltl" else \
-        "an LTL sample (its label is a trace)"
-    return TaskMismatch(f"{path}:{raw.line}", what, task)
 
 
 @dataclass

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ltlwit.eval.alpha import AlphaCovariance, AlphaPlan, measure_alpha, plan_alpha
-from ltlwit.eval.metrics import TASK_FORMULAS, Accuracy, Sample, SampleHook, TaskMismatch, evaluate, load_samples
+from ltlwit.eval.metrics import Accuracy, Sample, SampleHook, TaskMismatch, evaluate, load_samples
 from ltlwit.eval.predictor import NeuralPredictor, Predictor
 from ltlwit.logic.formula import Formula
+from ltlwit.train.pairs import TASK_FORMULAS
 
 Progress = Callable[[str, int, int], None]
 
