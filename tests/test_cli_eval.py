@@ -161,3 +161,31 @@ def test_models_list_when_there_are_none(home):
     result = run("models", "list")
     assert result.exit_code == 0 and "no models" in result.stdout
     assert run("models", "list", "--format", "json").stdout == ""
+
+
+def test_models_plot_finds_the_log_and_needs_matplotlib(home, monkeypatch):
+    """`models plot NAME` reads the training log of a model trained here; without one, or without
+    matplotlib, one line says what is missing."""
+    import builtins
+
+    from ltlwit.neural import registry
+
+    real_import = builtins.__import__
+
+    def no_matplotlib(name, *args, **kwargs):
+        if name.startswith("matplotlib"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    out = home / "curves.png"
+    missing = run("models", "plot", "mine", str(out))
+    assert missing.exit_code == 2 and missing.stderr.count("\n") == 1
+    assert "no training log for 'mine'" in missing.stderr
+    log = registry.checkpoints_dir() / "mine" / "log.jsonl"
+    log.parent.mkdir(parents=True)
+    log.write_text('{"step": 50, "loss": 1.0, "lr": 0.001}\n')
+    for name in ("mine", str(log), str(log.parent)):
+        result = run("models", "plot", name, str(out))
+        assert result.exit_code == 2 and "pip install 'ltlwit[plots]'" in result.stderr, name
+    assert not out.exists()
