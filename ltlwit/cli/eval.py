@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from typing import Any
+from typing import Any, TextIO
 
 import click
 
@@ -15,6 +15,7 @@ from ltlwit.cli.environment import Environment
 from ltlwit.cli.options import fail, model_completer, report_console, report_format, say, validator_option
 from ltlwit.cli.progress import progress_bar
 from ltlwit.cli.status import ExitStatus
+from ltlwit.eval.metrics import SampleHook
 from ltlwit.eval.plots import require_matplotlib
 from ltlwit.eval.report import prediction_record, render, to_json, write_grid_csv
 from ltlwit.eval.run import EvalOptions, EvalResult, prepare
@@ -90,13 +91,7 @@ def eval_(ctx: click.Context, model: str, data_file: str, beam: int, top: int | 
         evaluation = prepare(options)
         say(ctx, "", evaluation.plan.describe())
         with contextlib.ExitStack() as stack:
-            record = None
-            if predictions:
-                out = stack.enter_context(open(predictions, "w", encoding="utf-8"))
-
-                def record(*sample: Any) -> None:
-                    out.write(json.dumps(prediction_record(*sample)) + "\n")
-
+            record = _json_lines(stack.enter_context(open(predictions, "w", encoding="utf-8"))) if predictions else None
             update = stack.enter_context(progress_bar(env, "evaluating", total=evaluation.plan.inputs,
                                                       fields="{task.fields[phase]}", phase=""))
             result = evaluation.run(lambda phase, done, total: update(done, total=total, phase=phase), record)
@@ -114,6 +109,14 @@ def eval_(ctx: click.Context, model: str, data_file: str, beam: int, top: int | 
     else:
         render(report_console(env), result.accuracy, result.alpha, result.meta, result.paper_alpha)
     return ExitStatus.SUCCESS
+
+
+def _json_lines(out: TextIO) -> SampleHook:
+    """`--predictions`: each judged sample as one JSON line, written as it comes."""
+    def write(*sample: Any) -> None:
+        out.write(json.dumps(prediction_record(*sample)) + "\n")
+
+    return write
 
 
 def _plots(result: EvalResult, folder: str, title: str) -> list[str]:
