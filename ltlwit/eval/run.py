@@ -21,9 +21,9 @@ from ltlwit.train.pairs import TASK_FORMULAS
 
 Progress = Callable[[str, int, int], None]
 
-#: Alpha-covariance defaults (formulas, most variants a formula): without --limit, and with
-#: --limit N as N // divisor formulas (at least 1) and that many variants at most.
+#: Formulas for each alpha-covariance measure: (without --limit, N divided by this with --limit N).
 ALPHA_DEFAULTS = {"alpha_samples": (1000, 20), "paper_alpha_samples": (200, 50)}
+#: Most renamings a formula the papers' way: (without --limit, with it).
 PAPER_VARIANTS = (120, 24)
 
 
