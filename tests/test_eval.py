@@ -253,15 +253,19 @@ def test_prediction_records_name_the_formulas_own_aps(ltl_file):
              on_sample=lambda *sample: records.append(prediction_record(*sample)))
     assert [r["line"] for r in records] == [1, 3, 5, 7, 9, 11]
     first = records[0]  # `b U a`, asked as `a U b`; the answer `cycle{b}` in slots is `cycle{a}` here
-    assert (first["formula"], first["label"]) == ("b U a", "cycle{a}")
+    assert (first["formula"], first["label"], first["asked"]) == ("b U a", "cycle{a}", "a U b")
     assert first["candidates"] == [{"witness": "cycle{a}", "verified": True}]
     assert (first["correct"], first["rank"], first["exact"]) == (True, 1, True)
     both = records[2]  # `a & b`: the second of two candidates verifies
     assert [c["verified"] for c in both["candidates"]] == [False, True] and both["rank"] == 2
     assert records[3]["invalid"] and records[3]["candidates"] == [{"witness": "& a", "verified": False}]
     assert records[4]["candidates"] == [] and records[4]["rank"] is None
+    made_up = []  # an output naming a slot the formula lacks cannot be renamed back: shown as written
+    evaluate(load_samples(ltl_file, "ltl")[:1], lambda fs: [[parse_trace("{c}", "polish")]], "ltl",
+             on_sample=lambda *sample: made_up.append(prediction_record(*sample)))
+    assert made_up[0]["candidates"] == [{"witness": None, "output": "cycle{c}", "verified": False}]
     for record in records:
         formula = parse_formula(record["formula"])
         for candidate in record["candidates"]:
-            if candidate["witness"] != "& a":
+            if candidate["witness"] not in ("& a", None):
                 assert is_witness(formula, parse_trace(candidate["witness"])) == candidate["verified"]

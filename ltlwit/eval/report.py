@@ -36,10 +36,18 @@ def prediction_record(sample: Sample, renaming: Renaming, candidates: Sequence[P
     can be read and grouped without running the model again."""
     return {"line": sample.line, "formula": sample.formula.to_str(),
             "label": sample.label.to_str() if sample.label is not None else None,
-            "aps": verdict.n_aps, "size": verdict.size,
-            "candidates": [{"witness": _text(invert(renaming, c)), "verified": ok}
-                           for c, ok in zip(candidates, verdict.verified)],
+            "asked": renaming.apply(sample.formula).to_str(), "aps": verdict.n_aps, "size": verdict.size,
+            "candidates": [_candidate(renaming, c, ok) for c, ok in zip(candidates, verdict.verified)],
             "correct": verdict.correct, "rank": verdict.rank, "exact": verdict.exact, "invalid": verdict.invalid}
+
+
+def _candidate(renaming: Renaming, prediction: Prediction, verified: bool) -> dict[str, Any]:
+    """The candidate in the formula's own APs; one naming an AP slot the formula lacks has no
+    such form, so it is given as the model wrote it, over the slots of `asked`."""
+    back = invert(renaming, prediction)
+    if isinstance(back, Invalid) and not isinstance(prediction, Invalid):
+        return {"witness": None, "output": prediction.to_str(), "verified": verified}
+    return {"witness": _text(back), "verified": verified}
 
 
 def _text(prediction: Prediction) -> str:
