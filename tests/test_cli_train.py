@@ -98,8 +98,9 @@ def test_schedule_and_model_options_reach_the_loop(data_dir, home):
     """--lr, --warmup, --min-lr-ratio, --emb-dropout, --no-cross-rope and --init-from on
     `ltlwit train`: the logged learning rates follow them, the weights carry the config, and a
     run from another's weights starts at their step."""
+    small = ("--val-samples", "8", "--greedy-samples", "4")  # a short final validation
     first = run(*train_args(data_dir, "sched", "--steps", "4", "--log-every", "1", "--lr", "0.004", "--warmup", "2",
-                            "--min-lr-ratio", "0.5", "--emb-dropout", "0", "--no-cross-rope"))
+                            "--min-lr-ratio", "0.5", "--emb-dropout", "0", "--no-cross-rope", *small))
     assert first.exit_code == 0, first.stderr
     rates = [r["lr"] for r in map(json.loads, (home / "checkpoints" / "sched" / "log.jsonl").open()) if "lr" in r]
     assert rates[0] < rates[1] == pytest.approx(0.004)  # warm-up over 2 steps to the peak
@@ -107,7 +108,7 @@ def test_schedule_and_model_options_reach_the_loop(data_dir, home):
     config = json.loads((home / "models" / "sched.json").read_text())["config"]
     assert (config["emb_dropout"], config["cross_rope"]) == (0.0, False)
     weights = run("models", "path", "sched").stdout.strip()
-    again = run(*train_args(data_dir, "sched2", "--steps", "5", "--init-from", weights))
+    again = run(*train_args(data_dir, "sched2", "--steps", "5", "--init-from", weights, *small))
     assert again.exit_code == 0, again.stderr
     assert "steps 4->5" in again.stderr
 
