@@ -110,7 +110,7 @@ def test_eval_predictions_plan_and_times(model, home):
     assert "time, accuracy" in result.stdout and "wall time" in result.stdout
 
 
-def test_eval_of_the_other_task_and_plots_without_matplotlib(model, home, monkeypatch):
+def test_eval_of_the_other_task_and_plots_without_matplotlib(model, home, no_matplotlib):
     """A propositional data set for an LTL model is named as such, not as a syntax error;
     --plots without matplotlib stops before any work, with the extra to install."""
     data = home / "prop.txt"
@@ -119,16 +119,6 @@ def test_eval_of_the_other_task_and_plots_without_matplotlib(model, home, monkey
     assert result.exit_code == 2
     assert result.stderr == (f"ltlwit: {data}:1: a propositional sample (its label is an assignment): model "
                              "'tiny-si' was trained for LTL formulas\n")
-    import builtins
-
-    real_import = builtins.__import__
-
-    def no_matplotlib(name, *args, **kwargs):
-        if name.startswith("matplotlib"):
-            raise ImportError(name)
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     ltl = home / "hand.txt"
     ltl.write_text(DATA)
     plots = run("eval", "--model", model, "--data", str(ltl), "--plots", str(home / "plots"))
@@ -163,21 +153,11 @@ def test_models_list_when_there_are_none(home):
     assert run("models", "list", "--format", "json").stdout == ""
 
 
-def test_models_plot_finds_the_log_and_needs_matplotlib(home, monkeypatch):
+def test_models_plot_finds_the_log_and_needs_matplotlib(home, no_matplotlib):
     """`models plot NAME` reads the training log of a model trained here; without one, or without
     matplotlib, one line says what is missing."""
-    import builtins
-
     from ltlwit.neural import registry
 
-    real_import = builtins.__import__
-
-    def no_matplotlib(name, *args, **kwargs):
-        if name.startswith("matplotlib"):
-            raise ImportError(name)
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     out = home / "curves.png"
     missing = run("models", "plot", "mine", str(out))
     assert missing.exit_code == 2 and missing.stderr.count("\n") == 1

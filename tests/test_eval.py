@@ -154,7 +154,7 @@ def test_predictor_answering_the_wrong_number_is_an_error(ltl_file):
         evaluate(load_samples(ltl_file, "ltl"), lambda fs: [], "ltl")
 
 
-def test_reports_csv_json_table(ltl_file, tmp_path, monkeypatch):
+def test_reports_csv_json_table(ltl_file, tmp_path, request):
     acc = evaluate(load_samples(ltl_file, "ltl"), table_predictor(LTL_ANSWERS), "ltl", top=2, size_bucket=2)
     out = tmp_path / "grid.csv"
     write_grid_csv(acc, out)
@@ -173,16 +173,7 @@ def test_reports_csv_json_table(ltl_file, tmp_path, monkeypatch):
     text = console.export_text()
     assert "50.00%" in text and "66.67%" in text and "fake on hand.txt" in text
 
-    import builtins
-
-    real_import = builtins.__import__
-
-    def no_matplotlib(name, *args, **kwargs):
-        if name.startswith("matplotlib"):
-            raise ImportError(name)
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    request.getfixturevalue("no_matplotlib")
     from ltlwit.eval.plots import grid_heatmap
 
     with pytest.raises(ValueError, match=r"^plots need matplotlib.*pip install 'ltlwit\[plots\]'"):
