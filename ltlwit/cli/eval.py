@@ -101,7 +101,8 @@ def eval_(ctx: click.Context, model: str, data_file: str, beam: int, top: int | 
             write_grid_csv(result.accuracy, grid_csv)
             say(ctx, grid_csv, "grid written")
         if plots_dir:
-            say(ctx, plots_dir, "written: " + ", ".join(_plots(result, plots_dir, f"{model} on {os.path.basename(data_file)}")))
+            title = f"{model} on {os.path.basename(data_file)}"
+            say(ctx, plots_dir, "written: " + ", ".join(_plots(result, plots_dir, title)))
     except (ValueError, OSError, EOFError) as e:
         return fail(ctx, e)
     if fmt == "json":

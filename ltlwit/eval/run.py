@@ -62,7 +62,8 @@ class EvalOptions:
             raise ValueError(f"need beam >= 1 and 1 <= top <= beam (got beam {self.beam}, top {self.top})")
         if self.alpha_samples < 0 or self.alpha_variants < 2 or self.size_bucket < 1:  # type: ignore[operator]
             raise ValueError("alpha samples must be >= 0, alpha variants >= 2, size bucket >= 1")
-        if self.paper_alpha_samples < 0 or self.paper_alpha_variants < 2 or self.paper_alpha_pool < 0:  # type: ignore[operator]
+        if (self.paper_alpha_samples < 0 or self.paper_alpha_variants < 2  # type: ignore[operator]
+                or self.paper_alpha_pool < 0):
             raise ValueError("paper alpha samples and pool must be >= 0, paper alpha variants >= 2")
 
 

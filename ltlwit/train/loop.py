@@ -563,12 +563,14 @@ def parser() -> argparse.ArgumentParser:
                    help="measure the step time early on and end the schedule (--steps) where --time-limit ends")
     p.add_argument("--min-lr-ratio", type=float, default=d.min_lr_ratio,
                    help="cosine decay to this share of --lr (default 0: to zero)")
-    p.add_argument("--cache", default=d.cache, help="folder for tokenised data caches (default OUT/cache or $LTLWIT_CACHE)")
+    p.add_argument("--cache", default=d.cache,
+                   help="folder for tokenised data caches (default OUT/cache or $LTLWIT_CACHE)")
     p.add_argument("--rename-aps", type=int, default=d.rename_aps, metavar="POOL",
                    help="augment: rename APs by a random bijection of POOL slots per sample")
     p.add_argument("--max-tokens", type=int, default=d.max_tokens,
                    help="split batches above this many padded tokens (x APs for si): bounds GPU memory")
-    p.add_argument("--workers", type=int, default=d.workers, help="processes for parsing data (default: cores, at most 8)")
+    p.add_argument("--workers", type=int, default=d.workers,
+                   help="processes for parsing data (default: cores, at most 8)")
     return p
 
 
