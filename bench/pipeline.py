@@ -10,7 +10,7 @@ Throughput runs `ltlwit solve --format json -F FILE --model M` in a subprocess o
 lines of ../shared/data/ltl35/test.txt.gz (39,415 formulas, Polish) and the `formula` field of
 ../shared/data/ltl-grid-val.jsonl (3,870 formulas, up to 10 APs), and reports formulas/s
 (wall clock, process start and model loading included), the share of answers per source
-(`model:si`, `model:dual`, `engine`, ...) and how many answers were sat/unsat/unknown. A model
+(`model:si-ltl`, `model:dual-ltl`, `engine`, ...) and how many answers were sat/unsat/unknown. A model
 row whose weights are not installed (`ltlwit models list`) is printed as pending; re-run the
 command once they are. Prints Markdown tables for docs/benchmarks.md, and the load average (the
 machine is shared).

@@ -162,7 +162,7 @@ def solve(formula: Formula | str, *, model: str = "auto", timeout: float | None 
 
     Returns a `Solution`: `.status` is "sat" (`.witness` a `Trace` or an `Assignment`, checked
     against the formula), "unsat" or "unknown" (`timeout` seconds ran out; `.message` says
-    why); `.source` says who answered (`engine`, `sat-solver`, `model:si`, ...) and
+    why); `.source` says who answered (`engine`, `sat-solver`, `model:si-ltl`, ...) and
     `.to_str(syntax)` prints the answer as `ltlwit solve --syntax-out` does. Other `options`
     are `Solver`'s; solvers are kept per set of options, so repeated calls load models once."""
     hashable = {k: tuple(v) if isinstance(v, list) else v for k, v in options.items()}  # (validators=[...])

@@ -14,3 +14,18 @@ import pytest
 @pytest.fixture(autouse=True)
 def _engine_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LTLWIT_MODEL", "none")
+
+
+@pytest.fixture()
+def no_matplotlib(monkeypatch: pytest.MonkeyPatch) -> None:
+    """matplotlib cannot be imported, whether or not this machine has it (CI has not)."""
+    import builtins
+
+    real_import = builtins.__import__
+
+    def blocked(name: str, *args, **kwargs):
+        if name.startswith("matplotlib"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", blocked)

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from cli_support import run
+from cli_support import run, run_env
 
 DATA = "Uba\n{a}\nXc\n1;{c}\n&ab\n{&ab}\n!Xa\n1;{!a}\nd\n{d}\nX&ab\n1;{&ab}\n"
 
@@ -92,9 +92,50 @@ def test_eval_errors(model, home):
     assert result.exit_code == 2 and "bad.txt:1" in result.stderr
 
 
+def test_eval_predictions_plan_and_times(model, home):
+    """--predictions writes one JSON line per sample, in data order; the work is announced on
+    stderr before it starts; the report says where the time went."""
+    data = home / "hand.txt"
+    data.write_text(DATA)
+    predictions = home / "p.jsonl"
+    result = run("eval", "--model", model, "--data", str(data), "--beam", "2", "--alpha-samples", "0",
+                 "--paper-alpha-samples", "0", "--max-len", "12", "--predictions", str(predictions))
+    assert result.exit_code == 0, result.stderr
+    records = [json.loads(line) for line in predictions.read_text().splitlines()]
+    assert [r["line"] for r in records] == [1, 3, 5, 7, 9, 11]
+    assert [r["formula"] for r in records][:2] == ["b U a", "Xc"]
+    assert all(len(r["candidates"]) <= 2 and r["correct"] == (r["rank"] == 1) for r in records)
+    assert "evaluating 6 formulas: 6 inputs to decode" in result.stderr
+    assert "6 predictions written" in result.stderr
+    assert "time, accuracy" in result.stdout and "wall time" in result.stdout
+
+
+def test_eval_of_the_other_task_and_plots_without_matplotlib(model, home, no_matplotlib):
+    """A propositional data set for an LTL model is named as such, not as a syntax error;
+    --plots without matplotlib stops before any work, with the extra to install."""
+    data = home / "prop.txt"
+    data.write_text("&ab\na1b1\n")
+    result = run("eval", "--model", model, "--data", str(data))
+    assert result.exit_code == 2
+    assert result.stderr == (f"ltlwit: {data}:1: a propositional sample (its label is an assignment): model "
+                             "'tiny-si' was trained for LTL formulas\n")
+    ltl = home / "hand.txt"
+    ltl.write_text(DATA)
+    plots = run("eval", "--model", model, "--data", str(ltl), "--plots", str(home / "plots"))
+    assert plots.exit_code == 2 and plots.stdout == ""
+    assert plots.stderr.count("\n") == 1 and "pip install 'ltlwit[plots]'" in plots.stderr
+    assert "evaluating" not in plots.stderr and not (home / "plots").exists()
+
+
 def test_models_list_show_path(model, home):
-    listing = run("models", "list")
-    assert listing.exit_code == 0 and "tiny-si" in listing.stdout and "user" in listing.stdout
+    listing = run("models", "list")  # a pipe: tab-separated lines, no box drawing
+    assert listing.exit_code == 0
+    assert [line.split("\t") for line in listing.stdout.splitlines()] == [
+        ["name", "source", "task", "arch", "parameters", "steps", "trained on"],
+        ["tiny-si", "user", "ltl", "si", str(json.loads((home / "home" / "models" / "tiny-si.json").read_text())
+                                            ["parameters"]), "", ""]]  # steps 0, no device: left empty
+    status, table, _ = run_env("models", "list", stdout_isatty=True)
+    assert status == 0 and "tiny-si" in table and "\t" not in table and "─" in table
     rows = [json.loads(line) for line in run("models", "list", "--format", "json").stdout.splitlines()]
     assert [(r["name"], r["source"], r["task"], r["arch"]) for r in rows] == [("tiny-si", "user", "ltl", "si")]
     shown = json.loads(run("models", "show", "tiny-si").stdout)
@@ -110,3 +151,21 @@ def test_models_list_when_there_are_none(home):
     result = run("models", "list")
     assert result.exit_code == 0 and "no models" in result.stdout
     assert run("models", "list", "--format", "json").stdout == ""
+
+
+def test_models_plot_finds_the_log_and_needs_matplotlib(home, no_matplotlib):
+    """`models plot NAME` reads the training log of a model trained here; without one, or without
+    matplotlib, one line says what is missing."""
+    from ltlwit.neural import registry
+
+    out = home / "curves.png"
+    missing = run("models", "plot", "mine", str(out))
+    assert missing.exit_code == 2 and missing.stderr.count("\n") == 1
+    assert "no training log for 'mine'" in missing.stderr
+    log = registry.checkpoints_dir() / "mine" / "log.jsonl"
+    log.parent.mkdir(parents=True)
+    log.write_text('{"step": 50, "loss": 1.0, "lr": 0.001}\n')
+    for name in ("mine", str(log), str(log.parent)):
+        result = run("models", "plot", name, str(out))
+        assert result.exit_code == 2 and "pip install 'ltlwit[plots]'" in result.stderr, name
+    assert not out.exists()

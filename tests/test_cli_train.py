@@ -83,6 +83,44 @@ def test_train_errors(data_dir, home, tmp_path):
     assert missing.exit_code == 2 and "no train.txt.gz or train.txt" in missing.stderr
 
 
+def test_every_option_of_the_loop_is_on_ltlwit_train():
+    """One front end: `ltlwit train` has each option of `python -m ltlwit.train.loop` but the
+    bare loop's output folder and its opt-in engine check (`ltlwit train` always checks)."""
+    from ltlwit.cli.train import train
+    from ltlwit.train.loop import parser
+
+    ours = {opt for param in train.params for opt in (*param.opts, *param.secondary_opts)}
+    loop = {opt for action in parser()._actions for opt in action.option_strings} - {"-h", "--help"}
+    assert loop - ours == {"--out", "--val-semantic"}
+
+
+def test_schedule_and_model_options_reach_the_loop(data_dir, home):
+    """--lr, --warmup, --min-lr-ratio, --emb-dropout, --no-cross-rope and --init-from on
+    `ltlwit train`: the logged learning rates follow them, the weights carry the config, and a
+    run from another's weights starts at their step."""
+    small = ("--val-samples", "8", "--greedy-samples", "4")  # a short final validation
+    first = run(*train_args(data_dir, "sched", "--steps", "4", "--log-every", "1", "--lr", "0.004", "--warmup", "2",
+                            "--min-lr-ratio", "0.5", "--emb-dropout", "0", "--no-cross-rope", *small))
+    assert first.exit_code == 0, first.stderr
+    rates = [r["lr"] for r in map(json.loads, (home / "checkpoints" / "sched" / "log.jsonl").open()) if "lr" in r]
+    assert rates[0] < rates[1] == pytest.approx(0.004)  # warm-up over 2 steps to the peak
+    assert all(a >= b for a, b in zip(rates[1:], rates[2:])) and min(rates[1:]) >= 0.002  # cosine to half
+    config = json.loads((home / "models" / "sched.json").read_text())["config"]
+    assert (config["emb_dropout"], config["cross_rope"]) == (0.0, False)
+    weights = run("models", "path", "sched").stdout.strip()
+    again = run(*train_args(data_dir, "sched2", "--steps", "5", "--init-from", weights, *small))
+    assert again.exit_code == 0, again.stderr
+    assert "steps 4->5" in again.stderr
+
+
+def test_data_of_the_other_task_is_named(data_dir, home):
+    result = run("train", "--task", "prop", "--arch", "si", "--preset", "tiny", "--data", str(data_dir), "--steps",
+                 "2", "--device", "cpu", "--name", "x")
+    assert result.exit_code == 2
+    assert "train.txt.gz:1: an LTL sample (its label is a trace): --task prop trains a model for propositional " \
+           "formulas" in result.stderr
+
+
 def test_gpu_options_reach_the_loop(data_dir, home, tmp_path):
     """--extra-train, --static-shapes and --checkpoint-part-mb take effect; --cuda-graphs
     without a GPU is a one-line error."""

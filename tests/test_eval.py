@@ -8,7 +8,8 @@ import json
 import pytest
 
 from ltlwit.eval import Invalid, evaluate, is_witness, load_samples
-from ltlwit.eval.report import grid_rows, render, to_json, write_grid_csv, write_grid_png
+from ltlwit.eval.metrics import TaskMismatch
+from ltlwit.eval.report import grid_rows, render, to_json, write_grid_csv
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.syntax import parse_formula, parse_trace, print_formula
 
@@ -125,8 +126,27 @@ def test_bad_data_lines_are_named(tmp_path):
         load_samples(path, "ltl")
     prop = tmp_path / "p.txt"
     prop.write_text("Xa\na1\n")
-    with pytest.raises(ValueError, match="temporal formula"):
+    with pytest.raises(ValueError, match=r"p.txt:1: an LTL formula, in data read for propositional formulas"):
         load_samples(prop, "prop")
+
+
+def test_data_of_the_other_task_is_named_as_such(ltl_file, tmp_path):
+    """An LTL set read for a propositional model (or the reverse) first fails as a syntax error
+    of a label; it is reported as the mismatch it is, at its first line. A genuinely broken
+    label of the right task stays a syntax error."""
+    with pytest.raises(TaskMismatch, match=r"hand.txt:1: an LTL sample \(its label is a trace\), in data read "
+                                           r"for propositional formulas"):
+        load_samples(ltl_file, "prop")
+    prop = tmp_path / "prop.txt"
+    prop.write_text("&ab\na1b1\n|a!c\nc0\n")
+    assert len(load_samples(prop, "prop")) == 2
+    with pytest.raises(TaskMismatch, match=r"prop.txt:1: a propositional sample \(its label is an assignment\)"):
+        load_samples(prop, "ltl")
+    broken = tmp_path / "broken.txt"
+    broken.write_text("&ab\na1b1\n|a!c\nc0;{\n")
+    with pytest.raises(ValueError, match="broken.txt:3") as caught:
+        load_samples(broken, "prop")
+    assert not isinstance(caught.value, TaskMismatch)
 
 
 def test_predictor_answering_the_wrong_number_is_an_error(ltl_file):
@@ -134,7 +154,7 @@ def test_predictor_answering_the_wrong_number_is_an_error(ltl_file):
         evaluate(load_samples(ltl_file, "ltl"), lambda fs: [], "ltl")
 
 
-def test_reports_csv_json_table(ltl_file, tmp_path, monkeypatch):
+def test_reports_csv_json_table(ltl_file, tmp_path, request):
     acc = evaluate(load_samples(ltl_file, "ltl"), table_predictor(LTL_ANSWERS), "ltl", top=2, size_bucket=2)
     out = tmp_path / "grid.csv"
     write_grid_csv(acc, out)
@@ -153,17 +173,11 @@ def test_reports_csv_json_table(ltl_file, tmp_path, monkeypatch):
     text = console.export_text()
     assert "50.00%" in text and "66.67%" in text and "fake on hand.txt" in text
 
-    import builtins
+    request.getfixturevalue("no_matplotlib")
+    from ltlwit.eval.plots import grid_heatmap
 
-    real_import = builtins.__import__
-
-    def no_matplotlib(name, *args, **kwargs):
-        if name.startswith("matplotlib"):
-            raise ImportError(name)
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
-    assert write_grid_png(acc, tmp_path / "grid.png") is False
+    with pytest.raises(ValueError, match=r"^plots need matplotlib.*pip install 'ltlwit\[plots\]'"):
+        grid_heatmap(acc, tmp_path / "grid.png")
     assert not (tmp_path / "grid.png").exists()
 
 
@@ -183,7 +197,9 @@ def test_run_eval_with_a_fake_predictor(ltl_file):
     assert [o.correct for o in result.accuracy.judgements] == [False, True, False, False, True, False]
     assert result.meta["top"] == 2 and result.meta["task"] == "ltl"
     assert result.alpha is not None and result.alpha.mean == 1.0
-    assert ("accuracy", 6, 6) in seen and any(p == "alpha-covariance" for p, _, _ in seen)
+    # one count over the whole run: the 6 formulas, then the 3 two-AP formulas' 2 copies each,
+    # then the papers' way (6 formulas with an AP into a 2-slot pool: 2 copies each)
+    assert seen == [("accuracy", 6, 24), ("alpha-covariance", 12, 24), ("alpha-covariance, whole AP pool", 24, 24)]
     with pytest.raises(ValueError, match="top <= beam"):
         EvalOptions("m", "d", beam=2, top=3)
     # the papers' way is reported beside it: renamings into the data's AP pool (here 2 slots)
@@ -215,3 +231,32 @@ def test_paper_alpha_covariance_renames_into_the_whole_pool(ltl_file):
     off = run_eval(EvalOptions("fake", str(ltl_file), alpha_samples=0, paper_alpha_samples=0), predictor=always_a,
                    task="ltl")
     assert off.paper_alpha is None and off.alpha is None
+
+
+def test_prediction_records_name_the_formulas_own_aps(ltl_file):
+    """`eval --predictions`: each record shows the candidates renamed back from the model's slot
+    names to the formula's own APs, so each verdict can be re-checked against the formula as the
+    data file has it."""
+    from ltlwit.eval.report import prediction_record
+
+    records = []
+    evaluate(load_samples(ltl_file, "ltl"), table_predictor(LTL_ANSWERS), "ltl", top=2,
+             on_sample=lambda *sample: records.append(prediction_record(*sample)))
+    assert [r["line"] for r in records] == [1, 3, 5, 7, 9, 11]
+    first = records[0]  # `b U a`, asked as `a U b`; the answer `cycle{b}` in slots is `cycle{a}` here
+    assert (first["formula"], first["label"], first["asked"]) == ("b U a", "cycle{a}", "a U b")
+    assert first["candidates"] == [{"witness": "cycle{a}", "verified": True}]
+    assert (first["correct"], first["rank"], first["exact"]) == (True, 1, True)
+    both = records[2]  # `a & b`: the second of two candidates verifies
+    assert [c["verified"] for c in both["candidates"]] == [False, True] and both["rank"] == 2
+    assert records[3]["invalid"] and records[3]["candidates"] == [{"witness": "& a", "verified": False}]
+    assert records[4]["candidates"] == [] and records[4]["rank"] is None
+    made_up = []  # an output naming a slot the formula lacks cannot be renamed back: shown as written
+    evaluate(load_samples(ltl_file, "ltl")[:1], lambda fs: [[parse_trace("{c}", "polish")]], "ltl",
+             on_sample=lambda *sample: made_up.append(prediction_record(*sample)))
+    assert made_up[0]["candidates"] == [{"witness": None, "output": "cycle{c}", "verified": False}]
+    for record in records:
+        formula = parse_formula(record["formula"])
+        for candidate in record["candidates"]:
+            if candidate["witness"] not in ("& a", None):
+                assert is_witness(formula, parse_trace(candidate["witness"])) == candidate["verified"]

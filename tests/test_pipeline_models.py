@@ -89,7 +89,7 @@ def test_both_families_run_batched_and_every_answer_is_checked(model_home, monke
     records = json_lines(result.stdout)
     assert result.exit_code == 1 and result.stderr == ""  # two unsat inputs; nothing to complain about
     assert [r["status"] for r in records] == ["sat", "sat", "unsat", "sat", "sat", "unsat", "sat", "sat"]
-    assert {label for label, _, _ in spy} == {"model:si", "model:dual"}
+    assert {label for label, _, _ in spy} == {"model:si-ltl", "model:si-prop", "model:dual-ltl", "model:dual-prop"}
     for label, formulas, _ in spy:  # canonical slots, core operators only
         for f in formulas:
             assert f.aps() == tuple("abcd"[: len(f.aps())])
@@ -124,7 +124,7 @@ def test_auto_takes_si_where_a_gpu_can_run_it(model_home, monkeypatch, spy) -> N
     assert run("solve", *FAST, "F a").exit_code == 0 and spy == []
     monkeypatch.setattr(pipeline_run, "cuda_available", lambda: True)  # as on a GPU machine
     result = run("solve", "--format", "json", *FAST, "F a", "a & b")
-    assert [label for label, _, _ in spy] == ["model:si", "model:si"]  # one LTL and one prop batch
+    assert [label for label, _, _ in spy] == ["model:si-ltl", "model:si-prop"]  # one LTL and one prop batch
     assert run("solve", "--device", "cpu", *FAST, "F a").exit_code == 0 and len(spy) == 2  # cpu: engine
 
 
@@ -189,7 +189,7 @@ def test_models_are_named_directly_and_each_serves_its_own_task(tmp_path, monkey
     assert [r["status"] for r in json_lines(result.stdout)] == ["sat", "sat"]
     spy.clear()
     assert run("solve", "--model", "si,my-ltl.v2", *FAST, "F a", "a & b").exit_code == 0
-    assert sorted(label for label, _, _ in spy) == ["model:my-ltl.v2", "model:si", "model:si"]
+    assert sorted(label for label, _, _ in spy) == ["model:my-ltl.v2", "model:si-ltl", "model:si-prop"]
     weights = str(tmp_path / "models" / "my-ltl.v2.pt")  # a weights file works as a name, too
     assert run("solve", "--model", weights, *FAST, "F a").exit_code == 0
     assert run("solve", "--model", weights[: -len(".pt")], *FAST, "F a").exit_code == 0  # or its stem

@@ -122,13 +122,13 @@ def test_fitting_the_schedule_to_the_time_limit(tmp_path: Path, monkeypatch) -> 
     from neural_support import trainer
 
     monkeypatch.setattr(loop, "FIT_WINDOW", (3, 13))
-    tr = trainer("dual", "ltl", tmp_path, steps=10**6, batch_size=16, time_limit=40.0, fit_steps_to_time=True,
+    tr = trainer("dual", "ltl", tmp_path, steps=10**6, batch_size=16, time_limit=21.0, fit_steps_to_time=True,
                  min_lr_ratio=0.0, warmup=2)
     result = tr.run()
     assert result["stopped"] == "done" and 13 < result["step"] == tr.s.steps < 10**6
     assert tr.lr_at(tr.s.steps) == pytest.approx(0.0, abs=1e-12)
     assert checkpoint.load(tmp_path)["planned_steps"] == tr.s.steps
-    again = trainer("dual", "ltl", tmp_path, steps=10**6, batch_size=16, time_limit=40.0, fit_steps_to_time=True,
+    again = trainer("dual", "ltl", tmp_path, steps=10**6, batch_size=16, time_limit=21.0, fit_steps_to_time=True,
                     resume=True)
     assert again.s.steps == tr.s.steps and again.step == tr.s.steps
     with pytest.raises(ValueError, match="needs --time-limit"):

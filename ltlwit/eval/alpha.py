@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -70,6 +71,7 @@ class AlphaCovariance:
     pool: int
     max_variants: int
     rows: dict[int, AlphaRow] = field(default_factory=dict)
+    seconds: float = 0.0  # decoding and scoring, wall clock
 
     @property
     def samples(self) -> int:
@@ -85,7 +87,8 @@ class AlphaCovariance:
 
     def summary(self) -> dict[str, Any]:
         return {"samples": self.samples, "mean": self.mean, "invariant": self.invariant, "pool": self.pool,
-                "max_variants": self.max_variants,
+                "max_variants": self.max_variants, "inputs": sum(r.variants for r in self.rows.values()),
+                "seconds": round(self.seconds, 3),
                 "by_aps": [{"aps": r.n_aps, "samples": r.samples, "variants": r.variants, "alpha": r.alpha,
                             "invariant": r.invariant / r.samples if r.samples else 0.0}
                            for r in sorted(self.rows.values(), key=lambda r: r.n_aps)]}
@@ -95,27 +98,46 @@ def _best(candidates: list[Prediction]) -> Prediction | None:
     return candidates[0] if candidates else None
 
 
-def alpha_covariance(formulas: Sequence[Formula], predictor: Predictor, pool: int = 0, max_variants: int = 24,
-                     seed: int = 0, batch: int = 256,
-                     progress: Callable[[int, int], None] | None = None) -> AlphaCovariance:
-    """Alpha-covariance per AP count over `formulas` (any AP names; renamed canonically first).
-    `pool`: AP slots the variants may use (0: the formula's own, i.e. permutations only)."""
+@dataclass
+class AlphaPlan:
+    """The renamed copies one alpha-covariance measure will decode, drawn before any decoding so
+    that `ltlwit eval` can say up front (and count in its progress bar) how much work it is."""
+
+    pool: int
+    max_variants: int
+    jobs: list[tuple[Formula, list[Renaming]]]  # canonical formula, its renamings (identity first)
+
+    @property
+    def inputs(self) -> int:
+        return sum(len(renamings) for _, renamings in self.jobs)
+
+
+def plan_alpha(formulas: Sequence[Formula], pool: int = 0, max_variants: int = 24, seed: int = 0) -> AlphaPlan:
+    """Each formula (any AP names; renamed canonically first) with its alpha-equivalent
+    renamings; formulas with fewer than two are left out. `pool`: AP slots the variants may use
+    (0: the formula's own, i.e. permutations only)."""
     if max_variants < 2:
         raise ValueError("max_variants must be at least 2")
     rng = random.Random(seed)
-    result = AlphaCovariance(pool, max_variants)
     jobs: list[tuple[Formula, list[Renaming]]] = []
     for f in formulas:
         x = Renaming.canonical(f).apply(f)
         k = len(x.aps())
         if math.perm(max(pool, k), k) < 2:
             continue
-        maps = variant_maps(k, pool, max_variants, rng)
         width = max(pool, k)
-        renamings = [_renaming(image, width) for image in maps]
-        jobs.append((x, renamings))
+        jobs.append((x, [_renaming(image, width) for image in variant_maps(k, pool, max_variants, rng)]))
+    return AlphaPlan(pool, max_variants, jobs)
+
+
+def measure_alpha(plan: AlphaPlan, predictor: Predictor, batch: int = 256,
+                  progress: Callable[[int, int], None] | None = None) -> AlphaCovariance:
+    """Decode every copy of `plan` (in batches), map each best output back, score per AP count."""
+    result = AlphaCovariance(plan.pool, plan.max_variants)
+    jobs = plan.jobs
     flat = [(i, r) for i, (_, rs) in enumerate(jobs) for r in rs]
     answers: list[list[Prediction | None]] = [[] for _ in jobs]
+    start = time.perf_counter()
     for lo in range(0, len(flat), batch):
         chunk = flat[lo:lo + batch]
         inputs = [r.apply(jobs[i][0]) for i, r in chunk]
@@ -133,7 +155,15 @@ def alpha_covariance(formulas: Sequence[Formula], predictor: Predictor, pool: in
         row.variants += len(renamings)
         row.alpha_sum += alpha_of(got)
         row.invariant += all(g == got[0] for g in got)
+    result.seconds = time.perf_counter() - start
     return result
+
+
+def alpha_covariance(formulas: Sequence[Formula], predictor: Predictor, pool: int = 0, max_variants: int = 24,
+                     seed: int = 0, batch: int = 256,
+                     progress: Callable[[int, int], None] | None = None) -> AlphaCovariance:
+    """Alpha-covariance per AP count over `formulas`: `plan_alpha`, then `measure_alpha`."""
+    return measure_alpha(plan_alpha(formulas, pool, max_variants, seed), predictor, batch, progress)
 
 
 def _renaming(image: tuple[int, ...], width: int) -> Renaming:

@@ -37,7 +37,7 @@ def load_samples(path: str | os.PathLike, task: str, limit: int | None = None) -
     """Parsed samples of a two-line file or a JSON Lines grid; a bad line is a ValueError
     naming file and line."""
     from ltlwit.logic.syntax import parse_assignment, parse_formula, parse_trace
-    from ltlwit.train.pairs import read_samples
+    from ltlwit.train.pairs import other_task, read_samples
 
     if task not in ("ltl", "prop"):
         raise ValueError(f"unknown task {task!r} (expected ltl or prop)")
@@ -52,11 +52,24 @@ def load_samples(path: str | os.PathLike, task: str, limit: int | None = None) -
                 label = (parse_trace(raw.label, raw.label_syntax) if task == "ltl"
                          else parse_assignment(raw.label, raw.label_syntax))
         except ValueError as e:
-            raise ValueError(f"{path}:{raw.line}: {e}") from None
+            what = other_task(raw, task)
+            raise (TaskMismatch(f"{path}:{raw.line}", what, task) if what else ValueError(f"{path}:{raw.line}: {e}")) \
+                from None
         if task == "prop" and formula.temporal:
-            raise ValueError(f"{path}:{raw.line}: temporal formula in a propositional data set")
+            raise TaskMismatch(f"{path}:{raw.line}", "an LTL formula", task)
         out.append(Sample(formula, label, raw.line))
     return out
+
+
+class TaskMismatch(ValueError):
+    """The data are of the other task (an LTL set read for a propositional model, or the
+    reverse): said as such rather than as the syntax error it first shows up as."""
+
+    def __init__(self, where: str, what: str, task: str) -> None:
+        self.where, self.what, self.task = where, what, task
+        from ltlwit.train.pairs import TASK_FORMULAS
+
+        super().__init__(f"{where}: {what}, in data read for {TASK_FORMULAS[task]}")
 
 
 @dataclass
@@ -70,12 +83,14 @@ class Judgement:
     exact: bool | None  # None: no label to compare with
     invalid: bool
     rank: int | None  # 1-based rank of the first verified candidate, None if none
+    verified: tuple[bool, ...] = ()  # each of the first `top` candidates' verdict (`eval --predictions`)
 
 
 def judge(sample: Sample, renaming: Renaming, canonical: Formula, candidates: Sequence[Prediction],
           top: int, validators: Sequence[str] = ("builtin",)) -> Judgement:
     ranked = list(candidates[:top])
-    rank = next((i + 1 for i, c in enumerate(ranked) if _confirmed(canonical, c, validators)), None)
+    verified = tuple(_confirmed(canonical, c, validators) for c in ranked)
+    rank = verified.index(True) + 1 if True in verified else None
     best = ranked[0] if ranked else None
     exact: bool | None = None
     if sample.label is not None:
@@ -86,7 +101,7 @@ def judge(sample: Sample, renaming: Renaming, canonical: Formula, candidates: Se
         except ValueError:  # the label names an AP the formula lacks
             exact = False
     return Judgement(len(canonical.aps()), canonical.size, rank == 1, rank is not None, exact,
-                   best is None or isinstance(best, Invalid), rank)
+                     best is None or isinstance(best, Invalid), rank, verified)
 
 
 def _confirmed(formula: Formula, candidate: Prediction, validators: Sequence[str]) -> bool:
@@ -103,6 +118,9 @@ def _confirmed(formula: Formula, candidate: Prediction, validators: Sequence[str
         return all(v.valid for v in validate(others, formula, candidate).values())  # type: ignore[arg-type]
     except ValueError:
         return False
+
+
+SampleHook = Callable[[Sample, Renaming, Sequence[Prediction], Judgement], None]
 
 
 @dataclass
@@ -154,9 +172,10 @@ class Accuracy:
 
 def evaluate(samples: Sequence[Sample], predictor: Predictor, task: str, top: int = 1, size_bucket: int = 5,
              batch: int = 256, progress: Callable[[int, int], None] | None = None,
-             validators: Sequence[str] = ("builtin",)) -> Accuracy:
+             validators: Sequence[str] = ("builtin",), on_sample: SampleHook | None = None) -> Accuracy:
     """Run the predictor over every sample (canonically renamed, in batches) and judge it
-    (a candidate is correct when every one of `validators` confirms it)."""
+    (a candidate is correct when every one of `validators` confirms it). `on_sample` sees each
+    sample with its renaming, candidates and judgement as they come (`eval --predictions`)."""
     if top < 1 or size_bucket < 1:
         raise ValueError("top and size_bucket must be positive")
     result = Accuracy(task, top, size_bucket)
@@ -167,7 +186,10 @@ def evaluate(samples: Sequence[Sample], predictor: Predictor, task: str, top: in
         canonical = [r.apply(s.formula) for r, s in zip(renamings, chunk)]
         predictions = _checked(predictor(canonical), len(chunk))
         for s, r, x, cands in zip(chunk, renamings, canonical, predictions):
-            result.judgements.append(judge(s, r, x, cands, top, validators))
+            verdict = judge(s, r, x, cands, top, validators)
+            result.judgements.append(verdict)
+            if on_sample is not None:
+                on_sample(s, r, cands[:top], verdict)
         if progress is not None:
             progress(min(lo + batch, len(samples)), len(samples))
     result.seconds = time.perf_counter() - start

@@ -1,14 +1,16 @@
-"""Evaluation results for people (rich tables), spreadsheets (CSV grid), eyes (PNG heatmap, when
-matplotlib is installed) and machines (one JSON object)."""
+"""Evaluation results for people (rich tables), spreadsheets (CSV grid), error analysis (one
+JSON line per sample) and machines (one JSON object); the pictures are in `ltlwit.eval.plots`."""
 
 from __future__ import annotations
 
 import csv
 import os
-from typing import Any
+from typing import Any, Sequence
 
 from ltlwit.eval.alpha import AlphaCovariance
-from ltlwit.eval.metrics import Accuracy
+from ltlwit.eval.metrics import Accuracy, Judgement, Sample
+from ltlwit.logic.rename import Renaming
+from ltlwit.logic.witness import Invalid, Prediction, invert
 
 GRID_FIELDS = ("aps", "size_from", "size_to", "samples", "correct", "accuracy", "top_n", "top_n_accuracy")
 
@@ -27,32 +29,29 @@ def write_grid_csv(acc: Accuracy, path: str | os.PathLike) -> None:
         writer.writerows(grid_rows(acc))
 
 
-def write_grid_png(acc: Accuracy, path: str | os.PathLike, title: str = "") -> bool:
-    """A heatmap of top-1 accuracy (AP count x size); False when matplotlib is not installed."""
-    try:
-        import matplotlib
+def prediction_record(sample: Sample, renaming: Renaming, candidates: Sequence[Prediction],
+                      verdict: Judgement) -> dict[str, Any]:
+    """One line of `eval --predictions`: the sample as the data file has it and the model's
+    candidates renamed back to the formula's own APs, each with its verdict, so that errors
+    can be read and grouped without running the model again."""
+    return {"line": sample.line, "formula": sample.formula.to_str(),
+            "label": sample.label.to_str() if sample.label is not None else None,
+            "asked": renaming.apply(sample.formula).to_str(), "aps": verdict.n_aps, "size": verdict.size,
+            "candidates": [_candidate(renaming, c, ok) for c, ok in zip(candidates, verdict.verified)],
+            "correct": verdict.correct, "rank": verdict.rank, "exact": verdict.exact, "invalid": verdict.invalid}
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return False
-    grid = acc.grid()
-    aps = sorted({a for a, _ in grid})
-    buckets = sorted({b for _, b in grid})
-    values = [[(grid[a, b].correct / grid[a, b].samples) if (a, b) in grid else float("nan") for b in buckets]
-              for a in aps]
-    fig, ax = plt.subplots(figsize=(1 + 0.6 * len(buckets), 1 + 0.45 * len(aps)))
-    image = ax.imshow(values, vmin=0, vmax=1, cmap="viridis", aspect="auto", origin="lower")
-    ax.set_xticks(range(len(buckets)), [f"{lo}-{hi}" for lo, hi in buckets], rotation=45, ha="right")
-    ax.set_yticks(range(len(aps)), [str(a) for a in aps])
-    ax.set_xlabel("formula size")
-    ax.set_ylabel("APs")
-    ax.set_title(title or "accuracy")
-    fig.colorbar(image, ax=ax)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return True
+
+def _candidate(renaming: Renaming, prediction: Prediction, verified: bool) -> dict[str, Any]:
+    """The candidate in the formula's own APs; one naming an AP slot the formula lacks has no
+    such form, so it is given as the model wrote it, over the slots of `asked`."""
+    back = invert(renaming, prediction)
+    if isinstance(back, Invalid) and not isinstance(prediction, Invalid):
+        return {"witness": None, "output": prediction.to_str(), "verified": verified}
+    return {"witness": _text(back), "verified": verified}
+
+
+def _text(prediction: Prediction) -> str:
+    return " ".join(prediction.tokens) if isinstance(prediction, Invalid) else prediction.to_str()
 
 
 def to_json(acc: Accuracy, alpha: AlphaCovariance | None, meta: dict[str, Any],
@@ -62,6 +61,21 @@ def to_json(acc: Accuracy, alpha: AlphaCovariance | None, meta: dict[str, Any],
     return {**meta, **acc.summary(), "grid": grid_rows(acc),
             "alpha_covariance": alpha.summary() if alpha is not None else None,
             "alpha_covariance_paper": paper_alpha.summary() if paper_alpha is not None else None}
+
+
+def timings(acc: Accuracy, alpha: AlphaCovariance | None, paper_alpha: AlphaCovariance | None,
+            meta: dict[str, Any]) -> list[tuple[str, str]]:
+    """Where the time went: a rate of the accuracy pass alone hides the alpha-covariance copies,
+    which can be most of a run."""
+    rows = [("time, accuracy", f"{acc.seconds:.1f} s ({acc.samples / acc.seconds:.1f} formulas/s)"
+             if acc.seconds else f"{acc.seconds:.1f} s")]
+    for cov, what in ((alpha, "time, alpha-covariance"), (paper_alpha, "time, papers' way")):
+        if cov is not None and cov.samples:
+            inputs = sum(r.variants for r in cov.rows.values())
+            rows.append((what, f"{cov.seconds:.1f} s ({inputs} renamed copies)"))
+    if "wall_seconds" in meta:
+        rows.append(("wall time (model loading included)", f"{meta['wall_seconds']:.1f} s"))
+    return rows
 
 
 def _pct(x: float) -> str:
@@ -86,8 +100,8 @@ def render(console: Any, acc: Accuracy, alpha: AlphaCovariance | None, meta: dic
         head.add_row("alpha-covariance (mean)", _pct(alpha.mean))
     if paper_alpha is not None and paper_alpha.samples:
         head.add_row(f"alpha-covariance, papers' way ({paper_alpha.pool}-AP pool, mean)", _pct(paper_alpha.mean))
-    if s["per_second"]:
-        head.add_row("samples / s", f"{s['per_second']:.1f}")
+    for text in timings(acc, alpha, paper_alpha, meta):
+        head.add_row(*text)
     console.print(head)
 
     grid = acc.grid()

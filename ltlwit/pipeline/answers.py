@@ -64,7 +64,8 @@ class Solution(Answer):
 
     status: Status
     witness: Witness | None = None
-    #: `model:si`, `model:dual` (`model:NAME` for other models), `engine`, `spot` or `sat-solver`;
+    #: `model:NAME` (the registry's name: `model:si-ltl`, `model:dual-prop`, `model:my-run`), `engine`,
+    #: `spot` or `sat-solver`;
     #: None for errors.
     source: str | None = None
     #: 1-based position of the winning candidate among those tried (model answers only).

@@ -36,11 +36,6 @@ def registry_name(family: str, task: str) -> str:
     return f"{family}-{task}"
 
 
-def source_name(name: str, task: str) -> str:
-    """How answers name the model (`model:si`): the family for a family's model, else the name."""
-    return next((family for family in ("si", "dual") if name == registry_name(family, task)), name)
-
-
 def family_models(name: str) -> tuple[str, ...] | None:
     """The registry names of the models a family keyword of `--model` stands for, over every
     task (`si` -> si-ltl, si-prop; `both` -> both families' four), so that commands taking a

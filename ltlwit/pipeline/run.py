@@ -39,7 +39,7 @@ from ltlwit.pipeline.answers import Notify, Solution, internal_error
 from ltlwit.pipeline.checking import engine_answer, validate
 from ltlwit.pipeline.coreform import MAX_MODEL_INPUT, to_core
 from ltlwit.pipeline.inputs import FormulaItem, InputItem
-from ltlwit.pipeline.models import ModelProblem, Selection, check_device, cuda_available, load, select, source_name
+from ltlwit.pipeline.models import ModelProblem, Selection, check_device, cuda_available, load, select
 from ltlwit.pipeline.options import SolveOptions
 from ltlwit.pipeline.parsing import InputParser, name_warnings
 from ltlwit.pipeline.sources import CandidateSource, NeuralSource, Proposal, merge
@@ -250,8 +250,8 @@ class Pipeline:
             for name in names:
                 model, manifest = load(name, self.options.device)
                 opts = self.options
-                sources.append(NeuralSource(source_name(name, task), model, manifest, opts.beam_width, opts.n_best,
-                                            opts.batch_size, opts.max_len))
+                sources.append(NeuralSource(name, model, manifest, opts.beam_width, opts.n_best, opts.batch_size,
+                                            opts.max_len))
         except ModelProblem as exc:
             self._model_failed(f"{exc}; answering {task} formulas with the engine", None)
             return []

@@ -1,6 +1,6 @@
 """Candidate sources: whatever proposes witnesses for formulas over slot names.
 
-A source is anything with `label` (`model:si`), `task`, `max_aps` and `propose`; the pipeline
+A source is anything with `label` (`model:si-ltl`), `task`, `max_aps` and `propose`; the pipeline
 never trusts what it proposes (every candidate is validated against the user's formula), which
 is what lets the tests plug in a source that lies. `NeuralSource` is a model's batched beam
 search; it keeps the scores (`ltlwit.eval.predictor.NeuralPredictor` drops them), because

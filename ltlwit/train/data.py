@@ -35,7 +35,7 @@ import torch
 from torch import Tensor
 
 from ltlwit.neural.tokenizer import BASE_TOKENS, EOS, N_BASE, PAD, START, canonical_slots, encode_formula, encode_witness
-from ltlwit.train.pairs import iter_pairs
+from ltlwit.train.pairs import TASK_FORMULAS, RawSample, iter_pairs, other_task
 
 CACHE_VERSION = 1
 
@@ -59,7 +59,10 @@ def _encode_chunk(args: tuple[str, str, int, list[tuple[str, str]]]) -> tuple[li
         try:
             got = encode_pair(task, f, label)
         except ValueError as e:
-            raise ValueError(f"{source}:{2 * (first + i) + 1}: {e}") from None
+            line = 2 * (first + i) + 1
+            what = other_task(RawSample(f, label, line), task)
+            raise ValueError(f"{source}:{line}: " + (f"{what}: --task {task} trains a model for {TASK_FORMULAS[task]}"
+                                                     if what else str(e))) from None
         if got is None:
             dropped += 1
             continue

@@ -37,7 +37,7 @@ import math
 import os
 import sys
 import time
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, fields, replace
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
@@ -54,53 +54,13 @@ from ltlwit.neural.weights import load_weights, save_weights
 from ltlwit.train import checkpoint
 from ltlwit.train.data import Batches, DeviceSplit, EncodedSplit, load_split, ordered_batches
 from ltlwit.train.flops import step_flops
+from ltlwit.train.settings import Settings
 from ltlwit.train.step import EagerStep, GraphedStep, graph_autocast, make_optimizer, portable_state, restore_lr, set_lr
 
 ValidateFn = Callable[[list[tuple[Formula, Optional[Witness]]]], float]
 REWARM = 100  # warm-up steps after --init-from
 FIT_WINDOW = (30, 130)  # --fit-steps-to-time: steps of this process between which the step time is measured
 PRESET_BATCH = {"paper": {"ltl": 768, "prop": 1024}, "small": {"ltl": 256, "prop": 256}, "tiny": {"ltl": 64, "prop": 64}}
-
-
-@dataclass
-class Settings:
-    task: str = "ltl"
-    arch: str = "si"
-    preset: str = "small"
-    data: str = ""
-    out: str = "runs/model"
-    steps: int = 1000
-    batch_size: int = 0  # 0: the preset's (paper: 768 LTL, 1024 prop)
-    device: str = "auto"
-    seed: int = 0
-    lr: float = 1e-3
-    warmup: int = -1  # -1: min(1000, steps // 10)
-    min_lr_ratio: float = 0.0  # cosine decay to this share of the peak (0: to zero, as the papers)
-    weight_decay: float = 0.1
-    grad_clip: float = 1.0
-    log_every: int = 50
-    val_every: int = 1000
-    ckpt_every: int = 1000
-    val_samples: int = 2048
-    greedy_samples: int = 256
-    calib_samples: int = 2048
-    time_limit: float = 0.0  # seconds from start; 0: none
-    stop_at: int = 0  # stop (checkpointed) at this step; 0: none
-    compile: bool = False
-    static_shapes: int = 0  # pad batch widths to multiples of this (0: to the batch's longest, rounded to 8)
-    cuda_graphs: bool = False  # replay each static shape's step from a CUDA graph
-    cache: str = ""
-    rename_aps: int = 0  # augmentation: rename APs by a random bijection of this many slots
-    max_tokens: int = 0  # cap on padded tokens (x streams for si) per batch; 0: none
-    workers: int = 0
-    resume: bool = False
-    init_from: str = ""  # fp16 weights (model.pt) to continue from when there is no checkpoint
-    extra_train: tuple[str, ...] = ()  # more training files (two-line), appended to DATA/train
-    emb_dropout: float = -1.0  # -1: the model config's (presets 0.1, older weights 0)
-    cross_rope: Optional[bool] = None  # None: the config's (presets on, older weights off)
-    checkpoint_part_mb: float = 0.0  # write checkpoints as parts of at most this many MiB (0: one file)
-    fit_steps_to_time: bool = False  # set `steps` from the measured step time so the run ends at time_limit
-    val_semantic: bool = False  # `python -m ltlwit.train.loop`: validate greedy outputs with the engine
 
 
 def _distributed(device_name: str) -> tuple[int, int, torch.device]:
@@ -183,7 +143,11 @@ class Trainer:
         else:
             self.stepper = EagerStep(self.model, self.net, self.opt, s.grad_clip, self._autocast)
         self.warmup = s.warmup if s.warmup >= 0 else min(1000, s.steps // 10)
-        self._step_time, self._end_cost, self._val_cost = 0.0, 20.0, 0.0
+        self._step_time, self._val_cost = 0.0, 0.0
+        # the checkpoint's write, thrice, until a checkpoint measures it: 12 bytes a parameter
+        # (weights and AdamW's two moments) at a pessimistic 100 MB/s
+        self._ckpt_cost = 3 * 12 * sum(p.numel() for p in self.model.parameters()) / 100e6
+        self._loop_start, self._loop_first = time.monotonic(), self.step
         if self.device.type == "cuda":
             torch.backends.cuda.matmul.allow_tf32 = True
             torch.backends.cudnn.allow_tf32 = True
@@ -286,11 +250,29 @@ class Trainer:
         return loss
 
     # -- the loop ------------------------------------------------------------------------------
+    def _end_cost(self) -> float:
+        """Seconds the run's end takes once the loop stops, which `--time-limit` keeps free: the
+        checkpoint and weights (3x the last checkpoint's write), a dual model's calibration (10
+        forward passes over the calibration slice, a batch's costing about a third of a training
+        step), and 2 s."""
+        calibration = 0.0
+        if self.model.cfg.arch == "dual" and self.rank == 0:
+            calibration = 10 * math.ceil(len(self.calib_index) / self.batch_size) * self._current_step_time() / 3
+        return self._ckpt_cost + calibration + 2.0
+
+    def _current_step_time(self) -> float:
+        """The last log interval's step time; before the first log, this run's mean so far."""
+        if self._step_time:
+            return self._step_time
+        return (time.monotonic() - self._loop_start) / max(1, self.step - self._loop_first)
+
+    def _time_left(self) -> float:
+        return self.s.time_limit - (time.monotonic() - self.t0)
+
     def _out_of_time(self) -> bool:
         if not self.s.time_limit:
             return False
-        left = self.s.time_limit - (time.monotonic() - self.t0)
-        stop = left < self._end_cost + 3 * self._step_time
+        stop = self._time_left() < self._end_cost() + 3 * self._current_step_time()
         if self.world > 1:
             flag = torch.tensor([float(stop)], device=self.device)
             dist.all_reduce(flag, op=dist.ReduceOp.MAX)
@@ -307,12 +289,16 @@ class Trainer:
         mark_flops = self.flops_done
         reason = "done"
         first, fit_start = self.step, 0.0
+        self._loop_start, self._loop_first = time.monotonic(), self.step
         while self.step < s.steps:
             if s.stop_at and self.step >= s.stop_at:
                 reason = "stop-at"
                 break
             if (self.world == 1 or self.step % s.log_every == 0) and self._out_of_time():
                 reason = "time-limit"
+                self._say(f"--time-limit: stopping with {self._time_left():.1f}s left for the end "
+                          f"(estimated {self._end_cost():.1f}s: checkpoint, weights"
+                          f"{', calibration' if self.model.cfg.arch == 'dual' else ''})")
                 break
             loss_sum += self.train_step()
             count += 1
@@ -351,7 +337,7 @@ class Trainer:
         end (validation, calibration, checkpoint, weights) and 5% take, so that the cosine
         decay completes instead of being cut off."""
         left = self.s.time_limit - (time.monotonic() - self.t0)
-        reserve = self._end_cost + 2 * self._val_cost + 0.05 * left + 10
+        reserve = self._end_cost() + 2 * self._val_cost + 0.05 * left + 10
         planned = self.step + max(1, int((left - reserve) / max(step_time, 1e-6)))
         if self.world > 1:  # every rank the same plan (rank 0's)
             plan = torch.tensor([planned], device=self.device)
@@ -364,7 +350,7 @@ class Trainer:
     def _has_time(self, cost: float) -> bool:
         if not self.s.time_limit:
             return True
-        return self.s.time_limit - (time.monotonic() - self.t0) > cost + self._end_cost + 3 * self._step_time
+        return self._time_left() > cost + self._end_cost() + 3 * self._current_step_time()
 
     def _log_progress(self, loss_sum: torch.Tensor, count: int, step_time: float, sample_rate: float,
                       flop_rate: float = 0.0) -> None:
@@ -470,7 +456,7 @@ class Trainer:
                  "model_config": self.model.cfg.to_dict(), "settings": asdict(self.s),
                  "elapsed": self.elapsed_before + time.monotonic() - self.t0}
         checkpoint.save(state, self.out, self.s.checkpoint_part_mb)
-        self._end_cost = max(self._end_cost, 3 * (time.monotonic() - t) + 5)
+        self._ckpt_cost = max(self._ckpt_cost, 3 * (time.monotonic() - t))
 
     def _gather_rng_states(self) -> list[dict[str, torch.Tensor | None]]:
         """Every rank's RNG states (byte tensors, gathered as one flat uint8 tensor per rank)."""
@@ -525,58 +511,71 @@ def _hms(seconds: float) -> str:
     return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
-def parse_args(argv: Sequence[str] | None = None) -> Settings:
-    p = argparse.ArgumentParser(prog="python -m ltlwit.train.loop", description="Train an ltlwit witness model.")
+def parser() -> argparse.ArgumentParser:
+    """The bare loop's options. `ltlwit train` has every one of them (tests/test_cli_train.py
+    holds the two together) but `--out` and `--val-semantic`, and registers the model."""
+    d = Settings
+    p = argparse.ArgumentParser(prog="python -m ltlwit.train.loop",
+                                description="The bare training loop, for scripts: checkpoints and weights in --out, no "
+                                            "model registered. `ltlwit train` takes the same options and registers "
+                                            "the model under --name.")
     p.add_argument("--task", choices=["ltl", "prop"], required=True)
     p.add_argument("--arch", choices=["si", "dual"], required=True)
-    p.add_argument("--preset", choices=["paper", "small", "tiny"], default="small")
+    p.add_argument("--preset", choices=["paper", "small", "tiny"], default=d.preset)
     p.add_argument("--data", required=True, help="folder with train.txt[.gz] and val.txt[.gz] (DeepLTL two-line format)")
     p.add_argument("--out", required=True, help="folder for checkpoint.pt, model.pt/json, log.jsonl")
     p.add_argument("--steps", type=int, required=True)
-    p.add_argument("--batch-size", type=int, default=0, help="per rank; default: the preset's")
-    p.add_argument("--device", default="auto", help="auto | cpu | cuda")
+    p.add_argument("--batch-size", type=int, default=d.batch_size, help="per rank; default: the preset's")
+    p.add_argument("--device", default=d.device, help="auto | cpu | cuda")
     p.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint.pt when it exists")
-    p.add_argument("--init-from", default="", metavar="WEIGHTS",
+    p.add_argument("--init-from", default=d.init_from, metavar="WEIGHTS",
                    help="without a checkpoint: start from these fp16 weights (OUT/model.pt of an earlier run) at "
                         f"their step, with a fresh optimiser: {REWARM} warm-up steps, then the cosine from --lr "
                         "over the remaining steps")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--time-limit", type=float, default=0.0, help="seconds; checkpoint and exit before then")
-    p.add_argument("--stop-at", type=int, default=0, help="checkpoint and exit at this step")
-    p.add_argument("--lr", type=float, default=1e-3)
-    p.add_argument("--warmup", type=int, default=-1, help="default: min(1000, steps // 10)")
-    p.add_argument("--log-every", type=int, default=50)
-    p.add_argument("--val-every", type=int, default=1000)
-    p.add_argument("--ckpt-every", type=int, default=1000)
-    p.add_argument("--val-samples", type=int, default=2048)
-    p.add_argument("--greedy-samples", type=int, default=256)
+    p.add_argument("--seed", type=int, default=d.seed)
+    p.add_argument("--time-limit", type=float, default=d.time_limit,
+                   help="seconds; stop early enough that the checkpoint and weights are written by then")
+    p.add_argument("--stop-at", type=int, default=d.stop_at, help="checkpoint and exit at this step")
+    p.add_argument("--lr", type=float, default=d.lr)
+    p.add_argument("--warmup", type=int, default=d.warmup, help="default: min(1000, steps // 10)")
+    p.add_argument("--log-every", type=int, default=d.log_every)
+    p.add_argument("--val-every", type=int, default=d.val_every)
+    p.add_argument("--ckpt-every", type=int, default=d.ckpt_every)
+    p.add_argument("--val-samples", type=int, default=d.val_samples)
+    p.add_argument("--greedy-samples", type=int, default=d.greedy_samples)
     p.add_argument("--compile", action="store_true", help="torch.compile the model (compiles for minutes)")
-    p.add_argument("--static-shapes", type=int, default=0, metavar="STEP",
+    p.add_argument("--static-shapes", type=int, default=d.static_shapes, metavar="STEP",
                    help="pad batch widths to multiples of STEP (e.g. 16) and fix the AP count: few shapes")
     p.add_argument("--cuda-graphs", action="store_true",
                    help="capture each static shape's whole step in a CUDA graph (needs --static-shapes, one GPU)")
-    p.add_argument("--checkpoint-part-mb", type=float, default=0.0, metavar="MIB",
+    p.add_argument("--checkpoint-part-mb", type=float, default=d.checkpoint_part_mb, metavar="MIB",
                    help="write checkpoints as parts of at most MIB MiB (e.g. 16) instead of one file")
     p.add_argument("--extra-train", action="append", default=[], metavar="FILE",
                    help="another training file appended to DATA/train (repeatable; e.g. 0/1-AP augmentation)")
-    p.add_argument("--emb-dropout", type=float, default=-1.0, metavar="P",
+    p.add_argument("--emb-dropout", type=float, default=d.emb_dropout, metavar="P",
                    help="dropout on the embeddings of a new or continued model (default: its config's)")
-    p.add_argument("--cross-rope", dest="cross_rope", action="store_const", const=True, default=None,
+    p.add_argument("--cross-rope", dest="cross_rope", action="store_const", const=True, default=d.cross_rope,
                    help="RoPE in cross-attention (default: the config's; on for presets)")
     p.add_argument("--no-cross-rope", dest="cross_rope", action="store_const", const=False)
     p.add_argument("--val-semantic", action="store_true",
                    help="validation also checks the greedy outputs with the engine (val_semantic: share verified)")
     p.add_argument("--fit-steps-to-time", action="store_true",
                    help="measure the step time early on and end the schedule (--steps) where --time-limit ends")
-    p.add_argument("--min-lr-ratio", type=float, default=0.0,
+    p.add_argument("--min-lr-ratio", type=float, default=d.min_lr_ratio,
                    help="cosine decay to this share of --lr (default 0: to zero)")
-    p.add_argument("--cache", default="", help="folder for tokenised data caches (default OUT/cache or $LTLWIT_CACHE)")
-    p.add_argument("--rename-aps", type=int, default=0, metavar="POOL",
+    p.add_argument("--cache", default=d.cache,
+                   help="folder for tokenised data caches (default OUT/cache or $LTLWIT_CACHE)")
+    p.add_argument("--rename-aps", type=int, default=d.rename_aps, metavar="POOL",
                    help="augment: rename APs by a random bijection of POOL slots per sample")
-    p.add_argument("--max-tokens", type=int, default=0,
+    p.add_argument("--max-tokens", type=int, default=d.max_tokens,
                    help="split batches above this many padded tokens (x APs for si): bounds GPU memory")
-    p.add_argument("--workers", type=int, default=0, help="processes for parsing data (default: cores, at most 8)")
-    a = p.parse_args(argv)
+    p.add_argument("--workers", type=int, default=d.workers,
+                   help="processes for parsing data (default: cores, at most 8)")
+    return p
+
+
+def parse_args(argv: Sequence[str] | None = None) -> Settings:
+    a = parser().parse_args(argv)
     a.extra_train = tuple(a.extra_train)
     names = {f.name for f in fields(Settings)}
     return Settings(**{k: v for k, v in vars(a).items() if k in names})

@@ -31,6 +31,28 @@ class RawSample:
     label_syntax: str = "polish"
 
 
+#: What each task's model is trained for, as messages say it.
+TASK_FORMULAS = {"ltl": "LTL formulas", "prop": "propositional formulas"}
+
+
+def other_task(raw: RawSample, task: str) -> str | None:
+    """What a sample that does not parse as `task` is when it parses as the other task (an LTL
+    set given to a propositional model shows up first as a label's syntax error); None when it
+    is just broken."""
+    from ltlwit.logic.syntax import parse_assignment, parse_formula, parse_trace
+
+    try:
+        formula = parse_formula(raw.formula, raw.formula_syntax)
+        if raw.label is not None:
+            (parse_assignment if task == "ltl" else parse_trace)(raw.label, raw.label_syntax)
+        elif task == "ltl" or not formula.temporal:
+            return None
+    except ValueError:
+        return None
+    return "a propositional sample (its label is an assignment)" if task == "ltl" else \
+        "an LTL sample (its label is a trace)"
+
+
 def _opener(path: str | os.PathLike):
     return gzip.open if str(path).endswith(".gz") else open
 
