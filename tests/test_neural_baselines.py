@@ -74,15 +74,15 @@ def test_full_vocabulary_bounds_the_aps(tmp_path: Path) -> None:
 
 
 def test_alpha_renaming_baseline_trains_every_row(tmp_path: Path) -> None:
-    """full-aug renames each sample into all 10 slots (the data have at most 5 APs), full not."""
+    """renaming renames each sample into all 10 slots (the data have at most 5 APs), full not."""
     data_aps = int(split("ltl").n_aps.max())
     assert data_aps < 10
-    for arch, slots in (("full-aug", 10), ("full", data_aps)):
+    for arch, slots in (("renaming", 10), ("full", data_aps)):
         tr = trainer(arch, "ltl", tmp_path / arch, steps=1)
         seen = set()
         for _ in range(5):
             batch = next(tr.batches)
             assert batch.n_slots <= slots
             seen |= set((batch.src[batch.src >= N_BASE] - N_BASE).tolist())
-        assert max(seen) == slots - 1 if arch == "full-aug" else max(seen) < data_aps
+        assert max(seen) == slots - 1 if arch == "renaming" else max(seen) < data_aps
     assert (batch.src != PAD).any()

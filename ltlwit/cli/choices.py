@@ -19,7 +19,7 @@ __all__ = ["ALPHABETS", "ARCHS", "DEVICES", "ENGINES", "FORMATS", "LOGICS", "MOD
 ENGINES = ("auto", "builtin", "spot")
 #: `ltlwit.neural.config.ARCHS`, the architectures `preset` builds: symbol-invariant, dual-part,
 #: and the baselines (full vocabulary, the same with alpha-renaming, lexinvariant).
-ARCHS = ("si", "dual", "full", "full-aug", "lexinv")
+ARCHS = ("si", "dual", "full", "renaming", "lexinv")
 #: `ltlwit.neural.config.PRESETS`.
 PRESETS = ("paper", "small", "tiny")
 #: The operator priorities of `ltlwit.train.generate.PRIORITIES`.

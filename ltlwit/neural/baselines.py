@@ -4,7 +4,7 @@ embedding table differs, so a comparison measures the embeddings and nothing els
 - `full` (`FullVocabTransformer`): one learned row per AP slot, `vocab_aps` of them (10: the
   grid's AP count), as in DeepLTL and the ITE paper's first baseline. Trained on 5-AP data,
   rows 5-9 only ever appear as wrong answers, and nothing makes the model treat APs alike.
-- `full-aug`: the same network trained with alpha-renaming (the ITE paper's third baseline):
+- `renaming`: the same network trained with alpha-renaming (the ITE paper's third baseline):
   each training sample's APs renamed by a random bijection into all `vocab_aps` slots
   (`RenamingConfig.rename_pool`), so every row is trained and the model sees every AP in
   every role, though never more APs in one sample than the data has.

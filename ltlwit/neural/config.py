@@ -14,7 +14,7 @@ Presets (`preset(arch, task, name)`):
   stream per AP, so it costs k times more per sample). Dual-part: d=32, 3 layers, 4 heads,
   FF 128: smaller ones take far longer to learn to copy an AP's random β to the output.
 
-The baselines (`full`, `full-aug`, `lexinv`: `ltlwit.neural.baselines`) take the dual-part
+The baselines (`full`, `renaming`, `lexinv`: `ltlwit.neural.baselines`) take the dual-part
 model's sizes in every preset, as in the ITE paper, whose baselines are DeepLTL's model.
 
 Every preset builds models with embedding dropout 0.1 (tiny: 0) and RoPE in cross-attention
@@ -144,7 +144,7 @@ class RenamingConfig(FullConfig):
     augmentation baseline): every training sample's APs renamed by a random bijection into all
     `vocab_aps` slots, so every row is trained though no sample has more APs than the data."""
 
-    arch: ClassVar[str] = "full-aug"
+    arch: ClassVar[str] = "renaming"
 
     @property
     def rename_pool(self) -> int:
@@ -173,9 +173,9 @@ class LexConfig(ModelConfig):
 
 #: Every architecture by the name `train --arch` and the manifests give it.
 ARCHS: dict[str, type[ModelConfig]] = {"si": SIConfig, "dual": DualConfig, "full": FullConfig,
-                                       "full-aug": RenamingConfig, "lexinv": LexConfig}
+                                       "renaming": RenamingConfig, "lexinv": LexConfig}
 #: The baselines are built at the dual-part model's sizes (the ITE paper's, which are DeepLTL's).
-_SAME_AS = {"full": "dual", "full-aug": "dual", "lexinv": "dual"}
+_SAME_AS = {"full": "dual", "renaming": "dual", "lexinv": "dual"}
 _DUAL_ONLY = ("d_beta",)
 
 _PRESETS: dict[tuple[str, str, str], dict[str, Any]] = {

@@ -155,7 +155,7 @@ class Trainer:
             self.model.load_state_dict(init.state_dict())
         torch.manual_seed(s.seed * 1000 + self.rank + 1)  # dropout and β draws differ per rank
         self.batch_size = s.batch_size or PRESET_BATCH.get(s.preset, PRESET_BATCH["small"])[s.task]
-        rename = s.rename_aps or cfg.rename_pool  # full-aug: alpha-renaming into all its AP rows
+        rename = s.rename_aps or cfg.rename_pool  # renaming: alpha-renaming into all its AP rows
         most = max(rename, int(train.n_aps.max()) if len(train) else 0)
         if self.model.max_aps is not None and most > self.model.max_aps:
             raise ValueError(f"a {cfg.arch} model tells apart at most {self.model.max_aps} APs; "
