@@ -61,6 +61,8 @@ def _seeds(ctx: click.Context, _: click.Parameter, value: str) -> tuple[int, ...
               help="Test formulas for the papers' alpha-covariance (renamings into the whole AP pool); 0 skips it.")
 @click.option("--alpha-variants", type=click.IntRange(min=2), default=120, show_default=True,
               help="Renamings per formula: all when there are at most this many, else this many random ones.")
+@click.option("--max-len", type=click.IntRange(min=1), default=160, show_default=True,
+              help="Longest model output, in tokens.")
 @click.option("--prefix", default="exp", show_default=True,
               help="Models are registered as PREFIX-TASK-ARCH-PRESET-sSEED; one already registered is reused.")
 @click.option("--json", "json_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
@@ -70,7 +72,7 @@ def _seeds(ctx: click.Context, _: click.Parameter, value: str) -> tuple[int, ...
 def experiment(ctx: click.Context, task: str, data_dir: str, test_file: str, grid_file: str | None,
                archs: tuple[str, ...], seeds: tuple[int, ...], preset: str, steps: int | None,
                batch_size: int | None, device: str, limit: int | None, grid_limit: int | None, beam: int,
-               alpha_samples: int, alpha_variants: int, prefix: str, json_file: str | None, fmt: str) -> ExitStatus:
+               alpha_samples: int, alpha_variants: int, max_len: int, prefix: str, json_file: str | None, fmt: str) -> ExitStatus:
     """Reproduce the papers' tables: train every architecture with every seed (registered as
     user models; a model already there is reused, so a killed run resumes), evaluate each on the
     test split and the grid, and print one row per architecture, mean ± std over the seeds:
@@ -82,7 +84,7 @@ def experiment(ctx: click.Context, task: str, data_dir: str, test_file: str, gri
         plan = Plan(task=task, data=data_dir, test=test_file, grid=grid_file, archs=archs, seeds=seeds,
                     preset=preset, steps=steps, batch_size=batch_size or 0, device=device, limit=limit,
                     grid_limit=grid_limit, beam=beam, alpha_samples=alpha_samples, alpha_variants=alpha_variants,
-                    prefix=prefix)
+                    max_len=max_len, prefix=prefix)
     except ValueError as e:
         raise click.UsageError(str(e), ctx) from None
 

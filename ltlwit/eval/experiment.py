@@ -43,6 +43,7 @@ class Plan:
     alpha_samples: int = 1000  # formulas for the papers' alpha-covariance (0: skip)
     alpha_variants: int = 120  # renamings per formula (all 5!/(5-k)! of a 5-AP pool)
     eval_batch_size: int = 128
+    max_len: int = 160  # longest model output, in tokens
     prefix: str = "exp"
 
     def __post_init__(self) -> None:
@@ -108,7 +109,7 @@ def evaluate_run(plan: Plan, run: Run, say: Say) -> None:
     """The test split's rates and alpha-covariance, and the grid's, into `run`."""
     options = EvalOptions(model=run.model, data=plan.test, beam=plan.beam, limit=plan.limit, alpha_samples=0,
                           paper_alpha_samples=plan.alpha_samples, paper_alpha_variants=plan.alpha_variants,
-                          batch_size=plan.eval_batch_size, device=plan.device)
+                          batch_size=plan.eval_batch_size, device=plan.device, max_len=plan.max_len)
     test = run_eval(options)
     summary = test.accuracy.summary()
     top = f"top{test.accuracy.top}"
@@ -119,7 +120,7 @@ def evaluate_run(plan: Plan, run: Run, say: Say) -> None:
     if plan.grid:
         grid = run_eval(EvalOptions(model=run.model, data=plan.grid, beam=plan.beam, limit=plan.grid_limit,
                                     alpha_samples=0, paper_alpha_samples=0, batch_size=plan.eval_batch_size,
-                                    device=plan.device))
+                                    device=plan.device, max_len=plan.max_len))
         seen = max(j.n_aps for j in test.accuracy.judgements)
         beyond = [j for j in grid.accuracy.judgements if j.n_aps > seen]
         run.metrics["grid"] = grid.accuracy.rate("correct")
