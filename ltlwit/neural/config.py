@@ -150,11 +150,6 @@ class RenamingConfig(FullConfig):
     def rename_pool(self) -> int:
         return self.vocab_aps
 
-    def build(self) -> nn.Module:
-        from ltlwit.neural.baselines import FullVocabTransformer
-
-        return FullVocabTransformer(self)
-
 
 @dataclass
 class LexConfig(ModelConfig):
