@@ -17,8 +17,8 @@ from neural_support import DATA, one_thread  # noqa: F401 - a fixture
 
 def test_summary_is_mean_and_sample_std_over_seeds() -> None:
     plan = Plan(task="ltl", data="d", test="t", archs=("full", "lexinv"), seeds=(0, 1))
-    runs = [Run("full", 0, "a", True, 10.0, 5, {"correct": 0.5, "alpha": 0.9}, {2: 0.8}),
-            Run("full", 1, "b", True, 30.0, 5, {"correct": 0.7, "alpha": 1.0}, {2: 1.0}),
+    runs = [Run("full", 0, "a", True, 10.0, 5, {"correct": 0.5, "alpha": 0.9, "grid": 0.3}, {2: 0.8}),
+            Run("full", 1, "b", True, 30.0, 5, {"correct": 0.7, "alpha": 1.0, "grid": 0.3}, {2: 1.0}),
             Run("lexinv", 0, "c", True, 20.0, 5, {"correct": 0.25})]
     rows = summarise(runs)
     assert [r["arch"] for r in rows] == ["full", "lexinv"] and rows[0]["seeds"] == [0, 1]
@@ -26,9 +26,9 @@ def test_summary_is_mean_and_sample_std_over_seeds() -> None:
     assert rows[0]["metrics"]["correct"]["std"] == pytest.approx(statistics.stdev([0.5, 0.7]))
     assert rows[1]["metrics"]["correct"] == {"mean": 0.25, "std": 0.0, "n": 1}
     table = markdown(plan, rows).splitlines()
-    assert table[2].split(" | ")[:4] == ["| model", "correct", "α-cov. (papers')", "α 2 AP"]
-    assert table[4].startswith("| full | 60.0 ± 14.1 | 95.0 ± 7.1 | 90.0 ± 14.1 | 20 |")
-    assert table[5] == "| lexinv | 25.0 | – | – | 20 |"  # one seed: no ±; metrics it lacks: –
+    assert table[2].split(" | ")[:5] == ["| model", "correct", "α-cov. (papers')", "α 2 AP", "grid correct"]
+    assert table[4] == "| full | 60.0 ± 14.1 | 95.0 ± 7.1 | 90.0 ± 14.1 | 30.0 ± 0.0 | 20 |"
+    assert table[5] == "| lexinv | 25.0 | – | – | – | 20 |"  # one seed: no ±; metrics it lacks: –
 
 
 def test_end_to_end_at_the_smallest_settings(tmp_path, monkeypatch) -> None:

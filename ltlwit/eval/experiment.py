@@ -169,11 +169,14 @@ def markdown(plan: Plan, rows: list[dict[str, Any]]) -> str:
     """The table: one row per architecture, percentages as mean ± std over the seeds."""
     keys = [k for k in COLUMNS if any(k in r["metrics"] for r in rows)]
     aps = sorted({a for r in rows for a in r["alpha_by_aps"]})
-    heads = ["model"] + [COLUMNS[k].format(top=plan.beam) for k in keys] + [f"α {a} AP" for a in aps] + ["train s"]
+    split = keys.index("alpha") + 1 if "alpha" in keys else len(keys)  # α per AP count beside the α mean
+    heads = (["model"] + [COLUMNS[k].format(top=plan.beam) for k in keys[:split]] + [f"α {a} AP" for a in aps]
+             + [COLUMNS[k] for k in keys[split:]] + ["train s"])
     lines = [f"{plan.task}, preset {plan.preset}, seeds {', '.join(map(str, plan.seeds))} "
              f"(mean ± std over seeds, %)", "", "| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
     for r in rows:
-        cells = [r["arch"]] + [_cell(r["metrics"].get(k)) for k in keys] + [_cell(r["alpha_by_aps"].get(a)) for a in aps]
+        cells = ([r["arch"]] + [_cell(r["metrics"].get(k)) for k in keys[:split]]
+                 + [_cell(r["alpha_by_aps"].get(a)) for a in aps] + [_cell(r["metrics"].get(k)) for k in keys[split:]])
         cells.append(f"{r['train_seconds']['mean']:.0f}")
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
