@@ -183,7 +183,7 @@ def test_baselines_answer_through_solve_model(tmp_path, monkeypatch, spy) -> Non
     for arch in ("full", "lexinv"):
         save_weights(preset(arch, "ltl", "tiny").build(), tmp_path / "models" / f"my-{arch}")
     monkeypatch.setenv("LTLWIT_HOME", str(tmp_path))
-    wide = " & ".join(f"F p{i}" for i in range(11))  # 11 APs: more than the 10 rows of `full`
+    wide = "X(" + " & ".join(f"p{i}" for i in range(11)) + ")"  # 11 APs: more than the 10 rows of `full`
     result = run("solve", "--model", "my-full,my-lexinv", "--format", "json", *FAST, "G(a -> F b)", wide)
     assert result.exit_code == 0 and result.stderr == ""
     assert [r["status"] for r in json_lines(result.stdout)] == ["sat", "sat"]
