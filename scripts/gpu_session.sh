@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# One stage of a GPU lease (docs/training.md, "GPU runbook"): each `run` call of the device tool
+# One stage of a leased GPU session whose machine returns files through $OUT (for any CUDA machine
+# or a Slurm cluster, docs/training.md, "Training on a GPU", needs none of this): each call
 # runs one of these from the repository root, with `.data` carried (shared val/test splits and the
 # python-sat wheel, made by `scripts/gpu_session.sh pack` here before the lease).
 #

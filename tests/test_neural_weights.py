@@ -18,7 +18,7 @@ from neural_support import one_thread  # noqa: F401 - a fixture
 FORMULAS = [parse_formula(t, "polish") for t in ("&Uab!Xc", "XXa", "U&ab|!c&dXe")]
 
 
-@pytest.mark.parametrize("arch", ["si", "dual"])
+@pytest.mark.parametrize("arch", ["si", "dual", "full", "renaming", "lexinv"])
 def test_round_trip(tmp_path: Path, arch: str) -> None:
     torch.manual_seed(0)
     model = preset(arch, "ltl", "tiny").build().eval()
@@ -30,7 +30,7 @@ def test_round_trip(tmp_path: Path, arch: str) -> None:
     loaded, manifest = load_weights("mine", directory=tmp_path)
     assert manifest["arch"] == arch and manifest["task"] == "ltl" and manifest["training"]["steps"] == 12
     assert manifest["vocabulary"][:3] == ["<pad>", "<eos>", "<start>"]
-    assert manifest["max_aps"] == (32 if arch == "dual" else None)
+    assert manifest["max_aps"] == {"dual": 32, "full": 10, "renaming": 10}.get(arch)
     assert manifest["parameters"] == sum(p.numel() for p in model.parameters())
     assert float(loaded.logit_scale) == 7.25 and not loaded.training
     for name, value in model.state_dict().items():

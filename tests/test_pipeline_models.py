@@ -171,6 +171,25 @@ def test_device_cuda_needs_a_gpu(model_home, monkeypatch) -> None:
     assert run("solve", "--device", "cuda", "--model", "none", "F a").exit_code == 0  # no model, no GPU needed
 
 
+def test_baselines_answer_through_solve_model(tmp_path, monkeypatch, spy) -> None:
+    """The papers' baselines, registered under names, are models like the others for `solve
+    --model`; a full-vocabulary model leaves inputs with more APs than its rows to the engine."""
+    import torch
+
+    from ltlwit.neural.config import preset
+    from ltlwit.neural.weights import save_weights
+
+    torch.manual_seed(5)
+    for arch in ("full", "lexinv"):
+        save_weights(preset(arch, "ltl", "tiny").build(), tmp_path / "models" / f"my-{arch}")
+    monkeypatch.setenv("LTLWIT_HOME", str(tmp_path))
+    wide = "X(" + " & ".join(f"p{i}" for i in range(11)) + ")"  # 11 APs: more than the 10 rows of `full`
+    result = run("solve", "--model", "my-full,my-lexinv", "--format", "json", *FAST, "G(a -> F b)", wide)
+    assert result.exit_code == 0 and result.stderr == ""
+    assert [r["status"] for r in json_lines(result.stdout)] == ["sat", "sat"]
+    assert sorted(label for label, _, _ in spy) == ["model:my-full", "model:my-lexinv", "model:my-lexinv"]
+
+
 def test_models_are_named_directly_and_each_serves_its_own_task(tmp_path, monkeypatch, spy) -> None:
     """`--model NAME[,NAME...]`: models registered under any name (as `ltlwit train --name` does),
     alone or next to a family; a name answers the task it was trained for, the engine the rest."""

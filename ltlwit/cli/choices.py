@@ -17,8 +17,9 @@ __all__ = ["ALPHABETS", "ARCHS", "DEVICES", "ENGINES", "FORMATS", "LOGICS", "MOD
 
 #: `ltlwit.logic.ltl.ENGINES`.
 ENGINES = ("auto", "builtin", "spot")
-#: The architectures `ltlwit.neural.config.preset` builds: symbol-invariant, dual-part.
-ARCHS = ("si", "dual")
+#: `ltlwit.neural.config.ARCHS`, the architectures `preset` builds: symbol-invariant, dual-part,
+#: and the baselines (full vocabulary, the same with alpha-renaming, lexinvariant).
+ARCHS = ("si", "dual", "full", "renaming", "lexinv")
 #: `ltlwit.neural.config.PRESETS`.
 PRESETS = ("paper", "small", "tiny")
 #: The operator priorities of `ltlwit.train.generate.PRIORITIES`.

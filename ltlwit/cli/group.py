@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "data": ("ltlwit.cli.data", "data", "Make and inspect training data sets."),
     "train": ("ltlwit.cli.train", "train", "Train a model and register it for solve and eval."),
     "eval": ("ltlwit.cli.eval", "eval_", "Measure a model's accuracy on a data set."),
+    "experiment": ("ltlwit.cli.experiment", "experiment", "Train and evaluate architectures x seeds: the papers' tables."),
     "models": ("ltlwit.cli.models", "models", "List and locate the trained models."),
 }
 

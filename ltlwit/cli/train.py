@@ -22,7 +22,9 @@ from ltlwit.train.settings import Settings as D
 @click.command()
 @task_option
 @click.option("--arch", type=click.Choice(ARCHS), required=True,
-              help="si: symbol-invariant transformer; dual: dual-part embeddings.")
+              help="si: symbol-invariant transformer; dual: dual-part embeddings; the papers' baselines: full "
+              "(a learned embedding per AP, 10 APs), renaming (the same, trained with alpha-renaming into its 10 "
+              "APs), lexinv (every AP's embedding random per sequence).")
 @click.option("--preset", type=click.Choice(PRESETS), default="small", show_default=True,
               help="Model size: the papers' (for a GPU), CPU-sized, or a test toy.")
 @click.option("--data", "data_dir", type=click.Path(exists=True, file_okay=False), required=True, metavar="DIR",

@@ -216,7 +216,7 @@ def cosines(h: Tensor, table: Tensor) -> Tensor:
     <start> get -inf, being never the next token."""
     dtype = torch.promote_types(h.dtype, torch.float32)
     with torch.autocast(h.device.type, enabled=False):
-        cos = F.normalize(h.to(dtype), dim=-1) @ table.to(dtype).T
+        cos = F.normalize(h.to(dtype), dim=-1) @ table.to(dtype).mT  # (V, d) or one table per row (B, V, d)
     ids = torch.arange(cos.shape[-1], device=cos.device)
     return cos.masked_fill((ids == PAD) | (ids == START), float("-inf"))
 

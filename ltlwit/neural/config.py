@@ -14,6 +14,9 @@ Presets (`preset(arch, task, name)`):
   stream per AP, so it costs k times more per sample). Dual-part: d=32, 3 layers, 4 heads,
   FF 128: smaller ones take far longer to learn to copy an AP's random β to the output.
 
+The baselines (`full`, `renaming`, `lexinv`: `ltlwit.neural.baselines`) take the dual-part
+model's sizes in every preset, as in the ITE paper, whose baselines are DeepLTL's model.
+
 Every preset builds models with embedding dropout 0.1 (tiny: 0) and RoPE in cross-attention
 (`_FRESH`); a config read from a manifest keeps what it says, and a key it lacks takes the
 dataclass default, which is the behaviour of the weights written before the key existed.
@@ -57,6 +60,12 @@ class ModelConfig:
 
     def to_dict(self) -> dict[str, Any]:
         return {"arch": self.arch, **asdict(self)}
+
+    @property
+    def rename_pool(self) -> int:
+        """AP slots training renames every sample into (a random bijection per sample): 0, none,
+        unless the architecture is defined by that augmentation."""
+        return 0
 
     def build(self) -> nn.Module:
         raise NotImplementedError
@@ -110,6 +119,60 @@ class SIConfig(ModelConfig):
         return SymbolInvariantTransformer(self)
 
 
+@dataclass
+class FullConfig(ModelConfig):
+    """Baseline: a standard transformer with a learned embedding row per AP slot (DeepLTL's, the
+    ITE paper's "full vocabulary" baseline); `vocab_aps` rows, so at most that many APs."""
+
+    vocab_aps: int = 10
+    arch: ClassVar[str] = "full"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.vocab_aps < 1:
+            raise ValueError(f"vocab_aps must be positive, got {self.vocab_aps}")
+
+    def build(self) -> nn.Module:
+        from ltlwit.neural.baselines import FullVocabTransformer
+
+        return FullVocabTransformer(self)
+
+
+@dataclass
+class RenamingConfig(FullConfig):
+    """Baseline: the full-vocabulary model trained with alpha-renaming (the ITE paper's
+    augmentation baseline): every training sample's APs renamed by a random bijection into all
+    `vocab_aps` slots, so every row is trained though no sample has more APs than the data."""
+
+    arch: ClassVar[str] = "renaming"
+
+    @property
+    def rename_pool(self) -> int:
+        return self.vocab_aps
+
+
+@dataclass
+class LexConfig(ModelConfig):
+    """Baseline: the lexinvariant model (Huang et al. 2023): each AP's embedding a fresh
+    standard Gaussian vector per sequence while training; `beta_seed` fixes the draw at
+    inference (chosen as the dual-part model's is)."""
+
+    beta_seed: int = 0
+    arch: ClassVar[str] = "lexinv"
+
+    def build(self) -> nn.Module:
+        from ltlwit.neural.baselines import LexinvariantTransformer
+
+        return LexinvariantTransformer(self)
+
+
+#: Every architecture by the name `train --arch` and the manifests give it.
+ARCHS: dict[str, type[ModelConfig]] = {"si": SIConfig, "dual": DualConfig, "full": FullConfig,
+                                       "renaming": RenamingConfig, "lexinv": LexConfig}
+#: The baselines are built at the dual-part model's sizes (the ITE paper's, which are DeepLTL's).
+_SAME_AS = {"full": "dual", "renaming": "dual", "lexinv": "dual"}
+_DUAL_ONLY = ("d_beta",)
+
 _PRESETS: dict[tuple[str, str, str], dict[str, Any]] = {
     ("dual", "ltl", "paper"): dict(d_model=128, n_layers=8, n_heads=8, d_ff=1024, d_beta=5),
     ("dual", "prop", "paper"): dict(d_model=132, n_layers=6, n_heads=6, d_ff=512, d_beta=6),
@@ -129,16 +192,19 @@ PRESETS = ("paper", "small", "tiny")
 
 
 def preset(arch: str, task: str, name: str) -> ModelConfig:
-    """The `paper`, `small` or `tiny` config of `dual` or `si` for `ltl` or `prop`."""
-    cls = {"dual": DualConfig, "si": SIConfig}.get(arch)
+    """The `paper`, `small` or `tiny` config of an architecture (`ARCHS`) for `ltl` or `prop`."""
+    cls = ARCHS.get(arch)
     if cls is None:
-        raise ValueError(f"unknown architecture {arch!r} (expected si or dual)")
+        raise ValueError(f"unknown architecture {arch!r} (expected {', '.join(ARCHS)})")
     if name not in PRESETS:
         raise ValueError(f"unknown preset {name!r} (expected {', '.join(PRESETS)})")
     if task not in TASKS:
         raise ValueError(f"unknown task {task!r} (expected ltl or prop)")
-    values = dict(_PRESETS[arch, task, "paper"], **_FRESH)
-    values.update(_SIZES.get((name, arch), {}))
+    sizes = _SAME_AS.get(arch, arch)
+    values = dict(_PRESETS[sizes, task, "paper"], **_FRESH)
+    values.update(_SIZES.get((name, sizes), {}))
+    if sizes != arch:
+        values = {k: v for k, v in values.items() if k not in _DUAL_ONLY}
     return cls(task=task, **values)
 
 
@@ -146,7 +212,7 @@ def config_from_dict(data: dict[str, Any]) -> ModelConfig:
     """Inverse of `ModelConfig.to_dict` (manifests, checkpoints); unknown keys are an error."""
     data = dict(data)
     arch = data.pop("arch", None)
-    cls = {"dual": DualConfig, "si": SIConfig}.get(arch)  # type: ignore[arg-type]
+    cls = ARCHS.get(arch)  # type: ignore[arg-type]
     if cls is None:
         raise ValueError(f"unknown architecture {arch!r} in config")
     names = {f.name for f in fields(cls)}

@@ -28,7 +28,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from ltlwit.neural.backbone import Cache, DecoderLayer, EncoderLayer, cosines, initial_scale, pad_mask
-from ltlwit.neural.config import DualConfig
+from ltlwit.neural.config import DualConfig, ModelConfig
 from ltlwit.neural.positional import tree_positions
 from ltlwit.neural.tokenizer import N_BASE
 
@@ -112,44 +112,34 @@ class DualState:
     n_slots: int
 
 
-class DualTransformer(nn.Module):
-    def __init__(self, cfg: DualConfig) -> None:
+class TiedTransformer(nn.Module):
+    """A standard encoder-decoder over one tied embedding table (encoder input, decoder input,
+    output projection). The models built on it differ only in how the table is made: the
+    dual-part model's here, the baselines' in `ltlwit.neural.baselines`. A subclass creates its
+    embedding parameters in `_embeddings` (before the layers, so a seed gives the same initial
+    weights as ever) and builds the table in `table`, either (V, d), or (B, V, d) for a table
+    of its own per sequence."""
+
+    def __init__(self, cfg: ModelConfig) -> None:
         super().__init__()
         self.cfg = cfg
-        d, d_alpha = cfg.d_model, cfg.d_model - cfg.d_beta
-        self.base = nn.Parameter(torch.randn(N_BASE, d_alpha))
-        self.alpha = nn.Parameter(torch.randn(d_alpha))
-        layer = dict(d=d, heads=cfg.n_heads, d_ff=cfg.d_ff, dropout=cfg.dropout)
+        self._embeddings()
+        layer = dict(d=cfg.d_model, heads=cfg.n_heads, d_ff=cfg.d_ff, dropout=cfg.dropout)
         self.encoder = nn.ModuleList(EncoderLayer(**layer) for _ in range(cfg.n_layers))
         self.decoder = nn.ModuleList(DecoderLayer(**layer, cross_rope=cfg.cross_rope) for _ in range(cfg.n_layers))
         self.emb_drop = nn.Dropout(cfg.emb_dropout)
         self.register_buffer("logit_scale", torch.tensor(initial_scale(N_BASE + 5)))
 
-    @property
-    def max_aps(self) -> int | None:
-        return sampling_set_size(self.cfg.beta_method, self.cfg.d_beta)
+    def _embeddings(self) -> None:
+        raise NotImplementedError
 
-    def betas(self, n: int) -> Tensor:
-        """Fresh random parts while training; the `beta_seed` draw at inference."""
-        gen = None if self.training else torch.Generator().manual_seed(self.cfg.beta_seed)
-        return draw_betas(self.cfg.beta_method, self.cfg.d_beta, n, gen)
-
-    def table(self, n_slots: int) -> Tensor:
-        """The tied (N_BASE + n_slots, d) embedding matrix U, unit rows."""
-        dev = self.base.device
-        if self.training:
-            beta = draw_betas_on(self.cfg.beta_method, self.cfg.d_beta, n_slots, dev).to(self.base.dtype)
-        else:
-            beta = self.betas(n_slots).to(self.base.dtype)
-            if dev.type == "cuda":  # pinned, so the copy does not wait for the GPU to drain
-                beta = beta.pin_memory()
-            beta = beta.to(dev, non_blocking=True)
-        base = F.pad(F.normalize(self.base, dim=-1), (0, self.cfg.d_beta))
-        alpha = F.normalize(self.alpha, dim=-1).expand(n_slots, -1)
-        aps = torch.cat((alpha, F.normalize(beta, dim=-1)), dim=-1)
-        return F.normalize(torch.cat((base, aps)), dim=-1)
+    def table(self, n_slots: int, batch: int = 1) -> Tensor:
+        raise NotImplementedError
 
     def _embed(self, table: Tensor, tokens: Tensor) -> Tensor:
+        if table.dim() == 3:  # one table per sequence
+            rows = tokens + torch.arange(tokens.shape[0], device=tokens.device)[:, None] * table.shape[1]
+            return F.embedding(rows, table.flatten(0, 1)) * math.sqrt(self.cfg.d_model)
         return F.embedding(tokens, table) * math.sqrt(self.cfg.d_model)
 
     def _encode(self, table: Tensor, src: Tensor) -> tuple[Tensor, Tensor]:
@@ -168,18 +158,50 @@ class DualTransformer(nn.Module):
     def forward(self, src: Tensor, tgt_in: Tensor, n_slots: int, n_aps: int = 0) -> Tensor:
         """Teacher-forced cosines (B, T, N_BASE + n_slots); `n_aps` is unused (same signature
         as the symbol-invariant model)."""
-        table = self.table(n_slots)
+        table = self.table(n_slots, src.shape[0])
         memory, mask = self._encode(table, src)
         return self._decode(table, tgt_in, memory, mask, None)
 
     def encode(self, src: Tensor, n_slots: int, n_aps: int = 0) -> DualState:
-        table = self.table(n_slots)
+        table = self.table(n_slots, src.shape[0])
         memory, mask = self._encode(table, src)
         return DualState(table, memory, mask, [{} for _ in self.decoder], n_slots)
 
     def decode_step(self, state: DualState, tokens: Tensor) -> Tensor:
         """Cosines (N, V) of the next token after feeding `tokens` (N,)."""
         return self._decode(state.table, tokens[:, None], state.memory, state.memory_mask, state.cache)[:, 0]
+
+
+class DualTransformer(TiedTransformer):
+    cfg: DualConfig
+
+    def _embeddings(self) -> None:
+        self.base = nn.Parameter(torch.randn(N_BASE, self.cfg.d_model - self.cfg.d_beta))
+        self.alpha = nn.Parameter(torch.randn(self.cfg.d_model - self.cfg.d_beta))
+
+    @property
+    def max_aps(self) -> int | None:
+        return sampling_set_size(self.cfg.beta_method, self.cfg.d_beta)
+
+    def betas(self, n: int) -> Tensor:
+        """Fresh random parts while training; the `beta_seed` draw at inference."""
+        gen = None if self.training else torch.Generator().manual_seed(self.cfg.beta_seed)
+        return draw_betas(self.cfg.beta_method, self.cfg.d_beta, n, gen)
+
+    def table(self, n_slots: int, batch: int = 1) -> Tensor:
+        """The tied (N_BASE + n_slots, d) embedding matrix U, unit rows (one for the batch)."""
+        dev = self.base.device
+        if self.training:
+            beta = draw_betas_on(self.cfg.beta_method, self.cfg.d_beta, n_slots, dev).to(self.base.dtype)
+        else:
+            beta = self.betas(n_slots).to(self.base.dtype)
+            if dev.type == "cuda":  # pinned, so the copy does not wait for the GPU to drain
+                beta = beta.pin_memory()
+            beta = beta.to(dev, non_blocking=True)
+        base = F.pad(F.normalize(self.base, dim=-1), (0, self.cfg.d_beta))
+        alpha = F.normalize(self.alpha, dim=-1).expand(n_slots, -1)
+        aps = torch.cat((alpha, F.normalize(beta, dim=-1)), dim=-1)
+        return F.normalize(torch.cat((base, aps)), dim=-1)
 
     def calibrate(self, loss_of: Callable[[], float], draws: int = 10, first_seed: int = 0) -> list[tuple[float, int]]:
         """Fix `beta_seed` to the draw with the median loss among `draws` seeds (ITE paper, App. E.4).

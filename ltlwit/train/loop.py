@@ -48,7 +48,7 @@ from torch.nn.parallel import DistributedDataParallel
 from ltlwit.logic.formula import Formula
 from ltlwit.neural.backbone import adacos_loss, resolve_device
 from ltlwit.neural.beam import greedy
-from ltlwit.neural.config import ModelConfig, config_from_dict, preset
+from ltlwit.neural.config import ARCHS, ModelConfig, config_from_dict, preset
 from ltlwit.neural.tokenizer import EOS, PAD, DecodeError, Witness, decode_formula, decode_witness
 from ltlwit.neural.weights import load_weights, save_weights
 from ltlwit.train import checkpoint
@@ -115,7 +115,12 @@ class Trainer:
             self.model.load_state_dict(init.state_dict())
         torch.manual_seed(s.seed * 1000 + self.rank + 1)  # dropout and β draws differ per rank
         self.batch_size = s.batch_size or PRESET_BATCH.get(s.preset, PRESET_BATCH["small"])[s.task]
-        self.train_data = DeviceSplit(train, self.device, s.rename_aps, static=s.static_shapes)
+        rename = s.rename_aps or cfg.rename_pool  # renaming: alpha-renaming into all its AP rows
+        most = max(rename, int(train.n_aps.max()) if len(train) else 0)
+        if self.model.max_aps is not None and most > self.model.max_aps:
+            raise ValueError(f"a {cfg.arch} model tells apart at most {self.model.max_aps} APs; "
+                             f"the training data {'are renamed into' if rename else 'have'} {most}")
+        self.train_data = DeviceSplit(train, self.device, rename, static=s.static_shapes)
         self.val_data = DeviceSplit(val, self.device)
         self.batches = Batches(self.train_data, self.batch_size, s.seed + start, self.rank, self.world,
                                max_tokens=s.max_tokens, per_ap=cfg.arch == "si")
@@ -321,7 +326,7 @@ class Trainer:
             if s.ckpt_every and self.step % s.ckpt_every == 0 and self.step < s.steps:
                 self.save_checkpoint()
         metrics = self.validate() if reason == "done" else {}
-        calibration = self.calibrate() if self.rank == 0 and self.model.cfg.arch == "dual" else None
+        calibration = self.calibrate() if self.rank == 0 and hasattr(self.model, "calibrate") else None
         self.save_checkpoint()
         self.export(metrics, calibration, reason)
         self._say(f"{reason} at step {self.step}; weights in {self.out / 'model.pt'}"
@@ -434,8 +439,8 @@ class Trainer:
         return metrics
 
     def calibrate(self) -> list[tuple[float, int]]:
-        """Dual-part model: fix the inference β to the median-loss draw on the calibration slice
-        of the validation split (never the test data)."""
+        """Dual-part and lexinvariant models: fix the inference draw to the median-loss one on
+        the calibration slice of the validation split (never the test data)."""
         self.model.eval()
         try:
             results = self.model.calibrate(lambda: self.evaluate_loss(self.calib_index)[0])
@@ -520,7 +525,7 @@ def parser() -> argparse.ArgumentParser:
                                             "model registered. `ltlwit train` takes the same options and registers "
                                             "the model under --name.")
     p.add_argument("--task", choices=["ltl", "prop"], required=True)
-    p.add_argument("--arch", choices=["si", "dual"], required=True)
+    p.add_argument("--arch", choices=list(ARCHS), required=True)
     p.add_argument("--preset", choices=["paper", "small", "tiny"], default=d.preset)
     p.add_argument("--data", required=True, help="folder with train.txt[.gz] and val.txt[.gz] (DeepLTL two-line format)")
     p.add_argument("--out", required=True, help="folder for checkpoint.pt, model.pt/json, log.jsonl")
