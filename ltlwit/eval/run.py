@@ -76,7 +76,7 @@ class EvalResult:
 
 
 @dataclass(frozen=True)
-class Plan:
+class EvalPlan:
     """What a run will decode: the samples, then each alpha-covariance measure's copies."""
 
     samples: int
@@ -105,7 +105,7 @@ class Evaluation:
     predictor: Predictor
     task: str
     samples: list[Sample]
-    plan: Plan
+    plan: EvalPlan
     meta: dict[str, Any]
     began: float
 
@@ -161,7 +161,7 @@ def prepare(options: EvalOptions, predictor: Predictor | None = None, task: str 
             from None
     if not samples:
         raise ValueError(f"{options.data}: no samples")
-    plan = Plan(len(samples), _alpha_plan(options, samples), _paper_alpha_plan(options, samples))
+    plan = EvalPlan(len(samples), _alpha_plan(options, samples), _paper_alpha_plan(options, samples))
     return Evaluation(options, predictor, task, samples, plan, meta, began)
 
 
