@@ -128,6 +128,30 @@ def test_bounded_search_probes_past_a_hard_bound() -> None:
     assert_witness(f, trace)
 
 
+def test_explicit_search_meets_the_longest_postponed_eventuality_first() -> None:
+    """The dive leans to granting the client that has waited longest, so that the 12-client
+    arbiter's cycle is about as long as one round of grants (without the lean it wandered:
+    117 steps for 8 clients, 1,150 for 16)."""
+    f = arbiter(12)
+    trace = Search(simplify(f), Limit(None)).run()
+    assert len(trace.cycle) <= 4 * 12
+    assert_witness(f, trace)
+
+
+@pytest.mark.parametrize("todo_marks,pending,expected", [
+    ([0b0001, 0b0010], 0b1111, [0b0100, 0b1000, 0b0001]),  # never met first, then the older
+    ([0b0110, 0b0011], 0b1111, [0b1000, 0b0100, 0b0001]),  # 0b0001 and 0b0010 met together, last
+    ([0b1111], 0b1111, [0b0001, 0b0010, 0b0100]),  # a tie at one edge: the lower bits
+    ([0b0001], 0b1010, [0b0010, 0b1000]),  # no more than URGENT pending: all, lowest first
+])
+def test_oldest_orders_eventualities_by_how_long_they_waited(todo_marks: list[int], pending: int,
+                                                             expected: list[int],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(explore, "URGENT", 3)
+    todo = [(None, None, None)] + [(None, None, ((), None, marks)) for marks in todo_marks]
+    assert explore._oldest(todo, pending, 4) == expected
+
+
 @RANDOM
 @given(formulas(aps=("a", "b", "c"), max_leaves=10), st.data())
 def test_cube_checker_is_sound(f: Formula, data) -> None:

@@ -76,6 +76,7 @@ class Search:
             self.x.now(f)
         self.x.latches()
         self.bit = {u: 1 << i for i, u in enumerate(self.x.post)}
+        self.until = list(self.bit)  # by mark index
         self.all_marks = (1 << len(self.bit)) - 1
         #: the past requests; a latch may be set at any step, so their arguments' cone too
         self.requests = list(self.x.latch)
@@ -155,9 +156,18 @@ class Search:
             return -self.x.latch[g]
         return self.x.next_var(g) if kind == "N" else self.x.post_var(g)
 
-    def successors(self, state: State) -> Iterator[Edge]:
+    def successors(self, state: State, oldest: Callable[[int], list[int]] | None = None) -> Iterator[Edge]:
         """The state's minimal edges, one SAT model at a time (module docstring). Between two
-        requests it holds formulas, not variables: the solver may be compacted meanwhile."""
+        requests it holds formulas, not variables: the solver may be compacted meanwhile.
+
+        `oldest(marks)`: the state's pending eventualities (a mask of their marks) that the
+        path has postponed longest; the solver's phases lean to meeting them in the first
+        model (a hint, not an assumption: the same minimal edges are enumerated, the first one
+        likelier to meet them). Without it the dive grants whatever the solver finds first: on
+        the N-client arbiter (each request answered by some grant, grants mutually exclusive)
+        a cycle of 1,150 steps in 36 s for N = 16, where granting the longest-waiting clients
+        first closes one of about N steps (0.1 s). Assumptions instead of phases did as well
+        there, but cost a SAT call per state elsewhere (BLACK's counters: 15% more work)."""
         found: list[frozenset[Key]] = []
         forced: frozenset[Key] | None = None
         while True:
@@ -170,6 +180,10 @@ class Search:
                 self._learn([f for f in state[0] if x.now(f) is False][:1])
                 return
             if not found:
+                if oldest is not None:
+                    urgent = self._urgent(state, oldest)
+                    if urgent:
+                        x.solver.set_phases(urgent)
                 if not self._solve(base):
                     self._learn_core(state, base)
                     return
@@ -225,6 +239,15 @@ class Search:
                 if kind == "P":
                     marks &= ~self.bit[g]
             yield letter, nxt, marks
+
+    def _urgent(self, state: State, oldest: Callable[[int], list[int]]) -> list[int]:
+        """The literals "not postponed" of the state's eventualities that `oldest` picks."""
+        pending = 0
+        for v in self._cone(state)[1]:
+            u = self.x.post_of.get(v)
+            if u is not None:
+                pending |= self.bit[u]
+        return [-self.x.post[self.until[bit.bit_length() - 1]] for bit in oldest(pending)] if pending else []
 
     def _forced(self, costs: list[int], base: list[int]) -> frozenset[Key]:
         """The costs that the assumptions `base` imply by propagation, as keys (a method of its
@@ -364,7 +387,7 @@ class Search:
                 roots.append([n, 0])
                 arcs.append(marks)
                 self.edges[t] = []
-                todo.append((t, self.successors(t), edge))
+                todo.append((t, self.successors(t, lambda pending: _oldest(todo, pending, len(self.until))), edge))
                 yield
                 continue
             if n == 0:
@@ -408,6 +431,40 @@ def letter_trace(prefix: list[Letter], cycle: list[Letter]) -> Trace:
 
 
 _NONE: frozenset = frozenset()
+#: How far back along the search path `_oldest` looks, per eventuality (at least 64 edges),
+#: and how many eventualities it names.
+LOOK_BACK = 2
+URGENT = 3
+
+
+def _oldest(todo: list, pending: int, marks: int) -> list[int]:
+    """Of the marks in `pending` (one bit each), the `URGENT` whose eventualities the search
+    path (`todo`'s entering edges, newest first) has postponed longest, oldest first: the last
+    met going back; ties (met at the same edge, or not within `LOOK_BACK` edges per one of the
+    `marks` eventualities) go to the lower bit. No more than `URGENT` pending: all of them,
+    lowest first (a counter's state has a few, and a path of thousands of steps to look at)."""
+    if pending.bit_count() <= URGENT:  # all of them: the order is the caller's own business
+        return _bits(pending)
+    order: list[int] = []  # met going back, newest first
+    for _, _, edge in reversed(todo[-max(64, LOOK_BACK * marks):]):
+        if edge is None:
+            break
+        met = pending & edge[2]
+        pending &= ~met
+        order.extend(reversed(_bits(met)))  # read back to front below: the lower bit first
+        if not pending:
+            break
+    return (_bits(pending) + order[::-1])[:URGENT]
+
+
+def _bits(mask: int) -> list[int]:
+    """The one-bit masks of `mask`, lowest first."""
+    out = []
+    while mask:
+        bit = mask & -mask
+        out.append(bit)
+        mask &= ~bit
+    return out
 
 
 def _assumptions(obligations: Iterable[Formula], literal: Callable[[Formula], Lit]) -> list[int] | None:
