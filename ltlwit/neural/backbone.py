@@ -166,17 +166,14 @@ class FeedForward(nn.Module):
         self.up, self.down, self.drop = nn.Linear(d, d_ff), nn.Linear(d_ff, d), nn.Dropout(dropout)
 
     def forward(self, x: Tensor) -> Tensor:
-        flat = x.reshape(-1, x.shape[-1])
-        if torch.is_grad_enabled() or self.training or flat.shape[0] <= 2 * FF_ROWS:
+        rows = x.numel() // x.shape[-1]
+        if torch.is_grad_enabled() or self.training or x.device.type != "cpu" or rows <= 2 * FF_ROWS:
             return self.down(self.drop(F.relu(self.up(x))))
-        # At inference, block by block (on a CPU 3x faster for the encoder's thousands of
-        # rows, and the same numbers: each row's sums are unchanged).
-        out = flat.new_empty(flat.shape[0], self.down.out_features)
-        weight = self.down.weight.t()
-        for i in range(0, flat.shape[0], FF_ROWS):
-            torch.addmm(self.down.bias, F.relu(self.up(flat[i:i + FF_ROWS]), inplace=True), weight,
-                        out=out[i:i + FF_ROWS])
-        return out.view(*x.shape[:-1], -1)
+        # On a CPU at inference, block by block: 3x faster for the encoder's thousands of rows,
+        # and the same numbers (each row's sums are unchanged).
+        flat = x.reshape(rows, -1)
+        blocks = [self.down(F.relu(self.up(flat[i:i + FF_ROWS]), inplace=True)) for i in range(0, rows, FF_ROWS)]
+        return torch.cat(blocks).view(*x.shape[:-1], -1)
 
 
 #: Maps per-stream hidden states (N*K, T, d) to the aggregated view (N, T, d) and K.
