@@ -20,6 +20,10 @@ alternate between the rows, `--repeat` times; the table gives formulas/s of the 
 the median run (wall clock), the least CPU time of a run (user and system: what the wall clock
 would be on an idle machine, when one thread runs), and the answers of each row are compared with the first row's.
 `--load N` runs N busy-loop processes meanwhile (the "under load" rows).
+
+`--top-n`: for each bundled model, the share of the first `--formulas` test formulas whose
+first verified candidate is among the top N, N = 1..8, from a beam of 3 and of 8 (`ltlwit
+solve --beam K --format json`: `rank`), with the formulas/s of each run.
 """
 
 from __future__ import annotations
@@ -112,13 +116,51 @@ def cli_rows(old: str, cores: int) -> list[tuple[str, str, list[str], dict[str, 
         help_text = subprocess.run([sys.executable, "-m", "ltlwit", "solve", "--help"], capture_output=True,
                                    text=True, env=dict(os.environ, PYTHONPATH=root), cwd=root).stdout
         env = {"PYTHONPATH": root}
-        rows.append((label, "default", [], env))
         if "--threads" in help_text:
-            rows.append((label, "1 thread", ["--threads", "1"], env))
-            rows.append((label, f"{cores} threads", ["--threads", str(cores)], env))
+            rows.append((label, "default (1)", [], env))
+            rows.append((label, f"--threads {cores}", ["--threads", str(cores)], env))
         else:
-            rows.append((label, "1 thread", [], dict(env, OMP_NUM_THREADS="1")))
+            rows.append((label, f"default (torch: {cores})", [], env))
+            rows.append((label, "OMP_NUM_THREADS=1", [], dict(env, OMP_NUM_THREADS="1")))
     return rows
+
+
+def test_file(task: str, n: int, folder: str) -> Path:
+    """The first n formulas of the task's test split, one per line (Polish)."""
+    path = Path(folder) / f"{task}-{n}.txt"
+    lines = gzip.open(DATA / f"{task}35" / "test.txt.gz", "rt").read().split("\n")
+    path.write_text("\n".join(lines[0: 2 * n: 2]) + "\n")
+    return path
+
+
+def solve_command(model: str, path: Path, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "ltlwit", "solve", "--model", model, "--device", "cpu", "--no-fallback",
+            "--syntax", "polish", "-F", str(path), *extra]
+
+
+def top_n(a: argparse.Namespace) -> None:
+    """Verified accuracy within the top N candidates: the rank of the first candidate that
+    verifies (candidates are tried best score first), for a beam of 3 and one of 8."""
+    import json
+
+    models = a.models.split(",") if a.models else sorted(p.stem for p in (ROOT / "ltlwit" / "weights").glob("*.json"))
+    print(f"{a.formulas} test formulas per model, --no-fallback, one thread; % with a verified witness "
+          "among the top N candidates; formulas/s (wall clock, start-up included)\n")
+    print("| model | beam | " + " | ".join(f"top {n}" for n in range(1, 9)) + " | f/s | CPU s |")
+    print("|---|---|" + "---|" * 10)
+    with tempfile.TemporaryDirectory() as tmp:
+        for model in models:
+            path = test_file(model.rsplit("-", 1)[1], a.formulas, tmp)
+            for beam in (3, 8):
+                start, used = time.perf_counter(), _children_cpu()
+                done = subprocess.run(solve_command(model, path, "--beam", str(beam), "--format", "json"),
+                                      capture_output=True, text=True, cwd=ROOT)
+                wall, cpu = time.perf_counter() - start, _children_cpu() - used
+                ranks = [r["rank"] for r in map(json.loads, done.stdout.splitlines()) if r["status"] == "sat"]
+                cells = [f"{100 * sum(1 for r in ranks if r <= n) / a.formulas:.1f}" if n <= beam else ""
+                         for n in range(1, 9)]
+                print(f"| {model} | {beam} | " + " | ".join(cells) + f" | {a.formulas / wall:.1f} | {cpu:.1f} |",
+                      flush=True)
 
 
 def _children_cpu() -> float:
@@ -140,18 +182,13 @@ def cli_bench(a: argparse.Namespace) -> None:
             print("| model | code | threads | best f/s | median f/s | least CPU s | answers |")
             print("|---|---|---|---|---|---|---|")
             for model in models:
-                task = model.rsplit("-", 1)[1]
-                path = Path(tmp) / f"{task}.txt"
-                lines = gzip.open(DATA / f"{task}35" / "test.txt.gz", "rt").read().split("\n")
-                path.write_text("\n".join(lines[0: 2 * a.formulas: 2]) + "\n")
+                path = test_file(model.rsplit("-", 1)[1], a.formulas, tmp)
                 times: dict[int, list[float]] = {i: [] for i in range(len(rows))}
                 cpu: dict[int, list[float]] = {i: [] for i in range(len(rows))}
                 outputs: dict[int, str] = {}
                 for _ in range(a.repeat):
                     for i, (_, _, extra, env) in enumerate(rows):
-                        command = [sys.executable, "-m", "ltlwit", "solve", "--model", model, "--device", "cpu",
-                                   "--no-fallback", "--syntax", "polish", "--format", "text", "-F", str(path),
-                                   *extra]
+                        command = solve_command(model, path, "--format", "text", *extra)
                         clean = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
                         start, used = time.perf_counter(), _children_cpu()
                         done = subprocess.run(command, capture_output=True, text=True, env=dict(clean, **env),
@@ -192,9 +229,10 @@ def main() -> None:
     p.add_argument("--formulas", type=int, default=100, help="--cli: test formulas per model")
     p.add_argument("--repeat", type=int, default=3, help="--cli: runs per row")
     p.add_argument("--load", type=int, default=0, help="--cli: busy-loop processes running meanwhile")
+    p.add_argument("--top-n", action="store_true", help="verified accuracy within the top 1..8 (beams 3 and 8)")
     a = p.parse_args()
-    if a.cli:
-        cli_bench(a)
+    if a.cli or a.top_n:
+        (cli_bench if a.cli else top_n)(a)
         return
     if a.threads:
         torch.set_num_threads(a.threads)
