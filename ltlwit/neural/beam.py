@@ -69,7 +69,7 @@ def encode_inputs(formulas: Sequence[Formula], device: torch.device) -> tuple[Te
 Hypothesis = tuple[float, tuple[int, ...]]  # (length-normalised log-probability, ids without <eos>)
 
 
-@torch.no_grad()
+@torch.inference_mode()
 def beam_hypotheses(model: nn.Module, formulas: Sequence[Formula], beam: int = 3, alpha: float = 1.0,
                     max_len: int = 160, batch_size: int = 128,
                     device: str | torch.device | None = None) -> list[list[Hypothesis]]:
