@@ -173,7 +173,7 @@ def cli_bench(a: argparse.Namespace) -> None:
     if a.models:
         models = a.models.split(",")
     cores = os.cpu_count() or 1
-    rows = cli_rows(a.old, cores)
+    rows = [row for row in cli_rows(a.old, cores) if not a.defaults_only or row[1].startswith("default")]
     busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(a.load)]
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -229,6 +229,7 @@ def main() -> None:
     p.add_argument("--formulas", type=int, default=100, help="--cli: test formulas per model")
     p.add_argument("--repeat", type=int, default=3, help="--cli: runs per row")
     p.add_argument("--load", type=int, default=0, help="--cli: busy-loop processes running meanwhile")
+    p.add_argument("--defaults-only", action="store_true", help="--cli: each code at its default threads only")
     p.add_argument("--top-n", action="store_true", help="verified accuracy within the top 1..8 (beams 3 and 8)")
     a = p.parse_args()
     if a.cli or a.top_n:

@@ -9,10 +9,10 @@ usage error, said up front.
 
 `--model auto` (the default) takes `si` where its weights are installed *and a CUDA GPU is
 there to run it*, and lets the engine answer otherwise, quietly. On a CPU the models cost far
-more than they bring: measured on the project's 2-core machine, the bundled symbol-invariant
-model's batched beam search answers about 10 LTL formulas per second against the engine's
-2,000, and a cold single solve takes seconds instead of 0.2 s (docs/benchmarks.md), while every
-answer is verified either way. The GPU test is torch-free (the NVIDIA driver's files), so a
+more than they bring: measured on the project's 2-core machine, `ltlwit solve --model si`
+answers about 18-25 formulas per CPU second at one thread, start-up included, against the
+engine's 2,000, and a cold single solve takes 2 s (importing torch, 1.5 s of it) instead of
+0.2 s (docs/benchmarks.md, "CPU beam search"), while every answer is verified either way. The GPU test is torch-free (the NVIDIA driver's files), so a
 CPU machine never imports torch for `auto`.
 """
 
