@@ -67,10 +67,11 @@ class Solver:
     unsat answer's conflicting conjuncts, `Solution.core`; "fine": and the subformulas within
     them that matter, `Core.fine`),
     `batch_size`, `max_len`, `threads` (CPU threads of the models' tensor operations in this
-    process, 1 by default; torch's setting is process-wide), `validators` (who judges a witness besides the builtin checker:
-    "aiger", "spot", several comma-separated or a list; they must all agree, and a disagreement
-    makes that answer an error naming each verdict). ValueError for options that cannot work here (a model that is
-    not installed, `device="cuda"` without a GPU, `engine="spot"` without Spot)."""
+    process, 1 by default; torch's setting is process-wide), `validators` (who judges a
+    witness besides the builtin checker: "aiger", "spot", several comma-separated or a list;
+    they must all agree, and a disagreement makes that answer an error naming each verdict).
+    ValueError for options that cannot work here (a model that is not installed,
+    `device="cuda"` without a GPU, `engine="spot"` without Spot)."""
 
     def __init__(self, *, logic: str = "auto", syntax: str = "auto", model: str = "auto",
                  timeout: float | None = None, max_memory: int | None = None,

@@ -75,7 +75,8 @@ def test_a_batch_gets_what_each_formula_gets_alone(arch: str) -> None:
     slots = encode_inputs(fs, torch.device("cpu"))[1]
     fs = [f for f in fs if encode_inputs([f], torch.device("cpu"))[1] == slots]
     together = beam_search(model, fs, beam=3, max_len=40)
-    assert len({len(c) for c in together}) > 1 or len({len(c[0].tokens) for c in together if c}) > 1  # they finish apart
+    lengths = {len(c[0].tokens) for c in together if c}
+    assert len(lengths) > 1  # the inputs finish at different steps: some leave the batch early
     for f, got in zip(fs, together):
         alone = beam_search(model, [f], beam=3, max_len=40)[0]
         assert [c.tokens for c in got] == [c.tokens for c in alone], f

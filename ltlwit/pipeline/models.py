@@ -12,8 +12,9 @@ there to run it*, and lets the engine answer otherwise, quietly. On a CPU the mo
 more than they bring: measured on the project's 2-core machine, `ltlwit solve --model si`
 answers about 18-25 formulas per CPU second at one thread, start-up included, against the
 engine's 2,000, and a cold single solve takes 2 s (importing torch, 1.5 s of it) instead of
-0.2 s (docs/benchmarks.md, "CPU beam search"), while every answer is verified either way. The GPU test is torch-free (the NVIDIA driver's files), so a
-CPU machine never imports torch for `auto`.
+0.2 s (docs/benchmarks.md, "CPU beam search"), while every answer is verified either way.
+The GPU test is torch-free (the NVIDIA driver's files), so a CPU machine never imports torch
+for `auto`.
 """
 
 from __future__ import annotations
