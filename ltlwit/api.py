@@ -66,17 +66,20 @@ class Solver:
     UNKNOWN when no candidate verifies), `all` (up to `top` witnesses per formula), `core` (an
     unsat answer's conflicting conjuncts, `Solution.core`; "fine": and the subformulas within
     them that matter, `Core.fine`),
-    `batch_size`, `max_len`, `validators` (who judges a witness besides the builtin checker:
-    "aiger", "spot", several comma-separated or a list; they must all agree, and a disagreement
-    makes that answer an error naming each verdict). ValueError for options that cannot work here (a model that is
-    not installed, `device="cuda"` without a GPU, `engine="spot"` without Spot)."""
+    `batch_size`, `max_len`, `threads` (CPU threads of the models' tensor operations in this
+    process, 1 by default; torch's setting is process-wide), `validators` (who judges a
+    witness besides the builtin checker: "aiger", "spot", several comma-separated or a list;
+    they must all agree, and a disagreement makes that answer an error naming each verdict).
+    ValueError for options that cannot work here (a model that is not installed,
+    `device="cuda"` without a GPU, `engine="spot"` without Spot)."""
 
     def __init__(self, *, logic: str = "auto", syntax: str = "auto", model: str = "auto",
                  timeout: float | None = None, max_memory: int | None = None,
                  top: int | None = None, beam: int | None = None,
                  engine: str = "auto", semantics: str = "infinite", device: str = "auto", fallback: bool = True,
                  all: bool = False, core: bool | str = False, batch_size: int = 128, max_len: int = 160,
-                 validators: str | Sequence[str] = "builtin", notify: Notify | None = None) -> None:
+                 validators: str | Sequence[str] = "builtin", threads: int = 1,
+                 notify: Notify | None = None) -> None:
         from ltlwit.logic.validators import validator_names
 
         problem = engine_problem(engine)
@@ -88,8 +91,8 @@ class Solver:
         self.options = SolveOptions(logic=logic, syntax=syntax, timeout=timeout, **memory,
                                     engine=engine, semantics=semantics, model=model, top=top,
                                     beam=beam, device=device, fallback=fallback, all=all, core=core,
-                                    batch_size=batch_size,
-                                    max_len=max_len, validators=validator_names(validators))
+                                    batch_size=batch_size, max_len=max_len,
+                                    validators=validator_names(validators), threads=threads)
         self.pipeline = Pipeline(self.options, notify=notify)
         if self.pipeline.uses_models:
             check_device(device)

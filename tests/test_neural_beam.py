@@ -64,6 +64,25 @@ def test_beam_of_one_without_length_penalty_is_greedy() -> None:
             assert list(hyps[0][1]) == g, f
 
 
+@pytest.mark.parametrize("arch", ["si", "dual"])
+def test_a_batch_gets_what_each_formula_gets_alone(arch: str) -> None:
+    """The batch shares the encoder pass between an input's beams and drops inputs as they
+    finish: no input may see another's rows (streams, beams, cache) on the way."""
+    model = trained(arch, "ltl")
+    fs = inputs("ltl", 16)
+    # A dual-part model can name every slot up to the batch's highest, whichever its input has:
+    # alone, an input offers its own slots only. Keep the inputs for which the two agree.
+    slots = encode_inputs(fs, torch.device("cpu"))[1]
+    fs = [f for f in fs if encode_inputs([f], torch.device("cpu"))[1] == slots]
+    together = beam_search(model, fs, beam=3, max_len=40)
+    lengths = {len(c[0].tokens) for c in together if c}
+    assert len(lengths) > 1  # the inputs finish at different steps: some leave the batch early
+    for f, got in zip(fs, together):
+        alone = beam_search(model, [f], beam=3, max_len=40)[0]
+        assert [c.tokens for c in got] == [c.tokens for c in alone], f
+        assert [c.score for c in got] == pytest.approx([c.score for c in alone], abs=1e-4)
+
+
 def test_arguments_and_ap_limits() -> None:
     si, dual = trained("si", "ltl"), trained("dual", "ltl")
     f = parse_formula("&ab", "polish")

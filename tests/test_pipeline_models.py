@@ -218,3 +218,26 @@ def test_models_are_named_directly_and_each_serves_its_own_task(tmp_path, monkey
         assert result.exit_code == 2 and result.stdout == "" and message in result.stderr
     wrong_task = run("solve", "--model", "my-ltl.v2", "--logic", "prop", "a")
     assert wrong_task.exit_code == 2 and "answers ltl formulas only" in wrong_task.stderr
+
+
+def test_threads_set_the_cpu_threads_of_the_process_that_runs_the_models(model_home, monkeypatch) -> None:
+    import torch
+
+    from ltlwit.api import Solver
+
+    monkeypatch.setenv("LTLWIT_HOME", str(model_home))
+    before = torch.get_num_threads()
+    try:
+        for threads in (3, 1):
+            torch.set_num_threads(2)
+            result = run("solve", "--model", "si", "--device", "cpu", "--threads", str(threads), *FAST, LTL[1])
+            assert result.exit_code == 0
+            assert torch.get_num_threads() == threads
+        torch.set_num_threads(2)
+        run("solve", "--model", "none", "--threads", "3", LTL[1])
+        assert torch.get_num_threads() == 2  # no model ran: torch's setting is left alone
+    finally:
+        torch.set_num_threads(before)
+    with pytest.raises(ValueError, match="--threads"):
+        Solver(threads=0)
+    assert run("solve", "--threads", "0", "a").exit_code == 2

@@ -69,7 +69,7 @@ def encode_inputs(formulas: Sequence[Formula], device: torch.device) -> tuple[Te
 Hypothesis = tuple[float, tuple[int, ...]]  # (length-normalised log-probability, ids without <eos>)
 
 
-@torch.no_grad()
+@torch.inference_mode()
 def beam_hypotheses(model: nn.Module, formulas: Sequence[Formula], beam: int = 3, alpha: float = 1.0,
                     max_len: int = 160, batch_size: int = 128,
                     device: str | torch.device | None = None) -> list[list[Hypothesis]]:
@@ -122,22 +122,25 @@ def beam_search(model: nn.Module, formulas: Sequence[Formula], beam: int = 3, n_
 
 def _beam_chunk(model: nn.Module, formulas: list[Formula], k: int, alpha: float, max_len: int,
                 dev: torch.device) -> list[list[Hypothesis]]:
+    """Beam search over one batch. The encoder runs once per input (its beams share the memory);
+    an input leaves the batch, its cache rows with it, as soon as it is done, so the decoder
+    only ever runs the inputs still searching."""
     B = len(formulas)
     src, n_slots, n_aps = encode_inputs(formulas, dev)
-    state = model.encode(src.repeat_interleave(k, 0), n_slots, n_aps)
+    state = model.encode(src, n_slots, n_aps, beams=k)
     scale = model.logit_scale.float()
     scores = torch.full((B, k), float("-inf"), device=dev)
     scores[:, 0] = 0.0
     tokens = torch.full((B * k,), START, dtype=torch.long, device=dev)
     history = torch.zeros((B * k, 0), dtype=torch.long, device=dev)
     finished: list[list[tuple[float, tuple[int, ...]]]] = [[] for _ in range(B)]
-    done = [False] * B
+    active = list(range(B))  # the inputs in the batch, by their index in `formulas`
     first_k = torch.arange(2 * k, device=dev) < k
-    base_rows = torch.arange(B, device=dev)[:, None] * k
     for t in range(max_len):
+        n = len(active)
         logp = torch.log_softmax(scale * model.decode_step(state, tokens).float(), dim=-1)
         V = logp.shape[1]
-        cand = (scores.view(B * k, 1) + logp).view(B, k, V).transpose(1, 2).reshape(B, V * k)
+        cand = (scores.view(n * k, 1) + logp).view(n, k, V).transpose(1, 2).reshape(n, V * k)
         top, idx = torch.sort(cand, dim=1, descending=True, stable=True)
         top, idx = top[:, : 2 * k], idx[:, : 2 * k]
         tok, origin = idx // k, idx % k
@@ -149,21 +152,25 @@ def _beam_chunk(model: nn.Module, formulas: list[Formula], k: int, alpha: float,
         if bool(ended.any()):
             hist, top_c, org = history.cpu(), top.cpu(), origin.cpu()
             for b, j in ended.nonzero().tolist():
-                if not done[b]:
-                    seq = tuple(hist[b * k + org[b, j]].tolist())
-                    finished[b].append((float(top_c[b, j]) / lp, seq))
-        rows = (base_rows + origin.gather(1, pick)).flatten()
+                seq = tuple(hist[b * k + org[b, j]].tolist())
+                finished[active[b]].append((float(top_c[b, j]) / lp, seq))
+        rows = (torch.arange(n, device=dev)[:, None] * k + origin.gather(1, pick)).flatten()
         tokens = tok.gather(1, pick).flatten()
         history = torch.cat((history[rows], tokens[:, None]), dim=1)
         reorder_cache(state.cache, rows)
         scores = top.gather(1, pick)
         best = scores[:, 0].tolist()
-        for b in range(B):
-            if not done[b] and len(finished[b]) >= k:
-                kth = sorted((s for s, _ in finished[b]), reverse=True)[k - 1]
-                done[b] = best[b] / lp <= kth
-        if all(done):
+        going = [b for b, i in enumerate(active) if len(finished[i]) < k
+                 or best[b] / lp > sorted((s for s, _ in finished[i]), reverse=True)[k - 1]]
+        if not going:
             break
+        if len(going) < n:
+            keep_inputs = torch.tensor(going, device=dev)
+            state = state.keep(n, keep_inputs)
+            scores = scores.index_select(0, keep_inputs)
+            tokens, history = (x.unflatten(0, (n, k)).index_select(0, keep_inputs).flatten(0, 1)
+                               for x in (tokens, history))
+            active = [active[b] for b in going]
     out = []
     for hyps in finished:
         by_seq: dict[tuple[int, ...], float] = {}

@@ -27,7 +27,8 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from ltlwit.neural.backbone import Cache, DecoderLayer, EncoderLayer, cosines, initial_scale, pad_mask
+from ltlwit.neural.backbone import (Cache, DecoderLayer, EncoderLayer, cosines, initial_scale, keep_cache,
+                                    keep_rows, pad_mask)
 from ltlwit.neural.config import DualConfig, ModelConfig
 from ltlwit.neural.positional import tree_positions
 from ltlwit.neural.tokenizer import N_BASE
@@ -111,6 +112,11 @@ class DualState:
     cache: Cache
     n_slots: int
 
+    def keep(self, n: int, inputs: Tensor) -> "DualState":
+        """The state of `inputs` alone, out of n."""
+        return DualState(self.table, keep_rows(self.memory, n, inputs), keep_rows(self.memory_mask, n, inputs),
+                         keep_cache(self.cache, n, inputs), self.n_slots)
+
 
 class TiedTransformer(nn.Module):
     """A standard encoder-decoder over one tied embedding table (encoder input, decoder input,
@@ -162,7 +168,9 @@ class TiedTransformer(nn.Module):
         memory, mask = self._encode(table, src)
         return self._decode(table, tgt_in, memory, mask, None)
 
-    def encode(self, src: Tensor, n_slots: int, n_aps: int = 0) -> DualState:
+    def encode(self, src: Tensor, n_slots: int, n_aps: int = 0, beams: int = 1) -> DualState:
+        """Encoded inputs, to decode `beams` rows of each (the attention to the memory tells
+        them apart by their number)."""
         table = self.table(n_slots, src.shape[0])
         memory, mask = self._encode(table, src)
         return DualState(table, memory, mask, [{} for _ in self.decoder], n_slots)

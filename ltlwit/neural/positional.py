@@ -65,11 +65,21 @@ class Rotary(nn.Module):
             raise ValueError(f"RoPE needs an even head dimension, got {head_dim}")
         inv_freq = 1.0 / base ** (torch.arange(0, head_dim, 2, dtype=torch.float64) / head_dim)
         self.register_buffer("inv_freq", inv_freq.float(), persistent=False)
+        self._table: tuple[Tensor, Tensor] | None = None
+
+    def _angles(self, start: int, end: int) -> tuple[Tensor, Tensor]:
+        freqs = torch.outer(torch.arange(start, end, device=self.inv_freq.device, dtype=self.inv_freq.dtype),
+                            self.inv_freq)
+        return freqs.cos(), freqs.sin()
 
     def forward(self, x: Tensor, offset: int = 0) -> Tensor:
         T, half = x.shape[-2], x.shape[-1] // 2
-        t = torch.arange(offset, offset + T, device=x.device, dtype=self.inv_freq.dtype)
-        freqs = torch.outer(t, self.inv_freq)
-        cos, sin = freqs.cos().to(x.dtype), freqs.sin().to(x.dtype)
+        if torch.is_grad_enabled():
+            cos, sin = self._angles(offset, offset + T)
+        else:  # decoding: one position per call, from a table made once
+            if self._table is None or self._table[0].shape[0] < offset + T or self._table[0].device != x.device:
+                self._table = self._angles(0, max(2 * (offset + T), 64))
+            cos, sin = (c[offset:offset + T] for c in self._table)
+        cos, sin = cos.to(x.dtype), sin.to(x.dtype)
         x1, x2 = x[..., :half], x[..., half:]
         return torch.cat((x1 * cos - x2 * sin, x1 * sin + x2 * cos), dim=-1)

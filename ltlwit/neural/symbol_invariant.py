@@ -25,8 +25,8 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from ltlwit.neural.backbone import (Aggregate, Cache, DecoderLayer, EncoderLayer, cosines,
-                                    initial_scale, pad_mask)
+from ltlwit.neural.backbone import (Aggregate, Cache, DecoderLayer, EncoderLayer, cosines, initial_scale,
+                                    keep_cache, keep_rows, pad_mask)
 from ltlwit.neural.config import SIConfig
 from ltlwit.neural.positional import tree_positions
 from ltlwit.neural.tokenizer import N_BASE
@@ -46,6 +46,9 @@ class Streams:
     def k(self) -> int:
         return self.slot.shape[1]
 
+    def keep(self, n: int, inputs: Tensor) -> "Streams":
+        return Streams(*(keep_rows(t, n, inputs) for t in (self.slot, self.live, self.count)))
+
 
 def find_streams(src: Tensor, n_slots: int, n_aps: int) -> Streams:
     """One stream per AP present in each input, in slot order; `n_aps` >= the largest AP count."""
@@ -62,7 +65,8 @@ def find_streams(src: Tensor, n_slots: int, n_aps: int) -> Streams:
 
 @dataclass
 class SIState:
-    """Decoding state: streams, per-stream encoder memory (and its aggregate), the KV cache."""
+    """Decoding state: the streams of every decoded row (an input's beams), per-stream encoder
+    memory (and its aggregate), computed once per input, and the KV cache."""
 
     streams: Streams
     memory: Tensor
@@ -70,6 +74,12 @@ class SIState:
     agg_memory: tuple[Tensor, int] | None
     cache: Cache
     n_slots: int
+
+    def keep(self, n: int, inputs: Tensor) -> "SIState":
+        """The state of `inputs` alone, out of n."""
+        agg = None if self.agg_memory is None else (keep_rows(self.agg_memory[0], n, inputs), self.agg_memory[1])
+        return SIState(self.streams.keep(n, inputs), keep_rows(self.memory, n, inputs),
+                       keep_rows(self.memory_mask, n, inputs), agg, keep_cache(self.cache, n, inputs), self.n_slots)
 
 
 class SymbolInvariantTransformer(nn.Module):
@@ -142,7 +152,7 @@ class SymbolInvariantTransformer(nn.Module):
         h = self.emb_drop(h)
         aggregate = self._aggregator(A, st)
         for i, layer in enumerate(self.decoder):
-            h = layer(h, memory, mask, aggregate, agg_memory, cache[i] if cache is not None else None)
+            h = layer(h, memory, mask, aggregate, agg_memory, cache[i] if cache is not None else None, st.k)
         return self._project(h, table, st, n_slots)
 
     def forward(self, src: Tensor, tgt_in: Tensor, n_slots: int, n_aps: int) -> Tensor:
@@ -153,9 +163,12 @@ class SymbolInvariantTransformer(nn.Module):
         memory, mask, agg_memory = self._encode(table, src, st)
         return self._decode(table, tgt_in, st, memory, mask, agg_memory, n_slots, None)
 
-    def encode(self, src: Tensor, n_slots: int, n_aps: int) -> SIState:
+    def encode(self, src: Tensor, n_slots: int, n_aps: int, beams: int = 1) -> SIState:
+        """Encoded inputs, to decode `beams` rows of each."""
         st = find_streams(src, n_slots, n_aps)
         memory, mask, agg_memory = self._encode(self._table(), src, st)
+        if beams > 1:
+            st = Streams(*(t.repeat_interleave(beams, 0) for t in (st.slot, st.live, st.count)))
         return SIState(st, memory, mask, agg_memory, [{} for _ in self.decoder], n_slots)
 
     def decode_step(self, state: SIState, tokens: Tensor) -> Tensor:

@@ -9,11 +9,12 @@ usage error, said up front.
 
 `--model auto` (the default) takes `si` where its weights are installed *and a CUDA GPU is
 there to run it*, and lets the engine answer otherwise, quietly. On a CPU the models cost far
-more than they bring: measured on the project's 2-core machine, the bundled symbol-invariant
-model's batched beam search answers about 10 LTL formulas per second against the engine's
-2,000, and a cold single solve takes seconds instead of 0.2 s (docs/benchmarks.md), while every
-answer is verified either way. The GPU test is torch-free (the NVIDIA driver's files), so a
-CPU machine never imports torch for `auto`.
+more than they bring: measured on the project's 2-core machine, `ltlwit solve --model si`
+answers about 18-25 formulas per CPU second at one thread, start-up included, against the
+engine's 2,000, and a cold single solve takes 2 s (importing torch, 1.5 s of it) instead of
+0.2 s (docs/benchmarks.md, "CPU beam search"), while every answer is verified either way.
+The GPU test is torch-free (the NVIDIA driver's files), so a CPU machine never imports torch
+for `auto`.
 """
 
 from __future__ import annotations
@@ -148,11 +149,16 @@ def check_device(device: str) -> None:
         raise ModelProblem("--device cuda, but torch sees no CUDA GPU here (use --device cpu or auto)")
 
 
-def load(name: str, device: str) -> tuple[Any, dict[str, Any]]:
-    """(model in eval mode on `device`, manifest); ModelProblem with a one-line reason."""
-    from ltlwit.neural import registry
-    from ltlwit.neural.backbone import resolve_device  # torch
+def load(name: str, device: str, threads: int) -> tuple[Any, dict[str, Any]]:
+    """(model in eval mode on `device`, manifest); ModelProblem with a one-line reason. This
+    process's tensor operations use `threads` CPU threads from here on (torch's setting is
+    per process, so each worker of a run sets its own)."""
+    import torch
 
+    from ltlwit.neural import registry
+    from ltlwit.neural.backbone import resolve_device
+
+    torch.set_num_threads(threads)
     try:
         return registry.load(name, device=str(resolve_device(device)))
     except ValueError as exc:  # RegistryError, WeightsError, a bad device

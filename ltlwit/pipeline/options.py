@@ -66,6 +66,10 @@ class SolveOptions:
     batch_size: int = 128
     #: Longest witness a model may write, in tokens.
     max_len: int = 160
+    #: CPU threads the models' tensor operations use in each process (every `--jobs` worker
+    #: has its own). One by default: torch's own default, a thread per core, spins against the
+    #: other workers and processes, and these small models gain little from more (docs/benchmarks.md).
+    threads: int = 1
 
     def __post_init__(self) -> None:
         if self.top is not None and self.top < 1 or self.beam is not None and self.beam < 1:
@@ -74,6 +78,8 @@ class SolveOptions:
             raise ValueError(f"--top {self.top} asks for more candidates than --beam {self.beam} keeps")
         if self.batch_size < 1:
             raise ValueError("the batch size must be at least 1")
+        if self.threads < 1:
+            raise ValueError("--threads must be at least 1")
         if self.timeout is not None and not self.timeout > 0:
             raise ValueError("the timeout must be a positive number of seconds")
         if self.semantics not in SEMANTICS:

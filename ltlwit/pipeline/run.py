@@ -248,7 +248,7 @@ class Pipeline:
             if names:
                 check_device(self.options.device)
             for name in names:
-                model, manifest = load(name, self.options.device)
+                model, manifest = load(name, self.options.device, self.options.threads)
                 opts = self.options
                 sources.append(NeuralSource(name, model, manifest, opts.beam_width, opts.n_best, opts.batch_size,
                                             opts.max_len))
