@@ -13,6 +13,7 @@ import signal
 import struct
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -36,14 +37,14 @@ STATUS = re.compile(r"ltlwit: <arg 1>: \d+\.\d s, (search round \d+|k-liveness|m
 
 
 def arbiter(n: int) -> str:
-    """bench/arbiter.py's specification: 2 to 3 s for the engine at n = 14 on the 2-core
+    """bench/arbiter.py's specification: about a second for the engine at n = 24 on the 2-core
     development machine."""
     parts = [f"G(req{i} -> F grant{i})" for i in range(n)] + [f"G F req{i}" for i in range(n)]
     parts += [f"G !(grant{i} & grant{j})" for i in range(n) for j in range(i + 1, n)]
     return " & ".join(parts)
 
 
-LONG = arbiter(14)
+LONG = arbiter(24)
 
 
 def in_terminal(*args: str, stdout_too: bool = False, after: float = 0.1,
@@ -61,6 +62,10 @@ def in_terminal(*args: str, stdout_too: bool = False, after: float = 0.1,
                             stdout=slave if stdout_too else subprocess.PIPE, stderr=slave, env=env, cwd=ROOT,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     os.close(slave)
+    drained: list[bytes] = []  # stdout read beside the terminal: a witness over the pipe's 64 KB
+    reader = threading.Thread(target=lambda: drained.append(proc.stdout.read())) if not stdout_too else None
+    if reader is not None:
+        reader.start()
     seen = b""
     deadline = time.monotonic() + 120
     try:
@@ -77,8 +82,10 @@ def in_terminal(*args: str, stdout_too: bool = False, after: float = 0.1,
             if not chunk:
                 break
             seen += chunk
-        out = b"" if stdout_too else proc.stdout.read()
         code = proc.wait(timeout=60)
+        if reader is not None:
+            reader.join(timeout=60)
+        out = b"".join(drained)
     finally:
         os.close(master)
         if proc.poll() is None:
@@ -120,7 +127,7 @@ def test_a_long_solve_shows_a_status_line_and_wipes_it() -> None:
     assert STATUS.search(terminal), terminal
     assert terminal.endswith(ERASE)  # the last thing said: the line wiped
     assert screen(terminal) == []
-    assert out.count("\n") == 1 and out.startswith("cycle{") and "\x1b" not in out
+    assert out.count("\n") == 1 and "cycle{" in out and out.endswith("}\n") and "\x1b" not in out
 
 
 @needs_pty
@@ -128,7 +135,7 @@ def test_the_answer_on_the_same_terminal_is_never_mixed_with_it() -> None:
     code, terminal, _ = in_terminal("solve", "--model", "none", "--format", "text", LONG, stdout_too=True)
     assert code == ExitStatus.SUCCESS and STATUS.search(terminal), terminal
     shown = screen(terminal)
-    assert len(shown) == 1 and shown[0].startswith("cycle{") and shown[0].endswith("}"), shown
+    assert len(shown) == 1 and "cycle{" in shown[0] and shown[0].endswith("}"), shown
     assert "ltlwit" not in shown[0]
 
 

@@ -102,7 +102,7 @@ def test_the_lying_model_through_the_cli_prints_only_checked_witnesses(monkeypat
     from ltlwit.pipeline.models import Selection
 
     monkeypatch.setattr(pipeline_run, "select", lambda options: Selection({"ltl": ("si-ltl",), "prop": ()}))
-    monkeypatch.setattr(pipeline_run, "load", lambda name, device: (None, {"task": "ltl"}))
+    monkeypatch.setattr(pipeline_run, "load", lambda name, device, threads: (None, {"task": "ltl"}))
     monkeypatch.setattr(pipeline_run, "NeuralSource", lambda *args: Fake(lies))
     monkeypatch.setattr("ltlwit.pipeline.models.check_device", lambda device: None)
     result = cli_run("solve", "--format", "json", "--model", "si", *LTL_INPUTS)
