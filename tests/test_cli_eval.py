@@ -169,3 +169,21 @@ def test_models_plot_finds_the_log_and_needs_matplotlib(home, no_matplotlib):
         result = run("models", "plot", name, str(out))
         assert result.exit_code == 2 and "pip install 'ltlwit[plots]'" in result.stderr, name
     assert not out.exists()
+
+
+def test_eval_threads_set_the_cpu_threads_of_its_process(model, home):
+    import torch
+
+    data = home / "hand.txt"
+    data.write_text(DATA)
+    before = torch.get_num_threads()
+    try:
+        for threads in ("3", None):
+            torch.set_num_threads(2)
+            args = ["--threads", threads] if threads else []
+            result = run("eval", "--model", model, "--data", str(data), "--beam", "1", "--alpha-samples", "0",
+                         "--paper-alpha-samples", "0", "--max-len", "8", *args)
+            assert result.exit_code == 0, result.stderr
+            assert torch.get_num_threads() == int(threads or 1)  # one by default, as for solve
+    finally:
+        torch.set_num_threads(before)

@@ -12,7 +12,7 @@ import click
 
 from ltlwit.cli.choices import DEVICES
 from ltlwit.cli.environment import Environment
-from ltlwit.cli.options import fail, model_completer, report_console, report_format, say, validator_option
+from ltlwit.cli.options import fail, model_completer, report_console, report_format, say, threads_option, validator_option
 from ltlwit.cli.progress import progress_bar
 from ltlwit.cli.status import ExitStatus
 from ltlwit.eval.metrics import SampleHook
@@ -64,13 +64,14 @@ from ltlwit.eval.run import EvalOptions, EvalResult, prepare
 @click.option("--max-len", type=click.IntRange(min=1), default=160, show_default=True,
               help="Longest model output, in tokens.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the alpha-covariance draws.")
+@threads_option
 @validator_option
 @click.pass_context
 def eval_(ctx: click.Context, model: str, data_file: str, beam: int, top: int | None, fmt: str,
           grid_csv: str | None, predictions: str | None, plots_dir: str | None, size_bucket: int,
           limit: int | None, alpha_samples: int | None, alpha_variants: int, alpha_pool: int,
           paper_alpha_samples: int | None, paper_alpha_pool: int, paper_alpha_variants: int | None, device: str,
-          batch_size: int, max_len: int, seed: int, validators: tuple[str, ...]) -> ExitStatus:
+          batch_size: int, max_len: int, seed: int, threads: int, validators: tuple[str, ...]) -> ExitStatus:
     """Accuracy of a model on a data set: correct (best candidate verified by the engine), top-N,
     exact match, invalid outputs, an accuracy grid by AP count and size, and alpha-covariance.
     Alpha-covariance decodes many renamed copies of each formula: its defaults shrink with
@@ -82,7 +83,7 @@ def eval_(ctx: click.Context, model: str, data_file: str, beam: int, top: int | 
                               paper_alpha_samples=paper_alpha_samples, paper_alpha_pool=paper_alpha_pool,
                               paper_alpha_variants=paper_alpha_variants,
                               size_bucket=size_bucket, batch_size=batch_size, device=device, seed=seed,
-                              max_len=max_len, validators=validators)
+                              max_len=max_len, threads=threads, validators=validators)
     except ValueError as e:
         raise click.UsageError(str(e), ctx) from None
     try:

@@ -130,6 +130,12 @@ report_format = click.option(
 )
 
 
+threads_option = click.option(
+    "--threads", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
+    help="CPU threads the models use in each process (each --jobs worker has its own): more can help one "
+         "process on an idle machine, and slows everything down on a busy one.")
+
+
 def solve_options(command: Callable, timeout: float | None = None) -> Callable:
     """The options `solve` and `check` share: how to find a witness (a `Solver`'s options)."""
     options = [
@@ -158,9 +164,7 @@ def solve_options(command: Callable, timeout: float | None = None) -> Callable:
                      help="Where the models run (auto: a CUDA GPU if torch sees one)."),
         click.option("--max-len", type=click.IntRange(min=1), default=160, show_default=True, metavar="TOKENS",
                      help="Longest witness a model may write (longer beams are cut off)."),
-        click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
-                     help="CPU threads the models use in each process (each --jobs worker has its own): "
-                     "more can help one process on an idle machine, and slows everything down on a busy one."),
+        threads_option,
         click.option("--no-fallback", "no_fallback", is_flag=True,
                      help="Do not ask the engine when no model candidate verifies: answer UNKNOWN."),
         semantics_options,

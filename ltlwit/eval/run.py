@@ -48,6 +48,9 @@ class EvalOptions:
     size_bucket: int = 5
     batch_size: int = 128
     device: str = "auto"
+    #: CPU threads of this process's tensor operations (torch's own default spins against other
+    #: processes on a busy machine, as in `solve`: docs/benchmarks.md, "CPU beam search")
+    threads: int = 1
     seed: int = 0
     max_len: int = 160  # longest output, in tokens
     validators: tuple[str, ...] = ("builtin",)  # who must confirm a candidate (`eval --validator`)
@@ -145,7 +148,10 @@ def prepare(options: EvalOptions, predictor: Predictor | None = None, task: str 
     began = time.perf_counter()
     meta: dict[str, Any] = {"model": options.model, "data": options.data, "beam": options.beam}
     if predictor is None:
+        import torch
+
         from ltlwit.neural import registry
+        torch.set_num_threads(options.threads)
         info = registry.resolve(options.model)
         model, manifest = registry.load(options.model, device="cpu")
         task = manifest["task"]
