@@ -179,9 +179,10 @@ class Search:
             if base is None:
                 self._learn([f for f in state[0] if x.now(f) is False][:1])
                 return
+            aps, np = self._cone(state)
             if not found:
                 if oldest is not None:
-                    urgent = self._urgent(state, oldest)
+                    urgent = self._urgent(np, oldest)
                     if urgent:
                         x.solver.set_phases(urgent)
                 if not self._solve(base):
@@ -195,7 +196,6 @@ class Search:
                 if not self._solve(base):
                     x.retire(act)
                     return
-            aps, np = self._cone(state)
             model = x.solver.get_model()
             true = _true(model, np)
             if true and forced is None:
@@ -240,10 +240,11 @@ class Search:
                     marks &= ~self.bit[g]
             yield letter, nxt, marks
 
-    def _urgent(self, state: State, oldest: Callable[[int], list[int]]) -> list[int]:
-        """The literals "not postponed" of the state's eventualities that `oldest` picks."""
+    def _urgent(self, costs: list[int], oldest: Callable[[int], list[int]]) -> list[int]:
+        """The literals "not postponed" of the eventualities among a state's `costs` (its
+        cone's cost literals) that `oldest` picks."""
         pending = 0
-        for v in self._cone(state)[1]:
+        for v in costs:
             u = self.x.post_of.get(v)
             if u is not None:
                 pending |= self.bit[u]
