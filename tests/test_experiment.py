@@ -38,7 +38,15 @@ def test_end_to_end_at_the_smallest_settings(tmp_path, monkeypatch) -> None:
             "--limit", "4", "--alpha-samples", "2", "--alpha-variants", "3", "--beam", "1", "--max-len", "6",
             "--device", "cpu",
             "--format", "json", "--json", str(tmp_path / "out.json")]
-    first = run(*args)
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        first = run(*args)
+        assert torch.get_num_threads() == 2  # its evaluations leave the training runs' threads alone
+    finally:
+        torch.set_num_threads(threads)
     assert first.exit_code == 0, first.stderr
     data = json.loads(first.stdout)
     assert json.loads((tmp_path / "out.json").read_text()) == data

@@ -48,9 +48,10 @@ class EvalOptions:
     size_bucket: int = 5
     batch_size: int = 128
     device: str = "auto"
-    #: CPU threads of this process's tensor operations (torch's own default spins against other
-    #: processes on a busy machine, as in `solve`: docs/benchmarks.md, "CPU beam search")
-    threads: int = 1
+    #: CPU threads of this process's tensor operations from the model's loading on (`ltlwit eval`
+    #: passes 1 unless told otherwise, as `solve` does); None leaves torch's setting alone (the
+    #: experiment runner, whose process trains too)
+    threads: int | None = None
     seed: int = 0
     max_len: int = 160  # longest output, in tokens
     validators: tuple[str, ...] = ("builtin",)  # who must confirm a candidate (`eval --validator`)
@@ -148,12 +149,9 @@ def prepare(options: EvalOptions, predictor: Predictor | None = None, task: str 
     began = time.perf_counter()
     meta: dict[str, Any] = {"model": options.model, "data": options.data, "beam": options.beam}
     if predictor is None:
-        import torch
-
         from ltlwit.neural import registry
-        torch.set_num_threads(options.threads)
         info = registry.resolve(options.model)
-        model, manifest = registry.load(options.model, device="cpu")
+        model, manifest = registry.load(options.model, device="cpu", threads=options.threads)
         task = manifest["task"]
         predictor = NeuralPredictor(model, beam=options.beam, n_best=options.top or options.beam,
                                     batch_size=options.batch_size, device=options.device, max_len=options.max_len)

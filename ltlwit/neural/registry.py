@@ -189,9 +189,17 @@ def register(weights: str | os.PathLike, name: str) -> ModelInfo:
     return _info(name, "user", dst_json)
 
 
-def load(name: str, device: str = "cpu") -> tuple[Any, dict[str, Any]]:
-    """(model in eval mode, manifest) of a registered model (or a model file); imports torch."""
+def load(name: str, device: str = "cpu", threads: int | None = None) -> tuple[Any, dict[str, Any]]:
+    """(model in eval mode, manifest) of a registered model (or a model file); imports torch.
+    `threads`: the CPU threads of this process's tensor operations from here on (torch's setting
+    is per process, and its own default spins against other processes on a busy machine: solve
+    and eval run the models on one unless told otherwise); None leaves the setting alone."""
     from ltlwit.neural.weights import load_weights
+
+    if threads is not None:
+        import torch
+
+        torch.set_num_threads(threads)
 
     info = resolve(name)
     # a real file by path (never a same-named file in the working directory); a bundled model

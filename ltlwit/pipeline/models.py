@@ -153,13 +153,10 @@ def load(name: str, device: str, threads: int) -> tuple[Any, dict[str, Any]]:
     """(model in eval mode on `device`, manifest); ModelProblem with a one-line reason. This
     process's tensor operations use `threads` CPU threads from here on (torch's setting is
     per process, so each worker of a run sets its own)."""
-    import torch
-
     from ltlwit.neural import registry
     from ltlwit.neural.backbone import resolve_device
 
-    torch.set_num_threads(threads)
     try:
-        return registry.load(name, device=str(resolve_device(device)))
+        return registry.load(name, device=str(resolve_device(device)), threads=threads)
     except ValueError as exc:  # RegistryError, WeightsError, a bad device
         raise ModelProblem(f"model {name!r}: {exc}") from None
