@@ -40,7 +40,7 @@ from ltlwit.train.settings import Settings as D
 @click.option("--time-limit", type=Number(min=0), default=0.0, metavar="SECONDS",
               help="Stop so that the run, data loading and its final checkpoint and weights included, ends before "
               "SECONDS (continue with --resume). The loop stops early by its estimate of that end (3x the last "
-              "checkpoint's write, a dual model's calibration, 2 s), which it prints.")
+              "checkpoint's write, the calibration of a dual or lexinv model, 2 s), which it prints.")
 @click.option("--stop-at", type=click.IntRange(min=0), default=0, metavar="STEP",
               help="Checkpoint and stop at STEP (continue with --resume).")
 @click.option("--log-every", type=click.IntRange(min=1), default=50, show_default=True, metavar="N",

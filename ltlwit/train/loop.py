@@ -255,13 +255,18 @@ class Trainer:
         return loss
 
     # -- the loop ------------------------------------------------------------------------------
+    def _calibrates(self) -> bool:
+        """Whether this process calibrates the model's inference draw at the end (rank 0, a model
+        with a random draw: dual, lexinv)."""
+        return self.rank == 0 and hasattr(self.model, "calibrate")
+
     def _end_cost(self) -> float:
         """Seconds the run's end takes once the loop stops, which `--time-limit` keeps free: the
-        checkpoint and weights (3x the last checkpoint's write), a dual model's calibration (10
-        forward passes over the calibration slice, a batch's costing about a third of a training
-        step), and 2 s."""
+        checkpoint and weights (3x the last checkpoint's write), the calibration of a model with
+        a random inference draw (dual, lexinv: 10 forward passes over the calibration slice, a
+        batch's costing about a third of a training step), and 2 s."""
         calibration = 0.0
-        if self.model.cfg.arch == "dual" and self.rank == 0:
+        if self._calibrates():
             calibration = 10 * math.ceil(len(self.calib_index) / self.batch_size) * self._current_step_time() / 3
         return self._ckpt_cost + calibration + 2.0
 
@@ -303,7 +308,7 @@ class Trainer:
                 reason = "time-limit"
                 self._say(f"--time-limit: stopping with {self._time_left():.1f}s left for the end "
                           f"(estimated {self._end_cost():.1f}s: checkpoint, weights"
-                          f"{', calibration' if self.model.cfg.arch == 'dual' else ''})")
+                          f"{', calibration' if self._calibrates() else ''})")
                 break
             loss_sum += self.train_step()
             count += 1
@@ -326,7 +331,7 @@ class Trainer:
             if s.ckpt_every and self.step % s.ckpt_every == 0 and self.step < s.steps:
                 self.save_checkpoint()
         metrics = self.validate() if reason == "done" else {}
-        calibration = self.calibrate() if self.rank == 0 and hasattr(self.model, "calibrate") else None
+        calibration = self.calibrate() if self._calibrates() else None
         self.save_checkpoint()
         self.export(metrics, calibration, reason)
         self._say(f"{reason} at step {self.step}; weights in {self.out / 'model.pt'}"
