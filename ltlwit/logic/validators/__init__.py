@@ -69,10 +69,11 @@ def _aiger(formula: Formula, witness: Witness, semantics: str = "infinite") -> V
 
 
 def _spot(formula: Formula, witness: Witness, semantics: str = "infinite") -> Validation:
-    """Spot's language inclusion (`ltlwit.logic.ltl.spot`): lassos only; an assignment is
-    judged as the lasso `cycle{cube}` (a propositional formula speaks of the first letter)."""
+    """Spot's language inclusion, through the engine seam (`ltl.holds(..., engine="spot")`,
+    which spells BLACK's weak next the way Spot reads it): lassos only; an assignment is judged
+    as the lasso `cycle{cube}` (a propositional formula speaks of the first letter)."""
+    from ltlwit.logic import ltl
     from ltlwit.logic.assignment import Assignment
-    from ltlwit.logic.ltl import spot
 
     if isinstance(witness, Assignment):
         from ltlwit.logic.witness import holds
@@ -81,7 +82,7 @@ def _spot(formula: Formula, witness: Witness, semantics: str = "infinite") -> Va
         witness = Trace((), (witness.to_formula(),))
     elif semantics == "finite" or witness.finite:
         raise ValueError("the spot validator checks lassos only (infinite semantics)")
-    return Validation(spot.holds(formula, witness))
+    return Validation(ltl.holds(formula, witness, engine="spot"))
 
 
 #: Validators by name.
