@@ -193,15 +193,15 @@ class Pipeline:
             formula = item.formula
         else:
             timeout = self.options.timeout
-            try:
+            try:  # the name warnings within the deadline too: they may read the text again
                 with deadline_scope(start + timeout if timeout is not None else None):
                     formula = self.parser.parse(item)
+                    warnings = name_warnings(item.text, formula, self.options.syntax)
             except ValueError as exc:  # ParseError, with a caret rendering
                 return Answered([self._solution(item, "error", start=start, message="parse error",
                                                 parse_error=exc)])
             except OutOfTime as exc:  # a multi-megabyte input whose reading took all of --timeout
                 return Answered([self._solution(item, "unknown", start=start, message=str(exc))])
-            warnings = name_warnings(item.text, formula, self.options.syntax)
         try:
             return formula, logic_of(formula, self.options.logic), warnings
         except ValueError as exc:  # --logic prop for a temporal formula (`Grant`: the warning says why)
