@@ -131,7 +131,7 @@ class Attention(nn.Module):
                 k, v = torch.cat((cache["k"], k), 2), torch.cat((cache["v"], v), 2)
             cache["k"], cache["v"] = k, v
             causal = causal and past == 0 and q.shape[2] > 1
-        n, sharers = q.shape[0], q.shape[0] // k.shape[0]
+        sharers = q.shape[0] // k.shape[0]
         if sharers > 1 and not causal:
             q = _fold(q, sharers, streams)
         y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=causal and mask is None,
