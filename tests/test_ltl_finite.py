@@ -209,3 +209,54 @@ def test_a_trace_that_can_never_end_is_proved_so() -> None:
     assert isinstance(solve(f, semantics="finite"), Unsat)
     assert isinstance(solve(f), Sat)  # infinite traces: it moves forever
     assert prove_finitely(parse_formula("a <-> !a"), seconds=1.0)  # a constant in the first step's demands
+
+
+def finite_bmc(f: Formula, max_steps: int) -> tuple[Trace | None, int, int]:
+    """The bounded search with the finite translation's end condition (no loop constraints),
+    to `max_steps`: the finite trace its lasso stands for, the clauses it added, and the
+    clauses of one step's copy with its links."""
+    from ltlwit.logic.ltl.bounded import Unroller
+
+    infinite, alive = finite.guarded(f)
+    g = simplify(infinite)
+    if not g.temporal:
+        return None, 0, 0
+    encoding = step(g)
+    if alive.name not in encoding.aps:
+        return None, 0, 0
+    lassos = Unroller(encoding, Limit(None), max_steps=max_steps, end=-encoding.aps[alive.name])
+    try:
+        lasso = lassos.advance(1 << 30)
+    finally:
+        lassos.close()
+    trace = None if lasso is None else finite.finite_part(lasso, alive)
+    return trace, lassos.clauses, len(encoding.clauses) + len(encoding.links) + len(encoding.latches)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small())
+def test_the_bounded_search_with_an_end_finds_a_shortest_finite_model(f: Formula) -> None:
+    """Bound k asks for a model of k instants: the first found is a shortest one (up to 3
+    instants, every word enumerated), and it satisfies f by the definition."""
+    trace, _, _ = finite_bmc(f, max_steps=4)
+    shortest = next((len(w) for w in SHORT if satisfies_finite(f, w)), None)
+    if trace is None:
+        assert shortest is None or shortest > 3, (f, shortest)
+        return
+    assert trace.finite and len(trace.prefix) == shortest, (f, trace, shortest)
+    assert all(satisfies_finite(f, w) for w in completions(trace, NAMES)), (f, trace)
+
+
+def test_a_long_finite_model_costs_its_steps_not_a_loop_per_bound() -> None:
+    """A chain of 40 events, each once and in order: a model of 40 instants, found with
+    clauses linear in its length. Loop constraints (a copy of the links per step and bound)
+    grow with the square of the length: on a 3,162-conjunct Declare model they had filled the
+    clause ceiling at bound 28, below its 39-instant model."""
+    n = 40
+    chain = [f"G(e{i} -> X e{i + 1})" for i in range(n - 1)]
+    once = [f"!F(e{i} & X F e{i})" for i in range(n)]
+    f = parse_formula(" & ".join(["e0"] + chain + once))
+    trace, clauses, per_step = finite_bmc(f, max_steps=64)
+    assert trace is not None and len(trace.prefix) == n
+    assert holds(f, trace)
+    assert clauses <= (n + 1) * per_step * 1.1, (clauses, per_step)

@@ -26,6 +26,14 @@ probe is a refutation as hard as the main one's (the N-client arbiter's bounds u
 pigeonhole problems: mutually exclusive grants in too few steps), while one past it is
 satisfiable at once (bound 39 of the 24-client arbiter: 0.03 s, after 8 s on bound 22 when a
 probe kept its bound for two rounds).
+
+A formula whose models end (`end`: the finite-trace translation's first dead instant, `finite`)
+needs no loop: bound k asks for `end` at step k with no Until-like obligation postponed there,
+which is a finite model of k steps, as k-liveness's firing edge is (`liveness`); its lasso is
+that dead step repeated. BLACK's finite encoding does the same with its last-instant condition.
+The loop constraints cost (k + 1) copies of the links per bound, the end one clause per
+obligation: on a 3,162-conjunct Declare model (LiEtAl2020's groupedFollowsbn1, whose shortest
+finite model has 39 steps) the loops had filled the clause ceiling by bound 28.
 """
 
 from __future__ import annotations
@@ -56,8 +64,9 @@ class Unroller:
     """Steps of one formula's encoding, copied into one solver (see the module docstring)."""
 
     def __init__(self, encoding: Step, limit: Limit, max_steps: int = MAX_STEPS,
-                 solver: str = SOLVER) -> None:
+                 solver: str = SOLVER, end: int | None = None) -> None:
         self.encoding = encoding
+        self.end = end  # the literal that ends a model (module docstring), or None
         self.limit = limit
         self.max_steps = max_steps
         self.done = False
@@ -126,8 +135,17 @@ class Unroller:
     def _loop(self, k: int) -> tuple[int, list[int]]:
         """The constraints that close a lasso after step k, under a fresh selector: it loops
         back to some step l, and every acceptance mark occurs from l on. (Steps after k may
-        exist: they only ask that the run go on, which every lasso's does.)"""
+        exist: they only ask that the run go on, which every lasso's does.) With an `end`: step
+        k ends the model, its only loop is to itself."""
         act = self._fresh()
+        if self.end is not None:
+            sel = self._fresh()
+            self.solver.add_clause([-act, sel])
+            self._clause([-sel, self.lit(k, self.end)])  # type: ignore[list-item]
+            for p in self.posts:
+                self.solver.add_clause([-sel, -self.lit(k, p)])  # type: ignore[operator]
+            self.clauses += 2 + len(self.posts)
+            return act, [sel]
         loops = [self._fresh() for _ in range(k + 1)]
         self.solver.add_clause([-act] + loops)
         self.clauses += (k + 1) * (len(self.links) + len(self.latches) + 1 + 2 * len(self.posts)) \
@@ -211,7 +229,7 @@ class Unroller:
         phases slow the search for a lasso (amba_cl_12's 14-step lassos: 0.05 s in a solver of
         their own, over 0.5 s after 13 steps' failed refutation)."""
         if self.prober is None:
-            self.prober = Unroller(self.encoding, self.limit, self.max_steps, self.name)
+            self.prober = Unroller(self.encoding, self.limit, self.max_steps, self.name, self.end)
             self.prober.interrupted = self.interrupted
         per_step = len(self.clauses_per_step) + len(self.links)
         room = max(0, MAX_CLAUSES - self._clauses()) // max(1, per_step)
@@ -262,7 +280,8 @@ class Unroller:
 
     def _lasso(self, k: int) -> Trace:
         model = self.solver.get_model()
-        loop = next(l for l, sel in enumerate(self._loops[k][1]) if model[sel - 1] > 0)
+        loop = k if self.end is not None else \
+            next(l for l, sel in enumerate(self._loops[k][1]) if model[sel - 1] > 0)
         letters = [tuple(sorted((name, model[self.lit(i, v) - 1] > 0)  # type: ignore[operator]
                                 for name, v in self.aps.items()))
                    for i in range(k + 1)]

@@ -142,8 +142,9 @@ def _search(formula: Formula, prepared: Formula, limit: Limit, end: str | None =
     started = time.perf_counter()
     search = Search(prepared, limit)
     encoding = step(prepared, search.x, limit=limit)
-    lassos = Unroller(encoding, limit)
-    proof = Liveness(encoding, limit, end=-encoding.aps[end] if end in encoding.aps else None)
+    ending = -encoding.aps[end] if end in encoding.aps else None
+    lassos = Unroller(encoding, limit, end=ending)
+    proof = Liveness(encoding, limit, end=ending)
     work = FIRST_WORK
     stopped: OutOfBudget | None = None
     try:
