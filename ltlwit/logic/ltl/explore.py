@@ -87,6 +87,7 @@ class Search:
         self.stats = {"states": 0, "sat_calls": 0, "learned": 0}
         self._charged = 0  # `CALL_WORK`'s charges, and the propagations of compacted-away solvers
         self._steps: Generator[None, None, Trace] | None = None
+        self._goal = 0  # the work the rounds have granted so far (`advance`)
 
     # -- SAT calls -----------------------------------------------------------------------------
     def _solve(self, assumptions: list[int]) -> bool:
@@ -202,8 +203,10 @@ class Search:
                 forced = self._forced(np, base)
             optional = [v for v in true if self._key(v) not in forced] if true else []
             if len(optional) > DELETE_AT_MOST:
-                # many optional costs: ask for a model with at least one fewer, until none
-                while true:
+                # many optional costs: ask for a model with at least one fewer, until none, or
+                # until the round's work is spent: a bigger edge is still an edge (the states
+                # it leads to hold more), and every model still contains some edge found
+                while true and self.work() < self._goal:
                     sel = x.selector()
                     x.add_temporary([-sel] + [-v for v in true])
                     smaller = self._solve(base + [sel] + [-w for w in np if w not in true])
@@ -305,12 +308,17 @@ class Search:
     def advance(self, work: int) -> Trace | None:
         """Explore new states until `work` more units are spent (`CALL_WORK`): the witness when
         found, None when paused (a portfolio interleaves this with the bounded search);
-        `Unsatisfiable` when exhausted."""
+        `Unsatisfiable` when exhausted. The work is counted from the first call on, so what a
+        state takes past its round's share is owed by the next rounds, and the other searches
+        get their time meanwhile. (A state's edges are not cut short, only the shrinking of
+        one, `successors`: it had taken 1,162 SAT calls and 2.5 s for one edge of a 92 KB
+        Declare model, LiEtAl2020's gzippedxmlXESeventlog, in a round of 0.03 s.)"""
         if self._steps is None:
             self._steps = self._couvreur()
-        goal = self.work() + work
+            self._goal = self.work()
+        self._goal += work
         try:
-            while self.work() < goal:
+            while self.work() < self._goal:
                 next(self._steps)
         except StopIteration as done:
             return done.value
