@@ -113,14 +113,17 @@ def load(path: Path, families: set[str] | None, names: str | None, sample: int |
     return rows
 
 
-def command(timeout: float, extra: list[str], program: str | None = None,
+def program(given: str | None = None) -> list[str]:
+    """The ltlwit to run: `given` (--command), else the installed one."""
+    if given:
+        return shlex.split(given)
+    exe = shutil.which("ltlwit")
+    return [exe] if exe else [sys.executable, "-m", "ltlwit"]
+
+
+def command(timeout: float, extra: list[str], given: str | None = None,
             options: tuple[str, ...] = ()) -> list[str]:
-    if program:
-        base = shlex.split(program)
-    else:
-        exe = shutil.which("ltlwit")
-        base = [exe] if exe else [sys.executable, "-m", "ltlwit"]
-    return base + ["solve", "--model", "none", "--format", "json", "--syntax", "spot",
+    return program(given) + ["solve", "--model", "none", "--format", "json", "--syntax", "spot",
                    "--timeout", str(timeout), "-F", "-", *options, *extra]
 
 
@@ -174,6 +177,7 @@ def run_one(row: dict, cmd: list[str], timeout: float, grace: float, keep: tuple
         "verified": answer.get("verified"), "reason": answer.get("reason"),
         "error": answer.get("error"),
         "witness": (answer.get("witness") or "")[:2000] or None,
+        "_witness": answer.get("witness"),  # whole, for `refuting`; not written to --out
         "stderr": chunks.get("err", b"").decode(errors="replace")[-300:] or None,
         **{key: answer.get(key) for key in keep},
     }
@@ -190,6 +194,7 @@ def run_all(rows: list[dict], args: argparse.Namespace) -> list[dict]:
         results[i] = run_one(rows[i], cmd, args.timeout, args.grace)
         done += 1
         r = results[i]
+        r["refutes"] = refuting(rows[i], r.pop("_witness"), args)
         if args.parse_time:
             r.update(_parse_time(rows[i]["formula"]))
         if args.verbose or r["status"] not in ("sat", "unsat") or r["wall"] > args.limit:
@@ -201,6 +206,29 @@ def run_all(rows: list[dict], args: argparse.Namespace) -> list[dict]:
     with ThreadPoolExecutor(args.jobs) as pool:
         list(pool.map(work, range(len(rows))))
     return results  # type: ignore[return-value]
+
+
+#: Who re-checks a witness that contradicts the file's `expected` verdict: a checker that shares
+#: no code with ltlwit's own (the `aiger` extra), beside it (`ltlwit verify --validator`).
+REFUTING_VALIDATOR = "aiger"
+
+
+def refuting(row: dict, witness: str | None, args: argparse.Namespace) -> str | None:
+    """For a sat answer against an `expected` unsat (the peers that answered said unsat), the
+    validator that confirms its witness (`REFUTING_VALIDATOR`, with ltlwit's checker), else
+    None. The expected verdict is then refuted, not ltlwit's: ltl2sat's unsat on four of
+    LiEtAl2020's Declare models holds only over process traces (one event per instant), and
+    ltlwit's witnesses of them have instants with three events or none."""
+    if row["expected"] != "unsat" or witness is None:
+        return None
+    check = program(args.command) + ["verify", "--format", "text", "--syntax", "spot", "--validator",
+                       REFUTING_VALIDATOR, "-F", "-", *SUITES[args.suite].options]
+    try:
+        out = subprocess.run(check, input=f"{row['formula']}\t{witness}\n", capture_output=True,
+                             text=True, timeout=max(60.0, 10 * args.timeout))
+    except subprocess.TimeoutExpired:
+        return None
+    return REFUTING_VALIDATOR if out.returncode == 0 and "HOLDS" in out.stdout else None
 
 
 def _parse_time(text: str) -> dict:
@@ -219,7 +247,14 @@ def wrong(r: dict) -> bool:
         return False
     if r["status"] == "sat" and r["verified"] is not True:
         return True
+    if r.get("refutes"):  # a witness two checkers accept: the expected verdict was wrong
+        return False
     return r["expected"] in ("sat", "unsat") and r["status"] != r["expected"]
+
+
+def credited(row: dict, result: dict, peer: str, limit: float) -> bool:
+    """A peer solved the formula within `limit`, with a verdict no witness refuted."""
+    return within(row, peer, limit) and not result.get("refutes")
 
 
 def quantile(xs: list[float], p: float) -> float:
@@ -263,11 +298,11 @@ def report(rows: list[dict], results: list[dict], args: argparse.Namespace) -> N
         solved = [r for r in rs if r["status"] in ("sat", "unsat") and r["wall"] <= args.limit
                   and not wrong(r)]
         times = [r["wall"] for r in solved]
-        peers = {p: sum(1 for r in rs if within(by_name[r["name"]], p, args.limit))
+        peers = {p: sum(1 for r in rs if credited(by_name[r["name"]], r, p, args.limit))
                  for p in peer_names}
         best_peer = max(peer_names, key=lambda p: peers[p], default="-")
         best = peers.get(best_peer, 0)
-        vbest = sum(1 for r in rs if any(within(by_name[r["name"]], p, args.limit)
+        vbest = sum(1 for r in rs if any(credited(by_name[r["name"]], r, p, args.limit)
                                          for p in peer_names))
         overrun = max((r["wall"] - args.timeout for r in rs), default=0.0)
         margin = len(solved) - best
@@ -293,6 +328,13 @@ def report(rows: list[dict], results: list[dict], args: argparse.Namespace) -> N
         if wrong(r):
             print(f"  WRONG: {r['name']}: {r['status']} (expected {r['expected']}, "
                   f"verified {r['verified']})")
+    refuted = [r for r in results if r.get("refutes")]
+    if refuted:
+        print(f"expected verdicts refuted (a witness that ltlwit's checker and {REFUTING_VALIDATOR} "
+              "accept; the peers that gave them are not credited):")
+        for r in refuted:
+            print(f"  {r['name']}: expected {r['expected']}, sat in {r['wall']:.2f}s, witness "
+                  f"{(r['witness'] or '')[:80]}")
     open_rows = [r for r in results if r["expected"] not in ("sat", "unsat")]
     if open_rows:
         print("formulas without an agreed verdict (expected disputed or null):")
