@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from cli_support import json_lines, run
 from prop_reference import evaluate
 from strategies import formulas
-from ltlwit.logic.formula import FALSE, TRUE, And, Formula
-from ltlwit.logic.result import Unknown
+from ltlwit.logic.formula import FALSE, TRUE, And, Formula, conjuncts
+from ltlwit.logic.result import Sat, Unknown, Unsat
 from ltlwit.logic.syntax import parse_formula
 from ltlwit.pipeline.checking import engine_answer
 from ltlwit.pipeline.options import SolveOptions
@@ -156,3 +156,54 @@ def test_questions_share_the_witnesses_found(monkeypatch) -> None:
     alone = findings()
     assert shared == alone and any(shared)
     assert asked < len(calls) / 2, (asked, len(calls))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(formulas(aps=("a", "b", "c"), max_leaves=5), min_size=2, max_size=4))
+def test_questions_asked_of_subsets_give_the_findings_of_the_whole(specs: list[Formula]) -> None:
+    """A question is first asked of the specs near the replaced one, then of more as witnesses
+    violate them: the findings are those of asking every question of all specs at once."""
+    import ltlwit.specs.vacuity as vacuity
+
+    if not isinstance(decide(And(*specs)), Sat):
+        return  # jointly unsatisfiable or undecided: no vacuity questions
+    whole = vacuity._conjoined
+
+    def at_once(specs, about, claim, decide):
+        return decide(And(And(*specs), claim))
+
+    def found(conjoined) -> list[set[tuple[int, bool, bool]]]:
+        vacuity._conjoined = conjoined
+        try:
+            return [{(f.occurrence.index, f.value, f.undecided) for f in check_spec(specs, i, decide)}
+                    for i in range(len(specs))]
+        finally:
+            vacuity._conjoined = whole
+
+    assert found(whole) == found(at_once)
+
+
+def test_a_vacuous_trigger_is_proved_without_the_other_clients(monkeypatch) -> None:
+    """The 4-client arbiter: each response's request is vacuous (its fairness spec forces it),
+    proved on the specs that share its APs, never on the conjunction of all sixteen."""
+    import ltlwit.specs.run as spec_run
+
+    n = 4
+    specs = [parse_formula(f) for f in
+             [" & ".join(f"!(g{i} & g{j})" for i in range(n) for j in range(i + 1, n)).join(("G(", ")"))]
+             + [f"G(r{i} -> F g{i})" for i in range(n)] + [f"G(g{i} -> r{i})" for i in range(n)]
+             + [f"G F r{i}" for i in range(n)]]
+    asked: list[Formula] = []
+
+    def recorded(formula, logic, options, *rest, **named):
+        asked.append(formula)
+        return engine_answer(formula, logic, options, *rest, **named)
+
+    monkeypatch.setattr(spec_run, "engine_answer", recorded)
+    decide = spec_run._memo(SolveOptions())
+    responses = [check_spec(specs, 1 + i, decide) for i in range(n)]
+    assert [[(f.occurrence.ap, f.undecided) for f in found] for found in responses] == [
+        [(f"r{i}", False)] for i in range(n)]
+    everything = set(specs)
+    proofs = [f for f in asked if isinstance(decide(f), Unsat)]
+    assert proofs and all(not everything <= set(conjuncts(f)) for f in proofs)

@@ -25,6 +25,14 @@ trigger other requirements exclude, a disjunct that can never be needed, an AP t
 anyway. Every question goes to the engine with the run's time budget; a question it cannot
 answer in time makes the occurrence *undecided*, reported as such and never as clean. When C
 itself is unsatisfiable every occurrence would be vacuous, so that is reported instead.
+
+A question conjoins every spec, but its answer seldom needs all of them: it is first asked of
+the specs that share an AP with the one whose occurrence is replaced, and when that is
+satisfiable, of those plus the specs its witness violates, and so on (`_conjoined`). An
+unsatisfiable subset proves the question unsatisfiable; a witness that satisfies every spec
+answers it. On the N-client arbiter each response's request is vacuous (the fairness spec
+`G F req_i` already forces it), and its proof needs the mutex, that response, its fairness and
+its no-spurious-grant spec, not the other N - 1 clients.
 """
 
 from __future__ import annotations
@@ -34,7 +42,8 @@ from typing import Callable
 
 from ltlwit.logic.formula import FALSE, TRUE, And, Formula, Not
 from ltlwit.logic.polarity import polarities, replace_at
-from ltlwit.logic.result import Result, Unknown, Unsat
+from ltlwit.logic.result import Result, Sat, Unknown, Unsat
+from ltlwit.logic.witness import is_witness
 
 #: A decision procedure (satisfiability with a budget); the check memoises it per run.
 Decide = Callable[[Formula], Result]
@@ -74,16 +83,15 @@ def check_spec(specs: list[Formula], which: int, decide: Decide) -> list[Finding
     """Vacuous and undecided occurrences of `specs[which]` within the conjunction of `specs`
     (which must be satisfiable)."""
     spec = specs[which]
-    rest = And(*(s for i, s in enumerate(specs) if i != which))
-    conjunction = And(*specs)
+    rest = [s for i, s in enumerate(specs) if i != which]
     findings = []
     for occ in occurrences(spec):
         values = (False,) if occ.polarity > 0 else (True,) if occ.polarity < 0 else (True, False)
         for value in values:
             replaced = replace_at(spec, occ.index, TRUE if value else FALSE)
-            questions = [And(conjunction, Not(replaced))]
+            questions = [(specs, which, Not(replaced))]
             if occ.polarity == 0:
-                questions.append(And(And(rest, replaced), Not(spec)))
+                questions.append((rest + [replaced], len(rest), Not(spec)))
             verdict = _all_unsat(questions, decide)
             if verdict is True:
                 findings.append(Finding(occ, value, replaced))
@@ -93,16 +101,42 @@ def check_spec(specs: list[Formula], which: int, decide: Decide) -> list[Finding
     return _drop_undecided_beside_vacuous(findings)
 
 
-def _all_unsat(questions: list[Formula], decide: Decide) -> bool | str:
+#: A question: specs, the one of them its claim is about, and the claim conjoined with them.
+Question = tuple[list[Formula], int, Formula]
+
+
+def _all_unsat(questions: list[Question], decide: Decide) -> bool | str:
     """True: every question is unsatisfiable; False: one is satisfiable; a reason: undecided."""
     reason = None
     for q in questions:
-        result = decide(q)
+        result = _conjoined(*q, decide)
         if isinstance(result, Unknown):
             reason = result.reason or "no answer within the budget"
         elif not isinstance(result, Unsat):
             return False
     return True if reason is None else reason
+
+
+def _conjoined(specs: list[Formula], about: int, claim: Formula, decide: Decide) -> Result:
+    """Satisfiability of `claim` and every spec, asked of growing subsets of the specs (module
+    docstring): first those sharing an AP with `specs[about]`, then each time also those that
+    the subset's witness violates. Unsat of a subset is unsat of all; a witness of a subset
+    that satisfies every spec is a witness of all; a subset left undecided leaves the whole
+    question to `decide`."""
+    names = set(specs[about].aps()) | set(claim.aps())
+    chosen = {i for i, s in enumerate(specs) if i == about or names & set(s.aps())}
+    while len(chosen) < len(specs):
+        result = decide(And(*(specs[i] for i in sorted(chosen)), claim))
+        if isinstance(result, Unsat):
+            return result
+        if not isinstance(result, Sat):
+            break
+        violated = {i for i, s in enumerate(specs)
+                    if i not in chosen and not is_witness(s, result.witness, semantics=None)}
+        if not violated:
+            return result
+        chosen |= violated
+    return decide(And(And(*specs), claim))
 
 
 def _drop_undecided_beside_vacuous(findings: list[Finding]) -> list[Finding]:
