@@ -216,9 +216,10 @@ REFUTING_VALIDATOR = "aiger"
 def refuting(row: dict, witness: str | None, args: argparse.Namespace) -> str | None:
     """For a sat answer against an `expected` unsat (the peers that answered said unsat), the
     validator that confirms its witness (`REFUTING_VALIDATOR`, with ltlwit's checker), else
-    None. The expected verdict is then refuted, not ltlwit's: ltl2sat's unsat on four of
-    LiEtAl2020's Declare models holds only over process traces (one event per instant), and
-    ltlwit's witnesses of them have instants with three events or none."""
+    None. The expected verdict is then refuted, not ltlwit's: ltl2sat alone answered four of
+    LiEtAl2020's Declare models, unsat, which LTLf's traces satisfy with instants of three
+    events or none; over process traces (one event per instant, ltl2sat's setting) the first
+    of them is unsat for ltlwit too (docs/benchmarks.md)."""
     if row["expected"] != "unsat" or witness is None:
         return None
     check = program(args.command) + ["verify", "--format", "text", "--syntax", "spot", "--validator",
