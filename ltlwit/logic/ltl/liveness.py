@@ -24,11 +24,12 @@ occurs only positively). So a state that IC3 finds, to block or as a predecessor
 every state with at most its obligations and at least its requests: its cube lists the
 obligations it lacks and the requests it holds, and the seen and counter latches exactly.
 
-A predecessor's cube is lifted for free by the same monotony: an obligation absent from the
-state found but met by its step anyway (its only clause, S_g → E(g), satisfied) is left out, since
-a state that has it takes the same edge. The cube then lists only the obligations that would
-block the edge, and blocking it excludes far more states (on a finite-trace lift, 529 queries
-instead of 16,865).
+Not lifted further: leaving out of a predecessor's cube the absent obligations that its step
+meets anyway (a state with them takes the same edge) made finite-trace lifts' proofs quicker
+(lift_f_16: 5.8 s to 0.09 s, before the solvers leaned to obligations present, which alone now
+gives 0.25 s), but cost four of BLACK's infinite-trace lifts their proofs (lift_b_l_13: 0.5 s,
+then nothing in 10 s), and on 242 finite-trace formulas (alaska, schuppan, 120 of LiEtAl2020)
+it made no difference.
 
 A formula whose models end (the finite-trace translation, `finite`: a model is alive, then dead
 forever) needs no counting: an edge on which the trace is dead and no Until-like obligation is
@@ -75,8 +76,8 @@ class Liveness:
         self.init: dict[int, bool] = {}
         self.exact: set[int] = set()
         self.held: set[int] = set()
-        #: what each obligation latch requires of the step it is in (its only clauses): the
-        #: literals, constants dropped (None where one is false: the latch is never set)
+        #: what each obligation latch requires of the step it is in (its only clauses), for the
+        #: solvers' phases (`_solver`): the literals, constants dropped (None where one is false)
         self.requires: dict[int, list[int] | None] = {}
         self.first, after = self._latch(initial=True, exact=False)
         self.clauses.append([-after])
@@ -308,16 +309,9 @@ class _Ic3:
                     return [c for frame in self.lemmas[i + 1:] for c in frame]
 
     def _cube(self, level: int) -> Cube:
-        """The last model's state, standing for every state with at most its obligations; an
-        obligation absent from it but met by the model's step anyway is left out of the cube
-        too (a state that has it takes the same edge): the cube then lists only the
-        obligations that would block this edge, and blocks many more states at once."""
+        """The last model's state, standing for every state with at most its obligations."""
         model = self.solvers[level].get_model()
-        exact, held, requires = self.sys.exact, self.sys.held, self.sys.requires
-
-        def met(lit: int) -> bool:
-            return (model[abs(lit) - 1] > 0) == (lit > 0)
-
+        exact, held = self.sys.exact, self.sys.held
         cube = []
         for v in self.sys.prime:
             true = model[v - 1] > 0
@@ -326,7 +320,7 @@ class _Ic3:
             elif v in held:
                 if true:
                     cube.append(v)
-            elif not true and (requires[v] is None or not all(met(e) for e in requires[v])):
+            elif not true:
                 cube.append(-v)
         return cube
 
