@@ -228,3 +228,21 @@ def test_encoding_a_big_formula_reads_the_deadline() -> None:
     with pytest.raises(OutOfTime):
         Search(f, Expiring(None))
     assert calls == [1]  # the first tick, while encoding
+
+
+def test_the_check_of_a_big_witness_reads_the_deadline() -> None:
+    """The final check's linear pass over a specification of more than `TIMED_PASS` nodes
+    stops at a spent deadline (the solve answers UNKNOWN instead of a second late); with time
+    left, or without a limit, it decides."""
+    from ltlwit.logic.assignment import cube
+    from ltlwit.logic.ltl import check
+    from ltlwit.logic.trace import Trace
+
+    n = check.TIMED_PASS // 2 + 1
+    big = parse_formula(" & ".join(f"G(r{i} -> F g{i})" for i in range(n)))
+    trace = Trace((), (cube((f"r{i}", False) for i in range(n)),))  # no request, ever
+    assert len(check.cube_evaluator(big).order) > check.TIMED_PASS
+    assert check.holds(big, trace) is True
+    assert check.holds(big, trace, Limit(Budget(seconds=60))) is True
+    with pytest.raises(OutOfTime):
+        check.holds(big, trace, Limit(Budget(seconds=0.0)))

@@ -70,7 +70,7 @@ def holds(formula: Formula, trace: Trace, limit: Limit | None = None) -> bool:
     loop = len(trace.prefix)
     cubes = _cubes(trace.steps)
     if all(c is not None for c in cubes):  # the linear pass first (see `CubeEvaluator`)
-        verdict = cube_evaluator(formula).run(cubes, loop)  # type: ignore[arg-type]
+        verdict = cube_evaluator(formula).run(cubes, loop, limit)  # type: ignore[arg-type]
         if verdict is not None:
             return verdict
     names = dict.fromkeys(formula.aps())
@@ -274,6 +274,10 @@ class Evaluator:
         return _temporal_pass(self.plan, self.root, leaves, len(steps), loop)
 
 
+#: Nodes of a formula past which the linear pass reads the deadline at each step.
+TIMED_PASS = 10_000
+
+
 class CubeEvaluator:
     """The same evaluation for traces whose steps are cubes (conjunctions of literals, as every
     witness of the engine), without labels: each leaf gets Kleene's three-valued value under
@@ -291,10 +295,18 @@ class CubeEvaluator:
         for leaf in self.leaves:
             self.order.extend(postorder(leaf, skip=seen))
 
-    def run(self, cubes: list[dict[str, bool]], loop: int) -> bool | None:
+    def run(self, cubes: list[dict[str, bool]], loop: int, limit: Limit | None = None) -> bool | None:
+        """`limit`: a solve's deadline, read at each step of a formula of more than
+        `TIMED_PASS` nodes (`OutOfTime` past it): on a 2 MB specification a step's pass over
+        every node takes a tenth of a second, and the final check of a witness found just
+        before the deadline answered a second after it. (A small formula's pass takes
+        microseconds: its witness is checked even on a spent budget.)"""
         cubes, loop = unrolled(cubes, loop, self.depth)
         leaves = {f: [0, 0] for f in self.leaves}
+        timed = limit if limit is not None and len(self.order) > TIMED_PASS else None
         for i, cube in enumerate(cubes):
+            if timed is not None:
+                timed.check_time()
             value = _kleene(self.order, cube)
             for f in self.leaves:
                 v = value[f]

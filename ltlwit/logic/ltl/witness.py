@@ -181,13 +181,13 @@ def minimise(formula: Formula, trace: Trace, limit: Limit, seconds: float = MINI
         L = labels_for(names)
         ev = evaluator(formula, L)
 
-        def check(cubes: list[dict[str, bool]]) -> bool | None:
+        def check(cubes: list[dict[str, bool]], within: Limit) -> bool | None:
             return ev.run([L.cube((L.index[n], v) for n, v in c.items()) for c in cubes], loop)
     else:
         cev = cube_evaluator(formula)
 
-        def check(cubes: list[dict[str, bool]]) -> bool | None:
-            return cev.run(cubes, loop)
+        def check(cubes: list[dict[str, bool]], within: Limit) -> bool | None:
+            return cev.run(cubes, loop, within)
 
     budget = limit.sub(min(MINIMISE_SECONDS, seconds, MINIMISE_SHARE * limit.remaining()))
     proven = False
@@ -199,7 +199,7 @@ def minimise(formula: Formula, trace: Trace, limit: Limit, seconds: float = MINI
         if within.remaining() < cost:  # a pass over a lasso of thousands of steps takes seconds
             raise OutOfBudget("minimising")
         began = time.perf_counter()
-        verdict = check(cubes) is True
+        verdict = check(cubes, within) is True
         cost = time.perf_counter() - began
         return verdict
 
