@@ -246,3 +246,31 @@ def test_the_check_of_a_big_witness_reads_the_deadline() -> None:
     assert check.holds(big, trace, Limit(Budget(seconds=60))) is True
     with pytest.raises(OutOfTime):
         check.holds(big, trace, Limit(Budget(seconds=0.0)))
+
+
+def test_a_big_conjunction_build_reads_the_deadline(monkeypatch) -> None:
+    """Rewriting reads the deadline every 1,024 nodes and, besides, in each n-ary build of more
+    than `BIG_NARY` operands (one such build of a 70,000-conjunct root takes most of a second):
+    with a spent deadline the root's build is where it stops, even with the per-node reads
+    made too rare to catch it."""
+    from ltlwit.logic.ltl import rewrite
+
+    n = rewrite.BIG_NARY + 1
+    big = parse_formula(" & ".join(f"G(r{i} -> F g{i})" for i in range(n)))
+    rewrite._MEMO.clear()
+    limit = Limit(Budget(seconds=0.0))
+    read = []
+    check_time = limit.check_time
+    monkeypatch.setattr(limit, "check_time", lambda: (read.append(len(read)), check_time()))
+    monkeypatch.setattr(rewrite, "_run", _rare_reads(rewrite._run))
+    with pytest.raises(OutOfTime):
+        rewrite.simplify(big, limit)
+    assert read  # the build of the root read it
+    assert rewrite.simplify(big) is not None  # no limit: rewritten whole
+
+
+def _rare_reads(run):
+    """`rewrite._run` with its per-node deadline reads left out (it is given no limit)."""
+    def without(root, neg, limit=None):
+        return run(root, neg, None)
+    return without

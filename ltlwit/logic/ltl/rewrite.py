@@ -25,6 +25,7 @@ n-ary & and |: flattening, constants, duplicates, complementary literals, absorp
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING
 
 from ltlwit.logic.formula import FALSE, TRUE, And, Formula, Not, Or
@@ -37,13 +38,32 @@ _MEMO: dict[tuple[Formula, bool], Formula] = {}
 _MEMO_LIMIT = 20_000
 
 
+#: The running `simplify`'s limit, per thread, for the n-ary builds (`_mk_nary`) of more than
+#: `BIG_NARY` operands: one build of a 70,000-conjunct root took 0.7 s between two of
+#: `_run`'s reads of the deadline, and tdllite answers came that late.
+_RUNNING = threading.local()
+BIG_NARY = 4096
+
+
 def simplify(f: Formula, limit: "Limit | None" = None) -> Formula:
     """Equivalent NNF formula with the basic rewrites applied to a fixpoint. `limit`: a solve's
-    budget, whose deadline is read every 1024 nodes (`OutOfTime`; the memo keeps only complete
-    entries, so an interrupted run leaves it valid)."""
+    budget, whose deadline is read every 1024 nodes and in each big n-ary build (`OutOfTime`;
+    the memo keeps only complete entries, so an interrupted run leaves it valid)."""
     if len(_MEMO) > _MEMO_LIMIT:  # only here: nested runs (negate) rely on the memo
         _MEMO.clear()
-    return _run(f, False, limit)
+    outer = getattr(_RUNNING, "limit", None)
+    _RUNNING.limit = limit
+    try:
+        return _run(f, False, limit)
+    finally:
+        _RUNNING.limit = outer
+
+
+def _check_big(operands: list[Formula]) -> None:
+    """Read the running simplify's deadline before a build of many operands."""
+    limit = getattr(_RUNNING, "limit", None)
+    if limit is not None and len(operands) > BIG_NARY:
+        limit.check_time()
 
 
 def negate(f: Formula) -> Formula:
@@ -368,6 +388,7 @@ def _mk_nary(op: str, args: list[Formula]) -> Formula:
     # G a & G b = G(a & b) and X a & X b = X(a & b); dually F and X for |.
     merge_un = "G" if op == "&" else "F"
     fs = _flatten(op, args)
+    _check_big(fs)
     if zero in fs:
         return zero
     fs = [f for f in fs if f is not unit]
@@ -412,6 +433,7 @@ def _mk_nary(op: str, args: list[Formula]) -> Formula:
         return _mk_nary(op, rest)
     if not rest:
         return unit
+    _check_big(rest)
     return And(*rest) if op == "&" else Or(*rest)
 
 
