@@ -177,16 +177,27 @@ def test_the_api_solves_under_finite_semantics() -> None:
         ltlwit.solve("G a", semantics="finit")
 
 
-def prove_finitely(f: Formula, seconds: float) -> bool:
-    """K-liveness asked the finite question directly: can the trace ever end?"""
+def ending_encoding(f: Formula):  # -> tuple[Step, int, Formula] | None
+    """The step encoding of f's finite translation, the literal that ends its models (the
+    alive AP false) and that AP, as the portfolio builds them; None when the rewritten
+    translation is propositional or has no alive AP left."""
     infinite, alive = finite.guarded(f)
     g = simplify(infinite)
     if not g.temporal:
-        return False
+        return None
     encoding = step(g)
     if alive.name not in encoding.aps:
+        return None
+    return encoding, -encoding.aps[alive.name], alive
+
+
+def prove_finitely(f: Formula, seconds: float) -> bool:
+    """K-liveness asked the finite question directly: can the trace ever end?"""
+    ending = ending_encoding(f)
+    if ending is None:
         return False
-    proof = Liveness(encoding, Limit(None), end=-encoding.aps[alive.name])
+    encoding, end, _ = ending
+    proof = Liveness(encoding, Limit(None), end=end)
     try:
         return proof.advance(seconds)
     finally:
@@ -217,14 +228,11 @@ def finite_bmc(f: Formula, max_steps: int) -> tuple[Trace | None, int, int]:
     clauses of one step's copy with its links."""
     from ltlwit.logic.ltl.bounded import Unroller
 
-    infinite, alive = finite.guarded(f)
-    g = simplify(infinite)
-    if not g.temporal:
+    ending = ending_encoding(f)
+    if ending is None:
         return None, 0, 0
-    encoding = step(g)
-    if alive.name not in encoding.aps:
-        return None, 0, 0
-    lassos = Unroller(encoding, Limit(None), max_steps=max_steps, end=-encoding.aps[alive.name])
+    encoding, end, alive = ending
+    lassos = Unroller(encoding, Limit(None), max_steps=max_steps, end=end)
     try:
         lasso = lassos.advance(1 << 30)
     finally:
