@@ -34,7 +34,7 @@ COUNT=${COUNT:-1000000}    # samples per task (smaller only for a dry run on a C
 DEVICE=${DEVICE:-cuda}     # for the evaluation (a dry run: cpu)
 GRAPHS=${GRAPHS:-1}        # 0: train without CUDA graphs (when bench --check found them wrong)
 DATA=${DATA:-gen}          # shared: train on the shared ltl35/prop35 training split (Spot's labels) instead
-export PYTHONUNBUFFERED=1 PYTHONPATH=$ROOT
+export PYTHONUNBUFFERED=1 PYTHONPATH=$ROOT${PYTHONPATH:+:$PYTHONPATH}  # keeps a --target install made before
 
 if [[ $stage == pack ]]; then  # on the development machine, with ../shared beside the checkout
     rm -rf .data/gen  # generated there, never carried

@@ -14,7 +14,11 @@ provides:
 - inputs copied into the graph's static buffers, the loss read from its static output;
 - autocast without its weight-cast cache (the cache would hold tensors of the capture).
 Every shape's graph is warmed up (forward and backward, no update) on a side stream before its
-capture; the warm-up runs leave the AdaCos scale and the random generators as they found them.
+capture; the warm-up runs leave the AdaCos scale and the random generators as they found them,
+and the blocks they cached in the ordinary allocator are handed back before the capture: the
+capture's activations live in the graphs' shared pool, and the warm-up's copy kept beside them
+doubled the memory (si-ltl at batch 768: 35 GiB each; beside another training process on an
+H100, the capture ran out of memory).
 A graph replays the same kernels, so results match the eager step up to the nondeterminism of
 GPU reductions; dropout and β draws come from the CUDA generator, which graphs advance as eager
 code does (`bench/train_throughput.py --check` compares the two on a GPU).
@@ -147,6 +151,7 @@ class GraphedStep(EagerStep):
         torch.cuda.set_rng_state(rng[0])  # the warm-up draws nothing the training run sees
         torch.set_rng_state(rng[1])
         self.opt.zero_grad(set_to_none=True)  # the graph's backward allocates (and overwrites) its own grads
+        torch.cuda.empty_cache()  # the warm-up's cached blocks: else the process holds the activations twice
         graph = torch.cuda.CUDAGraph()
         with torch.cuda.graph(graph, pool=self.pool):
             loss = self.loss(*args)
