@@ -19,6 +19,12 @@
 # without them): COUNT=3000 DEVICE=cpu OUT=/tmp/out scripts/gpu_session.sh train dual-prop 200 \
 #     --batch-size 16 --device cpu
 #
+# A lease of 15 device-minutes holds one call of about 9 minutes after the machine's start:
+# train one model alone (`train NAME 570`), with graphs (si-ltl 6,900 and si-prop 8,100 samples/s
+# on an H100, dual-ltl 20,700, dual-prop 34,800); two models at once each ran at half speed, and
+# si-ltl's graphs ran out of memory beside another process. Continuing a bundled model for a few
+# minutes at --lr 5e-4 re-warms it: si-ltl lost accuracy over 1,231 steps (docs/models.md, the log).
+#
 # Every stage starts by making what it needs and is missing (a machine that went back between two
 # calls starts bare): `train` rebuilds its task's data first. Files come back through $OUT: at most
 # 8 files of at most 16 MiB, 64 MiB in all, so checkpoints are written in 15 MiB parts and left
@@ -34,6 +40,8 @@ COUNT=${COUNT:-1000000}    # samples per task (smaller only for a dry run on a C
 DEVICE=${DEVICE:-cuda}     # for the evaluation (a dry run: cpu)
 GRAPHS=${GRAPHS:-1}        # 0: train without CUDA graphs (when bench --check found them wrong)
 DATA=${DATA:-gen}          # shared: train on the shared ltl35/prop35 training split (Spot's labels) instead
+RESERVE=${RESERVE:-60}     # train's seconds kept for the evaluation and the copies (an H100 took 7-13 s to
+                           # evaluate and the loop stops a few seconds early: 120 left 165 s of a lease idle)
 export PYTHONUNBUFFERED=1 PYTHONPATH=$ROOT${PYTHONPATH:+:$PYTHONPATH}  # keeps a --target install made before
 
 if [[ $stage == pack ]]; then  # on the development machine, with ../shared beside the checkout
@@ -120,8 +128,8 @@ train)
     started=$SECONDS
     init=.data/init/$name.pt; [[ -f $init ]] || init=ltlwit/weights/$name.pt
     mkdir -p "$run"
-    train() {  # train until SECONDS less what the evaluation and the copies take (about 120 s) are left
-        local left=$((seconds - 120 - (SECONDS - started)))
+    train() {  # train until SECONDS less RESERVE (the evaluation and the copies) are left
+        local left=$((seconds - RESERVE - (SECONDS - started)))
         python3 -m ltlwit.train.loop --task "$task" --arch "$arch" --preset paper --data "$data" \
             --out "$run" --cache runs/cache --init-from "$init" --resume --steps 1000000 --val-semantic \
             --fit-steps-to-time --time-limit "$left" --lr 5e-4 --emb-dropout 0.1 --static-shapes 16 \
@@ -137,7 +145,7 @@ train)
     echo "training: $((SECONDS - started))s"
     # the first 1000 test formulas, beam 3, on this GPU (the CPU table in docs/models.md is redone
     # from the returned weights before any is committed)
-    timeout 90 python3 -m ltlwit eval --model "$run/model.pt" --data ".data/shared/${task}35/test.txt.gz" \
+    timeout $((RESERVE - 15)) python3 -m ltlwit eval --model "$run/model.pt" --data ".data/shared/${task}35/test.txt.gz" \
         --limit 1000 --device "$DEVICE" --batch-size 256 --alpha-samples 50 --paper-alpha-samples 50 --format json \
         > "$run/eval-new.json" || echo "eval: failed or timed out"
     python3 - "$run" "$name" "$OUT" <<'PY' || echo "no weights to return"
