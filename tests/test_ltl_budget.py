@@ -274,3 +274,51 @@ def _rare_reads(run):
     def without(root, neg, limit=None):
         return run(root, neg, None)
     return without
+
+
+def test_the_encodings_walk_reads_the_deadline_on_nodes_met_again() -> None:
+    """`_bottom_up` reads the clock every `TICK` nodes it visits, those already encoded too: on
+    a multi-MB formula the walks over encoded nodes took a second between two readings and the
+    UNKNOWN came 1-2 s late. Here each node is listed 50 times as a child, so the walk meets
+    the 200-odd nodes 10,000 times and builds each once."""
+    from ltlwit.logic.ltl.xnf import TICK, _bottom_up
+
+    f = parse_formula(" & ".join(f"(a{i} | b{i})" for i in range(70)))
+    ticks = []
+    memo: dict = {}
+    _bottom_up(memo, f, lambda node: node.children * 50, lambda node, kids: 1, lambda: ticks.append(1))
+    assert len(memo) == f.size < TICK
+    assert len(ticks) >= 2
+
+
+def test_unrolling_a_big_step_reads_the_deadline() -> None:
+    """The bounded search copies a step's clauses from Python (about 1 µs each): a step of a
+    multi-MB formula took tenths of a second, the loop constraints of a bound as long, and the
+    deadline passed unread. The copy reads it every `CHECK_CLAUSES` clauses, the loop
+    constraints once per loop step, and a spent deadline stops either."""
+    from ltlwit.logic.ltl import bounded
+    from ltlwit.logic.ltl.explore import Search
+    from ltlwit.logic.ltl.xnf import step
+
+    f = simplify(parse_formula(" & ".join(f"G(p{i} -> F(q{i} & X r{i}))" for i in range(2000))))
+    encoding = step(f, Search(f, Limit(None)).x)
+    assert len(encoding.clauses) > 2 * bounded.CHECK_CLAUSES
+    reads = []
+
+    class Counting(Limit):
+        def check_time(self) -> None:
+            reads.append(1)
+
+    unroller = bounded.Unroller(encoding, Counting(None))
+    unroller.add_step()
+    assert len(reads) == math.ceil(len(encoding.clauses) / bounded.CHECK_CLAUSES)
+    unroller.close()
+
+    class Expired(Limit):
+        def check_time(self) -> None:
+            raise OutOfTime("time budget exhausted")
+
+    unroller = bounded.Unroller(encoding, Expired(None))
+    with pytest.raises(OutOfTime):
+        unroller.add_step()
+    unroller.close()

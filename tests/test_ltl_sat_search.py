@@ -4,7 +4,10 @@ semantics (`ltl_reference`)."""
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -136,6 +139,27 @@ def test_explicit_search_meets_the_longest_postponed_eventuality_first() -> None
     trace = Search(simplify(f), Limit(None)).run()
     assert len(trace.cycle) <= 4 * 12
     assert_witness(f, trace)
+
+
+_SEARCH_IN_A_PROCESS = """
+from ltlwit.logic.budget import Limit
+from ltlwit.logic.ltl.explore import Search
+from ltlwit.logic.ltl.rewrite import simplify
+from test_ltl_budget import arbiter
+print(Search(simplify(arbiter(10)), Limit(None)).run())
+"""
+
+
+def test_explicit_search_finds_the_same_witness_in_every_process() -> None:
+    """The search's order of work depends on nothing a process draws at random: formulas and
+    the edge costs' keys hash alike under any string hash seed and memory layout, so the
+    10-client arbiter's witness (and the work spent finding it) is the same in every run."""
+    here = os.path.dirname(__file__)
+    runs = {subprocess.run([sys.executable, "-c", _SEARCH_IN_A_PROCESS], capture_output=True, text=True,
+                           check=True, cwd=here, env={**os.environ, "PYTHONHASHSEED": seed,
+                                                      "PYTHONPATH": os.pathsep.join([here, *sys.path])}).stdout
+            for seed in ("0", "1", "2")}
+    assert len(runs) == 1 and runs.pop().strip()
 
 
 @pytest.mark.parametrize("todo_marks,pending,expected", [

@@ -58,6 +58,8 @@ CLAUSE_WORK = 20
 #: while the probe past it was satisfiable at once. Charged 2,000 units a conflict, the
 #: arbiter's lasso (16 steps) comes in 0.4 s of bounded search instead of 17 s.
 CONFLICT_WORK = 2000
+#: Clauses copied into the unrolling between two readings of the deadline (about 4 ms).
+CHECK_CLAUSES = 4096
 
 
 class Unroller:
@@ -119,7 +121,9 @@ class Unroller:
         i = self.steps
         self.offsets.append(self.top)
         self.top += self.width
-        for clause in self.clauses_per_step:
+        for n, clause in enumerate(self.clauses_per_step):
+            if not n % CHECK_CLAUSES:  # copying a multi-MB formula's step takes tenths of a second
+                self.limit.check_time()
             self.solver.add_clause([self.lit(i, v) for v in clause])  # type: ignore[misc]
         self.clauses += len(self.clauses_per_step) + len(self.latches)
         if i:
@@ -151,6 +155,7 @@ class Unroller:
         self.clauses += (k + 1) * (len(self.links) + len(self.latches) + 1 + 2 * len(self.posts)) \
             + len(self.posts)
         for l, sel in enumerate(loops):
+            self.limit.check_time()
             for n, e in self.links:
                 self._clause([-sel, -self.lit(k, n), self.lit(l, e)])  # type: ignore[operator]
             for held, latch, _ in self.latches:  # step l follows step k too

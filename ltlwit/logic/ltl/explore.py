@@ -42,8 +42,11 @@ from ltlwit.logic.trace import Trace
 State = tuple[frozenset, frozenset]
 #: a letter: (AP name, value) pairs, a cube over the APs that the state's expansion mentions
 Letter = tuple[tuple[str, bool], ...]
-#: a cost of an edge by what it stands for: ("N", g) or ("P", u) set, ("L", r) not latched
-Key = tuple[str, Formula]
+#: a cost of an edge by what it stands for: (NEXT, g) or (POSTPONED, u) set, (UNLATCHED, r) not
+#: latched; the kinds are ints, which hash alike in every process (formulas do too): sets of
+#: keys iterate in one order, and so do the clauses and assumptions made from them
+Key = tuple[int, Formula]
+NEXT, POSTPONED, UNLATCHED = 0, 1, 2
 Edge = tuple[Letter, State, int]
 
 
@@ -147,15 +150,15 @@ class Search:
     def _key(self, lit: int) -> Key:
         """A cost literal as what it stands for, which survives `Xnf.compact`."""
         if lit < 0:
-            return ("L", self.x.latch_of[-lit])
+            return (UNLATCHED, self.x.latch_of[-lit])
         g = self.x.next_of.get(lit)
-        return ("N", g) if g is not None else ("P", self.x.post_of[lit])
+        return (NEXT, g) if g is not None else (POSTPONED, self.x.post_of[lit])
 
     def _var(self, key: Key) -> int:
         kind, g = key
-        if kind == "L":
+        if kind == UNLATCHED:
             return -self.x.latch[g]
-        return self.x.next_var(g) if kind == "N" else self.x.post_var(g)
+        return self.x.next_var(g) if kind == NEXT else self.x.post_var(g)
 
     def successors(self, state: State, oldest: Callable[[int], list[int]] | None = None) -> Iterator[Edge]:
         """The state's minimal edges, one SAT model at a time (module docstring). Between two
@@ -235,11 +238,11 @@ class Search:
             # a paused generator per state on the search stack: it keeps only `found` and
             # `forced` (the model alone is a list over every variable)
             model = ones = base = aps = np = true = optional = None  # type: ignore[assignment]
-            nxt = (frozenset(g for kind, g in keys if kind == "N"),
-                   frozenset(r for r in self.requests if ("L", r) not in keys) if self.requests else _NONE)
+            nxt = (frozenset(g for kind, g in keys if kind == NEXT),
+                   frozenset(r for r in self.requests if (UNLATCHED, r) not in keys) if self.requests else _NONE)
             marks = self.all_marks
             for kind, g in keys:
-                if kind == "P":
+                if kind == POSTPONED:
                     marks &= ~self.bit[g]
             yield letter, nxt, marks
 
@@ -285,7 +288,11 @@ class Search:
         lits = _assumptions(obligations, self.x.constant)
         if lits is None:
             return None
-        aps = {self.x.ap(n) for f in obligations for n in f.aps()}
+        aps: set[int] = set()
+        for i, f in enumerate(obligations):  # a first `aps()` walks the obligation: seconds in all on
+            if not i & 63:                    # a multi-MB formula's thousands of them
+                self.limit.check_time()
+            aps.update(self.x.ap(n) for n in f.aps())
         # σ must fix every AP of the obligations: C is exact for constant words only, and a
         # partial cube stands for non-constant words too
         if not self._solve(lits):

@@ -440,21 +440,26 @@ def step(formula: Formula, template: Xnf | None = None, solver: str = SOLVER,
                 latches=[(template.held[r], template.latch[r], r.op == "Z") for r in template.latch])
 
 
-#: Nodes encoded between two calls of `Xnf.tick`.
+#: Nodes visited between two calls of `Xnf.tick`.
 TICK = 4096
 
 
 def _bottom_up(memo: dict[Formula, Lit], root: Formula, deps: Callable[[Formula], tuple[Formula, ...]],
                gate: Callable[[Formula, list[Lit]], Lit], tick: Callable[[], None] | None = None) -> Lit:
     """`memo[root]`, computing `gate(node, [memo of its deps])` children first, iteratively (so
-    formulas thousands of levels deep are fine) and once per node; `tick()` every `TICK` nodes."""
+    formulas thousands of levels deep are fine) and once per node; `tick()` every `TICK` nodes
+    visited, those found in the memo too (a walk over a multi-MB formula's encoded nodes took
+    a second between two ticks when only new ones counted)."""
     hit = memo.get(root)
     if hit is not None:
         return hit
     stack: list[tuple[Formula, bool]] = [(root, False)]
-    built = 0
+    visited = 0
     while stack:
         node, ready = stack.pop()
+        visited += 1
+        if tick is not None and visited % TICK == 0:
+            tick()
         if node in memo:
             continue
         kids = deps(node)
@@ -463,9 +468,6 @@ def _bottom_up(memo: dict[Formula, Lit], root: Formula, deps: Callable[[Formula]
             stack.extend((c, False) for c in kids if c not in memo)
             continue
         memo[node] = gate(node, [memo[c] for c in kids])
-        built += 1
-        if tick is not None and built % TICK == 0:
-            tick()
     return memo[root]
 
 
