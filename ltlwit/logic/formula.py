@@ -72,26 +72,25 @@ class Formula:
         # Explicit arity cases: this constructor is the hot path of every parser.
         if not children:
             size, temporal, past, weak = 1, False, False, False
+            h = zlib.crc32(f"{op}\0{name}".encode())
         elif len(children) == 1:
             child = children[0]
             size, temporal = 1 + child.size, op in TEMPORAL or child.temporal
             past = child.past or op in PAST
             weak = child.weak or op == WEAK_NEXT
+            h = hash((_OPCODE[op], child._hash))
         else:
             left, right = children
             size = 1 + left.size + right.size
             temporal = op in TEMPORAL or left.temporal or right.temporal
             past = left.past or right.past or op in PAST
             weak = left.weak or right.weak
+            h = hash((_OPCODE[op], left._hash, right._hash))
         object.__setattr__(node, "size", size)
         object.__setattr__(node, "temporal", temporal)
         object.__setattr__(node, "past", past)
         object.__setattr__(node, "weak", weak)
         object.__setattr__(node, "_aps", None)
-        if children:
-            h = hash((_OPCODE[op],) + tuple(c._hash for c in children))
-        else:
-            h = zlib.crc32(f"{op}\0{name}".encode())
         object.__setattr__(node, "_hash", h)
         _TABLE[key] = node
         return node
