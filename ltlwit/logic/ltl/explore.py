@@ -47,6 +47,9 @@ Letter = tuple[tuple[str, bool], ...]
 #: keys iterate in one order, and so do the clauses and assumptions made from them
 Key = tuple[int, Formula]
 NEXT, POSTPONED, UNLATCHED = 0, 1, 2
+#: `Limit.spend` units per obligation whose APs `constant_letter` collects: the deadline is read
+#: every 64 obligations (`budget.CHECK_EVERY` = 256)
+OBLIGATION_WORK = 4
 Edge = tuple[Letter, State, int]
 
 
@@ -289,9 +292,8 @@ class Search:
         if lits is None:
             return None
         aps: set[int] = set()
-        for i, f in enumerate(obligations):  # a first `aps()` walks the obligation: seconds in all on
-            if not i & 63:                    # a multi-MB formula's thousands of them
-                self.limit.check_time()
+        for f in obligations:  # a first `aps()` walks the obligation: seconds in all on a multi-MB
+            self.limit.spend(OBLIGATION_WORK)  # formula's thousands of them
             aps.update(self.x.ap(n) for n in f.aps())
         # σ must fix every AP of the obligations: C is exact for constant words only, and a
         # partial cube stands for non-constant words too
