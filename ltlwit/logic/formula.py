@@ -289,9 +289,24 @@ def postorder(formula: Formula, descend: Callable[[Formula], bool] | None = None
         if node in seen:
             continue
         seen.add(node)
+        kids = node.children
+        if not kids:  # a leaf is listed at once (what its expanded entry, popped next, would do)
+            order.append(node)
+            continue
         stack.append((node, True))
         if descend is None or descend(node):
-            stack.extend((child, False) for child in reversed(node.children) if child not in seen)
+            # explicit arities: a 1.5 MB specification's walk took 0.6 s with a generator here
+            if len(kids) == 2:
+                right, left = kids[1], kids[0]
+                if right not in seen:
+                    stack.append((right, False))
+                if left not in seen:
+                    stack.append((left, False))
+            elif len(kids) == 1:
+                if kids[0] not in seen:
+                    stack.append((kids[0], False))
+            else:
+                stack.extend((child, False) for child in reversed(kids) if child not in seen)
     return order
 
 
