@@ -8,6 +8,7 @@ import os
 import random
 import subprocess
 import sys
+from itertools import product
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,9 +16,9 @@ from hypothesis import strategies as st
 
 from ltl_reference import random_completions, satisfies
 from ltlwit.logic.budget import Limit
-from ltlwit.logic.formula import FALSE, Formula
+from ltlwit.logic.formula import FALSE, And, Formula
 from ltlwit.logic.ltl import explore, holds, solve
-from ltlwit.logic.ltl.bounded import Unroller
+from ltlwit.logic.ltl.bounded import Unroller, shortest_loop
 from ltlwit.logic.ltl.check import CubeEvaluator, cube_of, labels_for
 from ltlwit.logic.ltl.emptiness import accepting_scc
 from ltlwit.logic.ltl.expand import Translator
@@ -219,3 +220,58 @@ def test_many_aps_stay_on_the_sat_path() -> None:
         result = solve(f)
         assert isinstance(result, Sat)
         assert_witness(f, result.witness)
+
+
+def _recurrences() -> st.SearchStrategy[Formula]:
+    """Conjunctions of what `shortest_loop` reads (`G F p`, `G(p -> F q)`, `G(p U q)`,
+    propositional invariants under `G`) and of what it must ignore, over three APs."""
+    literal = st.sampled_from([parse_formula(x) for x in ("a", "!a", "b", "!b", "c", "!c")])
+    prop = st.one_of(literal, literal, formulas(("a", "b", "c"), max_leaves=3, temporal=False))
+
+    def G(f: Formula) -> Formula:  # noqa: N802
+        return Formula("G", (f,))
+
+    recur = prop.map(lambda p: G(Formula("F", (p,))))
+    part = st.one_of(st.tuples(prop, prop).map(lambda pq: G(Formula("->", (pq[0], Formula("F", (pq[1],)))))),
+                     st.tuples(prop, prop).map(lambda pq: G(Formula("U", pq))),
+                     prop.map(G),
+                     st.tuples(literal, literal).map(lambda pq: G(Formula("|", pq))),
+                     formulas(("a", "b", "c"), max_leaves=3))
+    return st.tuples(st.lists(recur, min_size=1, max_size=3), st.lists(part, max_size=4)).map(
+        lambda parts: And(*parts[0], *parts[1]))
+
+
+def _letters(names: tuple[str, ...]) -> list[dict[str, bool]]:
+    return [dict(zip(names, bits)) for bits in product((False, True), repeat=len(names))]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_recurrences())
+def test_no_lasso_loops_more_briefly_than_the_shortest_loop_says(f: Formula) -> None:
+    """`shortest_loop` against the definition: no lasso whose loop is shorter (prefixes up to
+    two letters, every letter over the three APs) satisfies the formula; and the engine's
+    witnesses, whose every matching word is a model, loop at least that long."""
+    bound = shortest_loop(simplify(f))
+    letters = _letters(("a", "b", "c"))
+    for loop in range(1, min(bound, 3)):
+        for prefix_length in range(3):
+            for word in product(letters, repeat=prefix_length + loop):
+                assert not satisfies(f, word[:prefix_length], word[prefix_length:]), (f, bound, word)
+    result = solve(f)
+    if isinstance(result, Sat):
+        assert len(result.witness.cycle) >= bound
+
+
+def test_the_arbiter_loops_once_per_client_and_the_bounded_search_leaves_long_loops() -> None:
+    """N mutually exclusive grants, each recurring through its request: a loop of N steps at
+    least, whose shorter bounds are pigeonhole refutations; where twice that does not fit in
+    the bounds tried there is no room for the probes, and the bounded search does not start."""
+    assert [shortest_loop(simplify(arbiter(n))) for n in (2, 5, 9)] == [2, 5, 9]
+    assert shortest_loop(simplify(parse_formula("G F a & G F !a & G F b"))) == 2
+    assert shortest_loop(simplify(parse_formula("G(a -> F b) & G F a & G !b"))) == 1  # unsat
+    f = simplify(arbiter(6))
+    encoding = step(f, Search(f, Limit(None)).x)
+    shortest = shortest_loop(f)
+    assert not Unroller(encoding, Limit(None), max_steps=12, shortest=shortest).done
+    assert Unroller(encoding, Limit(None), max_steps=11, shortest=shortest).done
+    assert not Unroller(encoding, Limit(None), max_steps=11, shortest=shortest, end=1).done

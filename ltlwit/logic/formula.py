@@ -313,11 +313,20 @@ def postorder(formula: Formula, descend: Callable[[Formula], bool] | None = None
 def conjuncts(f: Formula) -> list[Formula]:
     """The top-level conjuncts of f, left to right (`1` dropped): a state of the SAT-based
     searches holds these, never a conjunction, and a cube is a conjunction of literals."""
+    return _operands(f, "&", "1")
+
+
+def disjuncts(f: Formula) -> list[Formula]:
+    """The top-level disjuncts of f, left to right (`0` dropped)."""
+    return _operands(f, "|", "0")
+
+
+def _operands(f: Formula, op: str, unit: str) -> list[Formula]:
     out, stack = [], [f]
     while stack:
         g = stack.pop()
-        if g.op == "&":
+        if g.op == op:
             stack.extend(reversed(g.children))
-        elif g.op != "1":
+        elif g.op != unit:
             out.append(g)
     return out

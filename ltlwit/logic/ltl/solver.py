@@ -134,7 +134,7 @@ def _search(formula: Formula, prepared: Formula, limit: Limit, end: str | None =
     import (60 ms on the development machine, where pysat also loads the py-aiger it finds;
     20 ms without it) counts against that formula's deadline: the watchdog, started after
     it, stops the searches at once if the deadline passed meanwhile."""
-    from ltlwit.logic.ltl.bounded import Unroller
+    from ltlwit.logic.ltl.bounded import Unroller, shortest_loop
     from ltlwit.logic.ltl.explore import Search, Unsatisfiable
     from ltlwit.logic.ltl.liveness import Liveness
     from ltlwit.logic.ltl.xnf import step
@@ -143,7 +143,8 @@ def _search(formula: Formula, prepared: Formula, limit: Limit, end: str | None =
     search = Search(prepared, limit)
     encoding = step(prepared, search.x, limit=limit)
     ending = -encoding.aps[end] if end in encoding.aps else None
-    lassos = Unroller(encoding, limit, end=ending)
+    lassos = Unroller(encoding, limit, end=ending,
+                      shortest=1 if ending is not None else shortest_loop(prepared, limit))
     proof = Liveness(encoding, limit, end=ending)
     work = FIRST_WORK
     stopped: OutOfBudget | None = None
