@@ -34,7 +34,6 @@ from ltlwit.logic.assignment import cube
 from ltlwit.logic.formula import Formula, conjuncts
 from ltlwit.logic.ltl.emptiness import accepting_cycle, merge, shortest_path
 from ltlwit.logic.budget import Limit, OutOfTime, Watchdog
-from ltlwit.logic.ltl.expand import _closure
 from ltlwit.logic.ltl.xnf import SOLVER, Lit, Xnf, propagations
 from ltlwit.logic.trace import Trace
 
@@ -78,8 +77,7 @@ class Search:
         self.limit = limit if limit is not None else Limit(None)
         self.x = Xnf(solver)
         self.x.tick = self.limit.check_time  # a multi-MB formula's encoding takes seconds
-        for f in _closure(formula):  # every acceptance mark and past request exists before the search
-            self.x.now(f)
+        self.x.encode_closure(formula)  # every acceptance mark and past request exists before the search
         self.x.latches()
         self.bit = {u: 1 << i for i, u in enumerate(self.x.post)}
         self.until = list(self.bit)  # by mark index
