@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 
+from types import SimpleNamespace
+
 import pytest
 
 from ltlwit.logic.formula import Formula
@@ -286,9 +288,24 @@ def test_the_encodings_walk_reads_the_deadline_on_nodes_met_again() -> None:
     f = parse_formula(" & ".join(f"(a{i} | b{i})" for i in range(70)))
     ticks = []
     memo: dict = {}
-    _bottom_up(memo, f, lambda node: node.children * 50, lambda node, kids: 1, lambda: ticks.append(1))
+    clock = SimpleNamespace(visited=0, tick=lambda: ticks.append(1))
+    _bottom_up(memo, f, lambda node: node.children * 50, lambda node, kids: 1, clock)
     assert len(memo) == f.size < TICK
     assert len(ticks) >= 2
+
+
+def test_many_small_walks_read_the_deadline_together() -> None:
+    """A multi-MB specification's encoding is 100,000s of walks of a few nodes each (its
+    closure's formulas one by one): the count of nodes visited goes on from walk to walk, so
+    the deadline is read every `TICK` nodes of all of them, not never."""
+    from ltlwit.logic.ltl.xnf import TICK, Xnf
+
+    x = Xnf()
+    ticks = []
+    x.tick = lambda: ticks.append(1)
+    for i in range(TICK):
+        x.now(parse_formula(f"G(!p{i} | F q{i})"))
+    assert len(ticks) >= 4
 
 
 def test_unrolling_a_big_step_reads_the_deadline() -> None:

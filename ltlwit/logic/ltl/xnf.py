@@ -73,6 +73,7 @@ class Xnf:
         #: called every `TICK` nodes encoded (a search's deadline: a multi-MB formula's
         #: encoding takes seconds, and no SAT call runs meanwhile for the watchdog to stop)
         self.tick: Callable[[], None] | None = None
+        self.visited = 0  # nodes the walks have visited, over all of them (`_bottom_up`)
         self.clauses: list[list[int]] = []  # the permanent ones, for `compact`
         self.selectors = 0  # temporary variables since the last compaction
         self.top = 0
@@ -256,7 +257,7 @@ class Xnf:
 
     # -- propositional subformulas: exact Tseitin --------------------------------------------
     def prop(self, f: Formula) -> Lit:
-        return _bottom_up(self._prop, f, lambda node: node.children, self._prop_gate, self.tick)
+        return _bottom_up(self._prop, f, lambda node: node.children, self._prop_gate, self)
 
     def _prop_gate(self, node: Formula, kids: list[Lit]) -> Lit:
         op = node.op
@@ -284,7 +285,7 @@ class Xnf:
     def now(self, f: Formula) -> Lit:
         return _bottom_up(self._now, f, _now_deps,
                           lambda node, kids: self._now_gate(node, kids) if node.temporal else self.prop(node),
-                          self.tick)
+                          self)
 
     def _conjunction(self, f: Formula, kids: list[Lit]) -> Lit:
         """E of a conjunction, flattened: y → E(c) for its other conjuncts (`kids`), and for
@@ -365,6 +366,9 @@ class Xnf:
         for f in _closure(formula):
             if f.op != "&":
                 self.now(f)
+            self.visited += 1  # a multi-MB formula's closure is 100,000s of small walks
+            if self.tick is not None and self.visited % TICK == 0:
+                self.tick()
 
     def cone(self, f: Formula) -> tuple[frozenset[int], frozenset[int]]:
         """(AP variables, N and P variables) that E(f)'s clauses mention: a model's values
@@ -399,7 +403,7 @@ class Xnf:
     def constant(self, f: Formula) -> Lit:
         return _bottom_up(self._const, f, lambda node: node.children if node.temporal else (),
                           lambda node, kids: self._constant_gate(node, kids) if node.temporal else self.prop(node),
-                          self.tick)
+                          self)
 
     def _constant_gate(self, node: Formula, kids: list[Lit]) -> Lit:
         op = node.op
@@ -484,21 +488,23 @@ TICK = 4096
 
 
 def _bottom_up(memo: dict[Formula, Lit], root: Formula, deps: Callable[[Formula], tuple[Formula, ...]],
-               gate: Callable[[Formula, list[Lit]], Lit], tick: Callable[[], None] | None = None) -> Lit:
+               gate: Callable[[Formula, list[Lit]], Lit], clock: Xnf | None = None) -> Lit:
     """`memo[root]`, computing `gate(node, [memo of its deps])` children first, iteratively (so
-    formulas thousands of levels deep are fine) and once per node; `tick()` every `TICK` nodes
-    visited, those found in the memo too (a walk over a multi-MB formula's encoded nodes took
-    a second between two ticks when only new ones counted)."""
+    formulas thousands of levels deep are fine) and once per node; `clock.tick()` every `TICK`
+    nodes visited, counted in `clock.visited` over every walk (a multi-MB formula's encoding is
+    100,000s of walks of a few nodes each: counted per walk, none reached `TICK`, and the
+    deadline went unread for 1.5 s), those found in the memo too (a walk over a multi-MB
+    formula's encoded nodes took a second between two ticks when only new ones counted)."""
     hit = memo.get(root)
     if hit is not None:
         return hit
     stack: list[tuple[Formula, bool]] = [(root, False)]
-    visited = 0
     while stack:
         node, ready = stack.pop()
-        visited += 1
-        if tick is not None and visited % TICK == 0:
-            tick()
+        if clock is not None:
+            clock.visited += 1
+            if clock.tick is not None and clock.visited % TICK == 0:
+                clock.tick()
         if node in memo:
             continue
         kids = deps(node)
