@@ -17,7 +17,7 @@ with `!a`, `!b` negated (and simplified) only when such a node is first expanded
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ltlwit.logic.formula import TRUE, Formula
 from ltlwit.logic.budget import CHECK_EVERY, Limit
@@ -287,13 +287,19 @@ def _conjuncts(f: Formula) -> list[Formula]:
     return out
 
 
-def _closure(root: Formula) -> list[Formula]:
+def _closure(root: Formula, tick: Callable[[], None] | None = None) -> list[Formula]:
     """Every formula the translation can meet: subformulas, plus the negations that `<->` and
-    `xor` expand into — so the acceptance marks are known before exploration starts."""
+    `xor` expand into — so the acceptance marks are known before exploration starts. `tick`:
+    called every 4,096 nodes (a solve's deadline: a multi-MB formula's walk takes tenths of a
+    second)."""
     seen: dict[Formula, None] = {}
     stack = [root]
+    visited = 0
     while stack:
         f = stack.pop()
+        visited += 1
+        if tick is not None and not visited & 4095:
+            tick()
         if f in seen or not f.temporal:
             continue
         seen[f] = None

@@ -81,7 +81,8 @@ def _portfolio(formula: Formula, budget: Budget | None, end: str | None = None) 
         if not prepared.temporal:
             stage.enter("propositional SAT")
             return _propositional(formula, prepared, budget)
-        if len(prepared.aps()) <= SMALL_APS and prepared.size <= SMALL_SIZE and not prepared.past:
+        # the size first: a multi-MB formula's `aps()` is a walk of a quarter of a second
+        if prepared.size <= SMALL_SIZE and len(prepared.aps()) <= SMALL_APS and not prepared.past:
             stage.enter("small-formula automaton")
             result = _small(formula, prepared, limit)
             if result is not None:

@@ -363,7 +363,7 @@ class Xnf:
         request exists before a search; a conjunction's only through its parent's, flattened
         (`_conjunction`: one of each of a 4,950-conjunct chain's nested conjunctions was
         quadratic)."""
-        for f in _closure(formula):
+        for f in _closure(formula, self.tick):
             if f.op != "&":
                 self.now(f)
             self.visited += 1  # a multi-MB formula's closure is 100,000s of small walks
