@@ -363,15 +363,17 @@ def shortest_loop(formula: Formula, limit: Limit | None = None) -> int:
         lits = {r: x.prop(r) for r in recurring}
         props = [r for r in recurring if not isinstance(lits[r], bool)]
         apart: dict[Formula, set[Formula]] = {r: set() for r in props}
+        negated: dict[int, list[Formula]] = {}  # ¬lit: the recurring propositions it denies
+        for r in props:
+            negated.setdefault(-lits[r], []).append(r)  # type: ignore[operator]
         for r in props:
             if limit is not None:
                 limit.check_time()
             ok, implied = x.solver.propagate(assumptions=[lits[r]])
             if not ok:
                 return 1
-            out = set(implied)
-            for s in props:
-                if -lits[s] in out:  # type: ignore[operator]
+            for v in implied:
+                for s in negated.get(v, ()):
                     apart[r].add(s)
                     apart[s].add(r)
     finally:
