@@ -283,6 +283,9 @@ class Xnf:
 
     # -- E(f): the now part ------------------------------------------------------------------
     def now(self, f: Formula) -> Lit:
+        hit = self._now.get(f)  # the searches ask this of every obligation of every state
+        if hit is not None:
+            return hit
         return _bottom_up(self._now, f, _now_deps,
                           lambda node, kids: self._now_gate(node, kids) if node.temporal else self.prop(node),
                           self)
@@ -401,6 +404,9 @@ class Xnf:
 
     # -- C(f): the constant-word collapse (exact) --------------------------------------------
     def constant(self, f: Formula) -> Lit:
+        hit = self._const.get(f)
+        if hit is not None:
+            return hit
         return _bottom_up(self._const, f, lambda node: node.children if node.temporal else (),
                           lambda node, kids: self._constant_gate(node, kids) if node.temporal else self.prop(node),
                           self)
