@@ -361,6 +361,22 @@ class Xnf:
             return self._and([b, self._or([a, self._and([n, self.post_var(f)], False)], False)], False)
         raise ValueError(f"operator {op} is not in negation normal form")
 
+    def assumptions(self, formulas: Iterable[Formula], constant: bool = False) -> list[int] | None:
+        """E(f) (C(f) when `constant`) of every formula, constants folded; None when one is
+        false. Memo hits read inline: the explicit search asks this of a dozen obligations a
+        state, 100,000s of states."""
+        memo, literal = (self._const, self.constant) if constant else (self._now, self.now)
+        lits = []
+        for f in formulas:
+            lit = memo.get(f)
+            if lit is None:
+                lit = literal(f)
+            if lit is False:
+                return None
+            if lit is not True:
+                lits.append(lit)
+        return lits
+
     def encode_closure(self, formula: Formula) -> None:
         """E of every formula of `formula`'s closure, so that every acceptance mark and past
         request exists before a search; a conjunction's only through its parent's, flattened
