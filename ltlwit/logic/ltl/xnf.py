@@ -36,7 +36,10 @@ The past is finite, so unlike `U` no acceptance mark is needed: a claimed `a S b
 would need V false at the first instant. A state with more requests true has every edge of one
 with fewer (V only occurs positively), the mirror of obligations.
 
-Propositional subformulas get exact Tseitin variables, shared by E and C. Everything is
+Propositional subformulas get exact Tseitin variables, shared by E and C, except the
+clauses among a conjunction's conjuncts under E: those are clauses guarded by the
+conjunction's E literal (`Xnf._conjunction`), so that a `G` of thousands of them costs a SAT
+call nothing until one of their literals is set. Everything is
 iterative, so formulas thousands of levels deep encode without recursion. The solver is
 MiniSat (python-sat): it releases the GIL and honours `interrupt()`, so a watchdog thread can
 stop a long call at the deadline (CaDiCaL's binding can do neither).
