@@ -295,18 +295,12 @@ def postorder(formula: Formula, descend: Callable[[Formula], bool] | None = None
             continue
         stack.append((node, True))
         if descend is None or descend(node):
-            # explicit arities: a 1.5 MB specification's walk took 0.6 s with a generator here
-            if len(kids) == 2:
-                right, left = kids[1], kids[0]
-                if right not in seen:
-                    stack.append((right, False))
-                if left not in seen:
-                    stack.append((left, False))
-            elif len(kids) == 1:
-                if kids[0] not in seen:
-                    stack.append((kids[0], False))
-            else:
-                stack.extend((child, False) for child in reversed(kids) if child not in seen)
+            # explicit arities (one or two: the constructor's): a 1.5 MB specification's walk
+            # took 0.6 s with a generator here
+            if len(kids) == 2 and kids[1] not in seen:
+                stack.append((kids[1], False))
+            if kids[0] not in seen:
+                stack.append((kids[0], False))
     return order
 
 

@@ -334,13 +334,13 @@ def shortest_loop(formula: Formula, limit: Limit | None = None) -> int:
                 invariants.append(g)
             elif g.op == "G":
                 pending.append(g.children[0])
-            elif _eventual(g) is not None:
-                recurring[_eventual(g)] = None  # type: ignore[index]
+            elif (p := _eventual(g)) is not None:
+                recurring[p] = None
             elif g.op == "|":
-                now = [d for d in disjuncts(g) if not d.temporal]
-                later = [d for d in disjuncts(g) if d.temporal]
-                if len(later) == 1 and _eventual(later[0]) is not None:
-                    triggers.append((negate(Or(*now)), _eventual(later[0])))  # type: ignore[arg-type]
+                parts = disjuncts(g)
+                later = [d for d in parts if d.temporal]
+                if len(later) == 1 and (q := _eventual(later[0])) is not None:
+                    triggers.append((negate(Or(*(d for d in parts if not d.temporal))), q))
     grown = True
     while grown:
         grown = False

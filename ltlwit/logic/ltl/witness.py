@@ -172,8 +172,9 @@ def minimise(formula: Formula, trace: Trace, limit: Limit, seconds: float = MINI
     (sound: it only proves what holds on every matching word). Over more APs than truth tables
     serve, the pass is the label-free `CubeEvaluator` (linear; labels over thousands of APs
     are not). Running out of this budget only stops the dropping: the trace is a witness at
-    every step; a budget that would not give each step one pass does not begin it. `seconds`: a cap besides `MINIMISE_SECONDS` (the search gives a share of the
-    time it took itself, `solver.MINIMISE_OF_SEARCH`)."""
+    every step; a budget that would not give each step one pass does not begin it. `seconds`:
+    a cap besides `MINIMISE_SECONDS` (the search gives a share of the time it took itself,
+    `solver.MINIMISE_OF_SEARCH`)."""
     names = tuple(dict.fromkeys(formula.aps() + trace.aps()))
     loop = len(trace.prefix)
     steps: list[dict[str, bool]] = [cube_of(s) or {} for s in trace.steps]

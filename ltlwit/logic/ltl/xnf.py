@@ -547,7 +547,7 @@ def _clause(f: Formula) -> list[tuple[str, bool] | bool] | None:
     if f.temporal:
         return None
     out: list[tuple[str, bool] | bool] = []
-    for d in disjuncts(f) if f.op != "0" else [f]:
+    for d in disjuncts(f):  # `0` has none: the empty clause
         if d.op == "ap":
             out.append((d.name, True))  # type: ignore[arg-type]
         elif d.op == "!" and d.children[0].op == "ap":
