@@ -70,3 +70,27 @@ def test_formulas_hash_and_iterate_alike_in_every_process() -> None:
     here = parse_formula("G(req0 -> F grant0) & G(req1 -> F grant1) & G !(grant0 & grant1) & (a U (b R X c))",
                          "spot")
     assert runs.pop().split(" ", 1)[0] == str(hash(here))
+
+
+def test_equal_formulas_are_one_object_and_the_table_forgets_freed_ones() -> None:
+    """Hash-consing keys a node by its children's ids: while a formula lives, an equal one built
+    anywhere is the same object; once it is freed, its entry goes, and a formula built later
+    over children that happen to reuse those ids is a fresh, correct node."""
+    import weakref
+
+    from ltlwit.logic import formula as F
+
+    p, q = F.ap("intern_p"), F.ap("intern_q")
+    f = F.Formula("U", (p, F.Not(q)))
+    assert F.Formula("U", (F.ap("intern_p"), F.Not(F.ap("intern_q")))) is f
+    before = len(F._TABLE)
+    gone = weakref.ref(f)
+    built = [F.And(F.ap(f"stream_{i}"), F.Not(F.ap(f"stream_{i}"))) for i in range(2000)]
+    assert len(F._TABLE) >= before + 3 * 2000
+    del f, built
+    assert gone() is None
+    assert len(F._TABLE) <= before - 1  # the stream's 6,000 entries and f's are gone
+    for i in range(2000):  # ids of freed nodes are reused: every node still reads as built
+        g = F.Formula("&", (F.ap(f"again_{i}"), F.Not(F.ap(f"again_{i}"))))
+        assert (g.op, g.children[0].name, g.children[1].op) == ("&", f"again_{i}", "!")
+        assert g.children[1].children[0] is g.children[0]

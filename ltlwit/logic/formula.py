@@ -41,11 +41,32 @@ TEMPORAL = frozenset({"X", "F", "G", "U", "R", "W", "M", WEAK_NEXT}) | PAST
 OPERATORS = UNARY + BINARY
 
 _OPCODE = {op: i for i, op in enumerate(OPERATORS)}
-_TABLE: "weakref.WeakValueDictionary[tuple, Formula]" = weakref.WeakValueDictionary()
 
 
-class Formula:
-    """A node of a formula tree; build one with the module's constructors, never directly."""
+class _Ref(weakref.ref):
+    """A weak reference to a formula that knows its intern-table key (the standard library's
+    `KeyedRef` without its Python-level constructor, a microsecond per node)."""
+
+    __slots__ = ("key",)
+
+
+#: The intern table: a formula's key (its operator and its children's ids, or a leaf's name)
+#: to a weak reference to it. Children's ids, not the children: their hashes would be Python
+#: calls, and a child's id cannot be reused while the formula holding it is alive; the entry
+#: goes when the formula is freed (`_forget`, which CPython calls before it frees the children).
+_TABLE: dict[tuple, _Ref] = {}
+
+
+def _forget(ref: _Ref, table: dict[tuple, _Ref] = _TABLE) -> None:
+    # the table is bound as a default: at interpreter exit the module's globals may be gone
+    if table.get(ref.key) is ref:
+        del table[ref.key]
+
+
+class _Fields:
+    """A formula node's fields. A node is built as a `_Node`, whose fields are set by plain
+    attribute stores, and then becomes a `Formula`, which forbids them: `object.__setattr__`
+    for each of nine fields cost a microsecond per node, a second on a multi-megabyte parse."""
 
     __slots__ = ("op", "children", "name", "size", "temporal", "past", "weak", "_aps", "_hash", "__weakref__")
 
@@ -60,40 +81,56 @@ class Formula:
     #: some node of the formula is a weak next `wX` (read as X under infinite semantics)
     weak: bool
 
+
+class _Node(_Fields):
+    __slots__ = ()
+
+
+class Formula(_Fields):
+    """A node of a formula tree; build one with the module's constructors, never directly."""
+
+    __slots__ = ()
+
     def __new__(cls, op: str, children: tuple["Formula", ...] = (), name: str | None = None) -> "Formula":
-        key = (op, children, name)
-        node = _TABLE.get(key)
-        if node is not None:
-            return node
-        node = object.__new__(cls)
-        object.__setattr__(node, "op", op)
-        object.__setattr__(node, "children", children)
-        object.__setattr__(node, "name", name)
         # Explicit arity cases: this constructor is the hot path of every parser.
         if not children:
-            size, temporal, past, weak = 1, False, False, False
-            h = zlib.crc32(f"{op}\0{name}".encode())
+            key: tuple = (op, name)
+        elif len(children) == 1:
+            key = (op, id(children[0]))
+        else:
+            key = (op, id(children[0]), id(children[1]))
+        ref = _TABLE.get(key)
+        if ref is not None:
+            found = ref()
+            if found is not None:
+                return found
+        node = object.__new__(_Node)
+        node.op = op
+        node.children = children
+        node.name = name
+        node._aps = None
+        if not children:
+            node.size, node.temporal, node.past, node.weak = 1, False, False, False
+            node._hash = zlib.crc32(f"{op}\0{name}".encode())
         elif len(children) == 1:
             child = children[0]
-            size, temporal = 1 + child.size, op in TEMPORAL or child.temporal
-            past = child.past or op in PAST
-            weak = child.weak or op == WEAK_NEXT
-            h = hash((_OPCODE[op], child._hash))
+            node.size = 1 + child.size
+            node.temporal = op in TEMPORAL or child.temporal
+            node.past = child.past or op in PAST
+            node.weak = child.weak or op == WEAK_NEXT
+            node._hash = hash((_OPCODE[op], child._hash))
         else:
             left, right = children
-            size = 1 + left.size + right.size
-            temporal = op in TEMPORAL or left.temporal or right.temporal
-            past = left.past or right.past or op in PAST
-            weak = left.weak or right.weak
-            h = hash((_OPCODE[op], left._hash, right._hash))
-        object.__setattr__(node, "size", size)
-        object.__setattr__(node, "temporal", temporal)
-        object.__setattr__(node, "past", past)
-        object.__setattr__(node, "weak", weak)
-        object.__setattr__(node, "_aps", None)
-        object.__setattr__(node, "_hash", h)
-        _TABLE[key] = node
-        return node
+            node.size = 1 + left.size + right.size
+            node.temporal = op in TEMPORAL or left.temporal or right.temporal
+            node.past = left.past or right.past or op in PAST
+            node.weak = left.weak or right.weak
+            node._hash = hash((_OPCODE[op], left._hash, right._hash))
+        node.__class__ = Formula
+        ref = _Ref(node, _forget)
+        ref.key = key
+        _TABLE[key] = ref
+        return node  # type: ignore[return-value]
 
     def __setattr__(self, key: str, value: object) -> None:
         raise AttributeError("formulas are immutable")
