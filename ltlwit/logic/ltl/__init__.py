@@ -89,7 +89,7 @@ def clear_caches() -> None:
     LRU caches anyway; this is for cold-start benchmarks and long-lived processes)."""
     from ltlwit.logic.ltl import rewrite
 
-    rewrite._MEMO.clear()
+    rewrite.clear_memo()
     for table in (_check._LABELS, _check._EVALUATORS, _check._TRANSLATORS):
         table.clear()
 

@@ -33,9 +33,17 @@ from ltlwit.logic.formula import FALSE, TRUE, And, Formula, Not, Or
 if TYPE_CHECKING:
     from ltlwit.logic.budget import Limit
 
-_MEMO: dict[tuple[Formula, bool], Formula] = {}
+#: The results so far, per polarity: `_MEMO[neg][node]` is the simplified NNF of `node` (of
+#: `!node` where neg). Two tables, not one keyed by pairs: a pair's hash is a Python-level call.
+_MEMO: tuple[dict[Formula, Formula], dict[Formula, Formula]] = ({}, {})
 #: The memo keeps formulas alive; it is cleared past this many entries (streams stay bounded).
 _MEMO_LIMIT = 20_000
+
+
+def clear_memo() -> None:
+    """Forget every result (`ltlwit.logic.ltl.clear_caches`)."""
+    for table in _MEMO:
+        table.clear()
 
 
 #: The running `simplify`'s limit, per thread, for the n-ary builds (`_mk_nary`) of more than
@@ -49,8 +57,8 @@ def simplify(f: Formula, limit: "Limit | None" = None) -> Formula:
     """Equivalent NNF formula with the basic rewrites applied to a fixpoint. `limit`: a solve's
     budget, whose deadline is read every 1024 nodes and in each big n-ary build (`OutOfTime`;
     the memo keeps only complete entries, so an interrupted run leaves it valid)."""
-    if len(_MEMO) > _MEMO_LIMIT:  # only here: nested runs (negate) rely on the memo
-        _MEMO.clear()
+    if len(_MEMO[0]) + len(_MEMO[1]) > _MEMO_LIMIT:  # only here: nested runs (negate) rely on the memo
+        clear_memo()
     outer = getattr(_RUNNING, "limit", None)
     _RUNNING.limit = limit
     try:
@@ -61,9 +69,10 @@ def simplify(f: Formula, limit: "Limit | None" = None) -> Formula:
 
 def _check_big(operands: list[Formula]) -> None:
     """Read the running simplify's deadline before a build of many operands."""
-    limit = getattr(_RUNNING, "limit", None)
-    if limit is not None and len(operands) > BIG_NARY:
-        limit.check_time()
+    if len(operands) > BIG_NARY:
+        limit = getattr(_RUNNING, "limit", None)
+        if limit is not None:
+            limit.check_time()
 
 
 def negate(f: Formula) -> Formula:
@@ -72,27 +81,30 @@ def negate(f: Formula) -> Formula:
 
 
 def _run(root: Formula, neg: bool, limit: "Limit | None" = None) -> Formula:
-    memo = _MEMO
-    hit = memo.get((root, neg))
+    memos = _MEMO
+    hit = memos[neg].get(root)
     if hit is not None:
         return hit
-    stack: list[tuple[Formula, bool, bool]] = [(root, neg, False)]
+    # (node, polarity, its dependencies once listed): a node is listed, then built after them
+    stack: list[tuple[Formula, bool, list[tuple[Formula, bool]] | None]] = [(root, neg, None)]
     done = 0
     while stack:
-        node, n, ready = stack.pop()
-        key = (node, n)
-        if key in memo:
+        node, n, deps = stack.pop()
+        memo = memos[n]
+        if node in memo:
             continue
-        deps = _dependencies(node, n)
-        if not ready:
-            stack.append((node, n, True))
-            stack.extend((c, p, False) for c, p in deps if (c, p) not in memo)
-            continue
-        memo[key] = _build(node, n, [memo[d] for d in deps])
+        if deps is None:
+            deps = _dependencies(node, n)
+            waiting = [(c, p, None) for c, p in deps if c not in memos[p]]
+            if waiting:
+                stack.append((node, n, deps))
+                stack.extend(waiting)
+                continue
+        memo[node] = _build(node, n, [memos[p][c] for c, p in deps])
         done += 1
         if limit is not None and done & 1023 == 0:
             limit.check_time()
-    return memo[(root, neg)]
+    return memos[neg][root]
 
 
 def _dependencies(node: Formula, neg: bool) -> list[tuple[Formula, bool]]:
@@ -366,6 +378,19 @@ def _flatten(op: str, args: list[Formula]) -> list[Formula]:
     return out
 
 
+def _meets(f: Formula, op: str, present: set[Formula]) -> bool:
+    """Some operand of the `op`-chain f is in `present` (a walk that stops at the first: the
+    absorption test runs on every operand of a conjunction of 60,000)."""
+    stack = [f]
+    while stack:
+        g = stack.pop()
+        if g.op == op:
+            stack.extend(g.children)
+        elif g in present:
+            return True
+    return False
+
+
 def _is_literal(f: Formula) -> bool:
     return f.op == "ap" or (f.op == "!" and f.children[0].op == "ap")
 
@@ -398,7 +423,7 @@ def _mk_nary(op: str, args: list[Formula]) -> Formula:
             return zero
     # absorption: a & (a | b) = a; a | (a & b) = a
     if any(f.op == other for f in fs):
-        fs = [f for f in fs if f.op != other or not any(g in present for g in _flatten(other, [f]))]
+        fs = [f for f in fs if f.op != other or not _meets(f, other, present)]
     # groups of operands that merge: key -> (original operands, their bodies)
     groups: dict[str, tuple[list[Formula], list[Formula]]] = {"un": ([], []), "X": ([], []), "inv": ([], [])}
     rest: list[Formula] = []
