@@ -259,7 +259,7 @@ def test_a_big_conjunction_build_reads_the_deadline(monkeypatch) -> None:
 
     n = rewrite.BIG_NARY + 1
     big = parse_formula(" & ".join(f"G(r{i} -> F g{i})" for i in range(n)))
-    rewrite._MEMO.clear()
+    rewrite.clear_memo()
     limit = Limit(Budget(seconds=0.0))
     read = []
     check_time = limit.check_time

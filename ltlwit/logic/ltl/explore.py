@@ -73,20 +73,15 @@ class Search:
     """One satisfiability search; `run()` returns a witness `Trace` or raises `Unsatisfiable`
     (or `OutOfBudget` from the limit)."""
 
-    def __init__(self, formula: Formula, limit: Limit | None = None, solver: str = SOLVER) -> None:
+    def __init__(self, formula: Formula, limit: Limit | None = None, solver: str = SOLVER,
+                 encode: bool = True) -> None:
+        """`encode` False leaves the closure's encoding (`encode`) to the first call that needs
+        it, so that `constant_word` may answer first without it."""
         self.limit = limit if limit is not None else Limit(None)
+        self.formula = formula
         self.x = Xnf(solver)
         self.x.tick = self.limit.check_time  # a multi-MB formula's encoding takes seconds
-        self.x.encode_closure(formula)  # every acceptance mark and past request exists before the search
-        self.x.latches()
-        self.bit = {u: 1 << i for i, u in enumerate(self.x.post)}
-        self.until = list(self.bit)  # by mark index
-        self.all_marks = (1 << len(self.bit)) - 1
-        #: the past requests; a latch may be set at any step, so their arguments' cone too
-        self.requests = list(self.x.latch)
-        self._latch_cone = self._cone_of([r.children[0] for r in self.requests])
-        self.initial: State = (frozenset(conjuncts(formula)),
-                               frozenset(r for r in self.requests if r.op == "Z"))
+        self.initial: State = (frozenset(conjuncts(formula)), frozenset())
         self.edges: dict[State, list[Edge]] = {}
         self.stats = {"states": 0, "sat_calls": 0, "learned": 0}
         self._charged = 0  # `CALL_WORK`'s charges, and the propagations of compacted-away solvers
@@ -97,6 +92,36 @@ class Search:
         #: search's time)
         self._letter_aps: dict[Formula, frozenset[int]] = {}
         self._keys: dict[int, Key] = {}  # `_key`'s answers, until the solver is compacted
+        self._encoded = False
+        self._constant: Trace | None | bool = False  # `constant_word`'s answer; False: not asked yet
+        if encode:
+            self.encode()
+
+    def encode(self) -> None:
+        """E of the formula's whole closure, so that every acceptance mark and past request
+        exists before the search (once; `advance` calls it too)."""
+        if self._encoded:
+            return
+        self.x.encode_closure(self.formula)
+        self.x.latches()
+        self.bit = {u: 1 << i for i, u in enumerate(self.x.post)}
+        self.until = list(self.bit)  # by mark index
+        self.all_marks = (1 << len(self.bit)) - 1
+        #: the past requests; a latch may be set at any step, so their arguments' cone too
+        self.requests = list(self.x.latch)
+        self._latch_cone = self._cone_of([r.children[0] for r in self.requests])
+        self.initial = (self.initial[0], frozenset(r for r in self.requests if r.op == "Z"))
+        self._encoded = True
+
+    def constant_word(self) -> Trace | None:
+        """`cycle{σ}` where the constant word σ^ω satisfies the formula, else None: the
+        obligation acceleration of the initial state, which needs C of the formula only, not
+        the E encoding of its closure (a multi-megabyte tdllite specification is answered so
+        with seconds of encoding spared). Asked once; the search's first state reads the answer."""
+        if self._constant is False:
+            letter = self.constant_letter(self.initial)
+            self._constant = None if letter is None else self._trace([], [letter])
+        return self._constant  # type: ignore[return-value]
 
     # -- SAT calls -----------------------------------------------------------------------------
     def _solve(self, assumptions: list[int]) -> bool:
@@ -300,7 +325,7 @@ class Search:
         if any(f.past for f in obligations):
             return None
         lits = self.x.assumptions(obligations, constant=True)
-        if lits is None:
+        if lits is None or not self._solve(lits):
             return None
         aps: set[int] = set()
         known = self._letter_aps
@@ -311,9 +336,8 @@ class Search:
                 vs = known[f] = frozenset(self.x.ap(n) for n in f.aps())
             aps |= vs
         # σ must fix every AP of the obligations: C is exact for constant words only, and a
-        # partial cube stands for non-constant words too
-        if not self._solve(lits):
-            return None
+        # partial cube stands for non-constant words too (the model is read after the walk:
+        # `x.ap` only numbers APs, it adds no clause)
         true = self._model(aps)
         return tuple(sorted((self.x.ap_names[v], v in true) for v in aps))
 
@@ -338,6 +362,7 @@ class Search:
         one, `successors`: it had taken 1,162 SAT calls and 2.5 s for one edge of a 92 KB
         Declare model, LiEtAl2020's gzippedxmlXESeventlog, in a round of 0.03 s.)"""
         if self._steps is None:
+            self.encode()
             self._steps = self._couvreur()
             self._goal = self.work()
         self._goal += work
@@ -371,9 +396,9 @@ class Search:
         limit = self.limit
         limit.tick()
         self.stats["states"] += 1
-        letter = self.constant_letter(init)
-        if letter is not None:
-            return self._trace([], [letter])
+        trace = self.constant_word()
+        if trace is not None:
+            return trace
         index: dict[State, int] = {init: 1}
         live = [init]
         roots: list[list[int]] = [[1, 0]]

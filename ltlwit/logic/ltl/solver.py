@@ -25,6 +25,7 @@ searches.
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from ltlwit.logic import stage
 from ltlwit.logic.formula import FALSE, Formula, collector_paused
@@ -37,6 +38,9 @@ from ltlwit.logic.ltl.rewrite import simplify
 from ltlwit.logic.ltl.witness import best_word, constant_word, lasso, minimise
 from ltlwit.logic.result import Result, Sat, Unknown, Unsat
 from ltlwit.logic.trace import Trace
+
+if TYPE_CHECKING:
+    from ltlwit.logic.ltl.explore import Search
 
 #: Step 3 is tried on formulas of at most this many APs and nodes after rewriting...
 SMALL_APS = MAX_TABLE_APS
@@ -141,7 +145,12 @@ def _search(formula: Formula, prepared: Formula, limit: Limit, end: str | None =
     from ltlwit.logic.ltl.xnf import step
 
     started = time.perf_counter()
-    search = Search(prepared, limit)
+    search = Search(prepared, limit, encode=False)
+    if end is None and not prepared.past:
+        trace = _constant_word(search, limit)
+        if trace is not None:
+            return _minimised(formula, trace, limit, started)
+    search.encode()
     encoding = step(prepared, search.x, limit=limit)
     ending = -encoding.aps[end] if end in encoding.aps else None
     lassos = Unroller(encoding, limit, end=ending,
@@ -175,6 +184,27 @@ def _search(formula: Formula, prepared: Formula, limit: Limit, end: str | None =
         proof.close()
     if stopped is not None:
         raise stopped
+    return _minimised(formula, trace, limit, started)
+
+
+def _constant_word(search: "Search", limit: Limit) -> Trace | None:
+    """The search's `constant_word`, asked before anything else is encoded: it needs C of the
+    formula only, one SAT call, where the closure's E encoding, the step's copies and the
+    proofs' solvers come to seconds on a multi-megabyte specification (3.7 s of the 13 s to a
+    2.7 MB tdllite specification's witness). When it fails, the search's first state reads its
+    answer, so the encoding is not done twice."""
+    try:
+        with Watchdog(limit, search.x.interrupt):
+            trace = search.constant_word()
+    except OutOfBudget as e:
+        search.close()
+        raise type(e)(*e.args) from None  # afresh, as in `_search`
+    if trace is not None:
+        search.close()
+    return trace
+
+
+def _minimised(formula: Formula, trace: Trace, limit: Limit, started: float) -> Result:
     stage.enter("minimising the witness")
     trace = minimise(formula, trace, limit, seconds=MINIMISE_OF_SEARCH * (time.perf_counter() - started))
     return _verified(formula, trace, limit.with_states(None))  # the deadline, not the state budget
