@@ -164,13 +164,16 @@ class Formula(_Fields):
             yield node
             stack.extend(reversed(node.children))
 
-    def aps(self) -> tuple[str, ...]:
-        """AP names in order of first appearance in Polish order (the canonical slot order)."""
+    def aps(self, tick: Callable[[], None] | None = None) -> tuple[str, ...]:
+        """AP names in order of first appearance in Polish order (the canonical slot order).
+        `tick`: as `postorder`'s, on a first call (the answer is kept)."""
         if self._aps is None:
             seen: dict[str, None] = {}
-            for node in self.walk():
+            for i, node in enumerate(self.walk()):
                 if node.op == "ap":
                     seen.setdefault(node.name, None)
+                elif tick is not None and not i % TICK:
+                    tick()
             object.__setattr__(self, "_aps", tuple(seen))
         return self._aps
 
@@ -307,13 +310,19 @@ def transform(formula: Formula, rule: Callable[[Formula, tuple[Formula, ...]], F
     return done[formula]
 
 
+#: Nodes between two calls of a walk's `tick`.
+TICK = 4096
+
+
 def postorder(formula: Formula, descend: Callable[[Formula], bool] | None = None,
-              skip: set[Formula] | None = None) -> list[Formula]:
+              skip: set[Formula] | None = None, tick: Callable[[], None] | None = None) -> list[Formula]:
     """Distinct nodes, children before parents (left to right), without recursion.
 
     `descend(node)` False keeps a node's subtree out (the node itself is still listed): the
     SAT encoder wants every node, the 3-valued trace checker stops at propositional leaves.
     `skip`: nodes already listed by an earlier call (updated), for one order over many roots.
+    `tick`: called every `TICK` nodes listed (a deadline's reader: a multi-MB formula's walk
+    takes most of a second).
     """
     order: list[Formula] = []
     seen: set[Formula] = skip if skip is not None else set()
@@ -322,6 +331,8 @@ def postorder(formula: Formula, descend: Callable[[Formula], bool] | None = None
         node, expanded = stack.pop()
         if expanded:
             order.append(node)
+            if tick is not None and not len(order) % TICK:
+                tick()
             continue
         if node in seen:
             continue

@@ -70,7 +70,7 @@ def holds(formula: Formula, trace: Trace, limit: Limit | None = None) -> bool:
     loop = len(trace.prefix)
     cubes = _cubes(trace.steps)
     if all(c is not None for c in cubes):  # the linear pass first (see `CubeEvaluator`)
-        verdict = cube_evaluator(formula).run(cubes, loop, limit)  # type: ignore[arg-type]
+        verdict = cube_evaluator(formula, limit).run(cubes, loop, limit)  # type: ignore[arg-type]
         if verdict is not None:
             return verdict
     names = dict.fromkeys(formula.aps())
@@ -99,8 +99,10 @@ def evaluator(formula: Formula, L: Labels) -> "Evaluator":
     return _cached(_EVALUATORS, (formula, id(L)), lambda: Evaluator(formula, L))
 
 
-def cube_evaluator(formula: Formula) -> "CubeEvaluator":
-    return _cached(_EVALUATORS, (formula, None), lambda: CubeEvaluator(formula))
+def cube_evaluator(formula: Formula, limit: Limit | None = None) -> "CubeEvaluator":
+    """The formula's `CubeEvaluator`, built with `limit`'s deadline read (a multi-MB formula's
+    takes most of a second) and kept."""
+    return _cached(_EVALUATORS, (formula, None), lambda: CubeEvaluator(formula, limit))
 
 
 def violated(formula: Formula, L: Labels, steps: list[Any], loop: int, limit: Limit | None = None) -> bool:
@@ -289,12 +291,13 @@ class CubeEvaluator:
     formula, otherwise sound but weaker than labels (`a | !a` stays unknown under an empty
     cube)."""
 
-    def __init__(self, formula: Formula) -> None:
+    def __init__(self, formula: Formula, limit: Limit | None = None) -> None:
         self.root = formula
         self.depth = past_depth(formula)
         # every node, children first: APs and constants as the pass's leaves
+        tick = limit.check_time if limit is not None and formula.size > TIMED_PASS else None
         self.plan = [(f, f.op, f.children) if f.children else (f, "prop", ())
-                     for f in postorder(formula)]
+                     for f in postorder(formula, tick=tick)]
         self.aps = [f for f, _, _ in self.plan if f.op == "ap"]
 
     def run(self, cubes: list[dict[str, bool]], loop: int, limit: Limit | None = None) -> bool | None:

@@ -23,7 +23,7 @@ from typing import Any
 
 from ltlwit.logic.assignment import cube
 from ltlwit.logic.formula import Formula, transform
-from ltlwit.logic.ltl.check import Prover, cube_evaluator, cube_of, evaluator, labels_for
+from ltlwit.logic.ltl.check import TIMED_PASS, Prover, cube_evaluator, cube_of, evaluator, labels_for
 from ltlwit.logic.ltl.emptiness import accepting_cycle, shortest_path
 from ltlwit.logic.budget import Limit, OutOfBudget
 from ltlwit.logic.ltl.expand import Translator
@@ -175,7 +175,8 @@ def minimise(formula: Formula, trace: Trace, limit: Limit, seconds: float = MINI
     every step; a budget that would not give each step one pass does not begin it. `seconds`:
     a cap besides `MINIMISE_SECONDS` (the search gives a share of the time it took itself,
     `solver.MINIMISE_OF_SEARCH`)."""
-    names = tuple(dict.fromkeys(formula.aps() + trace.aps()))
+    tick = limit.check_time if formula.size > TIMED_PASS else None  # a multi-MB formula's walks
+    names = tuple(dict.fromkeys(formula.aps(tick) + trace.aps()))
     loop = len(trace.prefix)
     steps: list[dict[str, bool]] = [cube_of(s) or {} for s in trace.steps]
     if len(names) <= MAX_TABLE_APS:
@@ -185,7 +186,7 @@ def minimise(formula: Formula, trace: Trace, limit: Limit, seconds: float = MINI
         def check(cubes: list[dict[str, bool]], within: Limit) -> bool | None:
             return ev.run([L.cube((L.index[n], v) for n, v in c.items()) for c in cubes], loop)
     else:
-        cev = cube_evaluator(formula)
+        cev = cube_evaluator(formula, limit)
 
         def check(cubes: list[dict[str, bool]], within: Limit) -> bool | None:
             return cev.run(cubes, loop, within)
