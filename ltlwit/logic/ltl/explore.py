@@ -119,7 +119,10 @@ class Search:
         the E encoding of its closure (a multi-megabyte tdllite specification is answered so
         with seconds of encoding spared). Asked once; the search's first state reads the answer."""
         if self._constant is False:
-            letter = self.constant_letter(self.initial)
+            # the initial obligations are the formula's conjuncts: their APs are the formula's,
+            # one walk (with the deadline read), not one per conjunct
+            tick = self.limit.check_time
+            letter = self.constant_letter(self.initial, self.formula.aps(tick))
             self._constant = None if letter is None else self._trace([], [letter])
         return self._constant  # type: ignore[return-value]
 
@@ -318,9 +321,10 @@ class Search:
         if base is not None and not self._solve(base):
             self._learn_core(state, base)
 
-    def constant_letter(self, state: State) -> Letter | None:
+    def constant_letter(self, state: State, names: tuple[str, ...] | None = None) -> Letter | None:
         """A letter σ with σ^ω satisfying every obligation of the state, or None; never for
-        obligations with past operators (on a constant word their values still change)."""
+        obligations with past operators (on a constant word their values still change).
+        `names`: the obligations' APs where the caller knows them."""
         obligations = state[0]
         if any(f.past for f in obligations):
             return None
@@ -328,8 +332,10 @@ class Search:
         if lits is None or not self._solve(lits):
             return None
         aps: set[int] = set()
+        if names is not None:
+            aps.update(self.x.ap(n) for n in names)
         known = self._letter_aps
-        for f in obligations:
+        for f in obligations if names is None else ():
             vs = known.get(f)
             if vs is None:  # a first `aps()` walks the obligation: seconds in all on a multi-MB
                 self.limit.spend(OBLIGATION_WORK)  # formula's thousands of them

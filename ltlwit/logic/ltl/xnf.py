@@ -523,19 +523,23 @@ def _bottom_up(memo: dict[Formula, Lit], root: Formula, deps: Callable[[Formula]
     hit = memo.get(root)
     if hit is not None:
         return hit
+    tick = clock.tick if clock is not None else None
     stack: list[tuple[Formula, bool]] = [(root, False)]
+    pop, push = stack.pop, stack.append
     while stack:
-        node, ready = stack.pop()
+        node, ready = pop()
         if clock is not None:
             clock.visited += 1
-            if clock.tick is not None and clock.visited % TICK == 0:
-                clock.tick()
+            if tick is not None and not clock.visited % TICK:
+                tick()
         if node in memo:
             continue
         kids = deps(node)
         if not ready and kids:
-            stack.append((node, True))
-            stack.extend((c, False) for c in kids if c not in memo)
+            push((node, True))
+            for c in kids:
+                if c not in memo:
+                    push((c, False))
             continue
         memo[node] = gate(node, [memo[c] for c in kids])
     return memo[root]
