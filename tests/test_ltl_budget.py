@@ -351,3 +351,22 @@ def test_the_closure_walk_reads_the_deadline() -> None:
     closure = _closure(f, lambda: ticks.append(1))
     assert closure == _closure(f)
     assert len(ticks) >= len(closure) // 4096 >= 1
+
+
+def test_the_final_check_of_a_long_lasso_reads_the_deadline() -> None:
+    """A small formula over a lasso of 100,000s of steps is as long a pass as a multi-MB
+    formula's (a machine word of each node's masks per 64 positions): it reads the deadline
+    too, so a counter's witness found just before it is not checked a second after it."""
+    from ltlwit.logic.assignment import cube
+    from ltlwit.logic.ltl import check
+    from ltlwit.logic.trace import Trace
+
+    f = parse_formula("G(a -> F b)")
+    plan = len(check.cube_evaluator(f).plan)
+    n = 64 * (check.TIMED_PASS // plan + 1)
+    steps = (cube([("a", True), ("b", False)]), cube([("a", False), ("b", True)]))
+    trace = Trace((), steps * (n // 2))
+    assert plan * (n // 64) > check.TIMED_PASS >= plan
+    assert check.holds(f, trace, Limit(Budget(seconds=60))) is True
+    with pytest.raises(OutOfTime):
+        check.holds(f, trace, Limit(Budget(seconds=0.0)))

@@ -275,3 +275,22 @@ def test_the_arbiter_loops_once_per_client_and_the_bounded_search_leaves_long_lo
     assert not Unroller(encoding, Limit(None), max_steps=12, shortest=shortest).done
     assert Unroller(encoding, Limit(None), max_steps=11, shortest=shortest).done
     assert not Unroller(encoding, Limit(None), max_steps=11, shortest=shortest, end=1).done
+
+
+def test_a_constant_word_is_found_before_the_closure_is_encoded(monkeypatch) -> None:
+    """The portfolio asks for a constant word first, in a search of its own that encodes C of
+    the formula only: a formula that one satisfies is answered without the closure's encoding
+    (seconds on a multi-MB specification), and its witness is `cycle{σ}`."""
+    from ltlwit.logic.ltl import explore, solver
+    from ltlwit.logic.ltl.check import holds
+
+    f = parse_formula(" & ".join(f"(F r{i} -> G(g{i} | !b{i})) & (G F r{i} -> X q{i})" for i in range(20)))
+    assert simplify(f).size > solver.SMALL_SIZE  # past the small-formula automaton
+
+    def refuse(self) -> None:
+        raise AssertionError("the closure was encoded")
+
+    monkeypatch.setattr(explore.Search, "encode", refuse)
+    result = solver.solve_builtin(f)
+    assert isinstance(result, Sat) and not result.witness.prefix and len(result.witness.cycle) == 1
+    assert holds(f, result.witness)

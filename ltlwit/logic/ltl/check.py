@@ -309,7 +309,10 @@ class CubeEvaluator:
         cubes, loop = unrolled(cubes, loop, self.depth)
         n = len(cubes)
         full = (1 << n) - 1
-        timed = limit if limit is not None and len(self.plan) > TIMED_PASS else None
+        # a node's masks cost a machine word per 64 positions: a 111-node counter formula over
+        # the 106,496 steps of its witness is as long a pass as a multi-MB formula's
+        words = 1 + n // 64
+        timed = limit if limit is not None and len(self.plan) * words > TIMED_PASS else None
         true: dict[str, int] = {}
         false: dict[str, int] = {}
         for i, cube in enumerate(cubes):
@@ -321,7 +324,7 @@ class CubeEvaluator:
                 side[name] = side.get(name, 0) | bit
         leaves = {f: (true.get(f.name, 0), false.get(f.name, 0)) for f in self.aps}  # type: ignore[arg-type]
         leaves[TRUE], leaves[FALSE] = (full, 0), (0, full)
-        return _temporal_pass(self.plan, self.root, leaves, n, loop, timed)
+        return _temporal_pass(self.plan, self.root, leaves, n, loop, timed, max(1, TIMED_PASS // words))
 
 
 def cube_of(step: Formula) -> dict[str, bool] | None:
@@ -372,10 +375,10 @@ def _plan(formula: Formula) -> list[tuple[Formula, str, tuple[Formula, ...]]]:
 
 
 def _temporal_pass(plan: list, root: Formula, leaves: dict[Formula, tuple[int, int]], n: int,
-                   loop: int, timed: Limit | None = None) -> bool | None:
+                   loop: int, timed: Limit | None = None, every: int = TIMED_PASS) -> bool | None:
     """The temporal part of the three-valued evaluation: (definitely true, definitely false)
     position masks for every node from its leaves' masks, by least/greatest fixpoints.
-    `timed`: a deadline read every `TIMED_PASS` nodes."""
+    `timed`: a deadline read every `every` nodes."""
     full = (1 << n) - 1
     last = n - 1
     val = dict(leaves)
@@ -389,7 +392,7 @@ def _temporal_pass(plan: list, root: Formula, leaves: dict[Formula, tuple[int, i
     lasso = (n, loop, full)
 
     for index, (f, op, kids) in enumerate(plan):
-        if timed is not None and not index % TIMED_PASS:
+        if timed is not None and not index % every:
             timed.check_time()
         if op == "prop":
             continue

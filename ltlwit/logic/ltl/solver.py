@@ -9,9 +9,12 @@
    Couvreur's emptiness check, a run into the first accepting SCC becoming a small lasso
    (`witness`). It answers such formulas in well under a millisecond, with Spot-like minimal
    witnesses.
-4. Everything else, past operators included, and whatever step 3 leaves open, goes to three
-   SAT-based procedures over the X-normal form (where past operators are state, `xnf`), so big propositional parts and hundreds of APs never become term lists or
-   truth tables: the bounded lasso search (`bounded`, BMC as BLACK does it: short lassos),
+4. Everything else, past operators included, and whatever step 3 leaves open, first gets
+   the explicit search's constant-word check (`Search.constant_word`: does some σ^ω satisfy
+   the formula? C of the formula, one SAT call, before any other encoding; future-only
+   formulas on infinite words), then three SAT-based procedures over the X-normal form
+   (where past operators are state, `xnf`), so big propositional parts and hundreds of APs
+   never become term lists or truth tables: the bounded lasso search (`bounded`, BMC as BLACK does it: short lassos),
    k-liveness with IC3 (`liveness`, as nuXmv does it: proves unsatisfiability by an inductive
    invariant) and the explicit search (`explore`, aalta's algorithm: proves unsatisfiability
    by exhaustion, finds long lassos), in rounds of doubling work. The witness is shrunk by
@@ -25,7 +28,6 @@ searches.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
 from ltlwit.logic import stage
 from ltlwit.logic.formula import FALSE, Formula, collector_paused
@@ -38,9 +40,6 @@ from ltlwit.logic.ltl.rewrite import simplify
 from ltlwit.logic.ltl.witness import best_word, constant_word, lasso, minimise
 from ltlwit.logic.result import Result, Sat, Unknown, Unsat
 from ltlwit.logic.trace import Trace
-
-if TYPE_CHECKING:
-    from ltlwit.logic.ltl.explore import Search
 
 #: Step 3 is tried on formulas of at most this many APs and nodes after rewriting...
 SMALL_APS = MAX_TABLE_APS
@@ -145,12 +144,11 @@ def _search(formula: Formula, prepared: Formula, limit: Limit, end: str | None =
     from ltlwit.logic.ltl.xnf import step
 
     started = time.perf_counter()
-    search = Search(prepared, limit, encode=False)
     if end is None and not prepared.past:
-        trace = _constant_word(search, limit)
+        trace = _constant_word(prepared, limit)
         if trace is not None:
             return _minimised(formula, trace, limit, started)
-    search.encode()
+    search = Search(prepared, limit)
     encoding = step(prepared, search.x, limit=limit)
     ending = -encoding.aps[end] if end in encoding.aps else None
     lassos = Unroller(encoding, limit, end=ending,
@@ -187,21 +185,28 @@ def _search(formula: Formula, prepared: Formula, limit: Limit, end: str | None =
     return _minimised(formula, trace, limit, started)
 
 
-def _constant_word(search: "Search", limit: Limit) -> Trace | None:
-    """The search's `constant_word`, asked before anything else is encoded: it needs C of the
-    formula only, one SAT call, where the closure's E encoding, the step's copies and the
-    proofs' solvers come to seconds on a multi-megabyte specification (3.7 s of the 13 s to a
-    2.7 MB tdllite specification's witness). When it fails, the search's first state reads its
-    answer, so the encoding is not done twice."""
+def _constant_word(prepared: Formula, limit: Limit) -> Trace | None:
+    """`Search.constant_word` of a search of its own, asked before anything else is encoded: it
+    needs C of the formula only, one SAT call, where the closure's E encoding, the step's
+    copies and the proofs' solvers come to seconds on a multi-megabyte specification (3.7 s of
+    the 13 s to a 2.7 MB tdllite specification's witness). Its own solver, not the searches':
+    the step that the bounded search and k-liveness copy is a snapshot of the explicit search's
+    encoding, and C's clauses and variables in it cost the bounded search several amba
+    specifications (spec_cl_12: 0.7 s, UNKNOWN with them). When it fails, the explicit search
+    asks the same of its first state, as it did before this was asked first."""
+    from ltlwit.logic.ltl.explore import Search
+
+    probe = Search(prepared, limit, encode=False)
     try:
-        with Watchdog(limit, search.x.interrupt):
-            trace = search.constant_word()
+        with Watchdog(limit, probe.x.interrupt):
+            trace = probe.constant_word()
     except OutOfBudget as e:
-        search.close()
-        raise type(e)(*e.args) from None  # afresh, as in `_search`
-    if trace is not None:
-        search.close()
-    return trace
+        stopped = type(e)(*e.args)  # afresh, as in `_search`
+    else:
+        return trace
+    finally:
+        probe.close()
+    raise stopped
 
 
 def _minimised(formula: Formula, trace: Trace, limit: Limit, started: float) -> Result:

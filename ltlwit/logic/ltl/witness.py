@@ -224,8 +224,13 @@ def minimise(formula: Formula, trace: Trace, limit: Limit, seconds: float = MINI
     except OutOfBudget:
         if not proven:
             return trace
-    # literals in the formula's AP order, as `Labels.to_formula` writes them
-    forms = [cube((n, s[n]) for n in names if n in s) for s in steps]
+    # literals in the formula's AP order, as `Labels.to_formula` writes them (the deadline read:
+    # a counter's witness has 100,000 steps)
+    forms = []
+    for i, s in enumerate(steps):
+        if not i % 4096:
+            limit.check_time()
+        forms.append(cube((n, s[n]) for n in names if n in s))
     return Trace(tuple(forms[:loop]), tuple(forms[loop:]))
 
 
