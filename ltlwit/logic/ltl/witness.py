@@ -159,6 +159,8 @@ def constant_word(prover: Prover, simplified: Formula) -> Trace | None:
 #: Share of the time left that minimising a search witness may use, and its cap in seconds.
 MINIMISE_SHARE = 0.25
 MINIMISE_SECONDS = 2.0
+#: Passes a step that the budget must afford before literals are dropped at all.
+DROP_TRIALS = 4
 
 
 def minimise(formula: Formula, trace: Trace, limit: Limit, seconds: float = MINIMISE_SECONDS) -> Trace:
@@ -172,9 +174,9 @@ def minimise(formula: Formula, trace: Trace, limit: Limit, seconds: float = MINI
     (sound: it only proves what holds on every matching word). Over more APs than truth tables
     serve, the pass is the label-free `CubeEvaluator` (linear; labels over thousands of APs
     are not). Running out of this budget only stops the dropping: the trace is a witness at
-    every step; a budget that would not give each step one pass does not begin it. `seconds`:
-    a cap besides `MINIMISE_SECONDS` (the search gives a share of the time it took itself,
-    `solver.MINIMISE_OF_SEARCH`)."""
+    every step; a budget that would not give each step `DROP_TRIALS` passes does not begin it.
+    `seconds`: a cap besides `MINIMISE_SECONDS` (the search gives a share of the time it took
+    itself, `solver.MINIMISE_OF_SEARCH`)."""
     tick = limit.check_time if formula.size > TIMED_PASS else None  # a multi-MB formula's walks
     names = tuple(dict.fromkeys(formula.aps(tick) + trace.aps()))
     loop = len(trace.prefix)
@@ -212,9 +214,11 @@ def minimise(formula: Formula, trace: Trace, limit: Limit, seconds: float = MINI
                 return trace  # not provable here: the final check decides
             steps = complete
         proven = True  # from here every change to `steps` is one that a pass proved
-        if budget.remaining() < cost * len(steps):
-            # not one trial a step: a few steps dropped at the front of a 431-step lasso (the
-            # 100-client arbiter, 0.14 s a pass) are 2 s spent on nothing a reader would see
+        if budget.remaining() < cost * len(steps) * DROP_TRIALS:
+            # not a few trials a step: a few steps dropped at the front of a 431-step lasso (the
+            # 100-client arbiter, 0.14 s a pass) are 2 s spent on nothing a reader would see,
+            # and one trial on a multi-MB specification's constant word of 30,000 literals (half
+            # of them dropped, which fails) half a second
             raise OutOfBudget("minimising")
         for i in range(len(steps)):
             def proves(lits: list[tuple[str, bool]], i: int = i) -> bool:
