@@ -370,3 +370,27 @@ def test_the_final_check_of_a_long_lasso_reads_the_deadline() -> None:
     assert check.holds(f, trace, Limit(Budget(seconds=60))) is True
     with pytest.raises(OutOfTime):
         check.holds(f, trace, Limit(Budget(seconds=0.0)))
+
+
+def test_minimise_does_not_repeat_the_final_checks_pass_when_it_cannot_drop(monkeypatch) -> None:
+    """On a big formula and a witness of full valuations, a budget that affords no dropping
+    gets no pass at all (the final check's is exact there: it would be done twice); with time
+    to drop, the passes run, and either witness holds."""
+    from ltlwit.logic.assignment import cube
+    from ltlwit.logic.ltl import check, witness
+    from ltlwit.logic.trace import Trace
+
+    n = check.TIMED_PASS // 5 + 1
+    big = parse_formula(" & ".join(f"G(r{i} -> F g{i})" for i in range(n)))
+    assert big.size > check.TIMED_PASS
+    trace = Trace((), (cube([(f"r{i}", False) for i in range(n)] + [(f"g{i}", True) for i in range(n)]),))
+    clear_caches()  # the evaluator is built, and timed, by the minimiser
+    passes = []
+    run = check.CubeEvaluator.run
+    monkeypatch.setattr(check.CubeEvaluator, "run", lambda self, *a, **k: (passes.append(1), run(self, *a, **k))[1])
+    kept = witness.minimise(big, trace, Limit(None), seconds=0.0)
+    assert passes == []
+    assert check.holds(big, kept) and len(passes) == 1
+    clear_caches()
+    shorter = witness.minimise(big, trace, Limit(None), seconds=30.0)
+    assert len(passes) > 2 and check.holds(big, shorter)

@@ -90,3 +90,15 @@ def test_deep_formula_and_long_trace() -> None:
     assert holds(f, Trace(prefix, (ap("a"),)))
     assert not holds(f, Trace(prefix, (Not(ap("a")),)))
     assert not holds(f, Trace(prefix[:-1], (ap("a"), TRUE)))
+
+
+def test_the_cube_evaluator_lists_the_aps_in_the_formulas_order() -> None:
+    """`CubeEvaluator.names` stands in for `Formula.aps()` on big formulas (`minimise`): the
+    same names in the same order (first appearances left to right), shared subformulas too."""
+    from ltlwit.logic.ltl.check import CubeEvaluator
+    from ltlwit.logic.syntax import parse_formula
+
+    for text in ("G(b -> F a) & (c U (b & d))", "(x & y) U (z | (x & y)) & X(y & w)", "a", "1 U q",
+                 "((p2 & p1) | (p1 & p2)) -> G(p0 | (p2 & p1))"):
+        f = parse_formula(text)
+        assert CubeEvaluator(f).names == f.aps()

@@ -296,6 +296,8 @@ class CubeEvaluator:
         tick = limit.check_time if limit is not None and formula.size > TIMED_PASS else None
         self.plan = _indexed(postorder(formula, tick=tick), lambda f: not f.children)
         self.aps = [(i, f.name) for i, (f, _, _) in enumerate(self.plan) if f.op == "ap"]
+        #: the formula's APs in `Formula.aps()`'s order (its leaves come left to right in either walk)
+        self.names: tuple[str, ...] = tuple(name for _, name in self.aps)  # type: ignore[misc]
         self.constants = [(i, f is TRUE) for i, (f, _, _) in enumerate(self.plan) if f.op in ("1", "0")]
 
     def run(self, cubes: list[dict[str, bool]], loop: int, limit: Limit | None = None) -> bool | None:

@@ -177,8 +177,16 @@ def minimise(formula: Formula, trace: Trace, limit: Limit, seconds: float = MINI
     every step; a budget that would not give each step `DROP_TRIALS` passes does not begin it.
     `seconds`: a cap besides `MINIMISE_SECONDS` (the search gives a share of the time it took
     itself, `solver.MINIMISE_OF_SEARCH`)."""
-    tick = limit.check_time if formula.size > TIMED_PASS else None  # a multi-MB formula's walks
-    names = tuple(dict.fromkeys(formula.aps(tick) + trace.aps()))
+    # a multi-MB formula's APs from its cube evaluator's plan, the walk the final check needs
+    # anyway (0.3-0.5 s for a 2.7 MB formula's own walk, and the deadline read), in `aps()`'s order
+    built = 0.0  # seconds to build that evaluator here (0: it was kept from an earlier check)
+    if formula.size > TIMED_PASS:
+        began = time.perf_counter()
+        formula_aps = cube_evaluator(formula, limit).names
+        built = time.perf_counter() - began
+    else:
+        formula_aps = formula.aps()
+    names = tuple(dict.fromkeys(formula_aps + trace.aps()))
     loop = len(trace.prefix)
     steps: list[dict[str, bool]] = [cube_of(s) or {} for s in trace.steps]
     if len(names) <= MAX_TABLE_APS:
@@ -194,6 +202,12 @@ def minimise(formula: Formula, trace: Trace, limit: Limit, seconds: float = MINI
             return cev.run(cubes, loop, within)
 
     budget = limit.sub(min(MINIMISE_SECONDS, seconds, MINIMISE_SHARE * limit.remaining()))
+    if built and all(len(c) == len(names) for c in steps) \
+            and budget.remaining() < built * len(steps) * DROP_TRIALS:
+        # a pass is a walk of the formula like the evaluator's build just timed: no dropping is
+        # affordable, and on full valuations the final check's pass is exact, so a pass here
+        # would only repeat it (half a second on a multi-MB specification's constant word)
+        return _in_order(steps, names, loop, limit)
     proven = False
     cost = 0.0  # the last pass's seconds: one is not begun with less than that left
 
@@ -228,8 +242,12 @@ def minimise(formula: Formula, trace: Trace, limit: Limit, seconds: float = MINI
     except OutOfBudget:
         if not proven:
             return trace
-    # literals in the formula's AP order, as `Labels.to_formula` writes them (the deadline read:
-    # a counter's witness has 100,000 steps)
+    return _in_order(steps, names, loop, limit)
+
+
+def _in_order(steps: list[dict[str, bool]], names: tuple[str, ...], loop: int, limit: Limit) -> Trace:
+    """The lasso of `steps`, literals in the formula's AP order, as `Labels.to_formula` writes
+    them (the deadline read: a counter's witness has 100,000 steps)."""
     forms = []
     for i, s in enumerate(steps):
         if not i % 4096:
