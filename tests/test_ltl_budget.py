@@ -374,8 +374,9 @@ def test_the_final_check_of_a_long_lasso_reads_the_deadline() -> None:
 
 def test_minimise_does_not_repeat_the_final_checks_pass_when_it_cannot_drop(monkeypatch) -> None:
     """On a big formula and a witness of full valuations, a budget that affords no dropping
-    gets no pass at all (the final check's is exact there: it would be done twice); with time
-    to drop, the passes run, and either witness holds."""
+    gets no pass at all (the final check's is exact there: it would be done twice), judged by
+    the evaluator's build, which the minimiser just timed; with the evaluator kept from an
+    earlier check (a build of no time) and time to drop, the passes are made as before."""
     from ltlwit.logic.assignment import cube
     from ltlwit.logic.ltl import check, witness
     from ltlwit.logic.trace import Trace
@@ -391,6 +392,5 @@ def test_minimise_does_not_repeat_the_final_checks_pass_when_it_cannot_drop(monk
     kept = witness.minimise(big, trace, Limit(None), seconds=0.0)
     assert passes == []
     assert check.holds(big, kept) and len(passes) == 1
-    clear_caches()
-    shorter = witness.minimise(big, trace, Limit(None), seconds=30.0)
-    assert len(passes) > 2 and check.holds(big, shorter)
+    again = witness.minimise(big, trace, Limit(None), seconds=30.0)  # dropping for at most 2 s
+    assert len(passes) >= 2 and check.holds(big, again)
