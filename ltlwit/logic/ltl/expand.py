@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ltlwit.logic.formula import TRUE, Formula
+from ltlwit.logic.formula import TICK, TRUE, Formula
 from ltlwit.logic.budget import CHECK_EVERY, Limit
 from ltlwit.logic.ltl.implication import Implications
 from ltlwit.logic.ltl.labels import Labels
@@ -290,7 +290,7 @@ def _conjuncts(f: Formula) -> list[Formula]:
 def _closure(root: Formula, tick: Callable[[], None] | None = None) -> list[Formula]:
     """Every formula the translation can meet: subformulas, plus the negations that `<->` and
     `xor` expand into — so the acceptance marks are known before exploration starts. `tick`:
-    called every 4,096 nodes (a solve's deadline: a multi-MB formula's walk takes tenths of a
+    called every `TICK` nodes (a solve's deadline: a multi-MB formula's walk takes tenths of a
     second)."""
     seen: dict[Formula, None] = {}
     stack = [root]
@@ -298,7 +298,7 @@ def _closure(root: Formula, tick: Callable[[], None] | None = None) -> list[Form
     while stack:
         f = stack.pop()
         visited += 1
-        if tick is not None and not visited & 4095:
+        if tick is not None and not visited % TICK:
             tick()
         if f in seen or not f.temporal:
             continue

@@ -93,7 +93,6 @@ class Search:
         self._letter_aps: dict[Formula, frozenset[int]] = {}
         self._keys: dict[int, Key] = {}  # `_key`'s answers, until the solver is compacted
         self._encoded = False
-        self._constant: Trace | None | bool = False  # `constant_word`'s answer; False: not asked yet
         if encode:
             self.encode()
 
@@ -117,14 +116,11 @@ class Search:
         """`cycle{σ}` where the constant word σ^ω satisfies the formula, else None: the
         obligation acceleration of the initial state, which needs C of the formula only, not
         the E encoding of its closure (a multi-megabyte tdllite specification is answered so
-        with seconds of encoding spared). Asked once; the search's first state reads the answer."""
-        if self._constant is False:
-            # the initial obligations are the formula's conjuncts: their APs are the formula's,
-            # one walk (with the deadline read), not one per conjunct
-            tick = self.limit.check_time
-            letter = self.constant_letter(self.initial, self.formula.aps(tick))
-            self._constant = None if letter is None else self._trace([], [letter])
-        return self._constant  # type: ignore[return-value]
+        with seconds of encoding spared: `solver._constant_word` asks it first)."""
+        # the initial obligations are the formula's conjuncts: their APs are the formula's, one
+        # walk (with the deadline read), not one per conjunct
+        letter = self.constant_letter(self.initial, self.formula.aps(self.limit.check_time))
+        return None if letter is None else self._trace([], [letter])
 
     # -- SAT calls -----------------------------------------------------------------------------
     def _solve(self, assumptions: list[int]) -> bool:

@@ -14,8 +14,8 @@
    the formula? C of the formula, one SAT call, before any other encoding; future-only
    formulas on infinite words), then three SAT-based procedures over the X-normal form
    (where past operators are state, `xnf`), so big propositional parts and hundreds of APs
-   never become term lists or truth tables: the bounded lasso search (`bounded`, BMC as BLACK does it: short lassos),
-   k-liveness with IC3 (`liveness`, as nuXmv does it: proves unsatisfiability by an inductive
+   never become term lists or truth tables: the bounded lasso search (`bounded`, BMC as
+   BLACK does it: short lassos), k-liveness with IC3 (`liveness`, as nuXmv does it: proves unsatisfiability by an inductive
    invariant) and the explicit search (`explore`, aalta's algorithm: proves unsatisfiability
    by exhaustion, finds long lassos), in rounds of doubling work. The witness is shrunk by
    `witness.minimise`.

@@ -22,7 +22,7 @@ import time
 from typing import Any
 
 from ltlwit.logic.assignment import cube
-from ltlwit.logic.formula import Formula, transform
+from ltlwit.logic.formula import TICK, Formula, transform
 from ltlwit.logic.ltl.check import TIMED_PASS, Prover, cube_evaluator, cube_of, evaluator, labels_for
 from ltlwit.logic.ltl.emptiness import accepting_cycle, shortest_path
 from ltlwit.logic.budget import Limit, OutOfBudget
@@ -180,10 +180,12 @@ def minimise(formula: Formula, trace: Trace, limit: Limit, seconds: float = MINI
     # a multi-MB formula's APs from its cube evaluator's plan, the walk the final check needs
     # anyway (0.3-0.5 s for a 2.7 MB formula's own walk, and the deadline read), in `aps()`'s order
     built = 0.0  # seconds to build that evaluator here (0: it was kept from an earlier check)
+    cev = None
     if formula.size > TIMED_PASS:
         began = time.perf_counter()
-        formula_aps = cube_evaluator(formula, limit).names
+        cev = cube_evaluator(formula, limit)
         built = time.perf_counter() - began
+        formula_aps = cev.names
     else:
         formula_aps = formula.aps()
     names = tuple(dict.fromkeys(formula_aps + trace.aps()))
@@ -196,7 +198,7 @@ def minimise(formula: Formula, trace: Trace, limit: Limit, seconds: float = MINI
         def check(cubes: list[dict[str, bool]], within: Limit) -> bool | None:
             return ev.run([L.cube((L.index[n], v) for n, v in c.items()) for c in cubes], loop)
     else:
-        cev = cube_evaluator(formula, limit)
+        cev = cev or cube_evaluator(formula, limit)
 
         def check(cubes: list[dict[str, bool]], within: Limit) -> bool | None:
             return cev.run(cubes, loop, within)
@@ -250,7 +252,7 @@ def _in_order(steps: list[dict[str, bool]], names: tuple[str, ...], loop: int, l
     them (the deadline read: a counter's witness has 100,000 steps)."""
     forms = []
     for i, s in enumerate(steps):
-        if not i % 4096:
+        if not i % TICK:
             limit.check_time()
         forms.append(cube((n, s[n]) for n in names if n in s))
     return Trace(tuple(forms[:loop]), tuple(forms[loop:]))

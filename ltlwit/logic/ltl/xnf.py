@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 from pysat.solvers import Solver
 
-from ltlwit.logic.formula import PAST, Formula, conjuncts, disjuncts
+from ltlwit.logic.formula import PAST, TICK, Formula, conjuncts, disjuncts
 from ltlwit.logic.ltl.expand import _closure
 from ltlwit.logic.ltl.rewrite import negate
 
@@ -506,10 +506,6 @@ def step(formula: Formula, template: Xnf | None = None, solver: str = SOLVER,
                 initial=initial, links=[(template.nxt[g], template.now(g)) for g in template.nxt],
                 posts=list(template.post.values()),
                 latches=[(template.held[r], template.latch[r], r.op == "Z") for r in template.latch])
-
-
-#: Nodes visited between two calls of `Xnf.tick`.
-TICK = 4096
 
 
 def _bottom_up(memo: dict[Formula, Lit], root: Formula, deps: Callable[[Formula], tuple[Formula, ...]],
