@@ -139,9 +139,16 @@ def test_si_mixed_ap_counts_match_inputs_alone(si64) -> None:
         assert torch.isneginf(alone[:, [PAD, START]]).all()
 
 
-@pytest.mark.parametrize("arch, cross_rope", [("si", True), ("dual", True), ("si", False), ("dual", False)])
-def test_kv_cache_decoding_matches_teacher_forcing(arch: str, cross_rope: bool) -> None:
-    model = tiny(arch, cross_rope=cross_rope).double().eval()
+# Decoding runs the symbol-invariant model over its live streams only, a layout of its own
+# (`SIState`): every attention part, the aggregated ones (DA, CA) included, against the padded
+# streams of teacher forcing.
+SI_PARTS = ["EP-DP-EA-CP", "EP-DP-EA-DA-CP", "EP-DP-EA-DA-CP-CA", "EP-DA-CA"]
+
+
+@pytest.mark.parametrize("arch, cross_rope, parts", [("si", True, None), ("dual", True, None), ("si", False, None),
+                                                     ("dual", False, None)] + [("si", True, p) for p in SI_PARTS])
+def test_kv_cache_decoding_matches_teacher_forcing(arch: str, cross_rope: bool, parts: str | None) -> None:
+    model = tiny(arch, cross_rope=cross_rope, **({"attention": parts} if parts else {})).double().eval()
     assert all(layer.cross[0].rotary is not None for layer in model.decoder) == cross_rope
     fs, ts = parsed(FORMULAS), parsed(TRACES, parse_trace)
     full = teacher_forced(model, fs, ts, n_slots=5)
@@ -153,6 +160,60 @@ def test_kv_cache_decoding_matches_teacher_forcing(arch: str, cross_rope: bool) 
     finite = torch.isfinite(full)
     assert torch.equal(finite, torch.isfinite(steps))
     assert torch.allclose(full[finite], steps[finite], atol=1e-10)
+
+
+@pytest.mark.parametrize("arch, parts", [("dual", None)] + [("si", p) for p in SI_PARTS])
+def test_a_reordered_and_shrunk_decoding_state_decodes_the_histories_it_holds(arch: str, parts: str | None) -> None:
+    """Beam search moves each beam's cache rows to the beams that continue it (`reorder`) and
+    drops finished inputs (`keep`). After random moves and drops, every row's next-token
+    cosines must be those of teacher forcing on the history that row now stands for."""
+    model = tiny(arch, **({"attention": parts} if parts else {})).double().eval()
+    fs = parsed(FORMULAS)
+    beams, n = 3, len(fs)
+    gen = torch.Generator().manual_seed(1)
+    state = model.encode(pad([encode_formula(f) for f in fs]), 5, 5, beams=beams)
+    history = torch.zeros((n * beams, 0), dtype=torch.long)
+    inputs = list(range(n))
+    with torch.no_grad():
+        for step in range(5):
+            tokens = torch.randint(3, N_BASE + 5, (len(inputs) * beams,), generator=gen)
+            if step == 0:
+                tokens[:] = START
+            model.decode_step(state, tokens)
+            history = torch.cat((history, tokens[:, None]), 1)
+            rows = (torch.arange(len(inputs))[:, None] * beams + torch.randint(beams, (len(inputs), beams),
+                                                                               generator=gen)).flatten()
+            state.reorder(rows)
+            history = history[rows]
+            if step in (1, 3):  # drop the second input, twice: "XXa", then "U&ab|!c&dXe"
+                keep = torch.tensor([i for i in range(len(inputs)) if i != 1])
+                state = state.keep(len(inputs), keep)
+                history = history.unflatten(0, (len(inputs), beams))[keep].flatten(0, 1)
+                inputs = [inputs[i] for i in keep.tolist()]
+        tokens = torch.randint(3, N_BASE + 5, (len(inputs) * beams,), generator=gen)
+        got = model.decode_step(state, tokens)
+        kept = [fs[i] for i in inputs for _ in range(beams)]
+        src = pad([encode_formula(f) for f in kept])
+        full = model(src, torch.cat((history, tokens[:, None]), 1), 5, 5)[:, -1]
+    assert inputs == [0, 3, 4]
+    finite = torch.isfinite(full)
+    assert torch.equal(finite, torch.isfinite(got))
+    assert torch.allclose(full[finite], got[finite], atol=1e-10)
+
+
+def test_the_feed_forward_skips_only_rows_that_nothing_reads(si64) -> None:
+    """At inference the feed-forward sublayer computes the real tokens of live streams only
+    (`counted_rows`); with gradients on it computes every row. Same outputs."""
+    fs, ts = parsed(FORMULAS), parsed(TRACES, parse_trace)
+    src = pad([encode_formula(f) for f in fs])
+    tgt = pad([[START] + encode_trace(t) for t in ts])
+    with torch.enable_grad():
+        every = si64(src, tgt, 10, 3)
+    with torch.no_grad():
+        counted = si64(src, tgt, 10, 3)
+    finite = torch.isfinite(every)
+    assert torch.equal(finite, torch.isfinite(counted))
+    assert torch.allclose(every[finite], counted[finite], atol=1e-12)
 
 
 # -- dual-part model ------------------------------------------------------------------------------

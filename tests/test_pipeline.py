@@ -218,7 +218,7 @@ def test_outputs_stay_in_input_order_while_batches_ramp_up() -> None:
     assert sum(len(c) for c in source.calls) == 200  # the LTL inputs; the others are propositional
     ltl_only = Fake(lambda f: [])
     run([f"F a{i}" for i in range(300)], ltl_only, batch_size=64)
-    assert [len(c) for c in ltl_only.calls] == [1, 2, 4, 8, 16, 32, 64, 64, 64, 45]
+    assert [len(c) for c in ltl_only.calls] == [1, 4, 16, 64, 64, 64, 64, 23]
 
 
 def test_without_a_model_each_input_is_answered_before_the_next_is_read() -> None:

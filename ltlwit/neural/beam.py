@@ -19,7 +19,7 @@ import torch
 from torch import Tensor, nn
 
 from ltlwit.logic.formula import Formula
-from ltlwit.neural.backbone import reorder_cache, resolve_device
+from ltlwit.neural.backbone import resolve_device
 from ltlwit.neural.tokenizer import EOS, N_BASE, PAD, START, DecodeError, Witness, decode_witness, encode_formula
 
 
@@ -157,7 +157,7 @@ def _beam_chunk(model: nn.Module, formulas: list[Formula], k: int, alpha: float,
         rows = (torch.arange(n, device=dev)[:, None] * k + origin.gather(1, pick)).flatten()
         tokens = tok.gather(1, pick).flatten()
         history = torch.cat((history[rows], tokens[:, None]), dim=1)
-        reorder_cache(state.cache, rows)
+        state.reorder(rows)
         scores = top.gather(1, pick)
         best = scores[:, 0].tolist()
         going = [b for b, i in enumerate(active) if len(finished[i]) < k

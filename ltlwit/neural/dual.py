@@ -27,8 +27,8 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from ltlwit.neural.backbone import (Cache, DecoderLayer, EncoderLayer, cosines, initial_scale, keep_cache,
-                                    keep_rows, pad_mask)
+from ltlwit.neural.backbone import (Cache, DecoderLayer, EncoderLayer, cosines, counted_rows, initial_scale,
+                                    keep_cache, keep_rows, pad_mask, reorder_cache)
 from ltlwit.neural.config import DualConfig, ModelConfig
 from ltlwit.neural.positional import tree_positions
 from ltlwit.neural.tokenizer import N_BASE
@@ -117,6 +117,10 @@ class DualState:
         return DualState(self.table, keep_rows(self.memory, n, inputs), keep_rows(self.memory_mask, n, inputs),
                          keep_cache(self.cache, n, inputs), self.n_slots)
 
+    def reorder(self, rows: Tensor) -> None:
+        """Row r continues row rows[r] (beam search)."""
+        reorder_cache(self.cache, rows)
+
 
 class TiedTransformer(nn.Module):
     """A standard encoder-decoder over one tied embedding table (encoder input, decoder input,
@@ -151,8 +155,9 @@ class TiedTransformer(nn.Module):
     def _encode(self, table: Tensor, src: Tensor) -> tuple[Tensor, Tensor]:
         h = self.emb_drop(self._embed(table, src) + tree_positions(src, self.cfg.d_model, table.dtype))
         mask = pad_mask(src)
+        rows = counted_rows(mask)
         for layer in self.encoder:
-            h = layer(h, mask)
+            h = layer(h, mask, rows=rows)
         return h, mask
 
     def _decode(self, table: Tensor, tgt: Tensor, memory: Tensor, mask: Tensor, cache: Cache | None) -> Tensor:
