@@ -11,6 +11,7 @@ import sys
 from cli_support import ROOT, json_lines, run, subprocess_env
 from ltlwit.cli.environment import Environment
 from ltlwit.logic.syntax import parse_assignment, parse_trace
+from ltlwit.pipeline.options import SolveOptions
 
 
 def test_csv_columns_as_input(tmp_path) -> None:
@@ -70,6 +71,13 @@ def test_no_fallback_without_a_model_answers_unknown() -> None:
     (record,) = json_lines(result.stdout)
     assert (record["status"], record["reason"], result.exit_code) == (
         "unknown", "no ltl model is in use (--no-fallback)", 1)
+
+
+def test_the_beam_is_wider_where_no_engine_answers_what_it_misses() -> None:
+    assert SolveOptions().beam_width == 3 and SolveOptions(fallback=False).beam_width == 8
+    assert SolveOptions(fallback=False, beam=2).beam_width == 2
+    assert SolveOptions(fallback=False, top=10).beam_width == SolveOptions(top=10).beam_width == 10
+    assert SolveOptions(fallback=False).n_best == 8 and SolveOptions(fallback=False, top=2).n_best == 2
 
 
 def test_option_conflicts_are_usage_errors() -> None:

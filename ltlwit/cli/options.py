@@ -159,7 +159,8 @@ def solve_options(command: Callable, timeout: float | None = None) -> Callable:
         click.option("--top", type=click.IntRange(min=1), metavar="N",
                      help="Candidates taken from each model's beam (default: the beam width)."),
         click.option("--beam", type=click.IntRange(min=1), metavar="K",
-                     help="Beam width of the models' search (default: 3, or N of --top if larger)."),
+                     help="Beam width of the models' search (default: 3, 8 with --no-fallback, or N of --top "
+                          "if larger)."),
         click.option("--device", type=click.Choice(DEVICES), default="auto", show_default=True,
                      help="Where the models run (auto: a CUDA GPU if torch sees one)."),
         click.option("--max-len", type=click.IntRange(min=1), default=160, show_default=True, metavar="TOKENS",

@@ -20,6 +20,11 @@ MODELS = ("auto", "si", "dual", "both", "none")
 DEVICES = ("auto", "cpu", "cuda")
 #: Default beam width when neither `beam` nor `top` asks for more.
 DEFAULT_BEAM = 3
+#: ... and without the engine's fallback, where a formula the beam misses stays UNKNOWN: on the
+#: test splits a beam of 8 verifies 1 (dual-ltl) to 12 (si-prop) points more formulas than one
+#: of 3, for 1.3-1.6x its CPU time (docs/benchmarks.md, "Verified top-N"). With the fallback
+#: the engine answers those formulas faster than the wider beam would.
+NO_FALLBACK_BEAM = 8
 
 
 def default_max_memory(processes: int = 1) -> int:
@@ -51,7 +56,8 @@ class SolveOptions:
     model: str = "auto"
     #: Candidates taken from each model's beam (None: the whole beam).
     top: int | None = None
-    #: Beam width (None: the larger of DEFAULT_BEAM and `top`).
+    #: Beam width (None: the larger of DEFAULT_BEAM, or NO_FALLBACK_BEAM without `fallback`,
+    #: and `top`).
     beam: int | None = None
     device: str = "auto"
     #: Ask the engine when no candidate verifies (False: the answer is UNKNOWN instead).
@@ -89,7 +95,9 @@ class SolveOptions:
 
     @property
     def beam_width(self) -> int:
-        return self.beam if self.beam is not None else max(DEFAULT_BEAM, self.top or 0)
+        if self.beam is not None:
+            return self.beam
+        return max(DEFAULT_BEAM if self.fallback else NO_FALLBACK_BEAM, self.top or 0)
 
     @property
     def n_best(self) -> int:
