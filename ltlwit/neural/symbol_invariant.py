@@ -26,7 +26,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from ltlwit.neural.backbone import (Aggregate, Cache, DecoderLayer, EncoderLayer, cosines, counted_rows,
-                                    initial_scale, keep_rows, pad_mask)
+                                    initial_scale, keep_rows, pad_mask, reorder_cache)
 from ltlwit.neural.config import SIConfig
 from ltlwit.neural.positional import tree_positions
 from ltlwit.neural.tokenizer import N_BASE
@@ -100,12 +100,8 @@ class SIState:
     def reorder(self, rows: Tensor) -> None:
         """Beam row r continues beam row rows[r] (of the same input): each of its streams takes
         that beam's cache rows. Cross-attention entries are per stream and stay."""
-        source = torch.arange(self.beam_row.shape[0], device=rows.device) + rows[self.beam_row] - self.beam_row
-        for layer in self.cache:
-            for name, entry in layer.items():
-                if not name.startswith("cross"):
-                    for key, t in entry.items():
-                        entry[key] = t.index_select(0, source)
+        reorder_cache(self.cache, torch.arange(self.beam_row.shape[0], device=rows.device)
+                      + rows[self.beam_row] - self.beam_row)
 
     def keep(self, n: int, inputs: Tensor) -> "SIState":
         """The state of `inputs` (ascending) alone, out of n."""
@@ -115,11 +111,12 @@ class SIState:
         beam = torch.arange(self.beams, device=inputs.device)
         rows = (streams[:, None] * self.beams + beam).flatten()
         stream_input = renumber[self.stream_input.index_select(0, streams)]
-        agg = None if self.agg_memory is None else tuple(t.index_select(0, streams) for t in self.agg_memory)
+        agg = None if self.agg_memory is None else \
+            (self.agg_memory[0].index_select(0, streams), self.agg_memory[1].index_select(0, streams))
         cache = [{name: {key: t.index_select(0, streams if name.startswith("cross") else rows)
                          for key, t in entry.items()} for name, entry in layer.items()} for layer in self.cache]
         return SIState(self.beams, self.memory.index_select(0, streams), self.memory_mask.index_select(0, streams),
-                       agg, cache, self.n_slots, stream_input,  # type: ignore[arg-type]
+                       agg, cache, self.n_slots, stream_input,
                        self.slot.index_select(0, rows), self._beam_rows(stream_input, self.beams),
                        keep_rows(self.count, n, inputs))
 
@@ -176,14 +173,14 @@ class SymbolInvariantTransformer(nn.Module):
     def _row_aggregator(actual: Tensor, state: SIState) -> Aggregate:
         """Algorithm 2 over a decoding step's rows (`SIState`): sums by beam row, by index."""
         rows, count = state.beam_row, state.count
+        at_ap = (count.new_zeros(count.shape).index_add_(0, rows, actual.to(count.dtype)) > 0)[:, None, None]
 
         def aggregate(h: Tensor) -> tuple[Tensor, Tensor]:
             zero = h.new_zeros(())
             sums = h.new_zeros((count.shape[0],) + h.shape[1:])
             mean = sums.index_add(0, rows, h) / count.to(h.dtype)[:, None, None]
             own = sums.index_add(0, rows, torch.where(actual[:, None, None], h, zero))
-            at_ap = count.new_zeros(count.shape).index_add_(0, rows, actual.to(count.dtype)) > 0
-            return torch.where(at_ap[:, None, None], own, mean), rows
+            return torch.where(at_ap, own, mean), rows
 
         return aggregate
 
