@@ -83,6 +83,19 @@ def test_a_batch_gets_what_each_formula_gets_alone(arch: str) -> None:
         assert [c.score for c in got] == pytest.approx([c.score for c in alone], abs=1e-4)
 
 
+@pytest.mark.parametrize("arch", ["si", "dual"])
+def test_decoding_runs_under_autocast(arch: str) -> None:
+    """Training validates by greedy decoding under bfloat16 autocast (on a GPU): the sublayers
+    then return bfloat16 beside the float32 residual stream, and decoding must take both."""
+    model = trained(arch, "ltl")
+    fs = inputs("ltl", 6)
+    src, n_slots, n_aps = encode_inputs(fs, torch.device("cpu"))
+    with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16):
+        out = greedy(model, src, n_slots, n_aps, max_len=20)
+        hyps = beam_hypotheses(model, fs, beam=3, max_len=20)
+    assert len(out) == len(hyps) == len(fs) and sum(map(len, out)) > 0
+
+
 def test_arguments_and_ap_limits() -> None:
     si, dual = trained("si", "ltl"), trained("dual", "ltl")
     f = parse_formula("&ab", "polish")

@@ -188,8 +188,8 @@ class FeedForward(nn.Module):
         flat = x.reshape(-1, x.shape[-1])
         if rows is None:
             return self._blocks(flat).view(x.shape)
-        out = torch.zeros_like(flat)
-        return out.index_copy_(0, rows, self._blocks(flat.index_select(0, rows))).view(x.shape)
+        y = self._blocks(flat.index_select(0, rows))  # bfloat16 under autocast, like x's sublayers
+        return y.new_zeros(flat.shape).index_copy_(0, rows, y).view(x.shape)
 
     def _blocks(self, flat: Tensor) -> Tensor:
         if flat.device.type != "cpu" or flat.shape[0] <= 2 * FF_ROWS:
