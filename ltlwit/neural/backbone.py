@@ -247,12 +247,10 @@ class DecoderLayer(nn.Module):
 
     def forward(self, h: Tensor, memory: Tensor, memory_mask: Tensor, aggregate: Aggregate | None = None,
                 agg_memory: tuple[Tensor, Tensor] | None = None,
-                cache: dict[str, dict[str, Tensor]] | None = None, streams: int = 1,
-                rows: Tensor | None = None) -> Tensor:
+                cache: dict[str, dict[str, Tensor]] | None = None, streams: int = 1) -> Tensor:
         """`memory` has `streams` rows per input (`memory_mask` one per memory row), `h` as many
         per input and beam; `agg_memory`, the aggregated view and its mask, one row per input
-        (training) or per memory row (decoding); `rows`: the feed-forward's rows
-        (`counted_rows`), None for all."""
+        (training) or per memory row (decoding)."""
         norms = iter(self.norms)
         sub = (lambda name: cache.setdefault(name, {})) if cache is not None else (lambda name: None)
         offset = decoded_length(cache)  # position of this call's first token (for cross-RoPE)
@@ -266,7 +264,7 @@ class DecoderLayer(nn.Module):
                 (*agg_memory, 1)  # type: ignore[misc]
             h = next(norms)(h + self.drop(attn(h, src, mask=mask, cache=sub(f"cross{i}"),
                                                static=True, offset=offset, streams=per)))
-        return next(norms)(h + self.drop(self.ff(h, rows)))
+        return next(norms)(h + self.drop(self.ff(h)))
 
 
 def decoded_length(cache: dict[str, dict[str, Tensor]] | None) -> int:

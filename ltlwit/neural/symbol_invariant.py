@@ -13,7 +13,8 @@ shared by the streams, which only meet through
 Renaming the APs of an input only permutes its streams, and every operation is per-stream or a
 symmetric reduction over streams, so the model is exactly alpha-invariant (Appendix B). In a
 batch, inputs have different AP counts: streams are padded to the batch maximum K and a stream
-mask keeps the padding out of every mean. An input without APs runs one stream.
+mask keeps the padding out of every mean (training, the encoder); decoding runs the live
+streams alone (`SIState`). An input without APs runs one stream.
 """
 
 from __future__ import annotations
