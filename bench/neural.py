@@ -17,9 +17,12 @@ model M: the code of this checkout beside that of `--old` (another checkout's ro
 on PYTHONPATH), each at its default thread setting and at one thread (`--threads 1` where the
 code has the option, OMP_NUM_THREADS=1 where it has not) and at one thread per core. Runs
 alternate between the rows, `--repeat` times; the table gives formulas/s of the fastest and of
-the median run (wall clock), the least CPU time of a run (user and system: what the wall clock
-would be on an idle machine, when one thread runs), and the answers of each row are compared with the first row's.
-`--load N` runs N busy-loop processes meanwhile (the "under load" rows).
+the median run (wall clock), the least and the median CPU time of a run (user and system: what
+the wall clock would be on an idle machine, when one thread runs), and the answers of each row
+are compared with the first row's. The last row per model, "start-up", runs this checkout's
+default on the first formula alone: start-up plus the limit's per-formula cost is the limit
+docs/benchmarks.md compares with. `--load N` runs N busy-loop processes meanwhile (the "under
+load" rows).
 
 `--top-n`: for each bundled model, the share of the first `--formulas` test formulas whose
 first verified candidate is among the top N, N = 1..8, from a beam of 3 and of 8 (`ltlwit
@@ -177,21 +180,24 @@ def cli_bench(a: argparse.Namespace) -> None:
         models = a.models.split(",")
     cores = os.cpu_count() or 1
     rows = [row for row in cli_rows(a.old, cores) if not a.defaults_only or row[1].startswith("default")]
+    rows.append(("new", "start-up: default, first formula alone", [], rows[0][3]))
     busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(a.load)]
     try:
         with tempfile.TemporaryDirectory() as tmp:
             print(f"{a.formulas} test formulas per model, beam 3, --no-fallback, {a.load} busy processes, "
                   f"{cores} cores, torch {torch.__version__}; formulas/s (wall clock, start-up included)\n")
-            print("| model | code | threads | best f/s | median f/s | least CPU s | answers |")
-            print("|---|---|---|---|---|---|---|")
+            print("| model | code | threads | best f/s | median f/s | least CPU s | median CPU s | answers |")
+            print("|---|---|---|---|---|---|---|---|")
             for model in models:
                 path = test_file(model.rsplit("-", 1)[1], a.formulas, tmp)
+                first = test_file(model.rsplit("-", 1)[1], 1, tmp)
                 times: dict[int, list[float]] = {i: [] for i in range(len(rows))}
                 cpu: dict[int, list[float]] = {i: [] for i in range(len(rows))}
                 outputs: dict[int, str] = {}
                 for _ in range(a.repeat):
-                    for i, (_, _, extra, env) in enumerate(rows):
-                        command = solve_command(model, path, "--format", "text", *extra)
+                    for i, (_, setting, extra, env) in enumerate(rows):
+                        alone = setting.startswith("start-up")
+                        command = solve_command(model, first if alone else path, "--format", "text", *extra)
                         clean = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
                         start, used = time.perf_counter(), _children_cpu()
                         done = subprocess.run(command, capture_output=True, text=True, env=dict(clean, **env),
@@ -200,9 +206,11 @@ def cli_bench(a: argparse.Namespace) -> None:
                         cpu[i].append(_children_cpu() - used)
                         outputs.setdefault(i, done.stdout)
                 for i, (code, setting, _, _) in enumerate(rows):
-                    same = "same" if outputs[i] == outputs[0] else "DIFFER"
-                    print(f"| {model} | {code} | {setting} | {a.formulas / min(times[i]):.1f} | "
-                          f"{a.formulas / statistics.median(times[i]):.1f} | {min(cpu[i]):.2f} | {same} |", flush=True)
+                    n = 1 if setting.startswith("start-up") else a.formulas
+                    same = "-" if n == 1 else "same" if outputs[i] == outputs[0] else "DIFFER"
+                    print(f"| {model} | {code} | {setting} | {n / min(times[i]):.1f} | "
+                          f"{n / statistics.median(times[i]):.1f} | {min(cpu[i]):.2f} | "
+                          f"{statistics.median(cpu[i]):.2f} | {same} |", flush=True)
     finally:
         for proc in busy:
             proc.kill()
