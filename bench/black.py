@@ -36,6 +36,9 @@ the chosen suite's options):
   finite  ../shared/data/black-finite/finite.jsonl.gz: 3,224 formulas read over finite traces
           (LiEtAl2020's Declare-style families, random, and the future families), `X` strong and
           `wX` weak next, peers aalta-f, black-f, ltl2sat; run with `--semantics finite`.
+  ltlfmt  ../shared/data/ltlfmt/ltlfmt.jsonl.gz: 758 formulas of LTLf modulo theories (families
+          EUF, EUFLIA, LIA, LRA, rts: half of BLACK's suite) in BLACK's syntax, over finite traces,
+          each with its row's `domain` as `--domain` (BLACK's -d); peer black (IJCAI 2022).
   tdllite ../shared/data/black/tdllite-tuning.jsonl.gz: 51 temporal description-logic encodings
           of 56 KB to 4 MB (every 8th of BLACK's tdllite family), the future suite's peers; with
           `--parse-time` (or -v) each row also gets the time this process takes to parse the
@@ -79,6 +82,7 @@ SUITES = {
     "past": Suite(DATA_DIR / "black-past" / "past.jsonl.gz"),
     "finite": Suite(DATA_DIR / "black-finite" / "finite.jsonl.gz", ("--semantics", "finite")),
     "tdllite": Suite(DATA_DIR / "black" / "tdllite-tuning.jsonl.gz"),
+    "ltlfmt": Suite(DATA_DIR / "ltlfmt" / "ltlfmt.jsonl.gz", ("--semantics", "finite")),
 }
 DATA = SUITES["future"].data
 OVERRUN_TARGET = 0.5  # seconds of wall time past --timeout
@@ -191,7 +195,8 @@ def run_all(rows: list[dict], args: argparse.Namespace) -> list[dict]:
 
     def work(i: int) -> None:
         nonlocal done
-        results[i] = run_one(rows[i], cmd, args.timeout, args.grace)
+        domain = ["--domain", rows[i]["domain"]] if rows[i].get("domain") else []
+        results[i] = run_one(rows[i], cmd + domain, args.timeout, args.grace)
         done += 1
         r = results[i]
         r["refutes"] = refuting(rows[i], r.pop("_witness"), args)

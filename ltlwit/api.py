@@ -34,6 +34,7 @@ from ltlwit.pipeline.options import SolveOptions, engine_problem
 from ltlwit.pipeline.parsing import InputParser
 
 if TYPE_CHECKING:  # `check`'s: the spec files' layer loads when specs are checked
+    from ltlwit.logic.theory.sorts import Declarations
     from ltlwit.specs.run import ConjunctionResult, SpecResult
 
 __all__ = ["CheckReport", "Solution", "Solver", "check", "parse", "solve", "verify"]
@@ -69,9 +70,12 @@ class Solver:
     `batch_size`, `max_len`, `threads` (CPU threads of the models' tensor operations in this
     process, 1 by default; torch's setting is process-wide), `validators` (who judges a
     witness besides the builtin checker: "aiger", "spot", several comma-separated or a list;
-    they must all agree, and a disagreement makes that answer an error naming each verdict).
+    they must all agree, and a disagreement makes that answer an error naming each verdict),
+    `variables` (data variables' sorts for formulas over data, `{"speed": "Real", "mode":
+    "{off, on}"}`), `domain` ("Int" or "Real": the sort of data variables nothing else gives
+    one; `declarations`, a `Declarations`, says both at once).
     ValueError for options that cannot work here (a model that is not installed,
-    `device="cuda"` without a GPU, `engine="spot"` without Spot)."""
+    `device="cuda"` without a GPU, `engine="spot"` without Spot, a sort that is none)."""
 
     def __init__(self, *, logic: str = "auto", syntax: str = "auto", model: str = "auto",
                  timeout: float | None = None, max_memory: int | None = None,
@@ -79,7 +83,8 @@ class Solver:
                  engine: str = "auto", semantics: str = "infinite", device: str = "auto", fallback: bool = True,
                  all: bool = False, core: bool | str = False, batch_size: int = 128, max_len: int = 160,
                  validators: str | Sequence[str] = "builtin", threads: int = 1,
-                 notify: Notify | None = None) -> None:
+                 variables: Mapping[str, str] | None = None, domain: str | None = None,
+                 declarations: Declarations | None = None, notify: Notify | None = None) -> None:
         from ltlwit.logic.validators import validator_names
 
         problem = engine_problem(engine)
@@ -92,7 +97,8 @@ class Solver:
                                     engine=engine, semantics=semantics, model=model, top=top,
                                     beam=beam, device=device, fallback=fallback, all=all, core=core,
                                     batch_size=batch_size, max_len=max_len,
-                                    validators=validator_names(validators), threads=threads)
+                                    validators=validator_names(validators), threads=threads,
+                                    declarations=_declarations(declarations, variables, domain))
         self.pipeline = Pipeline(self.options, notify=notify)
         if self.pipeline.uses_models:
             check_device(device)
@@ -154,8 +160,24 @@ class Solver:
         return InputItem(formula.strip(), API_NAME, line, from_argument=True)
 
 
+def _declarations(declarations: Declarations | None, variables: Mapping[str, str] | None,
+                  domain: str | None) -> Declarations | None:
+    """One `Declarations` of the API's three ways to give sorts; SortError (a ValueError) for
+    a sort that is none."""
+    if not variables and domain is None:
+        return declarations
+    from ltlwit.logic.theory.sorts import Declarations, parse_sort
+
+    out = Declarations(domain=parse_sort(domain) if domain is not None else None).merged(declarations)
+    for name, sort in (variables or {}).items():
+        out = out.declare(name, parse_sort(sort, name) if isinstance(sort, str) else sort)
+    return out
+
+
 @functools.lru_cache(maxsize=8)
 def _solver(**options: object) -> Solver:
+    if isinstance(options.get("variables"), tuple):  # made hashable by `solve`
+        options["variables"] = dict(options["variables"])  # type: ignore[arg-type]
     return Solver(**options)  # type: ignore[arg-type]
 
 
@@ -168,7 +190,8 @@ def solve(formula: Formula | str, *, model: str = "auto", timeout: float | None 
     why); `.source` says who answered (`engine`, `sat-solver`, `model:si-ltl`, ...) and
     `.to_str(syntax)` prints the answer as `ltlwit solve --syntax-out` does. Other `options`
     are `Solver`'s; solvers are kept per set of options, so repeated calls load models once."""
-    hashable = {k: tuple(v) if isinstance(v, list) else v for k, v in options.items()}  # (validators=[...])
+    hashable = {k: tuple(v) if isinstance(v, list) else tuple(v.items()) if isinstance(v, dict) else v
+                for k, v in options.items()}  # (validators=[...], variables={...})
     return _solver(model=model, timeout=timeout, top=top, **hashable).solve(formula)
 
 

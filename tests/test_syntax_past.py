@@ -363,7 +363,7 @@ def test_fmt_to_spot_refuses_past_formulas_and_converts_the_rest(tmp_path):
     assert result.exit_code == 2
     assert result.stdout == "a U b\nERROR\nERROR\n!c\n"
     message = "cannot print in spot syntax: Spot's syntax has no past operators (Y, Z, S, T, O, H); " \
-              "--to lbt and --to polish-spaced carry them"
+              "--to infix, --to lbt and --to polish-spaced carry them"
     assert result.stderr.splitlines() == [f"ltlwit: {path}:2: {message}", f"ltlwit: {path}:3: {message}"]
     single = run("fmt", "--to", "spot", "a S b", "a & b")
     assert (single.exit_code, single.stdout) == (2, "ERROR\na & b\n")

@@ -30,12 +30,12 @@ WEAK_NAMES = ("wX", "wXa", "wX1", "wXyz", "wX_b", "wX.c", "wXF", "wXFa", "wXF1",
 
 SPOT_LTLF_MESSAGE = (
     "cannot print in spot syntax: Spot's syntax has no weak next wX (in Spot's LTLf reading plain X is the weak "
-    "next and X[!] the strong one, so printing would change the meaning); --to lbt and --to polish-spaced carry it"
+    "next and X[!] the strong one, so printing would change the meaning); --to infix, --to lbt and --to polish-spaced carry it"
 )
 SPOT_BOTH_MESSAGE = (
     "cannot print in spot syntax: Spot's syntax has no past operators (Y, Z, S, T, O, H) and no weak next wX "
     "(in Spot's LTLf reading plain X is the weak next and X[!] the strong one, so printing would change the "
-    "meaning); --to lbt and --to polish-spaced carry them"
+    "meaning); --to infix, --to lbt and --to polish-spaced carry them"
 )
 
 
@@ -448,7 +448,7 @@ def test_fmt_to_spot_keeps_the_past_only_message():
     assert result.exit_code == 2
     assert result.stderr == (
         "ltlwit: <arg 1>: cannot print in spot syntax: Spot's syntax has no past operators (Y, Z, S, T, O, H); "
-        "--to lbt and --to polish-spaced carry them\n"
+        "--to infix, --to lbt and --to polish-spaced carry them\n"
     )
 
 

@@ -9,10 +9,10 @@ one drifts from its owner.
 
 from __future__ import annotations
 
-from ltlwit.logic import LOGICS, OUTPUT_SYNTAXES, SEMANTICS, SYNTAXES
+from ltlwit.logic import DOMAINS, FMT_SYNTAXES, LOGICS, OUTPUT_SYNTAXES, SEMANTICS, SYNTAXES
 from ltlwit.pipeline.options import DEVICES, MODELS
 
-__all__ = ["ALPHABETS", "ARCHS", "DEVICES", "ENGINES", "FORMATS", "LOGICS", "MODELS", "OUTPUT_SYNTAXES", "PRESETS",
+__all__ = ["ALPHABETS", "ARCHS", "DEVICES", "DOMAINS", "ENGINES", "FMT_SYNTAXES", "FORMATS", "LOGICS", "MODELS", "OUTPUT_SYNTAXES", "PRESETS",
            "SEMANTICS", "SHELLS", "SOLVE_FORMATS", "SYNTAXES", "TASKS"]
 
 #: `ltlwit.logic.ltl.ENGINES`.

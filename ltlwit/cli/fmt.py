@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ltlwit.cli.choices import OUTPUT_SYNTAXES
+from ltlwit.cli.choices import FMT_SYNTAXES
 from ltlwit.cli.environment import Environment
 from ltlwit.cli.options import emit_all, files_option, inputs, syntax_option
 from ltlwit.cli.output import FmtText
@@ -16,8 +16,9 @@ from ltlwit.pipeline.parsing import InputParser
 @click.command()
 @click.argument("formulas", nargs=-1, metavar="[FORMULA]...")
 @files_option("Read formulas from FILE, one per line ('-': stdin). Repeatable.")
-@click.option("--to", "to", type=click.Choice(OUTPUT_SYNTAXES), default="spot", show_default=True,
-              help="Output syntax.")
+@click.option("--to", "to", type=click.Choice(FMT_SYNTAXES), default="spot", show_default=True,
+              help="Output syntax: spot (Spot's infix), infix (ltlwit's: Spot's with the past operators, wX and data "
+              "atoms such as x + 1 > y, which Spot's tools do not read), polish, polish-spaced, lbt.")
 @syntax_option
 @click.pass_context
 def fmt(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...], to: str, syntax: str) -> ExitStatus:

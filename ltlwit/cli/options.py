@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Iterator, S
 
 import click
 
-from ltlwit.cli.choices import DEVICES, ENGINES, FORMATS, LOGICS, MODELS, SEMANTICS, SYNTAXES, TASKS
+from ltlwit.cli.choices import DEVICES, DOMAINS, ENGINES, FORMATS, LOGICS, MODELS, SEMANTICS, SYNTAXES, TASKS
 from ltlwit.cli.environment import Environment
 from ltlwit.cli.output import Printer, stdout_console
 from ltlwit.cli.status import ExitStatus, exit_status, worst
@@ -92,6 +92,37 @@ def semantics_of(ctx: click.Context, options: dict[str, Any]) -> str:
     return "finite" if finite else semantics
 
 
+def data_options(command: Callable) -> Callable:
+    """`--var NAME:SORT` (repeatable) and `--domain Int|Real`: the sorts of data variables
+    (see `declarations_of`)."""
+    command = click.option(
+        "--domain", type=click.Choice(DOMAINS, case_sensitive=False), metavar="Int|Real",
+        help="The sort of data variables nothing else gives one (BLACK's -d): without it such a variable's "
+        "sort is inferred where that is unambiguous (a decimal numeral makes it Real), else an error.")(command)
+    return click.option(
+        "--var", "variables", multiple=True, metavar="NAME:SORT",
+        help="Declare a data variable's sort: Int, Real, Bool, or an enumeration {a, b, c} (its values are "
+        "constants, mutually exclusive). Repeatable.")(command)
+
+
+def declarations_of(ctx: click.Context, options: dict[str, Any]) -> Any:
+    """The `Declarations` of `--var` and `--domain` (popped from `options`), None when neither
+    was given; a bad declaration is a usage error."""
+    from ltlwit.logic.theory.sorts import Declarations, SortError, parse_declaration, parse_sort
+
+    variables = options.pop("variables", ())
+    domain = options.pop("domain", None)
+    if not variables and domain is None:
+        return None
+    try:
+        out = Declarations(domain=parse_sort(domain) if domain else None)
+        for text in variables:
+            out = out.declare(*parse_declaration(text))
+    except SortError as exc:
+        raise click.BadParameter(str(exc), ctx, param_hint="'--var'" if variables else "'--domain'") from None
+    return out
+
+
 def _quiet(ctx: click.Context, _: click.Parameter, value: bool) -> None:
     if value:
         Environment.of(ctx).quiet = True
@@ -169,6 +200,7 @@ def solve_options(command: Callable, timeout: float | None = None) -> Callable:
         click.option("--no-fallback", "no_fallback", is_flag=True,
                      help="Do not ask the engine when no model candidate verifies: answer UNKNOWN."),
         semantics_options,
+        data_options,
         validator_option,
     ]
     for option in reversed(options):
@@ -183,6 +215,7 @@ def make_solver(ctx: click.Context, notify: Callable[..., None], **options: Any)
 
     options["fallback"] = not options.pop("no_fallback")
     options["semantics"] = semantics_of(ctx, options)
+    options["declarations"] = declarations_of(ctx, options)
     jobs = options.pop("jobs", 1)
     if options.get("max_memory") is None and jobs > 1:
         from ltlwit.pipeline.options import default_max_memory

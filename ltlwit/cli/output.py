@@ -203,7 +203,7 @@ def solve_record(solution: Solution, syntax: str = "spot") -> dict[str, Any]:
         "logic": solution.logic,
         "status": solution.status,
         "witness": witness.to_str(syntax) if witness is not None else None,
-        "witness_polish": witness.to_str("polish") if witness is not None else None,
+        "witness_polish": witness.to_str("polish") if witness is not None and not _has_data(witness) else None,
         "assignment": witness.as_dict() if isinstance(witness, Assignment) else None,
         "source": solution.source,
         "rank": solution.rank,
@@ -218,6 +218,10 @@ def solve_record(solution: Solution, syntax: str = "spot") -> dict[str, Any]:
         "error": solution.error_text,
         "warnings": list(solution.warnings),
     }
+
+
+def _has_data(witness: Any) -> bool:
+    return not isinstance(witness, Assignment) and any(step.data for step in witness.steps)
 
 
 def _core_record(solution: Solution, syntax: str) -> list[dict[str, Any]] | None:

@@ -8,8 +8,9 @@ import click
 
 from ltlwit.cli.environment import Environment
 from ltlwit.cli.jobs import VerifyWork, View, jobs_option, own_stdin, run_jobs, shard_of, shard_option
-from ltlwit.cli.options import emit_all, engine_option, files_option, format_option, inputs, logic_option, \
-    quiet_option, semantics_of, semantics_options, syntax_option, validator_option
+from ltlwit.cli.options import data_options, declarations_of, emit_all, engine_option, files_option, \
+    format_option, inputs, logic_option, quiet_option, semantics_of, semantics_options, syntax_option, \
+    validator_option
 from ltlwit.cli.output import verify_printer
 from ltlwit.cli.status import ExitStatus, worst
 from ltlwit.pipeline.inputs import InputItem
@@ -25,6 +26,7 @@ from ltlwit.pipeline.verify import Verdict, VerifyOptions, verify_lines, verify_
 @format_option
 @engine_option
 @semantics_options
+@data_options
 @validator_option
 @quiet_option
 @jobs_option
@@ -48,7 +50,7 @@ def verify(ctx: click.Context, pair: tuple[str, ...], files: tuple[str, ...], lo
     if problem:
         raise click.UsageError(problem, ctx)
     options = VerifyOptions(logic=logic, syntax=syntax, engine=engine, semantics=semantics_of(ctx, semantics),
-                            validators=validators,
+                            validators=validators, declarations=declarations_of(ctx, semantics),
                             max_memory=default_max_memory(jobs))  # UNSAT claims' ceiling, per worker as in solve
     env = Environment.of(ctx)
     printer = verify_printer(fmt, env)

@@ -9,8 +9,13 @@ layer's parsers (`ltlwit --help` stays instant).
 SYNTAXES = ("auto", "spot", "polish", "polish-spaced", "lbt")
 #: Syntaxes formulas, traces and assignments print in (`Formula.to_str`, `Trace.to_str`, ...).
 OUTPUT_SYNTAXES = ("spot", "polish", "polish-spaced", "lbt")
+#: What `ltlwit fmt` writes: those, and ltlwit's own infix (`infix`: Spot's, with the past
+#: operators, the weak next `wX` and data atoms, which Spot's tools do not read).
+FMT_SYNTAXES = ("infix", *OUTPUT_SYNTAXES)
 #: `ltl`: lasso traces witness a formula; `prop`: partial assignments do (propositional only);
 #: `auto`: `prop` for a formula without temporal operators, else `ltl`.
 LOGICS = ("auto", "ltl", "prop")
 #: `infinite`: traces go on forever (lassos); `finite`: LTLf, non-empty finite traces.
 SEMANTICS = ("infinite", "finite")
+#: The sorts `--domain` gives data variables nothing else gives one (BLACK's `-d`).
+DOMAINS = ("Int", "Real")

@@ -23,8 +23,11 @@ import weakref
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
-#: Operator spellings used as `Formula.op`. Constants are "1" and "0"; an AP has op "ap".
+#: Operator spellings used as `Formula.op`. Constants are "1" and "0"; an AP has op "ap"; a
+#: first-order atom over data (`x + 1 > y`) has op "atom" and its `Term` as `name`
+#: (`ltlwit.logic.theory`): a leaf to every layer but the theory's.
 CONSTANTS = ("1", "0")
+ATOM = "atom"
 #: The past-time operators, in BLACK's and nuXmv's letters: `Y` yesterday (there is a previous
 #: instant and the operand held there), `Z` weak yesterday (or this is the first instant), `O`
 #: once, `H` historically, `S` since, `T` triggered (`a T b` = `!(!a S !b)`): the mirror images
@@ -68,7 +71,8 @@ class _Fields:
     attribute stores, and then becomes a `Formula`, which forbids them: `object.__setattr__`
     for each of nine fields cost a microsecond per node, a second on a multi-megabyte parse."""
 
-    __slots__ = ("op", "children", "name", "size", "temporal", "past", "weak", "_aps", "_hash", "__weakref__")
+    __slots__ = ("op", "children", "name", "size", "temporal", "past", "weak", "data", "_aps", "_hash",
+                 "__weakref__")
 
     op: str
     children: tuple["Formula", ...]
@@ -80,6 +84,8 @@ class _Fields:
     past: bool
     #: some node of the formula is a weak next `wX` (read as X under infinite semantics)
     weak: bool
+    #: some leaf of the formula is a first-order atom over data (op "atom")
+    data: bool
 
 
 class _Node(_Fields):
@@ -111,6 +117,7 @@ class Formula(_Fields):
         node._aps = None
         if not children:
             node.size, node.temporal, node.past, node.weak = 1, False, False, False
+            node.data = op == ATOM
             node._hash = zlib.crc32(f"{op}\0{name}".encode())
         elif len(children) == 1:
             child = children[0]
@@ -118,6 +125,7 @@ class Formula(_Fields):
             node.temporal = op in TEMPORAL or child.temporal
             node.past = child.past or op in PAST
             node.weak = child.weak or op == WEAK_NEXT
+            node.data = child.data
             node._hash = hash((_OPCODE[op], child._hash))
         else:
             left, right = children
@@ -125,6 +133,7 @@ class Formula(_Fields):
             node.temporal = op in TEMPORAL or left.temporal or right.temporal
             node.past = left.past or right.past or op in PAST
             node.weak = left.weak or right.weak
+            node.data = left.data or right.data
             node._hash = hash((_OPCODE[op], left._hash, right._hash))
         node.__class__ = Formula
         ref = _Ref(node, _forget)
@@ -232,6 +241,13 @@ def ap(name: str) -> Formula:
     return Formula("ap", (), name)
 
 
+def atom(term: object) -> Formula:
+    """A first-order atom over data: a comparison or predicate `Term` (`ltlwit.logic.theory`)."""
+    if not getattr(term, "is_atom", False):
+        raise ValueError(f"not an atom: {term!r}")
+    return Formula(ATOM, (), term)  # type: ignore[arg-type]
+
+
 def const(value: bool) -> Formula:
     return TRUE if value else FALSE
 
@@ -275,6 +291,8 @@ def make(op: str, *children: Formula, name: str | None = None) -> Formula:
     """Generic constructor keyed by operator spelling, for code that maps over trees."""
     if op == "ap":
         return ap(name)  # type: ignore[arg-type]
+    if op == ATOM:
+        return atom(name)
     if op in CONSTANTS:
         if children:
             raise ValueError(f"constant {op} takes no operands")

@@ -14,12 +14,15 @@ The heavy halves (the LTL engine, the SAT solver) are imported when first needed
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Union
+from typing import TYPE_CHECKING, Mapping, Union
 
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.rename import Renaming
 from ltlwit.logic.trace import Trace
+
+if TYPE_CHECKING:
+    from ltlwit.logic.theory.sorts import Declarations
 
 Witness = Union[Trace, Assignment]
 
@@ -41,24 +44,30 @@ Prediction = Union[Trace, Assignment, Invalid]
 
 def logic_of(formula: Formula, logic: str = "auto") -> str:
     """`ltl` or `prop` for a run asked for `logic` (`auto`: `prop` exactly when the formula has
-    no temporal operator); ValueError when `prop` is asked for a temporal formula."""
+    no temporal operator and no data); ValueError when `prop` is asked for a temporal formula
+    or one over data (its answer is a trace of states, even of one state)."""
     if logic == "auto":
-        return "ltl" if formula.temporal else "prop"
+        return "ltl" if formula.temporal or formula.data else "prop"
     if logic not in ("ltl", "prop"):
         raise ValueError(f"unknown logic {logic!r}; expected auto, ltl or prop")
     if logic == "prop" and formula.temporal:
         # No CLI flag here: `ltlwit.solve(..., logic="prop")` reports this as it is.
         raise ValueError("logic prop is for propositional formulas, and this one has temporal operators")
+    if logic == "prop" and formula.data:
+        raise ValueError("logic prop is for propositional formulas, and this one compares data (its witness is a "
+                         "trace of values: --logic ltl or auto)")
     return logic
 
 
-def holds(formula: Formula, witness: Witness, engine: str = "auto", semantics: str | None = None) -> bool:
+def holds(formula: Formula, witness: Witness, engine: str = "auto", semantics: str | None = None,
+          declarations: Declarations | None = None) -> bool:
     """Whether `witness` witnesses `formula`. ValueError when that cannot be judged: an
     assignment for a temporal formula, an assignment naming an AP the formula lacks, a formula
     too deep for the checker, a trace of the other kind than `semantics` asks for (a lasso
     under "finite", a finite trace under "infinite": never reinterpreted; None: a trace is
     judged under the semantics its kind implies). `engine` picks the LTL trace checker (`auto`,
-    `builtin`, `spot`)."""
+    `builtin`, `spot`). A formula over data needs a trace with values (`theory.evaluate`), its
+    variables' sorts from `declarations` or inferred."""
     if isinstance(witness, Trace):
         from ltlwit.logic import ltl
 
@@ -69,7 +78,7 @@ def holds(formula: Formula, witness: Witness, engine: str = "auto", semantics: s
                 "a lasso trace (with a cycle), but the semantics is finite: give a finite trace (a; b; c), "
                 "or --semantics infinite")
 
-        return bool(ltl.holds(formula, witness, engine=engine))
+        return bool(ltl.holds(formula, witness, engine=engine, declarations=declarations))
     if isinstance(witness, Assignment):
         if formula.temporal:
             raise ValueError("an assignment witnesses only propositional formulas; this one is temporal "
@@ -81,13 +90,13 @@ def holds(formula: Formula, witness: Witness, engine: str = "auto", semantics: s
 
 
 def is_witness(formula: Formula, candidate: Prediction, engine: str = "auto",
-               semantics: str | None = "infinite") -> bool:
+               semantics: str | None = "infinite", declarations: Declarations | None = None) -> bool:
     """`holds`, for candidates nobody vouches for: an `Invalid` output, or one that cannot be
     judged (a finite trace from a model of lassos...), is no witness."""
     if isinstance(candidate, Invalid):
         return False
     try:
-        return holds(formula, candidate, engine, semantics)
+        return holds(formula, candidate, engine, semantics, declarations)
     except ValueError:
         return False
 
@@ -173,6 +182,8 @@ def same_words(a: Witness, b: Witness) -> bool:
         return a == b
     if a == b:
         return True
+    if any(step.data for step in a.steps + b.steps):  # values: the same words only if written alike
+        return False
     if a.finite or b.finite:
         return a.finite and b.finite and len(a.prefix) == len(b.prefix) \
             and all(_equivalent(x, y) for x, y in zip(a.prefix, b.prefix))

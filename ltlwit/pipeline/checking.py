@@ -44,7 +44,8 @@ def engine_answer(formula: Formula, logic: str, options: SolveOptions,
         if isinstance(result, Sat) and not holds(formula, result.witness):
             raise ValueError("internal error: the SAT path produced an assignment that does not entail the formula")
         return result, "sat-solver"
-    result = ltl.solve(formula, budget, engine=options.engine, semantics=options.semantics)
+    data = {"declarations": options.declarations} if formula.data else {}
+    result = ltl.solve(formula, budget, engine=options.engine, semantics=options.semantics, **data)
     if options.engine != "spot":
         return result, "engine"
     if isinstance(result, Sat) and not holds(formula, result.witness, engine="builtin"):

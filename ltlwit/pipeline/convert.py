@@ -31,14 +31,22 @@ _NO_WEAK_NEXT_IN_SPOT = ("no weak next wX (in Spot's LTLf reading plain X is the
                          "strong one, so printing would change the meaning)")
 
 
+#: Why it refuses data atoms: Spot's propositions are Boolean, and `x > 1` would be read as an
+#: error (or, quoted, as a proposition named so).
+_NO_DATA_IN_SPOT = "no data atoms (comparisons such as x > 1)"
+
+
 def _spot_refusal(formula: Formula) -> str | None:
     """Why `--to spot` cannot print `formula`, or None when it can."""
-    missing = [why for lacks, why in ((formula.past, _NO_PAST_IN_SPOT), (formula.weak, _NO_WEAK_NEXT_IN_SPOT))
+    missing = [why for lacks, why in ((formula.past, _NO_PAST_IN_SPOT), (formula.weak, _NO_WEAK_NEXT_IN_SPOT),
+                                      (formula.data, _NO_DATA_IN_SPOT))
                if lacks]
     if not missing:
         return None
+    if formula.data:
+        return f"Spot's syntax has {' and '.join(missing)}; --to infix carries them (ltlwit's infix)"
     them = "them" if formula.past else "it"
-    return f"Spot's syntax has {' and '.join(missing)}; --to lbt and --to polish-spaced carry {them}"
+    return f"Spot's syntax has {' and '.join(missing)}; --to infix, --to lbt and --to polish-spaced carry {them}"
 
 
 def convert_one(item: InputItem, parser: InputParser, to: str) -> Conversion:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, BinaryIO, Callable, Iterable, Iterator
 
 if TYPE_CHECKING:
     from ltlwit.logic.formula import Formula
+    from ltlwit.logic.theory.sorts import Declarations
 
 #: Lines longer than this many MiB are refused, by default: industrial specifications reach a
 #: few megabytes on one line, and a line of hundreds of megabytes is more likely junk than a
@@ -72,10 +73,13 @@ class InputItem:
 @dataclass(frozen=True, kw_only=True)
 class FormulaItem(InputItem):
     """An input that is a formula already (`ltlwit.solve(formula)`): nothing to parse.
-    `semantics`: its own (a spec's), instead of the run's."""
+    `semantics`: its own (a spec's), instead of the run's; `declarations`: its own sorts (a
+    spec file's), with the run's."""
 
     formula: Formula
     semantics: str | None = None
+    #: Its data's declared sorts (a spec file's table), added to the run's.
+    declarations: Declarations | None = None
 
 
 def read_inputs(

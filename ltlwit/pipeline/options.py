@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ltlwit.logic import SEMANTICS
+from ltlwit.logic.theory.sorts import Declarations
 
 #: --model's keywords: `auto` is `si` where its weights are installed and a CUDA GPU can run
 #: them, the engine alone elsewhere; `both` asks both families and tries the union of their
@@ -68,6 +69,9 @@ class SolveOptions:
     #: conjuncts (`ltlwit.logic.core`), within the same `timeout`; "fine": and within them, the
     #: subformulas that matter (the others weakened to constants).
     core: bool | Literal["fine"] = False
+    #: The sorts of data variables (`--var NAME:SORT`) and of undeclared ones (`--domain`), for
+    #: formulas over data; a spec file's own come on top of these (`FormulaItem.declarations`).
+    declarations: Declarations | None = None
     #: Most inputs per model batch. Batches ramp up from 1, so the first answer is quick.
     batch_size: int = 128
     #: Longest witness a model may write, in tokens.

@@ -47,6 +47,7 @@ from ltlwit.pipeline.sources import CandidateSource, NeuralSource, Proposal, mer
 
 if TYPE_CHECKING:
     from ltlwit.logic.core import Core
+    from ltlwit.logic.theory.sorts import Declarations
 
 #: Distinct formulas whose answers a run remembers (least recently used ones are forgotten),
 #: and input texts (up to `parsing.SHORT` characters) whose parse it remembers.
@@ -80,6 +81,7 @@ class Pending:
     spent: float  # seconds attributed to this input so far
     proposals: list[list[Proposal]] = field(default_factory=list)  # one list per source that ran
     warnings: tuple[str, ...] = ()  # about how its text was read (`Solution.warnings`)
+    declarations: Declarations | None = None  # its data's sorts: the run's and its spec file's
 
     @property
     def finite(self) -> bool:
@@ -104,8 +106,10 @@ class Pipeline:
         self._selection = Selection({t: () for t in self._sources}) if sources is not None else select(options)
         #: When the first input's clock starts, if before it is read (`count_from`).
         self._origin: float | None = None
-        #: Whether the notice that past formulas skip the models was given (once a run).
+        #: Whether the notices that past formulas, and formulas over data, skip the models were
+        #: given (once a run each).
         self._past_said = False
+        self._data_said = False
 
     def count_from(self, origin: float) -> None:
         """Start the first input's clock at `origin` (a `time.perf_counter()` reading), e.g.
@@ -173,17 +177,26 @@ class Pipeline:
                 return parsed
             formula, logic, warnings = parsed
             semantics = getattr(item, "semantics", None) or self.options.semantics
-            earlier = self._memo.get((formula, logic, semantics))
+            declarations = self._declarations(item)
+            earlier = self._memo.get((formula, logic, semantics, declarations))
             if earlier is not None:
-                self._memo.move_to_end((formula, logic, semantics))
+                self._memo.move_to_end((formula, logic, semantics, declarations))
                 time_ms = _ms(time.perf_counter() - start)
                 return Answered([_again(s, item, time_ms, warnings) for s in earlier])
-            pending = Pending(item, formula, logic, semantics, None, 0.0, warnings=warnings)
+            pending = Pending(item, formula, logic, semantics, None, 0.0, warnings=warnings,
+                              declarations=declarations)
             pending.model_input = self._model_input(pending)
             pending.spent = time.perf_counter() - start
             return pending
         except Exception as exc:  # noqa: BLE001 - a bug on one input must not cost the others
             return Answered([self._solution(item, "error", start=start, message=internal_error(exc), exception=exc)])
+
+    def _declarations(self, item: InputItem) -> Declarations | None:
+        """The sorts an input's data has: the run's, and its spec file's on top."""
+        own = getattr(item, "declarations", None)
+        if own is None:
+            return self.options.declarations
+        return (self.options.declarations or own).merged(own) if self.options.declarations else own
 
     def _parse(self, item: InputItem, start: float) -> Answered | tuple[Formula, str, tuple[str, ...]]:
         """The input's formula, logic and warnings about its reading, or its error answer."""
@@ -211,7 +224,7 @@ class Pipeline:
 
     def _model_input(self, p: Pending) -> ModelInput | None:
         formula, logic = p.formula, p.logic
-        if formula.past or p.finite or not self._models_for(logic):
+        if formula.past or formula.data or p.finite or not self._models_for(logic):
             return None
         core = to_core(formula, logic)
         if core.size > MAX_MODEL_INPUT:
@@ -236,6 +249,10 @@ class Pipeline:
             self._past_said = True
             self.notify("formulas with past operators (Y, Z, S, T, O, H) skip the models, trained on "
                         "future-only LTL; the engine answers them", None)
+        if any(p.logic == task and p.formula.data for p in pending) and self._models_for(task) and not self._data_said:
+            self._data_said = True
+            self.notify("formulas over data (comparisons such as x > 1) skip the models, trained on propositions; "
+                        "the engine answers them with an SMT solver", None)
         return self._sources.get(task, [])
 
     def _load(self, task: str) -> list[CandidateSource]:
@@ -285,7 +302,7 @@ class Pipeline:
             solutions = [self._solution(p.item, "error", p.spent, start, logic=p.logic, message=internal_error(exc),
                                         exception=exc, warnings=p.warnings)]
         if all(s.status != "error" for s in solutions):
-            _remember(self._memo, (p.formula, p.logic, p.semantics), solutions)
+            _remember(self._memo, (p.formula, p.logic, p.semantics, p.declarations), solutions)
         yield from solutions
 
     def _second_opinion(self, p: Pending, s: Solution) -> Solution:
@@ -333,8 +350,8 @@ class Pipeline:
         if not opts.fallback:
             return out or [solution("unknown", message=self._no_fallback_reason(p, tried))]
         try:
-            if p.semantics != opts.semantics:
-                opts = replace(opts, semantics=p.semantics)
+            if p.semantics != opts.semantics or p.declarations != opts.declarations:
+                opts = replace(opts, semantics=p.semantics, declarations=p.declarations)
             stage.enter("engine")
             result, source = engine_answer(p.formula, p.logic, opts, started=start - p.spent)
         except ValueError as exc:
@@ -375,6 +392,8 @@ class Pipeline:
         or none is in use."""
         if not self._models_for(p.logic):
             return None
+        if p.formula.data:
+            return "data atoms (the models know propositions only)"
         if p.finite:
             return "finite semantics (the models write lassos)"
         if p.formula.past:

@@ -22,6 +22,7 @@ from typing import ClassVar, Iterable, Iterator, Literal
 
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.result import Sat, Unknown
+from ltlwit.logic.theory.sorts import Declarations
 from ltlwit.logic.trace import Trace
 from ltlwit.logic.witness import Witness, holds, logic_of, parse_witness
 from ltlwit.pipeline.answers import Answer, internal_error
@@ -44,6 +45,8 @@ class VerifyOptions:
     max_memory: int = field(default_factory=default_max_memory)
     #: Who judges a witness (`ltlwit.logic.validators`): the first decides, the others must agree.
     validators: tuple[str, ...] = ("builtin",)
+    #: The sorts of data variables (`--var`, `--domain`), for formulas over data.
+    declarations: Declarations | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -84,7 +87,7 @@ def judge_unsat(formula: Formula, logic: str,
     ("holds", None, None) when it proves it unsatisfiable; ("fails", the witness it found, why)
     when it finds one; ("unknown", None, why) when it cannot decide."""
     solving = SolveOptions(logic=logic, engine=options.engine, semantics=options.semantics,
-                           max_memory=options.max_memory, model="none")
+                           max_memory=options.max_memory, model="none", declarations=options.declarations)
     result, _ = engine_answer(formula, logic, solving)
     if isinstance(result, Sat):
         shown = result.witness.to_str("spot")
@@ -155,7 +158,8 @@ def verify_one(item: InputItem, formula_text: str, witness_text: str, options: V
         return done("error", logic=logic, message="parse error in the witness", parse_error=exc)
     logic = "ltl" if isinstance(witness, Trace) else "prop"  # a trace may witness a propositional formula
     try:
-        valid = holds(formula, witness, options.engine, options.semantics)
+        data = {"declarations": options.declarations} if formula.data else {}
+        valid = holds(formula, witness, options.engine, options.semantics, **data)
         if len(options.validators) > 1:
             from ltlwit.logic.validators import second_opinion
 

@@ -22,6 +22,8 @@ condition of the same engine), `spot` (optional backend).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ltlwit.logic import SEMANTICS
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.ltl import check as _check
@@ -31,19 +33,31 @@ from ltlwit.logic.ltl.solver import solve_builtin
 from ltlwit.logic.result import Result, Unknown
 from ltlwit.logic.trace import Trace
 
+if TYPE_CHECKING:
+    from ltlwit.logic.theory.abstraction import Abstraction
+    from ltlwit.logic.theory.sorts import Declarations
+
 ENGINES = ("auto", "builtin", "spot")
 
 __all__ = ["Budget", "ENGINES", "SEMANTICS", "clear_caches", "holds", "solve"]
 
 
 def solve(formula: Formula, budget: Budget | None = None, engine: str = "auto",
-          semantics: str = "infinite") -> Result:
+          semantics: str = "infinite", declarations: Declarations | None = None) -> Result:
     """Satisfiability of an LTL (or propositional) formula with a verified witness: a lasso,
     or under finite semantics a finite trace.
 
     Never a wrong answer: a witness has passed `holds`, Unsat comes from an exhaustive search.
-    A formula too deep for the interpreter gives Unknown, not a crash."""
+    A formula too deep for the interpreter gives Unknown, not a crash. A formula over data
+    (`formula.data`) is decided modulo its theories (`data`), its variables' sorts from
+    `declarations` or inferred (SortError, a ValueError, where they clash or are unknown)."""
     finite = _finite(semantics)
+    if formula.data:
+        if _backend(engine) == "spot":
+            raise ValueError("the spot engine has no data atoms; the built-in engine (--engine builtin) decides them")
+        from ltlwit.logic.ltl import data
+
+        return data.solve(abstraction(formula, declarations, finite), budget)
     if _backend(engine) == "spot":
         from ltlwit.logic.ltl import spot
 
@@ -59,10 +73,16 @@ def solve(formula: Formula, budget: Budget | None = None, engine: str = "auto",
         return Unknown("formula nested too deeply for the built-in engine")
 
 
-def holds(formula: Formula, trace: Trace, engine: str = "auto") -> bool:
+def holds(formula: Formula, trace: Trace, engine: str = "auto", declarations: Declarations | None = None) -> bool:
     """Whether every word matching the symbolic `trace` satisfies `formula` (a lasso: infinite
     words; a finite trace: finite words, finite semantics); False when a step is
-    unsatisfiable. Raises ValueError (one line) for a formula nested too deeply."""
+    unsatisfiable. Raises ValueError (one line) for a formula nested too deeply. A formula
+    over data needs a data trace (values in its steps: `theory.evaluate`), judged exactly,
+    without the SMT solver."""
+    if formula.data:
+        if _backend(engine) == "spot":
+            raise ValueError("the spot engine has no data atoms; the built-in engine (--engine builtin) checks them")
+        return _check.holds_data(abstraction(formula, declarations, trace.finite), trace)
     if _backend(engine) == "spot":
         from ltlwit.logic.ltl import spot
 
@@ -76,6 +96,14 @@ def holds(formula: Formula, trace: Trace, engine: str = "auto") -> bool:
         return _check.holds(_finite_mod.strong(formula), trace)
     except RecursionError:
         raise ValueError("formula nested too deeply for the built-in checker") from None
+
+
+def abstraction(formula: Formula, declarations: Declarations | None, finite: bool) -> "Abstraction":
+    """A formula over data's Boolean abstraction, its sorts resolved (`theory`)."""
+    from ltlwit.logic.theory.abstraction import abstract
+    from ltlwit.logic.theory.sorts import resolve
+
+    return abstract(formula, resolve(formula, declarations), finite)
 
 
 def _finite(semantics: str) -> bool:

@@ -96,7 +96,7 @@ class Unroller:
         self.posts = encoding.posts
         self.latches = encoding.latches
         self.name = solver
-        self.solver = Solver(name=solver)
+        self.solver = self._new_solver()
         self.top = 0
         self.offsets: list[int] = []  # where each step's copy of the variables starts
         self.interrupted = False
@@ -108,6 +108,10 @@ class Unroller:
         self.gap = 0  # how far past the shortest bound the last dropped probe was
         self.prober: Unroller | None = None  # the probes' own solver (module docstring)
         self._loops: dict[int, tuple[int, list[int]]] = {}  # bound: its selector, loop selectors
+
+    def _new_solver(self) -> Solver:
+        """The solver the steps are copied into (a theory search gives its own: `ltl.data`)."""
+        return Solver(name=self.name)
 
     def interrupt(self) -> None:
         self.interrupted = True

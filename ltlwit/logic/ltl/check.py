@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from functools import lru_cache
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ltlwit.logic.formula import FALSE, PAST, TRUE, Formula, conjuncts, postorder
 from ltlwit.logic.ltl.emptiness import accepting_scc
@@ -27,6 +27,9 @@ from ltlwit.logic.ltl.expand import Translator
 from ltlwit.logic.ltl.labels import Labels, make_labels
 from ltlwit.logic.ltl.rewrite import negate
 from ltlwit.logic.trace import Trace
+
+if TYPE_CHECKING:
+    from ltlwit.logic.theory.abstraction import Abstraction
 
 _LABELS: "OrderedDict[tuple[str, ...], Labels]" = OrderedDict()
 _EVALUATORS: "OrderedDict[tuple[Formula, int], Evaluator]" = OrderedDict()
@@ -85,6 +88,26 @@ def holds(formula: Formula, trace: Trace, limit: Limit | None = None) -> bool:
     if formula.past:
         return violation(formula, trace, limit) is None
     return not violated(formula, L, steps, loop, limit)
+
+
+def holds_data(abstraction: "Abstraction", trace: Trace, limit: Limit | None = None) -> bool:
+    """Whether a data trace (values in its steps: `theory.evaluate`) satisfies the formula
+    over data that `abstraction` abstracts: each atom decided at each instant by the exact
+    evaluator, no SMT solver, then the formula as written decided on the result by `holds`
+    (on finite traces through the finite-trace translation). TraceError (a ValueError) for a
+    trace that cannot be judged: a variable without a value, a value of the wrong sort."""
+    from ltlwit.logic.theory.evaluate import boolean_trace
+
+    if trace.finite != abstraction.finite:
+        raise ValueError("a finite trace needs finite semantics, a lasso infinite ones")
+    steps = boolean_trace(trace, abstraction.names, abstraction.signature)
+    if abstraction.finite:
+        from ltlwit.logic.ltl.finite import holds as finite_holds
+
+        return finite_holds(abstraction.plain, steps, limit)
+    from ltlwit.logic.ltl.finite import strong
+
+    return holds(strong(abstraction.plain), steps, limit)
 
 
 @lru_cache(maxsize=16)

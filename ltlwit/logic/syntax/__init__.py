@@ -53,7 +53,8 @@ def _polish(text: str) -> Formula:
 
 _CYCLE_KEYWORD = re.compile(r"(?:^|[\s;])cycle\s*\{")  # Spot's framing, not DeepLTL's `;{...}`
 _PARSERS = {"auto": parse_auto, "spot": parse_spot, "polish": _polish, "polish-spaced": parse_spaced, "lbt": parse_lbt}
-_PRINTERS = {"spot": print_spot, "polish": print_network, "polish-spaced": print_spaced, "lbt": print_lbt}
+_NAMES = {"polish": "DeepLTL's Polish notation", "polish-spaced": "Spaced Polish notation", "lbt": "LBT"}
+_PRINTERS = {"spot": print_spot, "infix": print_spot, "polish": print_network, "polish-spaced": print_spaced, "lbt": print_lbt}
 
 
 def _check_text(text: object) -> None:
@@ -78,6 +79,9 @@ def print_formula(formula: Formula, syntax: str = "spot") -> str:
         printer = _PRINTERS[syntax]
     except KeyError:
         raise ValueError(f"unknown output syntax {syntax!r}; expected one of {', '.join(OUTPUT_SYNTAXES)}") from None
+    if formula.data and syntax not in ("spot", "infix"):
+        raise ValueError(f"{_NAMES[syntax]} has no data atoms (comparisons such as x > 1, terms, functions); "
+                         "--to infix carries them")
     return printer(formula)
 
 
@@ -103,8 +107,9 @@ def deepltl_framing(text: str) -> bool:
 
 def print_trace(trace: Trace, syntax: str = "spot") -> str:
     """A lasso trace in any output syntax (see `Trace.to_str`); each reads back with
-    `parse_trace(text, "auto")`."""
-    if syntax == "spot":
+    `parse_trace(text, "auto")`. A trace with values (`x = 3`) is written in infix whatever the
+    syntax: the others have no data atoms."""
+    if syntax == "spot" or any(step.data for step in trace.steps):
         return print_trace_spot(trace, print_spot)
     if syntax == "lbt":
         return print_trace_spot(trace, print_lbt)

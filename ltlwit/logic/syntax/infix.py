@@ -20,6 +20,7 @@ import re
 
 from ltlwit.logic.budget import check_deadline
 from ltlwit.logic.formula import FALSE, PAST, TRUE, WEAK_NEXT, Formula, collector_paused
+from ltlwit.logic.syntax.data import call_hint, data_hint, parse_data
 from ltlwit.logic.syntax.errors import ParseError
 from ltlwit.logic.syntax.infix_lex import _WORDS, _WORDS_LIMIT, LEVELS, RIGHT, Tok, _word, describe, tokenize
 
@@ -33,6 +34,9 @@ def conjunct_spans(text: str) -> tuple[Formula, list[tuple[int, int]]]:
     """The formula `text` is (in Spot's infix syntax), and where its top-level conjuncts are
     written: (start, end) column ranges, `&` flattened through parentheses left to right as
     `formula.conjuncts` does (so `1` conjuncts are left out); ParseError as `parse_spot`."""
+    if data_hint(text) or (call_hint(text) and _data_reading(text) is not None):
+        spans: list[tuple[int, int]] = []
+        return parse_data(text, spans), spans
     where: list[_Span] = []
     formula = _parse(text, where)
     out, stack = [], [where[0]]
@@ -58,6 +62,26 @@ def _parse(text: str, where: list[_Span] | None) -> Formula:
         plain = _plain(text)
         if plain is not None:
             return plain
+        if data_hint(text):  # comparisons, term operators: BLACK's and nuXmv's reading
+            return parse_data(text)
+    try:
+        return _spot(text, where)
+    except ParseError:
+        # `det_3x3(a, b)`: a predicate over data, which Spot's reading rejects
+        found = _data_reading(text) if where is None and call_hint(text) else None
+        if found is None:
+            raise
+        return found
+
+
+def _data_reading(text: str) -> Formula | None:
+    try:
+        return parse_data(text)
+    except ParseError:
+        return None
+
+
+def _spot(text: str, where: list[_Span] | None) -> Formula:
     toks = tokenize(text)
     if not toks:
         return _fail(text, len(text.rstrip()) if text.strip() else 0, "empty input")

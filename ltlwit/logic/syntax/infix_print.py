@@ -12,8 +12,9 @@ would be a name, and a letter operator before it keeps a space too (`G wX a`, bu
 
 from __future__ import annotations
 
-from ltlwit.logic.formula import WEAK_NEXT, Formula
+from ltlwit.logic.formula import ATOM, WEAK_NEXT, Formula
 from ltlwit.logic.syntax.names import spot_ap
+from ltlwit.logic.theory.printing import name_text, print_term
 
 #: Binding strength, lowest first, exactly Spot's table (`S T` with `U R`); atoms and unary
 #: operators bind tighter than any binary operator, so only binary children ever need
@@ -24,7 +25,12 @@ _ATOM = 10
 
 
 def print_spot(formula: Formula) -> str:
-    """Spot's infix syntax in Spot's own style: `G(a -> Fb)`, `a U (b U c)`, `X(1)`."""
+    """Spot's infix syntax in Spot's own style: `G(a -> Fb)`, `a U (b U c)`, `X(1)`. A formula
+    over data is written as the data reader reads it (`ltlwit.logic.syntax.data`): operators
+    as whole words (`G F a`, not `GFa`), names by its rules, atoms in parentheses under a
+    unary operator (`G(x = 1)`, `!(x > 2)`)."""
+    data = formula.data
+    name = name_text if data else spot_ap
     out: list[str] = []
     stack: list[Formula | str] = [formula]
     pop, push = stack.pop, stack.append
@@ -35,15 +41,19 @@ def print_spot(formula: Formula) -> str:
             continue
         op = item.op
         if op == "ap":
-            out.append(spot_ap(item.name))
+            out.append(name(item.name))
+        elif op == ATOM:
+            out.append(print_term(item.name))
         elif op == "1" or op == "0":
             out.append(op)
         elif len(item.children) == 1:
             child = item.children[0]
             out.append(op)
-            if child.op in PRECEDENCE:
+            if child.op in PRECEDENCE or (data and child.op == ATOM):
                 out.append("(")
                 push(")")
+            elif data and op != "!":
+                out.append(" ")  # whole-word operators: `G a`, `X F a`
             elif op == WEAK_NEXT or (op != "!" and child.op == WEAK_NEXT):
                 out.append(" ")  # `wXa`, `wX1` are names; `GwX a` would hide the operator
             elif op != "!" and child.op in ("1", "0"):

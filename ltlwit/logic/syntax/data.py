@@ -1,0 +1,516 @@
+"""Formulas over data, as BLACK, nuXmv and NASA's FRET write them: LTL whose atoms may compare
+terms (`x + 1 > y`, `lift_mode = thrust_borne`, `next(x) = x + 1`, `absReal(Psi - Cmd) <= 1.0`).
+
+The infix parser hands a text here when it holds a comparison or a term operator (`data_hint`),
+or when Spot's reading fails on a call (`det_3x3(a, b)`). The lexing is BLACK's and nuXmv's,
+not Spot's: operators are whole words (`X X a`, `G(a)`; `GFa` and `FC` are names), `+ - * /`
+are arithmetic (never Spot's `|` and Wring's `&`), and a numeral is a number (`1` and `0`
+standing where a formula is expected are still the constants). Everything else is Spot's
+infix: its operators and spellings, quoted names, `/* comments */`, and the bounded operators
+`X[n]`, `F[a..b]`, `G[a:b]`, with nuXmv's `F[a,b]`, `G[a,b]` and the bounded past `O[a,b]`,
+`H[a,b]` (inclusive bounds: `O[0,12] p` is "p at some instant 0 to 12 steps ago"), spelled out
+with the plain operators as `spell_out` does (`Y` for `O`, the weak `Z` for `H`). nuXmv's
+`TRUE`/`FALSE`, `xnor` (read as `<->`) and `V` (release) and BLACK's `True`/`False` are read.
+
+Precedence, lowest first: `-> <->`; `|`; `xor xnor`; `&`; `U R V W M S T`; the unary
+operators (`! X F G Y Z O H wX`, bounded ones); the comparisons `= != < <= > >=`; `+ -`;
+`* / mod`; unary minus. So a unary operator takes a whole comparison (`G x = 1` is
+`G(x = 1)`, `!x = 1` is `!(x = 1)`, as BLACK reads them) and still binds tighter than every
+binary connective (`X a U b` is `(X a) U b`, as in Spot). What a name is follows from where it
+stands: an operand of a connective is a proposition, an operand of a comparison or of
+arithmetic a variable; `f(...)` is a predicate where a formula is expected and a function in a
+term. `preBool(init, e)` (FRET: e at the previous instant, `init` at the first) is spelled out
+as `(!Y 1 & init) | Y e`. Quantifiers (`forall`, `exists`) are not supported.
+
+The parser is an operator-precedence parser with explicit stacks and the typing pass an
+explicit-stack walk, so the 1,600-deep `X` chains of BLACK's suite parse without recursion.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from ltlwit.logic.budget import check_deadline
+from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, Formula, Not, Or, And, atom, ap
+from ltlwit.logic.syntax.errors import ParseError
+from ltlwit.logic.syntax.names import unquote_at
+from ltlwit.logic.theory.terms import RELATIONS, SHIFTS, Term
+
+#: Whether a text holds a comparison or a term operator: then it is read here. `=` next to
+#: `<`, `>`, `!` or `=` is part of an arrow or of another comparison, and `=0`/`=1` right
+#: after a name is Wring's negation suffix (Spot reads `a=0` as `!a`); `<` and `>` inside the
+#: arrows `-> => <-> <=> <>` are not comparisons.
+_HINT = re.compile(
+    r"!=|<=(?!>)|>=|(?<![-=<])>(?!=)|<(?![-=>])|(?<![<>!=])=(?![>=])(?!(?<=[A-Za-z0-9_.\"]=)[01](?![0-9.]))"
+    r"|\b(?:w?next|w?prev|preReal|preInt|preBool|absReal|absInt)\s*\(")
+#: A name applied to arguments (a predicate), which Spot's reading rejects.
+_CALL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\s*\(")
+
+
+#: A quoted name or a comment: what the hints do not look into (`"x < 3"` is a proposition).
+_OPAQUE = re.compile(r'"(?:[^"\\]|\\.)*"?|/\*.*?(?:\*/|\Z)', re.S)
+
+
+def _bare(text: str) -> str:
+    return _OPAQUE.sub(" ", text) if '"' in text or "/*" in text else text
+
+
+def data_hint(text: str) -> bool:
+    """Whether `text` is a formula over data (module docstring), read by `parse_data`."""
+    return _HINT.search(_bare(text)) is not None
+
+
+def call_hint(text: str) -> bool:
+    """Whether `text` applies a name to arguments: a predicate, if Spot cannot read it."""
+    return any(m.group().rstrip("( \t") not in _NOT_CALLS for m in _CALL.finditer(_bare(text)))
+
+
+#: Binary connectives and their level; right-associative levels.
+_LOGIC = {"->": 1.0, "=>": 1.0, "<->": 1.0, "<=>": 1.0, "|": 2.0, "||": 2.0, "xor": 3.0, "xnor": 3.0,
+          "&": 4.0, "&&": 4.0, "U": 5.0, "R": 5.0, "V": 5.0, "W": 5.0, "M": 5.0, "S": 5.0, "T": 5.0}
+_CANON = {"=>": "->", "<=>": "<->", "||": "|", "&&": "&", "V": "R", "xnor": "<->"}
+_RIGHT = frozenset({1.0, 5.0})
+_UNARY_LEVEL = 5.5
+_COMPARE = 6.0
+_ARITH = {"+": 7.0, "-": 7.0, "*": 8.0, "/": 8.0, "mod": 8.0}
+_NEG_LEVEL = 9.0
+_UNARY_WORDS = {"X": "X", "F": "F", "G": "G", "Y": "Y", "Z": "Z", "O": "O", "H": "H", "wX": WEAK_NEXT}
+#: Words before a parenthesis that are no call: the unary operators, and PSL's `first_match`,
+#: which the Spot reading reports as unsupported.
+_NOT_CALLS = frozenset(_UNARY_WORDS) | {"first_match"}
+_BOUNDED = {"X": "X[n] or X[!]", "F": "F[a..b] or F[a,b]", "G": "G[a..b] or G[a,b]",
+            "O": "O[a,b]", "H": "H[a,b]"}
+MAX_BOUND = 1000
+
+_TOKEN = re.compile(r"""
+    [ \t\n\r]*(?:
+      (?P<num>[0-9]+(?:\.[0-9]+)?|\.[0-9]+)
+    | (?P<name>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)
+    | (?P<sym><->|<=>|->|=>|!=|<=|>=|&&|\|\||[-+*/()<>=!~&|,\[\]{}^%;])
+    | (?P<quote>")
+    | (?P<comment>/\*)
+    | (?P<end>\Z)
+    )""", re.VERBOSE)
+_BRACKET = re.compile(r"[ \t\n\r]*\[")
+_BOUNDS = re.compile(r"\[[ \t\n\r]*([0-9]+)[ \t\n\r]*(?:(\.\.|:|,)[ \t\n\r]*([0-9]*)[ \t\n\r]*)?\]")
+_STRONG = re.compile(r"\[[ \t\n\r]*![ \t\n\r]*\]")
+
+
+class Lexeme(NamedTuple):
+    kind: str  # num name quoted const un neg bin rel arith ( ) , call
+    value: object
+    column: int
+    width: int
+    bounds: tuple[int, int | None] | None = None
+
+
+def tokenize(text: str) -> list[Lexeme]:
+    toks: list[Lexeme] = []
+    i = 0
+    expect_operand = True
+    while True:
+        if not len(toks) & 4095:
+            check_deadline()
+        m = _TOKEN.match(text, i)
+        if m is None:
+            j = i + len(text[i:]) - len(text[i:].lstrip(" \t\n\r"))
+            raise ParseError(text, j, f"syntax error, unexpected character {text[j]!r}")
+        kind = m.lastgroup
+        start = m.start(kind) if kind else m.end()
+        if kind == "end":
+            return toks
+        if kind == "comment":
+            i = _skip_comment(text, start)
+            continue
+        if kind == "quote":
+            got = unquote_at(text, start)
+            if got is None:
+                raise ParseError(text, start, "unclosed string", len(text) - start)
+            if not got[0]:
+                raise ParseError(text, start, "empty atomic proposition name", 2)
+            toks.append(Lexeme("quoted", got[0], start, got[1] - start))
+            i = got[1]
+            expect_operand = False
+            continue
+        word = m.group(kind)
+        end = m.end()
+        if kind == "num":
+            toks.append(Lexeme("num", word, start, end - start))
+            expect_operand = False
+        elif kind == "name":
+            if word in _UNARY_WORDS and expect_operand:
+                end = _unary(text, start, word, toks)
+            elif word in _LOGIC:
+                toks.append(Lexeme("bin", _CANON.get(word, word), start, end - start))
+                expect_operand = True
+            elif word == "mod":
+                toks.append(Lexeme("arith", "mod", start, end - start))
+                expect_operand = True
+            elif word.lower() in ("true", "false"):
+                toks.append(Lexeme("const", word.lower() == "true", start, end - start))
+                expect_operand = False
+            elif word in ("forall", "exists"):
+                raise ParseError(text, start, f"unsupported: quantifiers ({word})", end - start)
+            else:
+                toks.append(Lexeme("name", word, start, end - start))
+                expect_operand = False
+        else:  # a symbol
+            if word in ("(", "!", "~"):
+                toks.append(Lexeme("un", "!", start, 1) if word != "(" else Lexeme("(", "(", start, 1))
+                expect_operand = True
+            elif word == ")":
+                toks.append(Lexeme(")", ")", start, 1))
+                expect_operand = False
+            elif word == ",":
+                toks.append(Lexeme(",", ",", start, 1))
+                expect_operand = True
+            elif word in _LOGIC:
+                toks.append(Lexeme("bin", _CANON.get(word, word), start, end - start))
+                expect_operand = True
+            elif word in RELATIONS:
+                toks.append(Lexeme("rel", word, start, end - start))
+                expect_operand = True
+            elif word == "-" and expect_operand:
+                toks.append(Lexeme("neg", "neg", start, 1))
+            elif word in ("+", "-", "*", "/", "%"):
+                toks.append(Lexeme("arith", "mod" if word == "%" else word, start, 1))
+                expect_operand = True
+            else:
+                what = "PSL/SERE syntax" if word in "{};[]" else f"the operator {word!r}"
+                raise ParseError(text, start, f"syntax error, unexpected {what}", end - start)
+        i = end
+
+
+def _unary(text: str, i: int, word: str, toks: list[Lexeme]) -> int:
+    """A unary operator's token, with its bracket of bounds when one follows."""
+    end = i + len(word)
+    op = _UNARY_WORDS[word]
+    bracket = _BRACKET.match(text, end)
+    if bracket is None:
+        toks.append(Lexeme("un", op, i, len(word)))
+        return end
+    start = bracket.end() - 1
+    if op == "X" and (strong := _STRONG.match(text, start)) is not None:
+        toks.append(Lexeme("un", "X", i, strong.end() - i))
+        return strong.end()
+    if word not in _BOUNDED:
+        raise ParseError(text, i, f"unsupported: bounded operator {word}[..]", bracket.end() - i)
+    found = _BOUNDS.match(text, start)
+    close = text.find("]", start)
+    width = (close + 1 if close >= 0 else len(text)) - start
+    if found is None or (op == "X") != (found.group(2) is None):
+        raise ParseError(text, start, f"syntax error, malformed bounded operator: expected {_BOUNDED[word]}", width)
+    numbers = [n for n in (found.group(1), found.group(3)) if n]
+    big = next((n for n in numbers if len(n.lstrip("0")) > 4 or int(n) > MAX_BOUND), None)
+    if big is not None:
+        raise ParseError(text, start, f"bound {big} too large in {word}[..] (at most {MAX_BOUND})", width)
+    low = int(found.group(1))
+    high = low if op == "X" else int(found.group(3)) if found.group(3) else None
+    if high is None and word in ("O", "H"):
+        raise ParseError(text, start, f"syntax error, malformed bounded operator: expected {_BOUNDED[word]}", width)
+    if high is not None and high < low:
+        raise ParseError(text, start, f"reversed range in {word}[{low}..{high}]: the upper bound is below the lower one",
+                         width)
+    toks.append(Lexeme("un", op, i, found.end() - i, (low, high)))
+    return found.end()
+
+
+def _skip_comment(text: str, i: int) -> int:
+    depth, j = 0, i
+    while j < len(text):
+        if text.startswith("/*", j):
+            depth += 1
+            j += 2
+        elif text.startswith("*/", j):
+            depth -= 1
+            j += 2
+            if depth == 0:
+                return j
+        else:
+            j += 1
+    raise ParseError(text, i, "unclosed comment", 2)
+
+
+# -- the parse tree -----------------------------------------------------------------------
+class Operand(NamedTuple):
+    """A parsed operand: `kind` one of num name quoted const un neg bin rel arith call, its
+    operator or text, its operands, and where it is written (start, end)."""
+
+    kind: str
+    value: object
+    kids: tuple["Operand", ...]
+    start: int
+    end: int
+    bounds: tuple[int, int | None] | None = None
+
+
+def _level(tok: Lexeme) -> float:
+    if tok.kind == "bin":
+        return _LOGIC[tok.value]  # type: ignore[index]
+    if tok.kind == "rel":
+        return _COMPARE
+    if tok.kind == "arith":
+        return _ARITH[tok.value]  # type: ignore[index]
+    if tok.kind == "un":
+        return _UNARY_LEVEL
+    if tok.kind == "neg":
+        return _NEG_LEVEL
+    return 0.0
+
+
+def _tree(text: str, toks: list[Lexeme]) -> Operand:
+    """The operator-precedence pass: tokens to an untyped tree."""
+    if not toks:
+        raise ParseError(text, 0, "empty input")
+    operands: list[Operand] = []
+    pending: list[tuple[Lexeme, int]] = []  # operators and "(" (with the operand count at it)
+    expect = True
+
+    def reduce_one() -> None:
+        tok, _ = pending.pop()
+        if tok.kind in ("un", "neg"):
+            child = operands.pop()
+            operands.append(Operand(tok.kind, tok.value, (child,), tok.column, child.end, tok.bounds))
+        else:
+            right = operands.pop()
+            left = operands.pop()
+            operands.append(Operand(tok.kind, tok.value, (left, right), left.start, right.end))
+
+    def reduce_above(level: float, right_assoc: bool) -> None:
+        while pending and pending[-1][0].kind not in ("(", "call"):
+            top = _level(pending[-1][0])
+            if top > level or (top == level and not right_assoc and pending[-1][0].kind not in ("un", "neg")):
+                reduce_one()
+            else:
+                break
+
+    n = len(toks)
+    k = 0
+    while k < n:
+        if not k & 4095:
+            check_deadline()
+        tok = toks[k]
+        kind = tok.kind
+        if expect:
+            if kind in ("num", "quoted", "const"):
+                operands.append(Operand(kind, tok.value, (), tok.column, tok.column + tok.width))
+                expect = False
+            elif kind == "name":
+                if k + 1 < n and toks[k + 1].kind == "(":
+                    pending.append((Lexeme("call", tok.value, tok.column, tok.width), len(operands)))
+                    k += 1  # the call's own parenthesis
+                else:
+                    operands.append(Operand("name", tok.value, (), tok.column, tok.column + tok.width))
+                    expect = False
+            elif kind in ("un", "neg", "("):
+                pending.append((tok, len(operands)))
+            elif kind == ")" and pending and pending[-1][0].kind in ("(", "call"):
+                opening = pending[-1][0]
+                raise ParseError(text, opening.column, "unexpected empty block", tok.column + 1 - opening.column)
+            else:
+                raise ParseError(text, tok.column, f"syntax error, unexpected {_describe(tok)}", tok.width)
+        elif kind in ("bin", "rel", "arith"):
+            level = _level(tok)
+            reduce_above(level, level in _RIGHT and kind == "bin")
+            pending.append((tok, len(operands)))
+            expect = True
+        elif kind in (")", ","):
+            reduce_above(-1.0, False)
+            if not pending:
+                raise ParseError(text, tok.column, f"syntax error, unexpected {_describe(tok)}")
+            opening, count = pending[-1]
+            if kind == ",":
+                if opening.kind != "call":
+                    raise ParseError(text, tok.column, "syntax error, unexpected comma")
+                expect = True
+                k += 1
+                continue
+            pending.pop()
+            if opening.kind == "call":
+                args = tuple(operands[count:])
+                del operands[count:]
+                operands.append(Operand("call", opening.value, args, opening.column, tok.column + 1))
+            else:
+                last = operands[-1]
+                operands[-1] = last._replace(start=opening.column, end=tok.column + 1)
+        else:
+            raise ParseError(text, tok.column, f"syntax error, unexpected {_describe(tok)}", tok.width)
+        k += 1
+    end = len(text.rstrip())
+    if expect:
+        raise ParseError(text, end, "syntax error, unexpected end of formula")
+    reduce_above(-1.0, False)
+    if pending:
+        opening = pending[-1][0]
+        raise ParseError(text, opening.column, "missing closing parenthesis", end - opening.column)
+    return operands[0]
+
+
+def _describe(tok: Lexeme) -> str:
+    if tok.kind == ")":
+        return "closing parenthesis"
+    if tok.kind == "(":
+        return "opening parenthesis"
+    if tok.kind == ",":
+        return "comma"
+    if tok.kind in ("name", "quoted"):
+        return f"name {tok.value!r}"
+    if tok.kind == "num":
+        return f"number {tok.value}"
+    if tok.kind == "const":
+        return "constant " + ("true" if tok.value else "false")
+    return f"operator {tok.value!r}" if tok.kind != "un" else f"{tok.value} operator"
+
+
+# -- typing: formulas and terms ------------------------------------------------------------
+_TERM_CALLS = {"absReal": 1, "absInt": 1, "abs": 1, "preReal": 2, "preInt": 2, "min": 2, "max": 2}
+_LOGIC_KINDS = ("const", "un", "bin", "rel", "quoted")
+
+
+def parse_data(text: str, where: list | None = None) -> Formula:
+    """A formula over data (module docstring); ParseError with a column on bad input.
+    `where`, when given, receives the top-level conjuncts' (start, end) columns."""
+    tree = _tree(text, tokenize(text))
+    formula = _typed(text, tree)
+    if where is not None:
+        where.extend(_conjunct_spans(tree))
+    return formula
+
+
+def _conjunct_spans(tree: Operand) -> list[tuple[int, int]]:
+    out, stack = [], [tree]
+    while stack:
+        node = stack.pop()
+        if node.kind == "bin" and node.value == "&":
+            stack.extend(reversed(node.kids))
+        elif not (node.kind == "const" and node.value is True) and not (node.kind == "num" and node.value == "1"):
+            out.append((node.start, node.end))
+    return out
+
+
+def _typed(text: str, tree: Operand) -> Formula:
+    """The explicit-stack typing walk: each node is read as a formula or as a term, by where
+    it stands; a node is visited twice (its operands' readings first)."""
+    done: dict[tuple[int, str], object] = {}
+    stack: list[tuple[Operand, str, bool]] = [(tree, "formula", False)]
+    count = 0
+    while stack:
+        count += 1
+        if not count & 4095:
+            check_deadline()
+        node, want, ready = stack.pop()
+        key = (id(node), want)
+        if key in done:
+            continue
+        wants = _operand_wants(text, node, want)
+        if not ready and wants:
+            stack.append((node, want, True))
+            stack.extend((kid, w, False) for kid, w in zip(node.kids, wants))
+            continue
+        done[key] = _build(text, node, want, [done[(id(kid), w)] for kid, w in zip(node.kids, wants)])
+    return done[(id(tree), "formula")]  # type: ignore[return-value]
+
+
+def _operand_wants(text: str, node: Operand, want: str) -> list[str]:
+    kind = node.kind
+    if kind in ("un", "bin"):
+        return ["formula"] * len(node.kids)
+    if kind == "rel":
+        if node.value in ("=", "!=") and any(k.kind in _LOGIC_KINDS for k in node.kids):
+            return ["formula", "formula"]  # Booleans compared: `p = TRUE`, `(a & b) != c`
+        return ["term", "term"]
+    if kind in ("arith", "neg"):
+        return ["term"] * len(node.kids)
+    if kind == "call":
+        if node.value == "preBool" and want == "formula":
+            return ["formula"] * len(node.kids)
+        return ["term"] * len(node.kids)
+    return []
+
+
+def _build(text: str, node: Operand, want: str, kids: list) -> object:
+    kind, value = node.kind, node.value
+    width = node.end - node.start
+    if want == "term":
+        if kind in ("un", "bin", "const") or (kind == "rel" and value not in ("=", "!=")):
+            raise ParseError(text, node.start, "a formula where a term (a number or variable) was expected", width)
+        if kind == "rel":
+            raise ParseError(text, node.start, "a comparison where a term was expected (comparisons do not nest)",
+                             width)
+        if kind in ("name", "quoted"):
+            return Term("var", (), value)  # type: ignore[arg-type]
+        if kind == "num":
+            return Term("num", (), value)  # type: ignore[arg-type]
+        if kind == "neg":
+            return Term("neg", (kids[0],))
+        if kind == "arith":
+            return Term(value, tuple(kids))  # type: ignore[arg-type]
+        return _call_term(text, node, kids)
+    # a formula
+    if kind == "const":
+        return TRUE if value else FALSE
+    if kind in ("name", "quoted"):
+        return ap(value)  # type: ignore[arg-type]
+    if kind == "num":
+        if value in ("1", "0"):
+            return TRUE if value == "1" else FALSE
+        raise ParseError(text, node.start, f"a number where a formula was expected (compare it: x = {value})", width)
+    if kind == "un":
+        if node.bounds is not None:
+            return _spell_out(value, *node.bounds, kids[0])  # type: ignore[arg-type]
+        return Formula(value, (kids[0],))  # type: ignore[arg-type]
+    if kind == "bin":
+        return Formula(value, (kids[0], kids[1]))  # type: ignore[arg-type]
+    if kind == "rel":
+        if isinstance(kids[0], Formula):
+            same = Formula("<->", (kids[0], kids[1]))
+            return same if value == "=" else Not(same)
+        return atom(Term(value, (kids[0], kids[1])))  # type: ignore[arg-type]
+    if kind in ("arith", "neg"):
+        raise ParseError(text, node.start, "an arithmetic term where a formula was expected (a comparison is missing)",
+                         width)
+    # a call standing where a formula is expected
+    name = value
+    if name == "preBool":
+        if len(kids) != 2:
+            raise ParseError(text, node.start, f"preBool takes 2 arguments (init, e), not {len(kids)}", width)
+        first = Not(Formula("Y", (TRUE,)))
+        return Or(And(first, kids[0]), Formula("Y", (kids[1],)))
+    if name in SHIFTS or name in _TERM_CALLS:
+        raise ParseError(text, node.start, f"{name}(...) is a number, not a formula: compare it (e.g. {name}(...) > 0)",
+                         width)
+    return atom(Term("pred", tuple(kids), name))  # type: ignore[arg-type]
+
+
+def _call_term(text: str, node: Operand, kids: list) -> Term:
+    name = node.value
+    width = node.end - node.start
+    if name in SHIFTS:
+        if len(kids) != 1:
+            raise ParseError(text, node.start, f"{name} takes one argument, not {len(kids)}", width)
+        return Term(name, (kids[0],))  # type: ignore[arg-type]
+    arity = _TERM_CALLS.get(name)  # type: ignore[arg-type]
+    if arity is not None and len(kids) != arity:
+        raise ParseError(text, node.start, f"{name} takes {arity} argument{'s' if arity > 1 else ''}, not {len(kids)}",
+                         width)
+    if name == "preBool":
+        raise ParseError(text, node.start, "preBool(...) is a formula, not a term", width)
+    return Term("call", tuple(kids), name)  # type: ignore[arg-type]
+
+
+def _spell_out(op: str, low: int, high: int | None, f: Formula) -> Formula:
+    """A bounded operator with the plain ones: the future ones as the Spot reader spells them
+    (`infix.spell_out`); `O[a,b] f` as `Y^a (f | Y(f | ... Y f))` (the instant must exist, as
+    in nuXmv and FRET), `H[a,b] f` as `Z^a (f & Z(f & ... Z f))` (only the instants that do)."""
+    if op not in ("O", "H"):
+        from ltlwit.logic.syntax.infix import spell_out
+
+        return spell_out(op, low, high, f)
+    step, join = ("Y", "|") if op == "O" else ("Z", "&")
+    body = f
+    for _ in range(high - low):  # type: ignore[operator]
+        body = Formula(join, (f, Formula(step, (body,))))
+    for _ in range(low):
+        body = Formula(step, (body,))
+    return body

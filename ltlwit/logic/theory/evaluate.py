@@ -1,0 +1,380 @@
+"""Exact evaluation of atoms on concrete states, without the SMT solver: the half of every
+data witness's check that decides the atoms (Python integers for Int, exact rationals for
+Real, names for enumeration values), so that no witness rests on the solver that found it.
+
+A data trace is a `Trace` whose steps carry values as atoms `x = 3`, `mode = wing_borne`,
+`speed = 2.5` beside the propositions' literals (`req & !ack & x = 3`), and whose first step
+may carry the uninterpreted functions' tables (`f(0) = 1`, `p(2)` or `!p(2)`: a function is
+rigid, so an entry holds at every instant). `values_of` reads them back; `boolean_trace` turns a
+data trace into an ordinary one over the atoms' propositions (`Abstraction.names`), each atom
+evaluated at each instant: the one checker (`ltl.check`) then decides the formula as written.
+
+An atom's value at instant i (BLACK's reading of its term operators): false when a strong
+`next`/`prev` in it reads an instant that does not exist; otherwise true when a weak
+`wnext`/`wprev` does; otherwise the comparison of its terms' values. `preReal(init, e)` and
+`preInt(init, e)` read `init` at the first instant and e at the previous one otherwise. A
+comparison whose terms divide by zero is false (`x / y > 1` where y = 0): division is only
+defined where the divisor is not zero, and the SMT encoding says the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable, Mapping
+
+from ltlwit.logic.formula import ATOM, TRUE, And, Formula, Not, ap, atom, conjuncts
+from ltlwit.logic.theory.sorts import Signature, Sort
+from ltlwit.logic.theory.terms import SHIFT_STEP, Term, num, relation, var
+
+Value = int | Fraction | str | bool
+#: A state by absolute instant, None where the instant does not exist.
+StateAt = Callable[[int], "Mapping[str, Value] | None"]
+#: The uninterpreted functions' tables: (name, argument values) -> value.
+Tables = Mapping[tuple[str, tuple[Value, ...]], Value]
+
+
+class TraceError(ValueError):
+    """A data trace that cannot be judged: a variable without a value, a value of the wrong
+    sort, a function entry it does not give."""
+
+
+class _Undefined(Exception):
+    """A division by zero: the comparison that holds it is false."""
+
+
+def atom_value(a: Term, at: int, state: StateAt, sig: Signature, tables: Tables) -> bool:
+    """The atom's value at instant `at` (module docstring)."""
+    strong_missing = weak_missing = False
+    for p, strong in _reads(a, at):
+        if state(p) is None:
+            if strong:
+                strong_missing = True
+            else:
+                weak_missing = True
+    if strong_missing:
+        return False
+    if weak_missing:
+        return True
+    try:
+        if a.op == "pred":
+            args = tuple(_value(c, at, state, sig, tables) for c in a.children)
+            return bool(_entry(tables, a.name, args))  # type: ignore[arg-type]
+        left, right = (_value(c, at, state, sig, tables) for c in a.children)
+    except _Undefined:
+        return False
+    return _compare(a.op, left, right)
+
+
+def _compare(op: str, left: Value, right: Value) -> bool:
+    if op == "=":
+        return left == right
+    if op == "!=":
+        return left != right
+    if isinstance(left, str) or isinstance(right, str):
+        raise TraceError(f"enumeration values are not ordered: {left} {op} {right}")
+    return {"<": left < right, "<=": left <= right, ">": left > right, ">=": left >= right}[op]  # type: ignore[operator]
+
+
+def _reads(term: Term, at: int):
+    """(instant, strong) of every variable read, `pre` read as it is at `at`."""
+    stack: list[tuple[Term, int, bool]] = [(term, at, False)]
+    while stack:
+        node, p, strong = stack.pop()
+        op = node.op
+        if op == "var":
+            yield p, strong
+        elif op in SHIFT_STEP:
+            step, s = SHIFT_STEP[op]
+            stack.append((node.children[0], p + step, strong or s))
+        elif op == "call" and node.name in ("preReal", "preInt"):
+            init, e = node.children
+            stack.append((init, p, strong) if p == 0 else (e, p - 1, strong))
+        else:
+            stack.extend((c, p, strong) for c in node.children)
+
+
+def _value(term: Term, at: int, state: StateAt, sig: Signature, tables: Tables) -> Value:
+    """A term's value, iteratively (a `pre` chain is as deep as its input)."""
+    done: dict[tuple[Term, int], Value] = {}
+    stack: list[tuple[Term, int, bool]] = [(term, at, False)]
+    while stack:
+        node, p, ready = stack.pop()
+        key = (node, p)
+        if key in done:
+            continue
+        op = node.op
+        if op == "var":
+            done[key] = _variable(node.name, p, state, sig)  # type: ignore[arg-type]
+            continue
+        if op == "num":
+            done[key] = _numeral(node, sig.sort_of(node))
+            continue
+        kids = _operands(node, p)
+        if not ready:
+            stack.append((node, p, True))
+            stack.extend((c, q, False) for c, q in kids if (c, q) not in done)
+            continue
+        values = [done[(c, q)] for c, q in kids]
+        done[key] = _apply(node, values, sig.sort_of(node), tables)
+    return done[(term, at)]
+
+
+def _operands(node: Term, p: int) -> list[tuple[Term, int]]:
+    op = node.op
+    if op in SHIFT_STEP:
+        return [(node.children[0], p + SHIFT_STEP[op][0])]
+    if op == "call" and node.name in ("preReal", "preInt"):
+        init, e = node.children
+        return [(init, p)] if p == 0 else [(e, p - 1)]
+    return [(c, p) for c in node.children]
+
+
+def _variable(name: str, p: int, state: StateAt, sig: Signature) -> Value:
+    if name in sig.constants:
+        return name
+    s = state(p)
+    if s is None:  # read through a weak shift of an atom that is decided before this
+        raise TraceError(f"instant {p} does not exist")
+    if name not in s:
+        raise TraceError(f"the trace gives {name} no value at step {p + 1}")
+    return s[name]
+
+
+def _numeral(node: Term, sort: Sort) -> Value:
+    value = node.value
+    if sort.name == "Int" and value.denominator == 1:
+        return int(value)
+    return value
+
+
+def _apply(node: Term, values: list[Value], sort: Sort, tables: Tables) -> Value:
+    op = node.op
+    if op in SHIFT_STEP:
+        return values[0]
+    real = sort.name == "Real"
+    if op == "neg":
+        return -values[0]  # type: ignore[operator]
+    if op in ("+", "-", "*"):
+        a, b = values
+        return a + b if op == "+" else a - b if op == "-" else a * b  # type: ignore[operator]
+    if op in ("/", "mod"):
+        a, b = values
+        if b == 0:
+            raise _Undefined()
+        if real and op == "/":
+            return Fraction(a) / Fraction(b)  # type: ignore[arg-type]
+        q, r = euclid(int(a), int(b))  # type: ignore[arg-type]
+        return q if op == "/" else r
+    name = node.name
+    if name in ("absReal", "absInt", "abs"):
+        return abs(values[0])  # type: ignore[arg-type]
+    if name == "min":
+        return min(values)  # type: ignore[type-var]
+    if name == "max":
+        return max(values)  # type: ignore[type-var]
+    if name in ("preReal", "preInt"):
+        return values[0]
+    return _entry(tables, name, tuple(values))  # type: ignore[arg-type]
+
+
+def euclid(a: int, b: int) -> tuple[int, int]:
+    """SMT-LIB's integer division and remainder: a = b*q + r with 0 <= r < |b|."""
+    r = a % abs(b)
+    return (a - r) // b, r
+
+
+def _entry(tables: Tables, name: str, args: tuple[Value, ...]) -> Value:
+    try:
+        return tables[(name, args)]
+    except KeyError:
+        shown = ", ".join(_text(v) for v in args)
+        raise TraceError(f"the trace does not give {name}({shown})") from None
+
+
+def _text(value: Value) -> str:
+    return str(value_term(value)) if not isinstance(value, (str, bool)) else str(value)
+
+
+# -- data traces: values carried by the steps ----------------------------------------------
+def value_term(value: Value) -> Term:
+    """A value as the term a trace step writes it: `3`, `-2`, `2.5`, `1.0 / 3`, a name."""
+    if isinstance(value, str):
+        return var(value)
+    return num(value)  # type: ignore[arg-type]
+
+
+def value_atom(name: str, value: Value, sort: Sort) -> Formula:
+    """`name = value` as a step atom; a Real's whole values keep a decimal point (`3.0`)."""
+    if sort.name == "Real" and not isinstance(value, str) and Fraction(value).denominator == 1:
+        v = int(value)
+        t = num(f"{abs(v)}.0")
+        return atom(relation("=", var(name), t if v >= 0 else Term("neg", (t,))))
+    return atom(relation("=", var(name), value_term(value)))
+
+
+def table_atoms(tables: Tables, sig: Signature) -> list[Formula]:
+    """The functions' entries as step atoms: `f(0) = 1`, `p(2)`, `!p(3)`."""
+    out = []
+    for (name, args), value in sorted(tables.items(), key=lambda kv: str(kv[0])):
+        call = [value_term(a) for a in args]
+        if isinstance(value, bool):
+            f = atom(Term("pred", tuple(call), name))
+            out.append(f if value else Not(f))
+        else:
+            result = sig.functions[name][1] if name in sig.functions else None
+            left = Term("call", tuple(call), name)
+            right = value_atom("_", value, result).name.children[1] if result is not None \
+                else value_term(value)  # type: ignore[union-attr]
+            out.append(atom(relation("=", left, right)))
+    return out
+
+
+@dataclass(frozen=True)
+class Values:
+    """What a data trace's steps say beyond propositions: each step's values and the tables."""
+
+    steps: tuple[dict[str, Value], ...]
+    tables: dict[tuple[str, tuple[Value, ...]], Value]
+    #: each step without its value atoms (the propositions' part)
+    booleans: tuple[Formula, ...]
+
+
+def values_of(steps: tuple[Formula, ...], sig: Signature) -> Values:
+    """Read a data trace's values (module docstring); TraceError for a step that constrains
+    data without giving values (`x > 3`), a value of the wrong sort, two values for one name."""
+    out_steps: list[dict[str, Value]] = []
+    tables: dict[tuple[str, tuple[Value, ...]], Value] = {}
+    booleans: list[Formula] = []
+    for i, step in enumerate(steps):
+        values: dict[str, Value] = {}
+        rest: list[Formula] = []
+        for c in conjuncts(step):
+            negated = c.op == "!" and c.children[0].op == ATOM
+            leaf = c.children[0] if negated else c
+            if leaf.op != ATOM:
+                if c.data:
+                    raise TraceError(f"step {i + 1}: {c} mixes data into a propositional part: "
+                                     "a trace gives values (x = 3), not conditions")
+                rest.append(c)
+                continue
+            t: Term = leaf.name  # type: ignore[assignment]
+            if t.op == "pred" and all(_constant(a, sig) is not None for a in t.children):
+                _put(tables, (t.name, tuple(_constant(a, sig) for a in t.children)), not negated, i)  # type: ignore[arg-type]
+                continue
+            if negated or t.op != "=":
+                raise TraceError(f"step {i + 1}: {c} is a condition, not a value (a trace gives x = 3)")
+            left, right = t.children
+            value = _constant(right, sig)
+            if value is None:
+                raise TraceError(f"step {i + 1}: {c} is a condition, not a value (a trace gives x = 3)")
+            if left.op == "var":
+                name = left.name
+                sort = sig.variables.get(name)  # type: ignore[arg-type]
+                if sort is None:
+                    if name in sig.constants:
+                        raise TraceError(f"step {i + 1}: {name} is an enumeration value, not a variable")
+                    continue  # a variable the formula does not read: ignored, like extra propositions
+                if name in values and values[name] != _typed(value, sort, name, i):
+                    raise TraceError(f"step {i + 1}: two values for {name}")
+                values[name] = _typed(value, sort, name, i)  # type: ignore[index]
+            elif left.op == "call" and all(_constant(a, sig) is not None for a in left.children):
+                _, result = sig.functions.get(left.name, ((), None))  # type: ignore[arg-type]
+                key = (left.name, tuple(_constant(a, sig) for a in left.children))
+                _put(tables, key, value if result is None else _typed(value, result, left.name, i), i)  # type: ignore[arg-type]
+            else:
+                raise TraceError(f"step {i + 1}: {c} is a condition, not a value (a trace gives x = 3)")
+        out_steps.append(values)
+        booleans.append(And(*rest) if rest else TRUE)
+    return Values(tuple(out_steps), tables, tuple(booleans))
+
+
+def _put(tables: dict, key: tuple, value: Value, i: int) -> None:
+    if key in tables and tables[key] != value:
+        raise TraceError(f"step {i + 1}: two values for {key[0]}{key[1]}")
+    tables[key] = value
+
+
+def _constant(t: Term, sig: Signature) -> Value | None:
+    """The value of a constant term (a numeral, its negation or quotient, an enumeration value)."""
+    if t.op == "num":
+        v = t.value
+        return int(v) if v.denominator == 1 and not t.decimal else v
+    if t.op == "var":
+        return t.name if t.name in sig.constants else None
+    if t.op == "neg":
+        v = _constant(t.children[0], sig)
+        return -v if v is not None and not isinstance(v, str) else None  # type: ignore[operator]
+    if t.op == "/":
+        a, b = (_constant(c, sig) for c in t.children)
+        if a is None or b is None or isinstance(a, str) or isinstance(b, str) or b == 0:
+            return None
+        return Fraction(a) / Fraction(b)  # type: ignore[arg-type]
+    return None
+
+
+def _typed(value: Value, sort: Sort, name: str, i: int) -> Value:
+    if sort.enum:
+        if value not in sort.values:
+            raise TraceError(f"step {i + 1}: {value} is not a value of {name}'s sort {sort}")
+        return value
+    if isinstance(value, str):
+        raise TraceError(f"step {i + 1}: {name} is {sort.name}, not an enumeration value ({value})")
+    if sort.name == "Int":
+        if Fraction(value).denominator != 1:
+            raise TraceError(f"step {i + 1}: {name} is Int, and {_text(value)} is not an integer")
+        return int(value)
+    return Fraction(value)
+
+
+def boolean_trace(trace, names: Mapping[Term, str], sig: Signature, tables: Tables | None = None):
+    """The ordinary trace a data trace stands for (module docstring): each step its
+    propositions' part with each atom's proposition set to the atom's value there. A lasso's
+    loop is unrolled as often as the atoms look back (`prev` at the loop's first step reads
+    the prefix's last step on the first pass, the loop's last step after)."""
+    from ltlwit.logic.trace import Trace
+
+    vals = values_of(trace.steps, sig)
+    if tables is not None:  # given (a solver's model, while its witness is written): the steps' are none
+        vals = Values(vals.steps, tables, vals.booleans)  # type: ignore[arg-type]
+    states = vals.steps
+    n, start = len(states), len(trace.prefix)
+    for i, s in enumerate(states):
+        missing = next((v for v in sig.variables if sig.variables[v].name != "Bool" and v not in s), None)
+        if missing is not None:
+            raise TraceError(f"the trace gives {missing} no value at step {i + 1}")
+
+    def state(p: int) -> Mapping[str, Value] | None:
+        if p < 0:
+            return None
+        if p < n:
+            return states[p]
+        if trace.finite:
+            return None
+        return states[start + (p - start) % (n - start)]
+
+    def step(p: int, booleans: Formula) -> Formula:
+        lits = []
+        for a, name in names.items():
+            lits.append(ap(name) if atom_value(a, p, state, sig, vals.tables) else Not(ap(name)))
+        return And(*([] if booleans is TRUE else [booleans]), *lits) if lits else booleans
+
+    if trace.finite:
+        return Trace(tuple(step(p, vals.booleans[p]) for p in range(n)), ())
+    back = max((lookback(a) for a in names), default=0)
+    loop = n - start
+    copies = -(-back // loop)  # passes over the loop unrolled into the prefix
+    prefix = [step(p, vals.booleans[p]) for p in range(start)]
+    for c in range(copies):
+        prefix += [step(start + c * loop + j, vals.booleans[start + j]) for j in range(loop)]
+    cycle = [step(start + copies * loop + j, vals.booleans[start + j]) for j in range(loop)]
+    return Trace(tuple(prefix), tuple(cycle))
+
+
+def lookback(a: Term) -> int:
+    """How many instants back an atom may read: its deepest `prev`, and one more for each
+    `pre` (an upper bound: a `pre` under a `prev` reads further back still)."""
+    from ltlwit.logic.theory.terms import offsets
+
+    deepest = max((-d for _, d, _ in offsets(a)), default=0)
+    return max(0, deepest) + sum(1 for n in a.walk() if n.op == "call" and n.name in ("preReal", "preInt"))

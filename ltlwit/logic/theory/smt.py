@@ -1,0 +1,199 @@
+"""Atoms as z3 terms, instant by instant: the theory half of the SMT-based searches.
+
+A variable `x` read at instant i is the z3 constant `x@i` (its sort's: Int, Real, or an
+enumeration as a z3 datatype); a shift moves the instant; an uninterpreted function is one z3
+function for every instant (rigid); the built-ins are their definitions (`absReal(t)`:
+`If(t >= 0, t, -t)`). A comparison that divides holds only where every divisor is non-zero,
+as the exact evaluator reads it. Each encoder has a z3 context of its own, so that a
+watchdog can interrupt it and enumerations are declared once per solve.
+
+z3 is imported here only, when a formula with data atoms is solved: a plain formula never
+loads it.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Callable
+
+import z3
+
+from ltlwit.logic.theory.evaluate import Value
+from ltlwit.logic.theory.sorts import Signature, Sort
+from ltlwit.logic.theory.terms import RELATIONS, SHIFT_STEP, Term
+
+Where = Callable[[int], int]
+
+
+class Encoder:
+    def __init__(self, signature: Signature) -> None:
+        self.ctx = z3.Context()
+        self.sig = signature
+        self._enums: dict[str, tuple[z3.SortRef, dict[str, z3.ExprRef]]] = {}
+        self._vars: dict[tuple[str, int], z3.ExprRef] = {}
+        self._funs: dict[str, z3.FuncDeclRef] = {}
+
+    # -- sorts and symbols ------------------------------------------------------------------
+    def sort(self, sort: Sort) -> z3.SortRef:
+        if sort.enum:
+            return self._enum(sort)[0]
+        if sort.name == "Int":
+            return z3.IntSort(self.ctx)
+        if sort.name == "Real":
+            return z3.RealSort(self.ctx)
+        return z3.BoolSort(self.ctx)
+
+    def _enum(self, sort: Sort) -> tuple[z3.SortRef, dict[str, z3.ExprRef]]:
+        found = self._enums.get(sort.name)
+        if found is None:
+            z3sort, values = z3.EnumSort(f"{sort.name}#{len(self._enums)}", list(sort.values), ctx=self.ctx)
+            found = self._enums[sort.name] = (z3sort, dict(zip(sort.values, values)))
+        return found
+
+    def var(self, name: str, at: int) -> z3.ExprRef:
+        key = (name, at)
+        v = self._vars.get(key)
+        if v is None:
+            v = self._vars[key] = z3.Const(f"{name}@{at}", self.sort(self.sig.variables[name]))
+        return v
+
+    def function(self, name: str) -> z3.FuncDeclRef:
+        f = self._funs.get(name)
+        if f is None:
+            args, result = self.sig.functions[name]
+            f = self._funs[name] = z3.Function(name, *(self.sort(s) for s in args), self.sort(result))
+        return f
+
+    # -- atoms --------------------------------------------------------------------------------
+    def atom(self, a: Term, at: int, where: Where | None = None) -> z3.BoolRef:
+        """The comparison `a` at instant `at`; `where` maps the instants its variables are read
+        at (a lasso's loop closing them), identity by default. Shifts only: `pre` is expanded
+        by the abstraction."""
+        divisors: list[z3.ExprRef] = []
+        if a.op == "pred":
+            f = self.function(a.name)  # type: ignore[arg-type]
+            args = tuple(self._term(c, at, where, divisors, s) for c, s in zip(a.children, self.sig.functions[a.name][0]))  # type: ignore[index]
+            core = f(*args)
+        else:
+            left, right = a.children
+            target = self._common(self.sig.sort_of(left), self.sig.sort_of(right))
+            lt = self._term(left, at, where, divisors, target)
+            rt = self._term(right, at, where, divisors, target)
+            core = _RELATE[a.op](lt, rt)
+        if divisors:
+            return z3.And(*(d != 0 for d in divisors), core)
+        return core
+
+    @staticmethod
+    def _common(a: Sort, b: Sort) -> Sort:
+        if a.name == "Real" or b.name == "Real":
+            return Sort("Real")
+        return a
+
+    def _term(self, term: Term, at: int, where: Where | None, divisors: list, want: Sort) -> z3.ExprRef:
+        """Iterative: `pre` chains and long sums nest deep."""
+        done: dict[tuple[Term, int], z3.ExprRef] = {}
+        stack: list[tuple[Term, int, bool]] = [(term, at, False)]
+        while stack:
+            node, p, ready = stack.pop()
+            if (node, p) in done:
+                continue
+            op = node.op
+            if op == "var":
+                if node.name in self.sig.constants:
+                    done[(node, p)] = self._enum(self.sig.constants[node.name])[1][node.name]  # type: ignore[index]
+                else:
+                    done[(node, p)] = self.var(node.name, where(p) if where else p)  # type: ignore[arg-type]
+                continue
+            if op == "num":
+                done[(node, p)] = self._numeral(node.value, self.sig.sort_of(node))
+                continue
+            step = SHIFT_STEP.get(op)
+            kids = [(node.children[0], p + step[0])] if step else [(c, p) for c in node.children]
+            if not ready:
+                stack.append((node, p, True))
+                stack.extend((c, q, False) for c, q in kids if (c, q) not in done)
+                continue
+            values = [done[k] for k in kids]
+            done[(node, p)] = self._apply(node, values, divisors)
+        return self._coerce(done[(term, at)], want)
+
+    def _numeral(self, value: Fraction, sort: Sort) -> z3.ExprRef:
+        if sort.name == "Int" and value.denominator == 1:
+            return z3.IntVal(int(value), self.ctx)
+        return z3.RealVal(value, self.ctx)
+
+    def _coerce(self, e: z3.ExprRef, sort: Sort) -> z3.ExprRef:
+        if sort.name == "Real" and z3.is_int(e):
+            return z3.ToReal(e)
+        return e
+
+    def _apply(self, node: Term, values: list[z3.ExprRef], divisors: list) -> z3.ExprRef:
+        op = node.op
+        if op in SHIFT_STEP:
+            return values[0]
+        sort = self.sig.sort_of(node)
+        if sort.name == "Real":
+            values = [self._coerce(v, sort) for v in values]
+        if op == "neg":
+            return -values[0]
+        if op in ("+", "-", "*"):
+            a, b = values
+            return a + b if op == "+" else a - b if op == "-" else a * b
+        if op in ("/", "mod"):
+            a, b = values
+            divisors.append(b)
+            if op == "mod":
+                return a % b
+            return a / b
+        name = node.name
+        if name in ("absReal", "absInt", "abs"):
+            (t,) = values
+            return z3.If(t >= 0, t, -t)
+        if name in ("min", "max"):
+            a, b = values
+            return z3.If(a <= b, a, b) if name == "min" else z3.If(a >= b, a, b)
+        if name in ("preReal", "preInt"):
+            raise ValueError("preReal/preInt reach the SMT encoding unexpanded")
+        f = self.function(name)  # type: ignore[arg-type]
+        args = tuple(self._coerce(v, s) for v, s in zip(values, self.sig.functions[name][0]))  # type: ignore[index]
+        return f(*args)
+
+    # -- models -------------------------------------------------------------------------------
+    def value(self, model: z3.ModelRef, e: z3.ExprRef) -> Value:
+        """An exact Python value of a model's expression; ValueError for an irrational one
+        (a non-linear model), which no exact check could confirm."""
+        v = model.eval(e, model_completion=True)
+        if z3.is_int_value(v):
+            return v.as_long()
+        if z3.is_rational_value(v):
+            return Fraction(v.numerator_as_long(), v.denominator_as_long())
+        if z3.is_true(v) or z3.is_false(v):
+            return z3.is_true(v)
+        if z3.is_algebraic_value(v):
+            raise ValueError(f"the solver's model has an irrational value ({v}), which cannot be checked exactly")
+        return str(v)
+
+    def table_reader(self, model: z3.ModelRef) -> Callable[[str, tuple[Value, ...]], Value]:
+        """The model's function entries: (name, argument values) -> the value there."""
+
+        def read(name: str, args: tuple[Value, ...]) -> Value:
+            sorts = self.sig.functions[name][0]
+            return self.value(model, self.function(name)(*(self.constant(v, s) for v, s in zip(args, sorts))))
+
+        return read
+
+    def constant(self, value: Value, sort: Sort) -> z3.ExprRef:
+        if sort.enum:
+            return self._enum(sort)[1][value]  # type: ignore[index]
+        return self._numeral(Fraction(value), sort)  # type: ignore[arg-type]
+
+    def interrupt(self) -> None:
+        self.ctx.interrupt()
+
+
+_RELATE = {
+    "=": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+}
+assert set(_RELATE) == set(RELATIONS)

@@ -1,0 +1,332 @@
+"""Sorts of the data a formula speaks of, declared or inferred, and the signature a solve uses.
+
+Every variable has one sort: `Bool` (then it is a proposition, as every AP is), `Int`, `Real`,
+or an enumeration (`lift_mode: {thrust_borne, semi_thrust_borne, wing_borne}`), whose values
+are constants of that sort, mutually exclusive. Declarations come from spec files, FRET's
+variable lists and `--var NAME:SORT` (`Declarations`); a variable nobody declared gets its sort
+by inference (`resolve`): the variables, numerals and functions one comparison relates share a
+sort class (`x < y + 1`, `f(n) = c`), and a class is Real when something in it is (a declared
+Real, a numeral with a decimal point, FRET's `absReal`, `preReal`), Int when something is Int
+(a declared Int, `mod`, `absInt`, `preInt`), an enumeration when one of its values is in it, and
+otherwise `--domain` (BLACK's `-d`) decides; with no domain the sort is unknown, an error that
+names the variable and says how to declare it. Integer numerals fit either numeric sort.
+
+Arithmetic happens in the sort of its class: `3 / 2 > x` with `x` Real divides exactly (1.5),
+`n / 2` with `n` Int divides as SMT-LIB's `div` (Euclidean: the remainder is never negative).
+A function symbol that is not one of the built-ins is uninterpreted and rigid: one function at
+every instant, its argument and result sorts inferred like variables'.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from ltlwit.logic.formula import ATOM, Formula, postorder
+from ltlwit.logic.theory.terms import RELATIONS, SHIFTS, Term
+
+
+class SortError(ValueError):
+    """A variable whose sort clashes or cannot be told; `name` is the variable."""
+
+    def __init__(self, message: str, name: str | None = None) -> None:
+        super().__init__(message)
+        self.name = name
+
+
+@dataclass(frozen=True)
+class Sort:
+    """`Bool`, `Int`, `Real`, or an enumeration (its name and values)."""
+
+    name: str
+    values: tuple[str, ...] = ()
+
+    @property
+    def numeric(self) -> bool:
+        return not self.values and self.name in ("Int", "Real")
+
+    @property
+    def enum(self) -> bool:
+        return bool(self.values)
+
+    def __str__(self) -> str:
+        return "{" + ", ".join(self.values) + "}" if self.values else self.name
+
+
+BOOL, INT, REAL = Sort("Bool"), Sort("Int"), Sort("Real")
+#: Spellings of the base sorts: ltlwit's and BLACK's, SMV's, FRET's and Simulink's data types.
+_SPELLINGS = {
+    "bool": BOOL, "boolean": BOOL,
+    "int": INT, "integer": INT, "int8": INT, "int16": INT, "int32": INT, "int64": INT, "uint8": INT,
+    "uint16": INT, "uint32": INT, "uint64": INT, "unsigned integer": INT,
+    "real": REAL, "double": REAL, "single": REAL, "float": REAL,
+}
+
+#: The built-in functions: name -> (sort of the result, or None: the arguments' class).
+BUILTINS: dict[str, Sort | None] = {"absReal": REAL, "absInt": INT, "abs": None, "min": None, "max": None,
+                                    "preReal": REAL, "preInt": INT}
+
+
+def parse_sort(text: str, name: str | None = None) -> Sort:
+    """A sort as written in a declaration: `Int`, `Real`, `Bool` (any case; also `integer`,
+    `double`, `boolean`, Simulink's `int32`...) or an enumeration `{a, b, c}` (named `name`'s
+    sort when it has no name of its own)."""
+    body = text.strip()
+    if body.startswith("{") and body.endswith("}"):
+        values = tuple(v.strip() for v in body[1:-1].split(",") if v.strip())
+        if not values:
+            raise SortError(f"an enumeration needs values: {text!r}", name)
+        if len(set(values)) != len(values):
+            raise SortError(f"an enumeration lists a value twice: {text!r}", name)
+        from ltlwit.logic.theory.printing import BARE
+
+        bad = next((v for v in values if not BARE.match(v)), None)
+        if bad is not None:
+            raise SortError(f"enumeration value {bad!r} is not a name", name)
+        return Sort(name or "enum_" + "_".join(values), values)
+    found = _SPELLINGS.get(body.lower())
+    if found is None:
+        raise SortError(f"unknown sort {text!r} (expected Int, Real, Bool or an enumeration {{a, b, c}})", name)
+    return found
+
+
+@dataclass(frozen=True)
+class Declarations:
+    """What the user declared: variables' sorts, and the sort of undeclared numeric ones.
+    Immutable and hashable (a solve's options hold it); `declare` gives a new one."""
+
+    entries: tuple[tuple[str, Sort], ...] = ()
+    domain: Sort | None = None
+
+    @property
+    def variables(self) -> dict[str, Sort]:
+        return dict(self.entries)
+
+    def declare(self, name: str, sort: Sort) -> "Declarations":
+        old = self.variables.get(name)
+        if old is not None and old != sort:
+            raise SortError(f"variable {name} is declared twice, as {old} and as {sort}", name)
+        if old is not None:
+            return self
+        return Declarations(self.entries + ((name, sort),), self.domain)
+
+    def merged(self, other: "Declarations | None") -> "Declarations":
+        """These declarations with `other`'s added (a clash of the two is a SortError; its
+        domain, when it has one, wins)."""
+        out = self
+        if other is not None:
+            for name, sort in other.entries:
+                out = out.declare(name, sort)
+            if other.domain is not None:
+                out = Declarations(out.entries, other.domain)
+        return out
+
+    def enum_values(self) -> dict[str, Sort]:
+        values: dict[str, Sort] = {}
+        for _, sort in self.entries:
+            for v in sort.values:
+                values[v] = sort
+        return values
+
+
+def parse_declaration(text: str) -> tuple[str, Sort]:
+    """`NAME:SORT` (`--var speed:Real`, `--var mode:{off, on}`)."""
+    name, sep, sort = text.partition(":")
+    name = name.strip()
+    if not sep or not name:
+        raise SortError(f"expected NAME:SORT (e.g. speed:Real, mode:{{off, on}}), got {text!r}")
+    return name, parse_sort(sort, name)
+
+
+@dataclass(frozen=True)
+class Signature:
+    """The sorts one solve uses: each data variable's, each enumeration value's, each
+    uninterpreted function's (argument sorts, result sort), and the sort each term node is
+    computed in (`sort_of`)."""
+
+    variables: Mapping[str, Sort]
+    constants: Mapping[str, Sort]
+    functions: Mapping[str, tuple[tuple[Sort, ...], Sort]]
+    term_sorts: Mapping[Term, Sort]
+
+    def sort_of(self, term: Term) -> Sort:
+        return self.term_sorts[term]
+
+    @property
+    def empty(self) -> bool:
+        return not self.variables and not self.functions
+
+
+class _Classes:
+    """Union-find over sort slots, with what each class is known to be."""
+
+    def __init__(self) -> None:
+        self.parent: dict[object, object] = {}
+        self.evidence: dict[object, dict[str, tuple[Sort, str]]] = {}
+
+    def find(self, x: object) -> object:
+        self.parent.setdefault(x, x)
+        root = x
+        while self.parent[root] != root:
+            root = self.parent[root]
+        while self.parent[x] != root:
+            self.parent[x], x = root, self.parent[x]
+        return root
+
+    def union(self, a: object, b: object) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[ra] = rb
+            merged = self.evidence.pop(ra, {})
+            for kind, why in merged.items():
+                self.evidence.setdefault(rb, {}).setdefault(kind, why)
+
+    def note(self, x: object, sort: Sort, why: str) -> None:
+        """`sort` is evidence for x's class; `why` names the variable or numeral behind it."""
+        key = "enum:" + sort.name if sort.enum else sort.name
+        self.evidence.setdefault(self.find(x), {}).setdefault(key, (sort, why))
+
+
+def resolve(formula: Formula, declarations: Declarations | None = None) -> Signature:
+    """The signature of `formula`'s data (module docstring); SortError names the variable
+    whose sort clashes or cannot be told."""
+    decls = declarations or Declarations()
+    declared = decls.variables
+    enums = decls.enum_values()
+    classes = _Classes()
+    props = {n for n in formula.aps()}
+    atoms = [node.name for node in postorder(formula) if node.op == ATOM]
+    term_nodes: list[Term] = []
+    variables: dict[str, None] = {}
+    constants: dict[str, Sort] = {}
+    functions: dict[str, int] = {}
+    seen: set[Term] = set()
+    for a in atoms:
+        for node in a.walk():  # type: ignore[union-attr]
+            if node in seen:
+                continue
+            seen.add(node)
+            op = node.op
+            if op in RELATIONS:
+                classes.union(node.children[0], node.children[1])
+                if op not in ("=", "!="):
+                    classes.note(node.children[0], Sort("numeric"), str(node.children[0]))
+                continue
+            if op == "pred":
+                _arguments(classes, node, functions)
+                continue
+            term_nodes.append(node)
+            if op == "var":
+                name = node.name
+                if name in enums:
+                    constants[name] = enums[name]  # type: ignore[index]
+                    classes.note(node, enums[name], name)  # type: ignore[arg-type]
+                    continue
+                variables[name] = None  # type: ignore[index]
+                classes.union(node, ("var", name))
+                sort = declared.get(name)  # type: ignore[arg-type]
+                if sort is not None:
+                    classes.note(node, sort, name)  # type: ignore[arg-type]
+            elif op == "num":
+                if node.decimal:
+                    classes.note(node, REAL, node.name)  # type: ignore[arg-type]
+                else:
+                    classes.note(node, Sort("numeric"), node.name)  # type: ignore[arg-type]
+            elif op in SHIFTS:
+                classes.union(node, node.children[0])
+            elif op in ("+", "-", "*", "/", "mod", "neg"):
+                for c in node.children:
+                    classes.union(node, c)
+                classes.note(node, INT if op == "mod" else Sort("numeric"), str(node))
+            elif op == "call":
+                name = node.name
+                if name in BUILTINS:
+                    result = BUILTINS[name]  # type: ignore[index]
+                    for c in node.children:
+                        classes.union(node, c)
+                    classes.note(node, result or Sort("numeric"), f"{name}(...)")
+                else:
+                    _arguments(classes, node, functions)
+                    classes.union(node, ("fun", name))
+    clash = next((n for n in variables if n in props and declared.get(n) != BOOL), None)
+    if clash is not None:
+        raise SortError(f"{clash} is used both as a proposition and as a term (a number or value)", clash)
+    sorts: dict[object, Sort] = {}
+
+    def sort_of_class(x: object, name: str) -> Sort:
+        root = classes.find(x)
+        if root in sorts:
+            return sorts[root]
+        sorts[root] = _decide(classes.evidence.get(root, {}), name, decls.domain)
+        return sorts[root]
+
+    var_sorts = {}
+    for name in variables:
+        given = declared.get(name)
+        var_sorts[name] = given or sort_of_class(("var", name), name)
+        if given is not None:
+            sort_of_class(("var", name), name)  # a declared variable's class must agree too
+    fun_sorts = {}
+    for name, arity in functions.items():
+        args = tuple(sort_of_class(("arg", name, k), f"{name}'s argument {k + 1}") for k in range(arity))
+        result = BOOL if ("pred", name) in classes.parent else sort_of_class(("fun", name), f"{name}(...)")
+        if any(s == BOOL for s in args):
+            raise SortError(f"{name}'s arguments must be data, not propositions", name)
+        fun_sorts[name] = (args, result)
+    term_sorts = {node: (var_sorts[node.name] if node.op == "var" and node.name in var_sorts  # type: ignore[index]
+                         else sort_of_class(node, str(node)))
+                  for node in term_nodes}
+    for node, sort in term_sorts.items():
+        if sort == BOOL:
+            raise SortError(f"{node} is a proposition (Bool), used as a number", node.variables()[0]
+                            if node.variables() else None)
+    _check_terms(term_nodes, term_sorts)
+    return Signature(var_sorts, constants, fun_sorts, term_sorts)
+
+
+def _arguments(classes: _Classes, node: Term, functions: dict[str, int]) -> None:
+    name = node.name
+    arity = functions.setdefault(name, len(node.children))  # type: ignore[arg-type]
+    if arity != len(node.children):
+        raise SortError(f"{name} is applied to {arity} and to {len(node.children)} arguments", name)
+    if node.op == "pred":
+        classes.find(("pred", name))
+    for k, c in enumerate(node.children):
+        classes.union(c, ("arg", name, k))
+
+
+def _decide(evidence: Mapping[str, tuple[Sort, str]], name: str, domain: Sort | None) -> Sort:
+    enums = [s for k, (s, _) in evidence.items() if k.startswith("enum:")]
+    numeric = {k: why for k, (_, why) in evidence.items() if k in ("Int", "Real", "numeric")}
+    if BOOL.name in evidence:
+        if enums or numeric:
+            other = enums[0] if enums else next(iter(numeric))
+            raise SortError(f"{evidence['Bool'][1]} is Bool but is compared or computed with {other} data",
+                            evidence["Bool"][1])
+        return BOOL
+    if len(enums) > 1:
+        raise SortError(f"values of two enumerations are compared: {enums[0]} and {enums[1]} (through {name})", name)
+    if enums:
+        if numeric:
+            why = next(iter(numeric.values()))
+            raise SortError(f"{name} is of the enumeration {enums[0]} but is compared or computed with the number "
+                            f"{why}", name)
+        return enums[0]
+    if "Real" in numeric:
+        return REAL
+    if "Int" in numeric:
+        return INT
+    if domain is not None:
+        return domain
+    raise SortError(f"the sort of {name} is unknown (Int or Real?): declare it (--var {name}:Int) or give "
+                    f"--domain Int|Real", name)
+
+
+def _check_terms(nodes: Iterable[Term], sorts: Mapping[Term, Sort]) -> None:
+    """What inference cannot express: arithmetic on enumeration values, division by a
+    constant zero."""
+    for node in nodes:
+        if node.op in ("+", "-", "*", "/", "mod", "neg") and sorts[node].enum:
+            raise SortError(f"arithmetic on enumeration values: {node}", None)
+        if node.op in ("/", "mod") and node.children[1].op == "num" and node.children[1].value == 0:
+            raise SortError(f"division by zero: {node}", None)
