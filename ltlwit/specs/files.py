@@ -23,19 +23,26 @@ expectation comment on a line of its own (it belongs to no spec).
 TOML spec files (`*.toml`): an array of tables `[[spec]]` with `formula` (required), `name`,
 `expect` and `semantics` (`infinite` or `finite`: the spec's own, over `--semantics`;
 optional); any other key is an error, so a typo like `expected` is not silently
-ignored. Names must be unique within a file. Reading reuses the input reader's safety net:
+ignored. Names must be unique within a file.
+
+Data variables' sorts (formulas over data: `speed > 50`, `mode = on`): in a text file, lines
+`var speed: Real`, `var x, y: Int`, `var mode: {off, on}` and `domain Int` (the sort of data
+variables nothing declares); in TOML, a `[variables]` table (`speed = "Real"`) and a top-level
+`domain = "Int"`. They hold for the whole file, over the run's `--var` and `--domain`. A FRET
+export (`*.json`) is read by `ltlwit.specs.fret`. Reading reuses the input reader's safety net:
 unreadable files, binary data, over-long lines and bad encodings become error entries.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from typing import BinaryIO, Iterator
 
 from ltlwit.pipeline.inputs import STDIN_NAME, max_line_bytes, read_lines
 from ltlwit.logic import SEMANTICS
+from ltlwit.logic.theory.sorts import Declarations, SortError, parse_declaration, parse_sort
 
 EXPECTATIONS = ("sat", "unsat", "valid")
 _NAME = re.compile(r"^([A-Za-z_][A-Za-z0-9_.\-]*)\s*:(?!=)\s*(.*)$")
@@ -61,6 +68,18 @@ class Spec:
     error: str | None = None
     #: Its own semantics (TOML's `semantics = "finite"`), else None: the run's (`--semantics`).
     semantics: str | None = None
+    #: What it says in words (a FRET requirement's structured English), shown with conflicts.
+    note: str | None = None
+    #: It holds at every instant, not only at the first: checked as `G(formula)` (FRET's
+    #: past-time requirements are meant so).
+    always: bool = False
+    #: The sorts of its data variables (its file's declarations).
+    declarations: Declarations | None = None
+    #: Variables that stand for a constant (FRET's Internal variables assigned a numeral),
+    #: replaced by it: (name, numeral).
+    substitute: tuple[tuple[str, str], ...] = ()
+    #: How its text was read, where that may not be what was meant.
+    warnings: tuple[str, ...] = ()
 
     @property
     def where(self) -> str:
@@ -73,25 +92,53 @@ class Spec:
 
 
 def read_specs(path: str, stdin: BinaryIO | None = None, stdin_name: str = STDIN_NAME) -> Iterator[Spec]:
-    """The specs of one file, in file order (TOML by the `.toml` suffix; `-` is `stdin`, in the
-    text format, named `stdin_name`). A file without any spec is an error: a CI gate pointed at
-    the wrong file must not pass silently."""
-    count = 0
-    for spec in _read_toml(path) if path.endswith(".toml") else _read_text(path, stdin, stdin_name):
-        count += 1
-        yield spec
-    if not count:
+    """The specs of one file, in file order (TOML by the `.toml` suffix, a FRET export by the
+    `.json` suffix and its `requirements`; `-` is `stdin`, in the text format, named
+    `stdin_name`), each with the file's declarations. A file without any spec is an error: a
+    CI gate pointed at the wrong file must not pass silently."""
+    from ltlwit.specs.fret import is_fret, read_fret
+
+    if path.endswith(".toml"):
+        specs = list(_read_toml(path))
+    elif path.endswith(".json") and is_fret(path, _head(path)):
+        specs = list(read_fret(path))
+    else:
+        specs = list(_read_text(path, stdin, stdin_name))
+    declared = [s for s in specs if isinstance(s, Declarations)]
+    specs = [s for s in specs if not isinstance(s, Declarations)]
+    if declared:
+        specs = [replace(s, declarations=declared[0].merged(s.declarations)) if s.error is None else s for s in specs]
+    yield from specs
+    if not specs:
         yield Spec(stdin_name if path == "-" else path, 0, error="no specs in this file")
 
 
-def _read_text(path: str, stdin: BinaryIO | None, stdin_name: str) -> Iterator[Spec]:
+def _head(path: str) -> bytes:
+    try:
+        with open(path, "rb") as stream:
+            return stream.read(1 << 16)
+    except OSError:
+        return b""
+
+
+def _read_text(path: str, stdin: BinaryIO | None, stdin_name: str) -> Iterator[Spec | Declarations]:
+    """The specs, and last the file's declarations (`var NAME, NAME: SORT` and `domain Int|Real`
+    lines, which hold for every spec of the file, wherever they stand)."""
     seen: dict[str, int] = {}
+    declarations = Declarations()
     for item in read_lines(path, stdin, stdin_name):
         path = item.file
         if item.error is not None:
             yield Spec(path, item.line, error=item.error)
             continue
         if not item.text:
+            continue
+        declaration = _DECLARATION.match(item.text)
+        if declaration is not None:
+            try:
+                declarations = _declare(declarations, declaration.group(1), declaration.group(2))
+            except SortError as exc:
+                yield Spec(path, item.line, error=str(exc))
             continue
         if item.text.startswith("#"):
             if _stray_expectation(item.text[1:]):
@@ -106,6 +153,30 @@ def _read_text(path: str, stdin: BinaryIO | None, stdin_name: str) -> Iterator[S
             else:
                 seen[spec.name] = item.line
         yield spec
+    if declarations.entries or declarations.domain is not None:
+        yield declarations
+
+
+#: A declaration line of a text spec file: `var speed: Real`, `var x, y: Int`,
+#: `var mode: {off, on}`, `domain Real` (the sort of undeclared data variables).
+_DECLARATION = re.compile(r"^(?:var\s+([^#]*?)\s*(?:#.*)?|domain\s+([A-Za-z]+)\s*(?:#.*)?)$")
+
+
+def _declare(declarations: Declarations, names: str | None, domain: str | None) -> Declarations:
+    if domain is not None:
+        if declarations.domain is not None:
+            raise SortError("the domain is given twice")
+        return Declarations(declarations.entries, parse_sort(domain))
+    name_list, sep, sort = (names or "").partition(":")
+    if not sep:
+        raise SortError(f"expected 'var NAME: SORT' (e.g. var speed: Real), got 'var {names}'")
+    parsed = None
+    for name in (n.strip() for n in name_list.split(",")):
+        if not name:
+            raise SortError(f"a variable without a name in 'var {names}'")
+        parsed = parse_declaration(f"{name}:{sort}")
+        declarations = declarations.declare(*parsed)
+    return declarations
 
 
 def _attempt(comment: str) -> tuple[str, str] | None:
@@ -217,16 +288,38 @@ def _read_toml(path: str) -> Iterator[Spec]:
         yield Spec(path, 0, error=f"not a valid TOML file: {exc}")
         return
     entries = data.get("spec", [])
-    extra = sorted(set(data) - {"spec"})
+    extra = sorted(set(data) - {"spec", "variables", "domain"})
     if extra or not isinstance(entries, list):
-        yield Spec(path, 0, error="a TOML spec file holds only [[spec]] tables" +
+        yield Spec(path, 0, error="a TOML spec file holds [[spec]] tables, a [variables] table and a domain" +
                    (f" (found {', '.join(extra)})" if extra else ""))
+        return
+    try:
+        declarations = _toml_declarations(data)
+    except SortError as exc:
+        yield Spec(path, 0, error=str(exc))
         return
     lines = [i for i, row in enumerate(text.splitlines(), 1) if _TOML_SPEC.match(row)]
     seen: dict[str, int] = {}
     for index, entry in enumerate(entries):
         line = lines[index] if index < len(lines) else 0
         yield _toml_spec(entry, path, line, seen)
+    if declarations is not None:
+        yield declarations
+
+
+def _toml_declarations(data: dict) -> Declarations | None:
+    """`[variables]` (`speed = "Real"`, `mode = "{off, on}"`) and `domain = "Int"`."""
+    variables, domain = data.get("variables", {}), data.get("domain")
+    if not isinstance(variables, dict) or any(not isinstance(v, str) for v in variables.values()):
+        raise SortError('[variables] maps each name to its sort as a string: speed = "Real"')
+    if domain is not None and not isinstance(domain, str):
+        raise SortError('domain is a string: domain = "Int"')
+    if not variables and domain is None:
+        return None
+    out = Declarations(domain=parse_sort(domain) if domain is not None else None)
+    for name, sort in variables.items():
+        out = out.declare(name, parse_sort(sort, name))
+    return out
 
 
 def _toml_spec(entry: object, path: str, line: int, seen: dict[str, int]) -> Spec:

@@ -164,14 +164,19 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
             parsed.append((spec, None, SpecResult(item=item, spec=spec, status="error", message="parse error",
                                                   parse_error=exc)))
             continue
+        formula = _as_checked(spec, formula)
+        problem = _sorts_problem(formula, spec, options.solve)
+        if problem is not None:
+            parsed.append((spec, None, SpecResult(item=item, spec=spec, status="error", message=problem)))
+            continue
         parsed.append((spec, formula, None))
-        warnings.append(name_warnings(spec.formula, formula, options.solve.syntax))
+        warnings.append(spec.warnings + name_warnings(spec.formula, formula, options.solve.syntax))
     queries = []  # a spec expected valid is asked about its negation
     for spec, formula, done in parsed:
         if done is None and formula is not None:
             query = Not(formula) if spec.expect == "valid" else formula
             queries.append(FormulaItem(query.to_str("spot"), spec.file, spec.line, formula=query,
-                                       semantics=spec.semantics))
+                                       semantics=spec.semantics, declarations=spec.declarations))
     solutions = _answers(pipeline, pool, queries)
     told = iter(warnings)
     results = [done if done is not None else _judge(spec, next(solutions), next(told)) for spec, _, done in parsed]
@@ -188,12 +193,41 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
             yield from results
             return
         solve = replace(options.solve, semantics=kinds.pop()) if kinds else options.solve
+        declared = next((spec.declarations for spec, f, done in parsed if spec.declarations is not None), None)
+        if declared is not None:
+            solve = replace(solve, declarations=(solve.declarations or declared).merged(declared)
+                            if solve.declarations else declared)
         unread = [spec for spec, f, done in parsed if f is None]
         conjunction, results = _vacuity(where, conjuncts, results, solve, pool, findings=options.vacuity,
                                         unread=unread)
         if conjunction is not None:
             yield conjunction
     yield from results
+
+
+def _as_checked(spec: Spec, formula: Formula) -> Formula:
+    """The formula a spec asks about: its constants put in (FRET's Internal variables assigned
+    a numeral), and `G(formula)` for a spec that holds at every instant."""
+    if spec.substitute and formula.data:
+        from ltlwit.logic.theory.terms import substituted
+
+        formula = substituted(formula, dict(spec.substitute))
+    return Formula("G", (formula,)) if spec.always else formula
+
+
+def _sorts_problem(formula: Formula, spec: Spec, options: SolveOptions) -> str | None:
+    """Why a formula over data cannot be solved as declared (a sort clash, an unknown sort),
+    found before it is asked, so that the file's conjunction leaves it out."""
+    if not formula.data:
+        return None
+    from ltlwit.logic.theory.sorts import SortError, resolve
+
+    declared = options.declarations.merged(spec.declarations) if options.declarations else spec.declarations
+    try:
+        resolve(formula, declared)
+    except SortError as exc:
+        return str(exc)
+    return None
 
 
 def _judge(spec: Spec, solution: Solution, warnings: tuple[str, ...]) -> SpecResult:
@@ -238,7 +272,8 @@ def _vacuity(path: str, conjuncts: list[tuple[int, Formula]], results: list[Spec
         deadline = start + options.timeout if options.timeout is not None else None
         core = unsat_core(formulas, decide, lambda: deadline is not None and time.perf_counter() >= deadline)
         conflict = tuple(results[conjuncts[m][0]].spec for m in core.members)
-        names = ", ".join(f"{spec.name} ({spec.where})" if spec.name else spec.where for spec in conflict)
+        names = ", ".join((f"{spec.name} ({spec.where})" if spec.name else spec.where)
+                          + (f" \"{spec.note}\"" if spec.note else "") for spec in conflict)
         proven = "" if core.minimal else " (not proven minimal)"
         if unread:
             proven += "; left out, unreadable: " + ", ".join(s.where for s in unread)

@@ -181,6 +181,7 @@ class TheoryUnroller(Unroller):
     def add_step(self) -> None:
         super().add_step()
         i = self.steps - 1
+        self.limit.check_time()
         for v, a in self.theory:
             self._define(self.lit(i, v), a, i)  # type: ignore[arg-type]
 
@@ -307,7 +308,7 @@ class Probe(TheoryUnroller):
     the incremental solver minutes."""
 
     def _new_solver(self) -> "Recorded":  # type: ignore[override]
-        return Recorded(self.encoder)
+        return Recorded(self.encoder, self.limit)
 
     def _define(self, var: int, a, at: int) -> None:
         self.solver.definitions.append((var, a, at))
@@ -326,8 +327,9 @@ class Probe(TheoryUnroller):
 class Recorded(Z3Clauses):
     """A probe's clauses and definitions, kept until the question is known (`Probe`)."""
 
-    def __init__(self, encoder) -> None:
+    def __init__(self, encoder, limit: Limit) -> None:
         super().__init__(encoder)
+        self.limit = limit
         self.clauses: list[list[int]] = []
         self.definitions: list[tuple[int, object, int]] = []
         self.fixed: dict[int, bool] = {}
@@ -351,7 +353,9 @@ class Recorded(Z3Clauses):
         self.fixed = {abs(x): x > 0 for x in implied}
         z3, enc, fixed = self.z3, self.encoder, self.fixed
         posed = []
-        for var, a, at in self.definitions:
+        for n, (var, a, at) in enumerate(self.definitions):
+            if not n & 255:
+                self.limit.check_time()  # 140 comparisons a step over 256 steps: seconds
             e = enc.atom(a, at)
             value = fixed.get(var)
             posed.append(self.bool(var) == e if value is None else e if value else z3.Not(e))
@@ -432,6 +436,7 @@ class Refinement:
         steps = trace.steps
         trackers = {}
         for i, step in enumerate(steps):
+            limit.check_time()
             for k, part in enumerate(_parts(step)):
                 t = z3.Bool(f"t{i}_{k}", enc.ctx)
                 solver.add(z3.Implies(t, self._z3(part, i)))
@@ -589,6 +594,8 @@ def _portfolio(abstraction: Abstraction, limit: Limit) -> Result:
                                                        alive.name if alive is not None else None), limit)
     refinement = Refinement(abstraction, Encoder(abstraction.signature))
     seconds = FIRST_ROUND
+    import z3
+
     try:
         with Watchdog(limit, lambda: (bounded.interrupt(), refinement.encoder.interrupt())):
             while True:
@@ -603,6 +610,10 @@ def _portfolio(abstraction: Abstraction, limit: Limit) -> Result:
                 if bounded.exhausted and refinement.stuck:
                     return Unknown(bounded.reason())
                 seconds *= 2
+    except z3.Z3Exception:
+        # a z3 call the watchdog's interrupt cut short (`canceled`): out of time, if it was
+        limit.check_time()
+        raise
     finally:
         bounded.close()
 

@@ -43,7 +43,8 @@ from ltlwit.logic.theory.terms import RELATIONS, SHIFTS, Term
 #: arrows `-> => <-> <=> <>` are not comparisons.
 _HINT = re.compile(
     r"!=|<=(?!>)|>=|(?<![-=<])>(?!=)|<(?![-=>])|(?<![<>!=])=(?![>=])(?!(?<=[A-Za-z0-9_.\"]=)[01](?![0-9.]))"
-    r"|\b(?:w?next|w?prev|preReal|preInt|preBool|absReal|absInt)\s*\(")
+    r"|\b(?:w?next|w?prev|preReal|preInt|preBool|absReal|absInt)\s*\("
+    r"|\b[OH]\s*\[|\b[FG]\s*\[\s*[0-9]+\s*,")  # nuXmv's bounded operators
 #: A name applied to arguments (a predicate), which Spot's reading rejects.
 _CALL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\s*\(")
 
@@ -93,6 +94,10 @@ _TOKEN = re.compile(r"""
     | (?P<end>\Z)
     )""", re.VERBOSE)
 _BRACKET = re.compile(r"[ \t\n\r]*\[")
+#: What may follow an operand and not start one: after an operator's letter, it makes the
+#: letter a name (FRET's variables `T` and `H`: `x <= T * 2`, `H = 3`), as a binary operator's
+#: letter is one where an operand is expected (`T * 2`).
+_ENDS_OPERAND = re.compile(r"[ \t\n\r]*(?:[-+*/%=<>,)&|]|!=|\Z|(?:U|R|V|W|M|S|T|xor|xnor|mod)\b)")
 _BOUNDS = re.compile(r"\[[ \t\n\r]*([0-9]+)[ \t\n\r]*(?:(\.\.|:|,)[ \t\n\r]*([0-9]*)[ \t\n\r]*)?\]")
 _STRONG = re.compile(r"\[[ \t\n\r]*![ \t\n\r]*\]")
 
@@ -139,9 +144,9 @@ def tokenize(text: str) -> list[Lexeme]:
             toks.append(Lexeme("num", word, start, end - start))
             expect_operand = False
         elif kind == "name":
-            if word in _UNARY_WORDS and expect_operand:
+            if word in _UNARY_WORDS and expect_operand and not _ENDS_OPERAND.match(text, end):
                 end = _unary(text, start, word, toks)
-            elif word in _LOGIC:
+            elif word in _LOGIC and not (expect_operand and len(word) == 1):
                 toks.append(Lexeme("bin", _CANON.get(word, word), start, end - start))
                 expect_operand = True
             elif word == "mod":

@@ -222,7 +222,8 @@ def table_atoms(tables: Tables, sig: Signature) -> list[Formula]:
             f = atom(Term("pred", tuple(call), name))
             out.append(f if value else Not(f))
         else:
-            result = sig.functions[name][1] if name in sig.functions else None
+            known = sig.functions.get((name, len(args)))
+            result = known[1] if known is not None else None
             left = Term("call", tuple(call), name)
             right = value_atom("_", value, result).name.children[1] if result is not None \
                 else value_term(value)  # type: ignore[union-attr]
@@ -279,7 +280,7 @@ def values_of(steps: tuple[Formula, ...], sig: Signature) -> Values:
                     raise TraceError(f"step {i + 1}: two values for {name}")
                 values[name] = _typed(value, sort, name, i)  # type: ignore[index]
             elif left.op == "call" and all(_constant(a, sig) is not None for a in left.children):
-                _, result = sig.functions.get(left.name, ((), None))  # type: ignore[arg-type]
+                _, result = sig.functions.get((left.name, len(left.children)), ((), None))  # type: ignore[arg-type]
                 key = (left.name, tuple(_constant(a, sig) for a in left.children))
                 _put(tables, key, value if result is None else _typed(value, result, left.name, i), i)  # type: ignore[arg-type]
             else:

@@ -31,7 +31,7 @@ class Encoder:
         self.sig = signature
         self._enums: dict[str, tuple[z3.SortRef, dict[str, z3.ExprRef]]] = {}
         self._vars: dict[tuple[str, int], z3.ExprRef] = {}
-        self._funs: dict[str, z3.FuncDeclRef] = {}
+        self._funs: dict[tuple[str, int], z3.FuncDeclRef] = {}
 
     # -- sorts and symbols ------------------------------------------------------------------
     def sort(self, sort: Sort) -> z3.SortRef:
@@ -57,11 +57,12 @@ class Encoder:
             v = self._vars[key] = z3.Const(f"{name}@{at}", self.sort(self.sig.variables[name]))
         return v
 
-    def function(self, name: str) -> z3.FuncDeclRef:
-        f = self._funs.get(name)
+    def function(self, name: str, arity: int) -> z3.FuncDeclRef:
+        key = (name, arity)
+        f = self._funs.get(key)
         if f is None:
-            args, result = self.sig.functions[name]
-            f = self._funs[name] = z3.Function(name, *(self.sort(s) for s in args), self.sort(result))
+            args, result = self.sig.functions[key]
+            f = self._funs[key] = z3.Function(name, *(self.sort(s) for s in args), self.sort(result))
         return f
 
     # -- atoms --------------------------------------------------------------------------------
@@ -71,8 +72,9 @@ class Encoder:
         by the abstraction."""
         divisors: list[z3.ExprRef] = []
         if a.op == "pred":
-            f = self.function(a.name)  # type: ignore[arg-type]
-            args = tuple(self._term(c, at, where, divisors, s) for c, s in zip(a.children, self.sig.functions[a.name][0]))  # type: ignore[index]
+            key = (a.name, len(a.children))
+            f = self.function(*key)  # type: ignore[arg-type]
+            args = tuple(self._term(c, at, where, divisors, s) for c, s in zip(a.children, self.sig.functions[key][0]))  # type: ignore[index]
             core = f(*args)
         else:
             left, right = a.children
@@ -155,8 +157,9 @@ class Encoder:
             return z3.If(a <= b, a, b) if name == "min" else z3.If(a >= b, a, b)
         if name in ("preReal", "preInt"):
             raise ValueError("preReal/preInt reach the SMT encoding unexpanded")
-        f = self.function(name)  # type: ignore[arg-type]
-        args = tuple(self._coerce(v, s) for v, s in zip(values, self.sig.functions[name][0]))  # type: ignore[index]
+        key = (name, len(values))
+        f = self.function(*key)  # type: ignore[arg-type]
+        args = tuple(self._coerce(v, s) for v, s in zip(values, self.sig.functions[key][0]))  # type: ignore[index]
         return f(*args)
 
     # -- models -------------------------------------------------------------------------------
@@ -178,8 +181,9 @@ class Encoder:
         """The model's function entries: (name, argument values) -> the value there."""
 
         def read(name: str, args: tuple[Value, ...]) -> Value:
-            sorts = self.sig.functions[name][0]
-            return self.value(model, self.function(name)(*(self.constant(v, s) for v, s in zip(args, sorts))))
+            sorts = self.sig.functions[(name, len(args))][0]
+            f = self.function(name, len(args))
+            return self.value(model, f(*(self.constant(v, s) for v, s in zip(args, sorts))))
 
         return read
 

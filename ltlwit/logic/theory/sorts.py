@@ -19,6 +19,7 @@ every instant, its argument and result sorts inferred like variables'.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
@@ -54,6 +55,7 @@ class Sort:
 
 
 BOOL, INT, REAL = Sort("Bool"), Sort("Int"), Sort("Real")
+BARE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 #: Spellings of the base sorts: ltlwit's and BLACK's, SMV's, FRET's and Simulink's data types.
 _SPELLINGS = {
     "bool": BOOL, "boolean": BOOL,
@@ -141,16 +143,37 @@ def parse_declaration(text: str) -> tuple[str, Sort]:
 @dataclass(frozen=True)
 class Signature:
     """The sorts one solve uses: each data variable's, each enumeration value's, each
-    uninterpreted function's (argument sorts, result sort), and the sort each term node is
-    computed in (`sort_of`)."""
+    uninterpreted function's by name and arity (argument sorts, result sort: `det(a, b)` and
+    `det(a, b, c)` are two functions), and the sort each term node is computed in (`sort_of`)."""
 
     variables: Mapping[str, Sort]
     constants: Mapping[str, Sort]
-    functions: Mapping[str, tuple[tuple[Sort, ...], Sort]]
+    functions: Mapping[tuple[str, int], tuple[tuple[Sort, ...], Sort]]
     term_sorts: Mapping[Term, Sort]
 
     def sort_of(self, term: Term) -> Sort:
-        return self.term_sorts[term]
+        """The sort `term` is computed in: as inferred for the formula's own terms, and for the
+        terms rewriting makes of them (`preReal(i, e)` split into `i` and `prev(e)`) from their
+        operands: a shift's operand's, a function's result, Real where an operand is Real."""
+        found = self.term_sorts.get(term)
+        if found is not None:
+            return found
+        op = term.op
+        if op == "var":
+            found = self.variables.get(term.name) or self.constants.get(term.name)  # type: ignore[arg-type]
+        elif op == "num":
+            found = REAL if term.decimal else INT
+        elif op == "call" and (term.name, len(term.children)) in self.functions:
+            found = self.functions[(term.name, len(term.children))][1]  # type: ignore[index]
+        elif op == "call" and BUILTINS.get(term.name) is not None:  # type: ignore[arg-type]
+            found = BUILTINS[term.name]  # type: ignore[index]
+        else:
+            kids = [self.sort_of(c) for c in term.children]
+            found = REAL if any(k == REAL for k in kids) else kids[0] if kids else INT
+        if found is None:
+            raise KeyError(term)
+        self.term_sorts[term] = found  # type: ignore[index]
+        return found
 
     @property
     def empty(self) -> bool:
@@ -199,7 +222,7 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
     term_nodes: list[Term] = []
     variables: dict[str, None] = {}
     constants: dict[str, Sort] = {}
-    functions: dict[str, int] = {}
+    functions: dict[tuple[str, int], None] = {}
     seen: set[Term] = set()
     for a in atoms:
         for node in a.walk():  # type: ignore[union-attr]
@@ -247,7 +270,7 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
                     classes.note(node, result or Sort("numeric"), f"{name}(...)")
                 else:
                     _arguments(classes, node, functions)
-                    classes.union(node, ("fun", name))
+                    classes.union(node, ("fun", name, len(node.children)))
     clash = next((n for n in variables if n in props and declared.get(n) != BOOL), None)
     if clash is not None:
         raise SortError(f"{clash} is used both as a proposition and as a term (a number or value)", clash)
@@ -267,12 +290,15 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
         if given is not None:
             sort_of_class(("var", name), name)  # a declared variable's class must agree too
     fun_sorts = {}
-    for name, arity in functions.items():
-        args = tuple(sort_of_class(("arg", name, k), f"{name}'s argument {k + 1}") for k in range(arity))
-        result = BOOL if ("pred", name) in classes.parent else sort_of_class(("fun", name), f"{name}(...)")
+    for name, arity in functions:
+        if name in variables or name in props or declared.get(name) is not None:
+            raise SortError(f"{name} is a variable, and is applied to arguments too ({name}(...))", name)
+        args = tuple(sort_of_class(("arg", name, arity, k), f"argument {k + 1} of {name}") for k in range(arity))
+        result = BOOL if ("pred", name, arity) in classes.parent else \
+            sort_of_class(("fun", name, arity), f"the result of {name}")
         if any(s == BOOL for s in args):
             raise SortError(f"{name}'s arguments must be data, not propositions", name)
-        fun_sorts[name] = (args, result)
+        fun_sorts[(name, arity)] = (args, result)
     term_sorts = {node: (var_sorts[node.name] if node.op == "var" and node.name in var_sorts  # type: ignore[index]
                          else sort_of_class(node, str(node)))
                   for node in term_nodes}
@@ -281,18 +307,16 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
             raise SortError(f"{node} is a proposition (Bool), used as a number", node.variables()[0]
                             if node.variables() else None)
     _check_terms(term_nodes, term_sorts)
-    return Signature(var_sorts, constants, fun_sorts, term_sorts)
+    return Signature(var_sorts, constants, fun_sorts, dict(term_sorts))
 
 
-def _arguments(classes: _Classes, node: Term, functions: dict[str, int]) -> None:
-    name = node.name
-    arity = functions.setdefault(name, len(node.children))  # type: ignore[arg-type]
-    if arity != len(node.children):
-        raise SortError(f"{name} is applied to {arity} and to {len(node.children)} arguments", name)
+def _arguments(classes: _Classes, node: Term, functions: dict[tuple[str, int], None]) -> None:
+    key = (node.name, len(node.children))
+    functions[key] = None  # type: ignore[index]
     if node.op == "pred":
-        classes.find(("pred", name))
+        classes.find(("pred", *key))
     for k, c in enumerate(node.children):
-        classes.union(c, ("arg", name, k))
+        classes.union(c, ("arg", *key, k))
 
 
 def _decide(evidence: Mapping[str, tuple[Sort, str]], name: str, domain: Sort | None) -> Sort:
@@ -318,8 +342,8 @@ def _decide(evidence: Mapping[str, tuple[Sort, str]], name: str, domain: Sort | 
         return INT
     if domain is not None:
         return domain
-    raise SortError(f"the sort of {name} is unknown (Int or Real?): declare it (--var {name}:Int) or give "
-                    f"--domain Int|Real", name)
+    how = f"declare it (--var {name}:Int)" if BARE_NAME.match(name) else "declare a variable it is computed with"
+    raise SortError(f"the sort of {name} is unknown (Int or Real?): {how} or give --domain Int|Real", name)
 
 
 def _check_terms(nodes: Iterable[Term], sorts: Mapping[Term, Sort]) -> None:

@@ -228,3 +228,23 @@ def offsets(term: Term) -> Iterator[tuple[str, int, bool]]:
             stack.append((node.children[0], at + step[0], strong or step[1]))
             continue
         stack.extend((c, at, strong) for c in node.children)
+
+
+def substituted(formula, values: dict[str, str]):
+    """`formula` with the variables named in `values` replaced by those numerals in every atom
+    (FRET's constants: `ap_nominal_state` is `1.0`)."""
+    from ltlwit.logic.formula import ATOM, Formula
+    from ltlwit.logic.formula import transform as transform_formula
+
+    def term_rule(node: Term, kids: tuple[Term, ...]) -> Term:
+        if node.op == "var" and node.name in values:
+            text = values[node.name]  # type: ignore[index]
+            return Term("neg", (Term("num", (), text[1:]),)) if text.startswith("-") else Term("num", (), text)
+        return Term(node.op, kids, node.name) if kids else node
+
+    def rule(node: Formula, kids: tuple[Formula, ...]) -> Formula:
+        if node.op == ATOM:
+            return Formula(ATOM, (), transform(node.name, term_rule))  # type: ignore[arg-type]
+        return Formula(node.op, kids, node.name) if kids else node
+
+    return transform_formula(formula, rule, skip=lambda node: not node.data)

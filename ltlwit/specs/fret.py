@@ -1,0 +1,138 @@
+"""Requirement sets as NASA's FRET exports them (`ltlwit check EXPORT.json`).
+
+A FRET export is a JSON object with `requirements` (each with a `reqid`, its structured-English
+`fulltext`, and `semantics.ptExpanded`: the past-time formula in nuXmv's syntax that must hold
+at every step, as FRET's own analyses read it) and `variables` (`variable_name`, `dataType`:
+boolean, integer, double, or Simulink's int32, single...; `idType`: Input, Output, Internal,
+Mode, Function; for Internal ones an `assignment`). Each requirement becomes a spec named by
+its reqid, expected satisfiable, checked over finite traces at every instant (`Spec.always`:
+`G(ptExpanded)`); the variables' data types become sort declarations, a Function's name an
+uninterpreted function, and an Internal variable whose assignment is a numeral a constant of
+that value (FRET's enumerations are such constants: `thrust_borne` with assignment `0`). Other
+assignments (Lustre expressions with `pre` and `->`) are not read: those variables stay free.
+Numbers nothing declares (a variable the export does not list, a Function's arguments) are
+Real, FRET's `double`.
+
+FRET sometimes leaves the HTML of its editor in a formula (`<b><i>(mag ( x ) < r)</i></b>`):
+the tags are taken out, with a warning, so that what is left is read as written.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Iterator
+
+from ltlwit.logic.theory.sorts import BOOL, INT, REAL, Declarations, Sort, SortError
+
+#: FRET's and Simulink's data types, as sorts (an empty type: none declared).
+_TYPES: dict[str, Sort] = {
+    "boolean": BOOL, "integer": INT, "unsigned integer": INT, "int8": INT, "int16": INT, "int32": INT,
+    "int64": INT, "uint8": INT, "uint16": INT, "uint32": INT, "uint64": INT,
+    "double": REAL, "single": REAL, "real": REAL, "float": REAL,
+}
+_TAGS = re.compile(r"</?\s*[A-Za-z]+\s*>")
+_NUMERAL = re.compile(r"\s*(-?)\s*([0-9]+(?:\.[0-9]+)?)\s*\Z")
+
+
+def is_fret(path: str, head: bytes) -> bool:
+    """Whether a `.json` file is a FRET export (an object with `requirements`)."""
+    return path.endswith(".json") and b'"requirements"' in head
+
+
+def read_fret(path: str) -> Iterator[Any]:
+    """The export's requirements as `Spec`s (module docstring), each carrying the export's
+    declarations and constants; an unreadable export, one error spec."""
+    from ltlwit.specs.files import Spec
+
+    try:
+        with open(path, "rb") as stream:
+            raw = stream.read()
+        data = json.loads(raw.decode("utf-8"))
+    except OSError as exc:
+        yield Spec(path, 0, error=f"cannot open: {exc.strerror or type(exc).__name__}")
+        return
+    except (UnicodeDecodeError, ValueError) as exc:
+        yield Spec(path, 0, error=f"not a valid JSON file: {exc}")
+        return
+    if not isinstance(data, dict) or not isinstance(data.get("requirements"), list):
+        yield Spec(path, 0, error="not a FRET export: no list of requirements")
+        return
+    text = raw.decode("utf-8", errors="replace")
+    try:
+        declarations, constants = _variables(data.get("variables") or [])
+    except SortError as exc:
+        yield Spec(path, 0, error=f"variables: {exc}")
+        return
+    seen: dict[str, int] = {}
+    for requirement in data["requirements"]:
+        yield _spec(requirement, path, text, seen, declarations, constants)
+
+
+def _spec(requirement: Any, path: str, text: str, seen: dict[str, int], declarations: Declarations,
+          constants: tuple[tuple[str, str], ...]) -> Any:
+    from ltlwit.specs.files import Spec
+
+    if not isinstance(requirement, dict):
+        return Spec(path, 0, error="a requirement must be an object")
+    reqid = requirement.get("reqid")
+    name = reqid if isinstance(reqid, str) and reqid.strip() else None
+    line = _line_of(text, name) if name else 0
+    note = requirement.get("fulltext") if isinstance(requirement.get("fulltext"), str) else None
+    semantics = requirement.get("semantics")
+    formula = semantics.get("ptExpanded") if isinstance(semantics, dict) else None
+    if name is None:
+        return Spec(path, line, error="a requirement without a reqid")
+    if name in seen:
+        return Spec(path, line, name, error=f"duplicate reqid {name!r} (first at line {seen[name]})")
+    seen[name] = line
+    if not isinstance(formula, str) or not formula.strip():
+        return Spec(path, line, name, note=note, error="no semantics.ptExpanded (FRET has not formalized it)")
+    warnings: tuple[str, ...] = ()
+    if _TAGS.search(formula):
+        formula = _TAGS.sub(" ", formula)
+        warnings = ("the formula held HTML tags from FRET's editor (<b>, <i>); they were taken out",)
+    return Spec(path, line, name, " ".join(formula.split()), "sat", semantics="finite", note=note, always=True,
+                declarations=declarations, substitute=constants, warnings=warnings)
+
+
+def _line_of(text: str, reqid: str) -> int:
+    """The line of the file where the requirement's reqid is written (1-based; 0: not found)."""
+    at = text.find(f'"reqid": {json.dumps(reqid)}')
+    if at < 0:
+        at = text.find(json.dumps(reqid))
+    return text.count("\n", 0, at) + 1 if at >= 0 else 0
+
+
+def _variables(entries: list) -> tuple[Declarations, tuple[tuple[str, str], ...]]:
+    """The sorts the variables' data types give (the first typed entry of a name decides:
+    FRET lists a variable once per component and once more per Simulink port), and the
+    Internal variables whose assignment is a numeral."""
+    declarations = Declarations()
+    constants: dict[str, str] = {}
+    functions: set[str] = set()
+    for entry in entries:
+        if not isinstance(entry, dict) or not isinstance(entry.get("variable_name"), str):
+            continue
+        name = entry["variable_name"].strip()
+        if not name:
+            continue
+        if entry.get("idType") == "Function":
+            functions.add(name)
+            continue
+        kind = entry.get("dataType")
+        if isinstance(kind, list):
+            kind = kind[0] if kind else ""
+        sort = _TYPES.get(str(kind or "").strip().lower())
+        if sort is not None and name not in declarations.variables:
+            declarations = declarations.declare(name, sort)
+        assignment = entry.get("assignment")
+        if entry.get("idType") == "Internal" and isinstance(assignment, str):
+            numeral = _NUMERAL.match(assignment)
+            if numeral is not None and name not in constants:
+                constants[name] = numeral.group(1) + numeral.group(2)
+    variables = {n: s for n, s in declarations.variables.items() if n not in functions}
+    out = Declarations(domain=REAL)  # FRET's numbers are doubles unless a variable says otherwise
+    for n, s in variables.items():
+        out = out.declare(n, s)
+    return out, tuple(sorted(constants.items()))
