@@ -112,10 +112,17 @@ def test_constants_and_spaces_are_flexible():
 
 @pytest.mark.parametrize(
     "text, column",
-    [("{a;b}", 0), ("a U {b}", 4), ("O[2] a", 0),
+    [("{a;b}", 0), ("a U {b}", 4), ("Y[2] a", 0),
      ("first_match(a)", 0), ("a |-> b", 2), ("a[*]", 1), ("##1 a", 0)],
 )
 def test_psl_and_bounded_syntax_is_reported_as_unsupported(text: str, column: int):
     with pytest.raises(ParseError, match="unsupported") as info:
         spot(text)
     assert info.value.column == column
+
+
+def test_bounded_past_needs_both_bounds():
+    """nuXmv's bounded past is `O[a,b]`, `H[a,b]`; one number is an error under the bracket."""
+    with pytest.raises(ParseError, match=r"malformed bounded operator: expected O\[a,b\]") as info:
+        spot("O[2] a")
+    assert info.value.column == 1
