@@ -377,14 +377,30 @@ def solve_printer(fmt: str, env: Environment, syntax: str = "spot") -> SolvePrin
 class VerifyText(Printer):
     WORDS = {"holds": ("HOLDS", "green"), "fails": ("FAILS", "red"), "unknown": ("UNKNOWN", "yellow")}
 
+    def __init__(self, env: Environment, log: bool = False) -> None:
+        super().__init__(env)
+        self.log = log  # `verify --log`: a line per requirement, named, with where it fails
+
     def emit(self, verdict: Verdict) -> None:
         self.warn(verdict)
         if verdict.status == "error":
+            if self.log:
+                self.data(f"{self._status_word('ERROR', 'red')} {self._label(verdict)}")
             self.failed(verdict)
             return
-        self.data(self._status_word(*self.WORDS[verdict.status]))
+        word = self._status_word(*self.WORDS[verdict.status])
+        if self.log:
+            self.data(f"{word} {self._label(verdict)}" + (f": {verdict.message}" if verdict.message else ""))
+            return
+        self.data(word)
         if verdict.message:  # why it is unknown; for an UNSAT claim that fails, its counterexample
             self.message(verdict.item.where, f"{verdict.status}: {verdict.message}")
+
+    @staticmethod
+    def _label(verdict: Verdict) -> str:
+        where = verdict.item.where
+        return f"{verdict.name} ({where})" if verdict.name else where if not verdict.item.from_argument \
+            else verdict.formula
 
 
 class VerifyJson(Printer):
@@ -402,6 +418,8 @@ class VerifyJson(Printer):
             "reason": verdict.message if verdict.status != "error" else None,
             "counterexample": verdict.counterexample.to_str() if verdict.counterexample is not None else None,
             "error": verdict.error_text,
+            "name": verdict.name,
+            "violated_at": verdict.violated_at,
         }
         import json
 
@@ -410,8 +428,8 @@ class VerifyJson(Printer):
             self.problem(verdict)
 
 
-def verify_printer(fmt: str, env: Environment) -> VerifyText | VerifyJson:
-    return VerifyJson(env) if fmt == "json" else VerifyText(env)
+def verify_printer(fmt: str, env: Environment, log: bool = False) -> VerifyText | VerifyJson:
+    return VerifyJson(env) if fmt == "json" else VerifyText(env, log)
 
 
 class FmtText(Printer):

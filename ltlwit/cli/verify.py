@@ -27,6 +27,11 @@ from ltlwit.pipeline.verify import Verdict, VerifyOptions, verify_lines, verify_
 @engine_option
 @semantics_options
 @data_options
+@click.option("--log", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Runtime verification: check each FORMULA (the arguments; -F FILE: spec files, FRET exports "
+              "included) against the finite trace of states in FILE, a CSV file (a header of variable names, a row "
+              "per instant) or JSON Lines (an object per instant). A requirement that must hold at every instant "
+              "(G(p), a FRET requirement) that fails names the first instant where it does not.")
 @validator_option
 @quiet_option
 @jobs_option
@@ -34,7 +39,7 @@ from ltlwit.pipeline.verify import Verdict, VerifyOptions, verify_lines, verify_
 @click.pass_context
 def verify(ctx: click.Context, pair: tuple[str, ...], files: tuple[str, ...], logic: str, syntax: str,
            fmt: str, engine: str, validators: tuple[str, ...], jobs: int, shard: tuple[int, int] | None,
-           **semantics: object) -> ExitStatus:
+           log: str | None, **semantics: object) -> ExitStatus:
     """Check that WITNESS satisfies FORMULA: an assignment (a1c0, JSON or a cube a & !c) must
     entail a propositional formula; every word of a lasso trace (a; cycle{b}), or with
     --semantics finite of a finite trace (a; b), must satisfy an LTL formula. Prints HOLDS,
@@ -44,6 +49,8 @@ def verify(ctx: click.Context, pair: tuple[str, ...], files: tuple[str, ...], lo
     when the engine proves FORMULA unsatisfiable, and fails, naming a witness, when it is
     not; UNKNOWN claims nothing and gets UNKNOWN. Exit status 0 when every pair holds, 1 when
     one fails or is unknown, 2 for a bad input."""
+    if log is not None:
+        return _verify_log(ctx, pair, files, log, syntax, fmt, semantics)
     if len(pair) not in (0, 2):
         raise click.UsageError("give FORMULA and WITNESS as two arguments, or pairs with -F FILE", ctx)
     problem = engine_problem(engine)
@@ -69,3 +76,29 @@ def verify(ctx: click.Context, pair: tuple[str, ...], files: tuple[str, ...], lo
     lost = (lambda item, message: Verdict(item=item, status="error", formula=item.text, witness="", message=message))
     return worst(status, run_jobs(jobs, VerifyWork, (options, View.of(env, fmt)), items, printer, lost,
                                   syntax=syntax)[0])
+
+
+def _verify_log(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...], log: str, syntax: str,
+                fmt: str, options: dict) -> ExitStatus:
+    """`verify --log`: the requirements (arguments, spec files) against one log of states."""
+    from ltlwit.pipeline.verify import Requirement, verify_log
+    from ltlwit.specs.files import read_specs
+
+    if not formulas and not files:
+        raise click.UsageError("give the requirements to check against the log: formulas, or -F SPEC_FILE", ctx)
+    semantics = semantics_of(ctx, options)
+    if semantics == "infinite" and ctx.get_parameter_source("semantics") is not None \
+            and ctx.get_parameter_source("semantics").name == "COMMANDLINE":
+        raise click.UsageError("a log is a finite trace: --log needs finite semantics", ctx)
+    verify_options = VerifyOptions(syntax=syntax, semantics="finite", declarations=declarations_of(ctx, options))
+
+    def requirements():
+        for n, text in enumerate(formulas, 1):
+            yield Requirement(InputItem(text.strip(), f"<arg {n}>", n, from_argument=True), text.strip())
+        for path in files:
+            for spec in read_specs(path, Environment.of(ctx).stdin):
+                item = InputItem(spec.formula, spec.file, spec.line, error=spec.error)
+                yield Requirement(item, spec.formula, spec.name, spec.always, spec.substitute, spec.declarations)
+
+    printer = verify_printer(fmt, Environment.of(ctx), log=True)
+    return emit_all(verify_log(requirements(), log, verify_options), printer.emit)

@@ -60,6 +60,11 @@ class Verdict(Answer):
     witness: str
     #: For an `UNSAT` claim that fails: the witness the engine found.
     counterexample: Witness | None = None
+    #: Checking a log (`verify_log`), for a requirement that must hold at every instant: the
+    #: first instant (0-based) where it does not.
+    violated_at: int | None = None
+    #: Checking a log: the requirement's name (a spec file's), if it has one.
+    name: str | None = None
 
     @property
     def holds(self) -> bool | None:
@@ -172,3 +177,91 @@ def verify_one(item: InputItem, formula_text: str, witness_text: str, options: V
         return done("error", logic=logic, message=str(exc))
     except Exception as exc:  # noqa: BLE001 - see answers.internal_error
         return done("error", logic=logic, message=internal_error(exc), exception=exc)
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """What `verify_log` checks: a formula's text and where it was read, and how a spec file
+    means it (`ltlwit.specs.files.Spec`: at every instant, with constants, with its file's
+    sorts)."""
+
+    item: InputItem
+    text: str
+    name: str | None = None
+    always: bool = False
+    substitute: tuple[tuple[str, str], ...] = ()
+    declarations: Declarations | None = None
+
+
+def as_checked(formula: Formula, always: bool = False, substitute: tuple[tuple[str, str], ...] = ()) -> Formula:
+    """The formula a spec asks about: its constants put in (FRET's Internal variables assigned a
+    numeral), and `G(formula)` for one that holds at every instant."""
+    if substitute and formula.data:
+        from ltlwit.logic.theory.terms import substituted
+
+        formula = substituted(formula, dict(substitute))
+    return Formula("G", (formula,)) if always else formula
+
+
+def verify_log(requirements: Iterable[Requirement], log: str, options: VerifyOptions) -> Iterator[Verdict]:
+    """Runtime verification: each requirement against the log of states at `log`
+    (`ltlwit.pipeline.logs`), a finite trace. HOLDS or FAILS per requirement; one that must
+    hold at every instant (`G(p)`, or a spec file's `always` spec: FRET's requirements) that
+    fails names the first instant where it does not (`Verdict.violated_at`). A log that cannot
+    be read is an error verdict for each requirement."""
+    from ltlwit.pipeline.logs import LogError, read_log
+
+    rows: list | LogError | None = None
+    parser = InputParser(options.syntax)
+    for requirement in requirements:
+        if rows is None:
+            try:
+                rows = read_log(log)
+            except LogError as exc:
+                rows = exc
+        yield _check_log(requirement, rows, log, options, parser)
+
+
+def _check_log(requirement: Requirement, rows: list | Exception, log: str, options: VerifyOptions,
+               parser: InputParser) -> Verdict:
+    from ltlwit.logic.ltl import abstraction
+    from ltlwit.logic.ltl.check import holds_data, violations
+    from ltlwit.logic.theory.evaluate import state_trace
+
+    start = time.perf_counter()
+    item = requirement.item
+
+    def done(status: VerdictStatus, **fields: object) -> Verdict:
+        elapsed = round((time.perf_counter() - start) * 1000.0, 3)
+        return Verdict(item=item, status=status, formula=requirement.text, witness=log,  # type: ignore[arg-type]
+                       time_ms=elapsed, logic="ltl", name=requirement.name, **fields)
+
+    if item.error is not None:
+        return done("error", message=item.error)
+    if isinstance(rows, Exception):
+        return done("error", message=str(rows))
+    try:
+        formula = parser.parse(replace(item, text=requirement.text))
+    except ValueError as exc:
+        return done("error", message="parse error in the formula", parse_error=exc)
+    formula = as_checked(formula, requirement.always, requirement.substitute)
+    declarations = options.declarations
+    if requirement.declarations is not None:
+        declarations = declarations.merged(requirement.declarations) if declarations else requirement.declarations
+    every = formula.children[0] if formula.op == "G" else None
+    try:
+        whole = abstraction(formula, declarations, True)
+        trace = state_trace(rows, whole.signature, formula.aps())
+        if holds_data(whole, trace):
+            return done("holds")
+        if every is None:
+            return done("fails", message=f"the log ({len(rows)} states) does not satisfy it")
+        first = violations(abstraction(every, declarations, True), trace)
+        if not first:
+            return done("fails", message=f"the log ({len(rows)} states) does not satisfy it")
+        return done("fails", message=f"first violated at instant {first[0]} (state {first[0] + 1} of {len(rows)})",
+                    violated_at=first[0])
+    except ValueError as exc:  # a sort clash, a row without a variable's value
+        return done("error", message=str(exc))
+    except Exception as exc:  # noqa: BLE001 - see answers.internal_error
+        return done("error", message=internal_error(exc), exception=exc)

@@ -23,6 +23,7 @@ from ltlwit.pipeline.checking import engine_answer
 from ltlwit.pipeline.inputs import STDIN_NAME, FormulaItem, InputItem
 from ltlwit.pipeline.options import SolveOptions
 from ltlwit.pipeline.parsing import name_warnings, parse
+from ltlwit.pipeline.verify import as_checked
 from ltlwit.specs.files import Spec, read_specs
 from ltlwit.specs.vacuity import Decide, Finding, check_spec
 
@@ -206,13 +207,7 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
 
 
 def _as_checked(spec: Spec, formula: Formula) -> Formula:
-    """The formula a spec asks about: its constants put in (FRET's Internal variables assigned
-    a numeral), and `G(formula)` for a spec that holds at every instant."""
-    if spec.substitute and formula.data:
-        from ltlwit.logic.theory.terms import substituted
-
-        formula = substituted(formula, dict(spec.substitute))
-    return Formula("G", (formula,)) if spec.always else formula
+    return as_checked(formula, spec.always, spec.substitute)
 
 
 def _sorts_problem(formula: Formula, spec: Spec, options: SolveOptions) -> str | None:

@@ -90,6 +90,25 @@ def holds(formula: Formula, trace: Trace, limit: Limit | None = None) -> bool:
     return not violated(formula, L, steps, loop, limit)
 
 
+def violations(abstraction: "Abstraction", trace: Trace) -> list[int]:
+    """The instants of a finite data trace (a log) where the formula `abstraction` abstracts
+    does not hold, each instant's value read on the whole trace (finite semantics): where a
+    requirement that must hold at every instant is violated (`G(p)` of FRET's past-time
+    requirements, whose value at an instant depends on the log up to it only)."""
+    from ltlwit.logic.ltl.finite import alive_name, as_lasso, translate
+    from ltlwit.logic.theory.evaluate import boolean_trace
+    from ltlwit.logic.formula import ap
+
+    steps = boolean_trace(trace, abstraction.names, abstraction.signature)
+    alive = ap(alive_name(abstraction.plain.aps(), steps.aps()))
+    lasso = as_lasso(steps, alive)
+    cubes = [cube_of(s) for s in lasso.steps]
+    if any(c is None for c in cubes):
+        raise ValueError("a log must give every variable a value at every instant")
+    t, _ = CubeEvaluator(translate(abstraction.plain, alive)).masks(cubes, len(lasso.prefix))  # type: ignore[arg-type]
+    return [i for i in range(len(trace.steps)) if not t >> i & 1]
+
+
 def holds_data(abstraction: "Abstraction", trace: Trace, limit: Limit | None = None) -> bool:
     """Whether a data trace (values in its steps: `theory.evaluate`) satisfies the formula
     over data that `abstraction` abstracts: each atom decided at each instant by the exact
@@ -295,7 +314,7 @@ class Evaluator:
                 elif s & label == false:
                     fm |= 1 << i
             val[at] = (t, fm)
-        return _temporal_pass(self.plan, val, len(steps), loop)
+        return _verdict(_temporal_pass(self.plan, val, len(steps), loop))
 
 
 #: A formula of more nodes than this has its linear pass read the deadline, every this many nodes.
@@ -329,6 +348,13 @@ class CubeEvaluator:
         the final check of a witness found just before the deadline must not answer after it.
         (A small formula's pass takes microseconds: its witness is checked even on a spent
         budget.)"""
+        t, f = self.masks(cubes, loop, limit)
+        return True if t & 1 else False if f & 1 else None
+
+    def masks(self, cubes: list[dict[str, bool]], loop: int, limit: Limit | None = None) -> tuple[int, int]:
+        """The formula's (definitely true, definitely false) positions over the trace (its loop
+        unrolled as `unrolled` does), bit i for position i: where a requirement holds along a
+        log, not only at its first instant (`violations`)."""
         cubes, loop = unrolled(cubes, loop, self.depth)
         n = len(cubes)
         full = (1 << n) - 1
@@ -412,8 +438,13 @@ def _indexed(nodes: list[Formula], leaf: Callable[[Formula], bool]) -> list[tupl
     return plan
 
 
+def _verdict(masks: tuple[int, int]) -> bool | None:
+    t, f = masks
+    return True if t & 1 else False if f & 1 else None
+
+
 def _temporal_pass(plan: list, val: list[Any], n: int, loop: int, timed: Limit | None = None,
-                   every: int = TIMED_PASS) -> bool | None:
+                   every: int = TIMED_PASS) -> tuple[int, int]:
     """The temporal part of the three-valued evaluation: (definitely true, definitely false)
     position masks for every node (`val`, by the plan's indices: the leaves' given) by
     least/greatest fixpoints; the verdict is the last node's, the root's. `timed`: a deadline
@@ -472,12 +503,7 @@ def _temporal_pass(plan: list, val: list[Any], n: int, loop: int, timed: Limit |
             val[index] = (_lfp_and(b[0], a[0], *lasso), _gfp_or(b[1], a[1], *lasso))
         else:
             raise ValueError(f"unknown operator {op}")
-    t, fm = val[-1]
-    if t & 1:
-        return True
-    if fm & 1:
-        return False
-    return None
+    return val[-1]
 
 
 def _past(op: str, a: tuple[int, int], b: tuple[int, int] | None, full: int,

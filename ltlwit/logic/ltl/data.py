@@ -594,6 +594,7 @@ def _portfolio(abstraction: Abstraction, limit: Limit) -> Result:
                                                        alive.name if alive is not None else None), limit)
     refinement = Refinement(abstraction, Encoder(abstraction.signature))
     seconds = FIRST_ROUND
+    owed = 0.0  # what the refinement took past its shares so far (the engine's searches overrun)
     import z3
 
     try:
@@ -602,11 +603,16 @@ def _portfolio(abstraction: Abstraction, limit: Limit) -> Result:
                 result = bounded.advance(seconds)
                 if result is not None:
                     return result
-                if not refinement.stuck:
+                share = REFINE_SHARE * seconds - owed
+                if not refinement.stuck and share > 0:
                     stage.enter(f"abstraction refinement, {len(refinement.lemmas)} lemmas")
-                    result = refinement.advance(limit, REFINE_SHARE * seconds)
+                    began = time.perf_counter()
+                    result = refinement.advance(limit, share)
                     if result is not None:
                         return result
+                    owed = max(0.0, time.perf_counter() - began - share)
+                else:
+                    owed = max(0.0, owed - REFINE_SHARE * seconds)
                 if bounded.exhausted and refinement.stuck:
                     return Unknown(bounded.reason())
                 seconds *= 2

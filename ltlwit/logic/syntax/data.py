@@ -438,11 +438,11 @@ def _build(text: str, node: Operand, want: str, kids: list) -> object:
     kind, value = node.kind, node.value
     width = node.end - node.start
     if want == "term":
-        if kind in ("un", "bin", "const") or (kind == "rel" and value not in ("=", "!=")):
-            raise ParseError(text, node.start, "a formula where a term (a number or variable) was expected", width)
         if kind == "rel":
             raise ParseError(text, node.start, "a comparison where a term was expected (comparisons do not nest)",
                              width)
+        if kind in ("un", "bin", "const"):
+            raise ParseError(text, node.start, "a formula where a term (a number or variable) was expected", width)
         if kind in ("name", "quoted"):
             return Term("var", (), value)  # type: ignore[arg-type]
         if kind == "num":

@@ -379,3 +379,55 @@ def lookback(a: Term) -> int:
 
     deepest = max((-d for _, d, _ in offsets(a)), default=0)
     return max(0, deepest) + sum(1 for n in a.walk() if n.op == "call" and n.name in ("preReal", "preInt"))
+
+
+def state_trace(rows: list[Mapping[str, object]], sig: Signature, props: tuple[str, ...]):
+    """A finite data trace of a log's states: one row per instant, each giving the data
+    variables' values (numbers, or text: `2.5`, `-1`, `1/3`, `wing_borne`) and the
+    propositions' (`true`/`false`, `1`/`0`, any case). TraceError names the row and the
+    variable it lacks or cannot read; names the formula does not use are ignored."""
+    from ltlwit.logic.trace import Trace
+
+    if not rows:
+        raise TraceError("the log has no states")
+    steps = []
+    for i, row in enumerate(rows):
+        parts: list[Formula] = []
+        for name in props:
+            if name not in row:
+                raise TraceError(f"row {i + 1} gives no value to {name}")
+            parts.append(ap(name) if _truth(row[name], name, i) else Not(ap(name)))
+        for name, sort in sig.variables.items():
+            if name not in row:
+                raise TraceError(f"row {i + 1} gives no value to {name}")
+            parts.append(value_atom(name, _typed(_read_value(row[name], name, i), sort, name, i), sort))
+        steps.append(And(*parts) if parts else TRUE)
+    return Trace(tuple(steps), ())
+
+
+def _truth(raw: object, name: str, i: int) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    if text in ("true", "1", "t", "yes"):
+        return True
+    if text in ("false", "0", "f", "no"):
+        return False
+    raise TraceError(f"row {i + 1}: {name} is a proposition, and {raw!r} is not true or false")
+
+
+def _read_value(raw: object, name: str, i: int) -> Value:
+    if isinstance(raw, bool):
+        raise TraceError(f"row {i + 1}: {name} is data, and {raw!r} is a truth value")
+    if isinstance(raw, int):
+        return raw
+    if isinstance(raw, float):
+        return Fraction(str(raw))  # the decimal as written in the log, not the binary double
+    text = str(raw).strip()
+    try:
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        if text and (text[0].isalpha() or text[0] == "_"):
+            return text  # an enumeration value
+        raise TraceError(f"row {i + 1}: {name} = {raw!r} is not a number") from None
+    return int(value) if value.denominator == 1 and "." not in text else value

@@ -88,7 +88,7 @@ def parse_sort(text: str, name: str | None = None) -> Sort:
         return Sort(name or "enum_" + "_".join(values), values)
     found = _SPELLINGS.get(body.lower())
     if found is None:
-        raise SortError(f"unknown sort {text!r} (expected Int, Real, Bool or an enumeration {{a, b, c}})", name)
+        raise SortError(f"unknown sort {body!r} (expected Int, Real, Bool or an enumeration {{a, b, c}})", name)
     return found
 
 
@@ -231,7 +231,7 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
             seen.add(node)
             op = node.op
             if op in RELATIONS:
-                classes.union(node.children[0], node.children[1])
+                _link(classes, node.children[0], node.children[1])
                 if op not in ("=", "!="):
                     classes.note(node.children[0], Sort("numeric"), str(node.children[0]))
                 continue
@@ -251,22 +251,19 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
                 if sort is not None:
                     classes.note(node, sort, name)  # type: ignore[arg-type]
             elif op == "num":
-                if node.decimal:
-                    classes.note(node, REAL, node.name)  # type: ignore[arg-type]
-                else:
-                    classes.note(node, Sort("numeric"), node.name)  # type: ignore[arg-type]
+                term_nodes.pop()  # a numeral has no class of its own (`_link`)
             elif op in SHIFTS:
-                classes.union(node, node.children[0])
+                _link(classes, node, node.children[0])
             elif op in ("+", "-", "*", "/", "mod", "neg"):
                 for c in node.children:
-                    classes.union(node, c)
+                    _link(classes, node, c)
                 classes.note(node, INT if op == "mod" else Sort("numeric"), str(node))
             elif op == "call":
                 name = node.name
                 if name in BUILTINS:
                     result = BUILTINS[name]  # type: ignore[index]
                     for c in node.children:
-                        classes.union(node, c)
+                        _link(classes, node, c)
                     classes.note(node, result or Sort("numeric"), f"{name}(...)")
                 else:
                     _arguments(classes, node, functions)
@@ -289,6 +286,12 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
         var_sorts[name] = given or sort_of_class(("var", name), name)
         if given is not None:
             sort_of_class(("var", name), name)  # a declared variable's class must agree too
+        elif var_sorts[name].enum:  # `mode = c`: most likely a value misspelled, never a new variable
+            raise SortError(f"{name} is not a value of the enumeration {var_sorts[name]} (nor a declared variable)",
+                            name)
+    for sort in {s for s in var_sorts.values() if s.enum}:
+        for value in sort.values:  # a trace may give any value of a variable's sort
+            constants.setdefault(value, sort)
     fun_sorts = {}
     for name, arity in functions:
         if name in variables or name in props or declared.get(name) is not None:
@@ -310,13 +313,26 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
     return Signature(var_sorts, constants, fun_sorts, dict(term_sorts))
 
 
+def _link(classes: _Classes, a: object, b: object) -> None:
+    """a and b are computed in one sort. A numeral is never a member of a class: one numeral
+    object stands for every `0` of the formula (terms are hash-consed), and joining classes
+    through it would make `n > 0` Real because of `r > 0 & r < 0.5`; it only tells its
+    neighbour's class what it can be (Real for a decimal)."""
+    for x, y in ((a, b), (b, a)):
+        if isinstance(y, Term) and y.op == "num":
+            if not (isinstance(x, Term) and x.op == "num"):
+                classes.note(x, REAL if y.decimal else Sort("numeric"), y.name)  # type: ignore[arg-type]
+            return
+    classes.union(a, b)
+
+
 def _arguments(classes: _Classes, node: Term, functions: dict[tuple[str, int], None]) -> None:
     key = (node.name, len(node.children))
     functions[key] = None  # type: ignore[index]
     if node.op == "pred":
         classes.find(("pred", *key))
     for k, c in enumerate(node.children):
-        classes.union(c, ("arg", *key, k))
+        _link(classes, ("arg", *key, k), c)
 
 
 def _decide(evidence: Mapping[str, tuple[Sort, str]], name: str, domain: Sort | None) -> Sort:

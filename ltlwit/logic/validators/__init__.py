@@ -147,6 +147,9 @@ def second_opinion(names: Sequence[str], formula: Formula, witness: Witness, val
     others = [name for name in names if name != "builtin"]
     if not others:
         return None, ()
+    if formula.data:  # comparisons over values: only the builtin checker's exact evaluator reads them
+        return None, tuple(f"the {name} validator cannot judge data atoms (comparisons over values): the builtin "
+                           "checker, which evaluates them exactly, judged this witness alone" for name in others)
     verdicts = {"builtin": Validation(valid), **judge(others, formula, witness, semantics)}
     return disagreement(formula, witness, verdicts), tuple(
         f"the {name} validator confirms the witness only up to a bound (it found no counterexample)"

@@ -1,0 +1,132 @@
+"""Requirements over data in CI: spec files with declarations, FRET exports (a sample of the
+LMCPS case study in tests/data), conflicts named by requirement, and logs checked against
+requirements (`verify --log`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cli_support import json_lines, run
+from ltlwit.specs.files import read_specs
+
+DATA = Path(__file__).resolve().parent / "data"
+FRET = DATA / "fret_lm_sample.json"
+
+
+def test_text_spec_files_declare_their_variables(tmp_path) -> None:
+    path = tmp_path / "cruise.spec"
+    path.write_text("var speed, limit: Real\nvar mode: {off, cruise, brake}\n"
+                    "limit: G(speed <= limit)\n"
+                    "brakes: G(mode = brake -> wnext(speed) < speed)\n"
+                    "never: mode = off & mode = cruise   # expect: unsat\n"
+                    "domain Int\n"
+                    "count: n = 0 & G(wnext(n) = n + 1) & F(n = 3)\n")
+    result = run("check", "--finite", str(path))
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert result.stdout.splitlines()[-1] == "4 specs: 4 passed, 0 failed, 0 unknown, 0 errors"
+    assert "count (" in result.stdout and "n = 3" in result.stdout
+
+
+def test_toml_spec_files_declare_their_variables(tmp_path) -> None:
+    path = tmp_path / "cruise.toml"
+    path.write_text('domain = "Real"\n[variables]\nmode = "{off, on}"\n'
+                    '[[spec]]\nname = "on"\nformula = "G(mode = on -> x > 1.5) & F(mode = on)"\n'
+                    '[[spec]]\nname = "off"\nformula = "G(mode != off) & F(mode = off)"\nexpect = "unsat"\n')
+    result = run("check", "--finite", "--format", "json", str(path))
+    records = json_lines(result.stdout)
+    assert result.exit_code == 0, result.stderr
+    assert [(r["name"], r["status"]) for r in records] == [("on", "pass"), ("off", "pass")]
+
+
+def test_bad_declarations_are_errors_of_their_line(tmp_path) -> None:
+    path = tmp_path / "bad.spec"
+    path.write_text("var speed Real\nvar x: Complex\nok: G p\n")
+    result = run("check", str(path))
+    assert result.exit_code == 2
+    assert f"{path}:1: expected 'var NAME: SORT'" in result.stderr
+    assert f"{path}:2: unknown sort 'Complex'" in result.stderr
+    assert "PASS ok" in result.stdout
+
+
+def test_fret_requirements_are_specs_named_by_reqid() -> None:
+    specs = list(read_specs(str(FRET)))
+    assert len(specs) == 11 and all(s.error is None for s in specs)
+    ap007 = next(s for s in specs if s.name == "AP-007")
+    assert (ap007.always, ap007.semantics, ap007.expect) == (True, "finite", "sat")
+    assert ap007.note and ap007.note.startswith("RollAutopilot shall always satisfy")
+    assert ap007.declarations is not None and str(ap007.declarations.variables["aileron_cmd"]) == "Real"
+    assert ("ap_transition_state", "0.0") in ap007.substitute  # an Internal variable assigned a numeral
+    tags = next(s for s in specs if s.name == "NLG-004")
+    assert "<" not in tags.formula.replace("<=", "") and tags.warnings
+
+
+def test_fret_export_is_consistent_with_values_in_its_witness() -> None:
+    result = run("check", "--model", "none", "--consistency", "--format", "json", str(FRET))
+    records = json_lines(result.stdout)
+    assert result.exit_code == 0, result.stderr
+    conjunction = records[0]
+    assert (conjunction["kind"], conjunction["status"], conjunction["specs"]) == ("conjunction", "pass", 11)
+    assert "aileron_cmd = " in conjunction["witness"]
+    assert all(r["status"] == "pass" for r in records[1:])
+
+
+def test_a_planted_conflict_is_named_exactly(tmp_path) -> None:
+    export = json.loads(FRET.read_text())
+    export["requirements"].append({"reqid": "PLANTED-1", "fulltext": "Autopilot shall always satisfy aileron_cmd > 20.0",
+                                   "semantics": {"ptExpanded": "(H (aileron_cmd > 20.0))"}})
+    path = tmp_path / "planted.json"
+    path.write_text(json.dumps(export, indent=1))
+    result = run("check", "--model", "none", "--consistency", "--format", "json", str(path))
+    conjunction = json_lines(result.stdout)[0]
+    assert result.exit_code == 1
+    assert conjunction["status"] == "fail" and conjunction["conflict_minimal"] is True
+    assert sorted(c["name"] for c in conjunction["conflict"]) == ["AP-007", "PLANTED-1"]
+    text = run("check", "--model", "none", "--consistency", str(path)).stdout
+    assert '"RollAutopilot shall always satisfy -15.0 <= aileron_cmd & aileron_cmd <= 15.0"' in text
+
+
+def test_logs_are_checked_against_requirements(tmp_path) -> None:
+    csv = tmp_path / "run.csv"
+    csv.write_text("aileron_cmd,roll_angle,on\n0.0,1.0,true\n5.5,2,1\n16.0,3.25,false\n1.0,4,0\n")
+    result = run("verify", "--log", str(csv), "G(aileron_cmd <= 15.0)", "F(roll_angle > 3.5)", "G(on -> X !on)")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        "FAILS G(aileron_cmd <= 15.0): first violated at instant 2 (state 3 of 4)",
+        "HOLDS F(roll_angle > 3.5)",
+        "FAILS G(on -> X !on): first violated at instant 0 (state 1 of 4)",
+    ]
+    jsonl = tmp_path / "run.jsonl"
+    jsonl.write_text("\n".join(json.dumps(row) for row in [
+        {"aileron_cmd": 0.0, "roll_angle": 0, "on": True}, {"aileron_cmd": 16.0, "roll_angle": 1, "on": False}]))
+    same = json_lines(run("verify", "--log", str(jsonl), "--format", "json", "G(aileron_cmd <= 15.0)").stdout)
+    assert (same[0]["status"], same[0]["violated_at"]) == ("fails", 1)
+
+
+def test_fret_requirements_against_a_log(tmp_path) -> None:
+    """FRET's requirements hold at every instant: the first instant one does not is named."""
+    log = tmp_path / "run.csv"
+    log.write_text("aileron_cmd,roll_angle\n0.0,1.0\n-16.5,2.0\n")
+    spec = tmp_path / "reqs.json"
+    export = json.loads(FRET.read_text())
+    export["requirements"] = [r for r in export["requirements"] if r["reqid"] in ("AP-007", "AP-006")]
+    spec.write_text(json.dumps(export))
+    records = json_lines(run("verify", "--log", str(log), "-F", str(spec), "--format", "json").stdout)
+    verdicts = {r["name"]: (r["status"], r["violated_at"]) for r in records}
+    assert verdicts == {"AP-007": ("fails", 1), "AP-006": ("holds", None)}
+
+
+def test_logs_that_cannot_be_read(tmp_path) -> None:
+    short = tmp_path / "short.csv"
+    short.write_text("x\n1\n")
+    missing = run("verify", "--log", str(short), "--domain", "Int", "G(x < y)")
+    assert missing.exit_code == 2 and "row 1 gives no value to y" in missing.stderr
+    bad = tmp_path / "bad.csv"
+    bad.write_text("x,p\n1,maybe\n")
+    wrong = run("verify", "--log", str(bad), "--domain", "Int", "G(p -> x > 0)")
+    assert wrong.exit_code == 2 and "p is a proposition, and 'maybe' is not true or false" in wrong.stderr
+    ragged = tmp_path / "ragged.csv"
+    ragged.write_text("x,y\n1\n")
+    assert f"{ragged}:2: 1 values for 2 columns" in run("verify", "--log", str(ragged), "G(x > 0)").stderr
+    gone = run("verify", "--log", str(tmp_path / "none.csv"), "G(x > 0)")
+    assert gone.exit_code == 2 and "cannot open" in gone.stderr

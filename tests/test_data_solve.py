@@ -1,0 +1,164 @@
+"""Solving formulas over data: verdicts with their proofs, witnesses with every value, each
+confirmed by the exact evaluator, which does not use z3; `solve` on the command line."""
+
+from __future__ import annotations
+
+import sys
+from fractions import Fraction
+
+import pytest
+
+from cli_support import json_lines, run
+from ltlwit.logic import ltl
+from ltlwit.logic.result import Sat, Unknown, Unsat
+from ltlwit.logic.syntax import parse_formula, parse_trace
+from ltlwit.logic.theory.evaluate import TraceError, euclid, values_of
+from ltlwit.logic.theory.sorts import INT, REAL, Declarations, Sort, resolve
+
+INTS = Declarations(domain=INT)
+REALS = Declarations(domain=REAL)
+
+
+def solve(text: str, declarations: Declarations = INTS, semantics: str = "finite", seconds: float = 20):
+    return ltl.solve(parse_formula(text), ltl.Budget(seconds=seconds), semantics=semantics,
+                     declarations=declarations)
+
+
+def holds(text: str, trace: str, declarations: Declarations = INTS) -> bool:
+    return ltl.holds(parse_formula(text), parse_trace(trace), declarations=declarations)
+
+
+def values(result: Sat, name: str) -> list:
+    sig = resolve(parse_formula(f"{name} = {name}"), INTS if name != "c" else REALS)
+    return [step.get(name) for step in values_of(result.witness.steps, sig).steps]
+
+
+@pytest.mark.parametrize("text, declarations", [
+    ("x = 0 & G(wnext(x) = x + 1) & F(x = 6)", INTS),
+    ("c = 1.0 & G(wnext(c) = 10.0 * c) & F(c > 999.5)", REALS),
+    ("(n = 0) & G(wnext(n) = n + 1) & G((n > 1) -> (f(n) = 2 * f(n - 1))) & G((n = 1) -> (f(n) = 1)) & X X X wX False",
+     INTS),
+    ("G(x > 0 -> X(x < 0)) & F(x > 5)", INTS),
+    ("x = 7 & G(wnext(x) = x / 2) & F(x = 0)", INTS),  # Euclidean division: 7, 3, 1, 0
+])
+def test_satisfiable_with_a_witness_that_holds(text: str, declarations: Declarations) -> None:
+    result = solve(text, declarations)
+    assert isinstance(result, Sat), result
+    assert result.witness.finite
+    assert ltl.holds(parse_formula(text), result.witness, declarations=declarations)
+
+
+def test_values_are_the_counter_s() -> None:
+    result = solve("x = 0 & G(wnext(x) = x + 1) & F(x = 6)")
+    assert values(result, "x")[:7] == [0, 1, 2, 3, 4, 5, 6]
+
+
+@pytest.mark.parametrize("text, proof", [
+    ("x > 3 & X(x < 2) & G(next(x) >= x)", "theory search"),   # no run outlives the bound
+    ("G(x > 0) & F(x < 0)", "abstraction"),                     # no bound proves this one
+    ("x > 3 & F(x < 2) & G(wnext(x) >= x)", "abstraction"),     # an inductive lemma
+    ("(x0 > 0) & (next(x1) > x0) & X(next(x2) > x1) & G(wnext(x0) = x0 & wnext(x1) = x1 & wnext(x2) = x2) "
+     "& G(5 = x0 + x1 + x2)", "theory search"),                 # BLACK's LIA scalable_3, small
+    ("mode = on & X(mode = off) & G(wnext(mode) = mode)", "theory search"),  # values exclude each other
+    ("G(mode = on) & F(mode = off)", "abstraction"),
+])
+def test_unsatisfiable_with_a_proof(text: str, proof: str) -> None:
+    decl = INTS.declare("mode", Sort("mode", ("on", "off")))
+    result = solve(text, decl)
+    assert isinstance(result, Unsat) and result.proof.startswith(proof), result
+
+
+def test_strong_and_weak_terms_at_the_ends() -> None:
+    """BLACK's reading: a strong `next` makes an atom false at the last instant, a weak one
+    true; `prev`/`wprev` likewise at the first."""
+    assert isinstance(solve("G(next(x) > x)"), Unsat)  # the last instant has no next
+    assert isinstance(solve("G(wnext(x) > x) & X wX false"), Sat)
+    assert isinstance(solve("prev(x) = 1"), Unsat)
+    assert isinstance(solve("wprev(x) = 1 & x = 2"), Sat)
+    assert holds("G(wnext(x) > x)", "x = 1; x = 2")
+    assert not holds("G(next(x) > x)", "x = 1; x = 2")
+    assert holds("wprev(x) = 5", "x = 1")
+
+
+def test_infinite_traces_close_the_values_with_the_loop() -> None:
+    """A lasso's values repeat with its loop: where none can, the answer is UNKNOWN (the values
+    may still go on without repeating), never UNSAT."""
+    result = solve("x = 0 & G(next(x) = 1 - x)", semantics="infinite")
+    assert isinstance(result, Sat) and not result.witness.finite
+    assert holds("x = 0 & G(next(x) = 1 - x)", str(result.witness))
+    assert isinstance(solve("x = 0 & G(next(x) = x + 1)", semantics="infinite", seconds=2), Unknown)
+    assert isinstance(solve("G(x > 0) & F(x < 0)", semantics="infinite"), Unsat)
+
+
+def test_functions_are_rigid() -> None:
+    """An uninterpreted function is the same at every instant: `f(c)` cannot change while c
+    stays."""
+    assert isinstance(solve("G(wnext(c) = c) & f(c) = 1 & F(f(c) = 2)"), Unsat)
+    assert isinstance(solve("f(c) = 1 & F(f(c) = 2)"), Sat)
+
+
+def test_pre_functions_read_the_previous_instant() -> None:
+    text = "G(preInt(0, x) + 1 = x)"  # x = 1, 2, 3, ...
+    result = solve(text + " & X X true")
+    assert isinstance(result, Sat)
+    assert values(result, "x")[:3] == [1, 2, 3]
+    assert holds(text, "x = 1; x = 2; x = 3") and not holds(text, "x = 1; x = 3")
+
+
+def test_division_holds_only_where_the_divisor_is_not_zero() -> None:
+    assert holds("x / y > 1", "x = 5 & y = 2") and not holds("x / y > 1", "x = 5 & y = 0")
+    assert not holds("!(x / y > 1)", "x = 5 & y = 2") and holds("!(x / y > 1)", "x = 5 & y = 0")
+    assert holds("x / 2 = 1.5", "x = 3.0", REALS) and holds("x / 2 = 1", "x = 3")  # Real and Int division
+    assert euclid(-7, 2) == (-4, 1) and euclid(7, -2) == (-3, 1)
+    assert holds("x / 2 = -4 & x mod 2 = 1", "x = -7")
+
+
+def test_witnesses_are_checked_without_z3(monkeypatch) -> None:
+    """The exact evaluator judges a witness with z3 out of reach."""
+    result = solve("c = 1.0 & G(wnext(c) = c / 3) & F(c < 0.05)", REALS)
+    assert isinstance(result, Sat)
+    assert any(isinstance(v, Fraction) and v.denominator == 27 for v in values(result, "c"))
+    monkeypatch.setitem(sys.modules, "z3", None)  # `import z3` fails from here on
+    assert ltl.holds(parse_formula("c = 1.0 & G(wnext(c) = c / 3) & F(c < 0.05)"), result.witness,
+                     declarations=REALS)
+
+
+def test_traces_that_cannot_be_judged() -> None:
+    for trace, message in [("x = 1; y = 2", "gives y no value at step 1"),
+                           ("x = 1.5", "x is Int, and 1.5 is not an integer"),
+                           ("x > 1", "is a condition, not a value"),
+                           ("x = 1 & x = 2", "two values for x")]:
+        with pytest.raises(TraceError, match=message):
+            holds("x > 0 & X(x > 0 | y > 0)" if "y" in trace else "x > 0", trace)
+
+
+def test_solve_prints_values_in_every_format() -> None:
+    formula = "x = 0 & G(wnext(x) = x + 2) & F(x = 4)"
+    text = run("solve", "--finite", "--domain", "Int", formula)
+    assert (text.exit_code, text.stdout) == (0, "x = 0; x = 2; x = 4\n")
+    record = json_lines(run("solve", "--finite", "--domain", "Int", "--format", "json", formula).stdout)[0]
+    assert (record["witness"], record["verified"], record["witness_polish"]) == ("x = 0; x = 2; x = 4", True, None)
+    csv = run("solve", "--finite", "--domain", "Int", "--format", "csv", formula).stdout.splitlines()
+    assert "x = 0; x = 2; x = 4" in csv[1]
+    lbt = run("solve", "--finite", "--domain", "Int", "--syntax-out", "lbt", formula)  # values: infix
+    assert lbt.stdout == "x = 0; x = 2; x = 4\n"
+
+
+def test_solve_errors_name_the_input_and_go_on() -> None:
+    result = run("solve", "--finite", "x > 1 & x < 2", "G p", "--var", "mode:{a,b}", "mode = c")
+    assert result.exit_code == 2
+    assert result.stdout.splitlines() == ["ERROR", "p", "ERROR"]
+    assert "<arg 1>: the sort of x is unknown" in result.stderr
+    assert "<arg 3>: c is not a value of the enumeration {a, b} (nor a declared variable)" in result.stderr
+    usage = run("solve", "--var", "speed", "x > 1")
+    assert usage.exit_code == 2 and "expected NAME:SORT" in usage.stderr
+    prop = run("solve", "--logic", "prop", "--domain", "Int", "x > 1")
+    assert prop.exit_code == 2 and "compares data" in prop.stderr
+
+
+def test_verify_reads_traces_with_values() -> None:
+    ok = run("verify", "--finite", "--domain", "Int", "x = 0 & G(wnext(x) = x + 1)", "x = 0; x = 1; x = 2")
+    bad = run("verify", "--finite", "--domain", "Int", "x = 0 & G(wnext(x) = x + 1)", "x = 0; x = 2")
+    assert (ok.exit_code, ok.stdout, bad.exit_code, bad.stdout) == (0, "HOLDS\n", 1, "FAILS\n")
+    claim = run("verify", "--finite", "--domain", "Int", "G(x > 0) & F(x < 0)", "UNSAT")
+    assert (claim.exit_code, claim.stdout) == (0, "HOLDS\n")

@@ -1,0 +1,118 @@
+"""Formulas over data as BLACK, nuXmv and FRET write them: what they parse to, how they print
+back, where their errors are, and that formulas without data still read as Spot reads them."""
+
+from __future__ import annotations
+
+import pytest
+
+from ltlwit.logic.formula import ATOM, Formula, ap
+from ltlwit.logic.syntax import ParseError, parse_formula
+from ltlwit.logic.theory.terms import offsets
+
+
+def tree(f: Formula) -> str:
+    """Operators in prefix with atoms as their text: the structure, spelled out."""
+    if f.op == ATOM:
+        return f"[{f.name}]"
+    if f.op == "ap":
+        return f.name  # type: ignore[return-value]
+    if not f.children:
+        return f.op
+    return "(" + " ".join([f.op, *(tree(c) for c in f.children)]) + ")"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("(x = 0) & G(wnext(x) = x + 1) & F(x = 20)", "(& (& [x = 0] (G [wnext(x) = x + 1])) (F [x = 20]))"),
+    ("G wnext(c) = 10.0 * c", "(G [wnext(c) = 10.0 * c])"),  # a unary operator takes the whole comparison
+    ("!x = 1", "(! [x = 1])"),
+    ("X a U b & x > 1", "(& (U (X a) b) [x > 1])"),  # still tighter than every binary connective
+    ("-x + y * -3 < (a - (b - c)) / 2", "[-x + y * -3 < (a - (b - c)) / 2]"),
+    ("p = TRUE & x != 2", "(& (<-> p 1) [x != 2])"),  # Booleans compared: an equivalence
+    ("det_3x3(a, b, c) | q", "(| [det_3x3(a, b, c)] q)"),  # a predicate where a formula stands
+    ("f(g(c)) != c", "[f(g(c)) != c]"),
+    ("x > 1 xnor y < 2", "(<-> [x > 1] [y < 2])"),
+    ("x > 1 V y < 2", "(R [x > 1] [y < 2])"),
+    ("next(x) > x & prev(y) = wprev(y)", "(& [next(x) > x] [prev(y) = wprev(y)])"),
+    ("(x + 1) > y", "[x + 1 > y]"),
+    ("1 & x > 0", "(& 1 [x > 0])"),  # 1 and 0 standing for formulas are the constants
+])
+def test_data_formulas_parse_as_meant(text: str, expected: str) -> None:
+    assert tree(parse_formula(text)) == expected
+
+
+def test_operators_are_whole_words_and_letters_can_be_names() -> None:
+    """BLACK's and nuXmv's lexing: `GFa` and `FC` are names; an operator's letter where it
+    cannot be one is a name too (FRET's variables T and H)."""
+    assert parse_formula("G F a & x > 1").children[0] is parse_formula("G F a")
+    assert tree(parse_formula("GFa & FC = 2")) == "(& GFa [FC = 2])"
+    assert tree(parse_formula("x <= T * 2")) == '[x <= "T" * 2]'  # printed quoted: read back as the name
+    assert tree(parse_formula("H = 3 & G p")) == '(& ["H" = 3] (G p))'
+
+
+def test_bounded_operators_spell_out() -> None:
+    """nuXmv's `O[a,b]`/`H[a,b]` (inclusive; the strong `Y` and the weak `Z`), `F[a,b]`,
+    `G[a,b]` with a comma as in nuXmv."""
+    assert parse_formula("O[1,2] (x > 0)") is parse_formula("Y(x > 0 | Y(x > 0))")
+    assert parse_formula("H[0,1] (x > 0)") is parse_formula("x > 0 & Z(x > 0)")
+    assert parse_formula("F[1,2] (x > 0)") is parse_formula("X(x > 0 | X(x > 0))")
+    assert parse_formula("G[0,1] (x > 0)") is parse_formula("x > 0 & wX(x > 0)")
+
+
+def test_pre_bool_is_spelled_out() -> None:
+    """FRET's `preBool(init, e)`: `init` at the first instant, e at the previous one after."""
+    assert parse_formula("preBool(FALSE, p) & x > 0") is parse_formula("(!Y 1 & 0 | Y p) & x > 0")
+
+
+@pytest.mark.parametrize("text", [
+    "(x = 0) & G(wnext(x) = x + 1) & F(x = 20)",
+    "G(mode = on -> X(mode = off)) & F(speed >= 2.5)",
+    "absReal(Psi - Cmd) <= 1.0 & preReal(113.0, Psi - Cmd) > -1 - -2",
+    "-(-x) > 0 & -(a + b) < a - (b - c)",
+    "x / y * 3 = 1.0 / 3 & x mod 2 = 1",
+    '"Grant" & x > 1 & "T" = 1',
+    "O[0,3] (x > 1) & H[2,3] p",
+    "f(n) = 2 * f(n - 1) + c & det(a, b)",
+])
+def test_printing_reads_back_as_the_same_formula(text: str) -> None:
+    f = parse_formula(text)
+    assert parse_formula(f.to_str("spot")) is f
+    assert parse_formula(f.to_str("infix")) is f
+
+
+def test_other_syntaxes_say_they_have_no_data_atoms() -> None:
+    f = parse_formula("x > 1 & G p")
+    for syntax in ("lbt", "polish", "polish-spaced"):
+        with pytest.raises(ValueError, match="no data atoms"):
+            f.to_str(syntax)
+
+
+@pytest.mark.parametrize("text, column, message", [
+    ("x + 1 & p > 0", 0, "an arithmetic term where a formula was expected"),
+    ("x > (p & q)", 4, "a formula where a term"),
+    ("x < y < z", 0, "comparisons do not nest"),
+    ("absReal(x) & p", 0, "is a number, not a formula"),
+    ("next(x, y) > 0", 0, "next takes one argument, not 2"),
+    ("preReal(x) > 0", 0, "preReal takes 2 arguments, not 1"),
+    ("forall x . f(x) > 0", 0, "unsupported: quantifiers"),
+    ("x > 1 & 7", 8, "a number where a formula was expected"),
+    ("x > 1 & (y = )", 13, "unexpected closing parenthesis"),
+    ("x > 1 & {a}", 8, "PSL/SERE syntax"),
+    ("O[3,1] (x > 0)", 1, "reversed range"),
+])
+def test_errors_have_their_column(text: str, column: int, message: str) -> None:
+    with pytest.raises(ParseError, match=message.replace("(", r"\(").replace(")", r"\)")) as info:
+        parse_formula(text)
+    assert info.value.column == column
+
+
+def test_formulas_without_data_read_as_spot_reads_them() -> None:
+    """Wring's suffixes, Spot's `+` and `*`, quoted names holding `<`: no data reading."""
+    assert parse_formula("a=0 & b=1") is parse_formula("!a & b")
+    assert parse_formula("a + b * c") is parse_formula("a | b & c")
+    assert parse_formula('"x < 3" U b').children[0] is ap("x < 3")
+    assert not parse_formula('"x < 3" U b').data
+
+
+def test_offsets_say_where_and_how_strongly_an_atom_reads() -> None:
+    atom = parse_formula("next(wnext(x)) + prev(y) > wprev(z)").name
+    assert sorted(offsets(atom)) == [("x", 2, True), ("y", -1, True), ("z", -1, False)]
