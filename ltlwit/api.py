@@ -197,7 +197,8 @@ def solve(formula: Formula | str, *, model: str = "auto", timeout: float | None 
 
 def verify(formula: Formula | str, witness: Witness | Mapping[str, bool] | str, *, logic: str = "auto",
            syntax: str = "auto", engine: str = "auto", semantics: str = "infinite",
-           validators: str | Sequence[str] = "builtin") -> bool:
+           validators: str | Sequence[str] = "builtin", variables: Mapping[str, str] | None = None,
+           domain: str | None = None) -> bool:
     """Whether `witness` witnesses `formula`: a lasso trace every word of which satisfies it,
     or an assignment that entails a propositional formula. Text is read as `ltlwit verify`
     reads it (a trace `a; cycle{b}` or `a;{b}`, an assignment `a1c0`, `a & !c` or JSON; a
@@ -210,7 +211,9 @@ def verify(formula: Formula | str, witness: Witness | Mapping[str, bool] | str, 
     are: "UNSAT" (or "UNSAT core: ...") is True when the engine proves the formula
     unsatisfiable, False when it finds a witness; ValueError when it cannot decide (the
     memory ceiling), and for "UNKNOWN", which claims nothing. `validators` ("aiger", "spot",
-    several): they must agree with the builtin checker, else ValueError naming each verdict."""
+    several): they must agree with the builtin checker, else ValueError naming each verdict.
+    A formula over data takes a trace with values (`x = 0; x = 1`) and its variables' sorts
+    from `variables` and `domain` (as `Solver`'s) or by inference."""
     from ltlwit.logic.validators import second_opinion, validator_names
     from ltlwit.pipeline.verify import NOTHING_TO_CHECK, VerifyOptions, claim_of, judge_unsat
 
@@ -223,8 +226,10 @@ def verify(formula: Formula | str, witness: Witness | Mapping[str, bool] | str, 
     claim = claim_of(witness.strip()) if isinstance(witness, str) else None
     if claim == "unknown":
         raise ValueError(NOTHING_TO_CHECK)
+    declarations = _declarations(None, variables, domain)
     if claim == "unsat":
-        status, _, reason = judge_unsat(formula, decided, VerifyOptions(logic, syntax, engine, semantics))
+        status, _, reason = judge_unsat(formula, decided, VerifyOptions(logic, syntax, engine, semantics,
+                                                                        declarations=declarations))
         if status == "unknown":
             raise ValueError(reason)
         return status == "holds"
@@ -232,7 +237,8 @@ def verify(formula: Formula | str, witness: Witness | Mapping[str, bool] | str, 
         witness = Assignment.of(witness)
     elif isinstance(witness, str):
         witness = parse_witness(witness, formula, logic)
-    valid = holds(formula, witness, engine, semantics)
+    valid = holds(formula, witness, engine, semantics, declarations) if formula.data else \
+        holds(formula, witness, engine, semantics)
     text, _ = second_opinion(validator_names(validators), formula, witness, valid, semantics)
     if text is not None:
         raise ValueError(text)

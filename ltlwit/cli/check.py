@@ -48,7 +48,8 @@ def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str
           consistency: bool, jobs: int, **options: object) -> ExitStatus:
     """Check specification files, for CI: each SPEC file ('-': stdin) holds one formula per line, optionally
     `name: formula` and a trailing `# expect: unsat` or `# expect: valid` (default: sat), or is
-    a TOML file of [[spec]] tables (name, formula, expect).
+    a TOML file of [[spec]] tables (name, formula, expect), or a FRET requirements export (*.json:
+    each requirement a spec named by its reqid, holding at every instant of finite traces).
 
     Exit status 0 only if every expectation holds (and, with --vacuity or --consistency, every
     file's specs are jointly satisfiable, and with --vacuity no occurrence is vacuous or

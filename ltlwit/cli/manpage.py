@@ -52,6 +52,26 @@ follows:  G !(grant1 & grant2) -> !F(grant1 & grant2)   # expect: valid""",
     "silently sat. Each spec is judged on its own. A file named *.toml holds [[spec]] tables "
     "with the keys name, formula (required), expect, and semantics (infinite or finite: that spec's own, "
     "over --semantics).",
+    "Data variables' sorts, for formulas over data: lines var speed: Real, var x, y: Int, "
+    "var mode: {off, on} and domain Int in a text file; a [variables] table (speed = \"Real\") and a "
+    "top-level domain = \"Int\" in TOML. They hold for the whole file, over --var and --domain.",
+    "A FRET requirements export (*.json with requirements) is read as a spec file: each requirement a spec "
+    "named by its reqid, its semantics.ptExpanded checked at every instant of finite traces, the variables' "
+    "data types as sorts, Internal variables assigned a numeral as constants; conflicts are named with their "
+    "structured-English text.",
+]
+
+DATA = [
+    "Atoms may compare data: x + 1 > y, mode = on, next(x) = x + 1, absReal(a - b) <= 1.0, f(n) = c, as BLACK, "
+    "nuXmv and FRET write them. Terms: variables, integer and decimal numerals, + - * / mod, unary -, "
+    "function calls (absReal, absInt, preReal, preInt, min, max built in; other functions and predicates "
+    "uninterpreted and rigid), and BLACK's next, wnext, prev, wprev: an atom with a strong next (prev) is "
+    "false at the last (first) instant, one with only weak ones true there. Variables are Bool, Int, Real or "
+    "enumerations: --var NAME:SORT declares one, an undeclared one takes the sort of what it is compared with "
+    "(a decimal numeral makes it Real) or --domain; otherwise its sort is an error. Formulas over data are "
+    "decided with the SMT solver z3 under the engine's step encoding; UNSAT only with a proof, else UNKNOWN. "
+    "Witnesses give every value at every instant (x = 0; x = 1) and are checked by an exact evaluator that "
+    "does not use z3. fmt --to infix prints such formulas; verify --log checks them against a log of states.",
 ]
 
 SEMANTICS = [
@@ -96,6 +116,9 @@ EXAMPLES = [
     ("ltlwit check --vacuity --junit report.xml requirements.spec", "A CI gate with a JUnit report."),
     ('ltlwit verify "G(req -> F grant)" "req; cycle{!grant}"', "Prints FAILS."),
     ('ltlwit solve --finite "G(req -> X grant) & F req"', "A finite witness, req; !req & grant: a request at the last instant would need a next one."),
+    ('ltlwit solve --finite --domain Int "x = 0 & G(wnext(x) = x + 2) & F(x = 6)"', "A witness with values: x = 0; x = 2; x = 4; x = 6."),
+    ("ltlwit check --consistency requirements.json", "A FRET export: conflicting requirements named by reqid."),
+    ("ltlwit verify --log run.csv -F requirements.spec", "Each requirement against a log; where one is first violated."),
     ("source <(ltlwit completion bash)", "Tab completion in the current bash session."),
 ]
 
@@ -169,7 +192,7 @@ def render(cli: click.Group | None = None) -> str:
         lines.append(paragraph)
     lines += [".SH OPTIONS", *_options(cli, ctx), ".SH COMMANDS"]
     lines += [line for line in _commands(cli, ctx, "ltlwit") if line != ""]
-    lines += [".SH SEMANTICS", *_blocks(SEMANTICS)]
+    lines += [".SH SEMANTICS", *_blocks(SEMANTICS), ".SH DATA", *_blocks(DATA)]
     lines += [".SH SPEC FILES", *_blocks(SPEC_FILES), ".SH VACUITY", *_blocks(VACUITY), ".SH EXIT STATUS"]
     for code, text in EXIT_STATUS:
         lines += [".TP", f"\\fB{code}\\fR", escape(text)]
