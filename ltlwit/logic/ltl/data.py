@@ -421,7 +421,12 @@ class Refinement:
                 return None
             found = self._concretise(result.witness, limit, left)  # type: ignore[arg-type]
             if isinstance(found, Trace):
-                return Sat(found)
+                from ltlwit.logic.ltl.check import holds_data
+
+                stage.enter("checking the witness")
+                if holds_data(self.abstraction, found, limit):
+                    return Sat(found)
+                return Unknown(f"internal error: the witness {found} failed its exact check")
         return None
 
     def _concretise(self, trace: Trace, limit: Limit, seconds: float) -> Trace | None:
@@ -451,16 +456,17 @@ class Refinement:
                 self.stuck = True  # an incomplete theory: this witness would come back again
             return None
         if not trace.finite:
-            solver.add(*self._closure(len(trace.prefix), len(steps) - 1))
+            solver.add(*self._closure(trace))
             if solver.check(*trackers) != z3.sat:
                 self.stuck = True
                 return None
         model = solver.model()
         return self._witness(trace, model)
 
-    def _z3(self, f: Formula, at: int):
+    def _z3(self, f: Formula, at: int, where=None):
         """A propositional step formula at instant `at`: atoms' propositions as their
-        comparisons there, other propositions as z3 Booleans of that instant."""
+        comparisons there (their instants mapped by `where`, as `Encoder.atom`'s), other
+        propositions as z3 Booleans of that instant."""
         import z3
 
         enc = self.encoder
@@ -472,7 +478,7 @@ class Refinement:
             op = node.op
             if op == "ap":
                 a = atoms.get(node.name)  # type: ignore[arg-type]
-                done[node] = enc.atom(a, at) if a is not None else z3.Bool(f"{node.name}@{at}", enc.ctx)
+                done[node] = enc.atom(a, at, where) if a is not None else z3.Bool(f"{node.name}@{at}", enc.ctx)
             elif op in ("1", "0"):
                 done[node] = z3.BoolVal(op == "1", enc.ctx)
             else:
@@ -481,13 +487,26 @@ class Refinement:
                               else z3.Implies(*k) if op == "->" else k[0] == k[1] if op == "<->" else k[0] != k[1])
         return done[f]
 
-    def _closure(self, loop: int, last: int) -> list:
-        """A lasso's values closed: the instants after `last` are the loop's."""
+    def _closure(self, trace: Trace) -> list:
+        """A lasso's values closed, as `TheoryUnroller._loop` closes them: the instants after
+        the last step are the loop's, and at the loop's first steps the atoms that look back
+        hold of the last steps' values too (the later passes' past)."""
         enc = self.encoder
         sig = self.abstraction.signature
-        ahead = max([0, *(d for reads in self._atoms_read.values() for d in reads)])
-        return [enc.var(n, last + j) == enc.var(n, loop + j - 1)
-                for n, sort in sig.variables.items() if sort.name != "Bool" for j in range(1, ahead + 1)]
+        loop, last = len(trace.prefix), len(trace.steps) - 1
+        reads = [d for r in self._atoms_read.values() for d in r]
+        ahead, back = max([0, *reads]), max([0, *(-d for d in reads)])
+        closed = [enc.var(n, last + j) == enc.var(n, loop + j - 1)
+                  for n, sort in sig.variables.items() if sort.name != "Bool" for j in range(1, ahead + 1)]
+
+        def wrapped(p: int) -> int:
+            return p if p >= loop else p + (last + 1 - loop)
+
+        for j in range(min(back, last + 1 - loop)):
+            for part in _parts(trace.steps[loop + j]):
+                if any(min(self._atoms_read.get(n, (0,))) + j < 0 for n in part.aps()):
+                    closed.append(self._z3(part, loop + j, wrapped))
+        return closed
 
     def _lemma(self, core: list[tuple[int, Formula]]) -> Formula:
         """The core's pattern forbidden: at every instant where its instants are linked by the
@@ -567,9 +586,28 @@ def solve(abstraction: Abstraction, budget: Budget | None = None) -> Result:
     with collector_paused():
         limit = Limit(budget)
         try:
-            return _portfolio(abstraction, limit)
+            result = _portfolio(abstraction, limit)
         except OutOfBudget as e:
-            return Unknown(str(e))
+            result = Unknown(str(e))
+    hard = nonlinear(abstraction)
+    if isinstance(result, Unknown) and hard:
+        if result.reason.startswith("the SMT solver gave up"):
+            raise ValueError(f"the SMT solver gives up on the non-linear atom {hard[0]} ({result.reason})")
+        return Unknown(f"{result.reason} (the SMT solver may not decide the non-linear atom {hard[0]})")
+    return result
+
+
+def nonlinear(abstraction: Abstraction) -> list[str]:
+    """The atoms whose arithmetic is not linear: a product of two terms with variables, a
+    quotient or remainder by one. z3 decides linear arithmetic; on these it may give up."""
+    out = []
+    for a in abstraction.names:
+        for node in a.walk():
+            if node.op == "*" and all(c.variables() for c in node.children) or \
+                    node.op in ("/", "mod") and node.children[1].variables():
+                out.append(str(a))
+                break
+    return out
 
 
 def _portfolio(abstraction: Abstraction, limit: Limit) -> Result:
