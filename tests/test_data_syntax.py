@@ -35,6 +35,7 @@ def tree(f: Formula) -> str:
     ("next(x) > x & prev(y) = wprev(y)", "(& [next(x) > x] [prev(y) = wprev(y)])"),
     ("(x + 1) > y", "[x + 1 > y]"),
     ("1 & x > 0", "(& 1 [x > 0])"),  # 1 and 0 standing for formulas are the constants
+    ("x > 1 /* a comment */ & y / 2 < 3", "(& [x > 1] [y / 2 < 3])"),
 ])
 def test_data_formulas_parse_as_meant(text: str, expected: str) -> None:
     assert tree(parse_formula(text)) == expected

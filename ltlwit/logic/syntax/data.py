@@ -34,6 +34,7 @@ from typing import NamedTuple
 from ltlwit.logic.budget import check_deadline
 from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, Formula, Not, Or, And, atom, ap
 from ltlwit.logic.syntax.errors import ParseError
+from ltlwit.logic.syntax.infix_lex import _skip_comment
 from ltlwit.logic.syntax.names import unquote_at
 from ltlwit.logic.theory.terms import RELATIONS, SHIFTS, Term
 
@@ -88,9 +89,9 @@ _TOKEN = re.compile(r"""
     [ \t\n\r]*(?:
       (?P<num>[0-9]+(?:\.[0-9]+)?|\.[0-9]+)
     | (?P<name>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)
+    | (?P<comment>/\*)
     | (?P<sym><->|<=>|->|=>|!=|<=|>=|&&|\|\||[-+*/()<>=!~&|,\[\]{}^%;])
     | (?P<quote>")
-    | (?P<comment>/\*)
     | (?P<end>\Z)
     )""", re.VERBOSE)
 _BRACKET = re.compile(r"[ \t\n\r]*\[")
@@ -219,22 +220,6 @@ def _unary(text: str, i: int, word: str, toks: list[Lexeme]) -> int:
                          width)
     toks.append(Lexeme("un", op, i, found.end() - i, (low, high)))
     return found.end()
-
-
-def _skip_comment(text: str, i: int) -> int:
-    depth, j = 0, i
-    while j < len(text):
-        if text.startswith("/*", j):
-            depth += 1
-            j += 2
-        elif text.startswith("*/", j):
-            depth -= 1
-            j += 2
-            if depth == 0:
-                return j
-        else:
-            j += 1
-    raise ParseError(text, i, "unclosed comment", 2)
 
 
 # -- the parse tree -----------------------------------------------------------------------
