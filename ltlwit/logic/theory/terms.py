@@ -27,7 +27,6 @@ Everything is iterative where depth comes from the input (FRET's Lustre definiti
 from __future__ import annotations
 
 import weakref
-import zlib
 from fractions import Fraction
 from typing import Callable, Iterator
 

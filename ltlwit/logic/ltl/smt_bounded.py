@@ -1,0 +1,483 @@
+"""The bounded search with a theory: the engine's bounded lasso search (`bounded`) copying
+the step encoding into z3 instead of MiniSat, each atom's proposition bound to its comparison
+over the values at the instants it reads (`x@i`, `x@(i+1)` for `next(x)`), as BLACK's encoding
+of LTLf modulo theories does (`ltl.data` runs it).
+
+`TheoryUnroller` is `Unroller` over z3 (`Z3Clauses`: the part of python-sat's interface it
+uses); `Bounded` asks for a model of exactly k instants, k = 1, 2, ..., each refuted bound
+making instant k exist for good, proves unsatisfiability when no run outlives the bounds
+refuted, and on finite traces probes far ahead (`Probe`: one exact length in a problem of its
+own, after Boolean unit propagation).
+"""
+
+from __future__ import annotations
+
+import time
+
+from ltlwit.logic import stage
+from ltlwit.logic.budget import Limit, OutOfTime
+from ltlwit.logic.formula import TRUE, And, Not, ap
+from ltlwit.logic.ltl.bounded import Unroller
+from ltlwit.logic.ltl.xnf import Step
+from ltlwit.logic.result import Result, Sat, Unknown, Unsat
+from ltlwit.logic.theory.abstraction import Abstraction
+from ltlwit.logic.theory.evaluate import table_atoms, value_atom
+from ltlwit.logic.theory.terms import offsets
+from ltlwit.logic.trace import Trace
+
+#: Lengths the bounded search tries at most (BLACK's suite has models of 1,600 instants).
+MAX_STEPS = 100_000
+#: The first probe's length on finite traces, and how far past the bounds refuted the probes
+#: go at most (`Bounded`).
+PROBE = 32
+PROBE_AHEAD = 8
+#: Bounds up to this one ask whether a run outlives them (a proof of unsatisfiability when
+#: none does), then the powers of two: where some bound is the last any run reaches, the
+#: next power of two past it says so, and the bounds between are refuted at once (their
+#: instants are asserted to exist); a question that a run answers costs z3 a model of the
+#: whole prefix.
+DEATH_EVERY = 16
+UNDECIDED = "undecided: the logic is undecidable and no bound proves it"
+
+
+class Z3Clauses:
+    """The part of python-sat's solver interface the bounded search uses, over z3: a theory
+    search copies the steps with `Unroller`'s own code and adds the atoms' meaning beside.
+    Clauses are buffered and handed to z3 as SMT-LIB text before each check: one z3 API call
+    per clause cost 0.4 ms, most of the search's time on BLACK's long counters."""
+
+    def __init__(self, encoder, mirror: bool = False) -> None:
+        import z3
+
+        self.z3 = z3
+        self.encoder = encoder
+        self.solver = z3.Solver(ctx=encoder.ctx)
+        #: The same clauses in MiniSat, without the comparisons' meaning (`abstract`)
+        self.abstract = None
+        if mirror:
+            from pysat.solvers import Solver
+
+            from ltlwit.logic.ltl.xnf import SOLVER
+
+            self.abstract = Solver(name=SOLVER)
+        self._bools: list = [None]
+        self._declared = 0  # variables 1.._declared are declared to z3's parser
+        self._pending: list[str] = []
+        self._model = None
+        self._timeout: int | None = None
+        self.theory = False  # the last check needed z3 (the clauses alone did not refute it)
+
+    def bool(self, v: int):
+        while len(self._bools) <= v:
+            self._bools.append(self.z3.Bool(f"b{len(self._bools)}", self.encoder.ctx))
+        return self._bools[v]
+
+    def literal(self, x: int):
+        return self.bool(x) if x > 0 else self.z3.Not(self.bool(-x))
+
+    def add_clause(self, clause: list[int]) -> None:
+        if self.abstract is not None:
+            self.abstract.add_clause(clause)
+        top = max(abs(x) for x in clause) if clause else 0
+        if top > self._declared:
+            self._pending.extend(f"(declare-const b{v} Bool)" for v in range(self._declared + 1, top + 1))
+            self._declared = top
+        lits = " ".join(f"b{x}" if x > 0 else f"(not b{-x})" for x in clause)
+        self._pending.append(f"(assert (or {lits}))" if len(clause) != 1 else f"(assert {lits})")
+
+    def set_timeout(self, ms: int) -> None:
+        self._timeout = ms
+        self.solver.set("timeout", ms)
+
+    def flush(self) -> None:
+        if self._pending:
+            text = "".join(self._pending)
+            self._pending = []
+            self.solver.from_string(text)
+
+    def check(self, assumptions: list[int]) -> bool | None:
+        """Satisfiable under the assumptions; None when z3 does not know (interrupted, or an
+        incomplete theory: `reason`). Where the clauses alone (MiniSat's, no theory) refute
+        the assumptions, z3 is not asked: the X chains of BLACK's suite (`X X ... X wX
+        False`: a model of exactly 150 instants) refute every shorter bound this way, in a
+        millisecond each."""
+        self.theory = False
+        if self.abstract is not None and not self.abstract.solve(assumptions=assumptions):
+            return False
+        self.theory = True
+        self.flush()
+        self._model = None
+        result = self.solver.check(*(self.literal(x) for x in assumptions))
+        if result == self.z3.sat:
+            return True
+        if result == self.z3.unsat:
+            return False
+        return None
+
+    @property
+    def model(self):
+        if self._model is None:
+            self._model = self.solver.model()
+        return self._model
+
+    def reason(self) -> str:
+        return self.solver.reason_unknown()
+
+    def true(self, v: int) -> bool:
+        return self.z3.is_true(self.model.eval(self.bool(v), model_completion=True))
+
+    def interrupt(self) -> None:
+        self.encoder.interrupt()
+
+    def delete(self) -> None:
+        self.solver = None
+        if self.abstract is not None:
+            self.abstract.delete()
+            self.abstract = None
+
+
+class TheoryUnroller(Unroller):
+    """`Unroller` over z3 with each atom's proposition bound to its comparison at each step
+    (module docstring). Driven bound by bound by `search`, not by `Unroller.advance`: z3 has
+    no propagation budget, and a refutation here may also prove unsatisfiability."""
+
+    def __init__(self, encoding: Step, abstraction: Abstraction, encoder, limit: Limit,
+                 end: int | None, alive: str | None = None) -> None:
+        self.encoder = encoder
+        self.alive = alive  # the finite-trace translation's proposition, not the user's
+        self.abstraction = abstraction
+        self.theory = [(encoding.aps[n], a) for n, a in abstraction.atoms.items() if n in encoding.aps]
+        reach = [d for _, a in self.theory for _, d, _ in offsets(a)]
+        self.ahead = max([0, *reach])
+        self.back = max([0, *(-d for d in reach)])
+        super().__init__(encoding, limit, max_steps=MAX_STEPS, end=end, shortest=1)
+
+    def _new_solver(self) -> Z3Clauses:  # type: ignore[override]
+        return Z3Clauses(self.encoder, mirror=True)
+
+    def add_step(self) -> None:
+        super().add_step()
+        i = self.steps - 1
+        self.limit.check_time()
+        for v, a in self.theory:
+            self._define(self.lit(i, v), a, i)  # type: ignore[arg-type]
+
+    def _define(self, var: int, a, at: int) -> None:
+        """Proposition `var` stands for the comparison `a` at instant `at`."""
+        s = self.solver
+        s.solver.add(s.bool(var) == self.encoder.atom(a, at))
+
+    def _loop(self, k: int) -> tuple[int, list[int]]:
+        """`Unroller._loop`, and on a lasso (no `end`) the values closed under each loop
+        selector: the instants after step k are the loop's, and at the loop's first steps an
+        atom that looks back reads the last steps as well as the prefix's."""
+        act, loops = super()._loop(k)
+        if self.end is not None:
+            return act, loops
+        z3 = self.solver.z3
+        names = [n for n, sort in self.abstraction.signature.variables.items() if sort.name != "Bool"]
+        for l, sel in enumerate(loops):
+            closed = [self.encoder.var(n, k + j) == self.encoder.var(n, l + j - 1)
+                      for n in names for j in range(1, self.ahead + 1)]
+
+            def wrapped(p: int, l: int = l) -> int:
+                return p if p >= l else p + (k + 1 - l)
+
+            for j in range(min(self.back, k + 1 - l)):
+                for v, a in self.theory:
+                    if any(d < 0 and j + d < 0 for _, d, _ in offsets(a)):
+                        closed.append(self.solver.bool(self.lit(l + j, v)) == self.encoder.atom(a, l + j, wrapped))
+            if closed:
+                self.solver.solver.add(z3.Implies(self.solver.bool(sel), z3.And(*closed)))
+        return act, loops
+
+    def bound(self, k: int, alive: range = range(0)) -> bool | None:
+        """Whether a model closes at bound k (module docstring), with the instants `alive`
+        existing; None: z3 does not know."""
+        return self._check(self._asked_at(k, alive))
+
+    def _asked_at(self, k: int, alive: range) -> list:
+        self._build(k)
+        act, _ = self._loops[k]
+        extra = [self.lit(j, -self.end) for j in alive] if self.end is not None else []  # type: ignore[operator]
+        return [self.lit(0, e) for e in self.initial if e is not True] + [act] + extra
+
+    def reaches(self, k: int) -> bool | None:
+        """Whether some run reaches step k (on finite traces: with step k alive, so a model
+        would have more than k instants); False proves every model shorter."""
+        self._build(k)
+        extra = [] if self.end is None else [-self.end]
+        assumptions = [self.lit(0, e) for e in self.initial if e is not True] + [self.lit(k, x) for x in extra]
+        return self._check(assumptions)  # type: ignore[arg-type]
+
+    def outlive(self, k: int) -> None:
+        """Bound k is done with: every model asked for from now on has more than k instants,
+        so step k is alive for good (BLACK's `not_last`), and the later bounds' guarded
+        comparisons hold outright there instead of being decided anew in every check."""
+        if self.end is not None:
+            self._build(k)
+            self.solver.add_clause([self.lit(k, -self.end)])  # type: ignore[list-item]
+
+    def _check(self, assumptions: list) -> bool | None:
+        if any(x is False for x in assumptions):
+            return False
+        result = self.solver.check(assumptions)
+        if self.interrupted:  # whatever z3 said after an interrupt, nothing is trusted
+            self.limit.check_time()
+            raise OutOfTime("time budget exhausted")
+        return result
+
+    def witness(self, k: int) -> Trace:
+        """The model of bound k as a data trace: each step's propositions and values, the
+        functions' tables in the first step."""
+        s = self.solver
+        sig = self.abstraction.signature
+        loop = k if self.end is not None else next(l for l, sel in enumerate(self._loops[k][1]) if s.true(sel))
+        last = k - 1 if self.end is not None else k
+        skip = set(self.abstraction.atoms) | {self.alive}
+        props = [(n, v) for n, v in self.aps.items() if n not in skip]
+        data = [(n, sort) for n, sort in sig.variables.items() if sort.name != "Bool"]
+        model = s.model
+        steps = []
+        for i in range(last + 1):
+            lits = [ap(n) if s.true(self.lit(i, v)) else Not(ap(n)) for n, v in props]  # type: ignore[arg-type]
+            values = [value_atom(n, self.encoder.value(model, self.encoder.var(n, i)), sort) for n, sort in data]
+            steps.append(lits + values)
+        formulas = tuple(And(*st) if st else TRUE for st in steps)
+        trace = Trace(formulas, ()) if self.end is not None else Trace(formulas[:loop], formulas[loop:])
+        return with_tables(trace, self.abstraction, self.encoder.table_reader(model))
+
+    def close(self) -> None:
+        self.solver.delete()
+
+
+def with_tables(trace: Trace, abstraction: Abstraction, read) -> Trace:
+    """`trace` with the function entries its exact check reads, as the model (`read`) gives
+    them, in its first step: reading the atoms records them."""
+    if not abstraction.signature.functions:
+        return trace
+    from ltlwit.logic.theory.evaluate import boolean_trace
+
+    used: dict = {}
+
+    class Recording(dict):
+        def __missing__(self, key):
+            used[key] = value = read(*key)
+            return value
+
+    boolean_trace(trace, abstraction.names, abstraction.signature, Recording())
+    if not used:
+        return trace
+    first = And(trace.steps[0], *table_atoms(used, abstraction.signature))
+    if trace.prefix:
+        return Trace((first, *trace.prefix[1:]), trace.cycle)
+    return Trace((), (first, *trace.cycle[1:]))
+
+
+class Probe(TheoryUnroller):
+    """One exact length asked once, in a problem of its own (`Bounded`): the unrolling is
+    kept as clauses, and before z3 sees it, unit propagation (MiniSat's) of what the question
+    asserts (every instant alive, the end, the formula at the first step) settles most
+    propositions; z3 then gets the comparisons those settle as facts, the others defined,
+    and the clauses still open. Asserted outright, the facts let z3 solve the equations away:
+    1,024 instants of `x = 0 & G(wnext(x) = x + 1) & F(x = 780)` in 0.2 s, where the same
+    problem with every comparison behind a proposition took 1.5 s, and under assumptions in
+    the incremental solver minutes."""
+
+    def _new_solver(self) -> "Recorded":  # type: ignore[override]
+        return Recorded(self.encoder, self.limit)
+
+    def _define(self, var: int, a, at: int) -> None:
+        self.solver.definitions.append((var, a, at))
+
+    def ask(self, k: int) -> bool | None:
+        """Whether a model of exactly k instants exists (None: z3 does not know); asked again
+        after a timeout, the same problem in a fresh solver."""
+        asked = self._asked_at(k, range(k))
+        if any(x is False for x in asked):
+            return False
+        if not self.solver.posed and not self.solver.pose(asked):
+            return False
+        return self._check([])
+
+
+class Recorded(Z3Clauses):
+    """A probe's clauses and definitions, kept until the question is known (`Probe`)."""
+
+    def __init__(self, encoder, limit: Limit) -> None:
+        super().__init__(encoder)
+        self.limit = limit
+        self.clauses: list[list[int]] = []
+        self.definitions: list[tuple[int, object, int]] = []
+        self.fixed: dict[int, bool] = {}
+        self.posed = None  # the problem z3 is asked (`pose`)
+        self.checks = 0
+
+    def add_clause(self, clause: list[int]) -> None:
+        self.clauses.append(clause)
+
+    def pose(self, units: list[int]) -> bool:
+        """The problem under `units` for z3 (module docstring of `Probe`); False when unit
+        propagation alone refutes it."""
+        from pysat.solvers import Solver
+
+        from ltlwit.logic.ltl.xnf import SOLVER
+
+        with Solver(name=SOLVER, bootstrap_with=self.clauses) as sat:
+            ok, implied = sat.propagate(assumptions=units)
+        if not ok:
+            return False
+        self.fixed = {abs(x): x > 0 for x in implied}
+        z3, enc, fixed = self.z3, self.encoder, self.fixed
+        posed = []
+        for n, (var, a, at) in enumerate(self.definitions):
+            if not n & 255:
+                self.limit.check_time()  # 140 comparisons a step over 256 steps: seconds
+            e = enc.atom(a, at)
+            value = fixed.get(var)
+            posed.append(self.bool(var) == e if value is None else e if value else z3.Not(e))
+        for clause in self.clauses:
+            if any(fixed.get(abs(x)) == (x > 0) for x in clause):
+                continue
+            rest = [x for x in clause if abs(x) not in fixed]
+            super().add_clause(rest)
+        self.flush()
+        self.solver.add(*posed)
+        self.posed = self.solver.assertions()
+        return True
+
+    def check(self, assumptions: list[int]) -> bool | None:
+        if self.checks:  # asked again (after a timeout): a solver never asked, which simplifies
+            fresh = self.z3.Solver(ctx=self.encoder.ctx)
+            fresh.add(self.posed)
+            if self._timeout is not None:
+                fresh.set("timeout", self._timeout)
+            self.solver = fresh
+        self.checks += 1
+        return super().check(assumptions)
+
+    def true(self, v: int) -> bool:
+        value = self.fixed.get(v)
+        return value if value is not None else super().true(v)
+
+
+class Bounded:
+    """The bounded search, resumable round after round: the bounds in increasing order (a
+    model of exactly k instants, each refuted bound making instant k exist for good), and on
+    finite traces probes far ahead, at exact lengths 32, 64, 128, ... past the bounds refuted,
+    each in a solver of its own where everything is asserted outright: z3 simplifies such a
+    problem as a whole (solving the equations, propagating values), which it does not do for
+    checks under assumptions, and past a few hundred steps the incremental checks slow down
+    tenfold (BLACK's counters, `x = 0 & G(wnext(x) = x + 1) & F(x = 780)`: the probe of 1,024
+    instants answers in 1.5 s, the bounds would take minutes to get there)."""
+
+    def __init__(self, abstraction: Abstraction, unroller: TheoryUnroller, limit: Limit) -> None:
+        self.abstraction = abstraction
+        self.unroller = unroller
+        self.limit = limit
+        self.k = 1 if unroller.end is not None else 0
+        self.probe = PROBE if unroller.end is not None else None
+        self.prober: Probe | None = None
+        self.hard = False  # the last bound needed z3 (`advance`)
+        self.doubt: str | None = None  # why z3 could not decide some bound
+        self.exhausted = False
+
+    def reason(self) -> str:
+        return UNDECIDED if self.doubt is None else f"the SMT solver gave up: {self.doubt}"
+
+    def advance(self, seconds: float) -> Result | None:
+        """About `seconds` of search, the bounds first, half of it on a probe where there is one
+        and the bounds need z3 (the last one was not refuted by its clauses alone: where they
+        are, as below the length an `X` chain demands, the bounds go fast and a probe of
+        another length would be refuted the same way, after its unrolling was built): an
+        answer, or None (the same bounds and probe resume next round)."""
+        ends = time.perf_counter() + seconds
+        probing = self.probe is not None and self.hard
+        result = self._bounds(ends - seconds / 2 if probing else ends)
+        if result is None and probing:
+            result = self._probes(ends)
+        return result
+
+    def _bounds(self, ends: float) -> Result | None:
+        u = self.unroller
+        while self.k < MAX_STEPS:
+            if not self._time(u, ends):
+                return None
+            k = self.k
+            stage.enter(f"theory search, bound {k}")
+            found = u.bound(k)
+            self.hard = u.solver.theory
+            if found is None and _timed_out(u.solver.reason()):
+                return None  # this bound again next round
+            if found:
+                return self._witness(u, k)
+            if found is None:
+                self.doubt = u.solver.reason()
+            elif self.doubt is None and (k <= DEATH_EVERY or k & (k - 1) == 0):
+                alive = u.reaches(k)
+                if alive is None and _timed_out(u.solver.reason()):
+                    return None
+                if alive is False:
+                    return Unsat("theory search: no run outlives the shorter bounds")
+            if found is False:
+                u._refuted(k)
+            u.outlive(k)
+            self.k += 1
+            if self.probe is not None and self.probe <= self.k:
+                self._next_probe()
+        self.exhausted = True
+        return None
+
+    def _probes(self, ends: float) -> Result | None:
+        while self.probe is not None and self.probe < min(MAX_STEPS, PROBE_AHEAD * self.k):
+            if self.prober is None:
+                self.prober = Probe(self.unroller.encoding, self.abstraction, self.unroller.encoder,
+                                    self.limit, self.unroller.end, self.unroller.alive)
+            p = self.prober
+            stage.enter(f"theory search, probe {self.probe}")
+            p._build(self.probe)
+            if not self._time(p, ends):
+                return None
+            found = p.ask(self.probe)
+            if found is None and _timed_out(p.solver.reason()):
+                return None  # this probe again next round, its unrolling kept
+            if found:
+                return self._witness(p, self.probe)
+            self._next_probe()
+        return None
+
+    def _next_probe(self) -> None:
+        if self.prober is not None:
+            self.prober.close()
+            self.prober = None
+        self.probe = 2 * max(self.probe, self.k)  # type: ignore[type-var]
+
+    def _time(self, u: "TheoryUnroller", ends: float) -> bool:
+        left = ends - time.perf_counter()
+        if left <= 0:
+            return False
+        u.solver.set_timeout(max(1, int(1000 * left)))
+        return True
+
+    def _witness(self, u: "TheoryUnroller", k: int) -> Result:
+        from ltlwit.logic.ltl.check import holds_data
+
+        trace = u.witness(k)
+        stage.enter("checking the witness")
+        if holds_data(self.abstraction, trace, self.limit):
+            return Sat(trace)
+        return Unknown(f"internal error: the witness {trace} failed its exact check")
+
+    def interrupt(self) -> None:
+        self.unroller.interrupt()
+        if self.prober is not None:
+            self.prober.interrupt()
+
+    def close(self) -> None:
+        self.unroller.close()
+        if self.prober is not None:
+            self.prober.close()
+
+
+def _timed_out(reason: str) -> bool:
+    return reason in ("timeout", "canceled", "interrupted from keyboard") or "resource" in reason
