@@ -37,6 +37,10 @@ PROBE_AHEAD = 8
 #: instants are asserted to exist); a question that a run answers costs z3 a model of the
 #: whole prefix.
 DEATH_EVERY = 16
+#: A death question's time at most: this share of the search's time so far, and this many
+#: seconds more (an unanswered question only delays a proof: the next one asks again).
+DEATH_SHARE = 0.5
+DEATH_FLOOR = 0.05
 UNDECIDED = "undecided: the logic is undecidable and no bound proves it"
 
 
@@ -60,17 +64,19 @@ class Z3Clauses:
             from ltlwit.logic.ltl.xnf import SOLVER
 
             self.abstract = Solver(name=SOLVER)
-        self._bools: list = [None]
+        self._bools: dict[int, object] = {}
         self._declared = 0  # variables 1.._declared are declared to z3's parser
         self._pending: list[str] = []
+        self._symbols: set[str] = set()  # data symbols declared to this solver's parser
         self._model = None
         self._timeout: int | None = None
         self.theory = False  # the last check needed z3 (the clauses alone did not refute it)
 
     def bool(self, v: int):
-        while len(self._bools) <= v:
-            self._bools.append(self.z3.Bool(f"b{len(self._bools)}", self.encoder.ctx))
-        return self._bools[v]
+        found = self._bools.get(v)
+        if found is None:
+            found = self._bools[v] = self.z3.Bool(f"b{v}", self.encoder.ctx)
+        return found
 
     def literal(self, x: int):
         return self.bool(x) if x > 0 else self.z3.Not(self.bool(-x))
@@ -78,12 +84,30 @@ class Z3Clauses:
     def add_clause(self, clause: list[int]) -> None:
         if self.abstract is not None:
             self.abstract.add_clause(clause)
-        top = max(abs(x) for x in clause) if clause else 0
+        self._declare(max(abs(x) for x in clause) if clause else 0)
+        lits = " ".join(f"b{x}" if x > 0 else f"(not b{-x})" for x in clause)
+        self._pending.append(f"(assert (or {lits}))" if len(clause) != 1 else f"(assert {lits})")
+
+    def define(self, var: int, text: str) -> None:
+        """`b{var}` stands for the SMT-LIB Boolean `text`."""
+        self._declare(var)
+        self.assert_text(f"(= b{var} {text})")
+
+    def assert_text(self, text: str) -> None:
+        """Assert SMT-LIB `text` written by the encoder (`Encoder.smtlib`), its symbols declared
+        to this solver's parser first where they are new to it."""
+        enc = self.encoder
+        for symbol in enc.used:
+            if symbol not in self._symbols:
+                self._symbols.add(symbol)
+                self._pending.append(enc.declarations[symbol])
+        enc.used.clear()
+        self._pending.append(f"(assert {text})")
+
+    def _declare(self, top: int) -> None:
         if top > self._declared:
             self._pending.extend(f"(declare-const b{v} Bool)" for v in range(self._declared + 1, top + 1))
             self._declared = top
-        lits = " ".join(f"b{x}" if x > 0 else f"(not b{-x})" for x in clause)
-        self._pending.append(f"(assert (or {lits}))" if len(clause) != 1 else f"(assert {lits})")
 
     def set_timeout(self, ms: int) -> None:
         self._timeout = ms
@@ -163,9 +187,14 @@ class TheoryUnroller(Unroller):
             self._define(self.lit(i, v), a, i)  # type: ignore[arg-type]
 
     def _define(self, var: int, a, at: int) -> None:
-        """Proposition `var` stands for the comparison `a` at instant `at`."""
+        """Proposition `var` stands for the comparison `a` at instant `at` (as text where it
+        can: `Encoder.smtlib`)."""
         s = self.solver
-        s.solver.add(s.bool(var) == self.encoder.atom(a, at))
+        text = self.encoder.smtlib(a, at)
+        if text is None:
+            s.solver.add(s.bool(var) == self.encoder.atom(a, at))
+        else:
+            s.define(var, text)
 
     def _loop(self, k: int) -> tuple[int, list[int]]:
         """`Unroller._loop`, and on a lasso (no `end`) the values closed under each loop
@@ -195,6 +224,11 @@ class TheoryUnroller(Unroller):
         """Whether a model closes at bound k (module docstring), with the instants `alive`
         existing; None: z3 does not know."""
         return self._check(self._asked_at(k, alive))
+
+    def possible(self, k: int) -> bool:
+        """Whether the clauses alone (MiniSat's, no theory) allow bound k."""
+        asked = self._asked_at(k, range(0))
+        return not any(x is False for x in asked) and self.solver.abstract.solve(assumptions=asked)
 
     def _asked_at(self, k: int, alive: range) -> list:
         self._build(k)
@@ -333,9 +367,15 @@ class Recorded(Z3Clauses):
         for n, (var, a, at) in enumerate(self.definitions):
             if not n & 255:
                 self.limit.check_time()  # 140 comparisons a step over 256 steps: seconds
-            e = enc.atom(a, at)
             value = fixed.get(var)
-            posed.append(self.bool(var) == e if value is None else e if value else z3.Not(e))
+            text = enc.smtlib(a, at)
+            if text is None:
+                e = enc.atom(a, at)
+                posed.append(self.bool(var) == e if value is None else e if value else z3.Not(e))
+            elif value is None:
+                self.define(var, text)
+            else:
+                self.assert_text(text if value else f"(not {text})")
         for clause in self.clauses:
             if any(fixed.get(abs(x)) == (x > 0) for x in clause):
                 continue
@@ -378,7 +418,9 @@ class Bounded:
         self.k = 1 if unroller.end is not None else 0
         self.probe = PROBE if unroller.end is not None else None
         self.prober: Probe | None = None
+        self.exact: Probe | None = None  # the bound asked as a probe is (`_exact`)
         self.hard = False  # the last bound needed z3 (`advance`)
+        self.started = time.perf_counter()
         self.doubt: str | None = None  # why z3 could not decide some bound
         self.exhausted = False
 
@@ -405,18 +447,29 @@ class Bounded:
                 return None
             k = self.k
             stage.enter(f"theory search, bound {k}")
-            found = u.bound(k)
-            self.hard = u.solver.theory
-            if found is None and _timed_out(u.solver.reason()):
+            if self.probe is not None and not self.hard and k >= PROBE and u.possible(k):
+                # a bound the clauses allow after bounds they refuted (the length an `X` chain
+                # demands: BLACK's EUF counters): asked as a probe is, in a problem of its own
+                found, asker = self._exact(k), self.exact
+                self.hard = True
+            else:
+                found, asker = u.bound(k), u
+                self.hard = u.solver.theory
+            if found is None and _timed_out(asker.solver.reason()):  # type: ignore[union-attr]
                 return None  # this bound again next round
             if found:
-                return self._witness(u, k)
+                return self._witness(asker, k)  # type: ignore[arg-type]
             if found is None:
                 self.doubt = u.solver.reason()
             elif self.doubt is None and (k <= DEATH_EVERY or k & (k - 1) == 0):
+                # a question whose run z3 must build in full (a satisfiable prefix of EUF
+                # counters: seconds) gets at most a share of the search's time so far
+                began = time.perf_counter()
+                cap = DEATH_SHARE * (began - self.started) + DEATH_FLOOR
+                u.solver.set_timeout(max(1, int(1000 * min(cap, ends - began))))
                 alive = u.reaches(k)
-                if alive is None and _timed_out(u.solver.reason()):
-                    return None
+                if alive is None and ends <= time.perf_counter():
+                    return None  # the round's time is up: this bound again next round
                 if alive is False:
                     return Unsat("theory search: no run outlives the shorter bounds")
             if found is False:
@@ -427,6 +480,17 @@ class Bounded:
                 self._next_probe()
         self.exhausted = True
         return None
+
+    def _exact(self, k: int) -> bool | None:
+        """Bound k as a `Probe` (kept, unrolled, when it runs out of the round's time)."""
+        if self.exact is None or self.exact.steps <= k - 1 or k not in self.exact._loops:
+            if self.exact is not None:
+                self.exact.close()
+            self.exact = Probe(self.unroller.encoding, self.abstraction, self.unroller.encoder, self.limit,
+                               self.unroller.end, self.unroller.alive)
+        self.exact._build(k)
+        self.exact.solver.set_timeout(self.unroller.solver._timeout or 1)
+        return self.exact.ask(k)
 
     def _probes(self, ends: float) -> Result | None:
         while self.probe is not None and self.probe < min(MAX_STEPS, PROBE_AHEAD * self.k):
@@ -470,13 +534,15 @@ class Bounded:
 
     def interrupt(self) -> None:
         self.unroller.interrupt()
-        if self.prober is not None:
-            self.prober.interrupt()
+        for other in (self.prober, self.exact):
+            if other is not None:
+                other.interrupt()
 
     def close(self) -> None:
         self.unroller.close()
-        if self.prober is not None:
-            self.prober.close()
+        for other in (self.prober, self.exact):
+            if other is not None:
+                other.close()
 
 
 def _timed_out(reason: str) -> bool:

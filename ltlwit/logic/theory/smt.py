@@ -32,6 +32,8 @@ class Encoder:
         self._enums: dict[str, tuple[z3.SortRef, dict[str, z3.ExprRef]]] = {}
         self._vars: dict[tuple[str, int], z3.ExprRef] = {}
         self._funs: dict[tuple[str, int], z3.FuncDeclRef] = {}
+        self.declarations = {}
+        self.used = []
 
     # -- sorts and symbols ------------------------------------------------------------------
     def sort(self, sort: Sort) -> z3.SortRef:
@@ -162,6 +164,100 @@ class Encoder:
         args = tuple(self._coerce(v, s) for v, s in zip(values, self.sig.functions[key][0]))  # type: ignore[index]
         return f(*args)
 
+    # -- atoms as SMT-LIB text ------------------------------------------------------------------
+    def smtlib(self, a: Term, at: int) -> str | None:
+        """The comparison `a` at instant `at` as SMT-LIB text, for a solver's `from_string`
+        (building z3 terms through the Python API cost 2 ms an atom: most of the searches' time
+        on BLACK's counters of 40 variables); the symbols it uses are in `used` (their
+        declarations in `declarations`) until the caller takes them. None where an enumeration
+        is involved (its sort lives in the API only): `atom` then."""
+        if self._enums or any(s.enum for s in self.sig.variables.values()):
+            return None
+        divisors: list[str] = []
+        if a.op == "pred":
+            key = (a.name, len(a.children))
+            args = [self._text(c, at, divisors, s) for c, s in zip(a.children, self.sig.functions[key][0])]  # type: ignore[index]
+            core = f"({self._declare_function(*key)} {' '.join(args)})"  # type: ignore[arg-type]
+        else:
+            left, right = a.children
+            target = self._common(self.sig.sort_of(left), self.sig.sort_of(right))
+            lt, rt = self._text(left, at, divisors, target), self._text(right, at, divisors, target)
+            core = f"({_SMTLIB_RELATIONS[a.op]} {lt} {rt})"
+        if divisors:
+            return "(and " + " ".join(f"(not (= {d} {z}))" for d, z in divisors) + f" {core})"
+        return core
+
+    #: the declaration of each symbol the text uses, by symbol; `used` collects those of the
+    #: text being written (each solver's parser must be told of them once: `Z3Clauses.define`)
+    declarations: dict
+    used: list
+
+    def _declare_var(self, name: str, at: int) -> str:
+        symbol = f"|{name}@{at}|"
+        if symbol not in self.declarations:
+            self.declarations[symbol] = f"(declare-const {symbol} {self.sig.variables[name].name})"
+        self.used.append(symbol)
+        return symbol
+
+    def _declare_function(self, name: str, arity: int) -> str:
+        symbol = f"|{name}|"
+        key = f"{symbol}/{arity}"
+        if key not in self.declarations:
+            args, result = self.sig.functions[(name, arity)]
+            self.declarations[key] = f"(declare-fun {symbol} ({' '.join(s.name for s in args)}) {result.name})"
+        self.used.append(key)
+        return symbol
+
+    def _text(self, term: Term, at: int, divisors: list, want: Sort) -> str:
+        """`_term` as text: the same sorts, coercions and division guards."""
+        done: dict[tuple[Term, int], tuple[str, bool]] = {}  # (text, an Int)
+        stack: list[tuple[Term, int, bool]] = [(term, at, False)]
+        while stack:
+            node, p, ready = stack.pop()
+            if (node, p) in done:
+                continue
+            op = node.op
+            if op == "var":
+                done[(node, p)] = (self._declare_var(node.name, p), self.sig.variables[node.name].name == "Int")  # type: ignore[index]
+                continue
+            if op == "num":
+                done[(node, p)] = _numeral_text(node.value, self.sig.sort_of(node).name == "Int")
+                continue
+            step = SHIFT_STEP.get(op)
+            kids = [(node.children[0], p + step[0])] if step else [(c, p) for c in node.children]
+            if not ready:
+                stack.append((node, p, True))
+                stack.extend((c, q, False) for c, q in kids if (c, q) not in done)
+                continue
+            done[(node, p)] = self._apply_text(node, [done[k] for k in kids], divisors)
+        text, integer = done[(term, at)]
+        return f"(to_real {text})" if want.name == "Real" and integer else text
+
+    def _apply_text(self, node: Term, values: list[tuple[str, bool]], divisors: list) -> tuple[str, bool]:
+        op = node.op
+        if op in SHIFT_STEP:
+            return values[0]
+        real = self.sig.sort_of(node).name == "Real"
+        texts = [f"(to_real {t})" if real and i else t for t, i in values]
+        zero = "0.0" if real else "0"
+        if op == "neg":
+            return f"(- {texts[0]})", not real
+        if op in ("+", "-", "*"):
+            return f"({op} {texts[0]} {texts[1]})", not real
+        if op in ("/", "mod"):
+            divisors.append((texts[1], zero))
+            return f"({'/' if real and op == '/' else 'div' if op == '/' else 'mod'} {texts[0]} {texts[1]})", not real
+        name = node.name
+        if name in ("absReal", "absInt", "abs"):
+            return f"(ite (>= {texts[0]} {zero}) {texts[0]} (- {texts[0]}))", not real
+        if name in ("min", "max"):
+            a, b = texts
+            return f"(ite ({'<=' if name == 'min' else '>='} {a} {b}) {a} {b})", not real
+        key = (name, len(values))
+        sorts = self.sig.functions[key][0]  # type: ignore[index]
+        args = [f"(to_real {t})" if s.name == "Real" and i else t for (t, i), s in zip(values, sorts)]
+        return f"({self._declare_function(*key)} {' '.join(args)})", self.sig.functions[key][1].name == "Int"  # type: ignore[index,arg-type]
+
     # -- models -------------------------------------------------------------------------------
     def value(self, model: z3.ModelRef, e: z3.ExprRef) -> Value:
         """An exact Python value of a model's expression; ValueError for an irrational one
@@ -194,6 +290,18 @@ class Encoder:
 
     def interrupt(self) -> None:
         self.ctx.interrupt()
+
+
+_SMTLIB_RELATIONS = {"=": "=", "!=": "distinct", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+def _numeral_text(value: Fraction, integer: bool) -> tuple[str, bool]:
+    if integer and value.denominator == 1:
+        n = value.numerator
+        return (str(n) if n >= 0 else f"(- {-n})"), True
+    num, den = abs(value.numerator), value.denominator
+    text = f"{num}.0" if den == 1 else f"(/ {num}.0 {den}.0)"
+    return (text if value >= 0 else f"(- {text})"), False
 
 
 _RELATE = {
