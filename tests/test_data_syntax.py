@@ -3,6 +3,8 @@ back, where their errors are, and that formulas without data still read as Spot 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ltlwit.logic.formula import ATOM, Formula, ap
@@ -99,9 +101,11 @@ def test_other_syntaxes_say_they_have_no_data_atoms() -> None:
     ("x > 1 & (y = )", 13, "unexpected closing parenthesis"),
     ("x > 1 & {a}", 8, "PSL/SERE syntax"),
     ("O[3,1] (x > 0)", 1, "reversed range"),
+    ("absreal(x) > 1", 0, "unknown function absreal (did you mean absReal?)"),
+    ("G(PreReal(0, x) < 1)", 2, "unknown function PreReal (did you mean preReal?)"),
 ])
 def test_errors_have_their_column(text: str, column: int, message: str) -> None:
-    with pytest.raises(ParseError, match=message.replace("(", r"\(").replace(")", r"\)")) as info:
+    with pytest.raises(ParseError, match=re.escape(message)) as info:
         parse_formula(text)
     assert info.value.column == column
 

@@ -19,13 +19,16 @@ from ltlwit.logic.ltl.solver import SMALL_APS
 #: SAT solver (pysat, py-aiger through it) and the searches and propositional solver on it; the
 #: models (torch, the registry's manifests); rich (tables, progress bars); the spec files and
 #: unsat cores (`check`, `--core`); `verify`'s and `fmt`'s answers; the progress and status
-#: lines (a terminal on stderr); the JSON and CSV formats; tracebacks (`--traceback`).
+#: lines (a terminal on stderr); the JSON and CSV formats; tracebacks (`--traceback`); z3 and the
+searches over data.
 HEAVY = (
     "pysat", "pysat.solvers", "pysat.formula", "aiger",
     "ltlwit.logic.ltl.bounded", "ltlwit.logic.ltl.liveness", "ltlwit.logic.ltl.explore", "ltlwit.logic.ltl.xnf",
     "ltlwit.logic.prop", "torch", "ltlwit.neural.registry", "ltlwit.neural.backbone", "rich",
     "ltlwit.specs", "ltlwit.logic.core", "ltlwit.pipeline.verify", "ltlwit.pipeline.convert",
     "ltlwit.cli.progress", "json", "csv", "traceback",
+    # the SMT solver and the searches over data: only formulas with data atoms load them
+    "z3", "ltlwit.logic.theory.smt", "ltlwit.logic.ltl.data", "ltlwit.logic.ltl.smt_bounded",
 )
 
 #: Satisfiable, and past the small-formula step (more APs than it takes): the SAT-based

@@ -462,6 +462,7 @@ def _build(text: str, node: Operand, want: str, kids: list) -> object:
                          width)
     # a call standing where a formula is expected
     name = value
+    _misspelled(text, node)
     if name == "preBool":
         if len(kids) != 2:
             raise ParseError(text, node.start, f"preBool takes 2 arguments (init, e), not {len(kids)}", width)
@@ -473,9 +474,22 @@ def _build(text: str, node: Operand, want: str, kids: list) -> object:
     return atom(Term("pred", tuple(kids), name))  # type: ignore[arg-type]
 
 
+#: Built-in names, by their lower case: a call spelled so in another case is a misspelling
+#: (`absreal(x)`), reported rather than read as an uninterpreted function.
+_BUILTIN_SPELLINGS = {n.lower(): n for n in (*SHIFTS, *_TERM_CALLS, "preBool")}
+
+
+def _misspelled(text: str, node: Operand) -> None:
+    known = _BUILTIN_SPELLINGS.get(str(node.value).lower())
+    if known is not None and known != node.value:
+        raise ParseError(text, node.start, f"unknown function {node.value} (did you mean {known}?)",
+                         len(str(node.value)))
+
+
 def _call_term(text: str, node: Operand, kids: list) -> Term:
     name = node.value
     width = node.end - node.start
+    _misspelled(text, node)
     if name in SHIFTS:
         if len(kids) != 1:
             raise ParseError(text, node.start, f"{name} takes one argument, not {len(kids)}", width)
