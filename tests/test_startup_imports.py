@@ -20,7 +20,7 @@ from ltlwit.logic.ltl.solver import SMALL_APS
 #: models (torch, the registry's manifests); rich (tables, progress bars); the spec files and
 #: unsat cores (`check`, `--core`); `verify`'s and `fmt`'s answers; the progress and status
 #: lines (a terminal on stderr); the JSON and CSV formats; tracebacks (`--traceback`); z3 and the
-searches over data.
+#: searches over data.
 HEAVY = (
     "pysat", "pysat.solvers", "pysat.formula", "aiger",
     "ltlwit.logic.ltl.bounded", "ltlwit.logic.ltl.liveness", "ltlwit.logic.ltl.explore", "ltlwit.logic.ltl.xnf",
