@@ -141,7 +141,7 @@ class Z3Clauses:
         False`: a model of exactly 150 instants) refute every shorter bound this way, in a
         millisecond each."""
         self.theory = False
-        if self.abstract is not None and not self.abstract.solve(assumptions=assumptions):
+        if self.abstract is not None and self.refuted(assumptions):
             return False
         self.theory = True
         self.flush()
@@ -165,8 +165,15 @@ class Z3Clauses:
     def true(self, v: int) -> bool:
         return self.z3.is_true(self.model.eval(self.bool(v), model_completion=True))
 
+    def refuted(self, assumptions: list[int]) -> bool:
+        """Whether the clauses alone refute the assumptions (MiniSat, interruptible: an
+        interrupted call refutes nothing, and z3, interrupted too, says so next)."""
+        return self.abstract.solve_limited(assumptions=assumptions, expect_interrupt=True) is False  # type: ignore[union-attr]
+
     def interrupt(self) -> None:
         self.encoder.interrupt()
+        if self.abstract is not None:
+            self.abstract.interrupt()
 
     def delete(self) -> None:
         self.solver = None
@@ -177,7 +184,7 @@ class Z3Clauses:
 
 class TheoryUnroller(Unroller):
     """`Unroller` over z3 with each atom's proposition bound to its comparison at each step
-    (module docstring). Driven bound by bound by `search`, not by `Unroller.advance`: z3 has
+    (module docstring). Driven bound by bound by `Bounded`, not by `Unroller.advance`: z3 has
     no propagation budget, and a refutation here may also prove unsatisfiability."""
 
     def __init__(self, encoding: Step, abstraction: Abstraction, encoder, limit: Limit,
@@ -243,7 +250,7 @@ class TheoryUnroller(Unroller):
     def possible(self, k: int) -> bool:
         """Whether the clauses alone (MiniSat's, no theory) allow bound k."""
         asked = self._asked_at(k, range(0))
-        return not any(x is False for x in asked) and self.solver.abstract.solve(assumptions=asked)
+        return not any(x is False for x in asked) and not self.solver.refuted(asked)
 
     def _asked_at(self, k: int, alive: range) -> list:
         self._build(k)
