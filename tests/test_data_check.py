@@ -57,6 +57,7 @@ def test_fret_requirements_are_specs_named_by_reqid() -> None:
     assert ap007.note and ap007.note.startswith("RollAutopilot shall always satisfy")
     assert ap007.declarations is not None and str(ap007.declarations.variables["aileron_cmd"]) == "Real"
     assert ("ap_transition_state", "0.0") in ap007.substitute  # an Internal variable assigned a numeral
+    assert ("CAT1", "0") in ap007.substitute  # an integer one stays an integer
     tags = next(s for s in specs if s.name == "NLG-004")
     assert "<" not in tags.formula.replace("<=", "") and tags.warnings
 
@@ -130,3 +131,6 @@ def test_logs_that_cannot_be_read(tmp_path) -> None:
     assert f"{ragged}:2: 1 values for 2 columns" in run("verify", "--log", str(ragged), "G(x > 0)").stderr
     gone = run("verify", "--log", str(tmp_path / "none.csv"), "G(x > 0)")
     assert gone.exit_code == 2 and "cannot open" in gone.stderr
+    spreadsheet = tmp_path / "excel.csv"
+    spreadsheet.write_bytes("x,y\n1,2\n".encode("utf-8-sig"))  # a byte-order mark before the header
+    assert run("verify", "--log", str(spreadsheet), "--domain", "Int", "G(x < y)").stdout == "HOLDS G(x < y)\n"

@@ -13,7 +13,7 @@ from ltlwit.logic import ltl
 from ltlwit.logic.result import Sat, Unknown, Unsat
 from ltlwit.logic.syntax import parse_formula, parse_trace
 from ltlwit.logic.theory.evaluate import TraceError, euclid, values_of
-from ltlwit.logic.theory.sorts import INT, REAL, Declarations, Sort, resolve
+from ltlwit.logic.theory.sorts import INT, REAL, Declarations, parse_sort, resolve
 
 INTS = Declarations(domain=INT)
 REALS = Declarations(domain=REAL)
@@ -63,7 +63,7 @@ def test_values_are_the_counter_s() -> None:
     ("G(mode = on) & F(mode = off)", "abstraction"),
 ])
 def test_unsatisfiable_with_a_proof(text: str, proof: str) -> None:
-    decl = INTS.declare("mode", Sort("mode", ("on", "off")))
+    decl = INTS.declare("mode", parse_sort("{on, off}"))
     result = solve(text, decl)
     assert isinstance(result, Unsat) and result.proof.startswith(proof), result
 
@@ -162,3 +162,54 @@ def test_verify_reads_traces_with_values() -> None:
     assert (ok.exit_code, ok.stdout, bad.exit_code, bad.stdout) == (0, "HOLDS\n", 1, "FAILS\n")
     claim = run("verify", "--finite", "--domain", "Int", "G(x > 0) & F(x < 0)", "UNSAT")
     assert (claim.exit_code, claim.stdout) == (0, "HOLDS\n")
+
+
+@pytest.mark.parametrize("text, trace", [
+    ("next(preReal(0, x)) = 5", "x = 5.0; x = 1.0"),           # a `pre` under a shift
+    ("X(preReal(0, preReal(1, x)) = 1)", "x = 1.0; x = 2.0"),   # nested: each at its own instant
+    ("X(preReal(0, wprev(x)) = 5)", "x = 1.0; x = 2.0"),         # a weak read stays weak
+    ("preReal(1, x) / 2 = y & y > 0.25", "x = 0.0 & y = 0.5"),  # the first instant's init, divided exactly
+])
+def test_pre_is_decided_where_it_is_read(text: str, trace: str) -> None:
+    """The checker and the solver read `pre` alike: at the instant the call is read, after the
+    shifts and the `pre`s around it."""
+    assert holds(text, trace, REALS)
+    result = solve(text, REALS)
+    assert isinstance(result, Sat) and holds(text, str(result.witness), REALS)
+
+
+def test_each_comparison_computes_in_its_own_sort() -> None:
+    decl = INTS.declare("n", INT)
+    result = solve("n / 2 = 1 & n = 3 & n < 3.5", decl)  # integer division, whatever `n < 3.5` says
+    assert isinstance(result, Sat) and values(result, "n") == [3]
+    with pytest.raises(ValueError, match="x mod 2 needs integers, and x is Real"):
+        solve("x = 2.5 & x mod 2 = 0", REALS)
+
+
+def test_lasso_values_close_however_far_back_an_atom_reads() -> None:
+    assert isinstance(solve("x = 0 & X(x = 0) & X X G(x = 1 & prev(prev(x)) = 0)", semantics="infinite"), Unsat)
+    result = solve("G(prev(prev(x)) = x | !Y Y 1) & G F(x = 1) & G F(x = 2)", semantics="infinite")
+    assert isinstance(result, Sat) and not result.witness.finite
+
+
+@pytest.mark.parametrize("text", ['"a|b" > 0 & "a|b" < 2', "b1(x) > 0 & x = 2", "div(x, 2) > 0 & div(3, x) < 1",
+                                  "absReal(absReal(absReal(absReal(x - 1) - 1) - 1) - 1) < 0.5"])
+def test_names_and_nesting_reach_z3_whatever_they_are(text: str) -> None:
+    """Symbols are named apart from SMT-LIB's built-ins and the steps' propositions; nested
+    built-ins are written once each."""
+    result = solve(text, REALS)
+    assert isinstance(result, Sat) and holds(text, str(result.witness), REALS)
+
+
+def test_an_irrational_model_is_unknown() -> None:
+    result = solve("x * x = 2", REALS, seconds=5)
+    assert isinstance(result, Unknown) and "irrational" in result.reason
+
+
+def test_declared_data_is_no_proposition() -> None:
+    result = run("solve", "--finite", "--var", "x:Int", "F(x=1)")
+    assert result.exit_code == 2
+    assert "'x=1' is Spot's negation suffix (x); to compare x with 1, write x = 1" in result.stderr
+    assert "x is declared Int but stands for a proposition here" in result.stderr
+    spaced = run("solve", "--finite", "--var", "x:Int", "F(x = 1)")
+    assert (spaced.exit_code, spaced.stdout) == (0, "x = 1\n")

@@ -28,7 +28,7 @@ def test_declarations_read_every_spelling() -> None:
     assert parse_declaration("n : integer") == ("n", INT)
     assert parse_declaration("p:Bool") == ("p", BOOL)
     assert parse_sort("int32") == INT and parse_sort("double") == REAL and parse_sort("boolean") == BOOL
-    assert parse_declaration("mode: {off, on}") == ("mode", Sort("mode", ("off", "on")))
+    assert parse_declaration("mode: {off, on}") == ("mode", parse_sort("{off, on}"))
     for bad, message in [("speed", "expected NAME:SORT"), ("speed:Complex", "unknown sort"),
                          ("mode:{}", "needs values"), ("mode:{a, a}", "lists a value twice"),
                          ("mode:{a b}", "is not a name")]:
@@ -57,7 +57,7 @@ def test_an_unknown_sort_says_how_to_give_one() -> None:
 
 
 def test_enumerations() -> None:
-    mode = Sort("mode", ("off", "on"))
+    mode = parse_sort("{off, on}")
     decl = Declarations().declare("mode", mode)
     sig = resolve(parse_formula("mode = on & X(mode != off)"), decl)
     assert sig.variables == {"mode": mode} and set(sig.constants) == {"on", "off"}
@@ -71,9 +71,14 @@ def test_enumerations() -> None:
                           ("mode < on", "compared or computed with the number")]:
         with pytest.raises(SortError, match=message):
             resolve(parse_formula(text), decl)
-    two = decl.declare("dir", Sort("dir", ("up", "down")))
+    two = decl.declare("dir", parse_sort("{up, down}"))
     with pytest.raises(SortError, match="values of two enumerations are compared"):
         resolve(parse_formula("mode = up"), two)
+    # variables declared with the same values share one sort; a value in two sorts is an error
+    same = decl.declare("other", parse_sort("{off, on}"))
+    assert resolve(parse_formula("mode = other & other = on"), same).variables["other"] == mode
+    with pytest.raises(SortError, match="on is a value of two enumerations"):
+        resolve(parse_formula("mode = on"), decl.declare("power", parse_sort("{on, standby}")))
 
 
 @pytest.mark.parametrize("text, declared, message", [

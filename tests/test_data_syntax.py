@@ -38,6 +38,8 @@ def tree(f: Formula) -> str:
     ("(x + 1) > y", "[x + 1 > y]"),
     ("1 & x > 0", "(& 1 [x > 0])"),  # 1 and 0 standing for formulas are the constants
     ("x > 1 /* a comment */ & y / 2 < 3", "(& [x > 1] [y / 2 < 3])"),
+    ("G -x > 0", "(G [-x > 0])"),  # a unary operator's letter before a minus is the operator
+    ("x<-1", "[x < -1]"),          # no arrow: a comparison
 ])
 def test_data_formulas_parse_as_meant(text: str, expected: str) -> None:
     assert tree(parse_formula(text)) == expected

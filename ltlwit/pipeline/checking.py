@@ -44,7 +44,7 @@ def engine_answer(formula: Formula, logic: str, options: SolveOptions,
         if isinstance(result, Sat) and not holds(formula, result.witness):
             raise ValueError("internal error: the SAT path produced an assignment that does not entail the formula")
         return result, "sat-solver"
-    data = {"declarations": options.declarations} if formula.data else {}
+    data = {"declarations": options.declarations} if formula.data or options.declarations is not None else {}
     result = ltl.solve(formula, budget, engine=options.engine, semantics=options.semantics, **data)
     if options.engine != "spot":
         return result, "engine"

@@ -18,7 +18,7 @@ def read_log(path: str) -> list[dict[str, object]]:
     """The log's rows, in order: JSON Lines when the file's first non-blank character is `{`
     (or its name ends in .jsonl/.ndjson), else CSV."""
     try:
-        with open(path, encoding="utf-8", newline="") as stream:
+        with open(path, encoding="utf-8-sig", newline="") as stream:  # a spreadsheet's byte-order mark
             text = stream.read()
     except OSError as exc:
         raise LogError(f"{path}: cannot open: {exc.strerror or type(exc).__name__}") from None

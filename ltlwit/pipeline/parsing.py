@@ -30,19 +30,23 @@ def name_warnings(text: str, formula: Formula, syntax: str = "auto") -> tuple[st
     infix (`spot`, or `auto` where the infix reading is the one taken); () for most texts."""
     if syntax not in ("auto", "spot"):
         return ()
+    from ltlwit.logic.syntax.data import wring_suffixes
     from ltlwit.logic.syntax.infix import parse_spot
     from ltlwit.logic.syntax.infix_lex import split_names, split_warning
 
+    suffixes = () if formula.data else tuple(
+        f"'{word}' is Spot's negation suffix ({'!' if word.endswith('0') else ''}{word[:-2]}); to compare "
+        f"{word[:-2]} with {word[-1]}, write {word[:-2]} = {word[-1]}" for word in wring_suffixes(text))
     split = split_names(text)
     if not split:
-        return ()
+        return suffixes
     if syntax == "auto":
         try:
             if parse_spot(text) is not formula:
-                return ()
+                return suffixes
         except ValueError:
-            return ()
-    return tuple(split_warning(word, reading) for word, reading in split)
+            return suffixes
+    return suffixes + tuple(split_warning(word, reading) for word, reading in split)
 
 
 class InputParser:

@@ -130,7 +130,10 @@ def _variables(entries: list) -> tuple[Declarations, tuple[tuple[str, str], ...]
         if entry.get("idType") == "Internal" and isinstance(assignment, str):
             numeral = _NUMERAL.match(assignment)
             if numeral is not None and name not in constants:
-                constants[name] = numeral.group(1) + numeral.group(2)
+                digits = numeral.group(2)
+                if sort == REAL and "." not in digits:
+                    digits += ".0"  # a double assigned `1` is the Real 1.0 (`c / 2` divides exactly)
+                constants[name] = numeral.group(1) + digits
     variables = {n: s for n, s in declarations.variables.items() if n not in functions}
     out = Declarations(domain=REAL)  # FRET's numbers are doubles unless a variable says otherwise
     for n, s in variables.items():

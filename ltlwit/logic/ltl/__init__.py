@@ -52,6 +52,7 @@ def solve(formula: Formula, budget: Budget | None = None, engine: str = "auto",
     (`formula.data`) is decided modulo its theories (`data`), its variables' sorts from
     `declarations` or inferred (SortError, a ValueError, where they clash or are unknown)."""
     finite = _finite(semantics)
+    _propositions_declared(formula, declarations)
     if formula.data:
         if _backend(engine) == "spot":
             raise ValueError("the spot engine has no data atoms; the built-in engine (--engine builtin) decides them")
@@ -96,6 +97,18 @@ def holds(formula: Formula, trace: Trace, engine: str = "auto", declarations: De
         return _check.holds(_finite_mod.strong(formula), trace)
     except RecursionError:
         raise ValueError("formula nested too deeply for the built-in checker") from None
+
+
+def _propositions_declared(formula: Formula, declarations: Declarations | None) -> None:
+    """ValueError where a proposition is declared data (`--var x:Int` with `F(x=1)`, Spot's `x`
+    with a negation suffix): the formula would be read about something else than meant."""
+    if declarations is None or not declarations.entries:
+        return
+    declared = declarations.variables
+    clash = next((n for n in formula.aps() if n in declared and declared[n].name != "Bool"), None)
+    if clash is not None:
+        raise ValueError(f"{clash} is declared {declared[clash]} but stands for a proposition here "
+                         f"(x=0 and x=1 without spaces are Spot's negation suffixes: write {clash} = 0)")
 
 
 def abstraction(formula: Formula, declarations: Declarations | None, finite: bool) -> "Abstraction":

@@ -10,7 +10,8 @@ atom, guarded at the trace's ends. Two procedures then decide it, in rounds of d
    at the instants it reads, as BLACK's encoding of LTLf modulo theories does. Bound k asks for a
    model of k instants (finite semantics) or a lasso closing after step k whose loop closes the
    values too (infinite semantics). Every satisfiable formula has a finite model of some length,
-   so on finite traces this search finds one (BLACK's semi-decision procedure); it proves
+   so on finite traces this search finds one, unless z3 gives up on that length (BLACK's
+   semi-decision procedure); it proves
    unsatisfiability the way BLACK does once next and previous values are compared: when no run
    reaches step k and no shorter model exists, there is no model at all.
 2. **The abstraction refined** (`refinement`): the engine's own portfolio decides the

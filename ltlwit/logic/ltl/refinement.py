@@ -16,11 +16,11 @@ import time
 from ltlwit.logic import stage
 from ltlwit.logic.budget import Budget, Limit
 from ltlwit.logic.formula import TRUE, And, Formula, Not, ap
-from ltlwit.logic.ltl.smt_bounded import _timed_out, with_tables
+from ltlwit.logic.ltl.smt_bounded import _timed_out, later_passes, with_tables
 from ltlwit.logic.result import Result, Sat, Unknown, Unsat
 from ltlwit.logic.theory.abstraction import Abstraction
 from ltlwit.logic.theory.evaluate import value_atom
-from ltlwit.logic.theory.terms import offsets
+from ltlwit.logic.theory.terms import has_pre, reads
 from ltlwit.logic.trace import Trace
 
 
@@ -59,7 +59,12 @@ class Refinement:
             left = ends - time.perf_counter()
             if left <= 0:
                 return None
-            found = self._concretise(result.witness, limit, left)  # type: ignore[arg-type]
+            from ltlwit.logic.theory.smt import Irrational
+
+            try:
+                found = self._concretise(result.witness, limit, left)  # type: ignore[arg-type]
+            except Irrational as e:
+                return Unknown(str(e))
             if isinstance(found, Trace):
                 from ltlwit.logic.ltl.check import holds_data
 
@@ -103,10 +108,10 @@ class Refinement:
         model = solver.model()
         return self._witness(trace, model)
 
-    def _z3(self, f: Formula, at: int, where=None):
+    def _z3(self, f: Formula, at: int, where=None, letters: int | None = None):
         """A propositional step formula at instant `at`: atoms' propositions as their
         comparisons there (their instants mapped by `where`, as `Encoder.atom`'s), other
-        propositions as z3 Booleans of that instant."""
+        propositions as z3 Booleans of the step `letters` (default: `at`)."""
         import z3
 
         enc = self.encoder
@@ -118,7 +123,8 @@ class Refinement:
             op = node.op
             if op == "ap":
                 a = atoms.get(node.name)  # type: ignore[arg-type]
-                done[node] = enc.atom(a, at, where) if a is not None else z3.Bool(f"{node.name}@{at}", enc.ctx)
+                done[node] = enc.atom(a, at, where) if a is not None else \
+                    z3.Bool(f"{node.name}@{at if letters is None else letters}", enc.ctx)
             elif op in ("1", "0"):
                 done[node] = z3.BoolVal(op == "1", enc.ctx)
             else:
@@ -129,29 +135,34 @@ class Refinement:
 
     def _closure(self, trace: Trace) -> list:
         """A lasso's values closed, as `TheoryUnroller._loop` closes them: the instants after
-        the last step are the loop's, and at the loop's first steps the atoms that look back
-        hold of the last steps' values too (the later passes' past)."""
+        the last step are the loop's, and each step's comparisons hold alike in the loop's
+        later passes (`later_passes`)."""
         enc = self.encoder
         sig = self.abstraction.signature
+        atoms = self.abstraction.atoms
         loop, last = len(trace.prefix), len(trace.steps) - 1
-        reads = [d for r in self._atoms_read.values() for d in r]
-        ahead, back = max([0, *reads]), max([0, *(-d for d in reads)])
+        ahead = max([0, *(d for r in self._atoms_read.values() for d in r)])
         closed = [enc.var(n, last + j) == enc.var(n, loop + j - 1)
                   for n, sort in sig.variables.items() if sort.name != "Bool" for j in range(1, ahead + 1)]
-
-        def wrapped(p: int) -> int:
-            return p if p >= loop else p + (last + 1 - loop)
-
-        for j in range(min(back, last + 1 - loop)):
-            for part in _parts(trace.steps[loop + j]):
-                if any(min(self._atoms_read.get(n, (0,))) + j < 0 for n in part.aps()):
-                    closed.append(self._z3(part, loop + j, wrapped))
+        for step in range(loop, last + 1):
+            for part in _parts(trace.steps[step]):
+                for a in {atoms[n] for n in part.aps() if n in atoms}:
+                    for at, held_step, held in later_passes(a, loop, last):
+                        if held_step == step:
+                            closed.append(self._z3(part, at, held, letters=step))
         return closed
 
     def _lemma(self, core: list[tuple[int, Formula]]) -> Formula:
         """The core's pattern forbidden: at every instant where its instants are linked by the
         values they read (one window), or anywhere in the trace where only rigid functions
-        link them (several windows)."""
+        link them (several windows). A core with a `pre` (whose meaning depends on the first
+        instant) is forbidden where it was found, at those instants only."""
+        atoms = self.abstraction.atoms
+        if any(has_pre(atoms[n]) for _, part in core for n in part.aps() if n in atoms):
+            by_instant: dict[int, list[Formula]] = {}
+            for i, part in core:
+                by_instant.setdefault(i, []).append(part)
+            return Not(_shifted(by_instant))
         reads = {}
         for i, part in core:
             touched = set()
@@ -216,6 +227,5 @@ def _parts(step: Formula) -> list[Formula]:
 
 
 def _instants(a) -> tuple[int, ...]:
-    """The instants an atom reads, relative to its own."""
-    return tuple(sorted({d for _, d, _ in offsets(a)} | {0}))
-
+    """The instants an atom may read, relative to its own (`terms.reads`)."""
+    return tuple(sorted(reads(a)))

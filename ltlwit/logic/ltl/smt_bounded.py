@@ -22,7 +22,7 @@ from ltlwit.logic.ltl.xnf import Step
 from ltlwit.logic.result import Result, Sat, Unknown, Unsat
 from ltlwit.logic.theory.abstraction import Abstraction
 from ltlwit.logic.theory.evaluate import table_atoms, value_atom
-from ltlwit.logic.theory.terms import offsets
+from ltlwit.logic.theory.terms import reads
 from ltlwit.logic.trace import Trace
 
 #: Lengths the bounded search tries at most (BLACK's suite has models of 1,600 instants).
@@ -193,9 +193,8 @@ class TheoryUnroller(Unroller):
         self.alive = alive  # the finite-trace translation's proposition, not the user's
         self.abstraction = abstraction
         self.theory = [(encoding.aps[n], a) for n, a in abstraction.atoms.items() if n in encoding.aps]
-        reach = [d for _, a in self.theory for _, d, _ in offsets(a)]
+        reach = [d for _, a in self.theory for d in reads(a)]
         self.ahead = max([0, *reach])
-        self.back = max([0, *(-d for d in reach)])
         super().__init__(encoding, limit, max_steps=MAX_STEPS, end=end, shortest=1)
 
     def _new_solver(self) -> Z3Clauses:  # type: ignore[override]
@@ -220,8 +219,7 @@ class TheoryUnroller(Unroller):
 
     def _loop(self, k: int) -> tuple[int, list[int]]:
         """`Unroller._loop`, and on a lasso (no `end`) the values closed under each loop
-        selector: the instants after step k are the loop's, and at the loop's first steps an
-        atom that looks back reads the last steps as well as the prefix's."""
+        selector (`later_passes`)."""
         act, loops = super()._loop(k)
         if self.end is not None:
             return act, loops
@@ -230,14 +228,9 @@ class TheoryUnroller(Unroller):
         for l, sel in enumerate(loops):
             closed = [self.encoder.var(n, k + j) == self.encoder.var(n, l + j - 1)
                       for n in names for j in range(1, self.ahead + 1)]
-
-            def wrapped(p: int, l: int = l) -> int:
-                return p if p >= l else p + (k + 1 - l)
-
-            for j in range(min(self.back, k + 1 - l)):
-                for v, a in self.theory:
-                    if any(d < 0 and j + d < 0 for _, d, _ in offsets(a)):
-                        closed.append(self.solver.bool(self.lit(l + j, v)) == self.encoder.atom(a, l + j, wrapped))
+            for v, a in self.theory:
+                for at, step, where in later_passes(a, l, k):
+                    closed.append(self.solver.bool(self.lit(step, v)) == self.encoder.atom(a, at, where))
             if closed:
                 self.solver.solver.add(z3.Implies(self.solver.bool(sel), z3.And(*closed)))
         return act, loops
@@ -305,6 +298,29 @@ class TheoryUnroller(Unroller):
 
     def close(self) -> None:
         self.solver.delete()
+
+
+def later_passes(a, loop: int, last: int):
+    """Where a lasso's loop (steps `loop`..`last`) makes the atom `a` read other values than on
+    its first pass: (an instant of a later pass, the step it is at, where each instant it reads
+    is held). The letters are the steps', the same in every pass, so the atom must hold alike
+    there; past its lookback (`evaluate.lookback`: how far back it reads, `pre` included) every
+    pass reads the loop's own steps, as the one after it. The first pass is the step's own
+    instant (the unrolling's encoding), and `Encoder.atom` decides a `pre` at the instant
+    given, so a later pass is never its first instant."""
+    from ltlwit.logic.theory.evaluate import lookback
+
+    back = lookback(a)
+    if not back:
+        return
+    period = last + 1 - loop
+
+    def held(p: int) -> int:
+        return p if p < loop else loop + (p - loop) % period
+
+    for m in range(1, -(-back // period) + 1):
+        for j in range(min(period, back)):
+            yield loop + j + m * period, loop + j, held
 
 
 def with_tables(trace: Trace, abstraction: Abstraction, read) -> Trace:
@@ -481,7 +497,7 @@ class Bounded:
             if found:
                 return self._witness(asker, k)  # type: ignore[arg-type]
             if found is None:
-                self.doubt = u.solver.reason()
+                self.doubt = asker.solver.reason()  # type: ignore[union-attr]
             elif self.doubt is None and (k <= DEATH_EVERY or k & (k - 1) == 0):
                 # a question whose run z3 must build in full (a satisfiable prefix of EUF
                 # counters: seconds) gets at most a share of the search's time so far
@@ -546,8 +562,12 @@ class Bounded:
 
     def _witness(self, u: "TheoryUnroller", k: int) -> Result:
         from ltlwit.logic.ltl.check import holds_data
+        from ltlwit.logic.theory.smt import Irrational
 
-        trace = u.witness(k)
+        try:
+            trace = u.witness(k)
+        except Irrational as e:
+            return Unknown(str(e))
         stage.enter("checking the witness")
         if holds_data(self.abstraction, trace, self.limit):
             return Sat(trace)

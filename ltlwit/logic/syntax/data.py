@@ -43,7 +43,7 @@ from ltlwit.logic.theory.terms import RELATIONS, SHIFTS, Term
 #: after a name is Wring's negation suffix (Spot reads `a=0` as `!a`); `<` and `>` inside the
 #: arrows `-> => <-> <=> <>` are not comparisons.
 _HINT = re.compile(
-    r"!=|<=(?!>)|>=|(?<![-=<])>(?!=)|<(?![-=>])|(?<![<>!=])=(?![>=])(?!(?<=[A-Za-z0-9_.\"]=)[01](?![0-9.]))"
+    r"!=|<=(?!>)|>=|(?<![-=<])>(?!=)|<(?![=>]|-{1,2}>)|(?<![<>!=])=(?![>=])(?!(?<=[A-Za-z0-9_.\"]=)[01](?![0-9.]))"
     r"|\b(?:w?next|w?prev|preReal|preInt|preBool|absReal|absInt)\s*\("
     r"|\b[OH]\s*\[|\b[FG]\s*\[\s*[0-9]+\s*,")  # nuXmv's bounded operators
 #: A name applied to arguments (a predicate), which Spot's reading rejects.
@@ -61,6 +61,16 @@ def _bare(text: str) -> str:
 def data_hint(text: str) -> bool:
     """Whether `text` is a formula over data (module docstring), read by `parse_data`."""
     return _HINT.search(_bare(text)) is not None
+
+
+#: Wring's negation suffix on a name: `x=0` (Spot's `!x`), `x=1` (`x`).
+_WRING = re.compile(r"(?<![A-Za-z0-9_.\"])([A-Za-z_][A-Za-z0-9_.]*=[01])(?![0-9.])")
+
+
+def wring_suffixes(text: str) -> list[str]:
+    """The `name=0`/`name=1` of a text Spot reads as negation suffixes, each once: where a
+    user may have meant a comparison (`x = 0`)."""
+    return list(dict.fromkeys(_WRING.findall(_bare(text)))) if "=" in text else []
 
 
 def call_hint(text: str) -> bool:
@@ -98,7 +108,7 @@ _BRACKET = re.compile(r"[ \t\n\r]*\[")
 #: What may follow an operand and not start one: after an operator's letter, it makes the
 #: letter a name (FRET's variables `T` and `H`: `x <= T * 2`, `H = 3`), as a binary operator's
 #: letter is one where an operand is expected (`T * 2`).
-_ENDS_OPERAND = re.compile(r"[ \t\n\r]*(?:[-+*/%=<>,)&|]|!=|\Z|(?:U|R|V|W|M|S|T|xor|xnor|mod)\b)")
+_ENDS_OPERAND = re.compile(r"[ \t\n\r]*(?:[+*/%=<>,)&|]|!=|\Z|(?:U|R|V|W|M|S|T|xor|xnor|mod)\b)")
 _BOUNDS = re.compile(r"\[[ \t\n\r]*([0-9]+)[ \t\n\r]*(?:(\.\.|:|,)[ \t\n\r]*([0-9]*)[ \t\n\r]*)?\]")
 _STRONG = re.compile(r"\[[ \t\n\r]*![ \t\n\r]*\]")
 
@@ -355,7 +365,7 @@ def _describe(tok: Lexeme) -> str:
 
 # -- typing: formulas and terms ------------------------------------------------------------
 _TERM_CALLS = {"absReal": 1, "absInt": 1, "abs": 1, "preReal": 2, "preInt": 2, "min": 2, "max": 2}
-_LOGIC_KINDS = ("const", "un", "bin", "rel", "quoted")
+_LOGIC_KINDS = ("const", "un", "bin", "rel")
 
 
 def parse_data(text: str, where: list | None = None) -> Formula:

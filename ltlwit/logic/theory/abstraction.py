@@ -9,10 +9,10 @@ Two abstractions of one formula:
   only ever stands for the comparison at instants where the comparison is defined. With `n`
   its strong shifts' farthest reach ahead, `p` behind, and `w`, `v` the weak ones':
   `X^n 1 & Y^p 1 & (!X^w 1 | !Y^v 1 | q)` (BLACK's reading: a strong `next` makes the atom
-  false at the last instant, a weak one true; on infinite traces the future guards vanish),
-  and `preReal(init, e)` split at the first instant: `(!Y 1 & A[init]) | (Y 1 & A[prev(e)])`.
-  Its propositions stand for atoms with shifts only (`atoms`), which is what the SMT encoding
-  and the refinement read.
+  false at the last instant, a weak one true; on infinite traces the future guards vanish).
+  A `preReal(init, e)` needs no guard (it reads `init` at the first instant and e at an
+  instant that exists otherwise): the SMT encoding decides it at the instant it is read, as
+  the evaluator does. Its propositions stand for the atoms (`atoms`).
 """
 
 from __future__ import annotations
@@ -22,9 +22,6 @@ from dataclasses import dataclass
 from ltlwit.logic.formula import ATOM, TRUE, And, Formula, Not, Or, ap, transform
 from ltlwit.logic.theory.sorts import Signature
 from ltlwit.logic.theory.terms import Term, offsets
-from ltlwit.logic.theory.terms import transform as transform_term
-
-_PRE = ("preReal", "preInt")
 
 
 @dataclass(frozen=True)
@@ -33,7 +30,7 @@ class Abstraction:
     plain: Formula
     #: each atom as written -> its proposition in `plain`
     names: dict[Term, str]
-    #: each proposition of `formula` standing for an atom -> that atom (`pre` expanded)
+    #: each proposition of `formula` standing for an atom -> that atom
     atoms: dict[str, Term]
     signature: Signature
     finite: bool
@@ -63,25 +60,13 @@ def abstract(formula: Formula, signature: Signature, finite: bool) -> Abstractio
 
     def solve_rule(node: Formula, kids: tuple[Formula, ...]) -> Formula:
         if node.op == ATOM:
-            return _expanded(node.name, name, atoms, finite)  # type: ignore[arg-type]
+            return _guarded(node.name, name, atoms, finite)  # type: ignore[arg-type]
         return Formula(node.op, kids, node.name) if kids else node
 
     plain = transform(formula, plain_rule, skip=lambda node: not node.data)
     written = dict(names)
     solving = transform(formula, solve_rule, skip=lambda node: not node.data)
     return Abstraction(solving, plain, written, atoms, signature, finite)
-
-
-def _expanded(a: Term, name, atoms: dict[str, Term], finite: bool) -> Formula:
-    if not any(n.op == "call" and n.name in _PRE for n in a.walk()):
-        return _guarded(a, name, atoms, finite)
-    first = transform_term(a, lambda n, kids: kids[0] if n.op == "call" and n.name in _PRE
-                           else Term(n.op, kids, n.name))
-    later = transform_term(a, lambda n, kids: Term("prev", (kids[1],)) if n.op == "call" and n.name in _PRE
-                           else Term(n.op, kids, n.name))
-    started = Formula("Y", (TRUE,))
-    return Or(And(Not(started), _expanded(first, name, atoms, finite)),
-              And(started, _expanded(later, name, atoms, finite)))
 
 
 def _guarded(a: Term, name, atoms: dict[str, Term], finite: bool) -> Formula:

@@ -25,7 +25,7 @@ from typing import Callable, Mapping
 
 from ltlwit.logic.formula import ATOM, TRUE, And, Formula, Not, ap, atom, conjuncts
 from ltlwit.logic.theory.sorts import Signature, Sort
-from ltlwit.logic.theory.terms import SHIFT_STEP, Term, num, relation, var
+from ltlwit.logic.theory.terms import PRE, SHIFT_STEP, Term, num, relation, var
 
 Value = int | Fraction | str | bool
 #: A state by absolute instant, None where the instant does not exist.
@@ -56,11 +56,12 @@ def atom_value(a: Term, at: int, state: StateAt, sig: Signature, tables: Tables)
         return False
     if weak_missing:
         return True
+    sorts = sig.sorts_in(a)
     try:
         if a.op == "pred":
-            args = tuple(_value(c, at, state, sig, tables) for c in a.children)
+            args = tuple(_value(c, at, state, sig, tables, sorts) for c in a.children)
             return bool(_entry(tables, a.name, args))  # type: ignore[arg-type]
-        left, right = (_value(c, at, state, sig, tables) for c in a.children)
+        left, right = (_value(c, at, state, sig, tables, sorts) for c in a.children)
     except _Undefined:
         return False
     return _compare(a.op, left, right)
@@ -87,15 +88,17 @@ def _reads(term: Term, at: int):
         elif op in SHIFT_STEP:
             step, s = SHIFT_STEP[op]
             stack.append((node.children[0], p + step, strong or s))
-        elif op == "call" and node.name in ("preReal", "preInt"):
+        elif op == "call" and node.name in PRE:
             init, e = node.children
             stack.append((init, p, strong) if p == 0 else (e, p - 1, strong))
         else:
             stack.extend((c, p, strong) for c in node.children)
 
 
-def _value(term: Term, at: int, state: StateAt, sig: Signature, tables: Tables) -> Value:
-    """A term's value, iteratively (a `pre` chain is as deep as its input)."""
+def _value(term: Term, at: int, state: StateAt, sig: Signature, tables: Tables,
+           sorts: Mapping[Term, Sort]) -> Value:
+    """A term's value, iteratively (a `pre` chain is as deep as its input); `sorts`: the sort
+    each of the atom's terms is computed in (`Signature.sorts_in`)."""
     done: dict[tuple[Term, int], Value] = {}
     stack: list[tuple[Term, int, bool]] = [(term, at, False)]
     while stack:
@@ -108,23 +111,26 @@ def _value(term: Term, at: int, state: StateAt, sig: Signature, tables: Tables) 
             done[key] = _variable(node.name, p, state, sig)  # type: ignore[arg-type]
             continue
         if op == "num":
-            done[key] = _numeral(node, sig.sort_of(node))
+            done[key] = _numeral(node)
             continue
-        kids = _operands(node, p)
+        kids = operands(node, p)
         if not ready:
             stack.append((node, p, True))
             stack.extend((c, q, False) for c, q in kids if (c, q) not in done)
             continue
         values = [done[(c, q)] for c, q in kids]
-        done[key] = _apply(node, values, sig.sort_of(node), tables)
+        done[key] = _apply(node, values, sorts[node], tables)
     return done[(term, at)]
 
 
-def _operands(node: Term, p: int) -> list[tuple[Term, int]]:
+def operands(node: Term, p: int) -> list[tuple[Term, int]]:
+    """What a node reads, and at which instant: a shift's operand at the next or previous one,
+    a `pre`'s `init` at the first instant and its e at the previous one elsewhere (the SMT
+    encoding reads them the same: `theory.smt`)."""
     op = node.op
     if op in SHIFT_STEP:
         return [(node.children[0], p + SHIFT_STEP[op][0])]
-    if op == "call" and node.name in ("preReal", "preInt"):
+    if op == "call" and node.name in PRE:
         init, e = node.children
         return [(init, p)] if p == 0 else [(e, p - 1)]
     return [(c, p) for c in node.children]
@@ -141,11 +147,11 @@ def _variable(name: str, p: int, state: StateAt, sig: Signature) -> Value:
     return s[name]
 
 
-def _numeral(node: Term, sort: Sort) -> Value:
+def _numeral(node: Term) -> Value:
+    """A numeral's exact value: an int where it is whole and written so, for the integer
+    arithmetic it may take part in (its neighbours' sort decides: `_apply`)."""
     value = node.value
-    if sort.name == "Int" and value.denominator == 1:
-        return int(value)
-    return value
+    return int(value) if value.denominator == 1 and not node.decimal else value
 
 
 def _apply(node: Term, values: list[Value], sort: Sort, tables: Tables) -> Value:
@@ -173,7 +179,7 @@ def _apply(node: Term, values: list[Value], sort: Sort, tables: Tables) -> Value
         return min(values)  # type: ignore[type-var]
     if name == "max":
         return max(values)  # type: ignore[type-var]
-    if name in ("preReal", "preInt"):
+    if name in PRE:
         return values[0]
     return _entry(tables, name, tuple(values))  # type: ignore[arg-type]
 
@@ -373,12 +379,11 @@ def boolean_trace(trace, names: Mapping[Term, str], sig: Signature, tables: Tabl
 
 
 def lookback(a: Term) -> int:
-    """How many instants back an atom may read: its deepest `prev`, and one more for each
-    `pre` (an upper bound: a `pre` under a `prev` reads further back still)."""
-    from ltlwit.logic.theory.terms import offsets
+    """How many instants back an atom may read (`terms.reads`): a lasso's loop is unrolled
+    that often before its steps repeat."""
+    from ltlwit.logic.theory.terms import reads
 
-    deepest = max((-d for _, d, _ in offsets(a)), default=0)
-    return max(0, deepest) + sum(1 for n in a.walk() if n.op == "call" and n.name in ("preReal", "preInt"))
+    return max(0, -min(reads(a)))
 
 
 def state_trace(rows: list[Mapping[str, object]], sig: Signature, props: tuple[str, ...]):

@@ -14,15 +14,20 @@ loads it.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Callable
+from typing import Callable, Mapping
 
 import z3
 
-from ltlwit.logic.theory.evaluate import Value
+from ltlwit.logic.theory.evaluate import Value, operands
 from ltlwit.logic.theory.sorts import Signature, Sort
-from ltlwit.logic.theory.terms import RELATIONS, SHIFT_STEP, Term
+from ltlwit.logic.theory.terms import PRE, RELATIONS, SHIFT_STEP, Term
 
 Where = Callable[[int], int]
+
+
+class Irrational(ValueError):
+    """A model whose values are not all rational (`x * x = 2`): no witness the exact
+    evaluator could confirm; the answer is UNKNOWN, with this as its reason."""
 
 
 class Encoder:
@@ -32,8 +37,10 @@ class Encoder:
         self._enums: dict[str, tuple[z3.SortRef, dict[str, z3.ExprRef]]] = {}
         self._vars: dict[tuple[str, int], z3.ExprRef] = {}
         self._funs: dict[tuple[str, int], z3.FuncDeclRef] = {}
-        self.declarations = {}
-        self.used = []
+        #: the declaration of each symbol the SMT-LIB text uses (`smtlib`), and those of the
+        #: text being written (each solver's parser is told of them once: `Z3Clauses`)
+        self.declarations: dict[str, str] = {}
+        self.used: list[str] = []
 
     # -- sorts and symbols ------------------------------------------------------------------
     def sort(self, sort: Sort) -> z3.SortRef:
@@ -56,7 +63,7 @@ class Encoder:
         key = (name, at)
         v = self._vars.get(key)
         if v is None:
-            v = self._vars[key] = z3.Const(f"{name}@{at}", self.sort(self.sig.variables[name]))
+            v = self._vars[key] = z3.Const(_symbol("v", name, at), self.sort(self.sig.variables[name]))
         return v
 
     def function(self, name: str, arity: int) -> z3.FuncDeclRef:
@@ -64,37 +71,33 @@ class Encoder:
         f = self._funs.get(key)
         if f is None:
             args, result = self.sig.functions[key]
-            f = self._funs[key] = z3.Function(name, *(self.sort(s) for s in args), self.sort(result))
+            f = self._funs[key] = z3.Function(_symbol("f", name), *(self.sort(s) for s in args), self.sort(result))
         return f
 
     # -- atoms --------------------------------------------------------------------------------
     def atom(self, a: Term, at: int, where: Where | None = None) -> z3.BoolRef:
-        """The comparison `a` at instant `at`; `where` maps the instants its variables are read
-        at (a lasso's loop closing them), identity by default. Shifts only: `pre` is expanded
-        by the abstraction."""
+        """The comparison `a` at instant `at`; `where` maps each instant a variable is read at
+        to the step holding its value (a lasso's later passes: the loop's), identity by default.
+        A `pre` is decided at the instant it is read at, as the exact evaluator decides it."""
         divisors: list[z3.ExprRef] = []
+        sorts = self.sig.sorts_in(a)
         if a.op == "pred":
             key = (a.name, len(a.children))
             f = self.function(*key)  # type: ignore[arg-type]
-            args = tuple(self._term(c, at, where, divisors, s) for c, s in zip(a.children, self.sig.functions[key][0]))  # type: ignore[index]
+            args = tuple(self._term(c, at, where, divisors, s, sorts) for c, s in zip(a.children, self.sig.functions[key][0]))  # type: ignore[index]
             core = f(*args)
         else:
             left, right = a.children
-            target = self._common(self.sig.sort_of(left), self.sig.sort_of(right))
-            lt = self._term(left, at, where, divisors, target)
-            rt = self._term(right, at, where, divisors, target)
+            target = _common(_sort(left, sorts), _sort(right, sorts))
+            lt = self._term(left, at, where, divisors, target, sorts)
+            rt = self._term(right, at, where, divisors, target, sorts)
             core = _RELATE[a.op](lt, rt)
         if divisors:
             return z3.And(*(d != 0 for d in divisors), core)
         return core
 
-    @staticmethod
-    def _common(a: Sort, b: Sort) -> Sort:
-        if a.name == "Real" or b.name == "Real":
-            return Sort("Real")
-        return a
-
-    def _term(self, term: Term, at: int, where: Where | None, divisors: list, want: Sort) -> z3.ExprRef:
+    def _term(self, term: Term, at: int, where: Where | None, divisors: list, want: Sort,
+              sorts: Mapping[Term, Sort]) -> z3.ExprRef:
         """Iterative: `pre` chains and long sums nest deep."""
         done: dict[tuple[Term, int], z3.ExprRef] = {}
         stack: list[tuple[Term, int, bool]] = [(term, at, False)]
@@ -110,16 +113,15 @@ class Encoder:
                     done[(node, p)] = self.var(node.name, where(p) if where else p)  # type: ignore[arg-type]
                 continue
             if op == "num":
-                done[(node, p)] = self._numeral(node.value, self.sig.sort_of(node))
+                done[(node, p)] = self._numeral(node.value, _sort(node, sorts))
                 continue
-            step = SHIFT_STEP.get(op)
-            kids = [(node.children[0], p + step[0])] if step else [(c, p) for c in node.children]
+            kids = operands(node, p)
             if not ready:
                 stack.append((node, p, True))
                 stack.extend((c, q, False) for c, q in kids if (c, q) not in done)
                 continue
             values = [done[k] for k in kids]
-            done[(node, p)] = self._apply(node, values, divisors)
+            done[(node, p)] = self._apply(node, values, divisors, sorts[node])
         return self._coerce(done[(term, at)], want)
 
     def _numeral(self, value: Fraction, sort: Sort) -> z3.ExprRef:
@@ -132,11 +134,10 @@ class Encoder:
             return z3.ToReal(e)
         return e
 
-    def _apply(self, node: Term, values: list[z3.ExprRef], divisors: list) -> z3.ExprRef:
+    def _apply(self, node: Term, values: list[z3.ExprRef], divisors: list, sort: Sort) -> z3.ExprRef:
         op = node.op
-        if op in SHIFT_STEP:
+        if op in SHIFT_STEP or op == "call" and node.name in PRE:
             return values[0]
-        sort = self.sig.sort_of(node)
         if sort.name == "Real":
             values = [self._coerce(v, sort) for v in values]
         if op == "neg":
@@ -157,8 +158,6 @@ class Encoder:
         if name in ("min", "max"):
             a, b = values
             return z3.If(a <= b, a, b) if name == "min" else z3.If(a >= b, a, b)
-        if name in ("preReal", "preInt"):
-            raise ValueError("preReal/preInt reach the SMT encoding unexpanded")
         key = (name, len(values))
         f = self.function(*key)  # type: ignore[arg-type]
         args = tuple(self._coerce(v, s) for v, s in zip(values, self.sig.functions[key][0]))  # type: ignore[index]
@@ -174,33 +173,29 @@ class Encoder:
         if self._enums or any(s.enum for s in self.sig.variables.values()):
             return None
         divisors: list[str] = []
+        sorts = self.sig.sorts_in(a)
         if a.op == "pred":
             key = (a.name, len(a.children))
-            args = [self._text(c, at, divisors, s) for c, s in zip(a.children, self.sig.functions[key][0])]  # type: ignore[index]
+            args = [self._text(c, at, divisors, s, sorts) for c, s in zip(a.children, self.sig.functions[key][0])]  # type: ignore[index]
             core = f"({self._declare_function(*key)} {' '.join(args)})"  # type: ignore[arg-type]
         else:
             left, right = a.children
-            target = self._common(self.sig.sort_of(left), self.sig.sort_of(right))
-            lt, rt = self._text(left, at, divisors, target), self._text(right, at, divisors, target)
+            target = _common(_sort(left, sorts), _sort(right, sorts))
+            lt, rt = self._text(left, at, divisors, target, sorts), self._text(right, at, divisors, target, sorts)
             core = f"({_SMTLIB_RELATIONS[a.op]} {lt} {rt})"
         if divisors:
             return "(and " + " ".join(f"(not (= {d} {z}))" for d, z in divisors) + f" {core})"
         return core
 
-    #: the declaration of each symbol the text uses, by symbol; `used` collects those of the
-    #: text being written (each solver's parser must be told of them once: `Z3Clauses.define`)
-    declarations: dict
-    used: list
-
     def _declare_var(self, name: str, at: int) -> str:
-        symbol = f"|{name}@{at}|"
+        symbol = f"|{_symbol('v', name, at)}|"
         if symbol not in self.declarations:
             self.declarations[symbol] = f"(declare-const {symbol} {self.sig.variables[name].name})"
         self.used.append(symbol)
         return symbol
 
     def _declare_function(self, name: str, arity: int) -> str:
-        symbol = f"|{name}|"
+        symbol = f"|{_symbol('f', name)}|"
         key = f"{symbol}/{arity}"
         if key not in self.declarations:
             args, result = self.sig.functions[(name, arity)]
@@ -208,7 +203,7 @@ class Encoder:
         self.used.append(key)
         return symbol
 
-    def _text(self, term: Term, at: int, divisors: list, want: Sort) -> str:
+    def _text(self, term: Term, at: int, divisors: list, want: Sort, sorts: Mapping[Term, Sort]) -> str:
         """`_term` as text: the same sorts, coercions and division guards."""
         done: dict[tuple[Term, int], tuple[str, bool]] = {}  # (text, an Int)
         stack: list[tuple[Term, int, bool]] = [(term, at, False)]
@@ -221,23 +216,23 @@ class Encoder:
                 done[(node, p)] = (self._declare_var(node.name, p), self.sig.variables[node.name].name == "Int")  # type: ignore[index]
                 continue
             if op == "num":
-                done[(node, p)] = _numeral_text(node.value, self.sig.sort_of(node).name == "Int")
+                done[(node, p)] = _numeral_text(node.value, _sort(node, sorts).name == "Int")
                 continue
-            step = SHIFT_STEP.get(op)
-            kids = [(node.children[0], p + step[0])] if step else [(c, p) for c in node.children]
+            kids = operands(node, p)
             if not ready:
                 stack.append((node, p, True))
                 stack.extend((c, q, False) for c, q in kids if (c, q) not in done)
                 continue
-            done[(node, p)] = self._apply_text(node, [done[k] for k in kids], divisors)
+            done[(node, p)] = self._apply_text(node, [done[k] for k in kids], divisors, sorts[node])
         text, integer = done[(term, at)]
         return f"(to_real {text})" if want.name == "Real" and integer else text
 
-    def _apply_text(self, node: Term, values: list[tuple[str, bool]], divisors: list) -> tuple[str, bool]:
+    def _apply_text(self, node: Term, values: list[tuple[str, bool]], divisors: list,
+                    sort: Sort) -> tuple[str, bool]:
         op = node.op
-        if op in SHIFT_STEP:
+        if op in SHIFT_STEP or op == "call" and node.name in PRE:
             return values[0]
-        real = self.sig.sort_of(node).name == "Real"
+        real = sort.name == "Real"
         texts = [f"(to_real {t})" if real and i else t for t, i in values]
         zero = "0.0" if real else "0"
         if op == "neg":
@@ -248,11 +243,12 @@ class Encoder:
             divisors.append((texts[1], zero))
             return f"({'/' if real and op == '/' else 'div' if op == '/' else 'mod'} {texts[0]} {texts[1]})", not real
         name = node.name
-        if name in ("absReal", "absInt", "abs"):
-            return f"(ite (>= {texts[0]} {zero}) {texts[0]} (- {texts[0]}))", not real
+        if name in ("absReal", "absInt", "abs"):  # `let`: nested ones would copy their operand
+            return f"(let ((|a!| {texts[0]})) (ite (>= |a!| {zero}) |a!| (- |a!|)))", not real
         if name in ("min", "max"):
             a, b = texts
-            return f"(ite ({'<=' if name == 'min' else '>='} {a} {b}) {a} {b})", not real
+            return (f"(let ((|a!| {a}) (|b!| {b})) (ite ({'<=' if name == 'min' else '>='} |a!| |b!|) |a!| |b!|))",
+                    not real)
         key = (name, len(values))
         sorts = self.sig.functions[key][0]  # type: ignore[index]
         args = [f"(to_real {t})" if s.name == "Real" and i else t for (t, i), s in zip(values, sorts)]
@@ -270,7 +266,7 @@ class Encoder:
         if z3.is_true(v) or z3.is_false(v):
             return z3.is_true(v)
         if z3.is_algebraic_value(v):
-            raise ValueError(f"the solver's model has an irrational value ({v}), which cannot be checked exactly")
+            raise Irrational(f"a model exists, but with an irrational value ({v}), which cannot be checked exactly")
         return str(v)
 
     def table_reader(self, model: z3.ModelRef) -> Callable[[str, tuple[Value, ...]], Value]:
@@ -290,6 +286,30 @@ class Encoder:
 
     def interrupt(self) -> None:
         self.ctx.interrupt()
+
+
+def _symbol(kind: str, name: str, at: int | None = None) -> str:
+    """A data symbol's z3 name, the same through the API and in SMT-LIB text: `v%` for a
+    variable at an instant, `f%` for a function, so that none is an SMT-LIB built-in (`div`)
+    or a step's proposition (`b7`), with `%`, `|` and `\\` escaped (a quoted SMT-LIB symbol
+    cannot hold the last two)."""
+    safe = name.replace("%", "%25").replace("|", "%7C").replace("\\", "%5C")
+    return f"{kind}%{safe}" + (f"@{at}" if at is not None else "")
+
+
+def _sort(term: Term, sorts: Mapping[Term, Sort]) -> Sort:
+    """A term's sort in its atom; a numeral's is what it is written as (its neighbours convert
+    it where they are Real)."""
+    found = sorts.get(term)
+    if found is not None:
+        return found
+    return Sort("Real") if term.decimal or term.value.denominator != 1 else Sort("Int")
+
+
+def _common(a: Sort, b: Sort) -> Sort:
+    if a.name == "Real" or b.name == "Real":
+        return Sort("Real")
+    return a
 
 
 _SMTLIB_RELATIONS = {"=": "=", "!=": "distinct", "<": "<", "<=": "<=", ">": ">", ">=": ">="}

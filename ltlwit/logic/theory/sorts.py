@@ -20,8 +20,8 @@ every instant, its argument and result sorts inferred like variables'.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Mapping
 
 from ltlwit.logic.formula import ATOM, Formula, postorder
 from ltlwit.logic.theory.terms import RELATIONS, SHIFTS, Term
@@ -41,10 +41,6 @@ class Sort:
 
     name: str
     values: tuple[str, ...] = ()
-
-    @property
-    def numeric(self) -> bool:
-        return not self.values and self.name in ("Int", "Real")
 
     @property
     def enum(self) -> bool:
@@ -85,7 +81,7 @@ def parse_sort(text: str, name: str | None = None) -> Sort:
         bad = next((v for v in values if not BARE.match(v)), None)
         if bad is not None:
             raise SortError(f"enumeration value {bad!r} is not a name", name)
-        return Sort(name or "enum_" + "_".join(values), values)
+        return Sort("{" + ", ".join(values) + "}", values)  # one sort for every variable with these values
     found = _SPELLINGS.get(body.lower())
     if found is None:
         raise SortError(f"unknown sort {body!r} (expected Int, Real, Bool or an enumeration {{a, b, c}})", name)
@@ -124,10 +120,13 @@ class Declarations:
         return out
 
     def enum_values(self) -> dict[str, Sort]:
+        """Each enumeration value's sort; SortError for a value of two different enumerations
+        (`on` in `{on, off}` and in `{on, standby}`: which would `x = on` compare?)."""
         values: dict[str, Sort] = {}
-        for _, sort in self.entries:
+        for name, sort in self.entries:
             for v in sort.values:
-                values[v] = sort
+                if values.setdefault(v, sort) != sort:
+                    raise SortError(f"{v} is a value of two enumerations, {values[v]} and {sort} (of {name})", name)
         return values
 
 
@@ -144,35 +143,24 @@ def parse_declaration(text: str) -> tuple[str, Sort]:
 class Signature:
     """The sorts one solve uses: each data variable's, each enumeration value's, each
     uninterpreted function's by name and arity (argument sorts, result sort: `det(a, b)` and
-    `det(a, b, c)` are two functions), and the sort each term node is computed in (`sort_of`)."""
+    `det(a, b, c)` are two functions), and, per atom, the sort each of its terms is computed in
+    (`sorts_in`)."""
 
     variables: Mapping[str, Sort]
     constants: Mapping[str, Sort]
     functions: Mapping[tuple[str, int], tuple[tuple[Sort, ...], Sort]]
-    term_sorts: Mapping[Term, Sort]
+    atom_sorts: dict = field(default_factory=dict)
 
-    def sort_of(self, term: Term) -> Sort:
-        """The sort `term` is computed in: as inferred for the formula's own terms, and for the
-        terms rewriting makes of them (`preReal(i, e)` split into `i` and `prev(e)`) from their
-        operands: a shift's operand's, a function's result, Real where an operand is Real."""
-        found = self.term_sorts.get(term)
-        if found is not None:
-            return found
-        op = term.op
-        if op == "var":
-            found = self.variables.get(term.name) or self.constants.get(term.name)  # type: ignore[arg-type]
-        elif op == "num":
-            found = REAL if term.decimal else INT
-        elif op == "call" and (term.name, len(term.children)) in self.functions:
-            found = self.functions[(term.name, len(term.children))][1]  # type: ignore[index]
-        elif op == "call" and BUILTINS.get(term.name) is not None:  # type: ignore[arg-type]
-            found = BUILTINS[term.name]  # type: ignore[index]
-        else:
-            kids = [self.sort_of(c) for c in term.children]
-            found = REAL if any(k == REAL for k in kids) else kids[0] if kids else INT
+    def sorts_in(self, atom: Term) -> Mapping[Term, Sort]:
+        """The sort each term of `atom` (numerals aside: they take their neighbours') is
+        computed in: a comparison's terms, and the operands of its arithmetic, share one, Real
+        when a variable, numeral or function result among them is Real, else Int (an
+        enumeration where they are its values); a function's arguments are computed in theirs
+        and converted to its argument sorts. Per atom: `n / 2 = 1` divides integers although
+        `n < 3.5` elsewhere compares n as a Real."""
+        found = self.atom_sorts.get(atom)
         if found is None:
-            raise KeyError(term)
-        self.term_sorts[term] = found  # type: ignore[index]
+            found = self.atom_sorts[atom] = _atom_sorts(atom, self)
         return found
 
     @property
@@ -219,7 +207,6 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
     classes = _Classes()
     props = {n for n in formula.aps()}
     atoms = [node.name for node in postorder(formula) if node.op == ATOM]
-    term_nodes: list[Term] = []
     variables: dict[str, None] = {}
     constants: dict[str, Sort] = {}
     functions: dict[tuple[str, int], None] = {}
@@ -238,7 +225,6 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
             if op == "pred":
                 _arguments(classes, node, functions)
                 continue
-            term_nodes.append(node)
             if op == "var":
                 name = node.name
                 if name in enums:
@@ -251,7 +237,7 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
                 if sort is not None:
                     classes.note(node, sort, name)  # type: ignore[arg-type]
             elif op == "num":
-                term_nodes.pop()  # a numeral has no class of its own (`_link`)
+                continue  # a numeral has no class of its own (`_link`)
             elif op in SHIFTS:
                 _link(classes, node, node.children[0])
             elif op in ("+", "-", "*", "/", "mod", "neg"):
@@ -302,15 +288,112 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
         if any(s == BOOL for s in args):
             raise SortError(f"{name}'s arguments must be data, not propositions", name)
         fun_sorts[(name, arity)] = (args, result)
-    term_sorts = {node: (var_sorts[node.name] if node.op == "var" and node.name in var_sorts  # type: ignore[index]
-                         else sort_of_class(node, str(node)))
-                  for node in term_nodes}
-    for node, sort in term_sorts.items():
-        if sort == BOOL:
-            raise SortError(f"{node} is a proposition (Bool), used as a number", node.variables()[0]
-                            if node.variables() else None)
-    _check_terms(term_nodes, term_sorts)
-    return Signature(var_sorts, constants, fun_sorts, dict(term_sorts))
+    sig = Signature(var_sorts, constants, fun_sorts)
+    for a in dict.fromkeys(atoms):  # every atom's arithmetic checked now, its errors named now
+        sig.sorts_in(a)  # type: ignore[arg-type]
+    return sig
+
+
+def _atom_sorts(atom: Term, sig: Signature) -> dict[Term, Sort]:
+    """`Signature.sorts_in`: a union-find over the atom's terms, numerals left out (hash-consed,
+    one `2` stands for every 2)."""
+    classes = _Classes()
+    nodes: list[Term] = []
+    for node in dict.fromkeys(atom.walk()):
+        op = node.op
+        if op == "num":
+            continue
+        if op in RELATIONS:
+            _link(classes, node.children[0], node.children[1])
+            continue
+        if op == "pred":
+            for c, sort in zip(node.children, sig.functions[(node.name, len(node.children))][0]):  # type: ignore[index]
+                classes.find(c)
+                _note_target(classes, c, sort)
+            continue
+        nodes.append(node)
+        classes.find(node)
+        if op == "var":
+            sort = sig.variables.get(node.name) or sig.constants.get(node.name)  # type: ignore[arg-type]
+            if sort is None:
+                raise SortError(f"{node.name} has no sort", node.name)
+            if sort == BOOL:
+                raise SortError(f"{node.name} is a proposition (Bool), used as a number", node.name)
+            classes.note(node, sort, node.name)  # type: ignore[arg-type]
+        elif op in SHIFTS:
+            _link(classes, node, node.children[0])
+        elif op in ("+", "-", "*", "/", "mod", "neg"):
+            for c in node.children:
+                _link(classes, node, c)
+            if op == "mod":
+                classes.note(node, Sort("integral"), str(node))
+        elif op == "call" and node.name in BUILTINS:
+            for c in node.children:
+                _link(classes, node, c)
+            result = BUILTINS[node.name]  # type: ignore[index]
+            if result is not None:
+                classes.note(node, result if result == REAL else Sort("integral"), f"{node.name}(...)")
+        elif op == "call":
+            args, result = sig.functions[(node.name, len(node.children))]  # type: ignore[index]
+            classes.note(node, result, f"{node.name}(...)")
+            for c, sort in zip(node.children, args):
+                _note_target(classes, c, sort)
+    out: dict[Term, Sort] = {}
+    decided: dict[object, Sort] = {}
+    for node in nodes:
+        root = classes.find(node)
+        if root not in decided:
+            decided[root] = _local(classes.evidence.get(root, {}), node)
+        out[node] = decided[root]
+    for node in nodes:
+        if node.op in ("+", "-", "*", "/", "mod", "neg") and out[node].enum:
+            raise SortError(f"arithmetic on enumeration values: {node}", None)
+        if node.op in ("/", "mod") and _constant_zero(node.children[1]):
+            raise SortError(f"division by zero: {node}", None)
+    return out
+
+
+def _note_target(classes: _Classes, term: Term, sort: Sort) -> None:
+    """A function argument converted to `sort`: an Int argument cannot take Real data."""
+    if term.op != "num":
+        classes.note(term, Sort("integral") if sort == INT else Sort("convertible"), str(term))
+
+
+def _local(evidence: Mapping[str, tuple[Sort, str]], node: Term) -> Sort:
+    enums = [s for k, (s, _) in evidence.items() if k.startswith("enum:")]
+    if enums:
+        return enums[0]
+    real = "Real" in evidence
+    if real and "integral" in evidence:
+        why = evidence["integral"][1]
+        raise SortError(f"{why} needs integers, and {evidence['Real'][1]} is Real", None)
+    return REAL if real else INT
+
+
+def _constant_zero(term: Term) -> bool:
+    from fractions import Fraction
+
+    try:
+        return _fold(term) == Fraction(0)
+    except (ValueError, ZeroDivisionError):
+        return False
+
+
+def _fold(term: Term):
+    """A term of numerals only, as a number (ValueError for anything else)."""
+    from fractions import Fraction
+
+    if term.op == "num":
+        return term.value
+    if term.op == "neg":
+        return -_fold(term.children[0])
+    if term.op in ("+", "-", "*"):
+        a, b = (_fold(c) for c in term.children)
+        return a + b if term.op == "+" else a - b if term.op == "-" else a * b
+    if term.op == "/":
+        a, b = (_fold(c) for c in term.children)
+        return Fraction(a) / Fraction(b)
+    raise ValueError(term.op)
 
 
 def _link(classes: _Classes, a: object, b: object) -> None:
@@ -360,13 +443,3 @@ def _decide(evidence: Mapping[str, tuple[Sort, str]], name: str, domain: Sort | 
         return domain
     how = f"declare it (--var {name}:Int)" if BARE_NAME.match(name) else "declare a variable it is computed with"
     raise SortError(f"the sort of {name} is unknown (Int or Real?): {how} or give --domain Int|Real", name)
-
-
-def _check_terms(nodes: Iterable[Term], sorts: Mapping[Term, Sort]) -> None:
-    """What inference cannot express: arithmetic on enumeration values, division by a
-    constant zero."""
-    for node in nodes:
-        if node.op in ("+", "-", "*", "/", "mod", "neg") and sorts[node].enum:
-            raise SortError(f"arithmetic on enumeration values: {node}", None)
-        if node.op in ("/", "mod") and node.children[1].op == "num" and node.children[1].value == 0:
-            raise SortError(f"division by zero: {node}", None)

@@ -38,6 +38,9 @@ SHIFTS = ("next", "wnext", "prev", "wprev")
 #: How far and which way a shift moves, and whether it is strong.
 SHIFT_STEP = {"next": (1, True), "wnext": (1, False), "prev": (-1, True), "wprev": (-1, False)}
 ATOM_OPS = frozenset(RELATIONS) | {"pred"}
+#: FRET's `preReal(init, e)`, `preInt(init, e)`: `init` at the first instant, e at the previous
+#: one at any other (decided at the instant the call is read at, after shifts and outer ones).
+PRE = frozenset({"preReal", "preInt"})
 
 _TABLE: "weakref.WeakValueDictionary[tuple, Term]" = weakref.WeakValueDictionary()
 
@@ -99,11 +102,6 @@ class Term:
     def variables(self) -> tuple[str, ...]:
         """Variable names in order of first appearance."""
         return tuple(dict.fromkeys(n.name for n in self.walk() if n.op == "var"))  # type: ignore[misc]
-
-    def functions(self) -> tuple[tuple[str, int], ...]:
-        """(name, arity) of the calls and predicates, in order of first appearance."""
-        return tuple(dict.fromkeys((n.name, len(n.children)) for n in self.walk()
-                                   if n.op in ("call", "pred")))  # type: ignore[misc]
 
     def __str__(self) -> str:
         from ltlwit.logic.theory.printing import print_term
@@ -184,11 +182,6 @@ def _decimal(value: Fraction) -> str | None:
     return f"{whole}.{frac:0{digits}d}"
 
 
-def apply(op: str, *children: Term, name: str | None = None) -> Term:
-    """An operator node (`+`, `neg`, `next`, `call` with a `name`, a comparison, `pred`)."""
-    return Term(op, tuple(children), name)
-
-
 def relation(op: str, left: Term, right: Term) -> Term:
     if op not in RELATIONS:
         raise ValueError(f"not a comparison: {op!r}")
@@ -210,6 +203,31 @@ def transform(term: Term, rule: Callable[[Term, tuple[Term, ...]], Term]) -> Ter
             stack.append((node, True))
             stack.extend((c, False) for c in node.children if c not in done)
     return done[term]
+
+
+def reads(term: Term) -> set[int]:
+    """The instants relative to the atom's own that it may read: each variable's through its
+    shifts, and through a `pre` both its branches (`init` where the call is read, e one instant
+    before): what links a pattern of atoms across instants (`ltl.refinement`) and how far a
+    lasso's values must close (`ltl.smt_bounded`)."""
+    out: set[int] = set()
+    stack: list[tuple[Term, int]] = [(term, 0)]
+    while stack:
+        node, at = stack.pop()
+        if node.op == "var":
+            out.add(at)
+        elif node.op in SHIFT_STEP:
+            stack.append((node.children[0], at + SHIFT_STEP[node.op][0]))
+        elif node.op == "call" and node.name in PRE:
+            stack.extend([(node.children[0], at), (node.children[1], at - 1)])
+        else:
+            stack.extend((c, at) for c in node.children)
+    return out or {0}
+
+
+def has_pre(term: Term) -> bool:
+    """Whether the atom's meaning depends on where the trace starts (a `pre` call)."""
+    return any(n.op == "call" and n.name in PRE for n in term.walk())
 
 
 def offsets(term: Term) -> Iterator[tuple[str, int, bool]]:
