@@ -192,6 +192,22 @@ def test_lasso_values_close_however_far_back_an_atom_reads() -> None:
     assert isinstance(result, Sat) and not result.witness.finite
 
 
+def test_a_pre_reads_its_init_only_at_the_first_instant_of_a_lasso() -> None:
+    """Below its horizon a `pre` reads init, so the loop of a lasso starting at 0 reads e on its
+    later passes, and the reads a branch not taken would make guard nothing."""
+    assert isinstance(solve("G p & G(p <-> preInt(1, 0) = 1)", semantics="infinite"), Unsat)
+    assert isinstance(solve("G p & G(p <-> preInt(1, 0) = 1)"), Sat)  # the one-instant trace
+    result = solve("G(x = 1 - preInt(1, x))", semantics="infinite")
+    assert isinstance(result, Sat) and values(result, "x")[:3] == [0, 1, 0]
+    assert isinstance(solve("preInt(0, next(x)) = 1 & x = 2 & X(x = 3)"), Unsat)  # init read, not next(x)
+
+
+def test_a_weak_next_is_a_next_on_infinite_traces() -> None:
+    text = "G(x > 0) & wX(x < 3) & X X(x > 5)"
+    result = solve(text, semantics="infinite")
+    assert isinstance(result, Sat) and ltl.holds(parse_formula(text), result.witness, declarations=INTS)
+
+
 @pytest.mark.parametrize("text", ['"a|b" > 0 & "a|b" < 2', "b1(x) > 0 & x = 2", "div(x, 2) > 0 & div(3, x) < 1",
                                   "absReal(absReal(absReal(absReal(x - 1) - 1) - 1) - 1) < 0.5"])
 def test_names_and_nesting_reach_z3_whatever_they_are(text: str) -> None:

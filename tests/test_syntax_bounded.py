@@ -84,7 +84,6 @@ def test_bad_brackets_are_marked_under_the_bracket(text: str, column: int, width
         ("{a;b[*]}[]-> c", "unsupported: PSL/SERE syntax ('{')"),
         ("Y[2] a", "unsupported: bounded operator Y[..] ('Y[')"),
         ("wX[2] a", "unsupported: bounded operator wX[..] ('wX[')"),
-        ("H[1..2] a", "unsupported: bounded operator H[..] ('H[')"),
     ],
 )
 def test_psl_and_past_brackets_stay_unsupported(text: str, reason: str) -> None:
@@ -92,6 +91,13 @@ def test_psl_and_past_brackets_stay_unsupported(text: str, reason: str) -> None:
         spot(text)
     assert info.value.reason == reason
     assert info.value.column == 0
+
+
+@pytest.mark.parametrize("text, expanded", [("H[1..2] a", "Z(a & Za)"), ("O[0,1] a", "a | Ya")])
+def test_bounded_past_as_fret_writes_it(text: str, expanded: str) -> None:
+    """`H[a,b]`, `O[a,b]`: the instants a..b steps back; the ones before the first instant are
+    missing, vacuous for H (a weak yesterday), failing for O (a strong one)."""
+    assert spot(text) == spot(expanded)
 
 
 def test_other_syntaxes_are_unchanged() -> None:

@@ -83,6 +83,8 @@ def _portfolio(abstraction: Abstraction, limit: Limit) -> Result:
     formula, alive = abstraction.formula, None
     if abstraction.finite:
         formula, alive = finite_traces.guarded(formula)
+    else:
+        formula = finite_traces.strong(formula)  # a weak next is X on infinite traces
     prepared = simplify(formula, limit)
     if prepared is FALSE:
         return Unsat("rewriting")

@@ -309,8 +309,9 @@ def later_passes(a, loop: int, last: int):
     instant (the unrolling's encoding), and `Encoder.atom` decides a `pre` at the instant
     given, so a later pass is never its first instant."""
     from ltlwit.logic.theory.evaluate import lookback
+    from ltlwit.logic.theory.terms import horizon
 
-    back = lookback(a)
+    back = max(lookback(a), horizon(a))  # below its horizon a `pre` reads its init
     if not back:
         return
     period = last + 1 - loop

@@ -45,7 +45,7 @@ from ltlwit.logic.theory.terms import RELATIONS, SHIFTS, Term
 _HINT = re.compile(
     r"!=|<=(?!>)|>=|(?<![-=<])>(?!=)|<(?![=>]|-{1,2}>)|(?<![<>!=])=(?![>=])(?!(?<=[A-Za-z0-9_.\"]=)[01](?![0-9.]))"
     r"|\b(?:w?next|w?prev|preReal|preInt|preBool|absReal|absInt)\s*\("
-    r"|\b[OH]\s*\[|\b[FG]\s*\[\s*[0-9]+\s*,")  # nuXmv's bounded operators
+    r"|\b[OH]\s*\[(?!\s*\])|\b[FG]\s*\[\s*[0-9]+\s*,")  # nuXmv's bounded operators
 #: A name applied to arguments (a predicate), which Spot's reading rejects.
 _CALL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\s*\(")
 
@@ -92,7 +92,7 @@ _UNARY_WORDS = {"X": "X", "F": "F", "G": "G", "Y": "Y", "Z": "Z", "O": "O", "H":
 #: which the Spot reading reports as unsupported.
 _NOT_CALLS = frozenset(_UNARY_WORDS) | {"first_match"}
 _BOUNDED = {"X": "X[n] or X[!]", "F": "F[a..b] or F[a,b]", "G": "G[a..b] or G[a,b]",
-            "O": "O[a,b]", "H": "H[a,b]"}
+            "O": "O[a..b] or O[a,b]", "H": "H[a..b] or H[a,b]"}
 MAX_BOUND = 1000
 
 _TOKEN = re.compile(r"""

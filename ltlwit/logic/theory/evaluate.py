@@ -25,7 +25,7 @@ from typing import Callable, Mapping
 
 from ltlwit.logic.formula import ATOM, TRUE, And, Formula, Not, ap, atom, conjuncts
 from ltlwit.logic.theory.sorts import Signature, Sort
-from ltlwit.logic.theory.terms import PRE, SHIFT_STEP, Term, num, relation, var
+from ltlwit.logic.theory.terms import PRE, SHIFT_STEP, Term, horizon, num, relation, var
 
 Value = int | Fraction | str | bool
 #: A state by absolute instant, None where the instant does not exist.
@@ -369,8 +369,9 @@ def boolean_trace(trace, names: Mapping[Term, str], sig: Signature, tables: Tabl
     if trace.finite:
         return Trace(tuple(step(p, vals.booleans[p]) for p in range(n)), ())
     back = max((lookback(a) for a in names), default=0)
+    first = max((horizon(a) for a in names), default=0)  # a `pre` reads its init below it
     loop = n - start
-    copies = -(-back // loop)  # passes over the loop unrolled into the prefix
+    copies = max(-(-back // loop), -(-max(0, first - start) // loop))  # passes unrolled into the prefix
     prefix = [step(p, vals.booleans[p]) for p in range(start)]
     for c in range(copies):
         prefix += [step(start + c * loop + j, vals.booleans[start + j]) for j in range(loop)]

@@ -225,6 +225,45 @@ def reads(term: Term) -> set[int]:
     return out or {0}
 
 
+def horizon(term: Term) -> int:
+    """The first instant from which every `pre` of the atom reads its e (no longer its init):
+    0 for an atom without one. Below it the atom's reads depend on where the trace starts."""
+    out = 0
+    stack: list[tuple[Term, int, int]] = [(term, 0, 0)]  # node, shifts' offset, enclosing pres
+    while stack:
+        node, at, pres = stack.pop()
+        if node.op in SHIFT_STEP:
+            stack.append((node.children[0], at + SHIFT_STEP[node.op][0], pres))
+        elif node.op == "call" and node.name in PRE:
+            out = max(out, pres - at + 1)  # read at i + at - (enclosing e-branches) = 0 somewhere below
+            stack.extend([(node.children[0], at, pres), (node.children[1], at, pres + 1)])
+        else:
+            stack.extend((c, at, pres) for c in node.children)
+    return out
+
+
+def branch_reads(term: Term, first: int | None) -> list[tuple[int, bool]]:
+    """The reads (offset from the atom's instant, strong) the atom makes at instant `first`
+    (None: at an instant past its `horizon`, where every `pre` reads its e), each `pre` decided
+    where it is read, as the exact evaluator does."""
+    out: list[tuple[int, bool]] = []
+    stack: list[tuple[Term, int, bool]] = [(term, 0, False)]
+    while stack:
+        node, at, strong = stack.pop()
+        if node.op == "var":
+            out.append((at, strong))
+        elif node.op in SHIFT_STEP:
+            step, s = SHIFT_STEP[node.op]
+            stack.append((node.children[0], at + step, strong or s))
+        elif node.op == "call" and node.name in PRE:
+            init, e = node.children
+            at_first = first is not None and first + at == 0
+            stack.append((init, at, strong) if at_first else (e, at - 1, strong))
+        else:
+            stack.extend((c, at, strong) for c in node.children)
+    return out
+
+
 def has_pre(term: Term) -> bool:
     """Whether the atom's meaning depends on where the trace starts (a `pre` call)."""
     return any(n.op == "call" and n.name in PRE for n in term.walk())
