@@ -166,9 +166,9 @@ def _declarations(declarations: Declarations | None, variables: Mapping[str, str
     a sort that is none."""
     if not variables and domain is None:
         return declarations
-    from ltlwit.logic.theory.sorts import Declarations, parse_sort
+    from ltlwit.logic.theory.sorts import Declarations, parse_domain, parse_sort
 
-    out = Declarations(domain=parse_sort(domain) if domain is not None else None).merged(declarations)
+    out = Declarations(domain=parse_domain(domain) if domain is not None else None).merged(declarations)
     for name, sort in (variables or {}).items():
         out = out.declare(name, parse_sort(sort, name) if isinstance(sort, str) else sort)
     return out

@@ -33,8 +33,9 @@ Term trees:
 An atom at instant i (BLACK's reading): each node of a term is read at an absolute instant p:
 the atom's terms at i; a shift's operand at p + 1 (next/wnext) or p - 1 (prev/wprev); a
 `pre(init, e)` read at p reads `init` at p when p == 0 and e at p - 1 otherwise (so how a `pre`
-is decided depends on the shifts and `pre`s around it). A variable read is *strong* when some
-shift on its way (through the `pre`s actually taken) is next or prev, weak otherwise. A strong
+is decided depends on the shifts and `pre`s around it). Each shift reads the instant it moves
+to, and a variable its own; a read is *strong* when some shift on its way (this one included,
+through the `pre`s actually taken) is next or prev, weak otherwise. A strong
 read of an instant that does not exist (outside 0..n-1 on a finite trace; below 0 on a lasso)
 makes the atom false; otherwise such a weak read makes it true; otherwise the comparison of the
 (exact) values.
@@ -272,9 +273,11 @@ def read_misses(t: tuple, fr: Frame, pos: np.ndarray, strong: bool = False) -> t
         return (m, none) if strong else (none, m)
     if op == "num":
         return none, none
-    if op in SHIFTS:
+    if op in SHIFTS:  # the shift reads its own instant, whatever its operand reads
         step, s = SHIFTS[op]
-        return read_misses(t[1], fr, pos + step, strong or s)
+        m = fr.missing(pos + step)
+        cs, cw = read_misses(t[1], fr, pos + step, strong or s)
+        return (cs | m, cw) if strong or s else (cs, cw | m)
     if op in PRES:
         first = pos == 0
         si, wi = read_misses(t[1], fr, pos, strong)

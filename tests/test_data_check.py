@@ -134,3 +134,62 @@ def test_logs_that_cannot_be_read(tmp_path) -> None:
     spreadsheet = tmp_path / "excel.csv"
     spreadsheet.write_bytes("x,y\n1,2\n".encode("utf-8-sig"))  # a byte-order mark before the header
     assert run("verify", "--log", str(spreadsheet), "--domain", "Int", "G(x < y)").stdout == "HOLDS G(x < y)\n"
+
+
+def _export(requirements: list[tuple[str, str, str]], variables: list[dict]) -> str:
+    return json.dumps({"requirements": [{"reqid": r, "semantics": {"ptExpanded": f, "component_name": c}}
+                                        for r, c, f in requirements], "variables": variables})
+
+
+def test_a_requirement_reads_its_own_component_s_types(tmp_path) -> None:
+    """`dot` is a double of component A and untyped in B, where a requirement applies it as a
+    function: that one reads, and the conjunction leaves it out, saying why."""
+    path = tmp_path / "components.json"
+    path.write_text(_export([("R1", "B", "(H (dot(v) > 0.5))"), ("R2", "A", "(H (dot > 1.0))")],
+                            [{"variable_name": "dot", "component_name": "A", "dataType": "double"},
+                             {"variable_name": "dot", "component_name": "B", "dataType": ""}]))
+    result = run("check", "--model", "none", "--consistency", str(path))
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("PASS (all 1 spec of") and lines[0].endswith(
+        "left out: R1 (dot is a variable, and is applied to arguments too (dot(...)))")
+    assert [line.split()[:2] for line in lines[1:3]] == [["PASS", "R1"], ["PASS", "R2"]]
+
+
+def test_fret_exports_are_read_whatever_comes_first(tmp_path) -> None:
+    """The `variables` may come first, past any head a sniff would read; a BOM is allowed; a
+    JSON object without requirements says so."""
+    big = tmp_path / "big.json"
+    filler = [{"variable_name": f"v{i}", "component_name": "C", "dataType": "double"} for i in range(2000)]
+    big.write_bytes(("\ufeff" + json.dumps({"variables": filler, "requirements": [
+        {"reqid": "R1", "semantics": {"ptExpanded": "(H (v1 > 0.0))"}}]})).encode())
+    assert big.stat().st_size > 1 << 16
+    assert run("check", "--model", "none", str(big)).stdout.startswith("PASS R1")
+    other = tmp_path / "other.json"
+    other.write_text('{"x": 1}')
+    result = run("check", str(other))
+    assert result.exit_code == 2 and "not a FRET export: no list of requirements" in result.stderr
+
+
+def test_declarations_that_clash_are_errors_of_their_specs(tmp_path) -> None:
+    spec = tmp_path / "s.spec"
+    spec.write_text("var x: Int\nG(x > 0)\n")
+    result = run("check", "--var", "x:Real", str(spec))
+    assert result.exit_code == 2 and "internal error" not in result.stderr
+    assert "s.spec:2: variable x is declared twice, as Real and as Int" in result.stderr
+    domain = tmp_path / "d.spec"
+    domain.write_text("domain Bool\nG(w > 1)\n")
+    assert "d.spec:1: the domain is Int or Real, not Bool" in run("check", str(domain)).stderr
+
+
+def test_log_checks_compare_propositions_and_report_once(tmp_path) -> None:
+    log = tmp_path / "run.csv"
+    log.write_text("p,q,x\n1,1,2\n0,0,3\n")
+    assert run("verify", "--log", str(log), "G(p = q) & F p").stdout == "HOLDS G(p = q) & F p\n"
+    unsorted = run("verify", "--log", str(log), "G(x > 3)")  # no --domain: an error, one line for it
+    assert unsorted.exit_code == 2 and unsorted.stdout == "ERROR G(x > 3)\n"
+    nan = tmp_path / "nan.jsonl"
+    nan.write_text('{"x": 1.5}\n{"x": NaN}\n')
+    result = run("verify", "--var", "x:Real", "--log", str(nan), "G(x > 1.0)")
+    assert result.exit_code == 2 and "row 2: x = nan is not a number" in result.stderr
+

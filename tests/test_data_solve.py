@@ -229,3 +229,33 @@ def test_declared_data_is_no_proposition() -> None:
     assert "x is declared Int but stands for a proposition here" in result.stderr
     spaced = run("solve", "--finite", "--var", "x:Int", "F(x = 1)")
     assert (spaced.exit_code, spaced.stdout) == (0, "x = 1\n")
+
+
+def test_propositions_compared_as_nuxmv_does() -> None:
+    """`p = q` between propositions (one used as a proposition elsewhere, or declared Bool) is
+    `p <-> q`; a name declared numeric stays a term, and the clash is named."""
+    both = INTS.declare("p", parse_sort("Bool")).declare("q", parse_sort("Bool"))
+    assert isinstance(solve("p = q & p & !q", both), Unsat)
+    result = solve("G(p != q) & p & X q")
+    assert isinstance(result, Sat) and [str(s) for s in result.witness.steps] == ["p & !q", "!p & q"]
+    chained = solve("p = q & q = r & p & !r")  # r is one through q
+    assert isinstance(chained, Unsat)
+    assert holds("G(p = q)", "p & q; !p & !q", both) and not holds("G(p = q)", "p & q; p & !q", both)
+    with pytest.raises(ValueError, match="q is used both as a proposition and as a term"):
+        solve("p = q & q", INTS.declare("p", INT))
+
+
+def test_a_strong_shift_needs_the_instant_it_moves_to() -> None:
+    """`prev(next(x))` at the first instant and `next(1)` at the last read a missing instant."""
+    assert isinstance(solve("!(prev(next(x)) = x)"), Sat)
+    assert isinstance(solve("prev(next(x)) = x"), Unsat)
+    assert isinstance(solve("!(next(1) = 1)"), Sat)
+    assert not holds("next(1) = 1", "x = 0") and holds("X(prev(next(x)) = x)", "x = 0; x = 1")
+
+
+def test_witnesses_with_functions_named_as_operators_read_back() -> None:
+    text = "R(x) > 1 & V(x, x)"
+    result = solve(text)
+    assert isinstance(result, Sat) and '"R"(' in str(result.witness)
+    assert holds(text, str(result.witness))
+

@@ -123,3 +123,20 @@ def test_formulas_without_data_read_as_spot_reads_them() -> None:
 def test_offsets_say_where_and_how_strongly_an_atom_reads() -> None:
     atom = parse_formula("next(wnext(x)) + prev(y) > wprev(z)").name
     assert sorted(offsets(atom)) == [("x", 2, True), ("y", -1, True), ("z", -1, False)]
+
+
+@pytest.mark.parametrize("text, same", [
+    ("[](x > 1) & <>(x < 3)", "G(x > 1) & F(x < 3)"),
+    ("□ (x > 1) ∨ ¬(x = 2) ∧ ◇ p", "G(x > 1) | !(x = 2) & F p"),
+    ("(x > 1) /\\ (x < 3) \\/ (x = 7) → ○(x = 3)", "(x > 1) & (x < 3) | (x = 7) -> X(x = 3)"),
+])
+def test_spot_spellings_read_in_data_formulas(text: str, same: str) -> None:
+    assert parse_formula(text) == parse_formula(same)
+
+
+def test_quoted_functions_are_calls_and_builtins_keep_their_names() -> None:
+    """Witnesses quote a function named as an operator (`"R"(3) = 2`): that reads back."""
+    assert parse_formula('"R"(x) > 1') == parse_formula("R(x) > 1")
+    with pytest.raises(ParseError, match="next is built in: a function of its own needs another name"):
+        parse_formula('"next"(x) > 0')
+

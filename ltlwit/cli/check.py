@@ -128,7 +128,8 @@ class CheckText(CheckPrinter):
         if isinstance(result, ConjunctionResult):
             label = f"(all {plural(result.count, 'spec')} of {result.item.file} together)"
             if result.status == "pass":
-                detail = "jointly satisfiable, witness " + (witness_text(result.witness) or "?")
+                detail = "jointly satisfiable, witness " + (witness_text(result.witness) or "?") \
+                    + (f"; {result.message}" if result.message else "")
             else:
                 detail = (result.error_text if result.status == "error" else result.message) or ""
             self.data(f"{self._status_word(word, _COLORS[word])} {label}: {detail}")

@@ -68,7 +68,8 @@ DATA = [
     "uninterpreted and rigid), and BLACK's next, wnext, prev, wprev: an atom with a strong next (prev) is "
     "false at the last (first) instant, one with only weak ones true there. Variables are Bool, Int, Real or "
     "enumerations: --var NAME:SORT declares one, an undeclared one takes the sort of what it is compared with "
-    "(a decimal numeral makes it Real) or --domain; otherwise its sort is an error. Formulas over data are "
+    "(a decimal numeral makes it Real) or --domain; otherwise its sort is an error. Propositions compare as in "
+    "nuXmv: p = q is p <-> q. Formulas over data are "
     "decided with the SMT solver z3 under the engine's step encoding; UNSAT only with a proof, else UNKNOWN. "
     "Witnesses give every value at every instant (x = 0; x = 1) and are checked by an exact evaluator that "
     "does not use z3. fmt --to infix prints such formulas; verify --log checks them against a log of states.",

@@ -384,9 +384,11 @@ class VerifyText(Printer):
     def emit(self, verdict: Verdict) -> None:
         self.warn(verdict)
         if verdict.status == "error":
-            if self.log:
+            if self.log:  # the labelled line stands for the input; the message on stderr
                 self.data(f"{self._status_word('ERROR', 'red')} {self._label(verdict)}")
-            self.failed(verdict)
+                self.problem(verdict)
+            else:
+                self.failed(verdict)
             return
         word = self._status_word(*self.WORDS[verdict.status])
         if self.log:

@@ -177,7 +177,10 @@ class Pipeline:
                 return parsed
             formula, logic, warnings = parsed
             semantics = getattr(item, "semantics", None) or self.options.semantics
-            declarations = self._declarations(item)
+            try:
+                declarations = self._declarations(item)
+            except ValueError as exc:  # a --var that clashes with the spec file's own declaration
+                return Answered([self._solution(item, "error", start=start, message=str(exc))])
             earlier = self._memo.get((formula, logic, semantics, declarations))
             if earlier is not None:
                 self._memo.move_to_end((formula, logic, semantics, declarations))

@@ -224,7 +224,7 @@ def verify_log(requirements: Iterable[Requirement], log: str, options: VerifyOpt
 
 def _check_log(requirement: Requirement, rows: list | Exception, log: str, options: VerifyOptions,
                parser: InputParser) -> Verdict:
-    from ltlwit.logic.ltl import abstraction
+    from ltlwit.logic.ltl import abstraction, as_declared
     from ltlwit.logic.ltl.check import holds_data, violations
     from ltlwit.logic.theory.evaluate import state_trace
 
@@ -245,11 +245,12 @@ def _check_log(requirement: Requirement, rows: list | Exception, log: str, optio
     except ValueError as exc:
         return done("error", message="parse error in the formula", parse_error=exc)
     formula = as_checked(formula, requirement.always, requirement.substitute)
-    declarations = options.declarations
-    if requirement.declarations is not None:
-        declarations = declarations.merged(requirement.declarations) if declarations else requirement.declarations
-    every = formula.children[0] if formula.op == "G" else None
     try:
+        declarations = options.declarations
+        if requirement.declarations is not None:
+            declarations = declarations.merged(requirement.declarations) if declarations else requirement.declarations
+        formula = as_declared(formula, declarations)
+        every = formula.children[0] if formula.op == "G" else None
         whole = abstraction(formula, declarations, True)
         trace = state_trace(rows, whole.signature, formula.aps())
         if holds_data(whole, trace):

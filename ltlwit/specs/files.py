@@ -42,7 +42,7 @@ from typing import BinaryIO, Iterator
 
 from ltlwit.pipeline.inputs import STDIN_NAME, max_line_bytes, read_lines
 from ltlwit.logic import SEMANTICS
-from ltlwit.logic.theory.sorts import Declarations, SortError, parse_declaration, parse_sort
+from ltlwit.logic.theory.sorts import Declarations, SortError, parse_declaration, parse_domain, parse_sort
 
 EXPECTATIONS = ("sat", "unsat", "valid")
 _NAME = re.compile(r"^([A-Za-z_][A-Za-z0-9_.\-]*)\s*:(?!=)\s*(.*)$")
@@ -93,7 +93,7 @@ class Spec:
 
 def read_specs(path: str, stdin: BinaryIO | None = None, stdin_name: str = STDIN_NAME) -> Iterator[Spec]:
     """The specs of one file, in file order (TOML by the `.toml` suffix, a FRET export by the
-    `.json` suffix and its `requirements`; `-` is `stdin`, in the text format, named
+    `.json` suffix and a JSON object in it; `-` is `stdin`, in the text format, named
     `stdin_name`), each with the file's declarations. A file without any spec is an error: a
     CI gate pointed at the wrong file must not pass silently."""
     from ltlwit.specs.fret import is_fret, read_fret
@@ -116,7 +116,7 @@ def read_specs(path: str, stdin: BinaryIO | None = None, stdin_name: str = STDIN
 def _head(path: str) -> bytes:
     try:
         with open(path, "rb") as stream:
-            return stream.read(1 << 16)
+            return stream.read(64)
     except OSError:
         return b""
 
@@ -166,7 +166,7 @@ def _declare(declarations: Declarations, names: str | None, domain: str | None) 
     if domain is not None:
         if declarations.domain is not None:
             raise SortError("the domain is given twice")
-        return Declarations(declarations.entries, parse_sort(domain))
+        return Declarations(declarations.entries, parse_domain(domain))
     name_list, sep, sort = (names or "").partition(":")
     if not sep:
         raise SortError(f"expected 'var NAME: SORT' (e.g. var speed: Real), got 'var {names}'")
@@ -316,7 +316,7 @@ def _toml_declarations(data: dict) -> Declarations | None:
         raise SortError('domain is a string: domain = "Int"')
     if not variables and domain is None:
         return None
-    out = Declarations(domain=parse_sort(domain) if domain is not None else None)
+    out = Declarations(domain=parse_domain(domain) if domain is not None else None)
     for name, sort in variables.items():
         out = out.declare(name, parse_sort(sort, name))
     return out

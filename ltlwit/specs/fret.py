@@ -6,7 +6,9 @@ at every step, as FRET's own analyses read it) and `variables` (`variable_name`,
 boolean, integer, double, or Simulink's int32, single...; `idType`: Input, Output, Internal,
 Mode, Function; for Internal ones an `assignment`). Each requirement becomes a spec named by
 its reqid, expected satisfiable, checked over finite traces at every instant (`Spec.always`:
-`G(ptExpanded)`); the variables' data types become sort declarations, a Function's name an
+`G(ptExpanded)`); the variables' data types become sort declarations (a requirement's from
+its own component's list where that lists the name: FRET analyses a component's requirements
+together, and a name may be a function there and a Simulink port elsewhere), a Function's name an
 uninterpreted function, and an Internal variable whose assignment is a numeral a constant of
 that value (FRET's enumerations are such constants: `thrust_borne` with assignment `0`). Other
 assignments (Lustre expressions with `pre` and `->`) are not read: those variables stay free.
@@ -36,8 +38,9 @@ _NUMERAL = re.compile(r"\s*(-?)\s*([0-9]+(?:\.[0-9]+)?)\s*\Z")
 
 
 def is_fret(path: str, head: bytes) -> bool:
-    """Whether a `.json` file is a FRET export (an object with `requirements`)."""
-    return path.endswith(".json") and b'"requirements"' in head
+    """Whether a `.json` file is read as a FRET export: it holds a JSON object (`head`: its
+    first bytes; an object without `requirements` is then an error that says so)."""
+    return path.endswith(".json") and head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
 
 
 def read_fret(path: str) -> Iterator[Any]:
@@ -48,7 +51,7 @@ def read_fret(path: str) -> Iterator[Any]:
     try:
         with open(path, "rb") as stream:
             raw = stream.read()
-        data = json.loads(raw.decode("utf-8"))
+        data = json.loads(raw.decode("utf-8-sig"))
     except OSError as exc:
         yield Spec(path, 0, error=f"cannot open: {exc.strerror or type(exc).__name__}")
         return
@@ -58,19 +61,19 @@ def read_fret(path: str) -> Iterator[Any]:
     if not isinstance(data, dict) or not isinstance(data.get("requirements"), list):
         yield Spec(path, 0, error="not a FRET export: no list of requirements")
         return
-    text = raw.decode("utf-8", errors="replace")
+    text = raw.decode("utf-8-sig", errors="replace")
     try:
-        declarations, constants = _variables(data.get("variables") or [])
+        declarations, components, constants = _variables(data.get("variables") or [])
     except SortError as exc:
         yield Spec(path, 0, error=f"variables: {exc}")
         return
     seen: dict[str, int] = {}
     for requirement in data["requirements"]:
-        yield _spec(requirement, path, text, seen, declarations, constants)
+        yield _spec(requirement, path, text, seen, declarations, components, constants)
 
 
 def _spec(requirement: Any, path: str, text: str, seen: dict[str, int], declarations: Declarations,
-          constants: tuple[tuple[str, str], ...]) -> Any:
+          components: dict[str, dict[str, Sort | None]], constants: tuple[tuple[str, str], ...]) -> Any:
     from ltlwit.specs.files import Spec
 
     if not isinstance(requirement, dict):
@@ -92,8 +95,10 @@ def _spec(requirement: Any, path: str, text: str, seen: dict[str, int], declarat
     if _TAGS.search(formula):
         formula = _TAGS.sub(" ", formula)
         warnings = ("the formula held HTML tags from FRET's editor (<b>, <i>); they were taken out",)
+    component = semantics.get("component_name") if isinstance(semantics, dict) else None
+    own = components.get(component, {}) if isinstance(component, str) else {}
     return Spec(path, line, name, " ".join(formula.split()), "sat", semantics="finite", note=note, always=True,
-                declarations=declarations, substitute=constants, warnings=warnings)
+                declarations=_scoped(declarations, own, formula), substitute=constants, warnings=warnings)
 
 
 def _line_of(text: str, reqid: str) -> int:
@@ -104,11 +109,13 @@ def _line_of(text: str, reqid: str) -> int:
     return text.count("\n", 0, at) + 1 if at >= 0 else 0
 
 
-def _variables(entries: list) -> tuple[Declarations, tuple[tuple[str, str], ...]]:
-    """The sorts the variables' data types give (the first typed entry of a name decides:
-    FRET lists a variable once per component and once more per Simulink port), and the
-    Internal variables whose assignment is a numeral."""
+def _variables(entries: list) -> tuple[Declarations, dict[str, dict[str, Sort | None]], tuple[tuple[str, str], ...]]:
+    """The sorts the variables' data types give: the export's (the first typed entry of a name
+    decides: FRET lists a variable once per component and once more per Simulink port), each
+    component's own (None: the component lists the name untyped), and the Internal variables
+    whose assignment is a numeral."""
     declarations = Declarations()
+    components: dict[str, dict[str, Sort | None]] = {}
     constants: dict[str, str] = {}
     functions: set[str] = set()
     for entry in entries:
@@ -126,6 +133,10 @@ def _variables(entries: list) -> tuple[Declarations, tuple[tuple[str, str], ...]
         sort = _TYPES.get(str(kind or "").strip().lower())
         if sort is not None and name not in declarations.variables:
             declarations = declarations.declare(name, sort)
+        if isinstance(entry.get("component_name"), str):
+            own = components.setdefault(entry["component_name"], {})
+            if own.get(name) is None:
+                own[name] = sort
         assignment = entry.get("assignment")
         if entry.get("idType") == "Internal" and isinstance(assignment, str):
             numeral = _NUMERAL.match(assignment)
@@ -138,4 +149,20 @@ def _variables(entries: list) -> tuple[Declarations, tuple[tuple[str, str], ...]
     out = Declarations(domain=REAL)  # FRET's numbers are doubles unless a variable says otherwise
     for n, s in variables.items():
         out = out.declare(n, s)
-    return out, tuple(sorted(constants.items()))
+    return out, components, tuple(sorted(constants.items()))
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _scoped(declarations: Declarations, own: dict[str, Sort | None], formula: str) -> Declarations:
+    """The declarations a requirement reads: those of the names its formula uses, as its own
+    component lists them where it does (`dot` untyped in the component, a function there,
+    though a Simulink port elsewhere is a double), else as the export does."""
+    names = set(_NAME.findall(formula))
+    entries = []
+    for name in sorted(names):
+        sort = own[name] if name in own else declarations.variables.get(name)
+        if sort is not None:
+            entries.append((name, sort))
+    return Declarations(tuple(entries), declarations.domain)

@@ -17,6 +17,7 @@ from ltlwit.logic.core import unsat_core
 from ltlwit.logic.formula import And, Formula, Not
 from ltlwit.logic.result import Result, Sat, Unknown, Unsat
 from ltlwit.logic.witness import Witness, is_witness, logic_of
+from ltlwit.logic.theory.sorts import SortError, boolean_comparisons, resolve
 from ltlwit.pipeline import Pipeline
 from ltlwit.pipeline.answers import Answer, Solution, internal_error, plural
 from ltlwit.pipeline.checking import engine_answer
@@ -194,32 +195,53 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
             yield from results
             return
         solve = replace(options.solve, semantics=kinds.pop()) if kinds else options.solve
-        declared = next((spec.declarations for spec, f, done in parsed if spec.declarations is not None), None)
-        if declared is not None:
-            solve = replace(solve, declarations=(solve.declarations or declared).merged(declared)
-                            if solve.declarations else declared)
-        unread = [spec for spec, f, done in parsed if f is None]
+        try:
+            solve = _declared_together(solve, [parsed[i][0] for i, _ in conjuncts])
+        except SortError as exc:
+            yield ConjunctionResult(item=InputItem(f"the {plural(len(conjuncts), 'spec')} expected satisfiable",
+                                                   where, 0), status="error", count=len(conjuncts), message=str(exc))
+            yield from results
+            return
+        left_out = [(spec, "unreadable") for spec, f, done in parsed if f is None]
+        clashing = {i: problem for i, f in conjuncts
+                    if (problem := _sorts_problem(f, parsed[i][0], solve, together=True)) is not None}
+        left_out += [(parsed[i][0], problem) for i, problem in clashing.items()]
+        conjuncts = [(i, f) for i, f in conjuncts if i not in clashing]
         conjunction, results = _vacuity(where, conjuncts, results, solve, pool, findings=options.vacuity,
-                                        unread=unread)
+                                        left_out=left_out)
         if conjunction is not None:
             yield conjunction
     yield from results
+
+
+def _declared_together(solve: SolveOptions, specs: list[Spec]) -> SolveOptions:
+    """The options the specs' conjunction is solved with: every spec's declarations and the
+    run's; SortError where two give one name different sorts (a FRET export's components may:
+    their requirements do not go together)."""
+    declared = solve.declarations
+    for spec in specs:
+        if spec.declarations is not None:
+            try:
+                declared = declared.merged(spec.declarations) if declared else spec.declarations
+            except SortError as exc:
+                raise SortError(f"{spec.label}: {exc}", exc.name) from None
+    return replace(solve, declarations=declared)
 
 
 def _as_checked(spec: Spec, formula: Formula) -> Formula:
     return as_checked(formula, spec.always, spec.substitute)
 
 
-def _sorts_problem(formula: Formula, spec: Spec, options: SolveOptions) -> str | None:
+def _sorts_problem(formula: Formula, spec: Spec, options: SolveOptions, together: bool = False) -> str | None:
     """Why a formula over data cannot be solved as declared (a sort clash, an unknown sort),
-    found before it is asked, so that the file's conjunction leaves it out."""
+    found before it is asked, so that the file's conjunction leaves it out; `together`: as the
+    conjunction declares its names (`options`' declarations are all the specs')."""
     if not formula.data:
         return None
-    from ltlwit.logic.theory.sorts import SortError, resolve
-
-    declared = options.declarations.merged(spec.declarations) if options.declarations else spec.declarations
     try:
-        resolve(formula, declared)
+        declared = options.declarations if together else \
+            options.declarations.merged(spec.declarations) if options.declarations else spec.declarations
+        resolve(boolean_comparisons(formula, declared), declared)
     except SortError as exc:
         return str(exc)
     return None
@@ -247,7 +269,7 @@ def _judge(spec: Spec, solution: Solution, warnings: tuple[str, ...]) -> SpecRes
 
 def _vacuity(path: str, conjuncts: list[tuple[int, Formula]], results: list[SpecResult],
              options: SolveOptions, pool: Pool | None = None, findings: bool = True,
-             unread: Sequence[Spec] = ()) -> tuple[ConjunctionResult | None, list[SpecResult]]:
+             left_out: Sequence[tuple[Spec, str]] = ()) -> tuple[ConjunctionResult | None, list[SpecResult]]:
     indices = {i for i, _ in conjuncts}
     if findings:
         results = [r if i in indices or r.status == "error" else replace(r, vacuity="skipped")
@@ -270,8 +292,8 @@ def _vacuity(path: str, conjuncts: list[tuple[int, Formula]], results: list[Spec
         names = ", ".join((f"{spec.name} ({spec.where})" if spec.name else spec.where)
                           + (f" \"{spec.note}\"" if spec.note else "") for spec in conflict)
         proven = "" if core.minimal else " (not proven minimal)"
-        if unread:
-            proven += "; left out, unreadable: " + ", ".join(s.where for s in unread)
+        if left_out:
+            proven += "; left out: " + ", ".join(f"{s.label} ({why})" for s, why in left_out)
         elapsed = round((time.perf_counter() - start) * 1000.0, 3)
         return ConjunctionResult(item=item, status="fail", count=len(formulas), time_ms=elapsed,
                                  message=f"jointly unsatisfiable: no trace satisfies all of them; these conflict: "
@@ -280,7 +302,9 @@ def _vacuity(path: str, conjuncts: list[tuple[int, Formula]], results: list[Spec
         return ConjunctionResult(item=item, status="unknown", count=len(formulas), time_ms=elapsed,
                                  message=verdict.reason or "no answer within the budget"), results
     conjunction = ConjunctionResult(item=item, status="pass", count=len(formulas), time_ms=elapsed,
-                                    witness=verdict.witness if isinstance(verdict, Sat) else None)
+                                    witness=verdict.witness if isinstance(verdict, Sat) else None,
+                                    message="left out: " + ", ".join(f"{s.label} ({why})" for s, why in left_out)
+                                    if left_out else None)
     if not findings:
         return conjunction, results
     for (i, _), findings in zip(conjuncts, _findings(formulas, decide, pool, path, options.semantics)):

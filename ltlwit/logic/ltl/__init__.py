@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 ENGINES = ("auto", "builtin", "spot")
 
-__all__ = ["Budget", "ENGINES", "SEMANTICS", "clear_caches", "holds", "solve"]
+__all__ = ["Budget", "ENGINES", "SEMANTICS", "as_declared", "clear_caches", "holds", "solve"]
 
 
 def solve(formula: Formula, budget: Budget | None = None, engine: str = "auto",
@@ -52,7 +52,7 @@ def solve(formula: Formula, budget: Budget | None = None, engine: str = "auto",
     (`formula.data`) is decided modulo its theories (`data`), its variables' sorts from
     `declarations` or inferred (SortError, a ValueError, where they clash or are unknown)."""
     finite = _finite(semantics)
-    _propositions_declared(formula, declarations)
+    formula = as_declared(formula, declarations)
     if formula.data:
         if _backend(engine) == "spot":
             raise ValueError("the spot engine has no data atoms; the built-in engine (--engine builtin) decides them")
@@ -80,6 +80,7 @@ def holds(formula: Formula, trace: Trace, engine: str = "auto", declarations: De
     unsatisfiable. Raises ValueError (one line) for a formula nested too deeply. A formula
     over data needs a data trace (values in its steps: `theory.evaluate`), judged exactly,
     without the SMT solver."""
+    formula = as_declared(formula, declarations)
     if formula.data:
         if _backend(engine) == "spot":
             raise ValueError("the spot engine has no data atoms; the built-in engine (--engine builtin) checks them")
@@ -99,16 +100,23 @@ def holds(formula: Formula, trace: Trace, engine: str = "auto", declarations: De
         raise ValueError("formula nested too deeply for the built-in checker") from None
 
 
-def _propositions_declared(formula: Formula, declarations: Declarations | None) -> None:
-    """ValueError where a proposition is declared data (`--var x:Int` with `F(x=1)`, Spot's `x`
-    with a negation suffix): the formula would be read about something else than meant."""
+def as_declared(formula: Formula, declarations: Declarations | None) -> Formula:
+    """`formula` as its declarations read it: nuXmv's `p = q` of two propositions is `p <-> q`
+    (`theory.sorts.boolean_comparisons`); a proposition declared data is a ValueError (`--var
+    x:Int` with `F(x=1)`, Spot's `x` with a negation suffix: the formula would be read about
+    something else than meant)."""
+    if formula.data:
+        from ltlwit.logic.theory.sorts import boolean_comparisons
+
+        formula = boolean_comparisons(formula, declarations)
     if declarations is None or not declarations.entries:
-        return
+        return formula
     declared = declarations.variables
     clash = next((n for n in formula.aps() if n in declared and declared[n].name != "Bool"), None)
     if clash is not None:
         raise ValueError(f"{clash} is declared {declared[clash]} but stands for a proposition here "
                          f"(x=0 and x=1 without spaces are Spot's negation suffixes: write {clash} = 0)")
+    return formula
 
 
 def abstraction(formula: Formula, declarations: Declarations | None, finite: bool) -> "Abstraction":

@@ -34,7 +34,7 @@ from typing import NamedTuple
 from ltlwit.logic.budget import check_deadline
 from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, Formula, Not, Or, And, atom, ap
 from ltlwit.logic.syntax.errors import ParseError
-from ltlwit.logic.syntax.infix_lex import _skip_comment
+from ltlwit.logic.syntax.infix_lex import _skip_comment, read_bounds
 from ltlwit.logic.syntax.names import unquote_at
 from ltlwit.logic.theory.terms import RELATIONS, SHIFTS, Term
 
@@ -93,17 +93,20 @@ _UNARY_WORDS = {"X": "X", "F": "F", "G": "G", "Y": "Y", "Z": "Z", "O": "O", "H":
 _NOT_CALLS = frozenset(_UNARY_WORDS) | {"first_match"}
 _BOUNDED = {"X": "X[n] or X[!]", "F": "F[a..b] or F[a,b]", "G": "G[a..b] or G[a,b]",
             "O": "O[a..b] or O[a,b]", "H": "H[a..b] or H[a,b]"}
-MAX_BOUND = 1000
 
 _TOKEN = re.compile(r"""
     [ \t\n\r]*(?:
       (?P<num>[0-9]+(?:\.[0-9]+)?|\.[0-9]+)
     | (?P<name>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)
     | (?P<comment>/\*)
-    | (?P<sym><->|<=>|->|=>|!=|<=|>=|&&|\|\||[-+*/()<>=!~&|,\[\]{}^%;])
+    | (?P<sym>\[\]|<>|/\\|\\/|<->|<=>|->|=>|!=|<=|>=|&&|\|\||[-+*/()<>=!~&|,\[\]{}^%;]|[□◻⬜◇⋄♢○◯¬∧∨→⟶⇒⟹↔⇔⊕])
     | (?P<quote>")
     | (?P<end>\Z)
     )""", re.VERBOSE)
+#: Spot's other spellings of the operators, read here too: `[]` `<>` and its UTF-8 ones.
+_SPOT_UNARY = {"[]": "G", "□": "G", "◻": "G", "⬜": "G", "<>": "F", "◇": "F", "⋄": "F", "♢": "F", "○": "X", "◯": "X"}
+_SPOT_SYMBOLS = {"¬": "!", "∧": "&", "/\\": "&", "∨": "|", "\\/": "|", "→": "->", "⟶": "->", "⇒": "->", "⟹": "->",
+                 "↔": "<->", "⇔": "<->", "⊕": "xor"}
 _BRACKET = re.compile(r"[ \t\n\r]*\[")
 #: What may follow an operand and not start one: after an operator's letter, it makes the
 #: letter a name (FRET's variables `T` and `H`: `x <= T * 2`, `H = 3`), as a binary operator's
@@ -172,7 +175,11 @@ def tokenize(text: str) -> list[Lexeme]:
                 toks.append(Lexeme("name", word, start, end - start))
                 expect_operand = False
         else:  # a symbol
-            if word in ("(", "!", "~"):
+            word = _SPOT_SYMBOLS.get(word, word)
+            if word in _SPOT_UNARY:
+                toks.append(Lexeme("un", _SPOT_UNARY[word], start, end - start))
+                expect_operand = True
+            elif word in ("(", "!", "~"):
                 toks.append(Lexeme("un", "!", start, 1) if word != "(" else Lexeme("(", "(", start, 1))
                 expect_operand = True
             elif word == ")":
@@ -213,21 +220,9 @@ def _unary(text: str, i: int, word: str, toks: list[Lexeme]) -> int:
     if word not in _BOUNDED:
         raise ParseError(text, i, f"unsupported: bounded operator {word}[..]", bracket.end() - i)
     found = _BOUNDS.match(text, start)
-    close = text.find("]", start)
-    width = (close + 1 if close >= 0 else len(text)) - start
-    if found is None or (op == "X") != (found.group(2) is None):
-        raise ParseError(text, start, f"syntax error, malformed bounded operator: expected {_BOUNDED[word]}", width)
-    numbers = [n for n in (found.group(1), found.group(3)) if n]
-    big = next((n for n in numbers if len(n.lstrip("0")) > 4 or int(n) > MAX_BOUND), None)
-    if big is not None:
-        raise ParseError(text, start, f"bound {big} too large in {word}[..] (at most {MAX_BOUND})", width)
-    low = int(found.group(1))
-    high = low if op == "X" else int(found.group(3)) if found.group(3) else None
-    if high is None and word in ("O", "H"):
-        raise ParseError(text, start, f"syntax error, malformed bounded operator: expected {_BOUNDED[word]}", width)
-    if high is not None and high < low:
-        raise ParseError(text, start, f"reversed range in {word}[{low}..{high}]: the upper bound is below the lower one",
-                         width)
+    if found is not None and not found.group(3) and word in ("O", "H"):
+        found = None  # the past has no open bound
+    low, high = read_bounds(text, start, found, word, op, _BOUNDED[word])
     toks.append(Lexeme("un", op, i, found.end() - i, (low, high)))
     return found.end()
 
@@ -293,12 +288,13 @@ def _tree(text: str, toks: list[Lexeme]) -> Operand:
         tok = toks[k]
         kind = tok.kind
         if expect:
-            if kind in ("num", "quoted", "const"):
+            if kind in ("num", "const") or kind == "quoted" and not (k + 1 < n and toks[k + 1].kind == "("):
                 operands.append(Operand(kind, tok.value, (), tok.column, tok.column + tok.width))
                 expect = False
-            elif kind == "name":
-                if k + 1 < n and toks[k + 1].kind == "(":
-                    pending.append((Lexeme("call", tok.value, tok.column, tok.width), len(operands)))
+            elif kind in ("name", "quoted"):
+                if k + 1 < n and toks[k + 1].kind == "(":  # a call; `"R"(x)`: a function named as an operator
+                    name = tok.value if kind == "name" else _Quoted(tok.value)
+                    pending.append((Lexeme("call", name, tok.column, tok.width), len(operands)))
                     k += 1  # the call's own parenthesis
                 else:
                     operands.append(Operand("name", tok.value, (), tok.column, tok.column + tok.width))
@@ -481,7 +477,7 @@ def _build(text: str, node: Operand, want: str, kids: list) -> object:
     if name in SHIFTS or name in _TERM_CALLS:
         raise ParseError(text, node.start, f"{name}(...) is a number, not a formula: compare it (e.g. {name}(...) > 0)",
                          width)
-    return atom(Term("pred", tuple(kids), name))  # type: ignore[arg-type]
+    return atom(Term("pred", tuple(kids), str(name)))  # type: ignore[arg-type]
 
 
 #: Built-in names, by their lower case: a call spelled so in another case is a misspelling
@@ -489,8 +485,16 @@ def _build(text: str, node: Operand, want: str, kids: list) -> object:
 _BUILTIN_SPELLINGS = {n.lower(): n for n in (*SHIFTS, *_TERM_CALLS, "preBool")}
 
 
+class _Quoted(str):
+    """A quoted name applied to arguments (`"R"(x)`, as witnesses print a function named like
+    an operator): never a built-in."""
+
+
 def _misspelled(text: str, node: Operand) -> None:
     known = _BUILTIN_SPELLINGS.get(str(node.value).lower())
+    if known is not None and isinstance(node.value, _Quoted):
+        raise ParseError(text, node.start, f"{known} is built in: a function of its own needs another name",
+                         len(node.value) + 2)
     if known is not None and known != node.value:
         raise ParseError(text, node.start, f"unknown function {node.value} (did you mean {known}?)",
                          len(str(node.value)))
@@ -510,7 +514,7 @@ def _call_term(text: str, node: Operand, kids: list) -> Term:
                          width)
     if name == "preBool":
         raise ParseError(text, node.start, "preBool(...) is a formula, not a term", width)
-    return Term("call", tuple(kids), name)  # type: ignore[arg-type]
+    return Term("call", tuple(kids), str(name))  # type: ignore[arg-type]
 
 
 def _spell_out(op: str, low: int, high: int | None, f: Formula) -> Formula:

@@ -309,21 +309,30 @@ def _bounded(text: str, i: int, op: str, start: int, append) -> int:
     """Emit Spot's bounded operator `op` spelled at i, its bracket opening at `start`; errors
     are marked under the bracket. Return the index after it."""
     found = _BOUNDS.match(text, start)
+    bounds = read_bounds(text, start, found, op, op, _BOUNDED[op])
+    append(Tok("un", op, i, found.end() - i, bounds=bounds))  # type: ignore[union-attr]
+    return found.end()  # type: ignore[union-attr]
+
+
+def read_bounds(text: str, start: int, found: re.Match | None, word: str, op: str,
+                expected: str) -> tuple[int, int | None]:
+    """The bounds (low, high; None: none above) of the bounded operator `word` (`op`) whose
+    bracket opens at `start`, `found` its match (None where malformed); errors are marked under
+    the bracket. Shared by Spot's reading and the data formulas' (nuXmv's `F[a,b]`)."""
     close = text.find("]", start)
     width = (close + 1 if close >= 0 else len(text)) - start
     if found is None or (op == "X") != (found.group(2) is None):
-        raise ParseError(text, start, f"syntax error, malformed bounded operator: expected {_BOUNDED[op]}", width)
+        raise ParseError(text, start, f"syntax error, malformed bounded operator: expected {expected}", width)
     numbers = [n for n in (found.group(1), found.group(3)) if n]
     big = next((n for n in numbers if len(n.lstrip("0")) > len(str(MAX_BOUND)) or int(n) > MAX_BOUND), None)
     if big is not None:
-        raise ParseError(text, start, f"bound {big} too large in {op}[..] (at most {MAX_BOUND})", width)
+        raise ParseError(text, start, f"bound {big} too large in {word}[..] (at most {MAX_BOUND})", width)
     low = int(found.group(1))
     high = low if op == "X" else int(found.group(3)) if found.group(3) else None
     if high is not None and high < low:
-        raise ParseError(text, start, f"reversed range in {op}[{low}..{high}]: the upper bound is below the lower one",
+        raise ParseError(text, start, f"reversed range in {word}[{low}..{high}]: the upper bound is below the lower one",
                          width)
-    append(Tok("un", op, i, found.end() - i, bounds=(low, high)))
-    return found.end()
+    return low, high
 
 
 def _skip_comment(text: str, i: int) -> int:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Mapping
+from typing import Callable, Mapping, TypeVar
 
 from ltlwit.logic.formula import ATOM, TRUE, And, Formula, Not, ap, atom, conjuncts
 from ltlwit.logic.theory.sorts import Signature, Sort
@@ -32,6 +32,7 @@ Value = int | Fraction | str | bool
 StateAt = Callable[[int], "Mapping[str, Value] | None"]
 #: The uninterpreted functions' tables: (name, argument values) -> value.
 Tables = Mapping[tuple[str, tuple[Value, ...]], Value]
+V = TypeVar("V")
 
 
 class TraceError(ValueError):
@@ -78,7 +79,9 @@ def _compare(op: str, left: Value, right: Value) -> bool:
 
 
 def _reads(term: Term, at: int):
-    """(instant, strong) of every variable read, `pre` read as it is at `at`."""
+    """(instant, strong) of every instant read: each shift's (strong when it or one around it
+    is next or prev: `prev(next(x))` at 0 and `next(1)` at the last instant read one that is
+    missing) and each variable's, `pre` read as it is at `at`."""
     stack: list[tuple[Term, int, bool]] = [(term, at, False)]
     while stack:
         node, p, strong = stack.pop()
@@ -87,6 +90,7 @@ def _reads(term: Term, at: int):
             yield p, strong
         elif op in SHIFT_STEP:
             step, s = SHIFT_STEP[op]
+            yield p + step, strong or s
             stack.append((node.children[0], p + step, strong or s))
         elif op == "call" and node.name in PRE:
             init, e = node.children
@@ -97,29 +101,32 @@ def _reads(term: Term, at: int):
 
 def _value(term: Term, at: int, state: StateAt, sig: Signature, tables: Tables,
            sorts: Mapping[Term, Sort]) -> Value:
-    """A term's value, iteratively (a `pre` chain is as deep as its input); `sorts`: the sort
-    each of the atom's terms is computed in (`Signature.sorts_in`)."""
-    done: dict[tuple[Term, int], Value] = {}
+    """A term's value; `sorts`: the sort each of the atom's terms is computed in
+    (`Signature.sorts_in`)."""
+    return fold(term, at, lambda node, p: _variable(node.name, p, state, sig) if node.op == "var" else _numeral(node),
+                lambda node, values: _apply(node, values, sorts[node], tables))
+
+
+def fold(term: Term, at: int, leaf: Callable[[Term, int], V], combine: Callable[[Term, list[V]], V]) -> V:
+    """The term read at instant `at` bottom-up, each (node, instant) once: `leaf` gives a
+    variable's or numeral's, `combine` a node's from its `operands`'. Iterative, since a `pre`
+    chain is as deep as its input; the evaluator and both SMT encodings read terms this way."""
+    done: dict[tuple[Term, int], V] = {}
     stack: list[tuple[Term, int, bool]] = [(term, at, False)]
     while stack:
         node, p, ready = stack.pop()
         key = (node, p)
         if key in done:
             continue
-        op = node.op
-        if op == "var":
-            done[key] = _variable(node.name, p, state, sig)  # type: ignore[arg-type]
-            continue
-        if op == "num":
-            done[key] = _numeral(node)
+        if node.op in ("var", "num"):
+            done[key] = leaf(node, p)
             continue
         kids = operands(node, p)
         if not ready:
             stack.append((node, p, True))
             stack.extend((c, q, False) for c, q in kids if (c, q) not in done)
             continue
-        values = [done[(c, q)] for c, q in kids]
-        done[key] = _apply(node, values, sorts[node], tables)
+        done[key] = combine(node, [done[k] for k in kids])
     return done[(term, at)]
 
 
@@ -428,12 +435,14 @@ def _read_value(raw: object, name: str, i: int) -> Value:
     if isinstance(raw, int):
         return raw
     if isinstance(raw, float):
+        if raw != raw or raw in (float("inf"), float("-inf")):
+            raise TraceError(f"row {i + 1}: {name} = {raw} is not a number")
         return Fraction(str(raw))  # the decimal as written in the log, not the binary double
     text = str(raw).strip()
     try:
         value = Fraction(text)
     except (ValueError, ZeroDivisionError):
-        if text and (text[0].isalpha() or text[0] == "_"):
+        if text and (text[0].isalpha() or text[0] == "_") and text.lower() not in ("nan", "inf", "infinity"):
             return text  # an enumeration value
         raise TraceError(f"row {i + 1}: {name} = {raw!r} is not a number") from None
     return int(value) if value.denominator == 1 and "." not in text else value

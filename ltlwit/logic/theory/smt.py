@@ -18,7 +18,7 @@ from typing import Callable, Mapping
 
 import z3
 
-from ltlwit.logic.theory.evaluate import Value, operands
+from ltlwit.logic.theory.evaluate import Value, fold
 from ltlwit.logic.theory.sorts import Signature, Sort
 from ltlwit.logic.theory.terms import PRE, RELATIONS, SHIFT_STEP, Term
 
@@ -98,31 +98,15 @@ class Encoder:
 
     def _term(self, term: Term, at: int, where: Where | None, divisors: list, want: Sort,
               sorts: Mapping[Term, Sort]) -> z3.ExprRef:
-        """Iterative: `pre` chains and long sums nest deep."""
-        done: dict[tuple[Term, int], z3.ExprRef] = {}
-        stack: list[tuple[Term, int, bool]] = [(term, at, False)]
-        while stack:
-            node, p, ready = stack.pop()
-            if (node, p) in done:
-                continue
-            op = node.op
-            if op == "var":
-                if node.name in self.sig.constants:
-                    done[(node, p)] = self._enum(self.sig.constants[node.name])[1][node.name]  # type: ignore[index]
-                else:
-                    done[(node, p)] = self.var(node.name, where(p) if where else p)  # type: ignore[arg-type]
-                continue
-            if op == "num":
-                done[(node, p)] = self._numeral(node.value, _sort(node, sorts))
-                continue
-            kids = operands(node, p)
-            if not ready:
-                stack.append((node, p, True))
-                stack.extend((c, q, False) for c, q in kids if (c, q) not in done)
-                continue
-            values = [done[k] for k in kids]
-            done[(node, p)] = self._apply(node, values, divisors, sorts[node])
-        return self._coerce(done[(term, at)], want)
+        def leaf(node: Term, p: int) -> z3.ExprRef:
+            if node.op == "num":
+                return self._numeral(node.value, _sort(node, sorts))
+            if node.name in self.sig.constants:
+                return self._enum(self.sig.constants[node.name])[1][node.name]  # type: ignore[index]
+            return self.var(node.name, where(p) if where else p)  # type: ignore[arg-type]
+
+        return self._coerce(fold(term, at, leaf, lambda node, values: self._apply(node, values, divisors, sorts[node])),
+                            want)
 
     def _numeral(self, value: Fraction, sort: Sort) -> z3.ExprRef:
         if sort.name == "Int" and value.denominator == 1:
@@ -205,26 +189,12 @@ class Encoder:
 
     def _text(self, term: Term, at: int, divisors: list, want: Sort, sorts: Mapping[Term, Sort]) -> str:
         """`_term` as text: the same sorts, coercions and division guards."""
-        done: dict[tuple[Term, int], tuple[str, bool]] = {}  # (text, an Int)
-        stack: list[tuple[Term, int, bool]] = [(term, at, False)]
-        while stack:
-            node, p, ready = stack.pop()
-            if (node, p) in done:
-                continue
-            op = node.op
-            if op == "var":
-                done[(node, p)] = (self._declare_var(node.name, p), self.sig.variables[node.name].name == "Int")  # type: ignore[index]
-                continue
-            if op == "num":
-                done[(node, p)] = _numeral_text(node.value, _sort(node, sorts).name == "Int")
-                continue
-            kids = operands(node, p)
-            if not ready:
-                stack.append((node, p, True))
-                stack.extend((c, q, False) for c, q in kids if (c, q) not in done)
-                continue
-            done[(node, p)] = self._apply_text(node, [done[k] for k in kids], divisors, sorts[node])
-        text, integer = done[(term, at)]
+        def leaf(node: Term, p: int) -> tuple[str, bool]:  # (text, an Int)
+            if node.op == "num":
+                return _numeral_text(node.value, _sort(node, sorts).name == "Int")
+            return self._declare_var(node.name, p), self.sig.variables[node.name].name == "Int"  # type: ignore[index]
+
+        text, integer = fold(term, at, leaf, lambda node, values: self._apply_text(node, values, divisors, sorts[node]))
         return f"(to_real {text})" if want.name == "Real" and integer else text
 
     def _apply_text(self, node: Term, values: list[tuple[str, bool]], divisors: list,

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from ltlwit.logic.formula import ATOM, Formula, postorder
+from ltlwit.logic.formula import ATOM, Formula, ap, postorder, transform
 from ltlwit.logic.theory.terms import RELATIONS, SHIFTS, Term
 
 
@@ -130,6 +130,14 @@ class Declarations:
         return values
 
 
+def parse_domain(text: str) -> Sort:
+    """The sort of undeclared numeric variables (BLACK's `-d`): Int or Real."""
+    sort = parse_sort(text)
+    if sort not in (INT, REAL):
+        raise SortError(f"the domain is Int or Real, not {text.strip()}")
+    return sort
+
+
 def parse_declaration(text: str) -> tuple[str, Sort]:
     """`NAME:SORT` (`--var speed:Real`, `--var mode:{off, on}`)."""
     name, sep, sort = text.partition(":")
@@ -196,6 +204,39 @@ class _Classes:
         """`sort` is evidence for x's class; `why` names the variable or numeral behind it."""
         key = "enum:" + sort.name if sort.enum else sort.name
         self.evidence.setdefault(self.find(x), {}).setdefault(key, (sort, why))
+
+
+def boolean_comparisons(formula: Formula, declarations: Declarations | None = None) -> Formula:
+    """`formula` with nuXmv's comparisons of Booleans, `p = q` and `p != q`, written as the
+    formula's `<->` and `xor`: where one side is a proposition (used as one elsewhere, or
+    declared Bool) and the other a name not declared otherwise, both are. A formula left with no
+    atom is an ordinary one."""
+    if not formula.data:
+        return formula
+    declared = (declarations or Declarations()).variables
+    enums = (declarations or Declarations()).enum_values()
+    pairs = [a.name for a in postorder(formula) if a.op == ATOM and a.name.op in ("=", "!=")  # type: ignore[union-attr]
+             and all(c.op == "var" and c.name not in enums for c in a.name.children)]  # type: ignore[union-attr]
+    if not pairs:
+        return formula
+    booleans = set(formula.aps()) | {n for n, sort in declared.items() if sort == BOOL}
+    grown = True
+    while grown:
+        grown = False
+        for t in pairs:
+            names = {c.name for c in t.children}
+            if names & booleans and not names <= booleans and all(declared.get(n, BOOL) == BOOL for n in names):
+                booleans |= names
+                grown = True
+
+    def rule(node: Formula, kids: tuple[Formula, ...]) -> Formula:
+        t = node.name
+        if node.op != ATOM or t not in pairs or not {c.name for c in t.children} <= booleans:  # type: ignore[union-attr]
+            return node if not kids else Formula(node.op, kids, node.name)
+        left, right = (ap(c.name) for c in t.children)  # type: ignore[union-attr]
+        return Formula("<->" if t.op == "=" else "xor", (left, right))  # type: ignore[union-attr]
+
+    return transform(formula, rule, skip=lambda node: not node.data)
 
 
 def resolve(formula: Formula, declarations: Declarations | None = None) -> Signature:

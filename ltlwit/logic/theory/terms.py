@@ -206,10 +206,11 @@ def transform(term: Term, rule: Callable[[Term, tuple[Term, ...]], Term]) -> Ter
 
 
 def reads(term: Term) -> set[int]:
-    """The instants relative to the atom's own that it may read: each variable's through its
-    shifts, and through a `pre` both its branches (`init` where the call is read, e one instant
-    before): what links a pattern of atoms across instants (`ltl.refinement`) and how far a
-    lasso's values must close (`ltl.smt_bounded`)."""
+    """The instants relative to the atom's own that it may read: each shift's and each
+    variable's (whether an instant exists matters as its values do: `prev(1)`), and through a
+    `pre` both its branches (`init` where the call is read, e one instant before): what links
+    a pattern of atoms across instants (`ltl.refinement`) and how far a lasso's values must
+    close (`ltl.smt_bounded`)."""
     out: set[int] = set()
     stack: list[tuple[Term, int]] = [(term, 0)]
     while stack:
@@ -217,6 +218,7 @@ def reads(term: Term) -> set[int]:
         if node.op == "var":
             out.add(at)
         elif node.op in SHIFT_STEP:
+            out.add(at + SHIFT_STEP[node.op][0])
             stack.append((node.children[0], at + SHIFT_STEP[node.op][0]))
         elif node.op == "call" and node.name in PRE:
             stack.extend([(node.children[0], at), (node.children[1], at - 1)])
@@ -245,7 +247,8 @@ def horizon(term: Term) -> int:
 def branch_reads(term: Term, first: int | None) -> list[tuple[int, bool]]:
     """The reads (offset from the atom's instant, strong) the atom makes at instant `first`
     (None: at an instant past its `horizon`, where every `pre` reads its e), each `pre` decided
-    where it is read, as the exact evaluator does."""
+    where it is read, as the exact evaluator does (`evaluate._reads`: each shift's instant and
+    each variable's)."""
     out: list[tuple[int, bool]] = []
     stack: list[tuple[Term, int, bool]] = [(term, 0, False)]
     while stack:
@@ -254,6 +257,7 @@ def branch_reads(term: Term, first: int | None) -> list[tuple[int, bool]]:
             out.append((at, strong))
         elif node.op in SHIFT_STEP:
             step, s = SHIFT_STEP[node.op]
+            out.append((at + step, strong or s))
             stack.append((node.children[0], at + step, strong or s))
         elif node.op == "call" and node.name in PRE:
             init, e = node.children
