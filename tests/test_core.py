@@ -22,7 +22,7 @@ from ltlwit.logic.core import fine_core, top_conjuncts, unsat_core
 from ltlwit.logic.formula import And, Formula, Not
 from ltlwit.logic.polarity import polarities, replace_at, weakening
 from ltlwit.logic.ltl import holds, solve
-from ltlwit.logic.result import Sat, Unknown, Unsat
+from ltlwit.logic.result import Unknown, Unsat
 from ltlwit.logic.syntax import parse_formula
 
 REQUIREMENTS = [f"G(req{i} -> F grant{i})" for i in range(12)] + [f"G(grant{i} -> !grant{i + 1})" for i in range(11)]

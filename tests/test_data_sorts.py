@@ -11,7 +11,6 @@ from ltlwit.logic.theory.sorts import (
     INT,
     REAL,
     Declarations,
-    Sort,
     SortError,
     parse_declaration,
     parse_sort,

@@ -6,7 +6,6 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ltl_reference import satisfies
 from strategies import formulas
 from test_pipeline import Fake, run
 from ltlwit.logic.assignment import Assignment

@@ -58,7 +58,7 @@ from ltlwit.logic.budget import Limit, OutOfTime
 from ltlwit.logic.formula import Formula, Or, conjuncts, disjuncts
 from ltlwit.logic.ltl.explore import letter_trace
 from ltlwit.logic.ltl.rewrite import negate
-from ltlwit.logic.ltl.xnf import SOLVER, Step, Xnf, folded, propagations
+from ltlwit.logic.ltl.xnf import SOLVER, Step, Xnf, folded
 from ltlwit.logic.trace import Trace
 
 #: Lengths tried at most, and the most clauses the unrolling may hold (memory).

@@ -20,7 +20,7 @@ from collections import OrderedDict
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from ltlwit.logic.formula import FALSE, PAST, TRUE, Formula, conjuncts, postorder
+from ltlwit.logic.formula import PAST, TRUE, Formula, conjuncts, postorder
 from ltlwit.logic.ltl.emptiness import accepting_scc
 from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget, OutOfTime
 from ltlwit.logic.ltl.expand import Translator
