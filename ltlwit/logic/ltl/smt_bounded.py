@@ -499,9 +499,13 @@ class Bounded:
                 return self._witness(asker, k)  # type: ignore[arg-type]
             if found is None:
                 self.doubt = asker.solver.reason()  # type: ignore[union-attr]
-            elif self.doubt is None and (k <= DEATH_EVERY or k & (k - 1) == 0):
+            elif self.doubt is None and (k <= DEATH_EVERY or k & (k - 1) == 0 and self.hard):
                 # a question whose run z3 must build in full (a satisfiable prefix of EUF
-                # counters: seconds) gets at most a share of the search's time so far
+                # counters: seconds) gets at most a share of the search's time so far; past
+                # the first bounds, only where the bounds need z3 (where the clauses refute
+                # them, as below the length an `X` chain demands, runs of that length are
+                # what the formula asks for, and z3, building one, may take seconds to heed
+                # an interrupt: 256 steps of BLACK's EUF counters, 9 s past its timeout)
                 began = time.perf_counter()
                 cap = DEATH_SHARE * (began - self.started) + DEATH_FLOOR
                 u.solver.set_timeout(max(1, int(1000 * min(cap, ends - began))))
