@@ -135,7 +135,7 @@ def test_check_names_the_conflicting_specs(tmp_path) -> None:
     conjunction = json_lines(out.stdout)[0]
     assert conjunction["status"] == "fail" and conjunction["conflict_minimal"] is True
     assert [(c["name"], c["line"]) for c in conjunction["conflict"]] == [("quiet", 3), ("busy", 7), ("r5", 9)]
-    assert conjunction["reason"].endswith(f"left out, unreadable: {spec}:8")
+    assert conjunction["reason"].endswith(f"left out: broken ({spec}:8, unreadable)")
     assert "these conflict: quiet" in (tmp_path / "j.xml").read_text()
     assert all(r["vacuity"] is None for r in json_lines(out.stdout)[1:])  # --consistency alone: no vacuity
     fine = tmp_path / "fine.spec"

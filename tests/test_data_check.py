@@ -152,7 +152,7 @@ def test_a_requirement_reads_its_own_component_s_types(tmp_path) -> None:
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("PASS (all 1 spec of") and lines[0].endswith(
-        "left out: R1 (dot is a variable, and is applied to arguments too (dot(...)))")
+        f"left out: R1 ({path}:1, dot is a variable, and is applied to arguments too (dot(...)))")
     assert [line.split()[:2] for line in lines[1:3]] == [["PASS", "R1"], ["PASS", "R2"]]
 
 

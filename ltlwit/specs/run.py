@@ -214,6 +214,10 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
     yield from results
 
 
+def _left_out(specs: Sequence[tuple[Spec, str]]) -> list[str]:
+    return [f"{s.name} ({s.where}, {why})" if s.name else f"{s.where} ({why})" for s, why in specs]
+
+
 def _declared_together(solve: SolveOptions, specs: list[Spec]) -> SolveOptions:
     """The options the specs' conjunction is solved with: every spec's declarations and the
     run's; SortError where two give one name different sorts (a FRET export's components may:
@@ -293,7 +297,7 @@ def _vacuity(path: str, conjuncts: list[tuple[int, Formula]], results: list[Spec
                           + (f" \"{spec.note}\"" if spec.note else "") for spec in conflict)
         proven = "" if core.minimal else " (not proven minimal)"
         if left_out:
-            proven += "; left out: " + ", ".join(f"{s.label} ({why})" for s, why in left_out)
+            proven += "; left out: " + ", ".join(_left_out(left_out))
         elapsed = round((time.perf_counter() - start) * 1000.0, 3)
         return ConjunctionResult(item=item, status="fail", count=len(formulas), time_ms=elapsed,
                                  message=f"jointly unsatisfiable: no trace satisfies all of them; these conflict: "
@@ -303,7 +307,7 @@ def _vacuity(path: str, conjuncts: list[tuple[int, Formula]], results: list[Spec
                                  message=verdict.reason or "no answer within the budget"), results
     conjunction = ConjunctionResult(item=item, status="pass", count=len(formulas), time_ms=elapsed,
                                     witness=verdict.witness if isinstance(verdict, Sat) else None,
-                                    message="left out: " + ", ".join(f"{s.label} ({why})" for s, why in left_out)
+                                    message="left out: " + ", ".join(_left_out(left_out))
                                     if left_out else None)
     if not findings:
         return conjunction, results
