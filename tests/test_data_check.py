@@ -171,6 +171,36 @@ def test_fret_exports_are_read_whatever_comes_first(tmp_path) -> None:
     assert result.exit_code == 2 and "not a FRET export: no list of requirements" in result.stderr
 
 
+def test_a_fret_list_of_requirements_is_an_export_without_variables(tmp_path) -> None:
+    """FRET's "export requirements" writes a JSON list, and older versions leave the editor's
+    HTML in the formula; undeclared numbers are doubles."""
+    path = tmp_path / "list.json"
+    path.write_text(json.dumps([
+        {"reqid": "R1", "fulltext": "FSM shall always satisfy state = s0 => STATE = s1",
+         "semantics": {"ptExpanded": "(H <b><i>(( state = s0 ) -> STATE = s1)</i></b>)"}},
+        {"reqid": "R2", "semantics": {"ptExpanded": "(H (state = s0 & STATE != s1 & STATE / 2 = 0.25))"}}], indent=2))
+    result = run("check", "--model", "none", "--consistency", str(path))
+    assert result.exit_code == 1, result.stderr
+    assert "jointly unsatisfiable" in result.stdout and "R1 (" in result.stdout and "R2 (" in result.stdout
+    assert "HTML tags" in result.stderr
+    assert [line.split()[:2] for line in result.stdout.splitlines()[1:3]] == [["PASS", "R1"], ["PASS", "R2"]]
+    junk = tmp_path / "junk.json"
+    junk.write_text("[1, 2]")
+    assert run("check", str(junk)).exit_code == 2
+
+
+def test_fret_formulas_are_read_in_nuxmv_s_syntax_with_or_without_atoms(tmp_path) -> None:
+    """`OPEN_DOOR` is one name in a requirement without atoms too (Spot would read `O PEN_DOOR`),
+    so the two requirements speak of the same proposition and conflict."""
+    path = tmp_path / "names.json"
+    path.write_text(_export([("R1", "C", "(H OPEN_DOOR)"), ("R2", "C", "(H ((! OPEN_DOOR) & (x > 0.0)))")], []))
+    result = run("check", "--model", "none", "--consistency", str(path))
+    assert result.exit_code == 1 and "jointly unsatisfiable" in result.stdout, result.stdout
+    assert "split" not in result.stderr
+    assert run("solve", "--model", "none", "--syntax", "nuxmv", "Ga & !a").stdout == "\"Ga\" & !a\n"
+    assert run("solve", "--model", "none", "--syntax", "spot", "Ga & !a").stdout.startswith("UNSAT")
+
+
 def test_declarations_that_clash_are_errors_of_their_specs(tmp_path) -> None:
     spec = tmp_path / "s.spec"
     spec.write_text("var x: Int\nG(x > 0)\n")

@@ -290,19 +290,22 @@ def test_reference_atoms_by_hand():
     assert R.search(("G", _atom("<", x, ("next", x))), [0, 1, 2], 4) is None
 
 
-def test_reference_matches_the_ltlf_oracle_on_propositional_formulas():
-    """The temporal operators of the vectorised reference, against the suite's LTLf oracle."""
-    rng = random.Random(SEED + 1)
+@pytest.mark.parametrize("lasso", [False, True], ids=["finite", "lasso"])
+def test_reference_matches_the_oracles_on_propositional_formulas(lasso: bool):
+    """The temporal operators of the vectorised reference, against the suite's LTLf oracle on
+    finite words and its textbook LTL oracle on lassos."""
+    rng = random.Random(SEED + (31 if lasso else 1))
     failures = []
     for _ in range(300):
         gen = R.Generator(rng, ["x"], ["p", "q"])
         f = _propositional(gen, rng.randint(1, 7))
-        n = rng.randint(1, 5)
-        word = [{"p": rng.random() < 0.5, "q": rng.random() < 0.5} for _ in range(n)]
-        mine = R.holds_on(f, word)
-        theirs = satisfies_finite(parse_formula(R.text(f)), word)
+        loop, period = (rng.randint(0, 3), rng.randint(1, 3)) if lasso else (None, rng.randint(1, 5))
+        word = [{"p": rng.random() < 0.5, "q": rng.random() < 0.5} for _ in range((loop or 0) + period)]
+        mine = R.holds_on(f, word, loop)
+        formula = parse_formula(R.text(f))
+        theirs = satisfies_lasso(formula, word[:loop], word[loop:]) if lasso else satisfies_finite(formula, word)
         if mine != theirs:
-            failures.append(f"{R.text(f)} on {R.trace_text(word)}: reference {mine}, ltlf_reference {theirs}")
+            failures.append(f"{R.text(f)} on {R.trace_text(word, loop)}: reference {mine}, oracle {theirs}")
     assert not failures, _report(failures, 300)
 
 
@@ -398,15 +401,18 @@ def test_holds_agrees_with_reference_on_random_traces(pre):
     failures = []
     pairs = _random_pairs(SEED + 2 + 100 * pre, PAIRS, pre)
     for f, trace, real in pairs:
-        text = R.trace_text(trace)
-        expected = R.holds_on(f, trace)
-        try:
-            got = ltl.holds(parse_formula(R.text(f)), parse_trace(text), declarations=reals() if real else ints())
-        except ValueError as e:
-            got = f"ValueError: {e}"
-        if got != expected:
-            failures.append(f"{R.text(f)} on [{text}]{' (Real)' if real else ''}: expected {expected}, got {got}")
+        _compare_holds(f, R.trace_text(trace), real, R.holds_on(f, trace), failures)
     assert not failures, _report(failures, len(pairs))
+
+
+def _compare_holds(f: tuple, text: str, real: bool, expected: bool, failures: list[str]) -> None:
+    """The tool's checker on the trace `text` against the reference's verdict `expected`."""
+    try:
+        got = ltl.holds(parse_formula(R.text(f)), parse_trace(text), declarations=reals() if real else ints())
+    except ValueError as e:
+        got = f"ValueError: {e}"
+    if got != expected:
+        failures.append(f"{R.text(f)} on [{text}]{' (Real)' if real else ''}: expected {expected}, got {got}")
 
 
 @pytest.mark.parametrize("value", [0, 1, -1, 2, -3])
@@ -715,12 +721,7 @@ def test_holds_agrees_with_reference_on_random_lassos(kind):
     for f, states, loop, real in quads:
         expected = R.holds_on(f, states, loop)
         for text in (R.trace_text(states, loop), R.trace_text(states + states[loop:], loop)):
-            try:
-                got = ltl.holds(parse_formula(R.text(f)), parse_trace(text), declarations=reals() if real else ints())
-            except ValueError as e:
-                got = f"ValueError: {e}"
-            if got != expected:
-                failures.append(f"{R.text(f)} on [{text}]{' (Real)' if real else ''}: expected {expected}, got {got}")
+            _compare_holds(f, text, real, expected, failures)
     assert not failures, _report(failures, 2 * len(quads))
 
 
@@ -765,19 +766,3 @@ def test_reference_lasso_by_hand():
     assert R.search_lasso(_and(alternate, ("G", _atom("=", x, ("prev", ("next", x))))), [0, 1], 3) is None  # at 0
     assert R.witness_holds(("G", ("F", ("&", ("ap", "p"), _atom("=", x, _n(1))))), ["x = 0", "x = 1 & p"], loop=1)
     assert not R.witness_holds(("G", ("F", ("&", ("ap", "p"), _atom("=", x, _n(1))))), ["x = 0", "x = 1"], loop=1)
-
-
-def test_reference_matches_the_ltl_oracle_on_propositional_lassos():
-    """The temporal operators on lassos, against the suite's textbook LTL oracle."""
-    rng = random.Random(SEED + 31)
-    failures = []
-    for _ in range(300):
-        gen = R.Generator(rng, ["x"], ["p", "q"])
-        f = _propositional(gen, rng.randint(1, 7))
-        loop, period = rng.randint(0, 3), rng.randint(1, 3)
-        word = [{"p": rng.random() < 0.5, "q": rng.random() < 0.5} for _ in range(loop + period)]
-        mine = R.holds_on(f, word, loop)
-        theirs = satisfies_lasso(parse_formula(R.text(f)), word[:loop], word[loop:])
-        if mine != theirs:
-            failures.append(f"{R.text(f)} on {R.trace_text(word, loop)}: reference {mine}, ltl_reference {theirs}")
-    assert not failures, _report(failures, 300)

@@ -104,7 +104,7 @@ def test_strings_both_spot_and_polish_read_as_spot_unless_the_source_is_polish()
 
 
 def test_unknown_syntax_is_a_value_error_not_a_parse_error():
-    assert SYNTAXES == ("auto", "spot", "polish", "polish-spaced", "lbt")
+    assert SYNTAXES == ("auto", "spot", "polish", "polish-spaced", "lbt", "nuxmv")
     with pytest.raises(ValueError) as info:
         parse_formula("a", "ltl")
     assert not isinstance(info.value, ParseError)

@@ -5,8 +5,10 @@ so that the CLI's choice lists (`ltlwit.cli.choices`) can name them without load
 layer's parsers (`ltlwit --help` stays instant).
 """
 
-#: Formula syntaxes `parse_formula` reads; `auto` detects which one a text is written in.
-SYNTAXES = ("auto", "spot", "polish", "polish-spaced", "lbt")
+#: Formula syntaxes `parse_formula` reads; `auto` detects which one a text is written in;
+#: `nuxmv` is BLACK's and nuXmv's lexing (operators whole words: `GFa` is a name), which `auto`
+#: takes for a text with data atoms, and a FRET export's formulas always are.
+SYNTAXES = ("auto", "spot", "polish", "polish-spaced", "lbt", "nuxmv")
 #: Syntaxes formulas, traces and assignments print in (`Formula.to_str`, `Trace.to_str`, ...).
 OUTPUT_SYNTAXES = ("spot", "polish", "polish-spaced", "lbt")
 #: What `ltlwit fmt` writes: those, and ltlwit's own infix (`infix`: Spot's, with the past

@@ -29,7 +29,7 @@ from ltlwit.pipeline.answers import Answer, internal_error
 from ltlwit.pipeline.checking import engine_answer
 from ltlwit.pipeline.inputs import InputItem
 from ltlwit.pipeline.options import SolveOptions, default_max_memory
-from ltlwit.pipeline.parsing import InputParser, name_warnings
+from ltlwit.pipeline.parsing import InputParser, name_warnings, parse
 
 VerdictStatus = Literal["holds", "fails", "unknown", "error"]
 
@@ -191,6 +191,7 @@ class Requirement:
     always: bool = False
     substitute: tuple[tuple[str, str], ...] = ()
     declarations: Declarations | None = None
+    syntax: str | None = None  # its file's (a FRET export's `nuxmv`), else the run's
 
 
 def as_checked(formula: Formula, always: bool = False, substitute: tuple[tuple[str, str], ...] = ()) -> Formula:
@@ -241,7 +242,8 @@ def _check_log(requirement: Requirement, rows: list | Exception, log: str, optio
     if isinstance(rows, Exception):
         return done("error", message=str(rows))
     try:
-        formula = parser.parse(replace(item, text=requirement.text))
+        formula = (parse(requirement.text, requirement.syntax) if requirement.syntax
+                   else parser.parse(replace(item, text=requirement.text)))
     except ValueError as exc:
         return done("error", message="parse error in the formula", parse_error=exc)
     formula = as_checked(formula, requirement.always, requirement.substitute)

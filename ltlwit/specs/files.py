@@ -80,6 +80,8 @@ class Spec:
     substitute: tuple[tuple[str, str], ...] = ()
     #: How its text was read, where that may not be what was meant.
     warnings: tuple[str, ...] = ()
+    #: The syntax its file is written in (a FRET export: `nuxmv`), else None: the run's `--syntax`.
+    syntax: str | None = None
 
     @property
     def where(self) -> str:

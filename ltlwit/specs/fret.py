@@ -5,7 +5,7 @@ A FRET export is a JSON object with `requirements` (each with a `reqid`, its str
 at every step, as FRET's own analyses read it) and `variables` (`variable_name`, `dataType`:
 boolean, integer, double, or Simulink's int32, single...; `idType`: Input, Output, Internal,
 Mode, Function; for Internal ones an `assignment`). Each requirement becomes a spec named by
-its reqid, expected satisfiable, checked over finite traces at every instant (`Spec.always`:
+its reqid, read in nuXmv's syntax (`OPERATING_LIMITS` is a name even where no atom says so), expected satisfiable, checked over finite traces at every instant (`Spec.always`:
 `G(ptExpanded)`); the variables' data types become sort declarations (a requirement's from
 its own component's list where that lists the name: FRET analyses a component's requirements
 together, and a name may be a function there and a Simulink port elsewhere), a Function's name an
@@ -13,7 +13,8 @@ uninterpreted function, and an Internal variable whose assignment is a numeral a
 that value (FRET's enumerations are such constants: `thrust_borne` with assignment `0`). Other
 assignments (Lustre expressions with `pre` and `->`) are not read: those variables stay free.
 Numbers nothing declares (a variable the export does not list, a Function's arguments) are
-Real, FRET's `double`.
+Real, FRET's `double`. FRET's "export requirements" writes the requirements alone, as a JSON
+list: read as an export without `variables`.
 
 FRET sometimes leaves the HTML of its editor in a formula (`<b><i>(mag ( x ) < r)</i></b>`):
 the tags are taken out, with a warning, so that what is left is read as written.
@@ -38,9 +39,9 @@ _NUMERAL = re.compile(r"\s*(-?)\s*([0-9]+(?:\.[0-9]+)?)\s*\Z")
 
 
 def is_fret(path: str, head: bytes) -> bool:
-    """Whether a `.json` file is read as a FRET export: it holds a JSON object (`head`: its
-    first bytes; an object without `requirements` is then an error that says so)."""
-    return path.endswith(".json") and head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
+    """Whether a `.json` file is read as a FRET export: it holds a JSON object or list (`head`:
+    its first bytes; one that holds no requirements is then an error that says so)."""
+    return path.endswith(".json") and head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[")
 
 
 def read_fret(path: str) -> Iterator[Any]:
@@ -58,6 +59,8 @@ def read_fret(path: str) -> Iterator[Any]:
     except (UnicodeDecodeError, ValueError) as exc:
         yield Spec(path, 0, error=f"not a valid JSON file: {exc}")
         return
+    if isinstance(data, list):
+        data = {"requirements": data}
     if not isinstance(data, dict) or not isinstance(data.get("requirements"), list):
         yield Spec(path, 0, error="not a FRET export: no list of requirements")
         return
@@ -98,7 +101,8 @@ def _spec(requirement: Any, path: str, text: str, seen: dict[str, int], declarat
     component = semantics.get("component_name") if isinstance(semantics, dict) else None
     own = components.get(component, {}) if isinstance(component, str) else {}
     return Spec(path, line, name, " ".join(formula.split()), "sat", semantics="finite", note=note, always=True,
-                declarations=_scoped(declarations, own, formula), substitute=constants, warnings=warnings)
+                declarations=_scoped(declarations, own, formula), substitute=constants, warnings=warnings,
+                syntax="nuxmv")
 
 
 def _line_of(text: str, reqid: str) -> int:

@@ -161,7 +161,7 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
             parsed.append((spec, None, SpecResult(item=item, spec=spec, status="error", message=spec.error)))
             continue
         try:
-            formula = parse(spec.formula, options.solve.syntax)
+            formula = parse(spec.formula, spec.syntax or options.solve.syntax)
         except ValueError as exc:
             parsed.append((spec, None, SpecResult(item=item, spec=spec, status="error", message="parse error",
                                                   parse_error=exc)))
@@ -172,7 +172,7 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
             parsed.append((spec, None, SpecResult(item=item, spec=spec, status="error", message=problem)))
             continue
         parsed.append((spec, formula, None))
-        warnings.append(spec.warnings + name_warnings(spec.formula, formula, options.solve.syntax))
+        warnings.append(spec.warnings + name_warnings(spec.formula, formula, spec.syntax or options.solve.syntax))
     queries = []  # a spec expected valid is asked about its negation
     for spec, formula, done in parsed:
         if done is None and formula is not None:

@@ -2,7 +2,8 @@
 
 Formulas: `spot` (Spot's infix, with its aliases and UTF-8 operators), `polish` (DeepLTL's
 network Polish `&Uab!Xc`; a string with spaces between tokens is read as spaced Polish),
-`polish-spaced` (`& U req b ! X c`), `lbt`, and `auto` (see `detect`). The past operators
+`polish-spaced` (`& U req b ! X c`), `lbt`, `nuxmv` (BLACK's and nuXmv's: Spot's infix with
+operators as whole words, and data atoms; see `data`), and `auto` (see `detect`). The past operators
 (`Y Z O H S T`: yesterday, weak yesterday, once, historically, since, triggered) are read
 and printed in the letters BLACK and nuXmv use by every syntax but network Polish, which
 stays DeepLTL's future-only format; so is BLACK's weak next `wX` (finite traces: "if there is
@@ -18,6 +19,7 @@ import re
 from ltlwit.logic import OUTPUT_SYNTAXES, SYNTAXES
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula
+from ltlwit.logic.syntax.data import parse_data
 from ltlwit.logic.syntax.detect import SyntaxGuess, parse_auto
 from ltlwit.logic.syntax.errors import ParseError
 from ltlwit.logic.syntax.infix import parse_spot
@@ -52,7 +54,8 @@ def _polish(text: str) -> Formula:
 
 
 _CYCLE_KEYWORD = re.compile(r"(?:^|[\s;])cycle\s*\{")  # Spot's framing, not DeepLTL's `;{...}`
-_PARSERS = {"auto": parse_auto, "spot": parse_spot, "polish": _polish, "polish-spaced": parse_spaced, "lbt": parse_lbt}
+_PARSERS = {"auto": parse_auto, "spot": parse_spot, "polish": _polish, "polish-spaced": parse_spaced, "lbt": parse_lbt,
+            "nuxmv": parse_data}
 _NAMES = {"polish": "DeepLTL's Polish notation", "polish-spaced": "Spaced Polish notation", "lbt": "LBT"}
 _PRINTERS = {"spot": print_spot, "infix": print_spot, "polish": print_network, "polish-spaced": print_spaced, "lbt": print_lbt}
 
