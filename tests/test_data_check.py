@@ -223,3 +223,17 @@ def test_log_checks_compare_propositions_and_report_once(tmp_path) -> None:
     result = run("verify", "--var", "x:Real", "--log", str(nan), "G(x > 1.0)")
     assert result.exit_code == 2 and "row 2: x = nan is not a number" in result.stderr
 
+
+
+def test_requirements_whose_names_clash_together_are_left_out_of_the_conjunction(tmp_path) -> None:
+    """Nothing declares `yout`: a variable in R1 and R3, a function in R2. Each reads alone;
+    the conjunction keeps R1 and R3 and leaves R2 out, saying why."""
+    path = tmp_path / "clash.json"
+    path.write_text(json.dumps([{"reqid": r, "semantics": {"ptExpanded": f}} for r, f in [
+        ("R1", "(H (yout > 1.0))"), ("R2", "(H (yout(3) = 0.0))"), ("R3", "(H (yout < 0.0))")]]))
+    result = run("check", "--model", "none", "--consistency", str(path))
+    first = result.stdout.splitlines()[0]
+    assert first.startswith("FAIL") and "R1 (" in first and "R3 (" in first, result.stdout
+    assert f"left out: R2 ({path}:1, yout is a variable, and is applied to arguments too" in first
+    assert [line.split()[:2] for line in result.stdout.splitlines()[1:4]] == [["PASS", "R1"], ["PASS", "R2"],
+                                                                           ["PASS", "R3"]]

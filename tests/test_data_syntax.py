@@ -63,6 +63,15 @@ def test_bounded_operators_spell_out() -> None:
     assert parse_formula("G[0,1] (x > 0)") is parse_formula("x > 0 & wX(x > 0)")
 
 
+def test_fret_s_bounds_up_to_n() -> None:
+    """FRET's `O[<=n]` is `O[0,n]` and `O[<n]` is `O[0,n-1]`, for F, G and H too; older
+    exports write them so (`O[<= 200 ]` once its HTML is taken out)."""
+    assert parse_formula("O[<= 2 ] (x > 0)") is parse_formula("O[0,2] (x > 0)")
+    assert parse_formula("H[<3] (x > 0)") is parse_formula("H[0,2] (x > 0)")
+    assert parse_formula("F[<=1] (x > 0)") is parse_formula("F[0,1] (x > 0)")
+    assert parse_formula("G[<1] (x > 0)") is parse_formula("x > 0")
+
+
 def test_pre_bool_is_spelled_out() -> None:
     """FRET's `preBool(init, e)`: `init` at the first instant, e at the previous one after."""
     assert parse_formula("preBool(FALSE, p) & x > 0") is parse_formula("(!Y 1 & 0 | Y p) & x > 0")
@@ -103,6 +112,9 @@ def test_other_syntaxes_say_they_have_no_data_atoms() -> None:
     ("x > 1 & (y = )", 13, "unexpected closing parenthesis"),
     ("x > 1 & {a}", 8, "PSL/SERE syntax"),
     ("O[3,1] (x > 0)", 1, "reversed range"),
+    ("O[<0] (x > 0)", 1, "empty range in O[<0]"),
+    ("F[<=1001] (x > 0)", 1, "bound 1001 too large"),
+    ("H[<= 200 sec] (x > 0)", 1, "expected H[a..b], H[a,b] or H[<=n]"),
     ("absreal(x) > 1", 0, "unknown function absreal (did you mean absReal?)"),
     ("G(PreReal(0, x) < 1)", 2, "unknown function PreReal (did you mean preReal?)"),
 ])

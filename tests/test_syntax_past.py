@@ -289,7 +289,7 @@ def test_network_polish_reads_the_past_letters_as_names():
         ("a S S b", 4, "unexpected since operator"),
         ("a Y b", 2, "unexpected yesterday operator"),
         ("(O)", 2, "unexpected closing parenthesis"),
-        ("O[2] a", 1, "malformed bounded operator: expected O[a..b] or O[a,b]"),
+        ("O[2] a", 1, "malformed bounded operator: expected O[a..b], O[a,b] or O[<=n]"),
     ],
 )
 def test_malformed_past_infix_is_located(text: str, column: int, reason: str):

@@ -207,6 +207,8 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
                     if (problem := _sorts_problem(f, parsed[i][0], solve, together=True)) is not None}
         left_out += [(parsed[i][0], problem) for i, problem in clashing.items()]
         conjuncts = [(i, f) for i, f in conjuncts if i not in clashing]
+        conjuncts, apart = _typed_together(conjuncts, solve)
+        left_out += [(parsed[i][0], problem) for i, problem in apart]
         conjunction, results = _vacuity(where, conjuncts, results, solve, pool, findings=options.vacuity,
                                         left_out=left_out)
         if conjunction is not None:
@@ -230,6 +232,37 @@ def _declared_together(solve: SolveOptions, specs: list[Spec]) -> SolveOptions:
             except SortError as exc:
                 raise SortError(f"{spec.label}: {exc}", exc.name) from None
     return replace(solve, declarations=declared)
+
+
+def _typed_together(conjuncts: list[tuple[int, Formula]], solve: SolveOptions
+                    ) -> tuple[list[tuple[int, Formula]], list[tuple[int, str]]]:
+    """The conjuncts whose names take one meaning together (each alone may: `yout` a variable
+    in one requirement and a function in another, where nothing declares it), and the others
+    with the reason: all of them where they do, else, in file order, each one that does not
+    with those kept before it is left out."""
+    declared = solve.declarations
+
+    def problem(formulas: list[Formula]) -> str | None:
+        together = And(*formulas)
+        if not together.data:
+            return None
+        try:
+            resolve(boolean_comparisons(together, declared), declared)
+        except SortError as exc:
+            return str(exc)
+        return None
+
+    if problem([f for _, f in conjuncts]) is None:
+        return conjuncts, []
+    kept: list[tuple[int, Formula]] = []
+    apart: list[tuple[int, str]] = []
+    for i, f in conjuncts:
+        why = problem([g for _, g in kept] + [f])
+        if why is None:
+            kept.append((i, f))
+        else:
+            apart.append((i, why))
+    return kept, apart
 
 
 def _as_checked(spec: Spec, formula: Formula) -> Formula:
