@@ -237,3 +237,23 @@ def test_requirements_whose_names_clash_together_are_left_out_of_the_conjunction
     assert f"left out: R2 ({path}:1, yout is a variable, and is applied to arguments too" in first
     assert [line.split()[:2] for line in result.stdout.splitlines()[1:4]] == [["PASS", "R1"], ["PASS", "R2"],
                                                                            ["PASS", "R3"]]
+
+
+def test_an_export_of_several_projects_checks_each_apart(tmp_path) -> None:
+    """FRET's whole database: P1's requirements conflict, P2's hold together and share a
+    reqid with P1's; a reqid repeated within a project is an error at its second line."""
+    path = tmp_path / "projects.json"
+    path.write_text(json.dumps([
+        {"reqid": "R1", "project": "P1", "semantics": {"ptExpanded": "(H (x > 1.0))"}},
+        {"reqid": "R2", "project": "P1", "semantics": {"ptExpanded": "(H (x < 0.0))"}},
+        {"reqid": "R1", "project": "P2", "semantics": {"ptExpanded": "(H (x < 0.0))"}},
+        {"reqid": "R1", "project": "P2", "semantics": {"ptExpanded": "(H (x = 0.0))"}}], indent=1))
+    result = run("check", "--model", "none", "--consistency", str(path))
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"FAIL (all 2 specs of {path}, project P1, together): jointly unsatisfiable")
+    assert lines[1].startswith(f"PASS (all 1 spec of {path}, project P2, together): jointly satisfiable")
+    assert f"ERROR R1 ({path}:24): duplicate reqid 'R1' (first at line 17)" in result.stdout
+    assert lines[-1].endswith("; 1 file whose specs contradict each other")
+    records = [json.loads(line) for line in run("check", "--model", "none", "--consistency", "--format", "json",
+                                                  str(path)).stdout.splitlines()]
+    assert [(r["group"], r["status"]) for r in records if r["kind"] == "conjunction"] == [("P1", "fail"), ("P2", "pass")]

@@ -64,12 +64,13 @@ def test_bounded_operators_spell_out() -> None:
 
 
 def test_fret_s_bounds_up_to_n() -> None:
-    """FRET's `O[<=n]` is `O[0,n]` and `O[<n]` is `O[0,n-1]`, for F, G and H too; older
+    """FRET's `O[<=n]` is `O[0,n]`, `O[<n]` `O[0,n-1]` and `O[=n]` `O[n,n]`, for F, G and H too; older
     exports write them so (`O[<= 200 ]` once its HTML is taken out)."""
     assert parse_formula("O[<= 2 ] (x > 0)") is parse_formula("O[0,2] (x > 0)")
     assert parse_formula("H[<3] (x > 0)") is parse_formula("H[0,2] (x > 0)")
     assert parse_formula("F[<=1] (x > 0)") is parse_formula("F[0,1] (x > 0)")
     assert parse_formula("G[<1] (x > 0)") is parse_formula("x > 0")
+    assert parse_formula("O[= 2] (x > 0)") is parse_formula("O[2,2] (x > 0)")
 
 
 def test_pre_bool_is_spelled_out() -> None:

@@ -102,12 +102,14 @@ class CheckPrinter(Printer):
     def __init__(self, env: Environment) -> None:
         super().__init__(env)
         self.counts: Counter[str] = Counter()
+        self._together: set[tuple[str, str]] = set()  # (file, status): files counted, not projects
 
     def emit(self, result: SpecResult | ConjunctionResult) -> None:
         if isinstance(result, SpecResult):
             self.counts[result.status] += 1
             self.counts["vacuity:" + (result.vacuity or "")] += 1
-        else:
+        elif (result.item.file, result.status) not in self._together:
+            self._together.add((result.item.file, result.status))
             self.counts["together:" + result.status] += 1
         with self.answering(result):
             self.warn(result)
@@ -126,7 +128,8 @@ class CheckText(CheckPrinter):
     def render(self, result: SpecResult | ConjunctionResult) -> None:
         word = result.status.upper()
         if isinstance(result, ConjunctionResult):
-            label = f"(all {plural(result.count, 'spec')} of {result.item.file} together)"
+            of = f"{result.item.file}, project {result.group}," if result.group else result.item.file
+            label = f"(all {plural(result.count, 'spec')} of {of} together)"
             if result.status == "pass":
                 detail = "jointly satisfiable, witness " + (witness_text(result.witness) or "?") \
                     + (f"; {result.message}" if result.message else "")

@@ -82,6 +82,9 @@ class Spec:
     warnings: tuple[str, ...] = ()
     #: The syntax its file is written in (a FRET export: `nuxmv`), else None: the run's `--syntax`.
     syntax: str | None = None
+    #: The set of specs it goes together with, apart from the file's others (a FRET export of
+    #: several projects: its project), else None: the whole file's.
+    group: str | None = None
 
     @property
     def where(self) -> str:

@@ -14,7 +14,9 @@ that value (FRET's enumerations are such constants: `thrust_borne` with assignme
 assignments (Lustre expressions with `pre` and `->`) are not read: those variables stay free.
 Numbers nothing declares (a variable the export does not list, a Function's arguments) are
 Real, FRET's `double`. FRET's "export requirements" writes the requirements alone, as a JSON
-list: read as an export without `variables`.
+list: read as an export without `variables`. An export of several projects (FRET's whole
+database) holds a set of requirements per project: each is checked together apart from the
+others (`Spec.group`), and a reqid may be another project's too.
 
 FRET sometimes leaves the HTML of its editor in a formula (`<b><i>(mag ( x ) < r)</i></b>`):
 the tags are taken out, with a warning, so that what is left is read as written.
@@ -70,30 +72,39 @@ def read_fret(path: str) -> Iterator[Any]:
     except SortError as exc:
         yield Spec(path, 0, error=f"variables: {exc}")
         return
-    seen: dict[str, int] = {}
-    for requirement in data["requirements"]:
-        yield _spec(requirement, path, text, seen, declarations, components, constants)
+    requirements = data["requirements"]
+    projects = {r.get("project") for r in requirements if isinstance(r, dict) and isinstance(r.get("project"), str)}
+    seen: dict[tuple[str | None, str], int] = {}
+    cursor: dict[str, int] = {}
+    for requirement in requirements:
+        yield _spec(requirement, path, text, seen, cursor, declarations, components, constants, len(projects) > 1)
 
 
-def _spec(requirement: Any, path: str, text: str, seen: dict[str, int], declarations: Declarations,
-          components: dict[str, dict[str, Sort | None]], constants: tuple[tuple[str, str], ...]) -> Any:
+def _spec(requirement: Any, path: str, text: str, seen: dict[tuple[str | None, str], int], cursor: dict[str, int],
+          declarations: Declarations, components: dict[str, dict[str, Sort | None]],
+          constants: tuple[tuple[str, str], ...], by_project: bool) -> Any:
+    """One requirement as a spec; `by_project`: the export holds several projects, each a
+    set of requirements of its own (its reqids may be another's too)."""
     from ltlwit.specs.files import Spec
 
     if not isinstance(requirement, dict):
         return Spec(path, 0, error="a requirement must be an object")
     reqid = requirement.get("reqid")
     name = reqid if isinstance(reqid, str) and reqid.strip() else None
-    line = _line_of(text, name) if name else 0
+    line = _line_of(text, name, cursor) if name else 0
     note = requirement.get("fulltext") if isinstance(requirement.get("fulltext"), str) else None
     semantics = requirement.get("semantics")
     formula = semantics.get("ptExpanded") if isinstance(semantics, dict) else None
+    project = requirement.get("project") if by_project and isinstance(requirement.get("project"), str) else None
     if name is None:
-        return Spec(path, line, error="a requirement without a reqid")
-    if name in seen:
-        return Spec(path, line, name, error=f"duplicate reqid {name!r} (first at line {seen[name]})")
-    seen[name] = line
+        return Spec(path, line, error="a requirement without a reqid", group=project)
+    if (project, name) in seen:
+        return Spec(path, line, name, error=f"duplicate reqid {name!r} (first at line {seen[project, name]})",
+                    group=project)
+    seen[project, name] = line
     if not isinstance(formula, str) or not formula.strip():
-        return Spec(path, line, name, note=note, error="no semantics.ptExpanded (FRET has not formalized it)")
+        return Spec(path, line, name, note=note, error="no semantics.ptExpanded (FRET has not formalized it)",
+                    group=project)
     warnings: tuple[str, ...] = ()
     if _TAGS.search(formula):
         formula = _TAGS.sub(" ", formula)
@@ -102,15 +113,20 @@ def _spec(requirement: Any, path: str, text: str, seen: dict[str, int], declarat
     own = components.get(component, {}) if isinstance(component, str) else {}
     return Spec(path, line, name, " ".join(formula.split()), "sat", semantics="finite", note=note, always=True,
                 declarations=_scoped(declarations, own, formula), substitute=constants, warnings=warnings,
-                syntax="nuxmv")
+                syntax="nuxmv", group=project)
 
 
-def _line_of(text: str, reqid: str) -> int:
-    """The line of the file where the requirement's reqid is written (1-based; 0: not found)."""
-    at = text.find(f'"reqid": {json.dumps(reqid)}')
+def _line_of(text: str, reqid: str, cursor: dict[str, int]) -> int:
+    """The line of the file where the requirement's reqid is written (1-based; 0: not found),
+    past where the same reqid was found before (`cursor`: a reqid may repeat)."""
+    start = cursor.get(reqid, 0)
+    at = text.find(f'"reqid": {json.dumps(reqid)}', start)
     if at < 0:
-        at = text.find(json.dumps(reqid))
-    return text.count("\n", 0, at) + 1 if at >= 0 else 0
+        at = text.find(json.dumps(reqid), start)
+    if at < 0:
+        return 0
+    cursor[reqid] = at + 1
+    return text.count("\n", 0, at) + 1
 
 
 def _variables(entries: list) -> tuple[Declarations, dict[str, dict[str, Sort | None]], tuple[tuple[str, str], ...]]:

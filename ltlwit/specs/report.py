@@ -32,7 +32,8 @@ def finding_text(f: Finding) -> str:
 
 def record(result: SpecResult | ConjunctionResult) -> dict[str, Any]:
     if isinstance(result, ConjunctionResult):
-        return {"kind": "conjunction", "file": result.item.file, "specs": result.count, "status": result.status,
+        return {"kind": "conjunction", "file": result.item.file, "group": result.group, "specs": result.count,
+                "status": result.status,
                 "witness": witness_text(result.witness), "reason": result.message if result.status != "error" else None,
                 "error": result.error_text, "time_ms": result.time_ms,
                 "conflict": [{"name": s.name, "line": s.line or None} for s in result.conflict] or None,
@@ -63,7 +64,8 @@ def junit_xml(results: Iterable[SpecResult | ConjunctionResult]) -> bytes:
             suite = suites[file] = ET.SubElement(root, "testsuite", name=file)
         case = ET.SubElement(suite, "testcase", classname=file, time=f"{result.time_ms / 1000:.6f}")
         if isinstance(result, ConjunctionResult):
-            case.set("name", f"all {plural(result.count, 'spec')} together are satisfiable")
+            of = f" of project {result.group}" if result.group else ""
+            case.set("name", f"all {plural(result.count, 'spec')}{of} together are satisfiable")
             _outcome(case, result.status, result.message, result.error_text, "inconsistent", None)
             continue
         spec = result.spec

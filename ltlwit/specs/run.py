@@ -65,6 +65,8 @@ class ConjunctionResult(Answer):
     #: and whether its minimality was proven within the budget.
     conflict: tuple[Spec, ...] = ()
     conflict_minimal: bool | None = None
+    #: The set of the file's specs it is about (a FRET export's project), None: all of them.
+    group: str | None = None
 
 
 @dataclass(frozen=True)
@@ -195,25 +197,37 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
             yield from results
             return
         solve = replace(options.solve, semantics=kinds.pop()) if kinds else options.solve
-        try:
-            solve = _declared_together(solve, [parsed[i][0] for i, _ in conjuncts])
-        except SortError as exc:
-            yield ConjunctionResult(item=InputItem(f"the {plural(len(conjuncts), 'spec')} expected satisfiable",
-                                                   where, 0), status="error", count=len(conjuncts), message=str(exc))
-            yield from results
-            return
-        left_out = [(spec, "unreadable") for spec, f, done in parsed if f is None]
-        clashing = {i: problem for i, f in conjuncts
-                    if (problem := _sorts_problem(f, parsed[i][0], solve, together=True)) is not None}
-        left_out += [(parsed[i][0], problem) for i, problem in clashing.items()]
-        conjuncts = [(i, f) for i, f in conjuncts if i not in clashing]
-        conjuncts, apart = _typed_together(conjuncts, solve)
-        left_out += [(parsed[i][0], problem) for i, problem in apart]
-        conjunction, results = _vacuity(where, conjuncts, results, solve, pool, findings=options.vacuity,
-                                        left_out=left_out)
-        if conjunction is not None:
-            yield conjunction
+        conjunctions = []
+        for group in dict.fromkeys(spec.group for spec, _, _ in parsed):  # a FRET export's projects
+            scope = {i for i, (spec, _, _) in enumerate(parsed) if spec.group == group}
+            conjunction, results = _together(where, [(i, f) for i, f in conjuncts if i in scope], parsed, scope,
+                                             results, solve, pool, options.vacuity)
+            if conjunction is not None:
+                conjunctions.append(replace(conjunction, group=group))
+        yield from conjunctions
     yield from results
+
+
+def _together(where: str, conjuncts: list[tuple[int, Formula]], parsed: list, scope: set[int],
+              results: list[SpecResult], solve: SolveOptions, pool: Pool | None, findings: bool
+              ) -> tuple[ConjunctionResult | None, list[SpecResult]]:
+    """Whether a set of specs (`scope`: their places in `parsed`) holds together: the
+    conjunction of those expected satisfiable that read and whose names mean one thing in all
+    of them, the others named as left out."""
+    try:
+        solve = _declared_together(solve, [parsed[i][0] for i, _ in conjuncts])
+    except SortError as exc:
+        return ConjunctionResult(item=InputItem(f"the {plural(len(conjuncts), 'spec')} expected satisfiable",
+                                                where, 0), status="error", count=len(conjuncts),
+                                 message=str(exc)), results
+    left_out = [(spec, "unreadable") for i, (spec, f, _) in enumerate(parsed) if f is None and i in scope]
+    clashing = {i: problem for i, f in conjuncts
+                if (problem := _sorts_problem(f, parsed[i][0], solve, together=True)) is not None}
+    left_out += [(parsed[i][0], problem) for i, problem in clashing.items()]
+    conjuncts = [(i, f) for i, f in conjuncts if i not in clashing]
+    conjuncts, apart = _typed_together(conjuncts, solve)
+    left_out += [(parsed[i][0], problem) for i, problem in apart]
+    return _vacuity(where, conjuncts, results, solve, pool, findings=findings, left_out=left_out, scope=scope)
 
 
 def _left_out(specs: Sequence[tuple[Spec, str]]) -> list[str]:
@@ -306,11 +320,12 @@ def _judge(spec: Spec, solution: Solution, warnings: tuple[str, ...]) -> SpecRes
 
 def _vacuity(path: str, conjuncts: list[tuple[int, Formula]], results: list[SpecResult],
              options: SolveOptions, pool: Pool | None = None, findings: bool = True,
-             left_out: Sequence[tuple[Spec, str]] = ()) -> tuple[ConjunctionResult | None, list[SpecResult]]:
+             left_out: Sequence[tuple[Spec, str]] = (), scope: set[int] | None = None
+             ) -> tuple[ConjunctionResult | None, list[SpecResult]]:
     indices = {i for i, _ in conjuncts}
     if findings:
-        results = [r if i in indices or r.status == "error" else replace(r, vacuity="skipped")
-                   for i, r in enumerate(results)]
+        results = [r if i in indices or r.status == "error" or (scope is not None and i not in scope)
+                   else replace(r, vacuity="skipped") for i, r in enumerate(results)]
     if not conjuncts:
         return None, results
     decide = _memo(options)

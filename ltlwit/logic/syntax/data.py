@@ -45,7 +45,7 @@ from ltlwit.logic.theory.terms import RELATIONS, SHIFTS, Term
 _HINT = re.compile(
     r"!=|<=(?!>)|>=|(?<![-=<])>(?!=)|<(?![=>]|-{1,2}>)|(?<![<>!=])=(?![>=])(?!(?<=[A-Za-z0-9_.\"]=)[01](?![0-9.]))"
     r"|\b(?:w?next|w?prev|preReal|preInt|preBool|absReal|absInt)\s*\("
-    r"|\b[OH]\s*\[(?!\s*\])|\b[FG]\s*\[\s*(?:[0-9]+\s*,|<)")  # nuXmv's and FRET's bounded operators
+    r"|\b[OH]\s*\[(?!\s*\])|\b[FG]\s*\[\s*(?:[0-9]+\s*,|<|=)")  # nuXmv's and FRET's bounded operators
 #: A name applied to arguments (a predicate), which Spot's reading rejects.
 _CALL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\s*\(")
 
@@ -113,8 +113,8 @@ _BRACKET = re.compile(r"[ \t\n\r]*\[")
 _ENDS_OPERAND = re.compile(r"[ \t\n\r]*(?:[+*/%=<>,)&|]|!=|\Z|(?:U|R|V|W|M|S|T|xor|xnor|mod)\b)")
 _BOUNDS = re.compile(r"\[[ \t\n\r]*([0-9]+)[ \t\n\r]*(?:(\.\.|:|,)[ \t\n\r]*([0-9]*)[ \t\n\r]*)?\]")
 _STRONG = re.compile(r"\[[ \t\n\r]*![ \t\n\r]*\]")
-#: FRET's `O[<=n]` (0 to n steps) and `O[<n]` (0 to n - 1), for F, G, O and H.
-_UP_TO = re.compile(r"\[[ \t\n\r]*(<=?)[ \t\n\r]*([0-9]+)[ \t\n\r]*\]")
+#: FRET's `O[<=n]` (0 to n steps), `O[<n]` (0 to n - 1) and `O[=n]` (n), for F, G, O and H.
+_UP_TO = re.compile(r"\[[ \t\n\r]*(<=?|=)[ \t\n\r]*([0-9]+)[ \t\n\r]*\]")
 
 
 class Lexeme(NamedTuple):
@@ -221,14 +221,15 @@ def _unary(text: str, i: int, word: str, toks: list[Lexeme]) -> int:
     if word not in _BOUNDED:
         raise ParseError(text, i, f"unsupported: bounded operator {word}[..]", bracket.end() - i)
     up_to = _UP_TO.match(text, start) if op != "X" else None
-    if up_to is not None:  # FRET's `[<=n]`: read as `[0,n]`, its errors marked alike
+    if up_to is not None:  # FRET's `[<=n]`: read as `[0,n]` (`[=n]`: `[n,n]`), errors marked alike
         digits, width = up_to.group(2), up_to.end() - start
         if len(digits.lstrip("0")) > len(str(MAX_BOUND)) or int(digits) > MAX_BOUND:
             raise ParseError(text, start, f"bound {digits} too large in {word}[..] (at most {MAX_BOUND})", width)
         bound = int(digits) - (up_to.group(1) == "<")
         if bound < 0:
             raise ParseError(text, start, f"empty range in {word}[<0]: no instant is less than 0 steps away", width)
-        toks.append(Lexeme("un", op, i, up_to.end() - i, (0, bound)))
+        low = bound if up_to.group(1) == "=" else 0
+        toks.append(Lexeme("un", op, i, up_to.end() - i, (low, bound)))
         return up_to.end()
     found = _BOUNDS.match(text, start)
     if found is not None and not found.group(3) and word in ("O", "H"):
