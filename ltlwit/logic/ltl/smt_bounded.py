@@ -73,7 +73,6 @@ class Z3Clauses:
         self._symbols: set[str] = set()  # data symbols declared to this solver's parser
         self._model = None
         self._timeout: int | None = None
-        self._timeout_at: float | None = None  # when the timeout set runs out (`_arm`)
         self.theory = False  # the last check needed z3 (the clauses alone did not refute it)
 
     def bool(self, v: int):
@@ -115,16 +114,16 @@ class Z3Clauses:
 
     def set_timeout(self, ms: int) -> None:
         self._timeout = ms
-        self._timeout_at = time.perf_counter() + ms / 1000
         self.solver.set("timeout", ms)
 
     def _arm(self) -> None:
-        """z3 counts its timeout from the check on: the time since it was set (posing a
-        probe's problem, handing it to a fresh solver: a second and more on 256 steps of
-        BLACK's LRA counters) is taken off, and the check never runs past the deadline."""
+        """z3 counts its timeout from the check on, and a question's problem may take seconds
+        to pose after it was set (a probe handed to a fresh solver: a second on 256 steps of
+        BLACK's LRA counters): the check never runs past the deadline. (The round's time is
+        not cut by the posing: a problem kept from round to round is then never asked.)"""
         self.limit.check_time()
-        if self._timeout_at is not None:
-            left = min(self._timeout_at - time.perf_counter(), self.limit.remaining())
+        if self._timeout is not None:
+            left = min(self._timeout / 1000, self.limit.remaining())
             self.solver.set("timeout", max(1, int(1000 * left)))
 
     def flush(self) -> None:
