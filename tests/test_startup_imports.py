@@ -29,6 +29,8 @@ HEAVY = (
     "ltlwit.cli.progress", "json", "csv", "traceback",
     # the SMT solver and the searches over data: only formulas with data atoms load them
     "z3", "ltlwit.logic.theory.smt", "ltlwit.logic.ltl.data", "ltlwit.logic.ltl.smt_bounded",
+    # and the data parser and sorts: a plain formula is told apart by `data_hints` alone
+    "ltlwit.logic.syntax.data", "ltlwit.logic.theory.sorts", "ltlwit.logic.theory.terms",
 )
 
 #: Satisfiable, and past the small-formula step (more APs than it takes): the SAT-based

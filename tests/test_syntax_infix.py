@@ -123,6 +123,6 @@ def test_psl_and_bounded_syntax_is_reported_as_unsupported(text: str, column: in
 
 def test_bounded_past_needs_both_bounds():
     """nuXmv's bounded past is `O[a,b]`, `H[a,b]`; one number is an error under the bracket."""
-    with pytest.raises(ParseError, match=r"malformed bounded operator: expected O\[a..b\] or O\[a,b\]") as info:
+    with pytest.raises(ParseError, match=r"malformed bounded operator: expected O\[a..b\], O\[a,b\] or O\[<=n\]") as info:
         spot("O[2] a")
     assert info.value.column == 1

@@ -108,12 +108,12 @@ def data_options(command: Callable) -> Callable:
 def declarations_of(ctx: click.Context, options: dict[str, Any]) -> Any:
     """The `Declarations` of `--var` and `--domain` (popped from `options`), None when neither
     was given; a bad declaration is a usage error."""
-    from ltlwit.logic.theory.sorts import Declarations, SortError, parse_declaration, parse_sort
-
     variables = options.pop("variables", ())
     domain = options.pop("domain", None)
     if not variables and domain is None:
         return None
+    from ltlwit.logic.theory.sorts import Declarations, SortError, parse_declaration, parse_sort
+
     try:
         out = Declarations(domain=parse_sort(domain) if domain else None)
         for text in variables:

@@ -8,10 +8,12 @@ from __future__ import annotations
 import importlib.util
 import os
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ltlwit.logic import SEMANTICS
-from ltlwit.logic.theory.sorts import Declarations
+
+if TYPE_CHECKING:  # the theory layer loads with the first formula over data
+    from ltlwit.logic.theory.sorts import Declarations
 
 #: --model's keywords: `auto` is `si` where its weights are installed and a CUDA GPU can run
 #: them, the engine alone elsewhere; `both` asks both families and tries the union of their

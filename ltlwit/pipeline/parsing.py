@@ -30,7 +30,7 @@ def name_warnings(text: str, formula: Formula, syntax: str = "auto") -> tuple[st
     infix (`spot`, or `auto` where the infix reading is the one taken); () for most texts."""
     if syntax not in ("auto", "spot"):
         return ()
-    from ltlwit.logic.syntax.data import wring_suffixes
+    from ltlwit.logic.syntax.data_hints import wring_suffixes
     from ltlwit.logic.syntax.infix import parse_spot
     from ltlwit.logic.syntax.infix_lex import split_names, split_warning
 

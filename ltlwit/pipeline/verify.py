@@ -18,11 +18,10 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field, replace
-from typing import ClassVar, Iterable, Iterator, Literal
+from typing import TYPE_CHECKING, ClassVar, Iterable, Iterator, Literal
 
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.result import Sat, Unknown
-from ltlwit.logic.theory.sorts import Declarations
 from ltlwit.logic.trace import Trace
 from ltlwit.logic.witness import Witness, holds, logic_of, parse_witness
 from ltlwit.pipeline.answers import Answer, internal_error
@@ -30,6 +29,9 @@ from ltlwit.pipeline.checking import engine_answer
 from ltlwit.pipeline.inputs import InputItem
 from ltlwit.pipeline.options import SolveOptions, default_max_memory
 from ltlwit.pipeline.parsing import InputParser, name_warnings, parse
+
+if TYPE_CHECKING:  # the theory layer loads with the first formula over data
+    from ltlwit.logic.theory.sorts import Declarations
 
 VerdictStatus = Literal["holds", "fails", "unknown", "error"]
 

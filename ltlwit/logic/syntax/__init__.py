@@ -19,7 +19,6 @@ import re
 from ltlwit.logic import OUTPUT_SYNTAXES, SYNTAXES
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula
-from ltlwit.logic.syntax.data import parse_data
 from ltlwit.logic.syntax.detect import SyntaxGuess, parse_auto
 from ltlwit.logic.syntax.errors import ParseError
 from ltlwit.logic.syntax.infix import parse_spot
@@ -53,9 +52,15 @@ def _polish(text: str) -> Formula:
     return parse_spaced(text) if any(ch.isspace() for ch in text.strip()) else parse_network(text)
 
 
+def _nuxmv(text: str) -> Formula:
+    from ltlwit.logic.syntax.data import parse_data  # the data parser loads where it is used
+
+    return parse_data(text)
+
+
 _CYCLE_KEYWORD = re.compile(r"(?:^|[\s;])cycle\s*\{")  # Spot's framing, not DeepLTL's `;{...}`
 _PARSERS = {"auto": parse_auto, "spot": parse_spot, "polish": _polish, "polish-spaced": parse_spaced, "lbt": parse_lbt,
-            "nuxmv": parse_data}
+            "nuxmv": _nuxmv}
 _NAMES = {"polish": "DeepLTL's Polish notation", "polish-spaced": "Spaced Polish notation", "lbt": "LBT"}
 _PRINTERS = {"spot": print_spot, "infix": print_spot, "polish": print_network, "polish-spaced": print_spaced, "lbt": print_lbt}
 

@@ -34,49 +34,10 @@ from typing import NamedTuple
 from ltlwit.logic.budget import check_deadline
 from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, Formula, Not, Or, And, atom, ap
 from ltlwit.logic.syntax.errors import ParseError
+from ltlwit.logic.syntax.data_hints import call_hint, data_hint, wring_suffixes  # noqa: F401 (read here too)
 from ltlwit.logic.syntax.infix_lex import MAX_BOUND, _skip_comment, read_bounds
 from ltlwit.logic.syntax.names import unquote_at
 from ltlwit.logic.theory.terms import RELATIONS, SHIFTS, Term
-
-#: Whether a text holds a comparison or a term operator: then it is read here. `=` next to
-#: `<`, `>`, `!` or `=` is part of an arrow or of another comparison, and `=0`/`=1` right
-#: after a name is Wring's negation suffix (Spot reads `a=0` as `!a`); `<` and `>` inside the
-#: arrows `-> => <-> <=> <>` are not comparisons.
-_HINT = re.compile(
-    r"!=|<=(?!>)|>=|(?<![-=<])>(?!=)|<(?![=>]|-{1,2}>)|(?<![<>!=])=(?![>=])(?!(?<=[A-Za-z0-9_.\"]=)[01](?![0-9.]))"
-    r"|\b(?:w?next|w?prev|preReal|preInt|preBool|absReal|absInt)\s*\("
-    r"|\b[OH]\s*\[(?!\s*\])|\b[FG]\s*\[\s*(?:[0-9]+\s*,|<|=)")  # nuXmv's and FRET's bounded operators
-#: A name applied to arguments (a predicate), which Spot's reading rejects.
-_CALL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\s*\(")
-
-
-#: A quoted name or a comment: what the hints do not look into (`"x < 3"` is a proposition).
-_OPAQUE = re.compile(r'"(?:[^"\\]|\\.)*"?|/\*.*?(?:\*/|\Z)', re.S)
-
-
-def _bare(text: str) -> str:
-    return _OPAQUE.sub(" ", text) if '"' in text or "/*" in text else text
-
-
-def data_hint(text: str) -> bool:
-    """Whether `text` is a formula over data (module docstring), read by `parse_data`."""
-    return _HINT.search(_bare(text)) is not None
-
-
-#: Wring's negation suffix on a name: `x=0` (Spot's `!x`), `x=1` (`x`).
-_WRING = re.compile(r"(?<![A-Za-z0-9_.\"])([A-Za-z_][A-Za-z0-9_.]*=[01])(?![0-9.])")
-
-
-def wring_suffixes(text: str) -> list[str]:
-    """The `name=0`/`name=1` of a text Spot reads as negation suffixes, each once: where a
-    user may have meant a comparison (`x = 0`)."""
-    return list(dict.fromkeys(_WRING.findall(_bare(text)))) if "=" in text else []
-
-
-def call_hint(text: str) -> bool:
-    """Whether `text` applies a name to arguments: a predicate, if Spot cannot read it."""
-    return any(m.group().rstrip("( \t") not in _NOT_CALLS for m in _CALL.finditer(_bare(text)))
-
 
 #: Binary connectives and their level; right-associative levels.
 _LOGIC = {"->": 1.0, "=>": 1.0, "<->": 1.0, "<=>": 1.0, "|": 2.0, "||": 2.0, "xor": 3.0, "xnor": 3.0,
@@ -88,9 +49,6 @@ _COMPARE = 6.0
 _ARITH = {"+": 7.0, "-": 7.0, "*": 8.0, "/": 8.0, "mod": 8.0}
 _NEG_LEVEL = 9.0
 _UNARY_WORDS = {"X": "X", "F": "F", "G": "G", "Y": "Y", "Z": "Z", "O": "O", "H": "H", "wX": WEAK_NEXT}
-#: Words before a parenthesis that are no call: the unary operators, and PSL's `first_match`,
-#: which the Spot reading reports as unsupported.
-_NOT_CALLS = frozenset(_UNARY_WORDS) | {"first_match"}
 _BOUNDED = {"X": "X[n] or X[!]", **{op: f"{op}[a..b], {op}[a,b] or {op}[<=n]" for op in "FGOH"}}
 
 _TOKEN = re.compile(r"""

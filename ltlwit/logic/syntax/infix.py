@@ -20,7 +20,7 @@ import re
 
 from ltlwit.logic.budget import check_deadline
 from ltlwit.logic.formula import FALSE, PAST, TRUE, WEAK_NEXT, Formula, collector_paused
-from ltlwit.logic.syntax.data import call_hint, data_hint, parse_data
+from ltlwit.logic.syntax.data_hints import call_hint, data_hint
 from ltlwit.logic.syntax.errors import ParseError
 from ltlwit.logic.syntax.infix_lex import _WORDS, _WORDS_LIMIT, LEVELS, RIGHT, Tok, _word, describe, tokenize
 
@@ -36,7 +36,7 @@ def conjunct_spans(text: str) -> tuple[Formula, list[tuple[int, int]]]:
     `formula.conjuncts` does (so `1` conjuncts are left out); ParseError as `parse_spot`."""
     if data_hint(text) or (call_hint(text) and _data_reading(text) is not None):
         spans: list[tuple[int, int]] = []
-        return parse_data(text, spans), spans
+        return _data(text, spans), spans
     where: list[_Span] = []
     formula = _parse(text, where)
     out, stack = [], [where[0]]
@@ -63,7 +63,7 @@ def _parse(text: str, where: list[_Span] | None) -> Formula:
         if plain is not None:
             return plain
         if data_hint(text):  # comparisons, term operators: BLACK's and nuXmv's reading
-            return parse_data(text)
+            return _data(text)
     try:
         return _spot(text, where)
     except ParseError:
@@ -74,9 +74,15 @@ def _parse(text: str, where: list[_Span] | None) -> Formula:
         return found
 
 
+def _data(text: str, where: list | None = None) -> Formula:
+    from ltlwit.logic.syntax.data import parse_data  # loaded with the first formula over data
+
+    return parse_data(text, where)
+
+
 def _data_reading(text: str) -> Formula | None:
     try:
-        return parse_data(text)
+        return _data(text)
     except ParseError:
         return None
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from ltlwit.logic.formula import ATOM, WEAK_NEXT, Formula
 from ltlwit.logic.syntax.names import spot_ap
-from ltlwit.logic.theory.printing import name_text, print_term
 
 #: Binding strength, lowest first, exactly Spot's table (`S T` with `U R`); atoms and unary
 #: operators bind tighter than any binary operator, so only binary children ever need
@@ -30,6 +29,8 @@ def print_spot(formula: Formula) -> str:
     as whole words (`G F a`, not `GFa`), names by its rules, atoms in parentheses under a
     unary operator (`G(x = 1)`, `!(x > 2)`)."""
     data = formula.data
+    if data:  # the theory layer loads with the first formula over data
+        from ltlwit.logic.theory.printing import name_text, print_term
     name = name_text if data else spot_ap
     out: list[str] = []
     stack: list[Formula | str] = [formula]
