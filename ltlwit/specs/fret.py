@@ -5,11 +5,12 @@ A FRET export is a JSON object with `requirements` (each with a `reqid`, its str
 at every step, as FRET's own analyses read it) and `variables` (`variable_name`, `dataType`:
 boolean, integer, double, or Simulink's int32, single...; `idType`: Input, Output, Internal,
 Mode, Function; for Internal ones an `assignment`). Each requirement becomes a spec named by
-its reqid, read in nuXmv's syntax (`OPERATING_LIMITS` is a name even where no atom says so), expected satisfiable, checked over finite traces at every instant (`Spec.always`:
+its reqid, read in nuXmv's syntax (`OPERATING_LIMITS` is a name even where no atom says so),
+expected satisfiable, checked over finite traces at every instant (`Spec.always`:
 `G(ptExpanded)`); the variables' data types become sort declarations (a requirement's from
 its own component's list where that lists the name: FRET analyses a component's requirements
-together, and a name may be a function there and a Simulink port elsewhere), a Function's name an
-uninterpreted function, and an Internal variable whose assignment is a numeral a constant of
+together, and a name may be a function there and a Simulink port elsewhere), a Function's
+name an uninterpreted function, and an Internal variable whose assignment is a numeral a constant of
 that value (FRET's enumerations are such constants: `thrust_borne` with assignment `0`). Other
 assignments (Lustre expressions with `pre` and `->`) are not read: those variables stay free.
 Numbers nothing declares (a variable the export does not list, a Function's arguments) are
@@ -54,7 +55,8 @@ def read_fret(path: str) -> Iterator[Any]:
     try:
         with open(path, "rb") as stream:
             raw = stream.read()
-        data = json.loads(raw.decode("utf-8-sig"))
+        text = raw.decode("utf-8-sig")
+        data = json.loads(text)
     except OSError as exc:
         yield Spec(path, 0, error=f"cannot open: {exc.strerror or type(exc).__name__}")
         return
@@ -66,7 +68,6 @@ def read_fret(path: str) -> Iterator[Any]:
     if not isinstance(data, dict) or not isinstance(data.get("requirements"), list):
         yield Spec(path, 0, error="not a FRET export: no list of requirements")
         return
-    text = raw.decode("utf-8-sig", errors="replace")
     try:
         declarations, components, constants = _variables(data.get("variables") or [])
     except SortError as exc:

@@ -17,7 +17,7 @@ from ltlwit.logic.core import unsat_core
 from ltlwit.logic.formula import And, Formula, Not
 from ltlwit.logic.result import Result, Sat, Unknown, Unsat
 from ltlwit.logic.witness import Witness, is_witness, logic_of
-from ltlwit.logic.theory.sorts import SortError, boolean_comparisons, resolve
+from ltlwit.logic.theory.sorts import Declarations, SortError, boolean_comparisons, resolve
 from ltlwit.pipeline import Pipeline
 from ltlwit.pipeline.answers import Answer, Solution, internal_error, plural
 from ltlwit.pipeline.checking import engine_answer
@@ -255,23 +255,12 @@ def _typed_together(conjuncts: list[tuple[int, Formula]], solve: SolveOptions
     with the reason: all of them where they do, else, in file order, each one that does not
     with those kept before it is left out."""
     declared = solve.declarations
-
-    def problem(formulas: list[Formula]) -> str | None:
-        together = And(*formulas)
-        if not together.data:
-            return None
-        try:
-            resolve(boolean_comparisons(together, declared), declared)
-        except SortError as exc:
-            return str(exc)
-        return None
-
-    if problem([f for _, f in conjuncts]) is None:
+    if _clash(And(*(f for _, f in conjuncts)), declared) is None:
         return conjuncts, []
     kept: list[tuple[int, Formula]] = []
     apart: list[tuple[int, str]] = []
     for i, f in conjuncts:
-        why = problem([g for _, g in kept] + [f])
+        why = _clash(And(*(g for _, g in kept), f), declared)
         if why is None:
             kept.append((i, f))
         else:
@@ -292,6 +281,16 @@ def _sorts_problem(formula: Formula, spec: Spec, options: SolveOptions, together
     try:
         declared = options.declarations if together else \
             options.declarations.merged(spec.declarations) if options.declarations else spec.declarations
+    except SortError as exc:
+        return str(exc)
+    return _clash(formula, declared)
+
+
+def _clash(formula: Formula, declared: Declarations | None) -> str | None:
+    """Why the names of a formula cannot take one sort each as declared, or None."""
+    if not formula.data:
+        return None
+    try:
         resolve(boolean_comparisons(formula, declared), declared)
     except SortError as exc:
         return str(exc)
