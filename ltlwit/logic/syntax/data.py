@@ -1,7 +1,7 @@
 """Formulas over data, as BLACK, nuXmv and NASA's FRET write them: LTL whose atoms may compare
 terms (`x + 1 > y`, `lift_mode = thrust_borne`, `next(x) = x + 1`, `absReal(Psi - Cmd) <= 1.0`).
 
-The infix parser hands a text here when it holds a comparison or a term operator (`data_hint`),
+The infix parser hands a text here when it holds a comparison or a term operator (`data_hints`),
 or when Spot's reading fails on a call (`det_3x3(a, b)`). The lexing is BLACK's and nuXmv's,
 not Spot's: operators are whole words (`X X a`, `G(a)`; `GFa` and `FC` are names), `+ - * /`
 are arithmetic (never Spot's `|` and Wring's `&`), and a numeral is a number (`1` and `0`
@@ -34,8 +34,7 @@ from typing import NamedTuple
 from ltlwit.logic.budget import check_deadline
 from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, Formula, Not, Or, And, atom, ap
 from ltlwit.logic.syntax.errors import ParseError
-from ltlwit.logic.syntax.data_hints import call_hint, data_hint, wring_suffixes  # noqa: F401 (read here too)
-from ltlwit.logic.syntax.infix_lex import MAX_BOUND, _skip_comment, read_bounds
+from ltlwit.logic.syntax.infix_lex import _skip_comment, check_bounds, read_bounds
 from ltlwit.logic.syntax.names import unquote_at
 from ltlwit.logic.theory.terms import RELATIONS, SHIFTS, Term
 
@@ -181,8 +180,7 @@ def _unary(text: str, i: int, word: str, toks: list[Lexeme]) -> int:
     up_to = _UP_TO.match(text, start) if op != "X" else None
     if up_to is not None:  # FRET's `[<=n]`: read as `[0,n]` (`[=n]`: `[n,n]`), errors marked alike
         digits, width = up_to.group(2), up_to.end() - start
-        if len(digits.lstrip("0")) > len(str(MAX_BOUND)) or int(digits) > MAX_BOUND:
-            raise ParseError(text, start, f"bound {digits} too large in {word}[..] (at most {MAX_BOUND})", width)
+        check_bounds(text, start, [digits], word, width)
         bound = int(digits) - (up_to.group(1) == "<")
         if bound < 0:
             raise ParseError(text, start, f"empty range in {word}[<0]: no instant is less than 0 steps away", width)

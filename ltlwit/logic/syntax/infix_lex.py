@@ -323,16 +323,20 @@ def read_bounds(text: str, start: int, found: re.Match | None, word: str, op: st
     width = (close + 1 if close >= 0 else len(text)) - start
     if found is None or (op == "X") != (found.group(2) is None):
         raise ParseError(text, start, f"syntax error, malformed bounded operator: expected {expected}", width)
-    numbers = [n for n in (found.group(1), found.group(3)) if n]
-    big = next((n for n in numbers if len(n.lstrip("0")) > len(str(MAX_BOUND)) or int(n) > MAX_BOUND), None)
-    if big is not None:
-        raise ParseError(text, start, f"bound {big} too large in {word}[..] (at most {MAX_BOUND})", width)
+    check_bounds(text, start, [n for n in (found.group(1), found.group(3)) if n], word, width)
     low = int(found.group(1))
     high = low if op == "X" else int(found.group(3)) if found.group(3) else None
     if high is not None and high < low:
         raise ParseError(text, start, f"reversed range in {word}[{low}..{high}]: the upper bound is below the lower one",
                          width)
     return low, high
+
+
+def check_bounds(text: str, start: int, numbers: list[str], word: str, width: int) -> None:
+    """ParseError under the bracket at `start` where a bound (digits) is over `MAX_BOUND`."""
+    big = next((n for n in numbers if len(n.lstrip("0")) > len(str(MAX_BOUND)) or int(n) > MAX_BOUND), None)
+    if big is not None:
+        raise ParseError(text, start, f"bound {big} too large in {word}[..] (at most {MAX_BOUND})", width)
 
 
 def _skip_comment(text: str, i: int) -> int:
