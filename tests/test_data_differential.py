@@ -330,6 +330,46 @@ def test_solve_int_bounded_agrees_with_reference():
     assert len(unknown) <= MAX_UNKNOWN_RATE * len(CASES), _report(unknown, len(CASES))
 
 
+def test_exact_length_probes_agree_with_reference():
+    """A probe (`smt_bounded.Probe`: one exact length, the values its equalities force computed
+    exactly before z3 is asked, `theory.forced`) finds a model of n instants exactly when the
+    reference does, n = 1..4: a refutation there may end the bounded search in an Unsat proof."""
+    from ltlwit.logic.budget import Budget, Limit
+    from ltlwit.logic.ltl import finite as finite_traces
+    from ltlwit.logic.ltl.rewrite import simplify
+    from ltlwit.logic.ltl.smt_bounded import Probe
+    from ltlwit.logic.ltl.xnf import step
+    from ltlwit.logic.theory.smt import Encoder
+
+    failures, asked = [], 0
+    for k, case in enumerate(CASES):
+        tree = case.bounded
+        abstraction = ltl.abstraction(ltl.as_declared(parse_formula(R.text(tree)), ints()), ints(), True)
+        limit = Limit(Budget(seconds=30))
+        guarded, alive = finite_traces.guarded(abstraction.formula)
+        encoding = step(simplify(guarded, limit), limit=limit)
+        if alive.name not in encoding.aps:
+            continue  # rewritten to a constant: no unrolling to probe
+        vs, ps = sorted(R.variables(tree)), sorted(R.propositions(tree))
+        domain = R.value_range(case.lo, case.hi)
+        for n in range(1, min(case.length, 4) + 1):
+            expected = bool(R.evaluate(tree, R.all_traces(n, vs, ps, domain)).any())
+            probe = Probe(encoding, abstraction, Encoder(abstraction.signature), limit, -encoding.aps[alive.name],
+                          alive.name)
+            probe._build(n)
+            found = probe.ask(n)
+            asked += 1
+            if found is not expected:
+                failures.append(f"[{k}] {R.text(tree)} at exactly {n} instants: reference {expected}, probe {found}")
+            elif found:
+                witness = probe.witness(n)
+                if not ltl.holds(parse_formula(R.text(tree)), witness, declarations=ints()):
+                    failures.append(f"[{k}] {R.text(tree)}: the probe's model {witness} fails its check")
+            probe.close()
+    assert asked > 300
+    assert not failures, _report(failures, asked)
+
+
 def test_handwritten_models_are_found():
     """The hand-written cases are decided, not just not contradicted: Sat where the reference
     knows a model (some longer than any random case needs), Unsat where it finds none (each of

@@ -401,21 +401,24 @@ class Recorded(Z3Clauses):
 
     def pose(self, units: list[int]) -> bool:
         """The problem under `units` for z3 (module docstring of `Probe`); False when unit
-        propagation alone refutes it."""
+        propagation, with the values the equalities force (`theory.forced`), refutes it."""
         from pysat.solvers import Solver
 
         from ltlwit.logic.ltl.xnf import SOLVER
+        from ltlwit.logic.theory.forced import Forced
 
+        forced = Forced(self.encoder.sig)
         with Solver(name=SOLVER, bootstrap_with=self.clauses) as sat:
-            ok, implied = sat.propagate(assumptions=units)
-        if not ok:
+            decided = self._propagate(sat, list(units), forced)
+        if decided is None:
             return False
-        self.fixed = {abs(x): x > 0 for x in implied}
         z3, enc, fixed = self.z3, self.encoder, self.fixed
         posed = []
         for n, (var, a, at) in enumerate(self.definitions):
             if not n & 255:
                 self.limit.check_time()  # 140 comparisons a step over 256 steps: seconds
+            if n in decided:
+                continue  # the values below decide it
             value = fixed.get(var)
             text = enc.smtlib(a, at)
             if text is None:
@@ -425,6 +428,17 @@ class Recorded(Z3Clauses):
                 self.define(var, text)
             else:
                 self.assert_text(text if value else f"(not {text})")
+        for at, values in forced.states.items():
+            for name, v in values.items():
+                text = enc.fact(name, at, v)
+                if text is None:
+                    posed.append(enc.var(name, at) == enc.constant(v, enc.sig.variables[name]))
+                else:
+                    self.assert_text(text)
+        for (name, args), v in forced.tables.items():
+            sorts, result = enc.sig.functions[(name, len(args))]
+            f = enc.function(name, len(args))
+            posed.append(f(*(enc.constant(x, s) for x, s in zip(args, sorts))) == enc.constant(v, result))
         for clause in self.clauses:
             if any(fixed.get(abs(x)) == (x > 0) for x in clause):
                 continue
@@ -434,6 +448,61 @@ class Recorded(Z3Clauses):
         self.solver.add(*posed)
         self.posed = self.solver.assertions()
         return True
+
+    def _propagate(self, sat, units: list[int], forced) -> set[int] | None:
+        """Unit propagation and the values it forces, to a fixpoint: `fixed` set, and the
+        definitions the values decide returned; None on a conflict."""
+        from collections import defaultdict, deque
+
+        defs = self.definitions
+        reading: dict[tuple, list[int]] = defaultdict(list)
+        of_var: dict[int, list[int]] = defaultdict(list)
+        keys = []
+        for n, (var, a, at) in enumerate(defs):
+            if not n & 1023:
+                self.limit.check_time()
+            of_var[var].append(n)
+            keys.append(forced.keys(a, at))
+            for key in keys[n]:
+                reading[key].append(n)
+        queue = deque(range(len(defs)))
+        decided: set[int] = set()
+        fixed: dict[int, bool] = {}
+        while True:
+            ok, implied = sat.propagate(assumptions=units)
+            if not ok:
+                return None
+            now = {abs(x): x > 0 for x in implied}
+            queue.extend(n for v in now.keys() - fixed.keys() for n in of_var.get(v, ()))
+            fixed = self.fixed = now
+            new = []
+            steps = 0
+            while queue:
+                steps += 1
+                if not steps & 1023:
+                    self.limit.check_time()
+                n = queue.popleft()
+                if n in decided:
+                    continue
+                var, a, at = defs[n]
+                value = forced.decide(a, at) if all(forced.known(k) for k in keys[n]) else None
+                if value is not None:
+                    decided.add(n)
+                    held = fixed.get(var)
+                    if held is None:
+                        fixed[var] = value
+                        new.append(var if value else -var)
+                    elif held != value:
+                        return None
+                    continue
+                held = fixed.get(var)
+                if held is not None:
+                    learnt = forced.learn(a, at, held)
+                    if learnt is not None:
+                        queue.extend(reading.get(learnt, ()))
+            if not new:
+                return decided
+            units += new
 
     def check(self, assumptions: list[int]) -> bool | None:
         if self.checks:  # asked again (after a timeout): a solver never asked, which simplifies

@@ -40,7 +40,7 @@ class TraceError(ValueError):
     sort, a function entry it does not give."""
 
 
-class _Undefined(Exception):
+class Undefined(Exception):
     """A division by zero: the comparison that holds it is false."""
 
 
@@ -60,10 +60,10 @@ def atom_value(a: Term, at: int, state: StateAt, sig: Signature, tables: Tables)
     sorts = sig.sorts_in(a)
     try:
         if a.op == "pred":
-            args = tuple(_value(c, at, state, sig, tables, sorts) for c in a.children)
+            args = tuple(term_value(c, at, state, sig, tables, sorts) for c in a.children)
             return bool(_entry(tables, a.name, args))  # type: ignore[arg-type]
-        left, right = (_value(c, at, state, sig, tables, sorts) for c in a.children)
-    except _Undefined:
+        left, right = (term_value(c, at, state, sig, tables, sorts) for c in a.children)
+    except Undefined:
         return False
     return _compare(a.op, left, right)
 
@@ -99,7 +99,7 @@ def _reads(term: Term, at: int):
             stack.extend((c, p, strong) for c in node.children)
 
 
-def _value(term: Term, at: int, state: StateAt, sig: Signature, tables: Tables,
+def term_value(term: Term, at: int, state: StateAt, sig: Signature, tables: Tables,
            sorts: Mapping[Term, Sort]) -> Value:
     """A term's value; `sorts`: the sort each of the atom's terms is computed in
     (`Signature.sorts_in`)."""
@@ -174,7 +174,7 @@ def _apply(node: Term, values: list[Value], sort: Sort, tables: Tables) -> Value
     if op in ("/", "mod"):
         a, b = values
         if b == 0:
-            raise _Undefined()
+            raise Undefined()
         if real and op == "/":
             return Fraction(a) / Fraction(b)  # type: ignore[arg-type]
         q, r = euclid(int(a), int(b))  # type: ignore[arg-type]

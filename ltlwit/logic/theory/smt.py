@@ -171,6 +171,14 @@ class Encoder:
             return "(and " + " ".join(f"(not (= {d} {z}))" for d, z in divisors) + f" {core})"
         return core
 
+    def fact(self, name: str, at: int, value: Value) -> str | None:
+        """`name = value` at instant `at` as SMT-LIB text (`smtlib`: None where an enumeration
+        is involved)."""
+        if self._enums or any(s.enum for s in self.sig.variables.values()):
+            return None
+        integer = self.sig.variables[name].name == "Int"
+        return f"(= {self._declare_var(name, at)} {_numeral_text(Fraction(value), integer)[0]})"  # type: ignore[arg-type]
+
     def _declare_var(self, name: str, at: int) -> str:
         symbol = f"|{_symbol('v', name, at)}|"
         if symbol not in self.declarations:
