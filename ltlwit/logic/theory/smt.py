@@ -23,6 +23,9 @@ from ltlwit.logic.theory.sorts import Signature, Sort
 from ltlwit.logic.theory.terms import PRE, RELATIONS, SHIFT_STEP, Term
 
 Where = Callable[[int], int]
+#: Values known before z3 is asked, by instant (`theory.forced`).
+Known = Mapping[int, Mapping[str, Value]]
+_NONE: Mapping[str, Value] = {}
 
 
 class Irrational(ValueError):
@@ -75,34 +78,39 @@ class Encoder:
         return f
 
     # -- atoms --------------------------------------------------------------------------------
-    def atom(self, a: Term, at: int, where: Where | None = None) -> z3.BoolRef:
+    def atom(self, a: Term, at: int, where: Where | None = None, known: Known | None = None) -> z3.BoolRef:
         """The comparison `a` at instant `at`; `where` maps each instant a variable is read at
         to the step holding its value (a lasso's later passes: the loop's), identity by default.
-        A `pre` is decided at the instant it is read at, as the exact evaluator decides it."""
+        A `pre` is decided at the instant it is read at, as the exact evaluator decides it.
+        `known`: values (by instant) written as constants instead of the variables: a quotient
+        by a variable whose value is known is linear (`smt_bounded.Recorded`)."""
         divisors: list[z3.ExprRef] = []
         sorts = self.sig.sorts_in(a)
         if a.op == "pred":
             key = (a.name, len(a.children))
             f = self.function(*key)  # type: ignore[arg-type]
-            args = tuple(self._term(c, at, where, divisors, s, sorts) for c, s in zip(a.children, self.sig.functions[key][0]))  # type: ignore[index]
+            args = tuple(self._term(c, at, where, divisors, s, sorts, known) for c, s in zip(a.children, self.sig.functions[key][0]))  # type: ignore[index]
             core = f(*args)
         else:
             left, right = a.children
             target = _common(_sort(left, sorts), _sort(right, sorts))
-            lt = self._term(left, at, where, divisors, target, sorts)
-            rt = self._term(right, at, where, divisors, target, sorts)
+            lt = self._term(left, at, where, divisors, target, sorts, known)
+            rt = self._term(right, at, where, divisors, target, sorts, known)
             core = _RELATE[a.op](lt, rt)
         if divisors:
             return z3.And(*(d != 0 for d in divisors), core)
         return core
 
     def _term(self, term: Term, at: int, where: Where | None, divisors: list, want: Sort,
-              sorts: Mapping[Term, Sort]) -> z3.ExprRef:
+              sorts: Mapping[Term, Sort], known: Known | None = None) -> z3.ExprRef:
         def leaf(node: Term, p: int) -> z3.ExprRef:
             if node.op == "num":
                 return self._numeral(node.value, _sort(node, sorts))
             if node.name in self.sig.constants:
                 return self._enum(self.sig.constants[node.name])[1][node.name]  # type: ignore[index]
+            value = known.get(p, _NONE).get(node.name) if known is not None else None  # type: ignore[arg-type]
+            if value is not None:
+                return self.constant(value, self.sig.variables[node.name])  # type: ignore[index]
             return self.var(node.name, where(p) if where else p)  # type: ignore[arg-type]
 
         return self._coerce(fold(term, at, leaf, lambda node, values: self._apply(node, values, divisors, sorts[node])),
@@ -148,24 +156,24 @@ class Encoder:
         return f(*args)
 
     # -- atoms as SMT-LIB text ------------------------------------------------------------------
-    def smtlib(self, a: Term, at: int) -> str | None:
+    def smtlib(self, a: Term, at: int, known: Known | None = None) -> str | None:
         """The comparison `a` at instant `at` as SMT-LIB text, for a solver's `from_string`
         (building z3 terms through the Python API cost 2 ms an atom: most of the searches' time
         on BLACK's counters of 40 variables); the symbols it uses are in `used` (their
         declarations in `declarations`) until the caller takes them. None where an enumeration
-        is involved (its sort lives in the API only): `atom` then."""
+        is involved (its sort lives in the API only): `atom` then. `known` as in `atom`."""
         if self._enums or any(s.enum for s in self.sig.variables.values()):
             return None
         divisors: list[str] = []
         sorts = self.sig.sorts_in(a)
         if a.op == "pred":
             key = (a.name, len(a.children))
-            args = [self._text(c, at, divisors, s, sorts) for c, s in zip(a.children, self.sig.functions[key][0])]  # type: ignore[index]
+            args = [self._text(c, at, divisors, s, sorts, known) for c, s in zip(a.children, self.sig.functions[key][0])]  # type: ignore[index]
             core = f"({self._declare_function(*key)} {' '.join(args)})"  # type: ignore[arg-type]
         else:
             left, right = a.children
             target = _common(_sort(left, sorts), _sort(right, sorts))
-            lt, rt = self._text(left, at, divisors, target, sorts), self._text(right, at, divisors, target, sorts)
+            lt, rt = self._text(left, at, divisors, target, sorts, known), self._text(right, at, divisors, target, sorts, known)
             core = f"({_SMTLIB_RELATIONS[a.op]} {lt} {rt})"
         if divisors:
             return "(and " + " ".join(f"(not (= {d} {z}))" for d, z in divisors) + f" {core})"
@@ -195,11 +203,15 @@ class Encoder:
         self.used.append(key)
         return symbol
 
-    def _text(self, term: Term, at: int, divisors: list, want: Sort, sorts: Mapping[Term, Sort]) -> str:
+    def _text(self, term: Term, at: int, divisors: list, want: Sort, sorts: Mapping[Term, Sort],
+              known: Known | None = None) -> str:
         """`_term` as text: the same sorts, coercions and division guards."""
         def leaf(node: Term, p: int) -> tuple[str, bool]:  # (text, an Int)
             if node.op == "num":
                 return _numeral_text(node.value, _sort(node, sorts).name == "Int")
+            value = known.get(p, _NONE).get(node.name) if known is not None else None  # type: ignore[arg-type]
+            if value is not None:
+                return _numeral_text(Fraction(value), self.sig.variables[node.name].name == "Int")  # type: ignore[arg-type,index]
             return self._declare_var(node.name, p), self.sig.variables[node.name].name == "Int"  # type: ignore[index]
 
         text, integer = fold(term, at, leaf, lambda node, values: self._apply_text(node, values, divisors, sorts[node]))
