@@ -24,7 +24,7 @@ G F grant2   # an unnamed spec; this comment is not an expectation
 def test_spec_lines() -> None:
     spec = parse_spec_line('name.v2: G("a#b" -> F c)   # expect: UNSAT')
     assert (spec.name, spec.formula, spec.expect, spec.error) == ("name.v2", 'G("a#b" -> F c)', "unsat", None)
-    assert parse_spec_line("F a # expect: maybe").error == "unknown expectation 'maybe' (use sat, unsat or valid)"
+    assert parse_spec_line("F a # expect: maybe").error == "unknown expectation 'maybe' (use sat, unsat, valid, allowed, forbidden or implied)"
     assert parse_spec_line("x:   # expect: sat").error == "no formula after 'x':"
     assert parse_spec_line('"quoted: ap" & b').name is None
 
@@ -137,8 +137,8 @@ def test_expectation_comments() -> None:
         spec = parse_spec_line("n: F a " + comment)
         assert spec.error is not None and spec.name == "n", comment
     assert parse_spec_line("F a # expect unsat").error.startswith(
-        "malformed expectation '# expect unsat': write exactly '# expect: sat|unsat|valid'")
-    assert parse_spec_line("F a # expect: maybe").error == "unknown expectation 'maybe' (use sat, unsat or valid)"
+        "malformed expectation '# expect unsat': write exactly '# expect: sat|unsat|valid|allowed|forbidden|implied'")
+    assert parse_spec_line("F a # expect: maybe").error == "unknown expectation 'maybe' (use sat, unsat, valid, allowed, forbidden or implied)"
 
 
 def test_malformed_expectation_fails_the_check(tmp_path) -> None:
@@ -171,7 +171,7 @@ def test_toml_expectation_keys_and_values(tmp_path) -> None:
     assert [(s.name, s.expect if s.error is None else None) for s in specs] == [
         ("a", None), ("b", None), ("c", None), ("d", None), ("e", "unsat")]
     assert specs[0].error == "unknown key 'expected' in [[spec]] (known: name, formula, expect, semantics)"
-    assert specs[2].error == "unknown expectation 'unsat (JIRA-12)' (use sat, unsat or valid)"
+    assert specs[2].error == "unknown expectation 'unsat (JIRA-12)' (use sat, unsat, valid, allowed, forbidden or implied)"
     result = run("check", str(path))
     assert result.exit_code == 2 and result.stdout.splitlines()[-1] == "5 specs: 1 passed, 0 failed, 0 unknown, 4 errors"
 

@@ -47,9 +47,12 @@ _COLORS = {"PASS": "green", "FAIL": "red", "UNKNOWN": "yellow", "ERROR": "red", 
 def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str, junit: str | None, vacuity: bool,
           consistency: bool, jobs: int, **options: object) -> ExitStatus:
     """Check specification files, for CI: each SPEC file ('-': stdin) holds one formula per line, optionally
-    `name: formula` and a trailing `# expect: unsat` or `# expect: valid` (default: sat), or is
-    a TOML file of [[spec]] tables (name, formula, expect), or a FRET requirements export (*.json:
-    each requirement a spec named by its reqid, holding at every instant of finite traces).
+    `name: formula` and a trailing `# expect: unsat` or `# expect: valid` (default: sat, a
+    requirement), or a scenario judged against the file's requirements together: `# expect:
+    allowed` (possible with them), `forbidden` (ruled out by them: the requirements that do are
+    named) or `implied` (every trace they allow satisfies it); or is a TOML file of [[spec]] tables
+    (name, formula, expect), or a FRET requirements export (*.json: each requirement a spec named
+    by its reqid, holding at every instant of finite traces).
 
     Exit status 0 only if every expectation holds (and, with --vacuity or --consistency, every
     file's specs are jointly satisfiable, and with --vacuity no occurrence is vacuous or
@@ -151,10 +154,12 @@ class CheckText(CheckPrinter):
             return f"expected {r.spec.expect}, no answer: {r.message}"
         if r.verdict == "valid":
             return "valid"
-        if r.verdict == "invalid":
+        if r.counterexample is not None:
             return f"{r.message}: {witness_text(r.counterexample)}"
         text = f"{r.verdict}, witness {witness_text(r.witness)}" if r.witness is not None else str(r.verdict)
-        return f"{r.message}; {text}" if r.status == "fail" else text
+        if r.status == "fail":
+            return f"{r.message}; {text}"
+        return f"{text} ({r.message})" if r.message else text
 
     def summary(self) -> None:
         c = self.counts

@@ -45,11 +45,16 @@ SPEC_FILES = [
     """mutex:    G !(grant1 & grant2)
 response: G(req1 -> F grant1)
 never:    G !(grant1 & grant2) & F(grant1 & grant2)   # expect: unsat
-follows:  G !(grant1 & grant2) -> !F(grant1 & grant2)   # expect: valid""",
-    "Blank lines and # comments are skipped. The expectation is sat (the default), unsat, or valid (every "
-    "trace satisfies the formula), written exactly # expect: VALUE; notes go in comments of their own "
+follows:  G !(grant1 & grant2) -> !F(grant1 & grant2)   # expect: valid
+both:     F(grant1 & grant2)                          # expect: forbidden""",
+    "Blank lines and # comments are skipped. The expectation is sat (the default: a requirement), unsat, or "
+    "valid (every trace satisfies the formula), each judged on its own; or allowed, forbidden or implied, a "
+    "scenario judged against the file's requirements together: allowed passes with a trace of the "
+    "requirements and the scenario, forbidden when no such trace exists (the requirements that rule it out "
+    "named), implied when every trace of the requirements satisfies it (those that imply it named). It is "
+    "written exactly # expect: VALUE; notes go in comments of their own "
     "(# expect: unsat  # REQ-12), and anything else that looks like an expectation is an error, never "
-    "silently sat. Each spec is judged on its own. A file named *.toml holds [[spec]] tables "
+    "silently sat. A file named *.toml holds [[spec]] tables "
     "with the keys name, formula (required), expect, and semantics (infinite or finite: that spec's own, "
     "over --semantics).",
     "Data variables' sorts, for formulas over data: lines var speed: Real, var x, y: Int, "

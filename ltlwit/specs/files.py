@@ -9,9 +9,15 @@ Text spec files: one formula per line, optionally named and with an expectation,
     follows:  G !(grant1 & grant2) -> !F(grant1 & grant2)   # expect: valid
 
 blank lines and `#` comments skipped; a name is an identifier (`[A-Za-z_][A-Za-z0-9_.-]*`)
-followed by `:`; the expectation is a trailing `# expect: sat|unsat|valid` (default `sat`;
-`valid`: every trace satisfies the formula; keyword and value in any case). A `#` or a `:`
-inside a double-quoted AP name is part of the name.
+followed by `:`; the expectation is a trailing `# expect: VALUE` (keyword and value in any
+case). A `#` or a `:` inside a double-quoted AP name is part of the name. Each spec is judged
+alone or against the file's requirements (its specs expected `sat`, the default):
+
+- `sat`: a requirement, satisfiable; `unsat`: unsatisfiable alone; `valid`: every trace
+  satisfies it;
+- `allowed`: a scenario that must stay possible together with every requirement;
+  `forbidden`: one the requirements must rule out; `implied`: a property every trace the
+  requirements allow satisfies (`SCENARIOS`: these are judged against the requirements).
 
 The trailing comment is cut at each `#` into comments of their own: exactly one of them may be
 the expectation, the others are notes (`F err  # expect: unsat  # REQ-12`). A spec must never
@@ -44,7 +50,9 @@ from ltlwit.pipeline.inputs import STDIN_NAME, max_line_bytes, read_lines
 from ltlwit.logic import SEMANTICS
 from ltlwit.logic.theory.sorts import Declarations, SortError, parse_declaration, parse_domain, parse_sort
 
-EXPECTATIONS = ("sat", "unsat", "valid")
+#: What a spec may be expected to be (files' module docstring).
+SCENARIOS = ("allowed", "forbidden", "implied")
+EXPECTATIONS = ("sat", "unsat", "valid") + SCENARIOS
 _NAME = re.compile(r"^([A-Za-z_][A-Za-z0-9_.\-]*)\s*:(?!=)\s*(.*)$")
 #: A comment (its text after the `#`) that is an expectation: `expect: VALUE`, nothing more.
 _EXPECT = re.compile(r"expect\s*:\s*(\S*)\Z", re.IGNORECASE)
@@ -52,7 +60,8 @@ _EXPECT = re.compile(r"expect\s*:\s*(\S*)\Z", re.IGNORECASE)
 #: and, after an optional `:` or `=`, maybe a word that reads as a value.
 _ATTEMPT = re.compile(r"([A-Za-z]+)\s*[:=]?\s*([A-Za-z]*)")
 _VALUE_WORDS = frozenset(EXPECTATIONS + ("satisfiable", "unsatisfiable", "invalid", "unsatisfied", "satisfied"))
-_EXPECT_HINT = "write exactly '# expect: sat|unsat|valid'"
+_EXPECT_HINT = "write exactly '# expect: sat|unsat|valid|allowed|forbidden|implied'"
+_EXPECT_CHOICES = "use sat, unsat, valid, allowed, forbidden or implied"
 _TOML_SPEC = re.compile(r"^\s*\[\[\s*spec\s*\]\]")
 
 
@@ -228,7 +237,7 @@ def _expectation(comment: str | None) -> tuple[str, str | None]:
             return "sat", (f"malformed expectation '# {part.strip()}': {_EXPECT_HINT}, "
                            "a note in a comment of its own ('# expect: unsat  # REQ-12')")
         if match.group(1).lower() not in EXPECTATIONS:
-            return "sat", f"unknown expectation {match.group(1)!r} (use sat, unsat or valid)"
+            return "sat", f"unknown expectation {match.group(1)!r} ({_EXPECT_CHOICES})"
         found.append(match.group(1).lower())
     if len(found) > 1:
         return "sat", f"more than one expectation on the line ({', '.join(found)})"
@@ -236,7 +245,7 @@ def _expectation(comment: str | None) -> tuple[str, str | None]:
 
 
 def parse_spec_line(text: str, file: str = "<spec>", line: int = 1) -> Spec:
-    """`[name:] formula [# expect: sat|unsat|valid] [# note]...` (the line is neither blank
+    """`[name:] formula [# expect: VALUE] [# note]...` (the line is neither blank
     nor a comment)."""
     body, comment = _split_comment(text)
     name = None
@@ -344,7 +353,7 @@ def _toml_spec(entry: object, path: str, line: int, seen: dict[str, int]) -> Spe
     if name is not None and (not isinstance(name, str) or not name.strip()):
         return Spec(path, line, error="a spec name must be a non-empty string")
     if not isinstance(expect, str) or expect.lower() not in EXPECTATIONS:
-        return Spec(path, line, name, error=f"unknown expectation {expect!r} (use sat, unsat or valid)")
+        return Spec(path, line, name, error=f"unknown expectation {expect!r} ({_EXPECT_CHOICES})")
     if name is not None:
         if name in seen:
             return Spec(path, line, name, error=f"duplicate spec name {name!r} (first at line {seen[name]})")

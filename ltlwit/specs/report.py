@@ -46,6 +46,8 @@ def record(result: SpecResult | ConjunctionResult) -> dict[str, Any]:
         "counterexample": witness_text(result.counterexample), "source": result.source,
         "reason": result.message if result.status in ("fail", "unknown") else None,
         "error": result.error_text, "time_ms": result.time_ms, "vacuity": result.vacuity,
+        "core": [{"name": s.name, "line": s.line or None} for s in result.core] or None,
+        "core_minimal": result.core_minimal,
         "findings": [{"ap": f.occurrence.ap, "occurrence": f.occurrence.nth, "polarity": f.occurrence.polarity,
                       "replacement": f.value, "implied": f.replaced.to_str("spot"),
                       "status": "undecided" if f.undecided else "vacuous", "reason": f.reason}

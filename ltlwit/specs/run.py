@@ -5,6 +5,14 @@ Each spec is answered by the solving pipeline (model candidates validated, engin
 `sat` passes with a verified witness, `unsat` passes when the engine proves it (a model never
 claims unsatisfiability), `valid` passes when the negation is unsatisfiable and fails with a
 verified counterexample otherwise. UNKNOWN (the budget ran out) never passes.
+
+Scenarios (`allowed`, `forbidden`, `implied`) are judged against the requirements of their file
+(its specs expected `sat`; a FRET export's: those of the scenario's project), all together:
+`allowed` passes with a witness of the requirements and the scenario, `forbidden` when no trace
+satisfies both (the requirements that rule it out named: a core), `implied` when no trace of
+the requirements violates the property (the requirements that imply it named); otherwise each
+fails with the trace that shows it. A requirement set that conflicts alone makes every scenario
+forbidden and every property implied: that fails too, naming the conflict.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ from ltlwit.pipeline.inputs import STDIN_NAME, FormulaItem, InputItem
 from ltlwit.pipeline.options import SolveOptions
 from ltlwit.pipeline.parsing import name_warnings, parse
 from ltlwit.pipeline.verify import as_checked
-from ltlwit.specs.files import Spec, read_specs
+from ltlwit.specs.files import SCENARIOS, Spec, read_specs
 from ltlwit.specs.vacuity import Decide, Finding, check_spec
 
 if TYPE_CHECKING:
@@ -47,6 +55,9 @@ class SpecResult(Answer):
     #: With --vacuity: "clean", "vacuous", "undecided", or "skipped" (not among the conjuncts).
     vacuity: str | None = None
     findings: list[Finding] = field(default_factory=list)
+    #: A scenario's: the requirements that rule it out (`forbidden`), or imply it (`implied`).
+    core: tuple[Spec, ...] = ()
+    core_minimal: bool | None = None
 
     @property
     def vacuity_failed(self) -> bool:
@@ -175,35 +186,52 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
             continue
         parsed.append((spec, formula, None))
         warnings.append(spec.warnings + name_warnings(spec.formula, formula, spec.syntax or options.solve.syntax))
-    queries = []  # a spec expected valid is asked about its negation
+    queries = []  # a spec expected valid is asked about its negation; scenarios come below
     for spec, formula, done in parsed:
-        if done is None and formula is not None:
+        if done is None and formula is not None and spec.expect not in SCENARIOS:
             query = Not(formula) if spec.expect == "valid" else formula
             queries.append(FormulaItem(query.to_str("spot"), spec.file, spec.line, formula=query,
                                        semantics=spec.semantics, declarations=spec.declarations))
     solutions = _answers(pipeline, pool, queries)
     told = iter(warnings)
-    results = [done if done is not None else _judge(spec, next(solutions), next(told)) for spec, _, done in parsed]
-    if options.vacuity or options.consistency:
+    results = [done if done is not None else
+               _judge(spec, next(solutions), next(told)) if spec.expect not in SCENARIOS else
+               SpecResult(item=InputItem(spec.formula, spec.file, spec.line), spec=spec, status="unknown",
+                          warnings=next(told))
+               for spec, _, done in parsed]
+    scenarios = [i for i, (spec, _, done) in enumerate(parsed) if done is None and spec.expect in SCENARIOS]
+    if options.vacuity or options.consistency or scenarios:
         conjuncts = [(i, f) for i, (spec, f, done) in enumerate(parsed) if done is None and spec.expect == "sat"]
         kinds = {parsed[i][0].semantics or options.solve.semantics for i, _ in conjuncts}
         where = stdin_name if path == "-" else path
         if len(kinds) > 1:
-            yield ConjunctionResult(item=InputItem(f"the {plural(len(conjuncts), 'spec')} expected satisfiable",
-                                                   where, 0),
-                                    status="error", count=len(conjuncts),
-                                    message="vacuity needs the specs of a file under one semantics; "
-                                    "these mix finite and infinite")
+            for i in scenarios:
+                results[i] = replace(results[i], status="error", message="a scenario is judged against the "
+                                     "requirements, and these mix finite and infinite semantics")
+            if options.vacuity or options.consistency:
+                yield ConjunctionResult(item=InputItem(f"the {plural(len(conjuncts), 'spec')} expected satisfiable",
+                                                       where, 0),
+                                        status="error", count=len(conjuncts),
+                                        message="vacuity needs the specs of a file under one semantics; "
+                                        "these mix finite and infinite")
             yield from results
             return
         solve = replace(options.solve, semantics=kinds.pop()) if kinds else options.solve
+        for i in list(scenarios):
+            own = parsed[i][0].semantics or options.solve.semantics
+            if own != solve.semantics:
+                results[i] = replace(results[i], status="error", message=f"a scenario under {own} semantics "
+                                     f"is judged against requirements under {solve.semantics} semantics")
+                scenarios.remove(i)
         conjunctions = []
         for group in dict.fromkeys(spec.group for spec, _, _ in parsed):  # a FRET export's projects
             scope = {i for i, (spec, _, _) in enumerate(parsed) if spec.group == group}
-            conjunction, results = _together(where, [(i, f) for i, f in conjuncts if i in scope], parsed, scope,
-                                             results, solve, pool, options.vacuity)
-            if conjunction is not None:
-                conjunctions.append(replace(conjunction, group=group))
+            mine = [(i, f) for i, f in conjuncts if i in scope]
+            results = _scenarios([i for i in scenarios if i in scope], mine, parsed, scope, results, solve)
+            if options.vacuity or options.consistency:
+                conjunction, results = _together(where, mine, parsed, scope, results, solve, pool, options.vacuity)
+                if conjunction is not None:
+                    conjunctions.append(replace(conjunction, group=group))
         yield from conjunctions
     yield from results
 
@@ -215,19 +243,114 @@ def _together(where: str, conjuncts: list[tuple[int, Formula]], parsed: list, sc
     conjunction of those expected satisfiable that read and whose names mean one thing in all
     of them, the others named as left out."""
     try:
-        solve = _declared_together(solve, [parsed[i][0] for i, _ in conjuncts])
+        solve, conjuncts, left_out = _requirements(conjuncts, parsed, scope, solve)
     except SortError as exc:
         return ConjunctionResult(item=InputItem(f"the {plural(len(conjuncts), 'spec')} expected satisfiable",
                                                 where, 0), status="error", count=len(conjuncts),
                                  message=str(exc)), results
-    left_out = [(spec, "unreadable") for i, (spec, f, _) in enumerate(parsed) if f is None and i in scope]
+    return _vacuity(where, conjuncts, results, solve, pool, findings=findings, left_out=left_out, scope=scope)
+
+
+def _requirements(conjuncts: list[tuple[int, Formula]], parsed: list, scope: set[int], solve: SolveOptions
+                  ) -> tuple[SolveOptions, list[tuple[int, Formula]], list[tuple[Spec, str]]]:
+    """The requirements of `scope` that go together (`_together`), the options they are solved
+    with, and those left out with the reason; SortError where their declarations clash."""
+    solve = _declared_together(solve, [parsed[i][0] for i, _ in conjuncts])
+    left_out = [(spec, "unreadable") for i, (spec, f, _) in enumerate(parsed)
+                if f is None and i in scope and spec.expect == "sat"]
     clashing = {i: problem for i, f in conjuncts
                 if (problem := _sorts_problem(f, parsed[i][0], solve, together=True)) is not None}
     left_out += [(parsed[i][0], problem) for i, problem in clashing.items()]
     conjuncts = [(i, f) for i, f in conjuncts if i not in clashing]
     conjuncts, apart = _typed_together(conjuncts, solve)
     left_out += [(parsed[i][0], problem) for i, problem in apart]
-    return _vacuity(where, conjuncts, results, solve, pool, findings=findings, left_out=left_out, scope=scope)
+    return solve, conjuncts, left_out
+
+
+def _scenarios(which: list[int], conjuncts: list[tuple[int, Formula]], parsed: list, scope: set[int],
+               results: list[SpecResult], solve: SolveOptions) -> list[SpecResult]:
+    """The scenarios at `which` (places in `parsed`) judged against the requirements
+    `conjuncts` (module docstring)."""
+    if not which:
+        return results
+    results = list(results)
+    try:
+        solve, conjuncts, left_out = _requirements(conjuncts, parsed, scope, solve)
+    except SortError as exc:
+        for i in which:
+            results[i] = replace(results[i], status="error", message=f"the requirements' declarations clash: {exc}")
+        return results
+    requirements = [f for _, f in conjuncts]
+    specs = [parsed[i][0] for i, _ in conjuncts]
+    decide = _memo(solve)
+    for i in which:
+        spec, formula, _ = parsed[i]
+        if not requirements:
+            results[i] = replace(results[i], status="error",
+                                 message=f"a scenario expected {spec.expect} needs requirements (specs expected sat) "
+                                 "to be judged against; this file has none")
+            continue
+        try:
+            declared = _declared_together(solve, [spec])
+            problem = _clash(And(*requirements, formula), declared.declarations)
+        except SortError as exc:
+            problem = str(exc)
+        if problem is not None:
+            results[i] = replace(results[i], status="error", message=f"with the requirements: {problem}")
+            continue
+        same = declared.declarations == solve.declarations  # a file's specs share its declarations
+        results[i] = _scenario(results[i], spec, formula, requirements, specs, left_out,
+                               decide if same else _memo(declared), declared)
+    return results
+
+
+def _scenario(result: SpecResult, spec: Spec, formula: Formula, requirements: list[Formula], specs: list[Spec],
+              left_out: list[tuple[Spec, str]], decide, solve: SolveOptions) -> SpecResult:
+    """One scenario judged (`_scenarios`)."""
+    start = time.perf_counter()
+    asked = Not(formula) if spec.expect == "implied" else formula
+    try:
+        verdict = decide(And(*requirements, asked))
+    except ValueError as exc:
+        return replace(result, status="error", message=str(exc))
+    apart = "; left out of the requirements: " + ", ".join(_left_out(left_out)) if left_out else ""
+
+    def done(**kw) -> SpecResult:
+        return replace(result, time_ms=round((time.perf_counter() - start) * 1000.0, 3), source="engine", **kw)
+
+    if isinstance(verdict, Unknown):
+        return done(status="unknown", verdict="unknown", message=(verdict.reason or "no answer") + apart)
+    if isinstance(verdict, Sat):
+        if spec.expect == "allowed":
+            return done(status="pass", verdict="allowed", witness=verdict.witness,
+                        message=apart[2:] or None)
+        if spec.expect == "forbidden":
+            return done(status="fail", verdict="allowed", witness=verdict.witness,
+                        message="expected forbidden, but the requirements allow it" + apart)
+        return done(status="fail", verdict="not implied", counterexample=verdict.witness,
+                    message="expected implied, but a trace the requirements allow violates it" + apart)
+    deadline = start + solve.timeout if solve.timeout is not None else None
+    parts = [*requirements, asked]
+    core = unsat_core(parts, decide, lambda: deadline is not None and time.perf_counter() >= deadline)
+    named = tuple(specs[m] for m in core.members if m < len(requirements))
+    names = ", ".join(f"{s.name} ({s.where})" if s.name else s.where for s in named)
+    proven = "" if core.minimal else " (not proven minimal)"
+    if len(requirements) not in core.members:
+        return done(status="fail", verdict="implied" if spec.expect == "implied" else "forbidden",
+                    core=named, core_minimal=core.minimal,
+                    message=f"the requirements contradict each other ({names}{proven}): every scenario is "
+                    "forbidden and every property implied" + apart)
+    if not named:  # the question alone is unsatisfiable: whatever the requirements
+        alone = "valid: every trace satisfies it" if spec.expect == "implied" else "no trace satisfies it"
+        return done(status="fail" if spec.expect == "allowed" else "pass",
+                    verdict="implied" if spec.expect == "implied" else "forbidden",
+                    message=f"{alone}, whatever the requirements" + apart)
+    if spec.expect == "allowed":
+        return done(status="fail", verdict="forbidden", core=named, core_minimal=core.minimal,
+                    message=f"expected allowed, but the requirements rule it out: {names}{proven}" + apart)
+    word = "ruled out by" if spec.expect == "forbidden" else "implied by"
+    return done(status="pass", verdict=spec.expect, core=named, core_minimal=core.minimal,
+                message=f"{word} {names}{proven}" + apart)
 
 
 def _left_out(specs: Sequence[tuple[Spec, str]]) -> list[str]:

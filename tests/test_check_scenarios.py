@@ -1,0 +1,118 @@
+"""Scenarios in spec files (`# expect: allowed|forbidden|implied`): judged against the file's
+requirements, checked by brute force on propositional spec sets (verdicts and cores) and on an
+LTL spec whose witnesses and counterexamples are checked against every requirement."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cli_support import json_lines, run
+from prop_reference import evaluate
+from strategies import formulas
+from ltlwit.logic import ltl
+from ltlwit.logic.formula import And, Formula, Not, conjuncts
+from ltlwit.logic.syntax import parse_formula, parse_trace
+
+ROWS = [dict(zip("abc", bits)) for bits in itertools.product((False, True), repeat=3)]
+
+
+def satisfiable(fs: list[Formula]) -> bool:
+    return any(all(evaluate(f, row) for f in fs) for row in ROWS)
+
+
+def _check(tmp_path, text: str, *options: str) -> tuple[int, list[dict]]:
+    path = tmp_path / "s.spec"
+    path.write_text(text)
+    result = run("check", "--format", "json", *options, str(path))
+    return result.exit_code, json_lines(result.stdout)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(formulas(aps=("a", "b", "c"), max_leaves=4, temporal=False, constants=False), min_size=1, max_size=3),
+       formulas(aps=("a", "b", "c"), max_leaves=4, temporal=False, constants=False),
+       st.sampled_from(["allowed", "forbidden", "implied"]))
+def test_scenario_verdicts_and_cores_match_the_truth_tables(tmp_path_factory, requirements: list[Formula],
+                                                             scenario: Formula, expect: str) -> None:
+    tmp_path = tmp_path_factory.mktemp("s")
+    lines = [f"r{k}: {f.to_str('spot')}" for k, f in enumerate(requirements)]
+    _, records = _check(tmp_path, "\n".join(lines + [f"s: {scenario.to_str('spot')}   # expect: {expect}"]) + "\n")
+    record = records[-1]
+    asked = Not(scenario) if expect == "implied" else scenario
+    joint = satisfiable([*requirements, asked])
+    holds = {"allowed": joint, "forbidden": not joint, "implied": not joint}[expect]
+    conflict = "contradict each other" in (record["reason"] or "")  # the requirements alone
+    assert not conflict or not satisfiable(requirements)
+    assert record["status"] == ("pass" if holds and not conflict else "fail"), record
+    if joint:  # the assignment that shows it (a partial one: every completion) satisfies all
+        shown = parse_formula(record["witness"] or record["counterexample"])
+        given = {c.children[0].name if c.op == "!" else c.name: c.op != "!" for c in conjuncts(shown)}
+        assert all(all(evaluate(f, {**row, **given}) for f in [*requirements, asked]) for row in ROWS), record
+        return
+    named = [requirements[int(c["name"][1:])] for c in record["core"] or []]
+    core = named if conflict else [*named, asked]  # what is claimed unsatisfiable, each member needed
+    assert not satisfiable(core), record
+    if record["core_minimal"]:
+        for k in range(len(named)):
+            assert satisfiable(core[:k] + core[k + 1:]), record
+
+
+LIGHTS = """\
+# a crossing's traffic lights
+mutex:      G !(ns_green & ew_green)
+ns_turns:   G F ns_green
+ew_turns:   G F ew_green
+both_green: F(ns_green & ew_green)        # expect: forbidden
+ns_first:   ns_green & X ew_green         # expect: allowed
+alternate:  G F(ns_green | ew_green)      # expect: implied
+never_ew:   G !ew_green                   # expect: allowed
+always_ns:  G ns_green                    # expect: implied
+"""
+
+
+def test_ltl_scenarios_against_the_requirements(tmp_path) -> None:
+    status, records = _check(tmp_path, LIGHTS)
+    assert status == 1
+    by = {r["name"]: r for r in records}
+    requirements = [parse_formula(by[n]["formula"]) for n in ("mutex", "ns_turns", "ew_turns")]
+    assert [by[n]["status"] for n in ("both_green", "ns_first", "alternate", "never_ew", "always_ns")] == \
+        ["pass", "pass", "pass", "fail", "fail"]
+    assert [c["name"] for c in by["both_green"]["core"]] == ["mutex"]
+    assert [c["name"] for c in by["never_ew"]["core"]] == ["ew_turns"]
+    assert len(by["alternate"]["core"]) == 1 and by["alternate"]["core"][0]["name"] in ("ns_turns", "ew_turns")
+    allowed = parse_trace(by["ns_first"]["witness"])
+    assert ltl.holds(And(*requirements, parse_formula("ns_green & X ew_green")), allowed)
+    violated = parse_trace(by["always_ns"]["counterexample"])
+    assert ltl.holds(And(*requirements, Not(parse_formula("G ns_green"))), violated)
+    text = run("check", str(tmp_path / "s.spec")).stdout
+    assert f"PASS both_green ({tmp_path / 's.spec'}:5): forbidden (ruled out by mutex ({tmp_path / 's.spec'}:2))" in text
+    assert "FAIL always_ns" in text and "expected implied, but a trace the requirements allow violates it: " in text
+
+
+def test_scenarios_stay_out_of_the_conjunction(tmp_path) -> None:
+    _, records = _check(tmp_path, "r: G(a -> X b)\ns: F(a & X !b)   # expect: forbidden\n", "--vacuity")
+    conjunction, r, s = records
+    assert conjunction["specs"] == 1 and conjunction["status"] == "pass"
+    assert (r["vacuity"], s["vacuity"], s["status"]) == ("clean", "skipped", "pass")
+
+
+def test_a_scenario_without_requirements_is_an_error(tmp_path) -> None:
+    path = tmp_path / "s.spec"
+    path.write_text("s: F a   # expect: allowed\nt: G a & F !a   # expect: unsat\n")
+    result = run("check", str(path))
+    assert result.exit_code == 2
+    assert f"ltlwit: {path}:1: a scenario expected allowed needs requirements" in result.stderr
+    assert f"PASS t ({path}:2)" in result.stdout  # the rest is answered
+
+
+def test_toml_scenarios_and_semantics(tmp_path) -> None:
+    path = tmp_path / "s.toml"
+    path.write_text('[[spec]]\nname = "req"\nformula = "G(a -> X b)"\nsemantics = "finite"\n'
+                    '[[spec]]\nname = "end"\nformula = "F(a & !X true)"\nexpect = "forbidden"\nsemantics = "finite"\n'
+                    '[[spec]]\nname = "inf"\nformula = "F a"\nexpect = "Allowed"\n')
+    by = {r["name"]: r for r in json_lines(run("check", "--format", "json", str(path)).stdout)}
+    assert by["end"]["status"] == "pass" and [c["name"] for c in by["end"]["core"]] == ["req"]
+    assert by["inf"]["status"] == "error"
+    assert by["inf"]["error"] == "a scenario under infinite semantics is judged against requirements under finite semantics"
