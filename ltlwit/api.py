@@ -132,13 +132,13 @@ class Solver:
 
     def check(self, paths: Iterable[str], vacuity: bool = False, stdin: BinaryIO | None = None,
               stdin_name: str = STDIN_NAME, jobs: int = 1,
-              consistency: bool = False) -> Iterator[SpecResult | ConjunctionResult]:
+              consistency: bool = False, redundancy: bool = False) -> Iterator[SpecResult | ConjunctionResult]:
         """The results of spec files (see `check`), lazily, file by file; the path `-` reads
         `stdin`. `jobs` > 1: that many worker processes answer the specs and their vacuity
         questions (each with its own models, loaded once); results still come in file order."""
         from ltlwit.specs.run import CheckOptions, check_files
 
-        options = CheckOptions(self.options, vacuity, consistency)
+        options = CheckOptions(self.options, vacuity, consistency, redundancy)
         if jobs <= 1:
             yield from check_files(paths, options, self.pipeline, stdin, stdin_name)
             return
@@ -274,12 +274,15 @@ class CheckReport:
 
 
 def check(path_or_lines: str | os.PathLike | Iterable[str], *, vacuity: bool = False, consistency: bool = False,
-          timeout: float | None = 30.0, model: str = "auto", **options: object) -> CheckReport:
+          redundancy: bool = False, timeout: float | None = 30.0, model: str = "auto",
+          **options: object) -> CheckReport:
     """Check a spec file (a path: text, or TOML by its `.toml` suffix) or spec lines (`name:
     formula  # expect: unsat`, as in a file) against their expectations, as `ltlwit check`
-    does; `vacuity` adds its vacuity checks. Other `options` are `Solver`'s."""
+    does; `vacuity`, `consistency` and `redundancy` add its checks of the specs together. Other
+    `options` are `Solver`'s."""
     solver = Solver(model=model, timeout=timeout, **options)  # type: ignore[arg-type]
+    together = dict(consistency=consistency, redundancy=redundancy)
     if isinstance(path_or_lines, (str, os.PathLike)):
-        return CheckReport(list(solver.check([os.fspath(path_or_lines)], vacuity, consistency=consistency)))
+        return CheckReport(list(solver.check([os.fspath(path_or_lines)], vacuity, **together)))
     lines = io.BytesIO("".join(line.rstrip("\n") + "\n" for line in path_or_lines).encode("utf-8"))
-    return CheckReport(list(solver.check(["-"], vacuity, lines, stdin_name="<lines>", consistency=consistency)))
+    return CheckReport(list(solver.check(["-"], vacuity, lines, stdin_name="<lines>", **together)))

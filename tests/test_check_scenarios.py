@@ -116,3 +116,39 @@ def test_toml_scenarios_and_semantics(tmp_path) -> None:
     assert by["end"]["status"] == "pass" and [c["name"] for c in by["end"]["core"]] == ["req"]
     assert by["inf"]["status"] == "error"
     assert by["inf"]["error"] == "a scenario under infinite semantics is judged against requirements under finite semantics"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(formulas(aps=("a", "b", "c"), max_leaves=4, temporal=False, constants=False), min_size=1, max_size=4))
+def test_redundancy_matches_the_truth_tables(tmp_path_factory, requirements: list[Formula]) -> None:
+    """`--redundancy`: a requirement is redundant exactly when the others imply it, and the
+    ones named imply it (each of them needed where the set is proven minimal)."""
+    if not satisfiable(requirements):
+        return  # the conjunction fails instead (tested with --consistency)
+    _, records = _check(tmp_path_factory.mktemp("r"),
+                        "".join(f"r{k}: {f.to_str('spot')}\n" for k, f in enumerate(requirements)), "--redundancy")
+    conjunction, *specs = records
+    assert conjunction["status"] == "pass"
+    for k, record in enumerate(specs):
+        others = requirements[:k] + requirements[k + 1:]
+        implied = bool(others) and not satisfiable([*others, Not(requirements[k])])
+        assert record["redundancy"] == ("redundant" if implied else "needed"), record
+        if implied:
+            named = [requirements[int(c["name"][1:])] for c in record["implied_by"] or []]
+            assert not satisfiable([*named, Not(requirements[k])])
+            if record["core_minimal"]:
+                for m in range(len(named)):
+                    assert satisfiable([*named[:m], *named[m + 1:], Not(requirements[k])])
+
+
+def test_redundant_requirements_fail_the_gate(tmp_path) -> None:
+    path = tmp_path / "s.spec"
+    path.write_text("mutex: G !(g1 & g2)\nstrong: G !g1\nlive: G F r\nnever: F(g1 & g2)   # expect: forbidden\n")
+    result = run("check", "--redundancy", str(path))
+    assert result.exit_code == 1
+    assert f"  REDUNDANT implied by strong ({path}:2)" in result.stdout.splitlines()
+    assert result.stdout.splitlines()[-1].endswith("; redundancy: 1 redundant, 0 undecided")
+    assert run("check", str(path)).exit_code == 0
+    junit = tmp_path / "r.xml"
+    run("check", "--redundancy", "--junit", str(junit), str(path))
+    assert junit.read_text().count('type="redundancy"') == 1

@@ -19,11 +19,11 @@ from ltlwit.cli.options import make_solver, quiet_option, solve_options, syntax_
 from ltlwit.cli.output import Printer
 from ltlwit.cli.status import ExitStatus, exit_status, worst
 from ltlwit.pipeline.answers import plural
-from ltlwit.specs.report import finding_text, junit_xml, record, witness_text
+from ltlwit.specs.report import finding_text, junit_xml, record, redundancy_text, witness_text
 from ltlwit.specs.run import ConjunctionResult, SpecResult
 
 _COLORS = {"PASS": "green", "FAIL": "red", "UNKNOWN": "yellow", "ERROR": "red", "VACUOUS": "red",
-           "UNDECIDED": "yellow"}
+           "UNDECIDED": "yellow", "REDUNDANT": "red"}
 
 
 @click.command()
@@ -40,12 +40,15 @@ _COLORS = {"PASS": "green", "FAIL": "red", "UNKNOWN": "yellow", "ERROR": "red", 
 @click.option("--consistency", is_flag=True,
               help="Only check that the specs of each file are jointly satisfiable; when they are not, name a "
               "minimal set of specs that conflict (--vacuity does this too).")
+@click.option("--redundancy", is_flag=True,
+              help="Also name each requirement (spec expected sat) that the others of its file imply, with a "
+              "minimal set of them that does (checks that they are jointly satisfiable first).")
 @functools.partial(solve_options, timeout=30.0)
 @quiet_option
 @jobs_option
 @click.pass_context
 def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str, junit: str | None, vacuity: bool,
-          consistency: bool, jobs: int, **options: object) -> ExitStatus:
+          consistency: bool, redundancy: bool, jobs: int, **options: object) -> ExitStatus:
     """Check specification files, for CI: each SPEC file ('-': stdin) holds one formula per line, optionally
     `name: formula` and a trailing `# expect: unsat` or `# expect: valid` (default: sat, a
     requirement), or a scenario judged against the file's requirements together: `# expect:
@@ -54,9 +57,10 @@ def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str
     (name, formula, expect), or a FRET requirements export (*.json: each requirement a spec named
     by its reqid, holding at every instant of finite traces).
 
-    Exit status 0 only if every expectation holds (and, with --vacuity or --consistency, every
-    file's specs are jointly satisfiable, and with --vacuity no occurrence is vacuous or
-    undecided); 1 otherwise; 2 for errors."""
+    Exit status 0 only if every expectation holds (and, with --vacuity, --consistency or
+    --redundancy, every file's specs are jointly satisfiable, with --vacuity no occurrence is
+    vacuous or undecided, and with --redundancy no requirement is redundant or undecided); 1
+    otherwise; 2 for errors."""
     env = Environment.of(ctx)
     printer = check_printer(fmt, env)
     solver = make_solver(ctx, printer.notice, syntax=syntax, jobs=jobs, **options)
@@ -75,13 +79,13 @@ def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str
     # A status line while answers are long in coming; none while specs are typed at a terminal, nor
     # with --jobs (the engine works in worker processes).
     live = jobs == 1 and not (env.stdin_isatty and "-" in spec_files)
-    checking = solver.check(spec_files, vacuity, env.stdin, jobs=jobs, consistency=consistency)
+    checking = solver.check(spec_files, vacuity, env.stdin, jobs=jobs, consistency=consistency, redundancy=redundancy)
     with (printer.status_line(solver.options.timeout) if live else contextlib.nullcontext(),
           contextlib.closing(checking) as checked):
         for result in checked:
             results.append(result)
             status = worst(status, exit_status(result))
-            if isinstance(result, SpecResult) and result.vacuity_failed:
+            if isinstance(result, SpecResult) and (result.vacuity_failed or result.redundancy_failed):
                 status = worst(status, ExitStatus.NEGATIVE)
             if not stopped:
                 show(lambda: printer.emit(result))
@@ -111,6 +115,7 @@ class CheckPrinter(Printer):
         if isinstance(result, SpecResult):
             self.counts[result.status] += 1
             self.counts["vacuity:" + (result.vacuity or "")] += 1
+            self.counts["redundancy:" + (result.redundancy or "")] += 1
         elif (result.item.file, result.status) not in self._together:
             self._together.add((result.item.file, result.status))
             self.counts["together:" + result.status] += 1
@@ -146,6 +151,9 @@ class CheckText(CheckPrinter):
         for f in result.findings:
             tag = "UNDECIDED" if f.undecided else "VACUOUS"
             self.data(f"  {self._status_word(tag, _COLORS[tag])} {finding_text(f)}")
+        if result.redundancy_failed:
+            tag = "REDUNDANT" if result.redundancy == "redundant" else "UNDECIDED"
+            self.data(f"  {self._status_word(tag, _COLORS[tag])} {redundancy_text(result)}")
 
     def _detail(self, r: SpecResult) -> str:
         if r.status == "error":
@@ -168,6 +176,8 @@ class CheckText(CheckPrinter):
             f"{plural(c['error'], 'error')}"
         if c["vacuity:clean"] + c["vacuity:vacuous"] + c["vacuity:undecided"]:
             line += f"; vacuity: {c['vacuity:vacuous']} vacuous, {c['vacuity:undecided']} undecided"
+        if c["redundancy:needed"] + c["redundancy:redundant"] + c["redundancy:undecided"]:
+            line += f"; redundancy: {c['redundancy:redundant']} redundant, {c['redundancy:undecided']} undecided"
         if c["together:fail"]:  # specs that pass one by one can still contradict each other
             line += f"; {plural(c['together:fail'], 'file')} whose specs contradict each other"
         if c["together:unknown"] + c["together:error"]:

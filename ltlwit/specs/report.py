@@ -30,6 +30,15 @@ def finding_text(f: Finding) -> str:
     return f"{which} can be {value}: the specs imply {f.replaced.to_str('spot')}"
 
 
+def redundancy_text(result: SpecResult) -> str:
+    if result.redundancy == "undecided":
+        return "undecided whether the other requirements imply it"
+    if not result.implied_by:
+        return "valid: every trace satisfies it, whatever the other requirements say"
+    names = ", ".join(f"{s.name} ({s.where})" if s.name else s.where for s in result.implied_by)
+    return f"implied by {names}" + ("" if result.core_minimal else " (not proven minimal)")
+
+
 def record(result: SpecResult | ConjunctionResult) -> dict[str, Any]:
     if isinstance(result, ConjunctionResult):
         return {"kind": "conjunction", "file": result.item.file, "group": result.group, "specs": result.count,
@@ -47,7 +56,8 @@ def record(result: SpecResult | ConjunctionResult) -> dict[str, Any]:
         "reason": result.message if result.status in ("fail", "unknown") else None,
         "error": result.error_text, "time_ms": result.time_ms, "vacuity": result.vacuity,
         "core": [{"name": s.name, "line": s.line or None} for s in result.core] or None,
-        "core_minimal": result.core_minimal,
+        "core_minimal": result.core_minimal, "redundancy": result.redundancy,
+        "implied_by": [{"name": s.name, "line": s.line or None} for s in result.implied_by] or None,
         "findings": [{"ap": f.occurrence.ap, "occurrence": f.occurrence.nth, "polarity": f.occurrence.polarity,
                       "replacement": f.value, "implied": f.replaced.to_str("spot"),
                       "status": "undecided" if f.undecided else "vacuous", "reason": f.reason}
@@ -81,6 +91,8 @@ def junit_xml(results: Iterable[SpecResult | ConjunctionResult]) -> bytes:
             failure = ET.SubElement(case, "failure", type="vacuity",
                                     message=f"{result.vacuity}: {finding_text(result.findings[0])}")
             failure.text = "\n".join(finding_text(f) for f in result.findings)
+        if result.status == "pass" and result.redundancy_failed:
+            ET.SubElement(case, "failure", type="redundancy", message=redundancy_text(result))
         if result.status == "pass" and detail:
             ET.SubElement(case, "system-out").text = f"{result.verdict}: {detail}"
     for suite in suites.values():

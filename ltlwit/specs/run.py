@@ -58,10 +58,18 @@ class SpecResult(Answer):
     #: A scenario's: the requirements that rule it out (`forbidden`), or imply it (`implied`).
     core: tuple[Spec, ...] = ()
     core_minimal: bool | None = None
+    #: With --redundancy: "redundant" (the other requirements imply it: `implied_by`, a minimal
+    #: set of them where `core_minimal`), "needed", "undecided", or None (not a requirement).
+    redundancy: str | None = None
+    implied_by: tuple[Spec, ...] = ()
 
     @property
     def vacuity_failed(self) -> bool:
         return self.vacuity in ("vacuous", "undecided")
+
+    @property
+    def redundancy_failed(self) -> bool:
+        return self.redundancy in ("redundant", "undecided")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -87,6 +95,13 @@ class CheckOptions:
     #: Only the joint satisfiability of each file's specs (with the conflicting ones named),
     #: not the vacuity of each occurrence; `vacuity` implies it.
     consistency: bool = False
+    #: Each requirement the others imply named, with a set of them that does; implies
+    #: `consistency` (when the requirements conflict, each is implied by the others).
+    redundancy: bool = False
+
+    @property
+    def together(self) -> bool:
+        return self.vacuity or self.consistency or self.redundancy
 
 
 def check_files(paths: Iterable[str], options: CheckOptions, pipeline: Pipeline, stdin: BinaryIO | None = None,
@@ -200,7 +215,7 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
                           warnings=next(told))
                for spec, _, done in parsed]
     scenarios = [i for i, (spec, _, done) in enumerate(parsed) if done is None and spec.expect in SCENARIOS]
-    if options.vacuity or options.consistency or scenarios:
+    if options.together or scenarios:
         conjuncts = [(i, f) for i, (spec, f, done) in enumerate(parsed) if done is None and spec.expect == "sat"]
         kinds = {parsed[i][0].semantics or options.solve.semantics for i, _ in conjuncts}
         where = stdin_name if path == "-" else path
@@ -208,7 +223,7 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
             for i in scenarios:
                 results[i] = replace(results[i], status="error", message="a scenario is judged against the "
                                      "requirements, and these mix finite and infinite semantics")
-            if options.vacuity or options.consistency:
+            if options.together:
                 yield ConjunctionResult(item=InputItem(f"the {plural(len(conjuncts), 'spec')} expected satisfiable",
                                                        where, 0),
                                         status="error", count=len(conjuncts),
@@ -228,10 +243,12 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
             scope = {i for i, (spec, _, _) in enumerate(parsed) if spec.group == group}
             mine = [(i, f) for i, f in conjuncts if i in scope]
             results = _scenarios([i for i in scenarios if i in scope], mine, parsed, scope, results, solve)
-            if options.vacuity or options.consistency:
+            if options.together:
                 conjunction, results = _together(where, mine, parsed, scope, results, solve, pool, options.vacuity)
                 if conjunction is not None:
                     conjunctions.append(replace(conjunction, group=group))
+                    if options.redundancy and conjunction.status == "pass":
+                        results = _redundancy(mine, parsed, scope, results, solve)
         yield from conjunctions
     yield from results
 
@@ -265,6 +282,39 @@ def _requirements(conjuncts: list[tuple[int, Formula]], parsed: list, scope: set
     conjuncts, apart = _typed_together(conjuncts, solve)
     left_out += [(parsed[i][0], problem) for i, problem in apart]
     return solve, conjuncts, left_out
+
+
+def _redundancy(conjuncts: list[tuple[int, Formula]], parsed: list, scope: set[int], results: list[SpecResult],
+                solve: SolveOptions) -> list[SpecResult]:
+    """Each requirement of a consistent set judged against the others: redundant when they imply
+    it (no trace of theirs violates it), with a set of them that does (a core of the others and
+    its negation)."""
+    solve, conjuncts, _ = _requirements(conjuncts, parsed, scope, solve)
+    decide = _memo(solve)
+    results = list(results)
+    formulas = [f for _, f in conjuncts]
+    for k, (i, formula) in enumerate(conjuncts):
+        others = formulas[:k] + formulas[k + 1:]
+        specs = [parsed[j][0] for j, _ in conjuncts[:k] + conjuncts[k + 1:]]
+        if not others:
+            results[i] = replace(results[i], redundancy="needed")
+            continue
+        start = time.perf_counter()
+        try:
+            verdict = decide(And(*others, Not(formula)))
+        except ValueError:
+            verdict = Unknown("the engine cannot decide it")
+        if isinstance(verdict, Sat):
+            results[i] = replace(results[i], redundancy="needed")
+        elif isinstance(verdict, Unknown):
+            results[i] = replace(results[i], redundancy="undecided")
+        else:
+            deadline = start + solve.timeout if solve.timeout is not None else None
+            core = unsat_core([*others, Not(formula)], decide,
+                              lambda: deadline is not None and time.perf_counter() >= deadline)
+            results[i] = replace(results[i], redundancy="redundant", core_minimal=core.minimal,
+                                 implied_by=tuple(specs[m] for m in core.members if m < len(others)))
+    return results
 
 
 def _scenarios(which: list[int], conjuncts: list[tuple[int, Formula]], parsed: list, scope: set[int],
