@@ -35,6 +35,7 @@ from ltlwit.pipeline.parsing import InputParser
 
 if TYPE_CHECKING:  # `check`'s: the spec files' layer loads when specs are checked
     from ltlwit.logic.theory.sorts import Declarations
+    from ltlwit.specs.baseline import Entry
     from ltlwit.specs.run import ConjunctionResult, SpecResult
 
 __all__ = ["CheckReport", "Solution", "Solver", "check", "parse", "solve", "verify"]
@@ -132,13 +133,14 @@ class Solver:
 
     def check(self, paths: Iterable[str], vacuity: bool = False, stdin: BinaryIO | None = None,
               stdin_name: str = STDIN_NAME, jobs: int = 1,
-              consistency: bool = False, redundancy: bool = False) -> Iterator[SpecResult | ConjunctionResult]:
+              consistency: bool = False, redundancy: bool = False,
+              baseline: Sequence[Entry] = ()) -> Iterator[SpecResult | ConjunctionResult]:
         """The results of spec files (see `check`), lazily, file by file; the path `-` reads
         `stdin`. `jobs` > 1: that many worker processes answer the specs and their vacuity
         questions (each with its own models, loaded once); results still come in file order."""
         from ltlwit.specs.run import CheckOptions, check_files
 
-        options = CheckOptions(self.options, vacuity, consistency, redundancy)
+        options = CheckOptions(self.options, vacuity, consistency, redundancy, tuple(baseline))
         if jobs <= 1:
             yield from check_files(paths, options, self.pipeline, stdin, stdin_name)
             return

@@ -152,3 +152,56 @@ def test_redundant_requirements_fail_the_gate(tmp_path) -> None:
     junit = tmp_path / "r.xml"
     run("check", "--redundancy", "--junit", str(junit), str(path))
     assert junit.read_text().count('type="redundancy"') == 1
+
+
+VACUOUS = "response: G(req -> F grant){ack}\nquiet: G !req\nalive: G F heartbeat{stale}\n"
+
+
+def test_acknowledged_findings_pass_and_stale_ones_fail(tmp_path) -> None:
+    status, records = _check(tmp_path, VACUOUS.format(ack="  # acknowledged: vacuous grant  # REQ-1", stale=""),
+                             "--vacuity")
+    assert status == 0
+    response = records[1]
+    assert response["acknowledged"] == ["vacuous grant:1"] and response["findings"][0]["acknowledged"] is True
+    status, records = _check(tmp_path, VACUOUS.format(ack="  # acknowledged: vacuous grant:2",
+                                                      stale="  # acknowledged: vacuous heartbeat"), "--vacuity")
+    assert status == 1  # grant's first occurrence is not acknowledged, heartbeat's acknowledgment is stale
+    assert records[1]["acknowledged"] is None and records[1]["stale"] == ["vacuous grant:2"]
+    assert records[3]["stale"] == ["vacuous heartbeat"]
+    assert _check(tmp_path, VACUOUS.format(ack="  # acknowledged: vacuous grant", stale=""))[0] == 0  # not judged
+
+
+def test_a_baseline_acknowledges_what_it_lists(tmp_path) -> None:
+    path, baseline = tmp_path / "s.spec", tmp_path / "base.jsonl"
+    path.write_text(VACUOUS.format(ack="", stale="") + "strong: G !grant\n")
+    assert run("check", "--vacuity", "--redundancy", str(path)).exit_code == 1
+    result = run("check", "--vacuity", "--redundancy", "--write-baseline", str(baseline), str(path))
+    assert result.exit_code == 0 and f"{baseline}: 3 findings written" in result.stderr
+    assert json_lines(baseline.read_text()) == [  # quiet: response and strong leave no req
+        {"file": str(path), "spec": "response", "finding": "vacuous grant:1"},
+        {"file": str(path), "spec": "response", "finding": "redundant"},
+        {"file": str(path), "spec": "quiet", "finding": "redundant"}]
+    result = run("check", "--vacuity", "--redundancy", "--baseline", str(baseline), str(path))
+    assert result.exit_code == 0 and "; 3 acknowledged, 0 stale acknowledgments" in result.stdout
+    path.write_text(VACUOUS.format(ack="", stale="") + "strong: G !grant\nnew: G(ping -> X pong)\nnever: G !ping\n")
+    assert run("check", "--vacuity", "--redundancy", "--baseline", str(baseline), str(path)).exit_code == 1
+    with baseline.open("a") as out:
+        out.write('{"file": "%s", "spec": "gone", "finding": "redundant"}\n' % path)
+    result = run("check", "--vacuity", "--redundancy", "--baseline", str(baseline), str(path))
+    assert result.exit_code == 2 and f"ltlwit: {baseline}:4: the acknowledgment names no spec 'gone' of {path}" \
+        in result.stderr
+    baseline.write_text('{"file": "x", "spec": "y", "finding": "vacuous"}\n')
+    result = run("check", "--vacuity", "--baseline", str(baseline), str(path))
+    assert result.exit_code == 2 and f"{baseline}:1: malformed acknowledgment 'vacuous'" in result.stderr
+
+
+def test_malformed_acknowledgments_are_errors(tmp_path) -> None:
+    path = tmp_path / "s.spec"
+    path.write_text("a: G x   # acknowledged: vacuus x\nb: F x   # expect: unsat  # acknowledged: redundant\n"
+                    "# acknowledged: redundant\nc: G F y\n")
+    result = run("check", str(path))
+    assert result.exit_code == 2
+    assert f"{path}:1: malformed acknowledgment 'vacuus x'" in result.stderr
+    assert f"{path}:2: an acknowledgment on a spec expected unsat" in result.stderr
+    assert f"{path}:3: acknowledgment '# acknowledged: redundant' on a line of its own" in result.stderr
+    assert f"PASS c ({path}:4)" in result.stdout

@@ -23,7 +23,7 @@ from ltlwit.specs.report import finding_text, junit_xml, record, redundancy_text
 from ltlwit.specs.run import ConjunctionResult, SpecResult
 
 _COLORS = {"PASS": "green", "FAIL": "red", "UNKNOWN": "yellow", "ERROR": "red", "VACUOUS": "red",
-           "UNDECIDED": "yellow", "REDUNDANT": "red"}
+           "UNDECIDED": "yellow", "REDUNDANT": "red", "ACKNOWLEDGED": "green", "STALE": "red"}
 
 
 @click.command()
@@ -43,12 +43,19 @@ _COLORS = {"PASS": "green", "FAIL": "red", "UNKNOWN": "yellow", "ERROR": "red", 
 @click.option("--redundancy", is_flag=True,
               help="Also name each requirement (spec expected sat) that the others of its file imply, with a "
               "minimal set of them that does (checks that they are jointly satisfiable first).")
+@click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Acknowledged findings (JSON Lines, written by --write-baseline): those pass; new ones, and "
+              "acknowledgments that match no finding, still fail.")
+@click.option("--write-baseline", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write the findings that the spec files do not acknowledge to FILE, for --baseline; they do "
+              "not fail this run.")
 @functools.partial(solve_options, timeout=30.0)
 @quiet_option
 @jobs_option
 @click.pass_context
 def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str, junit: str | None, vacuity: bool,
-          consistency: bool, redundancy: bool, jobs: int, **options: object) -> ExitStatus:
+          consistency: bool, redundancy: bool, baseline_file: str | None, write_baseline: str | None, jobs: int,
+          **options: object) -> ExitStatus:
     """Check specification files, for CI: each SPEC file ('-': stdin) holds one formula per line, optionally
     `name: formula` and a trailing `# expect: unsat` or `# expect: valid` (default: sat, a
     requirement), or a scenario judged against the file's requirements together: `# expect:
@@ -59,10 +66,20 @@ def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str
 
     Exit status 0 only if every expectation holds (and, with --vacuity, --consistency or
     --redundancy, every file's specs are jointly satisfiable, with --vacuity no occurrence is
-    vacuous or undecided, and with --redundancy no requirement is redundant or undecided); 1
-    otherwise; 2 for errors."""
+    vacuous or undecided, and with --redundancy no requirement is redundant or undecided, unless
+    the finding is acknowledged: `# acknowledged: vacuous AP[:N]` or `# acknowledged: redundant`
+    after the spec, or in the --baseline file); 1 otherwise; 2 for errors."""
     env = Environment.of(ctx)
     printer = check_printer(fmt, env)
+    baseline = []
+    if baseline_file:
+        from ltlwit.specs.baseline import read_baseline
+
+        try:
+            baseline = read_baseline(baseline_file)
+        except ValueError as exc:
+            printer.notice(str(exc))
+            return ExitStatus.ERROR
     solver = make_solver(ctx, printer.notice, syntax=syntax, jobs=jobs, **options)
     results = []
     status = ExitStatus.SUCCESS
@@ -79,13 +96,14 @@ def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str
     # A status line while answers are long in coming; none while specs are typed at a terminal, nor
     # with --jobs (the engine works in worker processes).
     live = jobs == 1 and not (env.stdin_isatty and "-" in spec_files)
-    checking = solver.check(spec_files, vacuity, env.stdin, jobs=jobs, consistency=consistency, redundancy=redundancy)
+    checking = solver.check(spec_files, vacuity, env.stdin, jobs=jobs, consistency=consistency, redundancy=redundancy,
+                            baseline=baseline)
     with (printer.status_line(solver.options.timeout) if live else contextlib.nullcontext(),
           contextlib.closing(checking) as checked):
         for result in checked:
             results.append(result)
             status = worst(status, exit_status(result))
-            if isinstance(result, SpecResult) and (result.vacuity_failed or result.redundancy_failed):
+            if isinstance(result, SpecResult) and result.findings_failed and not write_baseline:
                 status = worst(status, ExitStatus.NEGATIVE)
             if not stopped:
                 show(lambda: printer.emit(result))
@@ -93,6 +111,15 @@ def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str
                 printer.problem(result)  # stderr still works
     if not stopped:
         show(printer.summary)
+    if write_baseline:
+        from ltlwit.specs.baseline import write_baseline as write
+
+        try:
+            written = write(write_baseline, (r for r in results if isinstance(r, SpecResult)))
+            printer.notice(f"{write_baseline}: {plural(written, 'finding')} written")
+        except OSError as exc:
+            printer.message(write_baseline, f"cannot write the baseline: {exc.strerror or exc}")
+            status = ExitStatus.ERROR
     if junit:
         try:
             with open(junit, "wb") as out:
@@ -116,6 +143,8 @@ class CheckPrinter(Printer):
             self.counts[result.status] += 1
             self.counts["vacuity:" + (result.vacuity or "")] += 1
             self.counts["redundancy:" + (result.redundancy or "")] += 1
+            self.counts["acknowledged"] += len(result.acknowledged)
+            self.counts["stale"] += len(result.stale)
         elif (result.item.file, result.status) not in self._together:
             self._together.add((result.item.file, result.status))
             self.counts["together:" + result.status] += 1
@@ -149,11 +178,18 @@ class CheckText(CheckPrinter):
         label = spec.name + f" ({spec.where})" if spec.name else spec.where
         self.data(f"{self._status_word(word, _COLORS[word])} {label}: {self._detail(result)}")
         for f in result.findings:
-            tag = "UNDECIDED" if f.undecided else "VACUOUS"
-            self.data(f"  {self._status_word(tag, _COLORS[tag])} {finding_text(f)}")
-        if result.redundancy_failed:
-            tag = "REDUNDANT" if result.redundancy == "redundant" else "UNDECIDED"
-            self.data(f"  {self._status_word(tag, _COLORS[tag])} {redundancy_text(result)}")
+            self._finding("UNDECIDED" if f.undecided else "VACUOUS", finding_text(f), f.key in result.acknowledged)
+        if result.redundancy in ("redundant", "undecided"):
+            self._finding("REDUNDANT" if result.redundancy == "redundant" else "UNDECIDED", redundancy_text(result),
+                          result.finding_keys[-1] in result.acknowledged)
+        for ack in result.stale:
+            self.data(f"  {self._status_word('STALE', _COLORS['STALE'])} acknowledgment {ack!r}: no such finding")
+
+    def _finding(self, tag: str, text: str, acknowledged: bool) -> None:
+        if acknowledged:
+            text = f"({tag.lower()}) {text}"
+            tag = "ACKNOWLEDGED"
+        self.data(f"  {self._status_word(tag, _COLORS[tag])} {text}")
 
     def _detail(self, r: SpecResult) -> str:
         if r.status == "error":
@@ -178,6 +214,8 @@ class CheckText(CheckPrinter):
             line += f"; vacuity: {c['vacuity:vacuous']} vacuous, {c['vacuity:undecided']} undecided"
         if c["redundancy:needed"] + c["redundancy:redundant"] + c["redundancy:undecided"]:
             line += f"; redundancy: {c['redundancy:redundant']} redundant, {c['redundancy:undecided']} undecided"
+        if c["acknowledged"] + c["stale"]:
+            line += f"; {c['acknowledged']} acknowledged, {plural(c['stale'], 'stale acknowledgment')}"
         if c["together:fail"]:  # specs that pass one by one can still contradict each other
             line += f"; {plural(c['together:fail'], 'file')} whose specs contradict each other"
         if c["together:unknown"] + c["together:error"]:

@@ -20,15 +20,18 @@ alone or against the file's requirements (its specs expected `sat`, the default)
   requirements allow satisfies (`SCENARIOS`: these are judged against the requirements).
 
 The trailing comment is cut at each `#` into comments of their own: exactly one of them may be
-the expectation, the others are notes (`F err  # expect: unsat  # REQ-12`). A spec must never
+the expectation, others acknowledgments of findings (`# acknowledged: vacuous grant`,
+`# acknowledged: vacuous grant:2`, `# acknowledged: redundant`: `check --vacuity` and
+`--redundancy` then pass with them, and report one that matches nothing), the others notes
+(`F err  # expect: unsat  # REQ-12`). A spec must never
 silently lose its expectation, so a comment that looks like one but is not exactly
 `expect: VALUE` is an error: `# expect unsat`, `# expected: unsat`, `# Expect: unsat (REQ-12)`,
 `# expect: unsat.`, `# exepct: unsat`, a bare `# unsat`, two expectations on one line, and an
 expectation comment on a line of its own (it belongs to no spec).
 
 TOML spec files (`*.toml`): an array of tables `[[spec]]` with `formula` (required), `name`,
-`expect` and `semantics` (`infinite` or `finite`: the spec's own, over `--semantics`;
-optional); any other key is an error, so a typo like `expected` is not silently
+`expect`, `semantics` (`infinite` or `finite`: the spec's own, over `--semantics`; optional)
+and `acknowledged` (a list of acknowledgments); any other key is an error, so a typo like `expected` is not silently
 ignored. Names must be unique within a file.
 
 Data variables' sorts (formulas over data: `speed > 50`, `mode = on`): in a text file, lines
@@ -63,6 +66,27 @@ _VALUE_WORDS = frozenset(EXPECTATIONS + ("satisfiable", "unsatisfiable", "invali
 _EXPECT_HINT = "write exactly '# expect: sat|unsat|valid|allowed|forbidden|implied'"
 _EXPECT_CHOICES = "use sat, unsat, valid, allowed, forbidden or implied"
 _TOML_SPEC = re.compile(r"^\s*\[\[\s*spec\s*\]\]")
+#: A comment that acknowledges a finding, and what a finding is written as.
+_ACK = re.compile(r"acknowledged?\s*:\s*(.*?)\s*\Z", re.IGNORECASE)
+_FINDING = re.compile(r"(?:(?:vacuous|undecided)\s+\S+?(?::\d+)?|redundant|undecided\s+redundancy)\Z")
+_ACK_HINT = "write '# acknowledged: vacuous AP', 'vacuous AP:N', 'undecided AP[:N]' or 'redundant'"
+
+
+def acknowledges(ack: str, finding: str) -> bool:
+    """Whether an acknowledgment covers a finding (`vacuous grant` every occurrence of grant,
+    `vacuous grant:2` the second)."""
+    return ack == finding or ":" not in ack and finding.rpartition(":")[0] == ack
+
+
+def acknowledgment(text: str) -> str:
+    """A finding as an acknowledgment writes it (`vacuous grant`, `vacuous grant:2`,
+    `undecided grant:1`, `redundant`, `undecided redundancy`), spaces normalised; ValueError
+    when it is none of these."""
+    normal = " ".join(text.split())
+    if not _FINDING.match(normal):
+        raise ValueError(f"malformed acknowledgment {text!r}: {_ACK_HINT}")
+    return normal
+
 
 
 @dataclass(frozen=True)
@@ -94,6 +118,8 @@ class Spec:
     #: The set of specs it goes together with, apart from the file's others (a FRET export of
     #: several projects: its project), else None: the whole file's.
     group: str | None = None
+    #: The findings acknowledged next to it (`acknowledgment`).
+    acknowledged: tuple[str, ...] = ()
 
     @property
     def where(self) -> str:
@@ -155,8 +181,9 @@ def _read_text(path: str, stdin: BinaryIO | None, stdin_name: str) -> Iterator[S
                 yield Spec(path, item.line, error=str(exc))
             continue
         if item.text.startswith("#"):
-            if _stray_expectation(item.text[1:]):
-                yield Spec(path, item.line, error=f"expectation {item.text!r} on a line of its own belongs "
+            if _stray_expectation(item.text[1:]) or _ACK.match(item.text[1:].strip()):
+                what = "expectation" if _stray_expectation(item.text[1:]) else "acknowledgment"
+                yield Spec(path, item.line, error=f"{what} {item.text!r} on a line of its own belongs "
                            "to no spec: put it after the formula, on the formula's line")
             continue
         spec = parse_spec_line(item.text, path, item.line)
@@ -224,24 +251,36 @@ def _near_expect(word: str) -> bool:
     return any(SequenceMatcher(None, word, target).ratio() >= 0.75 for target in ("expect", "expected"))
 
 
-def _expectation(comment: str | None) -> tuple[str, str | None]:
-    """(the expectation, an error) from a line's trailing comment, which starts with `#`."""
+def _expectation(comment: str | None) -> tuple[str, str | None, tuple[str, ...]]:
+    """(the expectation, an error, the acknowledgments) from a line's trailing comment, which
+    starts with `#`."""
     if comment is None:
-        return "sat", None
+        return "sat", None, ()
     found: list[str] = []
+    acknowledged: list[str] = []
     for part in comment.split("#")[1:]:
+        ack = _ACK.match(part.strip())
+        if ack is not None:
+            try:
+                acknowledged.append(acknowledgment(ack.group(1)))
+            except ValueError as exc:
+                return "sat", str(exc), ()
+            continue
         if not _looks_like_expectation(part):
             continue  # a note
         match = _EXPECT.match(part.strip())
         if match is None:
             return "sat", (f"malformed expectation '# {part.strip()}': {_EXPECT_HINT}, "
-                           "a note in a comment of its own ('# expect: unsat  # REQ-12')")
+                           "a note in a comment of its own ('# expect: unsat  # REQ-12')"), ()
         if match.group(1).lower() not in EXPECTATIONS:
-            return "sat", f"unknown expectation {match.group(1)!r} ({_EXPECT_CHOICES})"
+            return "sat", f"unknown expectation {match.group(1)!r} ({_EXPECT_CHOICES})", ()
         found.append(match.group(1).lower())
     if len(found) > 1:
-        return "sat", f"more than one expectation on the line ({', '.join(found)})"
-    return (found[0] if found else "sat"), None
+        return "sat", f"more than one expectation on the line ({', '.join(found)})", ()
+    expect = found[0] if found else "sat"
+    if acknowledged and expect != "sat":
+        return "sat", f"an acknowledgment on a spec expected {expect}: findings are about requirements (sat)", ()
+    return expect, None, tuple(acknowledged)
 
 
 def parse_spec_line(text: str, file: str = "<spec>", line: int = 1) -> Spec:
@@ -252,13 +291,13 @@ def parse_spec_line(text: str, file: str = "<spec>", line: int = 1) -> Spec:
     match = _NAME.match(body)
     if match:
         name, body = match.group(1), match.group(2)
-    expect, problem = _expectation(comment)
+    expect, problem, acknowledged = _expectation(comment)
     if problem is not None:
         return Spec(file, line, name, error=problem)
     body = body.strip()
     if not body:
         return Spec(file, line, name, error="no formula" + (f" after {name!r}:" if name else ""))
-    return Spec(file, line, name, body, expect)
+    return Spec(file, line, name, body, expect, acknowledged=acknowledged)
 
 
 def _split_comment(text: str) -> tuple[str, str | None]:
@@ -340,11 +379,18 @@ def _toml_spec(entry: object, path: str, line: int, seen: dict[str, int]) -> Spe
     if not isinstance(entry, dict):
         return Spec(path, line, error="[[spec]] must be a table")
     name, formula, expect = entry.get("name"), entry.get("formula"), entry.get("expect", "sat")
-    semantics = entry.get("semantics")
-    unknown = sorted(set(entry) - {"name", "formula", "expect", "semantics"})
+    semantics, acks = entry.get("semantics"), entry.get("acknowledged", [])
+    unknown = sorted(set(entry) - {"name", "formula", "expect", "semantics", "acknowledged"})
     if unknown:  # `expected`, `Expect`, `expect_` must not leave the spec expecting sat
         return Spec(path, line, name if isinstance(name, str) else None,
-                    error=f"unknown key {unknown[0]!r} in [[spec]] (known: name, formula, expect, semantics)")
+                    error=f"unknown key {unknown[0]!r} in [[spec]] (known: name, formula, expect, semantics, "
+                    "acknowledged)")
+    try:
+        if not isinstance(acks, list) or not all(isinstance(a, str) for a in acks):
+            raise ValueError('acknowledged is a list of strings: acknowledged = ["vacuous grant"]')
+        acknowledged = tuple(acknowledgment(a) for a in acks)
+    except ValueError as exc:
+        return Spec(path, line, name if isinstance(name, str) else None, error=str(exc))
     if semantics is not None and semantics not in SEMANTICS:
         return Spec(path, line, name if isinstance(name, str) else None,
                     error=f"unknown semantics {semantics!r} (use {' or '.join(SEMANTICS)})")
@@ -358,4 +404,7 @@ def _toml_spec(entry: object, path: str, line: int, seen: dict[str, int]) -> Spe
         if name in seen:
             return Spec(path, line, name, error=f"duplicate spec name {name!r} (first at line {seen[name]})")
         seen[name] = line
-    return Spec(path, line, name, formula.strip(), expect.lower(), semantics=semantics)
+    if acknowledged and expect.lower() != "sat":
+        return Spec(path, line, name, error=f"an acknowledgment on a spec expected {expect.lower()}: "
+                    "findings are about requirements (sat)")
+    return Spec(path, line, name, formula.strip(), expect.lower(), semantics=semantics, acknowledged=acknowledged)

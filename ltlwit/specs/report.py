@@ -58,9 +58,11 @@ def record(result: SpecResult | ConjunctionResult) -> dict[str, Any]:
         "core": [{"name": s.name, "line": s.line or None} for s in result.core] or None,
         "core_minimal": result.core_minimal, "redundancy": result.redundancy,
         "implied_by": [{"name": s.name, "line": s.line or None} for s in result.implied_by] or None,
+        "acknowledged": list(result.acknowledged) or None, "stale": list(result.stale) or None,
         "findings": [{"ap": f.occurrence.ap, "occurrence": f.occurrence.nth, "polarity": f.occurrence.polarity,
                       "replacement": f.value, "implied": f.replaced.to_str("spot"),
-                      "status": "undecided" if f.undecided else "vacuous", "reason": f.reason}
+                      "status": "undecided" if f.undecided else "vacuous", "reason": f.reason,
+                      "acknowledged": f.key in result.acknowledged}
                      for f in result.findings],
     }
 
@@ -88,11 +90,15 @@ def junit_xml(results: Iterable[SpecResult | ConjunctionResult]) -> bytes:
         detail = witness_text(result.witness) or witness_text(result.counterexample)
         _outcome(case, result.status, result.message, result.error_text, "expectation", detail)
         if result.status == "pass" and result.vacuity_failed:
+            new = [f for f in result.findings if f.key not in result.acknowledged]
             failure = ET.SubElement(case, "failure", type="vacuity",
-                                    message=f"{result.vacuity}: {finding_text(result.findings[0])}")
-            failure.text = "\n".join(finding_text(f) for f in result.findings)
+                                    message=f"{result.vacuity}: {finding_text(new[0])}")
+            failure.text = "\n".join(finding_text(f) for f in new)
         if result.status == "pass" and result.redundancy_failed:
             ET.SubElement(case, "failure", type="redundancy", message=redundancy_text(result))
+        if result.status == "pass" and result.stale:
+            ET.SubElement(case, "failure", type="stale-acknowledgment",
+                          message="acknowledgments that match no finding: " + ", ".join(result.stale))
         if result.status == "pass" and detail:
             ET.SubElement(case, "system-out").text = f"{result.verdict}: {detail}"
     for suite in suites.values():

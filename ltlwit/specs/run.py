@@ -33,7 +33,8 @@ from ltlwit.pipeline.inputs import STDIN_NAME, FormulaItem, InputItem
 from ltlwit.pipeline.options import SolveOptions
 from ltlwit.pipeline.parsing import name_warnings, parse
 from ltlwit.pipeline.verify import as_checked
-from ltlwit.specs.files import SCENARIOS, Spec, read_specs
+from ltlwit.specs.baseline import Entry, same_file
+from ltlwit.specs.files import SCENARIOS, Spec, acknowledges, read_specs
 from ltlwit.specs.vacuity import Decide, Finding, check_spec
 
 if TYPE_CHECKING:
@@ -62,14 +63,31 @@ class SpecResult(Answer):
     #: set of them where `core_minimal`), "needed", "undecided", or None (not a requirement).
     redundancy: str | None = None
     implied_by: tuple[Spec, ...] = ()
+    #: The findings acknowledged (next to the spec or in the baseline: `acknowledge`), and the
+    #: acknowledgments that match no finding of a check that ran.
+    acknowledged: tuple[str, ...] = ()
+    stale: tuple[str, ...] = ()
+
+    @property
+    def finding_keys(self) -> list[str]:
+        """Its findings as acknowledgments name them (`specs.files.acknowledgment`)."""
+        keys = [f.key for f in self.findings]
+        if self.redundancy in ("redundant", "undecided"):
+            keys.append("redundant" if self.redundancy == "redundant" else "undecided redundancy")
+        return keys
 
     @property
     def vacuity_failed(self) -> bool:
-        return self.vacuity in ("vacuous", "undecided")
+        return any(f.key not in self.acknowledged for f in self.findings)
 
     @property
     def redundancy_failed(self) -> bool:
-        return self.redundancy in ("redundant", "undecided")
+        return self.redundancy in ("redundant", "undecided") and self.finding_keys[-1] not in self.acknowledged
+
+    @property
+    def findings_failed(self) -> bool:
+        """A finding not acknowledged, or an acknowledgment that matches none."""
+        return self.vacuity_failed or self.redundancy_failed or bool(self.stale)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -98,6 +116,8 @@ class CheckOptions:
     #: Each requirement the others imply named, with a set of them that does; implies
     #: `consistency` (when the requirements conflict, each is implied by the others).
     redundancy: bool = False
+    #: Findings acknowledged apart from the spec files (`specs.baseline`).
+    baseline: tuple[Entry, ...] = ()
 
     @property
     def together(self) -> bool:
@@ -215,10 +235,10 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
                           warnings=next(told))
                for spec, _, done in parsed]
     scenarios = [i for i, (spec, _, done) in enumerate(parsed) if done is None and spec.expect in SCENARIOS]
+    where = stdin_name if path == "-" else path
     if options.together or scenarios:
         conjuncts = [(i, f) for i, (spec, f, done) in enumerate(parsed) if done is None and spec.expect == "sat"]
         kinds = {parsed[i][0].semantics or options.solve.semantics for i, _ in conjuncts}
-        where = stdin_name if path == "-" else path
         if len(kinds) > 1:
             for i in scenarios:
                 results[i] = replace(results[i], status="error", message="a scenario is judged against the "
@@ -250,7 +270,37 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
                     if options.redundancy and conjunction.status == "pass":
                         results = _redundancy(mine, parsed, scope, results, solve)
         yield from conjunctions
-    yield from results
+    yield from _acknowledged(results, options.baseline, [spec for spec, _, _ in parsed], where)
+
+
+def _acknowledged(results: list[SpecResult], baseline: Sequence[Entry], specs: list[Spec], where: str
+                  ) -> Iterator[SpecResult]:
+    """The results with their findings acknowledged (next to each spec, or in the baseline),
+    then an error for each baseline entry about this file that names none of its specs."""
+    mine = [e for e in baseline if same_file(e.file, where)]
+    used: set[Entry] = set()
+    for r in results:
+        entries = [e for e in mine if e.of(r.spec)]
+        used.update(entries)
+        yield acknowledge(r, [*r.spec.acknowledged, *(e.finding for e in entries)])
+    for e in mine:
+        if e not in used:
+            spec = Spec(e.source, e.line, error=f"the acknowledgment names no spec {e.spec!r} of {where}")
+            yield SpecResult(item=InputItem("", e.source, e.line), spec=spec, status="error", message=spec.error)
+
+
+def acknowledge(result: SpecResult, acks: Sequence[str]) -> SpecResult:
+    """`result` with the findings `acks` cover acknowledged, and those of them that cover none
+    of a check that ran (vacuity: the spec was among the conjuncts; redundancy) stale."""
+    if not acks:
+        return result
+    keys = result.finding_keys
+    judged = {"vacuous": result.vacuity in ("clean", "vacuous", "undecided"),
+              "redundant": result.redundancy is not None}
+    covered = tuple(k for k in keys if any(acknowledges(a, k) for a in acks))
+    stale = tuple(a for a in dict.fromkeys(acks) if not any(acknowledges(a, k) for k in keys)
+                  and judged["redundant" if a in ("redundant", "undecided redundancy") else "vacuous"])
+    return replace(result, acknowledged=covered, stale=stale)
 
 
 def _together(where: str, conjuncts: list[tuple[int, Formula]], parsed: list, scope: set[int],

@@ -67,6 +67,11 @@ class Finding:
     undecided: bool = False
     reason: str | None = None
 
+    @property
+    def key(self) -> str:
+        """The finding as an acknowledgment names it (`specs.files.acknowledgment`)."""
+        return f"{'undecided' if self.undecided else 'vacuous'} {self.occurrence.ap}:{self.occurrence.nth}"
+
 
 def occurrences(formula: Formula) -> list[Occurrence]:
     """The AP occurrences of a formula, in Polish order, with their polarity."""
