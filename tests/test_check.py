@@ -82,7 +82,7 @@ def test_toml_spec_files(tmp_path) -> None:
     records = json_lines(run("check", "--format", "json", str(path)).stdout)
     assert [(r["name"], r["line"], r["status"]) for r in records] == [
         ("mutex", 1, "pass"), ("never", 5, "pass"), (None, 10, "error")]
-    assert records[2]["error"] == "unknown key 'expected' in [[spec]] (known: name, formula, expect, semantics, acknowledged)"
+    assert records[2]["error"] == "unknown key 'expected' in [[spec]] (known: name, formula, expect, semantics, acknowledged, holds)"
     bad = tmp_path / "bad.toml"
     bad.write_text("[[spec]\n")
     result = run("check", str(bad))
@@ -170,7 +170,7 @@ def test_toml_expectation_keys_and_values(tmp_path) -> None:
     specs = list(read_specs(str(path)))
     assert [(s.name, s.expect if s.error is None else None) for s in specs] == [
         ("a", None), ("b", None), ("c", None), ("d", None), ("e", "unsat")]
-    assert specs[0].error == "unknown key 'expected' in [[spec]] (known: name, formula, expect, semantics, acknowledged)"
+    assert specs[0].error == "unknown key 'expected' in [[spec]] (known: name, formula, expect, semantics, acknowledged, holds)"
     assert specs[2].error == "unknown expectation 'unsat (JIRA-12)' (use sat, unsat, valid, allowed, forbidden or implied)"
     result = run("check", str(path))
     assert result.exit_code == 2 and result.stdout.splitlines()[-1] == "5 specs: 1 passed, 0 failed, 0 unknown, 4 errors"

@@ -205,3 +205,33 @@ def test_malformed_acknowledgments_are_errors(tmp_path) -> None:
     assert f"{path}:2: an acknowledgment on a spec expected unsat" in result.stderr
     assert f"{path}:3: acknowledgment '# acknowledged: redundant' on a line of its own" in result.stderr
     assert f"PASS c ({path}:4)" in result.stdout
+
+
+def test_where_specs_hold(tmp_path) -> None:
+    """`holds always` (a file's line) makes each spec `G(spec)` unless it says `# holds:`;
+    `finally` puts it at the last instant of a finite trace."""
+    path = tmp_path / "s.spec"
+    path.write_text("holds always\ninv: !(a & b)\nstart: a   # holds: initially\nend: b   # holds: finally\n"
+                    "never: a & b   # expect: forbidden\nlast_a: a   # holds: finally  # expect: forbidden\n")
+    by = {r["name"]: r for r in json_lines(run("check", "--format", "json", "--semantics", "finite",
+                                               str(path)).stdout)}
+    assert [by[n]["status"] for n in ("inv", "start", "end", "never", "last_a")] == ["pass"] * 5
+    def rows(witness: str) -> list[dict[str, bool]]:  # each instant's values (absent: false)
+        return [{**dict.fromkeys("ab", False), **{c.children[0].name if c.op == "!" else c.name: c.op != "!"
+                                                  for c in conjuncts(step) if c.op != "true"}}
+                for step in parse_trace(witness).prefix]
+
+    joint = rows(json_lines(run("check", "--format", "json", "--semantics", "finite", "--consistency",
+                                str(path)).stdout)[0]["witness"])
+    assert all(not (row["a"] and row["b"]) for row in joint)  # inv at every instant, not only the first
+    assert joint[0]["a"] and joint[-1]["b"]  # start at the first, end at the last
+    assert [c["name"] for c in by["last_a"]["core"]] == ["inv", "end"]  # a & b never, and b at the end
+    result = run("check", str(path))  # infinite semantics: no last instant
+    assert result.exit_code == 2 and f"{path}:4: a spec that holds finally (at the last instant) needs finite" \
+        in result.stderr
+    toml = tmp_path / "s.toml"
+    toml.write_text('holds = "always"\n[[spec]]\nformula = "a"\n[[spec]]\nformula = "F !a"\nholds = "initially"\n')
+    assert run("check", "--consistency", str(toml)).exit_code == 1  # G a & F !a
+    toml.write_text('[[spec]]\nformula = "a"\nholds = "sometimes"\n')
+    assert "unknown place 'sometimes' for a spec to hold (use initially, always or finally)" in \
+        run("check", str(toml)).stderr

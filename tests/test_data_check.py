@@ -53,7 +53,7 @@ def test_fret_requirements_are_specs_named_by_reqid() -> None:
     specs = list(read_specs(str(FRET)))
     assert len(specs) == 11 and all(s.error is None for s in specs)
     ap007 = next(s for s in specs if s.name == "AP-007")
-    assert (ap007.always, ap007.semantics, ap007.expect) == (True, "finite", "sat")
+    assert (ap007.holds, ap007.semantics, ap007.expect) == ("always", "finite", "sat")
     assert ap007.note and ap007.note.startswith("RollAutopilot shall always satisfy")
     assert ap007.declarations is not None and str(ap007.declarations.variables["aileron_cmd"]) == "Real"
     assert ("ap_transition_state", "0.0") in ap007.substitute  # an Internal variable assigned a numeral

@@ -57,6 +57,9 @@ both:     F(grant1 & grant2)                          # expect: forbidden""",
     "silently sat. A file named *.toml holds [[spec]] tables "
     "with the keys name, formula (required), expect, and semantics (infinite or finite: that spec's own, "
     "over --semantics).",
+    "Where a spec holds: at its first instant (the default), at every instant (# holds: always, checked as "
+    "G(spec)) or at the last instant of a finite trace (# holds: finally); a line holds always sets it for "
+    "the whole file; in TOML, holds = \"always\" per [[spec]] or at the top.",
     "Data variables' sorts, for formulas over data: lines var speed: Real, var x, y: Int, "
     "var mode: {off, on} and domain Int in a text file; a [variables] table (speed = \"Real\") and a "
     "top-level domain = \"Int\" in TOML. They hold for the whole file, over --var and --domain.",

@@ -98,7 +98,7 @@ def _verify_log(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str,
         for path in files:
             for spec in read_specs(path, Environment.of(ctx).stdin):
                 item = InputItem(spec.formula, spec.file, spec.line, error=spec.error)
-                yield Requirement(item, spec.formula, spec.name, spec.always, spec.substitute, spec.declarations,
+                yield Requirement(item, spec.formula, spec.name, spec.holds, spec.substitute, spec.declarations,
                                   spec.syntax)
 
     printer = verify_printer(fmt, Environment.of(ctx), log=True)

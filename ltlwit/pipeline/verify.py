@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, ClassVar, Iterable, Iterator, Literal
 
-from ltlwit.logic.formula import Formula
+from ltlwit.logic.formula import FALSE, And, Formula
 from ltlwit.logic.result import Sat, Unknown
 from ltlwit.logic.trace import Trace
 from ltlwit.logic.witness import Witness, holds, logic_of, parse_witness
@@ -190,26 +190,36 @@ class Requirement:
     item: InputItem
     text: str
     name: str | None = None
-    always: bool = False
+    holds: str | None = None
     substitute: tuple[tuple[str, str], ...] = ()
     declarations: Declarations | None = None
     syntax: str | None = None  # its file's (a FRET export's `nuxmv`), else the run's
 
 
-def as_checked(formula: Formula, always: bool = False, substitute: tuple[tuple[str, str], ...] = ()) -> Formula:
+#: Where a spec holds (`ltlwit.specs.files.Spec.holds`): at the first instant, at every one, or
+#: at the last of a finite trace.
+HOLDS = ("initially", "always", "finally")
+
+
+def as_checked(formula: Formula, at: str | None = None, substitute: tuple[tuple[str, str], ...] = ()) -> Formula:
     """The formula a spec asks about: its constants put in (FRET's Internal variables assigned a
-    numeral), and `G(formula)` for one that holds at every instant."""
+    numeral), `G(formula)` for one that holds at every instant, `F(formula & wX false)` for one
+    that holds at the last instant (of a finite trace: the instant with no next)."""
     if substitute and formula.data:
         from ltlwit.logic.theory.terms import substituted
 
         formula = substituted(formula, dict(substitute))
-    return Formula("G", (formula,)) if always else formula
+    if at == "always":
+        return Formula("G", (formula,))
+    if at == "finally":
+        return Formula("F", (And(formula, Formula("wX", (FALSE,))),))
+    return formula
 
 
 def verify_log(requirements: Iterable[Requirement], log: str, options: VerifyOptions) -> Iterator[Verdict]:
     """Runtime verification: each requirement against the log of states at `log`
     (`ltlwit.pipeline.logs`), a finite trace. HOLDS or FAILS per requirement; one that must
-    hold at every instant (`G(p)`, or a spec file's `always` spec: FRET's requirements) that
+    hold at every instant (`G(p)`, or a spec that holds `always`: FRET's requirements) that
     fails names the first instant where it does not (`Verdict.violated_at`). A log that cannot
     be read is an error verdict for each requirement."""
     from ltlwit.pipeline.logs import LogError, read_log
@@ -248,7 +258,7 @@ def _check_log(requirement: Requirement, rows: list | Exception, log: str, optio
                    else parser.parse(replace(item, text=requirement.text)))
     except ValueError as exc:
         return done("error", message="parse error in the formula", parse_error=exc)
-    formula = as_checked(formula, requirement.always, requirement.substitute)
+    formula = as_checked(formula, requirement.holds, requirement.substitute)
     try:
         declarations = options.declarations
         if requirement.declarations is not None:

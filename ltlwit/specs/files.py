@@ -34,6 +34,11 @@ TOML spec files (`*.toml`): an array of tables `[[spec]]` with `formula` (requir
 and `acknowledged` (a list of acknowledgments); any other key is an error, so a typo like `expected` is not silently
 ignored. Names must be unique within a file.
 
+Where a spec holds: at the first instant (the default), at every instant (`always`: the formula
+is checked as `G(formula)`, as FRET's past-time requirements are meant) or at the last instant
+of a finite trace (`finally`); per spec in a trailing comment (`# holds: always`) or TOML's
+`holds = "always"`, for a whole file in a line `holds always` or a top-level `holds = "always"`.
+
 Data variables' sorts (formulas over data: `speed > 50`, `mode = on`): in a text file, lines
 `var speed: Real`, `var x, y: Int`, `var mode: {off, on}` and `domain Int` (the sort of data
 variables nothing declares); in TOML, a `[variables]` table (`speed = "Real"`) and a top-level
@@ -51,6 +56,7 @@ from typing import BinaryIO, Iterator
 
 from ltlwit.pipeline.inputs import STDIN_NAME, max_line_bytes, read_lines
 from ltlwit.logic import SEMANTICS
+from ltlwit.pipeline.verify import HOLDS
 from ltlwit.logic.theory.sorts import Declarations, SortError, parse_declaration, parse_domain, parse_sort
 
 #: What a spec may be expected to be (files' module docstring).
@@ -66,6 +72,10 @@ _VALUE_WORDS = frozenset(EXPECTATIONS + ("satisfiable", "unsatisfiable", "invali
 _EXPECT_HINT = "write exactly '# expect: sat|unsat|valid|allowed|forbidden|implied'"
 _EXPECT_CHOICES = "use sat, unsat, valid, allowed, forbidden or implied"
 _TOML_SPEC = re.compile(r"^\s*\[\[\s*spec\s*\]\]")
+#: Where a spec holds, for one spec (a trailing comment) and for a file (a line of its own).
+_HOLDS = re.compile(r"holds\s*:\s*(\S*)\Z", re.IGNORECASE)
+_FILE_HOLDS = re.compile(r"^holds\s+(\S+)\s*(?:#.*)?$")
+_HOLDS_CHOICES = "use initially, always or finally"
 #: A comment that acknowledges a finding, and what a finding is written as.
 _ACK = re.compile(r"acknowledged?\s*:\s*(.*?)\s*\Z", re.IGNORECASE)
 _FINDING = re.compile(r"(?:(?:vacuous|undecided)\s+\S+?(?::\d+)?|redundant|undecided\s+redundancy)\Z")
@@ -103,9 +113,10 @@ class Spec:
     semantics: str | None = None
     #: What it says in words (a FRET requirement's structured English), shown with conflicts.
     note: str | None = None
-    #: It holds at every instant, not only at the first: checked as `G(formula)` (FRET's
-    #: past-time requirements are meant so).
-    always: bool = False
+    #: Where it holds (`pipeline.verify.HOLDS`): None or "initially" at the first instant,
+    #: "always" at every one (`G(formula)`: FRET's past-time requirements are meant so),
+    #: "finally" at the last instant of a finite trace.
+    holds: str | None = None
     #: The sorts of its data variables (its file's declarations).
     declarations: Declarations | None = None
     #: Variables that stand for a constant (FRET's Internal variables assigned a numeral),
@@ -145,12 +156,28 @@ def read_specs(path: str, stdin: BinaryIO | None = None, stdin_name: str = STDIN
     else:
         specs = list(_read_text(path, stdin, stdin_name))
     declared = [s for s in specs if isinstance(s, Declarations)]
-    specs = [s for s in specs if not isinstance(s, Declarations)]
+    everywhere = [s for s in specs if isinstance(s, _Holds)]
+    specs = [s for s in specs if isinstance(s, Spec)]
     if declared:
         specs = [replace(s, declarations=declared[0].merged(s.declarations)) if s.error is None else s for s in specs]
+    if everywhere:
+        specs = [replace(s, holds=everywhere[0].at) if s.error is None and s.holds is None else s for s in specs]
     yield from specs
     if not specs:
         yield Spec(stdin_name if path == "-" else path, 0, error="no specs in this file")
+
+
+@dataclass(frozen=True)
+class _Holds:
+    """A file's `holds` line: where its specs hold unless they say."""
+
+    at: str
+
+
+def _holds(value: str) -> str:
+    if value.lower() not in HOLDS:
+        raise ValueError(f"unknown place {value!r} for a spec to hold ({_HOLDS_CHOICES})")
+    return value.lower()
 
 
 def _head(path: str) -> bytes:
@@ -161,17 +188,28 @@ def _head(path: str) -> bytes:
         return b""
 
 
-def _read_text(path: str, stdin: BinaryIO | None, stdin_name: str) -> Iterator[Spec | Declarations]:
+def _read_text(path: str, stdin: BinaryIO | None, stdin_name: str) -> Iterator[Spec | Declarations | _Holds]:
     """The specs, and last the file's declarations (`var NAME, NAME: SORT` and `domain Int|Real`
     lines, which hold for every spec of the file, wherever they stand)."""
     seen: dict[str, int] = {}
     declarations = Declarations()
+    holds_line: int | None = None
     for item in read_lines(path, stdin, stdin_name):
         path = item.file
         if item.error is not None:
             yield Spec(path, item.line, error=item.error)
             continue
         if not item.text:
+            continue
+        everywhere = _FILE_HOLDS.match(item.text)
+        if everywhere is not None:
+            try:
+                if holds_line is not None:
+                    raise ValueError(f"where the file's specs hold is given twice (first at line {holds_line})")
+                yield _Holds(_holds(everywhere.group(1)))
+                holds_line = item.line
+            except ValueError as exc:
+                yield Spec(path, item.line, error=str(exc))
             continue
         declaration = _DECLARATION.match(item.text)
         if declaration is not None:
@@ -259,6 +297,13 @@ def _expectation(comment: str | None) -> tuple[str, str | None, tuple[str, ...]]
     found: list[str] = []
     acknowledged: list[str] = []
     for part in comment.split("#")[1:]:
+        where = _HOLDS.match(part.strip())
+        if where is not None:
+            try:
+                acknowledged.append("holds " + _holds(where.group(1)))
+            except ValueError as exc:
+                return "sat", str(exc), ()
+            continue
         ack = _ACK.match(part.strip())
         if ack is not None:
             try:
@@ -278,7 +323,7 @@ def _expectation(comment: str | None) -> tuple[str, str | None, tuple[str, ...]]
     if len(found) > 1:
         return "sat", f"more than one expectation on the line ({', '.join(found)})", ()
     expect = found[0] if found else "sat"
-    if acknowledged and expect != "sat":
+    if any(not a.startswith("holds ") for a in acknowledged) and expect != "sat":
         return "sat", f"an acknowledgment on a spec expected {expect}: findings are about requirements (sat)", ()
     return expect, None, tuple(acknowledged)
 
@@ -291,13 +336,17 @@ def parse_spec_line(text: str, file: str = "<spec>", line: int = 1) -> Spec:
     match = _NAME.match(body)
     if match:
         name, body = match.group(1), match.group(2)
-    expect, problem, acknowledged = _expectation(comment)
+    expect, problem, notes = _expectation(comment)
     if problem is not None:
         return Spec(file, line, name, error=problem)
     body = body.strip()
     if not body:
         return Spec(file, line, name, error="no formula" + (f" after {name!r}:" if name else ""))
-    return Spec(file, line, name, body, expect, acknowledged=acknowledged)
+    at = [n.split()[1] for n in notes if n.startswith("holds ")]
+    if len(at) > 1:
+        return Spec(file, line, name, error="more than one '# holds:' on the line")
+    return Spec(file, line, name, body, expect, acknowledged=tuple(n for n in notes if not n.startswith("holds ")),
+                holds=at[0] if at else None)
 
 
 def _split_comment(text: str) -> tuple[str, str | None]:
@@ -315,7 +364,7 @@ def _split_comment(text: str) -> tuple[str, str | None]:
     return text, None
 
 
-def _read_toml(path: str) -> Iterator[Spec]:
+def _read_toml(path: str) -> Iterator[Spec | Declarations | _Holds]:
     try:
         import tomllib
     except ImportError:  # Python 3.10
@@ -341,11 +390,19 @@ def _read_toml(path: str) -> Iterator[Spec]:
         yield Spec(path, 0, error=f"not a valid TOML file: {exc}")
         return
     entries = data.get("spec", [])
-    extra = sorted(set(data) - {"spec", "variables", "domain"})
+    extra = sorted(set(data) - {"spec", "variables", "domain", "holds"})
     if extra or not isinstance(entries, list):
-        yield Spec(path, 0, error="a TOML spec file holds [[spec]] tables, a [variables] table and a domain" +
-                   (f" (found {', '.join(extra)})" if extra else ""))
+        yield Spec(path, 0, error="a TOML spec file holds [[spec]] tables, a [variables] table, a domain and "
+                   "where its specs hold" + (f" (found {', '.join(extra)})" if extra else ""))
         return
+    if "holds" in data:
+        try:
+            if not isinstance(data["holds"], str):
+                raise ValueError('holds is a string: holds = "always"')
+            yield _Holds(_holds(data["holds"]))
+        except ValueError as exc:
+            yield Spec(path, 0, error=str(exc))
+            return
     try:
         declarations = _toml_declarations(data)
     except SortError as exc:
@@ -379,12 +436,18 @@ def _toml_spec(entry: object, path: str, line: int, seen: dict[str, int]) -> Spe
     if not isinstance(entry, dict):
         return Spec(path, line, error="[[spec]] must be a table")
     name, formula, expect = entry.get("name"), entry.get("formula"), entry.get("expect", "sat")
-    semantics, acks = entry.get("semantics"), entry.get("acknowledged", [])
-    unknown = sorted(set(entry) - {"name", "formula", "expect", "semantics", "acknowledged"})
+    semantics, acks, at = entry.get("semantics"), entry.get("acknowledged", []), entry.get("holds")
+    unknown = sorted(set(entry) - {"name", "formula", "expect", "semantics", "acknowledged", "holds"})
     if unknown:  # `expected`, `Expect`, `expect_` must not leave the spec expecting sat
         return Spec(path, line, name if isinstance(name, str) else None,
                     error=f"unknown key {unknown[0]!r} in [[spec]] (known: name, formula, expect, semantics, "
-                    "acknowledged)")
+                    "acknowledged, holds)")
+    try:
+        at = _holds(at) if isinstance(at, str) else at
+        if at is not None and at not in HOLDS:
+            raise ValueError(f"unknown place {at!r} for a spec to hold ({_HOLDS_CHOICES})")
+    except ValueError as exc:
+        return Spec(path, line, name if isinstance(name, str) else None, error=str(exc))
     try:
         if not isinstance(acks, list) or not all(isinstance(a, str) for a in acks):
             raise ValueError('acknowledged is a list of strings: acknowledged = ["vacuous grant"]')
@@ -407,4 +470,5 @@ def _toml_spec(entry: object, path: str, line: int, seen: dict[str, int]) -> Spe
     if acknowledged and expect.lower() != "sat":
         return Spec(path, line, name, error=f"an acknowledgment on a spec expected {expect.lower()}: "
                     "findings are about requirements (sat)")
-    return Spec(path, line, name, formula.strip(), expect.lower(), semantics=semantics, acknowledged=acknowledged)
+    return Spec(path, line, name, formula.strip(), expect.lower(), semantics=semantics, acknowledged=acknowledged,
+                holds=at)

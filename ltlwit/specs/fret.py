@@ -6,7 +6,7 @@ at every step, as FRET's own analyses read it) and `variables` (`variable_name`,
 boolean, integer, double, or Simulink's int32, single...; `idType`: Input, Output, Internal,
 Mode, Function; for Internal ones an `assignment`). Each requirement becomes a spec named by
 its reqid, read in nuXmv's syntax (`OPERATING_LIMITS` is a name even where no atom says so),
-expected satisfiable, checked over finite traces at every instant (`Spec.always`:
+expected satisfiable, checked over finite traces at every instant (`Spec.holds`:
 `G(ptExpanded)`); the variables' data types become sort declarations (a requirement's from
 its own component's list where that lists the name: FRET analyses a component's requirements
 together, and a name may be a function there and a Simulink port elsewhere), a Function's
@@ -112,7 +112,7 @@ def _spec(requirement: Any, path: str, text: str, seen: dict[tuple[str | None, s
         warnings = ("the formula held HTML tags from FRET's editor (<b>, <i>); they were taken out",)
     component = semantics.get("component_name") if isinstance(semantics, dict) else None
     own = components.get(component, {}) if isinstance(component, str) else {}
-    return Spec(path, line, name, " ".join(formula.split()), "sat", semantics="finite", note=note, always=True,
+    return Spec(path, line, name, " ".join(formula.split()), "sat", semantics="finite", note=note, holds="always",
                 declarations=_scoped(declarations, own, formula), substitute=constants, warnings=warnings,
                 syntax="nuxmv", group=project)
 

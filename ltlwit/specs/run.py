@@ -205,6 +205,9 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
     warnings: list[tuple[str, ...]] = []  # each parsed spec's (the pipeline sees formulas, not their text)
     for spec in specs:
         item = InputItem(spec.formula, spec.file, spec.line)
+        if spec.error is None and spec.holds == "finally" and (spec.semantics or options.solve.semantics) != "finite":
+            spec = replace(spec, error="a spec that holds finally (at the last instant) needs finite semantics "
+                           "(--semantics finite, or semantics = \"finite\" in TOML)")
         if spec.error is not None:
             parsed.append((spec, None, SpecResult(item=item, spec=spec, status="error", message=spec.error)))
             continue
@@ -492,7 +495,7 @@ def _typed_together(conjuncts: list[tuple[int, Formula]], solve: SolveOptions
 
 
 def _as_checked(spec: Spec, formula: Formula) -> Formula:
-    return as_checked(formula, spec.always, spec.substitute)
+    return as_checked(formula, spec.holds, spec.substitute)
 
 
 def _sorts_problem(formula: Formula, spec: Spec, options: SolveOptions, together: bool = False) -> str | None:
