@@ -134,13 +134,13 @@ class Solver:
     def check(self, paths: Iterable[str], vacuity: bool = False, stdin: BinaryIO | None = None,
               stdin_name: str = STDIN_NAME, jobs: int = 1,
               consistency: bool = False, redundancy: bool = False,
-              baseline: Sequence[Entry] = ()) -> Iterator[SpecResult | ConjunctionResult]:
+              baseline: Sequence[Entry] = (), all_cores: bool = False) -> Iterator[SpecResult | ConjunctionResult]:
         """The results of spec files (see `check`), lazily, file by file; the path `-` reads
         `stdin`. `jobs` > 1: that many worker processes answer the specs and their vacuity
         questions (each with its own models, loaded once); results still come in file order."""
         from ltlwit.specs.run import CheckOptions, check_files
 
-        options = CheckOptions(self.options, vacuity, consistency, redundancy, tuple(baseline))
+        options = CheckOptions(self.options, vacuity, consistency, redundancy, tuple(baseline), all_cores)
         if jobs <= 1:
             yield from check_files(paths, options, self.pipeline, stdin, stdin_name)
             return

@@ -9,7 +9,7 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cli_support import json_lines, run
+from cli_support import ROOT, json_lines, run
 from prop_reference import evaluate
 from strategies import formulas
 from ltlwit.logic import ltl
@@ -235,3 +235,53 @@ def test_where_specs_hold(tmp_path) -> None:
     toml.write_text('[[spec]]\nformula = "a"\nholds = "sometimes"\n')
     assert "unknown place 'sometimes' for a spec to hold (use initially, always or finally)" in \
         run("check", str(toml)).stderr
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(formulas(aps=("a", "b"), max_leaves=3, temporal=False, constants=False), min_size=1, max_size=5))
+def test_all_conflicts_match_brute_force_over_subsets(parts: list[Formula]) -> None:
+    """MARCO's cores are exactly the minimal unsatisfiable subsets, its correction sets exactly
+    the complements of the maximal satisfiable ones, and it says the enumeration is complete."""
+    from ltlwit.logic.core import all_conflicts
+    from ltlwit.logic.result import Sat, Unsat
+
+    def sat(kept) -> bool:
+        return any(all(evaluate(parts[i], {**row, "c": False}) for i in kept) for row in ROWS)
+
+    subsets = [frozenset(c) for k in range(len(parts) + 1) for c in itertools.combinations(range(len(parts)), k)]
+    muses = {s for s in subsets if not sat(s) and all(sat(s - {i}) for i in s)}
+    mss = {s for s in subsets if sat(s) and all(not sat(s | {i}) for i in set(range(len(parts))) - s)}
+    mcses = {frozenset(range(len(parts))) - s for s in mss} if muses else set()
+
+    def decide(f: Formula):
+        rows = [r for r in ROWS if evaluate(f, r)]
+        return Sat(parse_trace(" & ".join(n if rows[0][n] else f"!{n}" for n in "abc"))) if rows else Unsat("truth table")
+
+    found = all_conflicts(parts, decide)
+    assert found.complete
+    assert {frozenset(c) for c in found.cores} == muses and len(found.cores) == len(muses)
+    assert {frozenset(c) for c in found.corrections} == mcses and len(found.corrections) == len(mcses)
+
+
+ARBITER_CONFLICTS = """\
+quiet1:  G !grant1
+busy1:   G F req1
+always2: G F grant2
+idle2:   G !req2
+"""
+
+
+def test_all_cores_on_the_arbiter_with_two_planted_conflicts(tmp_path) -> None:
+    path = tmp_path / "arbiter.spec"
+    path.write_text((ROOT / "examples" / "arbiter.spec").read_text() + ARBITER_CONFLICTS)
+    result = run("check", "--all-cores", "--timeout", "10", "--format", "json", str(path))
+    assert result.exit_code == 1
+    conjunction = json_lines(result.stdout)[0]
+    names = {frozenset(c["name"] for c in core) for core in conjunction["conflicts"]}
+    assert names == {frozenset({"response1", "quiet1", "busy1"}), frozenset({"no_spurious2", "always2", "idle2"})}
+    fixes = {frozenset(c["name"] for c in fix) for fix in conjunction["corrections"]}
+    assert fixes == {frozenset({a, b}) for a in ("response1", "quiet1", "busy1")
+                     for b in ("no_spurious2", "always2", "idle2")}
+    assert conjunction["complete"] is True
+    text = run("check", "--all-cores", str(path)).stdout
+    assert "  CONFLICT response1" in text and text.count("  FIX remove ") == 9

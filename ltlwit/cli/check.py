@@ -43,6 +43,10 @@ _COLORS = {"PASS": "green", "FAIL": "red", "UNKNOWN": "yellow", "ERROR": "red", 
 @click.option("--redundancy", is_flag=True,
               help="Also name each requirement (spec expected sat) that the others of its file imply, with a "
               "minimal set of them that does (checks that they are jointly satisfiable first).")
+@click.option("--all-cores", is_flag=True,
+              help="When a file's specs conflict, name every minimal conflicting set and every minimal correction "
+              "set (specs whose removal restores consistency), within --timeout, and say whether that is all "
+              "(implies --consistency).")
 @click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False), metavar="FILE",
               help="Acknowledged findings (JSON Lines, written by --write-baseline): those pass; new ones, and "
               "acknowledgments that match no finding, still fail.")
@@ -54,7 +58,7 @@ _COLORS = {"PASS": "green", "FAIL": "red", "UNKNOWN": "yellow", "ERROR": "red", 
 @jobs_option
 @click.pass_context
 def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str, junit: str | None, vacuity: bool,
-          consistency: bool, redundancy: bool, baseline_file: str | None, write_baseline: str | None, jobs: int,
+          consistency: bool, redundancy: bool, all_cores: bool, baseline_file: str | None, write_baseline: str | None, jobs: int,
           **options: object) -> ExitStatus:
     """Check specification files, for CI: each SPEC file ('-': stdin) holds one formula per line, optionally
     `name: formula` and a trailing `# expect: unsat` or `# expect: valid` (default: sat, a
@@ -97,7 +101,7 @@ def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str
     # with --jobs (the engine works in worker processes).
     live = jobs == 1 and not (env.stdin_isatty and "-" in spec_files)
     checking = solver.check(spec_files, vacuity, env.stdin, jobs=jobs, consistency=consistency, redundancy=redundancy,
-                            baseline=baseline)
+                            baseline=baseline, all_cores=all_cores)
     with (printer.status_line(solver.options.timeout) if live else contextlib.nullcontext(),
           contextlib.closing(checking) as checked):
         for result in checked:
@@ -173,6 +177,10 @@ class CheckText(CheckPrinter):
             else:
                 detail = (result.error_text if result.status == "error" else result.message) or ""
             self.data(f"{self._status_word(word, _COLORS[word])} {label}: {detail}")
+            for specs in result.conflicts:
+                self.data(f"  {self._status_word('CONFLICT', 'red')} {_names(specs)}")
+            for specs in result.corrections:
+                self.data(f"  {self._status_word('FIX', 'yellow')} remove {_names(specs)}")
             return
         spec = result.spec
         label = spec.name + f" ({spec.where})" if spec.name else spec.where
@@ -226,6 +234,10 @@ class CheckText(CheckPrinter):
 class CheckJson(CheckPrinter):
     def render(self, result: SpecResult | ConjunctionResult) -> None:
         self.data(json.dumps(record(result), ensure_ascii=False))
+
+
+def _names(specs) -> str:
+    return ", ".join(f"{s.name} ({s.where})" if s.name else s.where for s in specs)
 
 
 def check_printer(fmt: str, env: Environment) -> CheckPrinter:

@@ -163,3 +163,69 @@ def _shrink(candidates: list[T], ask: Callable[[list[T]], Result],
         if chunk == 1:
             return members, needed, True
         chunk = max(1, chunk // 2)
+
+
+@dataclass(frozen=True)
+class Conflicts:
+    """Every way a set of conjuncts conflicts (`all_conflicts`): its minimal unsatisfiable
+    subsets (each a minimal core: positions among the parts) and its minimal correction sets
+    (the positions whose removal leaves a satisfiable rest, none of them needed for that), both
+    in the order found; `complete` when the enumeration ended before the deadline, so that there
+    are no others."""
+
+    cores: tuple[tuple[int, ...], ...]
+    corrections: tuple[tuple[int, ...], ...]
+    complete: bool
+
+
+def all_conflicts(parts: Sequence[Formula], decide: Callable[[Formula], Result],
+                  expired: Callable[[], bool] = lambda: False) -> Conflicts:
+    """MARCO (Liffiton et al., 2016): a SAT solver over one selector per part holds the subsets
+    not yet explored; a seed taken from it, as large as it allows, is asked of the engine: a
+    satisfiable one grows to a maximal satisfiable subset, whose complement is a minimal
+    correction set, and every subset of it is explored; an unsatisfiable one shrinks to a minimal
+    core (`unsat_core`'s deletion), and every superset of it is explored. When the map has no
+    seed left, every minimal core and correction set has been found. An `Unknown` answer (the
+    budget) ends the enumeration as incomplete."""
+    from pysat.solvers import Solver
+
+    from ltlwit.logic.ltl.xnf import SOLVER
+
+    n = len(parts)
+    cores: list[tuple[int, ...]] = []
+    corrections: list[tuple[int, ...]] = []
+
+    def ask(kept: Iterable[int]) -> Result:
+        return decide(And(*(parts[i] for i in kept)))
+
+    with Solver(name=SOLVER) as unexplored:
+        unexplored.set_phases(list(range(1, n + 1)))  # seeds as large as the map allows
+        while unexplored.solve():
+            if expired():
+                return Conflicts(tuple(cores), tuple(corrections), False)
+            seed = [i for i in range(n) if unexplored.get_model()[i] > 0]
+            answer = ask(seed)
+            if isinstance(answer, Sat):
+                for i in range(n):
+                    if i not in seed:
+                        if expired():
+                            return Conflicts(tuple(cores), tuple(corrections), False)
+                        grown = ask(seed + [i])
+                        if isinstance(grown, Sat):
+                            seed.append(i)
+                        elif not isinstance(grown, Unsat):
+                            return Conflicts(tuple(cores), tuple(corrections), False)
+                correction = tuple(i for i in range(n) if i not in seed)
+                if not correction:
+                    break  # all of them together are satisfiable: nothing conflicts
+                corrections.append(correction)
+                unexplored.add_clause([i + 1 for i in correction])
+            elif isinstance(answer, Unsat):
+                members, needed, finished = _shrink(seed, ask, expired)
+                if not finished or set(needed) != set(members):
+                    return Conflicts(tuple(cores), tuple(corrections), False)
+                cores.append(tuple(members))
+                unexplored.add_clause([-(i + 1) for i in members])
+            else:
+                return Conflicts(tuple(cores), tuple(corrections), False)
+    return Conflicts(tuple(cores), tuple(corrections), True)

@@ -39,6 +39,10 @@ def redundancy_text(result: SpecResult) -> str:
     return f"implied by {names}" + ("" if result.core_minimal else " (not proven minimal)")
 
 
+def _refs(specs) -> list[dict[str, Any]]:
+    return [{"name": s.name, "line": s.line or None} for s in specs]
+
+
 def record(result: SpecResult | ConjunctionResult) -> dict[str, Any]:
     if isinstance(result, ConjunctionResult):
         return {"kind": "conjunction", "file": result.item.file, "group": result.group, "specs": result.count,
@@ -46,7 +50,9 @@ def record(result: SpecResult | ConjunctionResult) -> dict[str, Any]:
                 "witness": witness_text(result.witness), "reason": result.message if result.status != "error" else None,
                 "error": result.error_text, "time_ms": result.time_ms,
                 "conflict": [{"name": s.name, "line": s.line or None} for s in result.conflict] or None,
-                "conflict_minimal": result.conflict_minimal}
+                "conflict_minimal": result.conflict_minimal,
+                "conflicts": [_refs(c) for c in result.conflicts] or None,
+                "corrections": [_refs(c) for c in result.corrections] or None, "complete": result.complete}
     spec = result.spec
     return {
         "kind": "spec", "name": spec.name, "file": spec.file, "line": spec.line or None,

@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, BinaryIO, ClassVar, Iterable, Iterator, Sequence
 
-from ltlwit.logic.core import unsat_core
+from ltlwit.logic.core import all_conflicts, unsat_core
 from ltlwit.logic.formula import And, Formula, Not
 from ltlwit.logic.result import Result, Sat, Unknown, Unsat
 from ltlwit.logic.witness import Witness, is_witness, logic_of
@@ -102,6 +102,11 @@ class ConjunctionResult(Answer):
     #: and whether its minimality was proven within the budget.
     conflict: tuple[Spec, ...] = ()
     conflict_minimal: bool | None = None
+    #: With --all-cores: every minimal conflicting set and every minimal correction set (specs
+    #: whose removal restores consistency), and whether the enumeration finished (None: not run).
+    conflicts: tuple[tuple[Spec, ...], ...] = ()
+    corrections: tuple[tuple[Spec, ...], ...] = ()
+    complete: bool | None = None
     #: The set of the file's specs it is about (a FRET export's project), None: all of them.
     group: str | None = None
 
@@ -118,10 +123,12 @@ class CheckOptions:
     redundancy: bool = False
     #: Findings acknowledged apart from the spec files (`specs.baseline`).
     baseline: tuple[Entry, ...] = ()
+    #: When the specs conflict: every minimal conflicting set and minimal correction set.
+    all_cores: bool = False
 
     @property
     def together(self) -> bool:
-        return self.vacuity or self.consistency or self.redundancy
+        return self.vacuity or self.consistency or self.redundancy or self.all_cores
 
 
 def check_files(paths: Iterable[str], options: CheckOptions, pipeline: Pipeline, stdin: BinaryIO | None = None,
@@ -267,7 +274,8 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
             mine = [(i, f) for i, f in conjuncts if i in scope]
             results = _scenarios([i for i in scenarios if i in scope], mine, parsed, scope, results, solve)
             if options.together:
-                conjunction, results = _together(where, mine, parsed, scope, results, solve, pool, options.vacuity)
+                conjunction, results = _together(where, mine, parsed, scope, results, solve, pool, options.vacuity,
+                                                 options.all_cores)
                 if conjunction is not None:
                     conjunctions.append(replace(conjunction, group=group))
                     if options.redundancy and conjunction.status == "pass":
@@ -307,8 +315,8 @@ def acknowledge(result: SpecResult, acks: Sequence[str]) -> SpecResult:
 
 
 def _together(where: str, conjuncts: list[tuple[int, Formula]], parsed: list, scope: set[int],
-              results: list[SpecResult], solve: SolveOptions, pool: Pool | None, findings: bool
-              ) -> tuple[ConjunctionResult | None, list[SpecResult]]:
+              results: list[SpecResult], solve: SolveOptions, pool: Pool | None, findings: bool,
+              every: bool = False) -> tuple[ConjunctionResult | None, list[SpecResult]]:
     """Whether a set of specs (`scope`: their places in `parsed`) holds together: the
     conjunction of those expected satisfiable that read and whose names mean one thing in all
     of them, the others named as left out."""
@@ -318,7 +326,8 @@ def _together(where: str, conjuncts: list[tuple[int, Formula]], parsed: list, sc
         return ConjunctionResult(item=InputItem(f"the {plural(len(conjuncts), 'spec')} expected satisfiable",
                                                 where, 0), status="error", count=len(conjuncts),
                                  message=str(exc)), results
-    return _vacuity(where, conjuncts, results, solve, pool, findings=findings, left_out=left_out, scope=scope)
+    return _vacuity(where, conjuncts, results, solve, pool, findings=findings, left_out=left_out, scope=scope,
+                    every=every)
 
 
 def _requirements(conjuncts: list[tuple[int, Formula]], parsed: list, scope: set[int], solve: SolveOptions
@@ -545,7 +554,7 @@ def _judge(spec: Spec, solution: Solution, warnings: tuple[str, ...]) -> SpecRes
 
 def _vacuity(path: str, conjuncts: list[tuple[int, Formula]], results: list[SpecResult],
              options: SolveOptions, pool: Pool | None = None, findings: bool = True,
-             left_out: Sequence[tuple[Spec, str]] = (), scope: set[int] | None = None
+             left_out: Sequence[tuple[Spec, str]] = (), scope: set[int] | None = None, every: bool = False
              ) -> tuple[ConjunctionResult | None, list[SpecResult]]:
     indices = {i for i, _ in conjuncts}
     if findings:
@@ -571,10 +580,20 @@ def _vacuity(path: str, conjuncts: list[tuple[int, Formula]], results: list[Spec
         proven = "" if core.minimal else " (not proven minimal)"
         if left_out:
             proven += "; left out: " + ", ".join(_left_out(left_out))
+        more: dict = {}
+        if every:  # within what is left of the budget
+            found = all_conflicts(formulas, decide, lambda: deadline is not None and time.perf_counter() >= deadline)
+            specs = [results[i].spec for i, _ in conjuncts]
+            more = dict(conflicts=tuple(tuple(specs[m] for m in c) for c in found.cores),
+                        corrections=tuple(sorted((tuple(specs[m] for m in c) for c in found.corrections), key=len)),
+                        complete=found.complete)
+            proven += f"; {plural(len(found.cores), 'conflicting set')}, " \
+                f"{plural(len(found.corrections), 'correction set')}" + ("" if found.complete else " found so far")
         elapsed = round((time.perf_counter() - start) * 1000.0, 3)
         return ConjunctionResult(item=item, status="fail", count=len(formulas), time_ms=elapsed,
                                  message=f"jointly unsatisfiable: no trace satisfies all of them; these conflict: "
-                                 f"{names}{proven}", conflict=conflict, conflict_minimal=core.minimal), results
+                                 f"{names}{proven}", conflict=conflict, conflict_minimal=core.minimal,
+                                 **more), results
     if isinstance(verdict, Unknown):
         return ConjunctionResult(item=item, status="unknown", count=len(formulas), time_ms=elapsed,
                                  message=verdict.reason or "no answer within the budget"), results
