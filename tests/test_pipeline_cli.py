@@ -62,8 +62,10 @@ def test_witness_syntaxes_read_back_as_the_same_witness() -> None:
     assert run("solve", "--model", "none", "--syntax-out", "lbt", formulas[1]).stdout == '& "a" "b"\n'
 
 
-def test_all_without_a_model_is_the_engine_witness_once() -> None:
-    assert run("solve", "--all", "--model", "none", "F a").stdout == "cycle{a}\n"
+def test_all_without_a_model_gives_the_engines_alternatives() -> None:
+    """As many as --top (the beam's width by default), each one word of F a."""
+    assert run("solve", "--all", "--model", "none", "F a").stdout == "cycle{a}\na; cycle{!a}\n!a; a; cycle{!a}\n"
+    assert run("solve", "--all", "--top", "1", "--model", "none", "F a").stdout == "cycle{a}\n"
 
 
 def test_no_fallback_without_a_model_answers_unknown() -> None:

@@ -35,7 +35,8 @@ from ltlwit.pipeline.answers import Solution
               help="--core, and within the conflicting conjuncts the subformulas that matter: each one that does "
               "not is weakened to 1 or 0, as many as keep the core unsatisfiable (JSON: fine, per member).")
 @click.option("--all", "all_witnesses", is_flag=True,
-              help="Print up to N (--top) distinct verified witnesses per formula, one line each.")
+              help="Print up to N (--top) distinct verified witnesses per formula, one line each: the models' "
+              "candidates, then the engine's, each differing from those before in a word.")
 @click.option("--batch-size", type=click.IntRange(min=1), default=128, show_default=True, metavar="N",
               help="Most formulas per model batch (1: answer each line as soon as it is read).")
 @quiet_option

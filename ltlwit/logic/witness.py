@@ -14,7 +14,7 @@ The heavy halves (the LTL engine, the SAT solver) are imported when first needed
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Mapping, Union
+from typing import TYPE_CHECKING, Mapping, Sequence, Union
 
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula
@@ -205,3 +205,45 @@ def _equivalent(f: Formula, g: Formula) -> bool:
     from ltlwit.logic.result import Unsat
 
     return isinstance(solve_prop(Or(And(f, Not(g)), And(Not(f), g))), Unsat)
+
+
+def excluding(witness: Witness, aps: Sequence[str]) -> Formula | None:
+    """A formula whose models are the words that are not the witness's, so that a formula
+    conjoined with it has other witnesses (`solve --all` from the engine): an assignment's
+    extensions, a finite trace's words (its steps at its positions, and no more instants), a
+    lasso's one word when its letters are full (`concrete`: on a lasso every AP of `aps`
+    repeats with the loop's period from the loop on; a symbolic loop's words are not an LTL
+    property). None for a witness with data values."""
+    from ltlwit.logic.formula import FALSE, And, Not, ap
+
+    if isinstance(witness, Assignment):
+        return Not(And(*(ap(n) if v else Not(ap(n)) for n, v in witness.values)))
+    if any(step.data for step in witness.steps):
+        return None
+
+    def later(k: int, f: Formula) -> Formula:
+        for _ in range(k):
+            f = Formula("X", (f,))
+        return f
+
+    if witness.finite:
+        steps = list(witness.steps)
+        return Not(And(*(later(i, step) for i, step in enumerate(steps)), later(len(steps) - 1, Formula("wX", (FALSE,)))))
+    letters = concrete(witness, aps).steps
+    same = And(*(Formula("<->", (ap(n), later(len(witness.cycle), ap(n)))) for n in aps))
+    return Not(And(*(later(i, letter) for i, letter in enumerate(letters)),
+                   later(len(witness.prefix), Formula("G", (same,)))))
+
+
+def concrete(witness: Trace, aps: Sequence[str]) -> Trace:
+    """One word of a trace: each step a full letter over `aps` that satisfies it (APs it leaves
+    free false)."""
+    from ltlwit.logic.formula import And, Not, ap
+    from ltlwit.logic.prop import solve_prop
+
+    def letter(step: Formula) -> Formula:
+        found = solve_prop(step)
+        values = dict(found.witness.values) if hasattr(found, "witness") else {}
+        return And(*(ap(n) if values.get(n, False) else Not(ap(n)) for n in aps))
+
+    return Trace(tuple(letter(s) for s in witness.prefix), tuple(letter(s) for s in witness.cycle))

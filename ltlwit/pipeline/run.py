@@ -32,9 +32,10 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
 
 from ltlwit.logic import stage
 from ltlwit.logic.budget import OutOfTime, deadline_scope
-from ltlwit.logic.formula import Formula
+from ltlwit.logic.formula import And, Formula
 from ltlwit.logic.rename import Renaming
 from ltlwit.logic.result import Result, Sat, Unsat
+from ltlwit.logic.trace import Trace
 from ltlwit.logic.witness import Witness, logic_of, same_words
 from ltlwit.pipeline.answers import Notify, Solution, internal_error
 from ltlwit.pipeline.checking import engine_answer, validate
@@ -363,12 +364,53 @@ class Pipeline:
         if isinstance(result, Sat):
             if not any(same_words(result.witness, f[0]) for f in found):
                 out.append(solution("sat", witness=result.witness, source=source, verified=True))
+            if opts.all:
+                out = [replace(s, witness=self._word(p, s.witness)) for s in out]
+                out += [solution("sat", witness=w, source=source, verified=True)
+                        for w in self._alternatives(p, opts, [s.witness for s in out], start)]
             return out
         if out:  # the models found witnesses; the engine did not add one
             return out
         if isinstance(result, Unsat):
             return [solution("unsat", source=source, core=self._core(p, opts, start) if opts.core else None)]
         return [solution("unknown", source=source, message=result.reason or None)]
+
+    def _alternatives(self, p: Pending, opts: SolveOptions, known: list, start: float) -> list:
+        """More witnesses from the engine, up to `--top` in all (`--all`): the formula asked
+        again with each known witness's word excluded (`witness.excluding`), each new one
+        checked against the formula as written; they stop at the first question the engine
+        cannot answer or finds unsatisfiable, and at the input's deadline."""
+        from ltlwit.logic.witness import excluding, is_witness
+
+        found: list = []
+        aps = p.formula.aps()
+        while len(known) + len(found) < opts.n_best:
+            others = [excluding(w, aps) for w in known + found]
+            if any(x is None for x in others):
+                break  # a witness with data values
+            try:
+                result, _ = engine_answer(And(p.formula, *others), p.logic, opts, started=start - p.spent)
+            except ValueError:
+                break
+            if not isinstance(result, Sat) or not is_witness(p.formula, result.witness, semantics=p.semantics
+                                                             if p.logic == "ltl" else None,
+                                                             declarations=p.declarations):
+                break
+            found.append(self._word(p, result.witness))
+        return found
+
+    def _word(self, p: Pending, witness):
+        """A lasso as one word (`witness.concrete`), so that `--all`'s lassos differ in a word (a
+        symbolic loop's words cannot be excluded by a formula), checked against the formula as
+        written like every witness printed; other witnesses as they are."""
+        from ltlwit.logic.witness import concrete, holds
+
+        if not isinstance(witness, Trace) or witness.finite or any(step.data for step in witness.steps):
+            return witness
+        word = concrete(witness, p.formula.aps())
+        if not holds(p.formula, word, semantics=p.semantics):
+            raise AssertionError(f"a word of the verified witness {witness} fails its check")
+        return word
 
     def _core(self, p: Pending, opts: SolveOptions, start: float) -> Core:
         """The input's unsat core over its top-level conjuncts (and within them, with
