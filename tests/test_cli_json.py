@@ -8,7 +8,7 @@ from cli_support import json_lines, run
 from ltlwit.logic.prop import entails
 from ltlwit.logic.syntax import ParseError, parse_assignment, parse_formula, parse_trace
 
-SOLVE_KEYS = {"input", "file", "line", "logic", "status", "witness", "witness_polish", "assignment", "source", "rank",
+SOLVE_KEYS = {"input", "file", "line", "name", "logic", "status", "witness", "witness_polish", "assignment", "source", "rank",
               "candidates_tried", "models_skipped", "semantics", "verified", "core", "core_minimal", "time_ms",
               "reason", "error", "warnings"}
 

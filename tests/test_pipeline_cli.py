@@ -156,3 +156,21 @@ def test_strings_that_are_spot_and_polish_follow_their_file(tmp_path) -> None:
     converted = run("fmt", "--to", "polish-spaced", "G !t & a")
     assert converted.stdout == "& G ! t a\n"
     assert run("solve", input=converted.stdout).stdout == "cycle{!t & a}\n"  # read back as Polish
+
+
+def test_solve_reads_spec_files(tmp_path) -> None:
+    """`solve -F` on a spec file: each spec an input named by its name, its comments and
+    expectations not part of the formula, where it holds applied; errors at FILE:LINE."""
+    path = tmp_path / "r.spec"
+    path.write_text("# requirements\nholds always\nmutex: !(g1 & g2)   # REQ-1\n"
+                    "flip: g1 & X !g1   # expect: unsat\nstart: g1 & X !g1   # holds: initially\nbad: G (a &\n")
+    result = run("solve", "--model", "none", "--format", "json", "-F", str(path))
+    records = json_lines(result.stdout)
+    assert [(r["name"], r["line"], r["status"]) for r in records] == [
+        ("mutex", 3, "sat"), ("flip", 4, "unsat"), ("start", 5, "sat"), ("bad", 6, "error")]
+    assert records[1]["input"] == "g1 & X !g1"  # as written; solved at every instant (holds always)
+    assert f"ltlwit: {path}:6: parse error" in result.stderr and result.exit_code == 2
+    core = run("solve", "--model", "none", "--core", "-F", str(path)).stdout.splitlines()
+    assert core[1] == "UNSAT core: G(g1 & X!g1)"
+    jobs = run("solve", "--model", "none", "--format", "json", "--jobs", "2", "-F", str(path))
+    assert [(r["name"], r["status"]) for r in json_lines(jobs.stdout)] == [(r["name"], r["status"]) for r in records]

@@ -237,7 +237,23 @@ def inputs(ctx: click.Context, arguments: Iterable[str], files: Iterable[str],
     arguments, files = list(arguments), list(files)
     if not has_inputs(arguments, files, env.stdin_isatty):
         raise click.UsageError("no input: give formulas as arguments, with -F FILE, or on stdin", ctx)
-    return read_inputs(arguments, files, stdin or env.stdin, env.stdin_isatty)
+    return read_inputs(arguments, files, stdin or env.stdin, env.stdin_isatty, spec_items)
+
+
+def spec_items(path: str) -> Iterator[InputItem] | None:
+    """The specs of a spec file (`*.spec`, `*.toml`, a FRET export) as inputs, each named, read
+    as its file says (`ltlwit.specs.files`); None for any other file: one formula a line."""
+    from ltlwit.pipeline.inputs import SpecItem
+
+    if not path.endswith((".spec", ".toml", ".json")):
+        return None
+    from ltlwit.specs.files import is_spec_file, read_specs
+
+    if not is_spec_file(path):
+        return None
+    return (SpecItem(text=s.formula, file=s.file, line=s.line, error=s.error, name=s.name, holds=s.holds,
+                     substitute=s.substitute, semantics=s.semantics, declarations=s.declarations, syntax=s.syntax)
+            for s in read_specs(path))
 
 
 def emit_all(answers: Iterable[Answer], emit: Callable[[Any], None]) -> ExitStatus:

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from ltlwit.pipeline.verify import Verdict
 
 #: The keys of a `solve --format json` record, in order (also the CSV columns, less assignment).
-SOLVE_KEYS = ("input", "file", "line", "logic", "status", "witness", "witness_polish", "assignment", "source",
+SOLVE_KEYS = ("input", "file", "line", "name", "logic", "status", "witness", "witness_polish", "assignment", "source",
               "rank", "candidates_tried", "models_skipped", "semantics", "verified", "core", "core_minimal", "time_ms",
               "reason", "error", "warnings")
 
@@ -200,6 +200,7 @@ def solve_record(solution: Solution, syntax: str = "spot") -> dict[str, Any]:
         "input": solution.item.text,
         "file": solution.item.file,
         "line": solution.item.line or None,
+        "name": getattr(solution.item, "name", None),
         "logic": solution.logic,
         "status": solution.status,
         "witness": witness.to_str(syntax) if witness is not None else None,

@@ -82,19 +82,37 @@ class FormulaItem(InputItem):
     declarations: Declarations | None = None
 
 
+@dataclass(frozen=True, kw_only=True)
+class SpecItem(InputItem):
+    """A spec of a spec file given to `solve -F` (`ltlwit.specs.files.Spec`): its text is read
+    as its file says (`syntax`), where it holds (`holds`: `pipeline.verify.as_checked`), with its
+    constants, semantics and sorts; `name` names it in the answers."""
+
+    name: str | None = None
+    holds: str | None = None
+    substitute: tuple[tuple[str, str], ...] = ()
+    semantics: str | None = None
+    declarations: Declarations | None = None
+    syntax: str | None = None
+
+
 def read_inputs(
     arguments: Iterable[str],
     files: Iterable[str],
     stdin: BinaryIO,
     stdin_isatty: bool,
+    specs: Callable[[str], Iterator[InputItem] | None] = lambda path: None,
 ) -> Iterator[InputItem]:
     """Arguments first, then each `-F` file in order; stdin alone when neither is given and
-    stdin is not a terminal. The caller decides what "no input at all" means (a usage error)."""
+    stdin is not a terminal. The caller decides what "no input at all" means (a usage error).
+    `specs(path)`: a file's inputs where it is a spec file (the layer above reads those), else
+    None."""
     arguments, files = list(arguments), list(files)
     for number, text in enumerate(arguments, 1):
         yield InputItem(text.strip(), f"<arg {number}>", 1, from_argument=True)
     for path in files:
-        yield from read_source(path, stdin)
+        own = specs(path)
+        yield from own if own is not None else read_source(path, stdin)
     if not arguments and not files and not stdin_isatty:
         yield from read_stream(stdin, STDIN_NAME)
 

@@ -40,10 +40,10 @@ from ltlwit.logic.witness import Witness, logic_of, same_words
 from ltlwit.pipeline.answers import Notify, Solution, internal_error
 from ltlwit.pipeline.checking import engine_answer, validate
 from ltlwit.pipeline.coreform import MAX_MODEL_INPUT, to_core
-from ltlwit.pipeline.inputs import FormulaItem, InputItem
+from ltlwit.pipeline.inputs import FormulaItem, InputItem, SpecItem
 from ltlwit.pipeline.models import ModelProblem, Selection, check_device, cuda_available, load, select
 from ltlwit.pipeline.options import SolveOptions
-from ltlwit.pipeline.parsing import InputParser, name_warnings
+from ltlwit.pipeline.parsing import InputParser, name_warnings, parse
 from ltlwit.pipeline.sources import CandidateSource, NeuralSource, Proposal, merge
 
 if TYPE_CHECKING:
@@ -209,6 +209,14 @@ class Pipeline:
         warnings: tuple[str, ...] = ()
         if isinstance(item, FormulaItem):
             formula = item.formula
+        elif isinstance(item, SpecItem):
+            from ltlwit.pipeline.verify import as_checked
+
+            try:
+                formula = as_checked(parse(item.text, item.syntax or self.options.syntax), item.holds, item.substitute)
+                warnings = name_warnings(item.text, formula, item.syntax or self.options.syntax)
+            except ValueError as exc:
+                return Answered([self._solution(item, "error", start=start, message="parse error", parse_error=exc)])
         else:
             timeout = self.options.timeout
             try:  # the name warnings within the deadline too: they may read the text again

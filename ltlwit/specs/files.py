@@ -49,6 +49,7 @@ unreadable files, binary data, over-long lines and bad encodings become error en
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
@@ -178,6 +179,16 @@ def _holds(value: str) -> str:
     if value.lower() not in HOLDS:
         raise ValueError(f"unknown place {value!r} for a spec to hold ({_HOLDS_CHOICES})")
     return value.lower()
+
+
+def is_spec_file(path: str) -> bool:
+    """Whether `solve -F` reads `path` as a spec file (`read_specs`): `*.spec`, `*.toml`, or a
+    FRET export; a file that cannot be opened is not one (the line reader reports it)."""
+    from ltlwit.specs.fret import is_fret
+
+    if not os.path.isfile(path):
+        return False
+    return path.endswith((".spec", ".toml")) or path.endswith(".json") and is_fret(path, _head(path))
 
 
 def _head(path: str) -> bytes:
