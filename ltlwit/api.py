@@ -85,7 +85,8 @@ class Solver:
                  all: bool = False, core: bool | str = False, batch_size: int = 128, max_len: int = 160,
                  validators: str | Sequence[str] = "builtin", threads: int = 1,
                  variables: Mapping[str, str] | None = None, domain: str | None = None,
-                 declarations: Declarations | None = None, notify: Notify | None = None) -> None:
+                 declarations: Declarations | None = None, one_event: bool = False,
+                 notify: Notify | None = None) -> None:
         from ltlwit.logic.validators import validator_names
 
         problem = engine_problem(engine)
@@ -99,7 +100,8 @@ class Solver:
                                     beam=beam, device=device, fallback=fallback, all=all, core=core,
                                     batch_size=batch_size, max_len=max_len,
                                     validators=validator_names(validators), threads=threads,
-                                    declarations=_declarations(declarations, variables, domain))
+                                    declarations=_declarations(declarations, variables, domain),
+                                    one_event=one_event)
         self.pipeline = Pipeline(self.options, notify=notify)
         if self.pipeline.uses_models:
             check_device(device)

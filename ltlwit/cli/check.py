@@ -207,8 +207,8 @@ class CheckText(CheckPrinter):
         if r.verdict == "valid":
             return "valid"
         if r.counterexample is not None:
-            return f"{r.message}: {witness_text(r.counterexample)}"
-        text = f"{r.verdict}, witness {witness_text(r.witness)}" if r.witness is not None else str(r.verdict)
+            return f"{r.message}: {_trace(r.spec, r.counterexample)}"
+        text = f"{r.verdict}, witness {_trace(r.spec, r.witness)}" if r.witness is not None else str(r.verdict)
         if r.status == "fail":
             return f"{r.message}; {text}"
         return f"{text} ({r.message})" if r.message else text
@@ -234,6 +234,15 @@ class CheckText(CheckPrinter):
 class CheckJson(CheckPrinter):
     def render(self, result: SpecResult | ConjunctionResult) -> None:
         self.data(json.dumps(record(result), ensure_ascii=False))
+
+
+def _trace(spec, witness) -> str | None:
+    """A witness as the text lines show it: an activity sequence in a `one-event` file."""
+    if spec.one_event and witness is not None:
+        from ltlwit.logic.declare import activities_text
+
+        return activities_text(witness)
+    return witness_text(witness)
 
 
 def _names(specs) -> str:

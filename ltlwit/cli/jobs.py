@@ -141,10 +141,12 @@ class View:
     color_allowed: bool
     traceback: bool
     quiet: bool
+    activities: bool = False
 
     @classmethod
-    def of(cls, env: Environment, fmt: str, syntax_out: str = "spot") -> "View":
-        return cls(fmt, syntax_out, env.stdout_isatty, env.stderr_isatty, env.color_allowed, env.traceback, env.quiet)
+    def of(cls, env: Environment, fmt: str, syntax_out: str = "spot", activities: bool = False) -> "View":
+        return cls(fmt, syntax_out, env.stdout_isatty, env.stderr_isatty, env.color_allowed, env.traceback, env.quiet,
+                   activities)
 
     def recording(self, events: list[Event]) -> Environment:
         return Environment(stdin=io.BytesIO(), stdout=_Recorder(events, 1), stderr=_Recorder(events, 2),
@@ -190,7 +192,7 @@ class SolveWork(_Work):
         super().__init__(view)
         self.pipeline = Pipeline(options, notify=self._notice)
         self.parser = self.pipeline.parser
-        self.printer = solve_printer(view.fmt, self.env, view.syntax_out)
+        self.printer = solve_printer(view.fmt, self.env, view.syntax_out, view.activities)
         self.printer.progress = None
 
     @property

@@ -200,6 +200,9 @@ def solve_options(command: Callable, timeout: float | None = None) -> Callable:
         click.option("--no-fallback", "no_fallback", is_flag=True,
                      help="Do not ask the engine when no model candidate verifies: answer UNKNOWN."),
         semantics_options,
+        click.option("--one-event", is_flag=True,
+                     help="Exactly one activity (AP) at every instant, as process traces are read (Declare); "
+                     "witnesses are then printed as activity sequences (request; approve; pay)."),
         data_options,
         validator_option,
     ]
@@ -252,7 +255,8 @@ def spec_items(path: str) -> Iterator[InputItem] | None:
     if not is_spec_file(path):
         return None
     return (SpecItem(text=s.formula, file=s.file, line=s.line, error=s.error, name=s.name, holds=s.holds,
-                     substitute=s.substitute, semantics=s.semantics, declarations=s.declarations, syntax=s.syntax)
+                     substitute=s.substitute, semantics=s.semantics, declarations=s.declarations, syntax=s.syntax,
+                     one_event=s.one_event)
             for s in read_specs(path))
 
 

@@ -244,6 +244,8 @@ def _core_record(solution: Solution, syntax: str) -> list[dict[str, Any]] | None
 class SolvePrinter(Printer):
     #: A header (CSV's, the table's) is to be written before the next answer.
     header_due = False
+    #: Witnesses as activity sequences (plain lines, `--one-event`).
+    activities = False
 
     def __init__(self, env: Environment, syntax: str = "spot") -> None:
         super().__init__(env)
@@ -262,7 +264,11 @@ class SolvePrinter(Printer):
 
 class SolveText(SolvePrinter):
     def render(self, solution: Solution) -> None:
-        if solution.status == "sat":
+        if solution.status == "sat" and self.activities:
+            from ltlwit.logic.declare import activities_text
+
+            self.data(activities_text(solution.witness))
+        elif solution.status == "sat":
             self.data(solution.to_str(self.syntax))
         elif solution.status == "unsat":
             core = f" core: {core_text(solution, self.syntax)}" if solution.core is not None else ""
@@ -359,12 +365,14 @@ class SolveTable(SolvePrinter):
             self.problem(solution)
 
 
-def solve_printer(fmt: str, env: Environment, syntax: str = "spot") -> SolvePrinter:
+def solve_printer(fmt: str, env: Environment, syntax: str = "spot", activities: bool = False) -> SolvePrinter:
     """The printer for `--format` (auto: a table on a terminal, plain lines elsewhere), with a
-    progress counter on stderr when only stderr is a terminal."""
+    progress counter on stderr when only stderr is a terminal; `activities`: plain lines give a
+    witness of one activity per instant as the activity sequence (`--one-event`)."""
     if fmt == "auto":
         fmt = "table" if env.stdout_isatty else "text"
     printer: SolvePrinter = {"table": SolveTable, "json": SolveJson, "csv": SolveCsv}.get(fmt, SolveText)(env, syntax)
+    printer.activities = activities
     if env.stderr_isatty and not env.stdout_isatty:
         from ltlwit.cli.progress import ProgressLine
 

@@ -52,7 +52,7 @@ def solve(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...],
     Model candidates are checked before anything is printed; when none verifies, the engine
     answers. The source of each answer is shown in the table, JSON and CSV formats."""
     env = Environment.of(ctx)
-    printer = solve_printer(fmt, env, syntax_out)
+    printer = solve_printer(fmt, env, syntax_out, bool(options.get("one_event")))
     interactive = env.stdin_isatty and "-" in files  # answer each line as it is typed
     solver = make_solver(ctx, printer.notice, logic=logic, syntax=syntax, all=all_witnesses,
                          core="fine" if fine_core else core,
@@ -67,7 +67,7 @@ def solve(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...],
             items = shard_of(inputs(ctx, formulas, files, own_stdin(env.stdin)), shard)
             uses_models = solver.pipeline.uses_models
             status, model_failed = run_jobs(
-                jobs, SolveWork, (solver.options, View.of(env, fmt, syntax_out)), items, printer,
+                jobs, SolveWork, (solver.options, View.of(env, fmt, syntax_out, bool(options.get("one_event")))), items, printer,
                 lambda item, message: Solution(item=item, status="error", message=message),
                 syntax=syntax, spawn=uses_models, origin=env.started,
                 least=solver.options.batch_size if uses_models else 1)

@@ -94,6 +94,8 @@ class SpecItem(InputItem):
     semantics: str | None = None
     declarations: Declarations | None = None
     syntax: str | None = None
+    #: Its file reads traces as one activity per instant (`--one-event`).
+    one_event: bool = False
 
 
 def read_inputs(

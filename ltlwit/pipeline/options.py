@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal
 from ltlwit.logic import SEMANTICS
 
 if TYPE_CHECKING:  # the theory layer loads with the first formula over data
+    from ltlwit.logic.formula import Formula
     from ltlwit.logic.theory.sorts import Declarations
 
 #: --model's keywords: `auto` is `si` where its weights are installed and a CUDA GPU can run
@@ -67,6 +68,12 @@ class SolveOptions:
     fallback: bool = True
     #: Report up to `n_best` distinct verified witnesses instead of the first one.
     all: bool = False
+    #: Exactly one of the formula's APs (activities) holds at every instant: process traces as
+    #: Declare reads them (`ltlwit.logic.declare.one_event`).
+    one_event: bool = False
+    #: A formula every question of a spec file is asked together with (a `one-event` file's
+    #: activities, one at a time: `ltlwit.specs.run`).
+    assume: Formula | None = None
     #: For an unsatisfiable formula, also a minimal unsatisfiable subset of its top-level
     #: conjuncts (`ltlwit.logic.core`), within the same `timeout`; "fine": and within them, the
     #: subformulas that matter (the others weakened to constants).

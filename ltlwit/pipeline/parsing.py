@@ -112,4 +112,6 @@ class InputParser:
                 self._cache.popitem(last=False)
         if kind is not None and self.evidence is not None:
             self.evidence.append((item, kind, reads_polish))
-        return formula
+        from ltlwit.logic.declare import expanded
+
+        return expanded(formula)

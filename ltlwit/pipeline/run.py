@@ -177,6 +177,10 @@ class Pipeline:
             if isinstance(parsed, Answered):
                 return parsed
             formula, logic, warnings = parsed
+            if self.options.one_event or getattr(item, "one_event", False):
+                from ltlwit.logic.declare import one_event
+
+                formula = And(formula, one_event(sorted(formula.aps()), logic == "ltl"))
             semantics = getattr(item, "semantics", None) or self.options.semantics
             try:
                 declarations = self._declarations(item)

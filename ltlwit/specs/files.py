@@ -132,6 +132,9 @@ class Spec:
     group: str | None = None
     #: The findings acknowledged next to it (`acknowledgment`).
     acknowledged: tuple[str, ...] = ()
+    #: Its file reads traces as one activity per instant (a line `one-event`, TOML's
+    #: `one_event = true`: Declare's process traces): the activities are the file's APs.
+    one_event: bool = False
 
     @property
     def where(self) -> str:
@@ -158,14 +161,21 @@ def read_specs(path: str, stdin: BinaryIO | None = None, stdin_name: str = STDIN
         specs = list(_read_text(path, stdin, stdin_name))
     declared = [s for s in specs if isinstance(s, Declarations)]
     everywhere = [s for s in specs if isinstance(s, _Holds)]
+    events = any(s is _ONE_EVENT for s in specs)
     specs = [s for s in specs if isinstance(s, Spec)]
     if declared:
         specs = [replace(s, declarations=declared[0].merged(s.declarations)) if s.error is None else s for s in specs]
     if everywhere:
         specs = [replace(s, holds=everywhere[0].at) if s.error is None and s.holds is None else s for s in specs]
+    if events:
+        specs = [replace(s, one_event=True) for s in specs]
     yield from specs
     if not specs:
         yield Spec(stdin_name if path == "-" else path, 0, error="no specs in this file")
+
+
+#: A file's `one-event` line (TOML: `one_event = true`).
+_ONE_EVENT = object()
 
 
 @dataclass(frozen=True)
@@ -211,6 +221,9 @@ def _read_text(path: str, stdin: BinaryIO | None, stdin_name: str) -> Iterator[S
             yield Spec(path, item.line, error=item.error)
             continue
         if not item.text:
+            continue
+        if item.text.split("#")[0].strip() == "one-event":
+            yield _ONE_EVENT  # type: ignore[misc]
             continue
         everywhere = _FILE_HOLDS.match(item.text)
         if everywhere is not None:
@@ -401,10 +414,15 @@ def _read_toml(path: str) -> Iterator[Spec | Declarations | _Holds]:
         yield Spec(path, 0, error=f"not a valid TOML file: {exc}")
         return
     entries = data.get("spec", [])
-    extra = sorted(set(data) - {"spec", "variables", "domain", "holds"})
+    extra = sorted(set(data) - {"spec", "variables", "domain", "holds", "one_event"})
     if extra or not isinstance(entries, list):
         yield Spec(path, 0, error="a TOML spec file holds [[spec]] tables, a [variables] table, a domain and "
                    "where its specs hold" + (f" (found {', '.join(extra)})" if extra else ""))
+        return
+    if data.get("one_event") is True:
+        yield _ONE_EVENT  # type: ignore[misc]
+    elif "one_event" in data and data["one_event"] is not False:
+        yield Spec(path, 0, error="one_event is true or false")
         return
     if "holds" in data:
         try:

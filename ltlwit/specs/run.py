@@ -170,8 +170,8 @@ class CheckWork:
         item's `line`: which spec."""
         from ltlwit.pipeline.parallel import RemoteError
 
-        formulas, semantics = chunk.context
-        decide = _memo(replace(self.options, semantics=semantics))
+        formulas, semantics, assume = chunk.context
+        decide = _memo(replace(self.options, semantics=semantics, assume=assume))
         out: list[list[Finding] | RemoteError] = []
         for item in chunk.items:
             try:
@@ -195,7 +195,7 @@ def _findings(formulas: list[Formula], decide: Decide, pool: Pool | None,
     """The vacuity findings of each spec among `formulas` (or the exception checking it raised)."""
     if pool is not None:
         which = [InputItem("", path, position) for position in range(len(formulas))]
-        for found in pool.imap("findings", which, context=(formulas, semantics)):
+        for found in pool.imap("findings", which, context=(formulas, semantics, decide.assume)):
             yield from found
         return
     for position in range(len(formulas)):
@@ -231,10 +231,14 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
             continue
         parsed.append((spec, formula, None))
         warnings.append(spec.warnings + name_warnings(spec.formula, formula, spec.syntax or options.solve.syntax))
+    events = _one_event(parsed)
+    if events is not None:
+        options = replace(options, solve=replace(options.solve, assume=events))
     queries = []  # a spec expected valid is asked about its negation; scenarios come below
     for spec, formula, done in parsed:
         if done is None and formula is not None and spec.expect not in SCENARIOS:
             query = Not(formula) if spec.expect == "valid" else formula
+            query = And(query, events) if events is not None else query
             queries.append(FormulaItem(query.to_str("spot"), spec.file, spec.line, formula=query,
                                        semantics=spec.semantics, declarations=spec.declarations))
     solutions = _answers(pipeline, pool, queries)
@@ -507,6 +511,16 @@ def _as_checked(spec: Spec, formula: Formula) -> Formula:
     return as_checked(formula, spec.holds, spec.substitute)
 
 
+def _one_event(parsed: list) -> Formula | None:
+    """For a `one-event` file: its activities (every AP of its specs) one at a time at every
+    instant (`logic.declare.one_event`), which every question is asked with."""
+    if not any(spec.one_event for spec, _, _ in parsed):
+        return None
+    from ltlwit.logic.declare import one_event
+
+    return one_event(sorted({n for _, f, _ in parsed if f is not None for n in f.aps()}), True)
+
+
 def _sorts_problem(formula: Formula, spec: Spec, options: SolveOptions, together: bool = False) -> str | None:
     """Why a formula over data cannot be solved as declared (a sort clash, an unknown sort),
     found before it is asked, so that the file's conjunction leaves it out; `together`: as the
@@ -627,6 +641,8 @@ def _memo(options: SolveOptions):  # -> Callable[[Formula], Result]
     found: list[Witness] = []
 
     def decide(formula: Formula) -> Result:
+        if options.assume is not None:
+            formula = And(formula, options.assume)
         if formula not in cache:
             known = next((w for w in found if is_witness(formula, w, semantics=options.semantics)), None)
             if known is not None:
@@ -639,4 +655,5 @@ def _memo(options: SolveOptions):  # -> Callable[[Formula], Result]
                 cache[formula] = result
         return cache[formula]
 
+    decide.assume = options.assume  # type: ignore[attr-defined]
     return decide

@@ -77,7 +77,9 @@ def parse_formula(text: str, syntax: str = "auto") -> Formula:
         parser = _PARSERS[syntax]
     except KeyError:
         raise ValueError(f"unknown formula syntax {syntax!r}; expected one of {', '.join(SYNTAXES)}") from None
-    return parser(text)
+    from ltlwit.logic.declare import expanded
+
+    return expanded(parser(text))
 
 
 def print_formula(formula: Formula, syntax: str = "spot") -> str:
