@@ -31,5 +31,5 @@ TASKS = ("ltl", "prop")
 #: Every command's `--format` (text for people, json for machines) ...
 FORMATS = ("text", "json")
 #: ... but `solve`'s, which adds a streamed table (auto: on a terminal, else text) and CSV.
-SOLVE_FORMATS = ("auto", "table", "text", "json", "csv")
+SOLVE_FORMATS = ("auto", "table", "text", "json", "csv", "vcd")
 SHELLS = ("bash", "zsh", "fish")

@@ -290,6 +290,38 @@ class SolveJson(SolvePrinter):
             self.problem(solution)
 
 
+class SolveVcd(SolvePrinter):
+    """One Value Change Dump of every witness (a scope per input, `ltlwit.logic.waveform`),
+    written when the run ends: VCD declares every signal before any value. Inputs without a
+    trace witness are named in `$comment`s (and, unknown or wrong, on stderr as ever)."""
+
+    def __init__(self, env: Environment, syntax: str = "spot") -> None:
+        super().__init__(env, syntax)
+        self.scopes: list[tuple[str, Any]] = []
+        self.comments: list[str] = []
+
+    def render(self, solution: Solution) -> None:
+        from ltlwit.logic.trace import Trace
+
+        label = getattr(solution.item, "name", None) or solution.item.where
+        if isinstance(solution.witness, Trace):
+            scope = f"{label}#{len(self.scopes) + 1}" if any(s == label for s, _ in self.scopes) else label
+            self.scopes.append((scope, solution.witness))
+        else:
+            shown = solution.witness.to_str(self.syntax) if solution.witness is not None else solution.status.upper()
+            self.comments.append(f"{label}: {shown}")
+            if solution.status == "error":
+                self.problem(solution)
+            elif solution.status == "unknown" and solution.message:
+                self.message(solution.item.where, f"unknown: {solution.message}")
+
+    def finish(self) -> None:
+        from ltlwit.logic.waveform import vcd
+
+        super().finish()
+        self.data(vcd(self.scopes, comments=self.comments).rstrip("\n"))
+
+
 class SolveCsv(SolvePrinter):
     COLUMNS = tuple(k for k in SOLVE_KEYS if k != "assignment")
 
@@ -371,7 +403,8 @@ def solve_printer(fmt: str, env: Environment, syntax: str = "spot", activities: 
     witness of one activity per instant as the activity sequence (`--one-event`)."""
     if fmt == "auto":
         fmt = "table" if env.stdout_isatty else "text"
-    printer: SolvePrinter = {"table": SolveTable, "json": SolveJson, "csv": SolveCsv}.get(fmt, SolveText)(env, syntax)
+    printer: SolvePrinter = {"table": SolveTable, "json": SolveJson, "csv": SolveCsv,
+                             "vcd": SolveVcd}.get(fmt, SolveText)(env, syntax)
     printer.activities = activities
     if env.stderr_isatty and not env.stdout_isatty:
         from ltlwit.cli.progress import ProgressLine

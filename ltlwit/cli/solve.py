@@ -52,6 +52,8 @@ def solve(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...],
     Model candidates are checked before anything is printed; when none verifies, the engine
     answers. The source of each answer is shown in the table, JSON and CSV formats."""
     env = Environment.of(ctx)
+    if fmt == "vcd" and jobs > 1:
+        raise click.UsageError("--format vcd writes one document for the whole run: use --jobs 1", ctx)
     printer = solve_printer(fmt, env, syntax_out, bool(options.get("one_event")))
     interactive = env.stdin_isatty and "-" in files  # answer each line as it is typed
     solver = make_solver(ctx, printer.notice, logic=logic, syntax=syntax, all=all_witnesses,
