@@ -149,3 +149,14 @@ def test_printed_names_parse_back_to_the_same_formula() -> None:
             printed = print_formula(formula, "spot")
             assert parse_formula(printed, "spot") is formula, (name, printed)
             assert parse_formula(printed) is formula, (name, printed)  # auto-detection too
+
+
+def test_the_terminal_table_elides_long_formulas_and_witnesses() -> None:
+    """A formula of 20,000 characters takes a few lines of the table, not thousands; JSON keeps it whole."""
+    from cli_support import json_lines, run, run_env
+
+    formula = "G(" + " & ".join(f"F p{i}" for i in range(2000)) + ")"
+    status, out, _ = run_env("solve", "--model", "none", "--format", "table", formula, stdout_isatty=True)
+    assert status == 0 and len(out.splitlines()) < 20 and "more characters)" in " ".join(out.split())
+    (record,) = json_lines(run("solve", "--model", "none", "--format", "json", formula).stdout)
+    assert record["input"] == formula and "more characters" not in record["witness"]

@@ -43,6 +43,9 @@ _COLORS = {"PASS": "green", "FAIL": "red", "UNKNOWN": "yellow", "ERROR": "red", 
 @click.option("--redundancy", is_flag=True,
               help="Also name each requirement (spec expected sat) that the others of its file imply, with a "
               "minimal set of them that does (checks that they are jointly satisfiable first).")
+@click.option("--html", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Also write a self-contained HTML report to FILE: each spec with its vacuous occurrences "
+              "highlighted, its witness or counterexample as a timing diagram.")
 @click.option("--all-cores", is_flag=True,
               help="When a file's specs conflict, name every minimal conflicting set and every minimal correction "
               "set (specs whose removal restores consistency), within --timeout, and say whether that is all "
@@ -58,7 +61,7 @@ _COLORS = {"PASS": "green", "FAIL": "red", "UNKNOWN": "yellow", "ERROR": "red", 
 @jobs_option
 @click.pass_context
 def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str, junit: str | None, vacuity: bool,
-          consistency: bool, redundancy: bool, all_cores: bool, baseline_file: str | None, write_baseline: str | None, jobs: int,
+          consistency: bool, redundancy: bool, html: str | None, all_cores: bool, baseline_file: str | None, write_baseline: str | None, jobs: int,
           **options: object) -> ExitStatus:
     """Check specification files, for CI: each SPEC file ('-': stdin) holds one formula per line, optionally
     `name: formula` and a trailing `# expect: unsat` or `# expect: valid` (default: sat, a
@@ -123,6 +126,17 @@ def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str
             printer.notice(f"{write_baseline}: {plural(written, 'finding')} written")
         except OSError as exc:
             printer.message(write_baseline, f"cannot write the baseline: {exc.strerror or exc}")
+            status = ExitStatus.ERROR
+    if html:
+        from ltlwit.cli.html_report import HtmlReport
+
+        report = HtmlReport("ltlwit check")
+        for result in results:
+            report.spec(result)
+        try:
+            report.write(html)
+        except OSError as exc:
+            printer.message(html, f"cannot write the HTML report: {exc.strerror or exc}")
             status = ExitStatus.ERROR
     if junit:
         try:

@@ -358,6 +358,22 @@ def _csv_value(value: Any) -> Any:
     return value
 
 
+#: Lines of the terminal table a formula and a witness take at most (the rest elided in the
+#: middle, the full text in JSON and CSV): a 100 KB formula took 6,053 lines.
+FORMULA_LINES = 3
+WITNESS_LINES = 12
+
+
+def elided(text: str, limit: int) -> str:
+    """`text` cut in the middle to about `limit` characters, saying how much is left out: the
+    start and the end (a lasso's loop) stay."""
+    if len(text) <= limit:
+        return text
+    keep = max(limit - 24, 8)
+    head, tail = keep * 2 // 3, keep - keep * 2 // 3
+    return f"{text[:head]} … ({len(text) - head - tail:,} more characters) … {text[len(text) - tail:]}"
+
+
 class SolveTable(SolvePrinter):
     """A rich table streamed row by row (one single-row table each, fixed column widths, the
     header once), so a terminal shows answers as they come and memory stays constant."""
@@ -388,8 +404,9 @@ class SolveTable(SolvePrinter):
         else:
             detail = solution.to_str(self.syntax)
         status = Text(solution.status.upper(), style=self.STYLES.get(solution.status, ""))
-        table.add_row(Text(solution.item.text), status, Text(detail), Text(solution.source or ""),
-                      f"{solution.time_ms:.1f}")
+        formula = elided(solution.item.text, self.widths[0] * FORMULA_LINES)
+        table.add_row(Text(formula), status, Text(elided(detail, self.widths[2] * WITNESS_LINES)),
+                      Text(solution.source or ""), f"{solution.time_ms:.1f}")
         with writing():
             self.console.print(table)
             self.env.stdout.flush()

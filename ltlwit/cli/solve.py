@@ -37,6 +37,9 @@ from ltlwit.pipeline.answers import Solution
 @click.option("--all", "all_witnesses", is_flag=True,
               help="Print up to N (--top) distinct verified witnesses per formula, one line each: the models' "
               "candidates, then the engine's, each differing from those before in a word.")
+@click.option("--html", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Also write a self-contained HTML report to FILE: each formula with its core highlighted, its "
+              "witness as text and as a timing diagram.")
 @click.option("--batch-size", type=click.IntRange(min=1), default=128, show_default=True, metavar="N",
               help="Most formulas per model batch (1: answer each line as soon as it is read).")
 @quiet_option
@@ -44,7 +47,8 @@ from ltlwit.pipeline.answers import Solution
 @shard_option
 @click.pass_context
 def solve(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...], logic: str, syntax: str,
-          fmt: str, syntax_out: str, core: bool, fine_core: bool, all_witnesses: bool, batch_size: int, jobs: int,
+          fmt: str, syntax_out: str, core: bool, fine_core: bool, all_witnesses: bool, html: str | None,
+          batch_size: int, jobs: int,
           shard: tuple[int, int] | None, **options: object) -> ExitStatus:
     """Find a witness for each FORMULA: a partial assignment (propositional) or a lasso trace
     (LTL), or UNSAT / UNKNOWN.
@@ -52,8 +56,9 @@ def solve(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...],
     Model candidates are checked before anything is printed; when none verifies, the engine
     answers. The source of each answer is shown in the table, JSON and CSV formats."""
     env = Environment.of(ctx)
-    if fmt == "vcd" and jobs > 1:
-        raise click.UsageError("--format vcd writes one document for the whole run: use --jobs 1", ctx)
+    if fmt == "vcd" and jobs > 1 or html and jobs > 1:
+        raise click.UsageError(f"{'--html' if html else '--format vcd'} writes one document for the whole run: "
+                               "use --jobs 1", ctx)
     printer = solve_printer(fmt, env, syntax_out, bool(options.get("one_event")))
     interactive = env.stdin_isatty and "-" in files  # answer each line as it is typed
     solver = make_solver(ctx, printer.notice, logic=logic, syntax=syntax, all=all_witnesses,
@@ -62,8 +67,25 @@ def solve(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...],
     try:
         if jobs == 1:  # (with --jobs the engine works in worker processes: no status line)
             items = shard_of(inputs(ctx, formulas, files), shard)
+            report = None
+            if html:
+                from ltlwit.cli.html_report import HtmlReport
+
+                report = HtmlReport("ltlwit solve")
+
+            def emit(solution: Solution) -> None:
+                if report is not None:
+                    report.solution(solution)
+                printer.emit(solution)
+
             with printer.status_line(solver.options.timeout) as track:
-                status = emit_all(solver.run(track(items)), printer.emit)
+                status = emit_all(solver.run(track(items)), emit)
+            if report is not None:
+                try:
+                    report.write(html)  # type: ignore[arg-type]
+                except OSError as exc:
+                    printer.message(html, f"cannot write the HTML report: {exc.strerror or exc}")  # type: ignore[arg-type]
+                    status = worst(status, ExitStatus.ERROR)
             model_failed = solver.model_failed
         else:
             items = shard_of(inputs(ctx, formulas, files, own_stdin(env.stdin)), shard)
