@@ -166,3 +166,15 @@ def test_the_documented_examples_run(document: str, monkeypatch) -> None:
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test)
     assert runner.failures == 0 and runner.tries >= 3
+
+
+def test_valuations_must_be_truth_values() -> None:
+    """As the CLI reads JSON assignments: true/false or 0/1; the string "false" is not false."""
+    import pytest
+
+    import ltlwit
+
+    assert ltlwit.verify("a", {"a": True}) and ltlwit.verify("!a", {"a": 0})
+    for bad in ("false", "true", 2, None, 1.0):
+        with pytest.raises(ValueError, match="value of 'a' must be true or false"):
+            ltlwit.verify("a", {"a": bad})

@@ -20,8 +20,17 @@ class Assignment:
 
     @classmethod
     def of(cls, mapping: Mapping[str, bool] | Iterable[tuple[str, bool]]) -> "Assignment":
+        """From AP names to truth values: a bool, or 0 and 1 as JSON assignments allow; anything
+        else (`"false"`, whose truth Python would take to be True) is a ValueError naming the AP."""
         items = mapping.items() if isinstance(mapping, Mapping) else mapping
-        return cls(tuple(sorted((str(k), bool(v)) for k, v in items)))
+        checked = []
+        for k, v in items:
+            if not isinstance(k, str):
+                raise ValueError(f"an AP name is a string, not {k!r}")
+            if not (isinstance(v, bool) or type(v) is int and v in (0, 1)):
+                raise ValueError(f"value of {k!r} must be true or false (a bool, or 0 or 1), not {v!r}")
+            checked.append((k, bool(v)))
+        return cls(tuple(sorted(checked)))
 
     def as_dict(self) -> dict[str, bool]:
         return dict(self.values)
