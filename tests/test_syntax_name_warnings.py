@@ -49,13 +49,16 @@ def test_warning_text() -> None:
         "'Ready' is read as 'R eady' (R whose right operand is eady); write \"Ready\" to keep it one name")
 
 
-def test_solve_warns_once_per_name_and_run() -> None:
+def test_solve_warns_once_per_input_under_its_location() -> None:
     result = run("solve", "Grant & X Grant & F Grant", "G rant", "Grant -> Fail")
     assert result.exit_code == 0
     assert result.stderr.splitlines() == [
         f"ltlwit: <arg 1>: warning: {GRANT}",
+        f"ltlwit: <arg 3>: warning: {GRANT}",
         "ltlwit: <arg 3>: warning: 'Fail' is read as 'F ail' (F applied to ail); write \"Fail\" to keep it one name",
     ]
+    jobs = run("solve", "--jobs", "2", "Grant & X Grant & F Grant", "G rant", "Grant -> Fail")
+    assert sorted(jobs.stderr.splitlines()) == sorted(result.stderr.splitlines())
 
 
 def test_spaced_or_quoted_names_do_not_warn() -> None:
@@ -63,11 +66,11 @@ def test_spaced_or_quoted_names_do_not_warn() -> None:
     assert result.exit_code == 0 and result.stderr == ""
 
 
-def test_lines_of_a_file_warn_once(tmp_path) -> None:
+def test_lines_of_a_file_warn_each_at_its_line(tmp_path) -> None:
     path = tmp_path / "specs.txt"
     path.write_text("a\nGrant\nF Grant\n")
     result = run("solve", "-F", str(path))
-    assert result.stderr.splitlines() == [f"ltlwit: {path}:2: warning: {GRANT}"]
+    assert result.stderr.splitlines() == [f"ltlwit: {path}:2: warning: {GRANT}", f"ltlwit: {path}:3: warning: {GRANT}"]
 
 
 def test_json_carries_the_warnings_of_each_input() -> None:
@@ -108,7 +111,7 @@ def test_check_warns(tmp_path) -> None:
     path.write_text("grants: G(Req -> F Grant)\nonce: F Grant\n")
     result = run("check", str(path))
     assert result.exit_code == 0
-    assert result.stderr == f"ltlwit: {path}:1: warning: {GRANT}\n"
+    assert result.stderr == f"ltlwit: {path}:1: warning: {GRANT}\nltlwit: {path}:2: warning: {GRANT}\n"
 
 
 def test_the_api_carries_them() -> None:

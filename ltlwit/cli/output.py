@@ -70,7 +70,7 @@ class Printer:
         self.env = env
         self.progress: ProgressLine | None = None
         self.status: StatusLine | None = None  # while one is kept (`status_line`)
-        self._warned: set[str] = set()  # the warnings given so far (`warn`)
+        self._warned: set[tuple[str, str]] = set()  # (input, warning) said so far (`warn`)
 
     @contextlib.contextmanager
     def status_line(self, timeout: float | None) -> Iterator[Callable[[Iterable[InputItem]], Iterable[InputItem]]]:
@@ -130,11 +130,12 @@ class Printer:
         self.message("", text, self._traceback(exception))
 
     def warn(self, answer: Answer) -> None:
-        """An answer's warnings (`Answer.warnings`) on stderr, each once a run however many
-        inputs share it: `Grant` in every line of a file is one mistake, said once."""
+        """An answer's warnings (`Answer.warnings`) on stderr under its input's location, each
+        once per input (an input with several answers, `--all`, says it once), as JSON has
+        them per input; under `--jobs` the same, whichever worker answered."""
         for text in answer.warnings:
-            if text not in self._warned and not self.env.quiet:
-                self._warned.add(text)
+            if (answer.item.where, text) not in self._warned and not self.env.quiet:
+                self._warned.add((answer.item.where, text))
                 self.message(answer.item.where, f"warning: {text}")
 
     def problem(self, answer: Answer) -> None:
