@@ -204,3 +204,15 @@ def test_cli_fine_core() -> None:
         "G(req -> Fgrant & 1)", "Greq", "G!grant"]
     with pytest.raises(ValueError, match="core must be"):
         ltlwit.solve(spec, core="finest")
+
+
+def test_core_members_are_the_conjuncts_as_written() -> None:
+    """Whatever the engine rewrites (a bounded G spelled out, a `true` conjunct dropped), the
+    core names the user's conjuncts: their text, their columns, their numbers."""
+    records = json_lines(run("solve", "--model", "none", "--core", "--format", "json",
+                             "G[0..2] c & X !c & d", "a & true & Y b").stdout)
+    first, second = (r["core"] for r in records)
+    assert [(m["conjunct"], m["formula"], m["columns"]) for m in first] == [(1, "G[0..2] c", [1, 9]),
+                                                                            (2, "X !c", [13, 16])]
+    assert [(m["conjunct"], m["formula"], m["columns"]) for m in second] == [(3, "Y b", [12, 14])]
+    assert run("solve", "--model", "none", "--core", "G[0..2] c & X !c & d").stdout == "UNSAT core: G[0..2] c & X !c\n"

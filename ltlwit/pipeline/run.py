@@ -431,7 +431,9 @@ class Pipeline:
 
         started = start - p.spent
         deadline = started + opts.timeout if opts.timeout is not None else None
-        parts = top_conjuncts(p.formula)
+        written = _written(p.item.text, p.formula)
+        parts = tuple(f for _, _, f in written) if written is not None else top_conjuncts(p.formula)
+
         def decide(f: Formula) -> Result:
             return engine_answer(f, p.logic, opts, started=started)[0]
 
@@ -442,7 +444,9 @@ class Pipeline:
             core = unsat_core(parts, decide, expired)
             if opts.core == "fine":
                 core = fine_core(core, decide, expired)
-        return replace(core, spans=_spans(p.item.text, p.formula, len(parts)))
+        spans = tuple((start, end) for start, end, _ in written) if written is not None else \
+            _spans(p.item.text, p.formula, len(parts))
+        return replace(core, spans=spans)
 
     def _skipped(self, p: Pending) -> str | None:
         """Why no model saw an input although one is in use for its logic; None when one did,
@@ -485,6 +489,22 @@ class Pipeline:
     def _model_failed(self, message: str, exc: BaseException | None) -> None:
         self.model_failed = True
         self.notify(message, exc)
+
+
+def _written(text: str, formula: Formula) -> list[tuple[int, int, Formula]] | None:
+    """The input's top-level conjuncts as the user wrote them (`infix.written_conjuncts`) where
+    the input is infix text that reads as `formula` and more than one conjunct is written: a
+    core names them, not the engine's rewriting (`G[0..2] c` is one conjunct, not `c` and
+    `wX(c & wX c)`, and `a & true & Y b` has three)."""
+    from ltlwit.logic.syntax.infix import written_conjuncts
+
+    try:
+        read, parts = written_conjuncts(text)
+    except ValueError:
+        return None
+    if read is not formula or len(parts) < 2 or any(f is None for _, _, f in parts):
+        return None
+    return parts  # type: ignore[return-value]
 
 
 def _spans(text: str, formula: Formula, count: int) -> tuple[tuple[int, int], ...] | None:

@@ -34,9 +34,19 @@ def conjunct_spans(text: str) -> tuple[Formula, list[tuple[int, int]]]:
     """The formula `text` is (in Spot's infix syntax), and where its top-level conjuncts are
     written: (start, end) column ranges, `&` flattened through parentheses left to right as
     `formula.conjuncts` does (so `1` conjuncts are left out); ParseError as `parse_spot`."""
+    formula, parts = written_conjuncts(text)
+    return formula, [(start, end) for start, end, part in parts if part is None or part.op != "1"]
+
+
+def written_conjuncts(text: str) -> tuple[Formula, list[tuple[int, int, Formula | None]]]:
+    """The formula `text` is, and its top-level conjuncts as the user wrote them: (start, end,
+    the conjunct's formula as read, before the conjunction's rewriting: `G[0..2] c` stays one
+    conjunct, a `true` one counts), `&` flattened through parentheses left to right; the
+    formulas are None for formulas over data (spans only)."""
     if data_hint(text) or (call_hint(text) and _data_reading(text) is not None):
         spans: list[tuple[int, int]] = []
-        return _data(text, spans), spans
+        formula = _data(text, spans)
+        return formula, [(start, end, None) for start, end in spans]
     where: list[_Span] = []
     formula = _parse(text, where)
     out, stack = [], [where[0]]
@@ -44,8 +54,8 @@ def conjunct_spans(text: str) -> tuple[Formula, list[tuple[int, int]]]:
         start, end, kids, part = stack.pop()
         if kids is not None:
             stack.extend(reversed(kids))
-        elif part.op != "1":
-            out.append((start, end))
+        else:
+            out.append((start, end, part))
     return formula, out
 
 
