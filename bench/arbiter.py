@@ -1,4 +1,4 @@
-"""The N-client arbiter (issue 22): a textbook specification that should be instant, timed end
+"""The N-client arbiter: a textbook specification that should be instant, timed end
 to end through `ltlwit solve` and `ltlwit check --vacuity`.
 
     python bench/arbiter.py                      # N = 4, 8, 12, 16, 20, 40, 100; --timeout 60

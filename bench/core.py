@@ -1,5 +1,5 @@
 """Unsat cores on BLACK's suite: `ltlwit solve --core` on the unsatisfiable formulas, each in its
-own process (bench/black.py's runner), against issue 20's targets.
+own process (bench/black.py's runner), against the targets.
 
     python bench/core.py --results black.jsonl                  # the formulas a black.py run proved unsat
     python bench/core.py --results black.jsonl --sample 5       # 5 per family

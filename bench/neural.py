@@ -138,7 +138,7 @@ def test_file(task: str, n: int, folder: str) -> Path:
 
 def solve_command(model: str, path: Path, *extra: str) -> list[str]:
     """`ltlwit solve` over the file with the model alone, at beam 3 unless `extra` says otherwise
-    (without the fallback the default beam is 8 since issue 21; the --cli rows compare beam 3)."""
+    (without the fallback the default beam is 8 since the beam change; the --cli rows compare beam 3)."""
     beam = [] if "--beam" in extra else ["--beam", "3"]
     return [sys.executable, "-m", "ltlwit", "solve", "--model", model, "--device", "cpu", "--no-fallback",
             "--syntax", "polish", "-F", str(path), *beam, *extra]

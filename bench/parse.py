@@ -1,4 +1,4 @@
-"""Parse speed of the infix reader on BLACK's multi-megabyte tdllite specifications (issue 22).
+"""Parse speed of the infix reader on BLACK's multi-megabyte tdllite specifications.
 
 Each tree given (a checkout: its `ltlwit` package is imported with PYTHONPATH) parses every
 formula of the slice in its own process, `--repeat` times, the processes of the trees

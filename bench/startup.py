@@ -1,5 +1,5 @@
 """Start-up of the `ltlwit` command: cold processes, one input each, as a shell loop over spec
-files runs it (issue "the first hour of a new user", item 8: a cold single-formula `solve`
+files runs it (a cold single-formula `solve`
 within 0.12 s on the project's 2-core machine).
 
     python bench/startup.py                  # each command 5 times: min and median wall

@@ -1,39 +1,46 @@
 #!/usr/bin/env bash
-# One stage of a leased GPU session whose machine returns files through $OUT (for any CUDA machine
-# or a Slurm cluster, docs/training.md, "Training on a GPU", needs none of this): each call
-# runs one of these from the repository root, with `.data` carried (shared val/test splits and the
-# python-sat wheel, made by `scripts/gpu_session.sh pack` here before the lease).
+# One stage of a GPU training session, on any CUDA machine (a workstation, a cloud instance, a
+# Slurm job); docs/training.md, "Training on a GPU", covers training without this script. Each
+# call runs one stage from the repository root, with `.data` present (shared val/test splits and
+# the python-sat wheel, made by `scripts/gpu_session.sh pack` on a machine with ../shared beside
+# the checkout, then copied with the checkout to the GPU machine if that is another one).
+# Results are written to OUTPUT_DIR (default runs/out).
 #
-#   scripts/gpu_session.sh pack                      # here, before the lease: fill .data/
-#   scripts/gpu_session.sh prepare SECONDS           # there: rebuild the data (16 cores), then bench
-#   scripts/gpu_session.sh data [ltl|prop|all]       # there: rebuild the training data only
-#   scripts/gpu_session.sh bench [SECONDS]           # there: training throughput, graphs vs eager
-#   scripts/gpu_session.sh train NAME SECONDS [loop options...]   # there: continue NAME, evaluate, return files
-#   scripts/gpu_session.sh ablate NAME STEPS SECONDS TAG [loop options...]  # there: a from-scratch arm of an A/B
+#   scripts/gpu_session.sh pack                      # with ../shared beside the checkout: fill .data/
+#   scripts/gpu_session.sh prepare SECONDS           # on the GPU machine: rebuild the data (all cores), then bench
+#   scripts/gpu_session.sh data [ltl|prop|all]       # rebuild the training data only
+#   scripts/gpu_session.sh bench [SECONDS]           # training throughput, graphs vs eager
+#   scripts/gpu_session.sh train NAME SECONDS [loop options...]   # continue NAME, evaluate, write results
+#   scripts/gpu_session.sh ablate NAME STEPS SECONDS TAG [loop options...]  # a from-scratch arm of an A/B
 #
-# `train` continues from .data/init/NAME.pt when that exists (weights returned by an earlier
-# lease, not yet committed), else from the bundled ltlwit/weights/NAME.pt; a checkpoint already
-# in runs/NAME (the machine stayed warm) is resumed exactly instead.
+# Under Slurm, for example:
+#   sbatch --gres=gpu:1 --cpus-per-task=16 --time=00:15:00 \
+#       --wrap "OUTPUT_DIR=$PWD/gpu-out scripts/gpu_session.sh train si-ltl 570"
+#
+# `train` continues from .data/init/NAME.pt when that exists (weights from an earlier run, not
+# yet committed), else from the bundled ltlwit/weights/NAME.pt; a checkpoint already in
+# runs/NAME (an earlier call on the same machine) is resumed exactly instead.
 #
 # A dry run on a CPU (small data, no graphs: the graphs attempt fails and the stage goes on
-# without them): COUNT=3000 DEVICE=cpu OUT=/tmp/out scripts/gpu_session.sh train dual-prop 200 \
+# without them): COUNT=3000 DEVICE=cpu OUTPUT_DIR=/tmp/gpu-out scripts/gpu_session.sh train dual-prop 200 \
 #     --batch-size 16 --device cpu
 #
-# A lease of 15 device-minutes holds one call of about 9 minutes after the machine's start:
+# In a 15-minute allocation on one H100 (about 9 minutes of it for the command after start-up),
 # train one model alone (`train NAME 570`), with graphs (si-ltl 6,900 and si-prop 8,100 samples/s
 # on an H100, dual-ltl 20,700, dual-prop 34,800); two models at once each ran at half speed, and
 # si-ltl's graphs ran out of memory beside another process. Continuing a bundled model for a few
 # minutes at --lr 5e-4 re-warms it: si-ltl lost accuracy over 1,231 steps (docs/models.md, the log).
 #
-# Every stage starts by making what it needs and is missing (a machine that went back between two
-# calls starts bare): `train` rebuilds its task's data first. Files come back through $OUT: at most
-# 8 files of at most 16 MiB, 64 MiB in all, so checkpoints are written in 15 MiB parts and left
-# out where they would not fit (dual-ltl's: 70 MB); the fp16 weights always come back.
+# Every stage starts by making what it needs and is missing (a fresh machine has nothing
+# generated): `train` rebuilds its task's data first. OUTPUT_DIR is kept small (at most 8 files
+# of at most 16 MiB, 64 MiB in all, easy to copy off a cluster), so checkpoints are written in
+# 15 MiB parts and left out where they would not fit (dual-ltl's: 70 MB); the fp16 weights are
+# always written.
 set -euo pipefail
 stage=${1:?stage: pack, data, bench or train}
 shift
 ROOT=$PWD
-OUT=${OUT:-$ROOT/runs/out}
+OUTPUT_DIR=${OUTPUT_DIR:-$ROOT/runs/out}
 SEED=1
 JOBS=${JOBS:-$(nproc)}
 COUNT=${COUNT:-1000000}    # samples per task (smaller only for a dry run on a CPU)
@@ -41,7 +48,7 @@ DEVICE=${DEVICE:-cuda}     # for the evaluation (a dry run: cpu)
 GRAPHS=${GRAPHS:-1}        # 0: train without CUDA graphs (when bench --check found them wrong)
 DATA=${DATA:-gen}          # shared: train on the shared ltl35/prop35 training split (Spot's labels) instead
 RESERVE=${RESERVE:-60}     # train's seconds kept for the evaluation and the copies (an H100 took 7-13 s to
-                           # evaluate and the loop stops a few seconds early: 120 left 165 s of a lease idle)
+                           # evaluate and the loop stops a few seconds early: 120 left 165 s of a 15-minute run idle)
 export PYTHONUNBUFFERED=1 PYTHONPATH=$ROOT${PYTHONPATH:+:$PYTHONPATH}  # keeps a --target install made before
 
 if [[ $stage == pack ]]; then  # on the development machine, with ../shared beside the checkout
@@ -57,7 +64,7 @@ if [[ $stage == pack ]]; then  # on the development machine, with ../shared besi
 fi
 
 # -- on the GPU machine ----------------------------------------------------------------------------
-mkdir -p "$OUT" runs
+mkdir -p "${OUTPUT_DIR}" runs
 if ! python3 -c "import pysat" 2>/dev/null; then
     python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .data/whl/*.whl
     export PYTHONPATH=$ROOT:/tmp/site
@@ -81,7 +88,7 @@ generate() {  # task: 1M samples + (LTL) the 0/1-AP augmentation, seeded, held-o
     fi
     echo "data $task: $((SECONDS - t0))s with $JOBS jobs"
     python3 -m ltlwit data stats "$dir/train.txt.gz" --compare ".data/shared/${task}35/test.txt.gz" --limit 50000 \
-        --format json > "$OUT/stats-$task.json"
+        --format json > "${OUTPUT_DIR}/stats-$task.json"
 }
 
 bench() {  # the four models in turn, each given a share of SECONDS (killed past it)
@@ -94,7 +101,7 @@ bench() {  # the four models in turn, each given a share of SECONDS (killed past
         if (( share < 30 )); then echo "bench $m: no time left"; continue; fi
         timeout "$share" python3 bench/train_throughput.py --device cuda --models "$m" --modes eager,static,graphs \
             --data .data/gen/${m#*-}/train.txt.gz --samples 100000 --steps 40 --warmup 5 --check --check-steps 10 \
-            --json "$OUT/bench.jsonl" 2>&1 | tee -a "$OUT/bench.md" || echo "bench $m: failed or out of time"
+            --json "${OUTPUT_DIR}/bench.jsonl" 2>&1 | tee -a "${OUTPUT_DIR}/bench.md" || echo "bench $m: failed or out of time"
     done
 }
 
@@ -148,7 +155,7 @@ train)
     timeout $((RESERVE - 15)) python3 -m ltlwit eval --model "$run/model.pt" --data ".data/shared/${task}35/test.txt.gz" \
         --limit 1000 --device "$DEVICE" --batch-size 256 --alpha-samples 50 --paper-alpha-samples 50 --format json \
         > "$run/eval-new.json" || echo "eval: failed or timed out"
-    python3 - "$run" "$name" "$OUT" <<'PY' || echo "no weights to return"
+    python3 - "$run" "$name" "${OUTPUT_DIR}" <<'PY' || echo "no weights to write"
 import json, shutil, sys
 from pathlib import Path
 run, name, out = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
@@ -170,11 +177,11 @@ if parts and len(parts) <= 4 and size < 60 * 2**20:
     for p in parts + [run / "checkpoint.parts.json"]:
         shutil.copy(p, out / p.name)
 else:
-    print(f"checkpoint ({len(parts)} parts) left out: it would not fit the 8 files / 64 MiB that come back")
+    print(f"checkpoint ({len(parts)} parts) left out: it would not fit the output directory's 8 files / 64 MiB")
 PY
-    tar czf "$OUT/$name-logs.tar.gz" "$run.log" "$run/log.jsonl" "$run"/eval-*.json 2>/dev/null || true
+    tar czf "${OUTPUT_DIR}/$name-logs.tar.gz" "$run.log" "$run/log.jsonl" "$run"/eval-*.json 2>/dev/null || true
     nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv || true
-    ls -la "$OUT"
+    ls -la "${OUTPUT_DIR}"
     ;;
 ablate)  # one arm of an A/B from scratch: same data, seed and steps; compare the arms' final validation
     name=${1:?model name}; steps=${2:?steps}; seconds=${3:?seconds}; tag=${4:?tag}; shift 4
@@ -186,7 +193,7 @@ ablate)  # one arm of an A/B from scratch: same data, seed and steps; compare th
         --log-every 100 --val-every 1000 --ckpt-every 0 --val-samples 4096 --greedy-samples 512 --workers 16 \
         "$@" 2>&1 | tee "$run.log" || echo "ablation failed"
     tail -n 3 "$run/log.jsonl" || true
-    tar czf "$OUT/ablate-$name-$tag.tar.gz" "$run.log" "$run/log.jsonl" 2>/dev/null || true
+    tar czf "${OUTPUT_DIR}/ablate-$name-$tag.tar.gz" "$run.log" "$run/log.jsonl" 2>/dev/null || true
     ;;
 *)
     echo "unknown stage $stage" >&2

@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # Trains the four bundled models (si-ltl, dual-ltl, si-prop, dual-prop) concurrently on one GPU,
-# in slices that fit the device tool's 10-minute commands; each slice resumes the last one.
+# in slices of SECONDS each (e.g. one Slurm job or one session each); each slice resumes the last one.
 #
 #   scripts/train_bundled.sh STEPS SECONDS [OUTDIR]
 #
 # STEPS: total steps of the cosine schedule, one number for all or `si-ltl=N,dual-ltl=N,...`
 # (keep it the same for every slice of a run, or the schedule jumps); SECONDS: the
 # wall-clock budget of this slice. Data: .data/{ltl35,prop35} (copies of ../shared/data).
-# Runs land in runs/bundled/<name>; OUTDIR (default $OUT) receives the fp16 weights and logs.
+# Runs land in runs/bundled/<name>; OUTDIR (default OUTPUT_DIR, else
+# runs/export) receives the fp16 weights and logs.
 set -u
-steps=$1; budget=$2; out=${3:-${OUT:-runs/export}}
+steps=$1; budget=$2; dest=${3:-${OUTPUT_DIR:-runs/export}}
 export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD OMP_NUM_THREADS=4
 start=$(date +%s)
-mkdir -p runs/bundled runs/cache "$out"
+mkdir -p runs/bundled runs/cache "${dest}"
 python3 - <<'PY'
 from ltlwit.train.data import load_split
 for task, folder in (("ltl", ".data/ltl35"), ("prop", ".data/prop35")):
@@ -38,7 +39,7 @@ for pid in "${pids[@]}"; do wait "$pid"; done
 nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv 2>/dev/null
 for model in si-ltl dual-ltl si-prop dual-prop; do
     echo "== $model"; tail -n 4 "runs/bundled/$model.log"
-    cp "runs/bundled/$model/model.pt" "$out/$model.pt" 2>/dev/null
+    cp "runs/bundled/$model/model.pt" "${dest}/$model.pt" 2>/dev/null
 done
-tar czf "$out/runs.tar.gz" runs/bundled/*.log runs/bundled/*/model.json runs/bundled/*/log.jsonl 2>/dev/null
-ls -la "$out"
+tar czf "${dest}/runs.tar.gz" runs/bundled/*.log runs/bundled/*/model.json runs/bundled/*/log.jsonl 2>/dev/null
+ls -la "${dest}"

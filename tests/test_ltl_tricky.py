@@ -1,4 +1,4 @@
-"""Named tricky cases for the engine (issue 3), each checked against the reference evaluator."""
+"""Named tricky cases for the engine, each checked against the reference evaluator."""
 
 from __future__ import annotations
 

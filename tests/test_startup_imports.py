@@ -1,5 +1,4 @@
-"""A cold `ltlwit solve` imports what its input needs, when it needs it (issue "the first hour
-of a new user", item 8): a small LTL formula loads click, the solve command, the parsers, the
+"""A cold `ltlwit solve` imports what its input needs, when it needs it: a small LTL formula loads click, the solve command, the parsers, the
 small-formula engine and the text printer, and none of the modules below; the SAT solver and
 the searches on it load for a formula that reaches them. The time it takes is
 bench/startup.py's to measure (no clock here: a shared machine's timings are no test).

@@ -180,7 +180,7 @@ _PRESETS: dict[tuple[str, str, str], dict[str, Any]] = {
     ("si", "prop", "paper"): dict(d_model=96, n_layers=6, n_heads=6, d_ff=768, attention="EP-DP-EA-DA-CP"),
 }
 #: What a freshly built model of every preset gets beyond its sizes: the papers' details that
-#: the first bundled models lacked (issue 11). Tiny models (tests) keep dropout off.
+#: the first bundled models lacked. Tiny models (tests) keep dropout off.
 _FRESH = dict(emb_dropout=0.1, cross_rope=True)
 _SIZES = {
     ("small", "dual"): dict(d_model=64, n_layers=3, n_heads=4, d_ff=256),

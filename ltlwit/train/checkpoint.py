@@ -1,6 +1,6 @@
 """Training checkpoints on disk: one `checkpoint.pt`, or the same bytes in parts of a bounded size.
 
-A lent GPU machine returns files of at most 16 MiB, so `save(..., part_mb=16)` writes the
+A remote GPU job may return files of at most 16 MiB, so `save(..., part_mb=16)` writes the
 serialised checkpoint as `checkpoint-STEP.partNN` files beside an index, `checkpoint.parts.json`
 (part names, sizes, sha256 of the whole), and `load` reassembles and verifies them. Either form
 is written atomically: parts first, under names no index refers to yet, then the index (or the

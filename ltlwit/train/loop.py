@@ -3,7 +3,7 @@
     python -m ltlwit.train.loop --task ltl --arch si --preset small --data DIR --out DIR --steps N
     torchrun --nproc_per_node 2 -m ltlwit.train.loop ...     (DDP: gloo on CPU, nccl on GPU)
 
-Built to be fast on a GPU inside a short lease: the data sit pre-tokenised on the device, a step
+Built to be fast on a GPU within a short time limit: the data sit pre-tokenised on the device, a step
 is a slice, a forward/backward under bf16 autocast, clipping and a fused AdamW step, with no
 host synchronisation except every `--log-every` steps. `--static-shapes 16` pads batches to a
 few shapes, so that `--cuda-graphs` can replay each shape's whole step from one CUDA graph
