@@ -64,8 +64,11 @@ def main() -> None:
     program = args.command.split()
     print(f"{'N':>4} {'solve s':>8} {'status':>8} {'verified':>8} {'lasso':>6}")
     for n in [int(x) for x in args.n.split(",") if x]:
-        wall, out, _ = timed(program + ["solve", "--model", "none", "--format", "json", "--timeout", str(args.timeout), "-F", "-"],
-                             arbiter(n) + "\n", args.timeout + 30)
+        wall, out, _ = timed(
+            program + ["solve", "--model", "none", "--format", "json", "--timeout", str(args.timeout), "-F", "-"],
+            arbiter(n) + "\n",
+            args.timeout + 30,
+        )
         row = json.loads(out) if out and out != "killed" else {"status": "killed", "verified": None, "witness": None}
         steps = row["witness"].count(";") + 1 if row.get("witness") else ""
         print(f"{n:>4} {wall:>8.2f} {row['status']:>8} {str(row['verified']):>8} {steps:>6}", flush=True)
@@ -75,8 +78,11 @@ def main() -> None:
             with tempfile.TemporaryDirectory() as tmp:
                 path = Path(tmp) / f"arbiter{n}.spec"
                 path.write_text(spec_file(n))
-                wall, _, rc = timed(program + ["check", "--vacuity", "--model", "none", "--timeout", str(args.timeout),
-                                               str(path)], None, 20 * args.timeout)
+                wall, _, rc = timed(
+                    program + ["check", "--vacuity", "--model", "none", "--timeout", str(args.timeout), str(path)],
+                    None,
+                    20 * args.timeout,
+                )
             print(f"{n:>4} {wall:>18.2f} {rc:>5}", flush=True)
 
 

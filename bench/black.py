@@ -58,7 +58,6 @@ import re
 import shlex
 import shutil
 import signal
-import statistics
 import subprocess
 import sys
 import threading
@@ -73,8 +72,8 @@ DATA_DIR = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 @dataclass(frozen=True)
 class Suite:
-    data: Path                      # JSON Lines (gzip): name, family, formula, expected, peers
-    options: tuple[str, ...] = ()   # more `ltlwit solve` options its formulas need
+    data: Path  # JSON Lines (gzip): name, family, formula, expected, peers
+    options: tuple[str, ...] = ()  # more `ltlwit solve` options its formulas need
 
 
 SUITES = {
@@ -98,8 +97,7 @@ def within(row: dict, peer: str, limit: float) -> bool:
     return t is not None and t <= limit
 
 
-def load(path: Path, families: set[str] | None, names: str | None, sample: int | None,
-         seed: int) -> list[dict]:
+def load(path: Path, families: set[str] | None, names: str | None, sample: int | None, seed: int) -> list[dict]:
     rows = [json.loads(line) for line in gzip.open(path, "rt")]
     if families:
         rows = [r for r in rows if r["family"] in families]
@@ -125,18 +123,31 @@ def program(given: str | None = None) -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "ltlwit"]
 
 
-def command(timeout: float, extra: list[str], given: str | None = None,
-            options: tuple[str, ...] = ()) -> list[str]:
-    return program(given) + ["solve", "--model", "none", "--format", "json", "--syntax", "spot",
-                   "--timeout", str(timeout), "-F", "-", *options, *extra]
+def command(timeout: float, extra: list[str], given: str | None = None, options: tuple[str, ...] = ()) -> list[str]:
+    return program(given) + [
+        "solve",
+        "--model",
+        "none",
+        "--format",
+        "json",
+        "--syntax",
+        "spot",
+        "--timeout",
+        str(timeout),
+        "-F",
+        "-",
+        *options,
+        *extra,
+    ]
 
 
 def run_one(row: dict, cmd: list[str], timeout: float, grace: float, keep: tuple[str, ...] = ()) -> dict:
     """One child process: its wall time, peak RSS (MiB, from its own rusage) and JSON answer
     (the fields used here, and the answer's `keep` keys as they are)."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True)
+    proc = subprocess.Popen(
+        cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
     chunks: dict[str, bytes] = {}
 
     def feed() -> None:
@@ -149,9 +160,11 @@ def run_one(row: dict, cmd: list[str], timeout: float, grace: float, keep: tuple
     def drain(name: str, stream) -> None:
         chunks[name] = stream.read()
 
-    threads = [threading.Thread(target=feed),
-               threading.Thread(target=drain, args=("out", proc.stdout)),
-               threading.Thread(target=drain, args=("err", proc.stderr))]
+    threads = [
+        threading.Thread(target=feed),
+        threading.Thread(target=drain, args=("out", proc.stdout)),
+        threading.Thread(target=drain, args=("err", proc.stderr)),
+    ]
     for t in threads:
         t.start()
     killed = False
@@ -175,10 +188,15 @@ def run_one(row: dict, cmd: list[str], timeout: float, grace: float, keep: tuple
             continue
     state = "killed" if killed else answer.get("status") or ("error" if proc.returncode else "none")
     return {
-        "name": row["name"], "family": row["family"], "expected": row["expected"],
-        "status": state, "wall": round(wall, 3), "rc": proc.returncode,
+        "name": row["name"],
+        "family": row["family"],
+        "expected": row["expected"],
+        "status": state,
+        "wall": round(wall, 3),
+        "rc": proc.returncode,
         "rss_mib": round(usage.ru_maxrss / 1024),
-        "verified": answer.get("verified"), "reason": answer.get("reason"),
+        "verified": answer.get("verified"),
+        "reason": answer.get("reason"),
         "error": answer.get("error"),
         "witness": (answer.get("witness") or "")[:2000] or None,
         "_witness": answer.get("witness"),  # whole, for `refuting`; not written to --out
@@ -188,8 +206,7 @@ def run_one(row: dict, cmd: list[str], timeout: float, grace: float, keep: tuple
 
 
 def run_all(rows: list[dict], args: argparse.Namespace) -> list[dict]:
-    cmd = command(args.timeout, args.extra.split() if args.extra else [], args.command,
-                  SUITES[args.suite].options)
+    cmd = command(args.timeout, args.extra.split() if args.extra else [], args.command, SUITES[args.suite].options)
     results: list[dict | None] = [None] * len(rows)
     done = 0
 
@@ -204,9 +221,12 @@ def run_all(rows: list[dict], args: argparse.Namespace) -> list[dict]:
             r.update(_parse_time(rows[i]["formula"]))
         if args.verbose or r["status"] not in ("sat", "unsat") or r["wall"] > args.limit:
             sizes = f" parse {r['parse_s']:.2f}s of {r['mb']:.2f} MB, {r['rss_mib']} MiB" if args.parse_time else ""
-            print(f"[{done}/{len(rows)}] {r['name']}: {r['status']} {r['wall']:.2f}s{sizes} "
-                  f"(expected {r['expected']}){' ' + note if (note := r['reason'] or r['error']) else ''}",
-                  file=sys.stderr, flush=True)
+            print(
+                f"[{done}/{len(rows)}] {r['name']}: {r['status']} {r['wall']:.2f}s{sizes} "
+                f"(expected {r['expected']}){' ' + note if (note := r['reason'] or r['error']) else ''}",
+                file=sys.stderr,
+                flush=True,
+            )
 
     with ThreadPoolExecutor(args.jobs) as pool:
         list(pool.map(work, range(len(rows))))
@@ -227,11 +247,26 @@ def refuting(row: dict, witness: str | None, args: argparse.Namespace) -> str | 
     of them is unsat for ltlwit too (docs/benchmarks.md)."""
     if row["expected"] != "unsat" or witness is None:
         return None
-    check = program(args.command) + ["verify", "--format", "text", "--syntax", "spot", "--validator",
-                       REFUTING_VALIDATOR, "-F", "-", *SUITES[args.suite].options]
+    check = program(args.command) + [
+        "verify",
+        "--format",
+        "text",
+        "--syntax",
+        "spot",
+        "--validator",
+        REFUTING_VALIDATOR,
+        "-F",
+        "-",
+        *SUITES[args.suite].options,
+    ]
     try:
-        out = subprocess.run(check, input=f"{row['formula']}\t{witness}\n", capture_output=True,
-                             text=True, timeout=max(60.0, 10 * args.timeout))
+        out = subprocess.run(
+            check,
+            input=f"{row['formula']}\t{witness}\n",
+            capture_output=True,
+            text=True,
+            timeout=max(60.0, 10 * args.timeout),
+        )
     except subprocess.TimeoutExpired:
         return None
     return REFUTING_VALIDATOR if out.returncode == 0 and "HOLDS" in out.stdout else None
@@ -287,73 +322,86 @@ def report(rows: list[dict], results: list[dict], args: argparse.Namespace) -> N
     by_name = {r["name"]: r for r in rows}
     peer_names = peers_of(rows)
     families = sorted({r["family"] for r in results})
-    head = (f"{'family':10} {'n':>5} {'solved':>7} {'wrong':>5} {'unk':>5} {'killed':>6} {'err':>5} "
-            f"{'median':>7} {'p90':>7} {'overrun':>7} {'MiB':>5}  "
-            + " ".join(f"{p[:8]:>8}" for p in peer_names)
-            + f" {'best':>6} {'vbest':>6} {'margin':>6}  best peer")
-    print(f"suite {args.suite} ({args.data}); ltlwit solve --model none --timeout {args.timeout}"
-          f"{' ' + ' '.join(SUITES[args.suite].options) if SUITES[args.suite].options else ''}"
-          f"{' ' + args.extra if args.extra else ''}")
-    print(f"solved = answered sat/unsat within {args.limit} s wall, not wrong; peers: count within "
-          f"{args.limit} s on the same formulas; best: the best peer's count; vbest: any peer "
-          f"within {args.limit} s; margin = solved - best")
+    head = (
+        f"{'family':10} {'n':>5} {'solved':>7} {'wrong':>5} {'unk':>5} {'killed':>6} {'err':>5} "
+        f"{'median':>7} {'p90':>7} {'overrun':>7} {'MiB':>5}  "
+        + " ".join(f"{p[:8]:>8}" for p in peer_names)
+        + f" {'best':>6} {'vbest':>6} {'margin':>6}  best peer"
+    )
+    print(
+        f"suite {args.suite} ({args.data}); ltlwit solve --model none --timeout {args.timeout}"
+        f"{' ' + ' '.join(SUITES[args.suite].options) if SUITES[args.suite].options else ''}"
+        f"{' ' + args.extra if args.extra else ''}"
+    )
+    print(
+        f"solved = answered sat/unsat within {args.limit} s wall, not wrong; peers: count within "
+        f"{args.limit} s on the same formulas; best: the best peer's count; vbest: any peer "
+        f"within {args.limit} s; margin = solved - best"
+    )
     print(head)
     below = []
     for family in families + ["total"]:
         rs = results if family == "total" else [r for r in results if r["family"] == family]
-        solved = [r for r in rs if r["status"] in ("sat", "unsat") and r["wall"] <= args.limit
-                  and not wrong(r)]
+        solved = [r for r in rs if r["status"] in ("sat", "unsat") and r["wall"] <= args.limit and not wrong(r)]
         times = [r["wall"] for r in solved]
-        peers = {p: sum(1 for r in rs if credited(by_name[r["name"]], r, p, args.limit))
-                 for p in peer_names}
+        peers = {p: sum(1 for r in rs if credited(by_name[r["name"]], r, p, args.limit)) for p in peer_names}
         best_peer = max(peer_names, key=lambda p: peers[p], default="-")
         best = peers.get(best_peer, 0)
-        vbest = sum(1 for r in rs if any(credited(by_name[r["name"]], r, p, args.limit)
-                                         for p in peer_names))
+        vbest = sum(1 for r in rs if any(credited(by_name[r["name"]], r, p, args.limit) for p in peer_names))
         overrun = max((r["wall"] - args.timeout for r in rs), default=0.0)
         margin = len(solved) - best
         if margin < 0 and family != "total":
             below.append(f"{family} {margin:+d}")
-        print(f"{family:10} {len(rs):>5} {len(solved):>7} {sum(map(wrong, rs)):>5} "
-              f"{sum(r['status'] == 'unknown' for r in rs):>5} "
-              f"{sum(r['status'] == 'killed' for r in rs):>6} "
-              f"{sum(r['status'] not in ANSWERS for r in rs):>5} "
-              f"{quantile(times, .5):>7.2f} {quantile(times, .9):>7.2f} {overrun:>+7.2f} "
-              f"{max((r['rss_mib'] for r in rs), default=0):>5}  "
-              + " ".join(f"{peers[p]:>8}" for p in peer_names)
-              + f" {best:>6} {vbest:>6} {margin:>+6d}  {best_peer if best else '-'}")
+        print(
+            f"{family:10} {len(rs):>5} {len(solved):>7} {sum(map(wrong, rs)):>5} "
+            f"{sum(r['status'] == 'unknown' for r in rs):>5} "
+            f"{sum(r['status'] == 'killed' for r in rs):>6} "
+            f"{sum(r['status'] not in ANSWERS for r in rs):>5} "
+            f"{quantile(times, 0.5):>7.2f} {quantile(times, 0.9):>7.2f} {overrun:>+7.2f} "
+            f"{max((r['rss_mib'] for r in rs), default=0):>5}  "
+            + " ".join(f"{peers[p]:>8}" for p in peer_names)
+            + f" {best:>6} {vbest:>6} {margin:>+6d}  {best_peer if best else '-'}"
+        )
     others = [r for r in results if r["status"] not in ANSWERS]
     if others:
         groups = Counter(failure(r) for r in others)
         print(f"not an answer (err): {len(others)} formula(s), {len(groups)} kind(s):")
         for message, n in groups.most_common():
             first = next(r for r in others if failure(r) == message)
-            print(f"  {n:>5} x {message[:160]}  (e.g. {first['name']}: status {first['status']} "
-                  f"rc {first['rc']})")
+            print(f"  {n:>5} x {message[:160]}  (e.g. {first['name']}: status {first['status']} rc {first['rc']})")
     for r in results:
         if wrong(r):
-            print(f"  WRONG: {r['name']}: {r['status']} (expected {r['expected']}, "
-                  f"verified {r['verified']})")
+            print(f"  WRONG: {r['name']}: {r['status']} (expected {r['expected']}, verified {r['verified']})")
     refuted = [r for r in results if r.get("refutes")]
     if refuted:
-        print(f"expected verdicts refuted (a witness that ltlwit's checker and {REFUTING_VALIDATOR} "
-              "accept; the peers that gave them are not credited):")
+        print(
+            f"expected verdicts refuted (a witness that ltlwit's checker and {REFUTING_VALIDATOR} "
+            "accept; the peers that gave them are not credited):"
+        )
         for r in refuted:
-            print(f"  {r['name']}: expected {r['expected']}, sat in {r['wall']:.2f}s, witness "
-                  f"{(r['witness'] or '')[:80]}")
+            print(
+                f"  {r['name']}: expected {r['expected']}, sat in {r['wall']:.2f}s, witness {(r['witness'] or '')[:80]}"
+            )
     open_rows = [r for r in results if r["expected"] not in ("sat", "unsat")]
     if open_rows:
         print("formulas without an agreed verdict (expected disputed or null):")
         for r in open_rows:
-            proof = (f"witness {r['witness'][:80]}" if r["status"] == "sat" and r["witness"] else
-                     f"reason {r['reason']}" if r["status"] == "unsat" else
-                     failure(r) if r["status"] not in ANSWERS else "")
+            proof = (
+                f"witness {r['witness'][:80]}"
+                if r["status"] == "sat" and r["witness"]
+                else f"reason {r['reason']}"
+                if r["status"] == "unsat"
+                else failure(r)
+                if r["status"] not in ANSWERS
+                else ""
+            )
             print(f"  {r['name']} ({r['expected']}): {r['status']} in {r['wall']:.2f}s {proof}")
     targets(results, below, args)
 
 
 def targets(results: list[dict], below: list[str], args: argparse.Namespace) -> None:
     """The suite's targets, one line each: met or NOT MET."""
+
     def line(ok: bool, text: str) -> None:
         print(f"  {'met    ' if ok else 'NOT MET'}  {text}")
 
@@ -361,18 +409,22 @@ def targets(results: list[dict], below: list[str], args: argparse.Namespace) -> 
     n_wrong = sum(map(wrong, results))
     line(n_wrong == 0, f"wrong verdicts: {n_wrong} (target 0)")
     unverified = [r for r in results if r["status"] == "sat" and r["verified"] is not True]
-    line(not unverified, f"sat answers without verified = true: {len(unverified)} (target 0)"
-         + "".join(f"\n             {r['name']} (verified {r['verified']})" for r in unverified[:10]))
-    line(not below, f"families below their best peer within {args.limit} s: "
-         f"{', '.join(below) or 'none'} (target none)")
+    line(
+        not unverified,
+        f"sat answers without verified = true: {len(unverified)} (target 0)"
+        + "".join(f"\n             {r['name']} (verified {r['verified']})" for r in unverified[:10]),
+    )
+    line(not below, f"families below their best peer within {args.limit} s: {', '.join(below) or 'none'} (target none)")
     worst = max(results, key=lambda r: r["wall"], default=None)
     if worst is None:
         line(True, "largest wall - timeout: no rows")
     else:
         over = worst["wall"] - args.timeout
-        line(over <= OVERRUN_TARGET,
-             f"largest wall - timeout over all rows: {over:+.2f} s ({worst['name']}: "
-             f"{worst['status']} in {worst['wall']:.2f} s) (target <= +{OVERRUN_TARGET:.2f} s)")
+        line(
+            over <= OVERRUN_TARGET,
+            f"largest wall - timeout over all rows: {over:+.2f} s ({worst['name']}: "
+            f"{worst['status']} in {worst['wall']:.2f} s) (target <= +{OVERRUN_TARGET:.2f} s)",
+        )
 
 
 def compare(old_path: str, new_path: str, limit: float) -> None:
@@ -395,10 +447,17 @@ def compare(old_path: str, new_path: str, limit: float) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--suite", choices=sorted(SUITES), default="future",
-                    help="which data set, with the solve options its formulas need (default future)")
-    ap.add_argument("--data", type=Path, help="another data file with the same fields "
-                    "(default: the suite's; the suite's options still apply)")
+    ap.add_argument(
+        "--suite",
+        choices=sorted(SUITES),
+        default="future",
+        help="which data set, with the solve options its formulas need (default future)",
+    )
+    ap.add_argument(
+        "--data",
+        type=Path,
+        help="another data file with the same fields (default: the suite's; the suite's options still apply)",
+    )
     ap.add_argument("--families", help="comma-separated families (default: all)")
     ap.add_argument("--names", help="regular expression on the formula's name")
     ap.add_argument("--sample", type=int, help="at most N formulas per family (seeded)")
@@ -408,21 +467,25 @@ def main() -> None:
     ap.add_argument("--grace", type=float, default=5.0, help="kill a child at timeout + grace")
     ap.add_argument("--jobs", type=int, default=1, help="children at a time (timings contend)")
     ap.add_argument("--extra", help="more `ltlwit solve` options, space-separated")
-    ap.add_argument("--command", help="the program to run instead of `ltlwit` (e.g. another "
-                    "checkout: 'env PYTHONPATH=../old python -m ltlwit')")
+    ap.add_argument(
+        "--command",
+        help="the program to run instead of `ltlwit` (e.g. another checkout: 'env PYTHONPATH=../old python -m ltlwit')",
+    )
     ap.add_argument("--out", help="write one JSON row per formula here")
     ap.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"), help="compare two --out files")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every formula's answer")
-    ap.add_argument("--parse-time", action="store_true",
-                    help="time this process's parse of each formula too (parse_s, mb; default for tdllite)")
+    ap.add_argument(
+        "--parse-time",
+        action="store_true",
+        help="time this process's parse of each formula too (parse_s, mb; default for tdllite)",
+    )
     args = ap.parse_args()
     if args.compare:
         compare(*args.compare, args.limit)
         return
     args.data = args.data or SUITES[args.suite].data
     args.parse_time = args.parse_time or args.suite == "tdllite"
-    rows = load(args.data, set(args.families.split(",")) if args.families else None, args.names,
-                args.sample, args.seed)
+    rows = load(args.data, set(args.families.split(",")) if args.families else None, args.names, args.sample, args.seed)
     load_before = os.getloadavg()[0]
     start = time.perf_counter()
     results = run_all(rows, args)
@@ -433,8 +496,10 @@ def main() -> None:
                 f.write(json.dumps(r) + "\n")
     report(rows, results, args)
     peak = max((r["rss_mib"] for r in results), default=0)
-    print(f"{len(rows)} formulas in {elapsed:.0f} s with {args.jobs} job(s); load average "
-          f"{load_before:.2f} before, {os.getloadavg()[0]:.2f} after; largest child RSS {peak:.0f} MiB")
+    print(
+        f"{len(rows)} formulas in {elapsed:.0f} s with {args.jobs} job(s); load average "
+        f"{load_before:.2f} before, {os.getloadavg()[0]:.2f} after; largest child RSS {peak:.0f} MiB"
+    )
 
 
 if __name__ == "__main__":

@@ -46,17 +46,24 @@ def main() -> None:
     ap.add_argument("--fine", action="store_true", help="ask for the fine core (--fine-core)")
     args = ap.parse_args()
 
-    proved = {r["name"] for r in map(json.loads, open(args.results))
-              if r["status"] == "unsat" and r["wall"] <= args.within}
+    proved = {
+        r["name"] for r in map(json.loads, open(args.results)) if r["status"] == "unsat" and r["wall"] <= args.within
+    }
     rows = [r for r in load(DATA, None, None, None, args.seed) if r["name"] in proved]
     if args.sample:
         rng = random.Random(args.seed)
         by_family: dict[str, list[dict]] = defaultdict(list)
         for r in rows:
             by_family[r["family"]].append(r)
-        rows = [r for family in sorted(by_family) for r in
-                (by_family[family] if len(by_family[family]) <= args.sample
-                 else rng.sample(by_family[family], args.sample))]
+        rows = [
+            r
+            for family in sorted(by_family)
+            for r in (
+                by_family[family]
+                if len(by_family[family]) <= args.sample
+                else rng.sample(by_family[family], args.sample)
+            )
+        ]
     cmd = command(args.timeout, ["--fine-core" if args.fine else "--core"], args.command)
 
     def one(row: dict) -> dict:
@@ -65,8 +72,11 @@ def main() -> None:
         core = result["core"] or []
         if args.fine and core:
             result["kept"] = _kept(core)
-        result["bad"] = bool(core) and (any(not 1 <= m["conjunct"] <= result["conjuncts"] for m in core)
-                                        or result["core_minimal"] and any(m["witness"] is None for m in core))
+        result["bad"] = bool(core) and (
+            any(not 1 <= m["conjunct"] <= result["conjuncts"] for m in core)
+            or result["core_minimal"]
+            and any(m["witness"] is None for m in core)
+        )
         return result
 
     with ThreadPoolExecutor(args.jobs) as pool:
@@ -114,14 +124,18 @@ def report(results: list[dict], args: argparse.Namespace) -> None:
     print("core size / conjuncts (count):", ", ".join(f"{k}/{n}: {c}" for (k, n), c in sorted(sizes.items())))
     kept = [r["kept"] for r in results if r.get("kept") is not None]
     if kept:
-        print(f"fine core: median {statistics.median(kept):.0%} of the members' nodes kept "
-              f"(min {min(kept):.0%}, max {max(kept):.0%}, {len(kept)} cores)")
+        print(
+            f"fine core: median {statistics.median(kept):.0%} of the members' nodes kept "
+            f"(min {min(kept):.0%}, max {max(kept):.0%}, {len(kept)} cores)"
+        )
     bad = [r["name"] for r in results if r["bad"]]
     print(f"{'met' if not bad else 'NOT MET':8} malformed cores: {len(bad)} {bad[:5]}")
     minimal = sum(1 for r in results if r["core"] and r["core_minimal"])
     share = minimal / len(results) if results else 1.0
-    print(f"{'met' if share >= TARGET else 'NOT MET':8} proven-minimal cores within {args.timeout:g} s: "
-          f"{minimal}/{len(results)} = {share:.0%} (target {TARGET:.0%})")
+    print(
+        f"{'met' if share >= TARGET else 'NOT MET':8} proven-minimal cores within {args.timeout:g} s: "
+        f"{minimal}/{len(results)} = {share:.0%} (target {TARGET:.0%})"
+    )
 
 
 if __name__ == "__main__":

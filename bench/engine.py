@@ -27,12 +27,14 @@ from typing import Callable, Iterable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ltlwit.logic.formula import Formula, Not, Or, ap, binop, unop, And  # noqa: E402
-from ltlwit.logic.ltl import Budget, clear_caches, holds, solve  # noqa: E402
 # The SAT solver and the searches on it load when a formula first needs them (a cold `ltlwit
 # solve` of a small formula never does): here, before any clock starts, so no time includes them.
-import ltlwit.logic.ltl.bounded, ltlwit.logic.ltl.explore, ltlwit.logic.ltl.liveness  # noqa: E402,F401
+import ltlwit.logic.ltl.bounded  # noqa: E402,F401
+import ltlwit.logic.ltl.explore
+import ltlwit.logic.ltl.liveness
 import ltlwit.logic.prop  # noqa: E402,F401
+from ltlwit.logic.formula import And, Formula, Not, Or, ap, binop, unop  # noqa: E402
+from ltlwit.logic.ltl import Budget, clear_caches, holds, solve  # noqa: E402
 from ltlwit.logic.result import Sat, Unknown  # noqa: E402
 from ltlwit.logic.syntax import parse_formula, parse_trace  # noqa: E402
 from ltlwit.logic.trace import Trace  # noqa: E402
@@ -49,8 +51,10 @@ def stats(xs: list[float]) -> str:
     def q(p: float) -> float:
         return xs[min(n - 1, int(p * n))] * 1000
 
-    return (f"n={n} median={q(0.5):.3f}ms p90={q(0.9):.3f}ms p99={q(0.99):.3f}ms "
-            f"max={xs[-1] * 1000:.1f}ms mean={statistics.fmean(xs) * 1000:.3f}ms")
+    return (
+        f"n={n} median={q(0.5):.3f}ms p90={q(0.9):.3f}ms p99={q(0.99):.3f}ms "
+        f"max={xs[-1] * 1000:.1f}ms mean={statistics.fmean(xs) * 1000:.3f}ms"
+    )
 
 
 REPEAT = 1
@@ -140,8 +144,10 @@ def bench_grid(args: argparse.Namespace) -> None:
             check_t.append(dt)
             slow_checks.append((dt, row["spot"], row["witness"]))
             mismatch += not ok
-    print(f"10-AP grid ({len(rows)} formulas, {sum(r['sat'] is None for r in rows)} past Spot's 5 s), "
-          f"mismatches: {mismatch}, unknown: {unknown}")
+    print(
+        f"10-AP grid ({len(rows)} formulas, {sum(r['sat'] is None for r in rows)} past Spot's 5 s), "
+        f"mismatches: {mismatch}, unknown: {unknown}"
+    )
     print("  solve (ltlwit)     ", stats(solve_t))
     print("  Spot (spot_seconds)", stats(spot_t), "(rows past 5 s counted as 5 s)")
     print("  check Spot witness ", stats(check_t))
@@ -154,6 +160,7 @@ def bench_grid(args: argparse.Namespace) -> None:
 
 
 # -- genltl-style families --------------------------------------------------------------------
+
 
 def p(i: int) -> Formula:
     return ap(f"p{i}")
@@ -193,8 +200,9 @@ def counter(n: int, reach_max: bool = True) -> Formula:
 FAMILIES: dict[str, Callable[[int], Formula]] = {
     "and-gf (GFp1 & ... & GFpn)": lambda n: And(*[G(F(p(i))) for i in range(n)]),
     "and-fg (FGp1 & ... & FGpn)": lambda n: And(*[F(G(p(i))) for i in range(n)]),
-    "gf-alt (and-gf & G(p0 -> X!p0))": lambda n: And(*[G(F(p(i))) for i in range(n)],
-                                                     G(binop("->", p(0), unop("X", Not(p(0)))))),
+    "gf-alt (and-gf & G(p0 -> X!p0))": lambda n: And(
+        *[G(F(p(i))) for i in range(n)], G(binop("->", p(0), unop("X", Not(p(0)))))
+    ),
     "gh-r (&(GFpi | FGpi+1))": lambda n: And(*[Or(G(F(p(i))), F(G(p(i + 1)))) for i in range(n)]),
     "u-left (((p1 U p2) U ...) U pn)": lambda n: _fold_left("U", n),
     "u-right (p1 U (p2 U ... pn)) & G!pn": lambda n: And(_fold_right("U", n), G(Not(p(n - 1)))),
@@ -202,9 +210,12 @@ FAMILIES: dict[str, Callable[[int], Formula]] = {
     "counter (n bits)": counter,
     "counter-unsat (never all ones)": lambda n: counter(n, reach_max=False),
 }
-SIZES = {"counter (n bits)": (2, 3, 4, 5, 6, 7), "counter-unsat (never all ones)": (2, 4, 6),
-         "gf-alt (and-gf & G(p0 -> X!p0))": (2, 4, 8, 12, 14),
-         "x-chain (X^n p & X^(n+1) !p)": (10, 100, 1000)}
+SIZES = {
+    "counter (n bits)": (2, 3, 4, 5, 6, 7),
+    "counter-unsat (never all ones)": (2, 4, 6),
+    "gf-alt (and-gf & G(p0 -> X!p0))": (2, 4, 8, 12, 14),
+    "x-chain (X^n p & X^(n+1) !p)": (10, 100, 1000),
+}
 
 
 def _fold_left(op: str, n: int) -> Formula:

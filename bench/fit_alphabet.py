@@ -51,8 +51,11 @@ def main() -> None:
     a = p.parse_args()
     start = "ltl35" if a.task == "ltl" else "prop"
     ref_path = DATA / f"{a.task}35" / "train.txt.gz"
-    reference = [f for f in (parse_formula(t, "polish") for t, _ in itertools.islice(iter_pairs(ref_path), a.reference))
-                 if f.size >= 7]
+    reference = [
+        f
+        for f in (parse_formula(t, "polish") for t, _ in itertools.islice(iter_pairs(ref_path), a.reference))
+        if f.size >= 7
+    ]
     target = shares(reference)
     weights = dict(PRIORITIES[start])
     rng = random.Random(a.seed)
@@ -65,9 +68,11 @@ def main() -> None:
                 drawn.append(f)
         ours = shares(drawn)
         worst = max(abs(ours.get(k, 0) - v) for k, v in target.items())
-        print(f"iteration {it}: largest share difference {100 * worst:.2f} points; "
-              + "  ".join(f"{k} {100 * ours.get(k, 0):.2f}/{100 * v:.2f}" for k, v in sorted(target.items())),
-              flush=True)
+        print(
+            f"iteration {it}: largest share difference {100 * worst:.2f} points; "
+            + "  ".join(f"{k} {100 * ours.get(k, 0):.2f}/{100 * v:.2f}" for k, v in sorted(target.items())),
+            flush=True,
+        )
         if it == a.iterations:
             break
         for op in weights:

@@ -45,8 +45,11 @@ def program(given: str | None) -> list[str]:
 
 def check(cmd: list[str], path: Path, timeout: float) -> tuple[list[dict], float, str]:
     start = time.perf_counter()
-    out = subprocess.run(cmd + ["check", "--model", "none", "--consistency", "--format", "json", "--timeout",
-                                str(timeout), str(path)], capture_output=True, text=True)
+    out = subprocess.run(
+        cmd + ["check", "--model", "none", "--consistency", "--format", "json", "--timeout", str(timeout), str(path)],
+        capture_output=True,
+        text=True,
+    )
     wall = time.perf_counter() - start
     return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")], wall, out.stderr
 
@@ -58,8 +61,14 @@ def planted(export: dict, reqid: str) -> dict:
     requirements = out if isinstance(out, list) else out["requirements"]
     target = next(r for r in requirements if r.get("reqid") == reqid)
     formula = target["semantics"]["ptExpanded"]
-    requirements.append({"reqid": "PLANTED", "fulltext": f"the negation of {reqid} at the first instant",
-                         "project": target.get("project"), "semantics": {"ptExpanded": f"((Y TRUE) | (! {formula}))"}})
+    requirements.append(
+        {
+            "reqid": "PLANTED",
+            "fulltext": f"the negation of {reqid} at the first instant",
+            "project": target.get("project"),
+            "semantics": {"ptExpanded": f"((Y TRUE) | (! {formula}))"},
+        }
+    )
     return out
 
 
@@ -81,9 +90,11 @@ def main() -> int:
         sets = [r for r in records if r["kind"] == "conjunction"]  # one per project in an export of several
         errors = [r for r in specs if r["status"] == "error"]
         verdicts = ", ".join(f"{r['group']}: {r['status']}" if r.get("group") else r["status"] for r in sets)
-        print(f"{path.name}: {len(specs)} requirements, {len(specs) - len(errors)} read and answered alone, "
-              f"{len(errors)} not; {'the set' if len(sets) == 1 else f'{len(sets)} projects'}: "
-              f"{verdicts or 'none'} in {wall:.2f} s")
+        print(
+            f"{path.name}: {len(specs)} requirements, {len(specs) - len(errors)} read and answered alone, "
+            f"{len(errors)} not; {'the set' if len(sets) == 1 else f'{len(sets)} projects'}: "
+            f"{verdicts or 'none'} in {wall:.2f} s"
+        )
         for r in errors:
             print(f"    not read: {r['name']}: {r['error']}")
         for conj in sets:
@@ -104,8 +115,14 @@ def main() -> int:
             records, wall, _ = check(cmd, Path(f.name), args.timeout)
             slowest = max(slowest, wall)
             Path(f.name).unlink()
-            conj = next((r for r in records if r["kind"] == "conjunction" and any(
-                c["name"] == "PLANTED" for c in r.get("conflict") or [])), None)
+            conj = next(
+                (
+                    r
+                    for r in records
+                    if r["kind"] == "conjunction" and any(c["name"] == "PLANTED" for c in r.get("conflict") or [])
+                ),
+                None,
+            )
             named = sorted(c["name"] for c in (conj or {}).get("conflict") or [])
             if named == sorted([reqid, "PLANTED"]):
                 exact += 1
@@ -118,9 +135,11 @@ def main() -> int:
                 wrong += 1
                 print(f"    planted against {reqid}: NOT named ({conj['status'] if conj else 'none'}: {named})")
         if args.plant:
-            print(f"    planted conflicts: {exact} named exactly, {other} another core, {alone} the planted one "
-                  f"alone, {wrong} missed; "
-                  f"slowest {slowest:.2f} s")
+            print(
+                f"    planted conflicts: {exact} named exactly, {other} another core, {alone} the planted one "
+                f"alone, {wrong} missed; "
+                f"slowest {slowest:.2f} s"
+            )
         failures += wrong
     return 1 if failures else 0
 

@@ -54,8 +54,8 @@ from ltlwit.neural.beam import beam_search  # noqa: E402
 from ltlwit.neural.config import preset  # noqa: E402
 from ltlwit.neural.weights import load_weights  # noqa: E402
 from ltlwit.train.data import Batches, DeviceSplit, EncodedSplit, encode_pair  # noqa: E402
-from ltlwit.train.pairs import iter_pairs  # noqa: E402
 from ltlwit.train.loop import PRESET_BATCH  # noqa: E402
+from ltlwit.train.pairs import iter_pairs  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 
@@ -74,12 +74,22 @@ def sample(task: str, n: int) -> tuple[EncodedSplit, list]:
     return split, formulas
 
 
-def train_rate(model: torch.nn.Module, data: DeviceSplit, batch_size: int, warmup: int, steps: int,
-               device: torch.device, max_tokens: int) -> float:
-    opt = torch.optim.AdamW(model.parameters(), lr=1e-4, betas=(0.9, 0.95), weight_decay=0.1,
-                            fused=device.type == "cuda")
+def train_rate(
+    model: torch.nn.Module,
+    data: DeviceSplit,
+    batch_size: int,
+    warmup: int,
+    steps: int,
+    device: torch.device,
+    max_tokens: int,
+) -> float:
+    opt = torch.optim.AdamW(
+        model.parameters(), lr=1e-4, betas=(0.9, 0.95), weight_decay=0.1, fused=device.type == "cuda"
+    )
     batches = Batches(data, batch_size, seed=0, max_tokens=max_tokens, per_ap=model.cfg.arch == "si")
-    autocast = torch.autocast("cuda", dtype=torch.bfloat16) if device.type == "cuda" else torch.autocast("cpu", enabled=False)
+    autocast = (
+        torch.autocast("cuda", dtype=torch.bfloat16) if device.type == "cuda" else torch.autocast("cpu", enabled=False)
+    )
     model.train()
 
     def step() -> None:
@@ -116,8 +126,13 @@ def cli_rows(old: str, cores: int) -> list[tuple[str, str, list[str], dict[str, 
     for label, root in (("new", str(ROOT)), ("old", old)):
         if not root:
             continue
-        help_text = subprocess.run([sys.executable, "-m", "ltlwit", "solve", "--help"], capture_output=True,
-                                   text=True, env=dict(os.environ, PYTHONPATH=root), cwd=root).stdout
+        help_text = subprocess.run(
+            [sys.executable, "-m", "ltlwit", "solve", "--help"],
+            capture_output=True,
+            text=True,
+            env=dict(os.environ, PYTHONPATH=root),
+            cwd=root,
+        ).stdout
         env = {"PYTHONPATH": root}
         if "--threads" in help_text:
             rows.append((label, "default (1)", [], env))
@@ -132,7 +147,7 @@ def test_file(task: str, n: int, folder: str) -> Path:
     """The first n formulas of the task's test split, one per line (Polish)."""
     path = Path(folder) / f"{task}-{n}.txt"
     lines = gzip.open(DATA / f"{task}35" / "test.txt.gz", "rt").read().split("\n")
-    path.write_text("\n".join(lines[0: 2 * n: 2]) + "\n")
+    path.write_text("\n".join(lines[0 : 2 * n : 2]) + "\n")
     return path
 
 
@@ -140,8 +155,23 @@ def solve_command(model: str, path: Path, *extra: str) -> list[str]:
     """`ltlwit solve` over the file with the model alone, at beam 3 unless `extra` says otherwise
     (without the fallback the default beam is 8 since the beam change; the --cli rows compare beam 3)."""
     beam = [] if "--beam" in extra else ["--beam", "3"]
-    return [sys.executable, "-m", "ltlwit", "solve", "--model", model, "--device", "cpu", "--no-fallback",
-            "--syntax", "polish", "-F", str(path), *beam, *extra]
+    return [
+        sys.executable,
+        "-m",
+        "ltlwit",
+        "solve",
+        "--model",
+        model,
+        "--device",
+        "cpu",
+        "--no-fallback",
+        "--syntax",
+        "polish",
+        "-F",
+        str(path),
+        *beam,
+        *extra,
+    ]
 
 
 def top_n(a: argparse.Namespace) -> None:
@@ -150,8 +180,10 @@ def top_n(a: argparse.Namespace) -> None:
     import json
 
     models = a.models.split(",") if a.models else sorted(p.stem for p in (ROOT / "ltlwit" / "weights").glob("*.json"))
-    print(f"{a.formulas} test formulas per model, --no-fallback, one thread; % with a verified witness "
-          "among the top N candidates; formulas/s (wall clock, start-up included)\n")
+    print(
+        f"{a.formulas} test formulas per model, --no-fallback, one thread; % with a verified witness "
+        "among the top N candidates; formulas/s (wall clock, start-up included)\n"
+    )
     print("| model | beam | " + " | ".join(f"top {n}" for n in range(1, 9)) + " | f/s | CPU s |")
     print("|---|---|" + "---|" * 10)
     with tempfile.TemporaryDirectory() as tmp:
@@ -159,14 +191,22 @@ def top_n(a: argparse.Namespace) -> None:
             path = test_file(model.rsplit("-", 1)[1], a.formulas, tmp)
             for beam in (3, 8):
                 start, used = time.perf_counter(), _children_cpu()
-                done = subprocess.run(solve_command(model, path, "--beam", str(beam), "--format", "json"),
-                                      capture_output=True, text=True, cwd=ROOT)
+                done = subprocess.run(
+                    solve_command(model, path, "--beam", str(beam), "--format", "json"),
+                    capture_output=True,
+                    text=True,
+                    cwd=ROOT,
+                )
                 wall, cpu = time.perf_counter() - start, _children_cpu() - used
                 ranks = [r["rank"] for r in map(json.loads, done.stdout.splitlines()) if r["status"] == "sat"]
-                cells = [f"{100 * sum(1 for r in ranks if r <= n) / a.formulas:.1f}" if n <= beam else ""
-                         for n in range(1, 9)]
-                print(f"| {model} | {beam} | " + " | ".join(cells) + f" | {a.formulas / wall:.1f} | {cpu:.1f} |",
-                      flush=True)
+                cells = [
+                    f"{100 * sum(1 for r in ranks if r <= n) / a.formulas:.1f}" if n <= beam else ""
+                    for n in range(1, 9)
+                ]
+                print(
+                    f"| {model} | {beam} | " + " | ".join(cells) + f" | {a.formulas / wall:.1f} | {cpu:.1f} |",
+                    flush=True,
+                )
 
 
 def _children_cpu() -> float:
@@ -184,8 +224,10 @@ def cli_bench(a: argparse.Namespace) -> None:
     busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(a.load)]
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            print(f"{a.formulas} test formulas per model, beam 3, --no-fallback, {a.load} busy processes, "
-                  f"{cores} cores, torch {torch.__version__}; formulas/s (wall clock, start-up included)\n")
+            print(
+                f"{a.formulas} test formulas per model, beam 3, --no-fallback, {a.load} busy processes, "
+                f"{cores} cores, torch {torch.__version__}; formulas/s (wall clock, start-up included)\n"
+            )
             print("| model | code | threads | best f/s | median f/s | least CPU s | median CPU s | answers |")
             print("|---|---|---|---|---|---|---|---|")
             for model in models:
@@ -200,17 +242,21 @@ def cli_bench(a: argparse.Namespace) -> None:
                         command = solve_command(model, first if alone else path, "--format", "text", *extra)
                         clean = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
                         start, used = time.perf_counter(), _children_cpu()
-                        done = subprocess.run(command, capture_output=True, text=True, env=dict(clean, **env),
-                                              cwd=env["PYTHONPATH"])
+                        done = subprocess.run(
+                            command, capture_output=True, text=True, env=dict(clean, **env), cwd=env["PYTHONPATH"]
+                        )
                         times[i].append(time.perf_counter() - start)
                         cpu[i].append(_children_cpu() - used)
                         outputs.setdefault(i, done.stdout)
                 for i, (code, setting, _, _) in enumerate(rows):
                     n = 1 if setting.startswith("start-up") else a.formulas
                     same = "-" if n == 1 else "same" if outputs[i] == outputs[0] else "DIFFER"
-                    print(f"| {model} | {code} | {setting} | {n / min(times[i]):.1f} | "
-                          f"{n / statistics.median(times[i]):.1f} | {min(cpu[i]):.2f} | "
-                          f"{statistics.median(cpu[i]):.2f} | {same} |", flush=True)
+                    print(
+                        f"| {model} | {code} | {setting} | {n / min(times[i]):.1f} | "
+                        f"{n / statistics.median(times[i]):.1f} | {min(cpu[i]):.2f} | "
+                        f"{statistics.median(cpu[i]):.2f} | {same} |",
+                        flush=True,
+                    )
     finally:
         for proc in busy:
             proc.kill()
@@ -231,7 +277,9 @@ def main() -> None:
     p.add_argument("--beam-batch", type=int, default=64)
     p.add_argument("--max-len", type=int, default=48)
     p.add_argument("--threads", type=int, default=0, help="torch CPU threads (default: torch's)")
-    p.add_argument("--weights", default="", help="folder with NAME.pt/json per arch-task (e.g. si-ltl) to time trained models")
+    p.add_argument(
+        "--weights", default="", help="folder with NAME.pt/json per arch-task (e.g. si-ltl) to time trained models"
+    )
     p.add_argument("--skip-train", action="store_true")
     p.add_argument("--skip-beam", action="store_true")
     p.add_argument("--cli", action="store_true", help="time `ltlwit solve` per bundled model (see above)")
@@ -262,14 +310,19 @@ def main() -> None:
                 model = preset(arch, task, name).build().to(device)
                 params = sum(p.numel() for p in model.parameters())
                 batch = a.batch or PRESET_BATCH[name][task]
-                rate = 0.0 if a.skip_train else train_rate(model, data, batch, a.warmup, a.train_steps, device,
-                                                             a.max_tokens)
+                rate = (
+                    0.0
+                    if a.skip_train
+                    else train_rate(model, data, batch, a.warmup, a.train_steps, device, a.max_tokens)
+                )
                 weights = Path(a.weights) / f"{arch}-{task}.pt" if a.weights else None
                 if weights is not None and weights.exists():
                     model = load_weights(weights, device=device)[0]
                 beams = 0.0 if a.skip_beam else beam_rate(model.eval(), formulas, a.max_len, a.beam_batch)
-                print(f"| {arch}-{task} | {name} | {params:,} | {batch} | {rate:.0f} | {rate / batch:.3f} | {beams:.1f} |",
-                      flush=True)
+                print(
+                    f"| {arch}-{task} | {name} | {params:,} | {batch} | {rate:.0f} | {rate / batch:.3f} | {beams:.1f} |",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

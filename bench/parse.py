@@ -40,8 +40,13 @@ print(json.dumps(out))
 
 def run(tree: str, first: int, last: int) -> list[list[float]]:
     env = dict(os.environ, PYTHONPATH=str(Path(tree).resolve()))
-    done = subprocess.run([sys.executable, "-P", "-c", WORKER, str(DATA), str(first), str(last)], env=env,
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-P", "-c", WORKER, str(DATA), str(first), str(last)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(done.stdout)
 
 

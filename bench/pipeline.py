@@ -111,8 +111,18 @@ def throughput(sets: list[str], models: list[str], limit: int | None, extra: lis
                 if missing:
                     print(f"| {name} | {count} | {model} | pending: no weights ({missing}) | | | |")
                     continue
-                command = ltlwit() + ["solve", "--format", "json", "--syntax", "polish", "--model", model, *extra,
-                                      "-F", str(path)]
+                command = ltlwit() + [
+                    "solve",
+                    "--format",
+                    "json",
+                    "--syntax",
+                    "polish",
+                    "--model",
+                    model,
+                    *extra,
+                    "-F",
+                    str(path),
+                ]
                 start = time.perf_counter()
                 proc = subprocess.run(command, capture_output=True, text=True, env=env())
                 wall = time.perf_counter() - start
@@ -122,9 +132,11 @@ def throughput(sets: list[str], models: list[str], limit: int | None, extra: lis
                 sources = collections.Counter(r["source"] for r in records)
                 statuses = collections.Counter(r["status"] for r in records)
                 share = ", ".join(f"{s} {100 * n / count:.1f}%" for s, n in sources.most_common())
-                print(f"| {name} | {count} | {model} | {count / wall:.0f} | {wall:.1f} | {share} | "
-                      f"{statuses['sat']} / {statuses['unsat']} / {statuses['unknown']} / {statuses['error']} |",
-                      flush=True)
+                print(
+                    f"| {name} | {count} | {model} | {count / wall:.0f} | {wall:.1f} | {share} | "
+                    f"{statuses['sat']} / {statuses['unsat']} / {statuses['unknown']} / {statuses['error']} |",
+                    flush=True,
+                )
     print(f"\nload average after: {load()}\n")
 
 
@@ -139,10 +151,14 @@ def timed(command: list[str]) -> tuple[subprocess.CompletedProcess, float, float
 
 
 def jobs_throughput(sets: list[str], jobs: list[int], limit: int | None, extra: list[str], repeat: int) -> None:
-    print(f"## --jobs (load average before: {load()}; {os.cpu_count()} cores; min and median of {repeat} "
-          "rounds, the --jobs values alternating)\n")
-    print("| set | formulas | --jobs | formulas/s (best) | wall s min / median | CPU s (median) | speed-up (min) "
-          "| output as with the first |")
+    print(
+        f"## --jobs (load average before: {load()}; {os.cpu_count()} cores; min and median of {repeat} "
+        "rounds, the --jobs values alternating)\n"
+    )
+    print(
+        "| set | formulas | --jobs | formulas/s (best) | wall s min / median | CPU s (median) | speed-up (min) "
+        "| output as with the first |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     notes: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -155,30 +171,49 @@ def jobs_throughput(sets: list[str], jobs: list[int], limit: int | None, extra: 
             same = {j: 0 for j in jobs}
             for _ in range(repeat):
                 for j in jobs:
-                    command = ltlwit() + ["solve", "--format", "json", "--model", "none", *syntax, "--jobs", str(j),
-                                          *extra, "-F", str(path)]
+                    command = ltlwit() + [
+                        "solve",
+                        "--format",
+                        "json",
+                        "--model",
+                        "none",
+                        *syntax,
+                        "--jobs",
+                        str(j),
+                        *extra,
+                        "-F",
+                        str(path),
+                    ]
                     proc, seconds, cpu = timed(command)
                     records = [json.loads(line) for line in proc.stdout.splitlines()]
                     if len(records) != count:
-                        raise SystemExit(f"{name} --jobs {j}: {len(records)} answers for {count} formulas\n"
-                                         f"{proc.stderr}")
+                        raise SystemExit(
+                            f"{name} --jobs {j}: {len(records)} answers for {count} formulas\n{proc.stderr}"
+                        )
                     for record in records:
                         record.pop("time_ms")
                     first = first or (records, proc.stderr)
-                    differ = [(a["line"], a["status"], a["reason"], b["status"], b["reason"])
-                              for a, b in zip(first[0], records) if a != b]
+                    differ = [
+                        (a["line"], a["status"], a["reason"], b["status"], b["reason"])
+                        for a, b in zip(first[0], records)
+                        if a != b
+                    ]
                     same[j] += not differ and proc.stderr == first[1]
-                    notes += [f"{name} line {line}: first run {s1} ({r1}), --jobs {j} {s2} ({r2})"
-                              for line, s1, r1, s2, r2 in differ[:10]]
+                    notes += [
+                        f"{name} line {line}: first run {s1} ({r1}), --jobs {j} {s2} ({r2})"
+                        for line, s1, r1, s2, r2 in differ[:10]
+                    ]
                     runs[j].append((seconds, cpu))
             base = min(w for w, _ in runs[jobs[0]])
             for j in jobs:
                 walls, cpus = sorted(w for w, _ in runs[j]), sorted(c for _, c in runs[j])
                 rate = count / walls[0]
-                print(f"| {name} | {count} | {j} | {rate:.0f}{'' if rate >= 10 else f'{rate:.2f}'[1:]} | "
-                      f"{walls[0]:.1f} / {statistics.median(walls):.1f} | {statistics.median(cpus):.1f} | "
-                      f"{base / walls[0]:.2f}x | {'yes' if same[j] == repeat else f'{same[j]} of {repeat} runs'} |",
-                      flush=True)
+                print(
+                    f"| {name} | {count} | {j} | {rate:.0f}{'' if rate >= 10 else f'{rate:.2f}'[1:]} | "
+                    f"{walls[0]:.1f} / {statistics.median(walls):.1f} | {statistics.median(cpus):.1f} | "
+                    f"{base / walls[0]:.2f}x | {'yes' if same[j] == repeat else f'{same[j]} of {repeat} runs'} |",
+                    flush=True,
+                )
     print(f"\nload average after: {load()}\n")
     if notes:
         print("Records that differ from the first run's (at most 10 a run):\n")
@@ -187,8 +222,10 @@ def jobs_throughput(sets: list[str], jobs: list[int], limit: int | None, extra: 
 
 def peak_rss_kib(command: list[str]) -> int:
     """Peak RSS of one process (measured from a fresh parent, so earlier children don't count)."""
-    probe = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, "
-             "stderr=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    probe = (
+        "import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, "
+        "stderr=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
     out = subprocess.run([sys.executable, "-c", probe, *command], capture_output=True, text=True, env=env())
     return int(out.stdout.strip())
 
@@ -225,8 +262,13 @@ def main() -> None:
     if args.what in ("throughput", "all"):
         throughput(args.sets.split(","), args.models.split(","), args.limit, args.extra.split())
     if args.what == "jobs":
-        jobs_throughput(args.sets.split(",") if args.sets != "ltl35,grid" else ["ltl35", "rozier"],
-                        [int(j) for j in args.jobs.split(",")], args.limit, args.extra.split(), args.repeat)
+        jobs_throughput(
+            args.sets.split(",") if args.sets != "ltl35,grid" else ["ltl35", "rozier"],
+            [int(j) for j in args.jobs.split(",")],
+            args.limit,
+            args.extra.split(),
+            args.repeat,
+        )
     if args.what in ("startup", "all"):
         from startup import startup  # bench/startup.py
 

@@ -94,7 +94,7 @@ def imports(args: tuple[str, ...]) -> list[tuple[int, int, str]]:
     rows = []
     for line in proc.stderr.splitlines():
         if line.startswith("import time:") and "cumulative" not in line:
-            own, cumulative, name = line[len("import time:"):].split("|")
+            own, cumulative, name = line[len("import time:") :].split("|")
             rows.append((int(cumulative), int(own), name.strip()))
     return rows
 
@@ -102,11 +102,14 @@ def imports(args: tuple[str, ...]) -> list[tuple[int, int, str]]:
 def startup(repeat: int, top: int = 20) -> None:
     """The start-up table, then the plain solve's import profile (module docstring)."""
     compiled = os.environ.get("PYTHONDONTWRITEBYTECODE") and not (ROOT / "ltlwit" / "__pycache__").exists()
-    print(f"`{' '.join(ltlwit())}`, {os.cpu_count()} cores, Python {sys.version.split()[0]}; this environment "
-          f"{'compiles ltlwit from source on every run' if compiled else 'reads cached bytecode'}\n")
+    print(
+        f"`{' '.join(ltlwit())}`, {os.cpu_count()} cores, Python {sys.version.split()[0]}; this environment "
+        f"{'compiles ltlwit from source on every run' if compiled else 'reads cached bytecode'}\n"
+    )
     print(f"## start-up (min and median of {repeat} cold runs; load average before: {load()})\n")
-    print("| command | wall min s | wall median s | CPU min s | bytecode cached: wall min s | wall median s "
-          "| CPU min s |")
+    print(
+        "| command | wall min s | wall median s | CPU min s | bytecode cached: wall min s | wall median s | CPU min s |"
+    )
     print("|---|---|---|---|---|---|---|")
     plain: tuple[list[tuple[float, float]], ...] = ()
     with tempfile.TemporaryDirectory() as prefix:
@@ -117,18 +120,24 @@ def startup(repeat: int, top: int = 20) -> None:
                 runs[0].append(once(args, stdin, env()))
                 runs[1].append(once(args, stdin, cached(prefix)))
             plain = runs if args == PLAIN else plain
-            cells = (f"{min(r)[0]:.3f} | {statistics.median(w for w, _ in r):.3f} | {min(c for _, c in r):.3f}"
-                     for r in runs)
+            cells = (
+                f"{min(r)[0]:.3f} | {statistics.median(w for w, _ in r):.3f} | {min(c for _, c in r):.3f}" for r in runs
+            )
             print(f"| {label} | {' | '.join(cells)} |", flush=True)
-    verdicts = (f"{how} {min(r)[0]:.3f} s wall, {min(c for _, c in r):.3f} s CPU"
-                for r, how in zip(plain, ("here", "bytecode cached")))
-    print(f"\nload average after: {load()}. The plain solve against its target of {TARGET_S} s: "
-          f"{'; '.join(verdicts)}\n")
+    verdicts = (
+        f"{how} {min(r)[0]:.3f} s wall, {min(c for _, c in r):.3f} s CPU"
+        for r, how in zip(plain, ("here", "bytecode cached"))
+    )
+    print(
+        f"\nload average after: {load()}. The plain solve against its target of {TARGET_S} s: {'; '.join(verdicts)}\n"
+    )
 
     profile = imports(PLAIN)
     ours = sorted({name for _, _, name in profile if name.split(".")[0] == "ltlwit"})
-    print(f"## `-X importtime` of `ltlwit {PLAIN[0]} \"{PLAIN[1]}\"` (this environment): {len(profile)} modules, "
-          f"{len(ours)} of them ltlwit's, {sum(own for _, own, _ in profile) / 1000:.1f} ms in all\n")
+    print(
+        f'## `-X importtime` of `ltlwit {PLAIN[0]} "{PLAIN[1]}"` (this environment): {len(profile)} modules, '
+        f"{len(ours)} of them ltlwit's, {sum(own for _, own, _ in profile) / 1000:.1f} ms in all\n"
+    )
     print("| cumulative ms | self ms | module |")
     print("|---|---|---|")
     for cumulative, own, name in sorted(profile, reverse=True)[:top]:

@@ -48,8 +48,12 @@ def main() -> None:
     best = {c: float("inf") for c in args.checkouts}
     for _ in range(args.rounds):
         for checkout in args.checkouts:
-            out = subprocess.run([sys.executable, "-P", "-c", CHILD, str(checkout.resolve()), str(DATA),
-                                  str(args.formulas)], capture_output=True, text=True, check=True).stdout
+            out = subprocess.run(
+                [sys.executable, "-P", "-c", CHILD, str(checkout.resolve()), str(DATA), str(args.formulas)],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
             best[checkout] = min(best[checkout], float(out))
     old, new = args.checkouts
     print(f"{old}: {best[old]:.3f} ms per formula (best of {args.rounds} rounds, {args.formulas} formulas)")

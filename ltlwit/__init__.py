@@ -19,9 +19,16 @@ __version__ = "0.1.0"
 
 #: The public names, and the module each comes from.
 _PUBLIC = {
-    "parse": "ltlwit.api", "solve": "ltlwit.api", "verify": "ltlwit.api", "check": "ltlwit.api",
-    "Solver": "ltlwit.api", "CheckReport": "ltlwit.api", "Solution": "ltlwit.pipeline.answers",
-    "Formula": "ltlwit.logic.formula", "Trace": "ltlwit.logic.trace", "Assignment": "ltlwit.logic.assignment",
+    "parse": "ltlwit.api",
+    "solve": "ltlwit.api",
+    "verify": "ltlwit.api",
+    "check": "ltlwit.api",
+    "Solver": "ltlwit.api",
+    "CheckReport": "ltlwit.api",
+    "Solution": "ltlwit.pipeline.answers",
+    "Formula": "ltlwit.logic.formula",
+    "Trace": "ltlwit.logic.trace",
+    "Assignment": "ltlwit.logic.assignment",
     "ParseError": "ltlwit.logic.syntax.errors",
 }
 

@@ -78,15 +78,32 @@ class Solver:
     ValueError for options that cannot work here (a model that is not installed,
     `device="cuda"` without a GPU, `engine="spot"` without Spot, a sort that is none)."""
 
-    def __init__(self, *, logic: str = "auto", syntax: str = "auto", model: str = "auto",
-                 timeout: float | None = None, max_memory: int | None = None,
-                 top: int | None = None, beam: int | None = None,
-                 engine: str = "auto", semantics: str = "infinite", device: str = "auto", fallback: bool = True,
-                 all: bool = False, core: bool | str = False, batch_size: int = 128, max_len: int = 160,
-                 validators: str | Sequence[str] = "builtin", threads: int = 1,
-                 variables: Mapping[str, str] | None = None, domain: str | None = None,
-                 declarations: Declarations | None = None, one_event: bool = False,
-                 notify: Notify | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        logic: str = "auto",
+        syntax: str = "auto",
+        model: str = "auto",
+        timeout: float | None = None,
+        max_memory: int | None = None,
+        top: int | None = None,
+        beam: int | None = None,
+        engine: str = "auto",
+        semantics: str = "infinite",
+        device: str = "auto",
+        fallback: bool = True,
+        all: bool = False,
+        core: bool | str = False,
+        batch_size: int = 128,
+        max_len: int = 160,
+        validators: str | Sequence[str] = "builtin",
+        threads: int = 1,
+        variables: Mapping[str, str] | None = None,
+        domain: str | None = None,
+        declarations: Declarations | None = None,
+        one_event: bool = False,
+        notify: Notify | None = None,
+    ) -> None:
         from ltlwit.logic.validators import validator_names
 
         problem = engine_problem(engine)
@@ -95,13 +112,27 @@ class Solver:
         if problem:
             raise ValueError(problem)
         memory = {} if max_memory is None else {"max_memory": max_memory}
-        self.options = SolveOptions(logic=logic, syntax=syntax, timeout=timeout, **memory,
-                                    engine=engine, semantics=semantics, model=model, top=top,
-                                    beam=beam, device=device, fallback=fallback, all=all, core=core,
-                                    batch_size=batch_size, max_len=max_len,
-                                    validators=validator_names(validators), threads=threads,
-                                    declarations=_declarations(declarations, variables, domain),
-                                    one_event=one_event)
+        self.options = SolveOptions(
+            logic=logic,
+            syntax=syntax,
+            timeout=timeout,
+            **memory,
+            engine=engine,
+            semantics=semantics,
+            model=model,
+            top=top,
+            beam=beam,
+            device=device,
+            fallback=fallback,
+            all=all,
+            core=core,
+            batch_size=batch_size,
+            max_len=max_len,
+            validators=validator_names(validators),
+            threads=threads,
+            declarations=_declarations(declarations, variables, domain),
+            one_event=one_event,
+        )
         self.pipeline = Pipeline(self.options, notify=notify)
         if self.pipeline.uses_models:
             check_device(device)
@@ -133,10 +164,18 @@ class Solver:
         """`solve_many` for inputs that carry their origin (`ltlwit.pipeline.inputs`)."""
         return self.pipeline.run(items)
 
-    def check(self, paths: Iterable[str], vacuity: bool = False, stdin: BinaryIO | None = None,
-              stdin_name: str = STDIN_NAME, jobs: int = 1,
-              consistency: bool = False, redundancy: bool = False,
-              baseline: Sequence[Entry] = (), all_cores: bool = False) -> Iterator[SpecResult | ConjunctionResult]:
+    def check(
+        self,
+        paths: Iterable[str],
+        vacuity: bool = False,
+        stdin: BinaryIO | None = None,
+        stdin_name: str = STDIN_NAME,
+        jobs: int = 1,
+        consistency: bool = False,
+        redundancy: bool = False,
+        baseline: Sequence[Entry] = (),
+        all_cores: bool = False,
+    ) -> Iterator[SpecResult | ConjunctionResult]:
         """The results of spec files (see `check`), lazily, file by file; the path `-` reads
         `stdin`. `jobs` > 1: that many worker processes answer the specs and their vacuity
         questions (each with its own models, loaded once); results still come in file order."""
@@ -149,8 +188,9 @@ class Solver:
         from ltlwit.pipeline.parallel import Pool
         from ltlwit.specs.run import CheckWork
 
-        with Pool(jobs, CheckWork, (self.options,), spawn=self.pipeline.uses_models,
-                  notify=self.pipeline.notify) as pool:
+        with Pool(
+            jobs, CheckWork, (self.options,), spawn=self.pipeline.uses_models, notify=self.pipeline.notify
+        ) as pool:
             try:
                 yield from check_files(paths, options, self.pipeline, stdin, stdin_name, pool)
             finally:
@@ -164,8 +204,9 @@ class Solver:
         return InputItem(formula.strip(), API_NAME, line, from_argument=True)
 
 
-def _declarations(declarations: Declarations | None, variables: Mapping[str, str] | None,
-                  domain: str | None) -> Declarations | None:
+def _declarations(
+    declarations: Declarations | None, variables: Mapping[str, str] | None, domain: str | None
+) -> Declarations | None:
     """One `Declarations` of the API's three ways to give sorts; SortError (a ValueError) for
     a sort that is none."""
     if not variables and domain is None:
@@ -185,8 +226,14 @@ def _solver(**options: object) -> Solver:
     return Solver(**options)  # type: ignore[arg-type]
 
 
-def solve(formula: Formula | str, *, model: str = "auto", timeout: float | None = None, top: int | None = None,
-          **options: object) -> Solution:
+def solve(
+    formula: Formula | str,
+    *,
+    model: str = "auto",
+    timeout: float | None = None,
+    top: int | None = None,
+    **options: object,
+) -> Solution:
     """A verified witness of `formula`, or a proof that it has none.
 
     Returns a `Solution`: `.status` is "sat" (`.witness` a `Trace` or an `Assignment`, checked
@@ -194,15 +241,25 @@ def solve(formula: Formula | str, *, model: str = "auto", timeout: float | None 
     why); `.source` says who answered (`engine`, `sat-solver`, `model:si-ltl`, ...) and
     `.to_str(syntax)` prints the answer as `ltlwit solve --syntax-out` does. Other `options`
     are `Solver`'s; solvers are kept per set of options, so repeated calls load models once."""
-    hashable = {k: tuple(v) if isinstance(v, list) else tuple(v.items()) if isinstance(v, dict) else v
-                for k, v in options.items()}  # (validators=[...], variables={...})
+    hashable = {
+        k: tuple(v) if isinstance(v, list) else tuple(v.items()) if isinstance(v, dict) else v
+        for k, v in options.items()
+    }  # (validators=[...], variables={...})
     return _solver(model=model, timeout=timeout, top=top, **hashable).solve(formula)
 
 
-def verify(formula: Formula | str, witness: Witness | Mapping[str, bool] | str, *, logic: str = "auto",
-           syntax: str = "auto", engine: str = "auto", semantics: str = "infinite",
-           validators: str | Sequence[str] = "builtin", variables: Mapping[str, str] | None = None,
-           domain: str | None = None) -> bool:
+def verify(
+    formula: Formula | str,
+    witness: Witness | Mapping[str, bool] | str,
+    *,
+    logic: str = "auto",
+    syntax: str = "auto",
+    engine: str = "auto",
+    semantics: str = "infinite",
+    validators: str | Sequence[str] = "builtin",
+    variables: Mapping[str, str] | None = None,
+    domain: str | None = None,
+) -> bool:
     """Whether `witness` witnesses `formula`: a lasso trace every word of which satisfies it,
     or an assignment that entails a propositional formula. Text is read as `ltlwit verify`
     reads it (a trace `a; cycle{b}` or `a;{b}`, an assignment `a1c0`, `a & !c` or JSON; a
@@ -232,8 +289,9 @@ def verify(formula: Formula | str, witness: Witness | Mapping[str, bool] | str, 
         raise ValueError(NOTHING_TO_CHECK)
     declarations = _declarations(None, variables, domain)
     if claim == "unsat":
-        status, _, reason = judge_unsat(formula, decided, VerifyOptions(logic, syntax, engine, semantics,
-                                                                        declarations=declarations))
+        status, _, reason = judge_unsat(
+            formula, decided, VerifyOptions(logic, syntax, engine, semantics, declarations=declarations)
+        )
         if status == "unknown":
             raise ValueError(reason)
         return status == "holds"
@@ -241,8 +299,11 @@ def verify(formula: Formula | str, witness: Witness | Mapping[str, bool] | str, 
         witness = Assignment.of(witness)
     elif isinstance(witness, str):
         witness = parse_witness(witness, formula, logic)
-    valid = holds(formula, witness, engine, semantics, declarations) if formula.data else \
-        holds(formula, witness, engine, semantics)
+    valid = (
+        holds(formula, witness, engine, semantics, declarations)
+        if formula.data
+        else holds(formula, witness, engine, semantics)
+    )
     text, _ = second_opinion(validator_names(validators), formula, witness, valid, semantics)
     if text is not None:
         raise ValueError(text)
@@ -277,9 +338,16 @@ class CheckReport:
         return len(self.results)
 
 
-def check(path_or_lines: str | os.PathLike | Iterable[str], *, vacuity: bool = False, consistency: bool = False,
-          redundancy: bool = False, timeout: float | None = 30.0, model: str = "auto",
-          **options: object) -> CheckReport:
+def check(
+    path_or_lines: str | os.PathLike | Iterable[str],
+    *,
+    vacuity: bool = False,
+    consistency: bool = False,
+    redundancy: bool = False,
+    timeout: float | None = 30.0,
+    model: str = "auto",
+    **options: object,
+) -> CheckReport:
     """Check a spec file (a path: text, or TOML by its `.toml` suffix) or spec lines (`name:
     formula  # expect: unsat`, as in a file) against their expectations, as `ltlwit check`
     does; `vacuity`, `consistency` and `redundancy` add its checks of the specs together. Other

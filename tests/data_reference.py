@@ -64,6 +64,7 @@ PAST = ("Y", "Z", "O", "H", "S", "T")
 
 # --------------------------------------------------------------------------- printing
 
+
 def term_text(t: tuple) -> str:
     op = t[0]
     if op == "var":
@@ -133,6 +134,7 @@ def bounded(f: tuple, lo: int, hi: int) -> tuple:
 
 
 # --------------------------------------------------------------------------- evaluation
+
 
 @dataclass
 class States:
@@ -291,8 +293,7 @@ def read_misses(t: tuple, fr: Frame, pos: np.ndarray, strong: bool = False) -> t
     return sm, wm
 
 
-_CMP = {"=": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal, ">": np.greater,
-        ">=": np.greater_equal}
+_CMP = {"=": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}
 
 
 def atom_values(f: tuple, st: States, fr: Frame) -> np.ndarray:
@@ -401,13 +402,15 @@ def states_of(f: tuple, trace: Sequence[Mapping[str, Number | bool]], loop: int 
     return States(n, values, props, loop)
 
 
-def holds_on(f: tuple, trace: Sequence[Mapping[str, Number | bool]], loop: int | None = None,
-             extra_passes: int = 0) -> bool:
+def holds_on(
+    f: tuple, trace: Sequence[Mapping[str, Number | bool]], loop: int | None = None, extra_passes: int = 0
+) -> bool:
     """f on one concrete trace (`states_of`): finite, or the lasso trace[:loop] trace[loop:]^omega."""
     return bool(evaluate(f, states_of(f, trace, loop), extra_passes)[0])
 
 
 # --------------------------------------------------------------------------- exhaustive search
+
 
 def value_range(lo: int, hi: int, halves: bool = False) -> list[Number]:
     """lo..hi, with the halves between them too when `halves` (exact Fractions)."""
@@ -427,8 +430,8 @@ def all_traces(n: int, vs: Sequence[str], ps: Sequence[str], domain: Sequence[Nu
     letters = list(itertools.product(range(len(domain)), repeat=len(vs)))
     letters = [(vals, bits) for vals in letters for bits in itertools.product((False, True), repeat=len(ps))]
     S = len(letters)
-    idx = np.arange(S ** n, dtype=np.int64)
-    digits = np.stack([(idx // S ** i) % S for i in range(n)], axis=1)  # (N, n): letter index per instant
+    idx = np.arange(S**n, dtype=np.int64)
+    digits = np.stack([(idx // S**i) % S for i in range(n)], axis=1)  # (N, n): letter index per instant
     column = _column(domain)
     val_table = np.array([vals for vals, _ in letters], dtype=np.int64).reshape(S, len(vs))
     bit_table = np.array([bits for _, bits in letters], dtype=bool).reshape(S, len(ps))
@@ -460,8 +463,10 @@ def search(f: tuple, domain: Sequence[Number], L: int) -> list[dict] | None:
         good = np.flatnonzero(evaluate(f, st))
         if good.size:
             k = int(good[0])
-            return [{**{v: _plain(st.values[v][k, i]) for v in vs}, **{p: bool(st.props[p][k, i]) for p in ps}}
-                    for i in range(n)]
+            return [
+                {**{v: _plain(st.values[v][k, i]) for v in vs}, **{p: bool(st.props[p][k, i]) for p in ps}}
+                for i in range(n)
+            ]
     return None
 
 
@@ -486,8 +491,10 @@ def search_lasso(f: tuple, domain: Sequence[Number], L: int) -> tuple[list[dict]
             good = np.flatnonzero(evaluate(f, lasso))
             if good.size:
                 k = int(good[0])
-                return [{**{v: _plain(st.values[v][k, i]) for v in vs}, **{p: bool(st.props[p][k, i]) for p in ps}}
-                        for i in range(n)], loop
+                return [
+                    {**{v: _plain(st.values[v][k, i]) for v in vs}, **{p: bool(st.props[p][k, i]) for p in ps}}
+                    for i in range(n)
+                ], loop
     return None
 
 
@@ -524,6 +531,8 @@ def parse_number(text: str) -> Number:
     else:
         value = Fraction(num) / (Fraction(den) if den is not None else 1)
     return -value if sign else value
+
+
 _LITERAL = re.compile(r"^(!?)\s*([A-Za-z_][A-Za-z_0-9]*)$")
 
 
@@ -557,8 +566,9 @@ def parse_step(step: str) -> tuple[dict[str, Number], dict[str, bool]]:
 EXACT_FREE = 16
 
 
-def witness_holds(f: tuple, steps: Sequence[str], samples: int = 1 << 14, seed: int = 0,
-                  loop: int | None = None) -> bool:
+def witness_holds(
+    f: tuple, steps: Sequence[str], samples: int = 1 << 14, seed: int = 0, loop: int | None = None
+) -> bool:
     """Whether every concrete trace the symbolic witness (its steps' text) stands for satisfies
     f: each step must give every variable of f a value (ValueError otherwise); a proposition a
     step leaves out may be either: every completion is checked when there are at most
@@ -579,8 +589,13 @@ def witness_holds(f: tuple, steps: Sequence[str], samples: int = 1 << 14, seed: 
         bits = ((codes[:, None] >> np.arange(len(free))) & 1).astype(bool)  # (N, free)
     else:
         rng = np.random.default_rng(seed)
-        bits = np.concatenate([np.zeros((1, len(free)), dtype=bool), np.ones((1, len(free)), dtype=bool),
-                               rng.random((samples, len(free))) < 0.5])
+        bits = np.concatenate(
+            [
+                np.zeros((1, len(free)), dtype=bool),
+                np.ones((1, len(free)), dtype=bool),
+                rng.random((samples, len(free))) < 0.5,
+            ]
+        )
     N = bits.shape[0]
     values = {}
     for v in vs:
@@ -608,8 +623,9 @@ def trace_text(trace: Sequence[Mapping[str, int | bool]], loop: int | None = Non
     lasso `x = 1 & p; cycle{x = -2 & !p}` (loop = 1)."""
     steps = []
     for state in trace:
-        lits = [k if v is True else f"!{k}" if v is False else f"{k} = {_number_text(v)}"
-                for k, v in sorted(state.items())]
+        lits = [
+            k if v is True else f"!{k}" if v is False else f"{k} = {_number_text(v)}" for k, v in sorted(state.items())
+        ]
         steps.append(" & ".join(lits) if lits else "true")
     if loop is None:
         return "; ".join(steps)
@@ -617,6 +633,7 @@ def trace_text(trace: Sequence[Mapping[str, int | bool]], loop: int | None = Non
 
 
 # --------------------------------------------------------------------------- random formulas
+
 
 class Generator:
     """Seeded random formulas over the integer variables `vs` and the propositions `ps`; with
@@ -632,11 +649,14 @@ class Generator:
         if depth <= 0 or r.random() < 0.35:
             return ("var", r.choice(self.vs)) if r.random() < 0.75 else ("num", r.randint(-2, 2))
         if self.pre is None:
-            kind = r.choices(["+", "-", "neg", "*", "*r", "next", "wnext", "prev", "wprev"],
-                             weights=[2, 2, 1, 1, 1, 3, 3, 3, 3])[0]
+            kind = r.choices(
+                ["+", "-", "neg", "*", "*r", "next", "wnext", "prev", "wprev"], weights=[2, 2, 1, 1, 1, 3, 3, 3, 3]
+            )[0]
         else:
-            kind = r.choices(["+", "-", "neg", "*", "*r", "next", "wnext", "prev", "wprev", "pre"],
-                             weights=[2, 2, 1, 1, 1, 3, 3, 3, 3, 6])[0]
+            kind = r.choices(
+                ["+", "-", "neg", "*", "*r", "next", "wnext", "prev", "wprev", "pre"],
+                weights=[2, 2, 1, 1, 1, 3, 3, 3, 3, 6],
+            )[0]
         if kind in ("+", "-"):
             return (kind, self.term(depth - 1), self.term(depth - 1))
         if kind == "*":

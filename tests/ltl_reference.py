@@ -202,8 +202,9 @@ def _models(step: Formula, names: Sequence[str]) -> list[dict[str, bool]]:
     return out
 
 
-def random_completions(trace: Trace, names: Sequence[str], rng: random.Random,
-                       count: int = 20) -> list[tuple[list[dict], list[dict]]]:
+def random_completions(
+    trace: Trace, names: Sequence[str], rng: random.Random, count: int = 20
+) -> list[tuple[list[dict], list[dict]]]:
     """Concrete lassos matching the symbolic trace: each position of the prefix, and of the
     cycle unrolled 1-3 times (after 0-2 extra unrolled copies in the prefix), gets an
     independent random letter satisfying its step. Valuations range over `names` (which must

@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import Iterator, Mapping, Sequence
 
 from ltl_reference import prop_value
+
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.trace import Trace
 
@@ -47,8 +48,9 @@ def satisfies_finite(f: Formula, word: Sequence[Letter]) -> bool:
         if op == "W":
             return ev(Formula("U", kids), i) or all(ev(kids[0], j) for j in range(i, n))
         if op == "M":
-            return any(ev(kids[0], j) and ev(kids[1], j) and all(ev(kids[1], k) for k in range(i, j))
-                       for j in range(i, n))
+            return any(
+                ev(kids[0], j) and ev(kids[1], j) and all(ev(kids[1], k) for k in range(i, j)) for j in range(i, n)
+            )
         if op == "Y":
             return i > 0 and ev(kids[0], i - 1)
         if op == "Z":

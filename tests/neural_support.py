@@ -32,9 +32,23 @@ def split(task: str, name: str = "train"):
 
 def trainer(arch: str, task: str, tmp: Path, **settings) -> Trainer:
     """A tiny model on the 64 training pairs, validated on the same pairs (for overfitting)."""
-    values = dict(task=task, arch=arch, preset="tiny", out=str(tmp), steps=1000, batch_size=64, lr=1e-3, warmup=10,
-                  min_lr_ratio=1.0, weight_decay=0.0, val_every=0, ckpt_every=0, log_every=10**9,
-                  val_samples=64, greedy_samples=64)
+    values = dict(
+        task=task,
+        arch=arch,
+        preset="tiny",
+        out=str(tmp),
+        steps=1000,
+        batch_size=64,
+        lr=1e-3,
+        warmup=10,
+        min_lr_ratio=1.0,
+        weight_decay=0.0,
+        val_every=0,
+        ckpt_every=0,
+        log_every=10**9,
+        val_samples=64,
+        greedy_samples=64,
+    )
     values.update(settings)
     data = split(task)
     return Trainer(Settings(**values), train=data, val=data)

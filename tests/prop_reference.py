@@ -66,4 +66,4 @@ def brute_minimal(assignment: Assignment, formula: Formula) -> bool:
     if not brute_entails(assignment, formula):
         return False
     values = assignment.values
-    return all(not brute_entails(Assignment(values[:i] + values[i + 1:]), formula) for i in range(len(values)))
+    return all(not brute_entails(Assignment(values[:i] + values[i + 1 :]), formula) for i in range(len(values)))

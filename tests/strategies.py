@@ -73,7 +73,9 @@ def traces(
     )
 
 
-def assignments(aps: Sequence[str] | st.SearchStrategy[str] = ("a", "b", "c", "d", "e")) -> st.SearchStrategy[Assignment]:
+def assignments(
+    aps: Sequence[str] | st.SearchStrategy[str] = ("a", "b", "c", "d", "e"),
+) -> st.SearchStrategy[Assignment]:
     return st.dictionaries(_names(aps), st.booleans(), max_size=8).map(Assignment.of)
 
 
@@ -81,9 +83,45 @@ def weird_names() -> st.SearchStrategy[str]:
     """AP names that stress quoting: operator words, constants, digits, spaces, quotes,
     backslashes, braces, `;`, unicode; plus ordinary identifiers."""
     tricky = st.sampled_from(
-        ["X", "F", "G", "U", "R", "V", "W", "M", "S", "xor", "true", "False", "t", "f", "i", "e", "p0",
-         "F0", "X1y", "aUb", "Ua", "GFa", "x < 3", 'say "hi"', "back\\slash", "a;b", "{c}", "cycle",
-         "1", "0", "p 1", "é", "a.b", "_x", "->", "é=0", "first_match"]
+        [
+            "X",
+            "F",
+            "G",
+            "U",
+            "R",
+            "V",
+            "W",
+            "M",
+            "S",
+            "xor",
+            "true",
+            "False",
+            "t",
+            "f",
+            "i",
+            "e",
+            "p0",
+            "F0",
+            "X1y",
+            "aUb",
+            "Ua",
+            "GFa",
+            "x < 3",
+            'say "hi"',
+            "back\\slash",
+            "a;b",
+            "{c}",
+            "cycle",
+            "1",
+            "0",
+            "p 1",
+            "é",
+            "a.b",
+            "_x",
+            "->",
+            "é=0",
+            "first_match",
+        ]
     )
     identifiers = st.from_regex(r"[a-z_][a-z0-9_]{0,6}", fullmatch=True)
     anything = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=6)

@@ -9,9 +9,9 @@ import subprocess
 import sys
 
 import pytest
+from cli_support import ROOT, json_lines, run, subprocess_env
 
 import ltlwit
-from cli_support import ROOT, json_lines, run, subprocess_env
 from ltlwit.logic import OUTPUT_SYNTAXES
 from ltlwit.logic.syntax import parse_trace
 from ltlwit.logic.witness import parse_witness
@@ -72,14 +72,17 @@ def test_a_solver_streams_many_formulas_and_errors_do_not_stop_it() -> None:
     assert solver.solve("G F a").witness == answers[2].witness
 
 
-@pytest.mark.parametrize("formula, witness, holds", [
-    ("G(req -> F grant)", "req; cycle{!grant}", False),
-    ("G(req -> F grant)", "req; cycle{grant}", True),
-    ("Uab", "b;{1}", True),  # DeepLTL's framing: the formula is read as Polish
-    ("a & !c", "a1c0", True),
-    ("a & !c", {"a": True, "c": True}, False),
-    ("a | b", "a", True),  # a cube
-])
+@pytest.mark.parametrize(
+    "formula, witness, holds",
+    [
+        ("G(req -> F grant)", "req; cycle{!grant}", False),
+        ("G(req -> F grant)", "req; cycle{grant}", True),
+        ("Uab", "b;{1}", True),  # DeepLTL's framing: the formula is read as Polish
+        ("a & !c", "a1c0", True),
+        ("a & !c", {"a": True, "c": True}, False),
+        ("a | b", "a", True),  # a cube
+    ],
+)
 def test_verify(formula: str, witness: object, holds: bool) -> None:
     assert ltlwit.verify(formula, witness) is holds
 
@@ -103,7 +106,10 @@ def test_check_a_spec_file_and_spec_lines() -> None:
     report = ltlwit.check(lines)
     assert not report.passed
     assert [(r.spec.name, r.status, r.spec.file) for r in report] == [
-        ("ok", "pass", "<lines>"), ("bad", "fail", "<lines>"), ("taut", "pass", "<lines>")]
+        ("ok", "pass", "<lines>"),
+        ("bad", "fail", "<lines>"),
+        ("taut", "pass", "<lines>"),
+    ]
 
 
 def test_check_with_vacuity() -> None:
@@ -135,11 +141,14 @@ def test_the_cli_prints_what_the_api_answers(syntax: str) -> None:
 
 
 def test_import_ltlwit_is_cheap_and_the_api_loads_on_first_use() -> None:
-    code = ("import sys, ltlwit\nprint('ltlwit.api' in sys.modules, 'ltlwit.logic.syntax' in sys.modules)\n"
-            "print(ltlwit.solve('a').to_str(), 'ltlwit.api' in sys.modules, 'torch' in sys.modules)\n"
-            "print(sorted(set(ltlwit.__all__) <= set(dir(ltlwit)) for _ in [0]))")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=subprocess_env(),
-                          cwd=ROOT, timeout=120)
+    code = (
+        "import sys, ltlwit\nprint('ltlwit.api' in sys.modules, 'ltlwit.logic.syntax' in sys.modules)\n"
+        "print(ltlwit.solve('a').to_str(), 'ltlwit.api' in sys.modules, 'torch' in sys.modules)\n"
+        "print(sorted(set(ltlwit.__all__) <= set(dir(ltlwit)) for _ in [0]))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=subprocess_env(), cwd=ROOT, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == ["False False", "a True False", "[True]"]
     with pytest.raises(AttributeError, match="no attribute 'nope'"):

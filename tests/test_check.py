@@ -6,6 +6,7 @@ import xml.etree.ElementTree as ET
 
 from cli_support import json_lines, run
 from ltl_reference import random_completions, satisfies
+
 from ltlwit.logic.formula import Not
 from ltlwit.logic.syntax import parse_formula, parse_trace
 from ltlwit.specs.files import parse_spec_line, read_specs
@@ -24,7 +25,10 @@ G F grant2   # an unnamed spec; this comment is not an expectation
 def test_spec_lines() -> None:
     spec = parse_spec_line('name.v2: G("a#b" -> F c)   # expect: UNSAT')
     assert (spec.name, spec.formula, spec.expect, spec.error) == ("name.v2", 'G("a#b" -> F c)', "unsat", None)
-    assert parse_spec_line("F a # expect: maybe").error == "unknown expectation 'maybe' (use sat, unsat, valid, allowed, forbidden or implied)"
+    assert (
+        parse_spec_line("F a # expect: maybe").error
+        == "unknown expectation 'maybe' (use sat, unsat, valid, allowed, forbidden or implied)"
+    )
     assert parse_spec_line("x:   # expect: sat").error == "no formula after 'x':"
     assert parse_spec_line('"quoted: ap" & b').name is None
 
@@ -35,8 +39,12 @@ def test_text_spec_file_all_pass(tmp_path) -> None:
     result = run("check", str(path))
     assert result.exit_code == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
-    assert [line.split(" ", 2)[:2] for line in lines[:4]] == [["PASS", "mutex"], ["PASS", "response"],
-                                                              ["PASS", "never"], ["PASS", "follows"]]
+    assert [line.split(" ", 2)[:2] for line in lines[:4]] == [
+        ["PASS", "mutex"],
+        ["PASS", "response"],
+        ["PASS", "never"],
+        ["PASS", "follows"],
+    ]
     assert lines[4].startswith(f"PASS {path}:7: sat, witness ")
     assert lines[-1] == "5 specs: 5 passed, 0 failed, 0 unknown, 0 errors"
 
@@ -48,12 +56,17 @@ def test_failures_errors_and_their_statuses(tmp_path) -> None:
     records = json_lines(result.stdout)
     assert result.exit_code == 1
     assert [(r["name"], r["status"], r["verdict"]) for r in records] == [
-        ("ok", "pass", "sat"), ("wrong", "fail", "unsat"), ("not_valid", "fail", "invalid")]
+        ("ok", "pass", "sat"),
+        ("wrong", "fail", "unsat"),
+        ("not_valid", "fail", "invalid"),
+    ]
     assert records[1]["reason"] == "expected sat, but it is unsatisfiable" and records[1]["witness"] is None
     counter = parse_trace(records[2]["counterexample"])
     formula = parse_formula("F a")
     names = list(dict.fromkeys(formula.aps() + counter.aps()))
-    assert all(satisfies(Not(formula), p, c) for p, c in random_completions(counter, names, __import__("random").Random(1)))
+    assert all(
+        satisfies(Not(formula), p, c) for p, c in random_completions(counter, names, __import__("random").Random(1))
+    )
     broken = tmp_path / "broken.spec"
     broken.write_text("a: F a\nb: G (\nb: X c\n")
     result = run("check", str(path), str(broken), str(tmp_path / "missing.spec"))
@@ -76,13 +89,21 @@ def test_duplicate_names_and_empty_files_are_errors(tmp_path) -> None:
 
 def test_toml_spec_files(tmp_path) -> None:
     path = tmp_path / "specs.toml"
-    path.write_text('[[spec]]\nname = "mutex"\nformula = "G !(g1 & g2)"\n\n'
-                    '[[spec]]\nname = "never"\nformula = "F(g1 & g2) & G !g1"\nexpect = "unsat"\n\n'
-                    '[[spec]]\nformula = "X a"\nexpected = "sat"\n')
+    path.write_text(
+        '[[spec]]\nname = "mutex"\nformula = "G !(g1 & g2)"\n\n'
+        '[[spec]]\nname = "never"\nformula = "F(g1 & g2) & G !g1"\nexpect = "unsat"\n\n'
+        '[[spec]]\nformula = "X a"\nexpected = "sat"\n'
+    )
     records = json_lines(run("check", "--format", "json", str(path)).stdout)
     assert [(r["name"], r["line"], r["status"]) for r in records] == [
-        ("mutex", 1, "pass"), ("never", 5, "pass"), (None, 10, "error")]
-    assert records[2]["error"] == "unknown key 'expected' in [[spec]] (known: name, formula, expect, semantics, acknowledged, holds)"
+        ("mutex", 1, "pass"),
+        ("never", 5, "pass"),
+        (None, 10, "error"),
+    ]
+    assert (
+        records[2]["error"]
+        == "unknown key 'expected' in [[spec]] (known: name, formula, expect, semantics, acknowledged, holds)"
+    )
     bad = tmp_path / "bad.toml"
     bad.write_text("[[spec]\n")
     result = run("check", str(bad))
@@ -111,7 +132,9 @@ def test_unknown_never_passes(tmp_path, monkeypatch) -> None:
     from ltlwit.logic import ltl
     from ltlwit.logic.result import Unknown
 
-    monkeypatch.setattr(ltl, "solve", lambda formula, budget=None, engine="auto", semantics="infinite": Unknown("time budget exhausted"))
+    monkeypatch.setattr(
+        ltl, "solve", lambda formula, budget=None, engine="auto", semantics="infinite": Unknown("time budget exhausted")
+    )
     path = tmp_path / "s.spec"
     path.write_text("slow: G F a & F G b\n")
     result = run("check", "--model", "none", "--junit", str(tmp_path / "j.xml"), str(path))
@@ -124,37 +147,65 @@ def test_unknown_never_passes(tmp_path, monkeypatch) -> None:
 def test_expectation_comments() -> None:
     """A note beside the expectation is fine; anything that looks like an expectation but is
     not exactly one is an error: the spec never silently falls back to `sat`."""
-    ok = {"F a # expect: unsat # from review": "unsat", "F a # REQ-12 # Expect: VALID": "valid",
-          "F a #expect:unsat": "unsat", "F a # see issue #12": "sat", "F a # an except: unsat": "sat",
-          'G("a#b" -> F c)   # expect: UNSAT  # REQ-7': "unsat"}
+    ok = {
+        "F a # expect: unsat # from review": "unsat",
+        "F a # REQ-12 # Expect: VALID": "valid",
+        "F a #expect:unsat": "unsat",
+        "F a # see issue #12": "sat",
+        "F a # an except: unsat": "sat",
+        'G("a#b" -> F c)   # expect: UNSAT  # REQ-7': "unsat",
+    }
     for line, expect in ok.items():
         spec = parse_spec_line(line)
         assert (spec.expect, spec.error) == (expect, None), line
-    for comment in ["# expect: unsat (JIRA-12)", "# expect unsat", "# expected: unsat", "# Expected unsat",
-                    "# EXPECT=unsat", "# exepct: unsat", "# unsat", "# expect: sat # expect: unsat",
-                    "# expectation: valid", "# expect: unsat.", "# expect:", "# expected sat? see below",
-                    "# unsat (REQ-3)", "# unsat: REQ-3", "# valid, per REQ-4", "# UNSAT!"]:
+    for comment in [
+        "# expect: unsat (JIRA-12)",
+        "# expect unsat",
+        "# expected: unsat",
+        "# Expected unsat",
+        "# EXPECT=unsat",
+        "# exepct: unsat",
+        "# unsat",
+        "# expect: sat # expect: unsat",
+        "# expectation: valid",
+        "# expect: unsat.",
+        "# expect:",
+        "# expected sat? see below",
+        "# unsat (REQ-3)",
+        "# unsat: REQ-3",
+        "# valid, per REQ-4",
+        "# UNSAT!",
+    ]:
         spec = parse_spec_line("n: F a " + comment)
         assert spec.error is not None and spec.name == "n", comment
     assert parse_spec_line("F a # expect unsat").error.startswith(
-        "malformed expectation '# expect unsat': write exactly '# expect: sat|unsat|valid|allowed|forbidden|implied'")
-    assert parse_spec_line("F a # expect: maybe").error == "unknown expectation 'maybe' (use sat, unsat, valid, allowed, forbidden or implied)"
+        "malformed expectation '# expect unsat': write exactly '# expect: sat|unsat|valid|allowed|forbidden|implied'"
+    )
+    assert (
+        parse_spec_line("F a # expect: maybe").error
+        == "unknown expectation 'maybe' (use sat, unsat, valid, allowed, forbidden or implied)"
+    )
 
 
 def test_malformed_expectation_fails_the_check(tmp_path) -> None:
     """QA's case: neither expectation may pass silently; the other specs are still checked."""
     path = tmp_path / "c4.spec"
-    path.write_text("# Expected behaviour: the arbiter never grants twice (prose, not an expectation)\n"
-                    "safety: G !(g1 & g2) | F b   # expect: valid (REQ-12)\n"
-                    "never: F err   # expect: unsat # from review\n"
-                    "# expect: unsat\n"
-                    "live: G F g1\n")
+    path.write_text(
+        "# Expected behaviour: the arbiter never grants twice (prose, not an expectation)\n"
+        "safety: G !(g1 & g2) | F b   # expect: valid (REQ-12)\n"
+        "never: F err   # expect: unsat # from review\n"
+        "# expect: unsat\n"
+        "live: G F g1\n"
+    )
     result = run("check", "--format", "json", str(path))
     records = json_lines(result.stdout)
     assert result.exit_code == 2
     assert [(r["name"], r["line"], r["status"], r["expect"]) for r in records] == [
-        ("safety", 2, "error", "sat"), ("never", 3, "fail", "unsat"), (None, 4, "error", "sat"),
-        ("live", 5, "pass", "sat")]
+        ("safety", 2, "error", "sat"),
+        ("never", 3, "fail", "unsat"),
+        (None, 4, "error", "sat"),
+        ("live", 5, "pass", "sat"),
+    ]
     assert f"ltlwit: {path}:2: malformed expectation '# expect: valid (REQ-12)'" in result.stderr
     assert f"ltlwit: {path}:4: expectation '# expect: unsat' on a line of its own belongs to no spec" in result.stderr
     assert result.stderr.count("ltlwit: ") == 2
@@ -162,26 +213,41 @@ def test_malformed_expectation_fails_the_check(tmp_path) -> None:
 
 def test_toml_expectation_keys_and_values(tmp_path) -> None:
     path = tmp_path / "specs.toml"
-    path.write_text('[[spec]]\nname = "a"\nformula = "F a"\nexpected = "unsat"\n\n'
-                    '[[spec]]\nname = "b"\nformula = "F b"\nExpect = "unsat"\n\n'
-                    '[[spec]]\nname = "c"\nformula = "F c"\nexpect = "unsat (JIRA-12)"\n\n'
-                    '[[spec]]\nname = "d"\nformula = "F d"\nexpect = true\n\n'
-                    '[[spec]]\nname = "e"\nformula = "F e & G !e"\nexpect = "UNSAT"\n')
+    path.write_text(
+        '[[spec]]\nname = "a"\nformula = "F a"\nexpected = "unsat"\n\n'
+        '[[spec]]\nname = "b"\nformula = "F b"\nExpect = "unsat"\n\n'
+        '[[spec]]\nname = "c"\nformula = "F c"\nexpect = "unsat (JIRA-12)"\n\n'
+        '[[spec]]\nname = "d"\nformula = "F d"\nexpect = true\n\n'
+        '[[spec]]\nname = "e"\nformula = "F e & G !e"\nexpect = "UNSAT"\n'
+    )
     specs = list(read_specs(str(path)))
     assert [(s.name, s.expect if s.error is None else None) for s in specs] == [
-        ("a", None), ("b", None), ("c", None), ("d", None), ("e", "unsat")]
-    assert specs[0].error == "unknown key 'expected' in [[spec]] (known: name, formula, expect, semantics, acknowledged, holds)"
-    assert specs[2].error == "unknown expectation 'unsat (JIRA-12)' (use sat, unsat, valid, allowed, forbidden or implied)"
+        ("a", None),
+        ("b", None),
+        ("c", None),
+        ("d", None),
+        ("e", "unsat"),
+    ]
+    assert (
+        specs[0].error
+        == "unknown key 'expected' in [[spec]] (known: name, formula, expect, semantics, acknowledged, holds)"
+    )
+    assert (
+        specs[2].error == "unknown expectation 'unsat (JIRA-12)' (use sat, unsat, valid, allowed, forbidden or implied)"
+    )
     result = run("check", str(path))
-    assert result.exit_code == 2 and result.stdout.splitlines()[-1] == "5 specs: 1 passed, 0 failed, 0 unknown, 4 errors"
+    assert (
+        result.exit_code == 2 and result.stdout.splitlines()[-1] == "5 specs: 1 passed, 0 failed, 0 unknown, 4 errors"
+    )
 
 
 def test_specs_on_stdin() -> None:
     result = run("check", "-", input="ok: F a\nwrong: G b  # expect: unsat\n")
     assert result.exit_code == 1
-    assert result.stdout.splitlines()[:2] == ["PASS ok (<stdin>:1): sat, witness cycle{a}",
-                                              "FAIL wrong (<stdin>:2): expected unsat, but it is satisfiable; "
-                                              "sat, witness cycle{b}"]
+    assert result.stdout.splitlines()[:2] == [
+        "PASS ok (<stdin>:1): sat, witness cycle{a}",
+        "FAIL wrong (<stdin>:2): expected unsat, but it is satisfiable; sat, witness cycle{b}",
+    ]
     empty = run("check", "-", input="# nothing\n")
     assert empty.exit_code == 2 and "<stdin>" in empty.stderr and "no specs" in empty.stderr
     assert run("check", "-", "-", input="a\n").exit_code == 2

@@ -5,18 +5,18 @@ from __future__ import annotations
 
 import itertools
 
+from cli_support import json_lines, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from cli_support import json_lines, run
 from prop_reference import evaluate
 from strategies import formulas
+
 from ltlwit.logic.formula import FALSE, TRUE, And, Formula, conjuncts
+from ltlwit.logic.polarity import replace_at
 from ltlwit.logic.result import Sat, Unknown, Unsat
 from ltlwit.logic.syntax import parse_formula
 from ltlwit.pipeline.checking import engine_answer
 from ltlwit.pipeline.options import SolveOptions
-from ltlwit.logic.polarity import replace_at
 from ltlwit.specs.vacuity import check_spec, occurrences
 
 
@@ -27,7 +27,12 @@ def decide(formula: Formula):
 def test_occurrences_and_polarity() -> None:
     f = parse_formula("!(a -> b) & (c <-> d) & G !a")
     assert [(o.ap, o.nth, o.polarity) for o in occurrences(f)] == [
-        ("a", 1, 1), ("b", 1, -1), ("c", 1, 0), ("d", 1, 0), ("a", 2, -1)]
+        ("a", 1, 1),
+        ("b", 1, -1),
+        ("c", 1, 0),
+        ("d", 1, 0),
+        ("a", 2, -1),
+    ]
     assert [o.index for o in occurrences(f)] == [i for i, n in enumerate(f.walk()) if n.op == "ap"]
 
 
@@ -37,9 +42,10 @@ def test_replace_at_replaces_exactly_one_position(f: Formula, data) -> None:
     index = data.draw(st.integers(0, f.size - 1))
     nodes = list(f.walk())
     replaced = replace_at(f, index, parse_formula("zz"))
-    expected = nodes[:index] + [parse_formula("zz")] + nodes[index + nodes[index].size:]
+    expected = nodes[:index] + [parse_formula("zz")] + nodes[index + nodes[index].size :]
     assert [n.op if n.op != "ap" else n.name for n in replaced.walk()] == [
-        n.op if n.op != "ap" else n.name for n in expected]
+        n.op if n.op != "ap" else n.name for n in expected
+    ]
 
 
 def brute_vacuous(specs: list[Formula], which: int) -> set[tuple[int, bool]]:
@@ -53,7 +59,7 @@ def brute_vacuous(specs: list[Formula], which: int) -> set[tuple[int, bool]]:
 
     found = set()
     for occ in occurrences(specs[which]):
-        for value in ((False,) if occ.polarity > 0 else (True,) if occ.polarity < 0 else (True, False)):
+        for value in (False,) if occ.polarity > 0 else (True,) if occ.polarity < 0 else (True, False):
             changed = list(specs)
             changed[which] = replace_at(specs[which], occ.index, TRUE if value else FALSE)
             if models(changed) == models(specs):
@@ -83,7 +89,11 @@ def test_ltl_trigger_excluded_by_another_spec(tmp_path) -> None:
     assert response["status"] == "pass" and response["vacuity"] == "vacuous"
     (finding,) = response["findings"]
     assert (finding["ap"], finding["occurrence"], finding["replacement"], finding["status"]) == (
-        "grant", 1, False, "vacuous")
+        "grant",
+        1,
+        False,
+        "vacuous",
+    )
     assert parse_formula(finding["implied"]) is parse_formula("G(req -> F 0)")
     assert (quiet["vacuity"], liveness["vacuity"]) == ("clean", "clean")
     text = run("check", "--vacuity", str(path)).stdout
@@ -125,7 +135,9 @@ def test_undecided_questions_are_reported_and_never_clean(tmp_path, monkeypatch)
     assert result.exit_code == 1
     assert record["vacuity"] == "undecided"
     assert [(f["ap"], f["status"], f["reason"]) for f in record["findings"]] == [
-        ("req", "undecided", "time budget exhausted"), ("grant", "undecided", "time budget exhausted")]
+        ("req", "undecided", "time budget exhausted"),
+        ("grant", "undecided", "time budget exhausted"),
+    ]
 
 
 def test_questions_share_the_witnesses_found(monkeypatch) -> None:
@@ -134,8 +146,10 @@ def test_questions_share_the_witnesses_found(monkeypatch) -> None:
     question is solved on its own."""
     import ltlwit.specs.run as spec_run
 
-    specs = [parse_formula(f) for f in ["G(r0 -> F g0)", "G(r1 -> F g1)", "G F r0", "G F r1", "G !(g0 & g1)",
-                                        "G(g0 -> r0)", "G(g1 -> r1)"]]
+    specs = [
+        parse_formula(f)
+        for f in ["G(r0 -> F g0)", "G(r1 -> F g1)", "G F r0", "G F r1", "G !(g0 & g1)", "G(g0 -> r0)", "G(g1 -> r1)"]
+    ]
     calls: list[Formula] = []
 
     def counted(formula, logic, options, *rest, **named):
@@ -146,8 +160,10 @@ def test_questions_share_the_witnesses_found(monkeypatch) -> None:
 
     def findings() -> list[list[tuple[str, int, bool]]]:
         decide = spec_run._memo(SolveOptions())
-        return [[(f.occurrence.ap, f.occurrence.nth, f.value) for f in check_spec(specs, i, decide)]
-                for i in range(len(specs))]
+        return [
+            [(f.occurrence.ap, f.occurrence.nth, f.value) for f in check_spec(specs, i, decide)]
+            for i in range(len(specs))
+        ]
 
     shared = findings()
     asked = len(calls)
@@ -175,8 +191,10 @@ def test_questions_asked_of_subsets_give_the_findings_of_the_whole(specs: list[F
     def found(conjoined) -> list[set[tuple[int, bool, bool]]]:
         vacuity._conjoined = conjoined
         try:
-            return [{(f.occurrence.index, f.value, f.undecided) for f in check_spec(specs, i, decide)}
-                    for i in range(len(specs))]
+            return [
+                {(f.occurrence.index, f.value, f.undecided) for f in check_spec(specs, i, decide)}
+                for i in range(len(specs))
+            ]
         finally:
             vacuity._conjoined = whole
 
@@ -189,10 +207,13 @@ def test_a_vacuous_trigger_is_proved_without_the_other_clients(monkeypatch) -> N
     import ltlwit.specs.run as spec_run
 
     n = 4
-    specs = [parse_formula(f) for f in
-             [" & ".join(f"!(g{i} & g{j})" for i in range(n) for j in range(i + 1, n)).join(("G(", ")"))]
-             + [f"G(r{i} -> F g{i})" for i in range(n)] + [f"G(g{i} -> r{i})" for i in range(n)]
-             + [f"G F r{i}" for i in range(n)]]
+    specs = [
+        parse_formula(f)
+        for f in [" & ".join(f"!(g{i} & g{j})" for i in range(n) for j in range(i + 1, n)).join(("G(", ")"))]
+        + [f"G(r{i} -> F g{i})" for i in range(n)]
+        + [f"G(g{i} -> r{i})" for i in range(n)]
+        + [f"G F r{i}" for i in range(n)]
+    ]
     asked: list[Formula] = []
 
     def recorded(formula, logic, options, *rest, **named):
@@ -203,7 +224,8 @@ def test_a_vacuous_trigger_is_proved_without_the_other_clients(monkeypatch) -> N
     decide = spec_run._memo(SolveOptions())
     responses = [check_spec(specs, 1 + i, decide) for i in range(n)]
     assert [[(f.occurrence.ap, f.undecided) for f in found] for found in responses] == [
-        [(f"r{i}", False)] for i in range(n)]
+        [(f"r{i}", False)] for i in range(n)
+    ]
     everything = set(specs)
     proofs = [f for f in asked if isinstance(decide(f), Unsat)]
     assert proofs and all(not everything <= set(conjuncts(f)) for f in proofs)

@@ -9,6 +9,7 @@ import csv
 import io
 
 from cli_support import json_lines, run, run_env, run_process
+
 from ltlwit.cli.status import ExitStatus
 
 #: Good and bad lines (parse errors at positions 2, 4 and 7), sat, unsat and propositional.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from cli_support import run
+
 from ltlwit.logic import ltl
 from ltlwit.logic.prop import entails
 from ltlwit.logic.syntax import parse_assignment, parse_formula, parse_trace
@@ -14,8 +15,24 @@ from ltlwit.train.pairs import iter_pairs
 
 def test_generate_ltl_output_is_verified_by_the_checker(tmp_path):
     out = tmp_path / "mydata" / "train.txt.gz"  # the folder is created, ready for `train --data`
-    result = run("data", "generate", "--task", "ltl", "--aps", "4", "--max-size", "16", "-n", "120", "-o", str(out),
-                 "--seed", "5", "--jobs", "1")
+    result = run(
+        "data",
+        "generate",
+        "--task",
+        "ltl",
+        "--aps",
+        "4",
+        "--max-size",
+        "16",
+        "-n",
+        "120",
+        "-o",
+        str(out),
+        "--seed",
+        "5",
+        "--jobs",
+        "1",
+    )
     assert result.exit_code == 0, result.stderr
     assert result.stdout == ""
     assert "120 samples (120 new, 0 already there)" in result.stderr
@@ -45,8 +62,9 @@ def test_generate_prop_and_continue_to_a_larger_count(tmp_path):
 
 def test_generate_reports_a_space_too_small_with_status_1(tmp_path):
     out = tmp_path / "tiny.txt"
-    result = run("data", "generate", "--task", "ltl", "--aps", "1", "--max-size", "2", "-n", "500", "-o", str(out),
-                 "--jobs", "1")
+    result = run(
+        "data", "generate", "--task", "ltl", "--aps", "1", "--max-size", "2", "-n", "500", "-o", str(out), "--jobs", "1"
+    )
     assert result.exit_code == 1
     assert "only" in result.stderr and "of 500 samples" in result.stderr
 
@@ -66,12 +84,15 @@ def test_stats_text_and_json(tmp_path):
     assert text.exit_code == 0
     lines = text.stdout.splitlines()
     assert lines[0] == f"{out}: 4 samples by formula size (rows) and AP count (columns)"
-    cells = {line.split("│")[1].strip(): [c.strip() for c in line.split("│")[2:-1]]
-             for line in lines if "│" in line}
+    cells = {line.split("│")[1].strip(): [c.strip() for c in line.split("│")[2:-1]] for line in lines if "│" in line}
     header = next(line for line in lines if "size" in line and "┃" in line)
     assert [c.strip() for c in header.split("┃")[1:-1]] == ["size", "1 AP", "2 APs", "3 APs", "all"]
-    assert cells == {"1": ["1", "", "", "1"], "3": ["", "2", "", "2"], "6": ["", "", "1", "1"],
-                     "all": ["1", "2", "1", "4"]}
+    assert cells == {
+        "1": ["1", "", "", "1"],
+        "3": ["", "2", "", "2"],
+        "6": ["", "", "1", "1"],
+        "all": ["1", "2", "1", "4"],
+    }
     data = json.loads(run("data", "stats", "--format", "json", str(out)).stdout)
     assert data["samples"] == 4 and data["by_aps"] == {"1": 1, "2": 2, "3": 1}
     assert data["by_size"] == {"1": 1, "3": 2, "6": 1}
@@ -87,8 +108,22 @@ def test_generate_excludes_held_out_formulas_and_builds_constant_formulas(tmp_pa
     assert result.exit_code == 0, result.stderr
     assert not {f for f, _ in iter_pairs(tmp_path / "train.txt")} & {f for f, _ in iter_pairs(held)}
     assert run(*base, "-o", str(tmp_path / "x.txt"), "--exclude", str(tmp_path / "nope.txt")).exit_code == 2
-    zero = run("data", "generate", "--task", "ltl", "--aps", "0", "--max-size", "7", "-n", "400", "--jobs", "1",
-               "-o", str(tmp_path / "ap0.txt"))
+    zero = run(
+        "data",
+        "generate",
+        "--task",
+        "ltl",
+        "--aps",
+        "0",
+        "--max-size",
+        "7",
+        "-n",
+        "400",
+        "--jobs",
+        "1",
+        "-o",
+        str(tmp_path / "ap0.txt"),
+    )
     assert zero.exit_code == 1 and "only" in zero.stderr  # few constant formulas exist
     assert all(not parse_formula(f, "polish").aps() for f, _ in iter_pairs(tmp_path / "ap0.txt"))
 
@@ -97,8 +132,24 @@ def test_generate_follows_a_reference_files_size_shares(tmp_path):
     ref = tmp_path / "ref.txt"
     ref.write_text("&ab\na1b1\n" * 3 + "&a&bc\na1b1c1\n")  # three of size 3 for one of size 5
     out = tmp_path / "out.txt"
-    result = run("data", "generate", "--task", "prop", "--aps", "5", "--max-size", "9", "-n", "80", "--jobs", "1",
-                 "--size-shares", str(ref), "-o", str(out))
+    result = run(
+        "data",
+        "generate",
+        "--task",
+        "prop",
+        "--aps",
+        "5",
+        "--max-size",
+        "9",
+        "-n",
+        "80",
+        "--jobs",
+        "1",
+        "--size-shares",
+        str(ref),
+        "-o",
+        str(out),
+    )
     assert result.exit_code == 0, result.stderr
     sizes = [parse_formula(f, "polish").size for f, _ in iter_pairs(out)]
     assert set(sizes) == {3, 5} and sizes.count(3) == 60 and sizes.count(5) == 20
@@ -134,8 +185,14 @@ def test_data_stats_does_not_import_torch(tmp_path):
 
     out = tmp_path / "s.txt"
     out.write_text("a\n{a}\n")
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "ltlwit", "data", "stats", str(out)],
-                          capture_output=True, text=True, env=subprocess_env(), cwd=ROOT, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "ltlwit", "data", "stats", str(out)],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        cwd=ROOT,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "| ltlwit.train.stats" in proc.stderr and "torch" not in proc.stderr
 
@@ -147,8 +204,14 @@ def test_progress_bar_only_on_a_terminal():
     from ltlwit.cli.progress import progress_bar
 
     def env(tty: bool) -> Environment:
-        return Environment(stdin=io.BytesIO(), stdout=io.StringIO(), stderr=io.StringIO(), stdin_isatty=False,
-                           stdout_isatty=False, stderr_isatty=tty)
+        return Environment(
+            stdin=io.BytesIO(),
+            stdout=io.StringIO(),
+            stderr=io.StringIO(),
+            stdin_isatty=False,
+            stdout_isatty=False,
+            stderr_isatty=tty,
+        )
 
     quiet, live = env(False), env(True)
     for e in (quiet, live):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 
 from cli_support import run_env
+
 from ltlwit.cli.environment import Environment
 
 ESC = "\x1b["

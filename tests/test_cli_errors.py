@@ -4,10 +4,9 @@ rendering), exit status 2, and every other input still processed."""
 from __future__ import annotations
 
 import pytest
+from cli_support import json_lines, run
 
 import ltlwit
-
-from cli_support import json_lines, run
 
 
 def test_parse_error_names_file_and_line_and_draws_a_caret(tmp_path) -> None:
@@ -63,8 +62,10 @@ def test_over_long_line_is_rejected_and_the_next_line_read(tmp_path, monkeypatch
     result = run("solve", "-F", str(path))
     assert result.exit_code == 2
     assert result.stdout == "a\nERROR\nc\n"
-    assert (f"ltlwit: {path}:2: line longer than 0.25 MiB; skipped (set LTLWIT_MAX_LINE_MIB to a "
-            "larger number of MiB to read it)") in result.stderr
+    assert (
+        f"ltlwit: {path}:2: line longer than 0.25 MiB; skipped (set LTLWIT_MAX_LINE_MIB to a "
+        "larger number of MiB to read it)"
+    ) in result.stderr
 
 
 def test_a_formula_of_a_megabyte_on_stdin_is_answered() -> None:

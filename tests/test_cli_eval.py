@@ -10,7 +10,6 @@ import csv
 import json
 
 import pytest
-
 from cli_support import run, run_env
 
 DATA = "Uba\n{a}\nXc\n1;{c}\n&ab\n{&ab}\n!Xa\n1;{!a}\nd\n{d}\nX&ab\n1;{&ab}\n"
@@ -47,9 +46,27 @@ def test_eval_json_grid_and_alpha(model, home):
     data = home / "hand.txt"
     data.write_text(DATA)
     grid = home / "grid.csv"
-    result = run("eval", "--model", model, "--data", str(data), "--beam", "2", "--format", "json",
-                 "--grid-csv", str(grid), "--alpha-samples", "4", "--alpha-variants", "6", "--size-bucket", "2",
-                 "--max-len", "12")
+    result = run(
+        "eval",
+        "--model",
+        model,
+        "--data",
+        str(data),
+        "--beam",
+        "2",
+        "--format",
+        "json",
+        "--grid-csv",
+        str(grid),
+        "--alpha-samples",
+        "4",
+        "--alpha-variants",
+        "6",
+        "--size-bucket",
+        "2",
+        "--max-len",
+        "12",
+    )
     assert result.exit_code == 0, result.stderr
     out = json.loads(result.stdout)
     assert out["model"] == "tiny-si" and out["task"] == "ltl" and out["arch"] == "si"
@@ -61,20 +78,49 @@ def test_eval_json_grid_and_alpha(model, home):
     with open(grid) as fh:
         rows = list(csv.DictReader(fh))
     assert [(r["aps"], r["size_from"], r["samples"]) for r in rows] == [
-        ("1", "1", "2"), ("1", "3", "1"), ("2", "3", "3")]
+        ("1", "1", "2"),
+        ("1", "3", "1"),
+        ("2", "3", "3"),
+    ]
     assert "grid written" in result.stderr
 
 
 def test_eval_text_table(model, home):
     data = home / "hand.txt"
     data.write_text(DATA)
-    result = run("eval", "--model", model, "--data", str(data), "--beam", "1", "--alpha-samples", "0",
-                 "--paper-alpha-samples", "0", "--max-len", "12")
+    result = run(
+        "eval",
+        "--model",
+        model,
+        "--data",
+        str(data),
+        "--beam",
+        "1",
+        "--alpha-samples",
+        "0",
+        "--paper-alpha-samples",
+        "0",
+        "--max-len",
+        "12",
+    )
     assert result.exit_code == 0, result.stderr
     assert "tiny-si on" in result.stdout and "invalid outputs" in result.stdout
     assert "alpha-covariance" not in result.stdout
-    paper = run("eval", "--model", model, "--data", str(data), "--beam", "1", "--alpha-samples", "0",
-                "--paper-alpha-pool", "4", "--max-len", "12")
+    paper = run(
+        "eval",
+        "--model",
+        model,
+        "--data",
+        str(data),
+        "--beam",
+        "1",
+        "--alpha-samples",
+        "0",
+        "--paper-alpha-pool",
+        "4",
+        "--max-len",
+        "12",
+    )
     assert paper.exit_code == 0, paper.stderr
     assert "alpha-covariance, papers' way (4-AP pool, mean)" in paper.stdout
     assert "renamings into 4 AP slots" in " ".join(paper.stdout.split())
@@ -98,8 +144,23 @@ def test_eval_predictions_plan_and_times(model, home):
     data = home / "hand.txt"
     data.write_text(DATA)
     predictions = home / "p.jsonl"
-    result = run("eval", "--model", model, "--data", str(data), "--beam", "2", "--alpha-samples", "0",
-                 "--paper-alpha-samples", "0", "--max-len", "12", "--predictions", str(predictions))
+    result = run(
+        "eval",
+        "--model",
+        model,
+        "--data",
+        str(data),
+        "--beam",
+        "2",
+        "--alpha-samples",
+        "0",
+        "--paper-alpha-samples",
+        "0",
+        "--max-len",
+        "12",
+        "--predictions",
+        str(predictions),
+    )
     assert result.exit_code == 0, result.stderr
     records = [json.loads(line) for line in predictions.read_text().splitlines()]
     assert [r["line"] for r in records] == [1, 3, 5, 7, 9, 11]
@@ -117,8 +178,10 @@ def test_eval_of_the_other_task_and_plots_without_matplotlib(model, home, no_mat
     data.write_text("&ab\na1b1\n")
     result = run("eval", "--model", model, "--data", str(data))
     assert result.exit_code == 2
-    assert result.stderr == (f"ltlwit: {data}:1: a propositional sample (its label is an assignment): model "
-                             "'tiny-si' was trained for LTL formulas\n")
+    assert result.stderr == (
+        f"ltlwit: {data}:1: a propositional sample (its label is an assignment): model "
+        "'tiny-si' was trained for LTL formulas\n"
+    )
     ltl = home / "hand.txt"
     ltl.write_text(DATA)
     plots = run("eval", "--model", model, "--data", str(ltl), "--plots", str(home / "plots"))
@@ -132,8 +195,16 @@ def test_models_list_show_path(model, home):
     assert listing.exit_code == 0
     assert [line.split("\t") for line in listing.stdout.splitlines()] == [
         ["name", "source", "task", "arch", "parameters", "steps", "trained on"],
-        ["tiny-si", "user", "ltl", "si", str(json.loads((home / "home" / "models" / "tiny-si.json").read_text())
-                                            ["parameters"]), "", ""]]  # steps 0, no device: left empty
+        [
+            "tiny-si",
+            "user",
+            "ltl",
+            "si",
+            str(json.loads((home / "home" / "models" / "tiny-si.json").read_text())["parameters"]),
+            "",
+            "",
+        ],
+    ]  # steps 0, no device: left empty
     status, table, _ = run_env("models", "list", stdout_isatty=True)
     assert status == 0 and "tiny-si" in table and "\t" not in table and "─" in table
     rows = [json.loads(line) for line in run("models", "list", "--format", "json").stdout.splitlines()]
@@ -181,8 +252,22 @@ def test_eval_threads_set_the_cpu_threads_of_its_process(model, home):
         for threads in ("3", None):
             torch.set_num_threads(2)
             args = ["--threads", threads] if threads else []
-            result = run("eval", "--model", model, "--data", str(data), "--beam", "1", "--alpha-samples", "0",
-                         "--paper-alpha-samples", "0", "--max-len", "8", *args)
+            result = run(
+                "eval",
+                "--model",
+                model,
+                "--data",
+                str(data),
+                "--beam",
+                "1",
+                "--alpha-samples",
+                "0",
+                "--paper-alpha-samples",
+                "0",
+                "--max-len",
+                "8",
+                *args,
+            )
             assert result.exit_code == 0, result.stderr
             assert torch.get_num_threads() == int(threads or 1)  # one by default, as for solve
     finally:

@@ -4,8 +4,8 @@ outranks 1), click's own errors mapped onto 2."""
 from __future__ import annotations
 
 import pytest
-
 from cli_support import run, run_env
+
 from ltlwit.cli.status import ExitStatus
 
 
@@ -51,7 +51,22 @@ def test_unreadable_file_is_2(tmp_path) -> None:
         ["solve", "--timeout", "soon", "a"],
         ["solve", "--timeout", "nan", "a"],
         ["check", "--timeout", "NaN", "x.spec"],
-        ["data", "generate", "--task", "ltl", "--aps", "2", "--max-size", "5", "-n", "5", "-o", "x", "--timeout", "nan"],
+        [
+            "data",
+            "generate",
+            "--task",
+            "ltl",
+            "--aps",
+            "2",
+            "--max-size",
+            "5",
+            "-n",
+            "5",
+            "-o",
+            "x",
+            "--timeout",
+            "nan",
+        ],
         ["solve", "--model", "gpt", "a"],
         ["solve", "--no-such-option", "a"],
         ["frobnicate"],
@@ -121,8 +136,10 @@ def test_a_solver_crash_is_one_error_line_not_the_end_of_the_run(monkeypatch) ->
     assert result.stderr == "ltlwit: <arg 1>: internal error (please report it): KeyError: 'boom'\n"
 
 
-@pytest.mark.parametrize("args", [["solve", "--model", "none", "F a"], ["solve", "--format", "table", "a"],
-                                  ["fmt", "a & b"], ["models", "list"]])
+@pytest.mark.parametrize(
+    "args",
+    [["solve", "--model", "none", "F a"], ["solve", "--format", "table", "a"], ["fmt", "a & b"], ["models", "list"]],
+)
 def test_a_full_disk_is_one_error_line_and_2(args: list[str]) -> None:
     import subprocess
     import sys
@@ -130,8 +147,15 @@ def test_a_full_disk_is_one_error_line_and_2(args: list[str]) -> None:
     from cli_support import ROOT, subprocess_env
 
     with open("/dev/full", "w") as full:  # every write fails with ENOSPC (Linux)
-        proc = subprocess.run([sys.executable, "-m", "ltlwit", *args], stdout=full, stderr=subprocess.PIPE,
-                              text=True, env=subprocess_env(), cwd=ROOT, timeout=60)
+        proc = subprocess.run(
+            [sys.executable, "-m", "ltlwit", *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=subprocess_env(),
+            cwd=ROOT,
+            timeout=60,
+        )
     assert proc.returncode == ExitStatus.ERROR
     (line,) = proc.stderr.splitlines()  # one line, no traceback
     assert line.startswith("ltlwit: ") and "No space left on device" in line
@@ -146,8 +170,14 @@ def test_a_full_disk_still_gets_the_junit_report_written(tmp_path) -> None:
     spec, report = tmp_path / "s.spec", tmp_path / "r.xml"
     spec.write_text("a: F a\nb: G b\n")
     with open("/dev/full", "w") as full:
-        proc = subprocess.run([sys.executable, "-m", "ltlwit", "check", "--junit", str(report), str(spec)],
-                              stdout=full, stderr=subprocess.PIPE, text=True, env=subprocess_env(), cwd=ROOT,
-                              timeout=60)
+        proc = subprocess.run(
+            [sys.executable, "-m", "ltlwit", "check", "--junit", str(report), str(spec)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=subprocess_env(),
+            cwd=ROOT,
+            timeout=60,
+        )
     assert proc.returncode == ExitStatus.ERROR and "No space left on device" in proc.stderr
     assert report.read_text().count("<testcase") == 2

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from cli_support import run
+
 from ltlwit.logic.syntax import parse_formula
 
 

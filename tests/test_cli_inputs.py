@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 import io
+
+import pytest
 
 from ltlwit.pipeline.inputs import InputItem, read_inputs, read_stream
 
@@ -33,8 +33,9 @@ def test_limits_and_encodings(small_limit) -> None:
     got = items(b"a\n" + b"x" * (LIMIT + 1) + b"\n\xff\nb\n")
     assert [(text, line) for text, line, _ in got] == [("a", 1), ("", 2), ("", 3), ("b", 4)]
     assert "UTF-8" in got[2][2]
-    assert got[1][2] == ("line longer than 0.0625 MiB; skipped (set LTLWIT_MAX_LINE_MIB to a larger "
-                         "number of MiB to read it)")
+    assert got[1][2] == (
+        "line longer than 0.0625 MiB; skipped (set LTLWIT_MAX_LINE_MIB to a larger number of MiB to read it)"
+    )
 
 
 def test_a_line_of_exactly_the_limit_is_fine(small_limit) -> None:

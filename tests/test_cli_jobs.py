@@ -14,8 +14,8 @@ import subprocess
 import time
 
 import pytest
-
 from cli_support import ROOT, json_lines, ltlwit_command, run, run_process, subprocess_env
+
 from ltlwit.cli.status import ExitStatus
 
 
@@ -29,11 +29,24 @@ def counter(n: int) -> str:
 def mixed_inputs(tmp_path) -> list[str]:
     """Two files of every kind of line (sat, unsat, propositional, parse errors, a line that is
     not UTF-8, formulas met again), an argument and a missing file."""
-    kinds = ["G(req{i} -> F grant) & F req{i}", "(a{i} -> b) & a{i}", "GFa{i} & FG!a{i}", "p{i} & !p{i}",
-             "(q{i} U r) U", "X(c{i} M d)", "a{i} xor b", "F G x{i} | G F !x{i}", "&Ua{i}b!Xc", "G(a{i} U"]
+    kinds = [
+        "G(req{i} -> F grant) & F req{i}",
+        "(a{i} -> b) & a{i}",
+        "GFa{i} & FG!a{i}",
+        "p{i} & !p{i}",
+        "(q{i} U r) U",
+        "X(c{i} M d)",
+        "a{i} xor b",
+        "F G x{i} | G F !x{i}",
+        "&Ua{i}b!Xc",
+        "G(a{i} U",
+    ]
     one = tmp_path / "one.txt"
-    one.write_bytes("".join(kinds[i % len(kinds)].format(i=i % 97) + "\n" for i in range(1500)).encode()
-                    + b"\xff\xfe not utf-8\n" + b"# a comment\n\nGF last\n")
+    one.write_bytes(
+        "".join(kinds[i % len(kinds)].format(i=i % 97) + "\n" for i in range(1500)).encode()
+        + b"\xff\xfe not utf-8\n"
+        + b"# a comment\n\nGF last\n"
+    )
     two = tmp_path / "two.txt"
     two.write_text("".join(kinds[(i * 7) % len(kinds)].format(i=i) + "\n" for i in range(300)))
     return ["a U b", "-F", str(one), "-F", str(tmp_path / "missing.txt"), "-F", str(two)]
@@ -101,8 +114,15 @@ def test_the_progress_line_is_that_of_one_process(monkeypatch) -> None:
     shown = []
     for jobs in ("1", "2"):
         out, err = io.StringIO(), io.StringIO()
-        env = Environment(stdin=io.BytesIO(), stdout=out, stderr=err, stdin_isatty=True, stdout_isatty=False,
-                          stderr_isatty=True, color_allowed=False)
+        env = Environment(
+            stdin=io.BytesIO(),
+            stdout=out,
+            stderr=err,
+            stdin_isatty=True,
+            stdout_isatty=False,
+            stderr_isatty=True,
+            color_allowed=False,
+        )
         args = ["solve", "-j", jobs, *(f"F p{i}" for i in range(30)), "(", "x & !x"]
         assert cli.main(args, standalone_mode=False, obj=env) == ExitStatus.ERROR
         shown.append((out.getvalue(), re.sub(r", [0-9]+/s", "", err.getvalue())))  # the rate varies
@@ -127,8 +147,10 @@ def test_verify_with_workers(tmp_path) -> None:
 
 def test_check_with_workers(tmp_path) -> None:
     spec = tmp_path / "many.spec"
-    spec.write_text("".join(f"s{i}: G(r{i % 5} -> F g{i % 5})\n" for i in range(40))
-                    + "quiet: G !r0\nnever: F(g1 & !g1)   # expect: unsat\nbad: (\nwrong: F x   # expect: unsat\n")
+    spec.write_text(
+        "".join(f"s{i}: G(r{i % 5} -> F g{i % 5})\n" for i in range(40))
+        + "quiet: G !r0\nnever: F(g1 & !g1)   # expect: unsat\nbad: (\nwrong: F x   # expect: unsat\n"
+    )
     args = ["--vacuity", str(spec), str(ROOT / "examples" / "arbiter.spec")]
     one = run_process("check", *args, "--junit", str(tmp_path / "one.xml"))
     two = run_process("check", "-j", "2", *args, "--junit", str(tmp_path / "two.xml"))
@@ -162,13 +184,17 @@ def test_shards_partition_the_inputs_and_merge_back_in_order(tmp_path, command: 
     outputs = []
     for k in range(3):
         out = tmp_path / f"shard-{k}.jsonl"
-        shard = run_process(command, "--format", "json", "--shard", f"{k}/3", *(["-j", "2"] if k == 1 else []),
-                            "-F", str(path))
+        shard = run_process(
+            command, "--format", "json", "--shard", f"{k}/3", *(["-j", "2"] if k == 1 else []), "-F", str(path)
+        )
         out.write_bytes(shard.stdout)
         outputs.append(out)
         assert [r["line"] for r in json_lines(shard.stdout.decode())] == list(range(k + 1, 101, 3))
-    merged = subprocess.run(["bash", "-c", "paste -d '\\n' " + " ".join(shlex.quote(str(o)) for o in outputs)
-                             + " | sed '/^$/d'"], capture_output=True, check=True)
+    merged = subprocess.run(
+        ["bash", "-c", "paste -d '\\n' " + " ".join(shlex.quote(str(o)) for o in outputs) + " | sed '/^$/d'"],
+        capture_output=True,
+        check=True,
+    )
     assert without_times(merged.stdout.decode()) == without_times(whole.stdout.decode())
 
 
@@ -197,10 +223,16 @@ def test_ctrl_c_ends_every_worker_quietly() -> None:
     """Ctrl-C on a terminal reaches the whole process group, workers included."""
     # as from a terminal: SIGINT at its default even where this test runs with it ignored (a
     # shell's background job, `nohup`), which Python, and so ltlwit, would inherit and keep
-    proc = subprocess.Popen(ltlwit_command("solve", "-j", "2", "-F", "-"), stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=subprocess_env(), cwd=ROOT,
-                            start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = subprocess.Popen(
+        ltlwit_command("solve", "-j", "2", "-F", "-"),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=subprocess_env(),
+        cwd=ROOT,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     proc.stdin.write(b"a\nF b\n")
     proc.stdin.flush()
     assert proc.stdout.readline() == b"a\n"
@@ -220,8 +252,13 @@ def test_ctrl_c_ends_every_worker_quietly() -> None:
 def test_a_closed_stdout_ends_every_worker_quietly(tmp_path) -> None:
     path = tmp_path / "many.txt"
     path.write_text("a & !b\n" * 100_000)
-    proc = subprocess.Popen(ltlwit_command("solve", "-j", "2", "-F", str(path)), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=subprocess_env(), cwd=ROOT)
+    proc = subprocess.Popen(
+        ltlwit_command("solve", "-j", "2", "-F", str(path)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=subprocess_env(),
+        cwd=ROOT,
+    )
     assert proc.stdout.readline() == b"a & !b\n"
     workers = _children(proc.pid)
     proc.stdout.close()
@@ -232,8 +269,13 @@ def test_a_closed_stdout_ends_every_worker_quietly(tmp_path) -> None:
 
 
 def test_workers_die_with_a_killed_run(tmp_path) -> None:
-    proc = subprocess.Popen(ltlwit_command("solve", "-j", "2", counter(24), counter(23)), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=subprocess_env(), cwd=ROOT)
+    proc = subprocess.Popen(
+        ltlwit_command("solve", "-j", "2", counter(24), counter(23)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=subprocess_env(),
+        cwd=ROOT,
+    )
     deadline = time.monotonic() + 30
     while len(workers := _children(proc.pid)) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -3,14 +3,34 @@
 from __future__ import annotations
 
 import pytest
-
 from cli_support import json_lines, run
+
 from ltlwit.logic.prop import entails
 from ltlwit.logic.syntax import ParseError, parse_assignment, parse_formula, parse_trace
 
-SOLVE_KEYS = {"input", "file", "line", "name", "logic", "status", "witness", "witness_polish", "assignment", "source", "rank",
-              "candidates_tried", "models_skipped", "semantics", "verified", "core", "core_minimal", "time_ms",
-              "reason", "error", "warnings"}
+SOLVE_KEYS = {
+    "input",
+    "file",
+    "line",
+    "name",
+    "logic",
+    "status",
+    "witness",
+    "witness_polish",
+    "assignment",
+    "source",
+    "rank",
+    "candidates_tried",
+    "models_skipped",
+    "semantics",
+    "verified",
+    "core",
+    "core_minimal",
+    "time_ms",
+    "reason",
+    "error",
+    "warnings",
+}
 
 
 def test_one_object_per_input_with_every_key(tmp_path) -> None:
@@ -21,7 +41,11 @@ def test_one_object_per_input_with_every_key(tmp_path) -> None:
     assert [r["input"] for r in records] == ["x | y", "(a -> b) & !b", "G(req -> F grant)", "a & !a", "a U U"]
     assert all(set(r) == SOLVE_KEYS for r in records)
     assert [(r["file"], r["line"]) for r in records] == [
-        ("<arg 1>", 1), (str(path), 2), (str(path), 4), (str(path), 5), (str(path), 6),
+        ("<arg 1>", 1),
+        (str(path), 2),
+        (str(path), 4),
+        (str(path), 5),
+        (str(path), 6),
     ]
     assert [r["status"] for r in records] == ["sat", "sat", "sat", "unsat", "error"]
     assert [r["logic"] for r in records] == ["prop", "prop", "ltl", "prop", None]
@@ -33,8 +57,11 @@ def test_one_object_per_input_with_every_key(tmp_path) -> None:
 
 
 def test_witness_polish_is_deepltl_notation() -> None:
-    records = json_lines(run("solve", "--format", "json", "--model", "none", "(a -> b) & a", "X !c & a",
-                             "G(req -> F grant) & F req").stdout)
+    records = json_lines(
+        run(
+            "solve", "--format", "json", "--model", "none", "(a -> b) & a", "X !c & a", "G(req -> F grant) & F req"
+        ).stdout
+    )
     assert [r["witness_polish"] for r in records[:1]] == ["a1b1"]
     for record in records[1:]:
         assert parse_trace(record["witness_polish"], "polish") == parse_trace(record["witness"], "spot")
@@ -84,7 +111,11 @@ def test_unknown_record_has_a_reason(monkeypatch) -> None:
     from ltlwit.logic import ltl
     from ltlwit.logic.result import Unknown
 
-    monkeypatch.setattr(ltl, "solve", lambda formula, budget=None, engine="auto", semantics="infinite": Unknown("state budget exhausted"))
+    monkeypatch.setattr(
+        ltl,
+        "solve",
+        lambda formula, budget=None, engine="auto", semantics="infinite": Unknown("state budget exhausted"),
+    )
     result = run("solve", "--format", "json", "--timeout", "1", "G F a")
     (record,) = json_lines(result.stdout)
     assert (record["status"], record["reason"], record["source"]) == ("unknown", "state budget exhausted", "engine")

@@ -7,7 +7,6 @@ import re
 import shlex
 
 import pytest
-
 from cli_support import ROOT, run
 
 README = (ROOT / "README.md").read_text()

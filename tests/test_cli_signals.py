@@ -7,6 +7,7 @@ import signal
 import subprocess
 
 from cli_support import ROOT, ltlwit_command, subprocess_env
+
 from ltlwit.cli.status import ExitStatus
 
 
@@ -15,7 +16,10 @@ def test_closed_pipe_is_quiet(tmp_path) -> None:
     path.write_text("a & !b\n" * 50_000)
     proc = subprocess.Popen(
         ltlwit_command("solve", "-F", str(path)),
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=subprocess_env(), cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=subprocess_env(),
+        cwd=ROOT,
     )
     assert proc.stdout.readline() == b"a & !b\n"
     proc.stdout.close()  # what `head -1` does after its line
@@ -34,7 +38,11 @@ def _default_sigint() -> None:
 def test_ctrl_c_is_quiet() -> None:
     proc = subprocess.Popen(
         ltlwit_command("solve", "-F", "-"),
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=subprocess_env(), cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=subprocess_env(),
+        cwd=ROOT,
         preexec_fn=_default_sigint,
     )
     proc.stdin.write(b"a\n")
@@ -49,7 +57,10 @@ def test_ctrl_c_is_quiet() -> None:
 def test_closed_pipe_during_help_is_quiet_too() -> None:
     proc = subprocess.Popen(
         ltlwit_command("solve", "--help"),
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=subprocess_env(), cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=subprocess_env(),
+        cwd=ROOT,
     )
     proc.stdout.close()  # closed before ltlwit writes a byte
     _, err = proc.communicate(timeout=60)
@@ -80,7 +91,10 @@ def test_check_writes_its_junit_report_though_the_reader_went_away(tmp_path) -> 
     report = tmp_path / "report.xml"
     proc = subprocess.Popen(
         ltlwit_command("check", "--junit", str(report), str(spec)),
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=subprocess_env(), cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=subprocess_env(),
+        cwd=ROOT,
     )
     assert proc.stdout.readline().startswith(b"PASS")
     proc.stdout.close()

@@ -8,16 +8,16 @@ import itertools
 import json
 
 import pytest
+from cli_support import run
 
 import ltlwit
-from cli_support import run
 from ltlwit.logic.formula import And, Not, ap, binop, unop
 from ltlwit.logic.syntax import parse_formula, print_formula
 from ltlwit.logic.syntax.infix import parse_spot
 from ltlwit.logic.syntax.names import STATUS_WORDS, spot_ap
+from ltlwit.pipeline.answers import plural
 from ltlwit.pipeline.models import family_models, select
 from ltlwit.pipeline.options import SolveOptions
-from ltlwit.pipeline.answers import plural
 
 # -- models --------------------------------------------------------------------------------------
 
@@ -32,8 +32,13 @@ def bundled(tmp_path, monkeypatch):
     folder.mkdir()
     for name in ("si-ltl", "si-prop", "dual-ltl"):
         arch, task = name.split("-")
-        manifest = {"format": "ltlwit-weights/1", "name": name, "arch": arch, "task": task,
-                    "training": {"steps": 10, "device": "NVIDIA H100 80GB HBM3"}}
+        manifest = {
+            "format": "ltlwit-weights/1",
+            "name": name,
+            "arch": arch,
+            "task": task,
+            "training": {"steps": 10, "device": "NVIDIA H100 80GB HBM3"},
+        }
         (folder / f"{name}.json").write_text(json.dumps(manifest))
     monkeypatch.setattr(registry, "_bundled_folder", lambda: folder)
     monkeypatch.setenv("LTLWIT_HOME", str(tmp_path / "home"))
@@ -121,9 +126,44 @@ def test_the_api_names_no_cli_flag_for_a_temporal_formula_under_prop() -> None:
 #: Names with operator letters, digits and keywords in every place, and names only quotes can hold.
 NAMES = [
     *("".join(letters) for n in (1, 2, 3) for letters in itertools.product("aFGXURWeq0_", repeat=n)),
-    "Req", "Uab", "F0", "G1", "X1y", "xorab", "xor", "wX", "wXa", "wXFa", "true", "False", "TRUE", "Once",
-    "H1", "Sa", "S", "T", "Y", "Z", "O", "H", "M", "V", "first_match", "p0", "req.ack", "cycle",
-    "UNSAT", "UNKNOWN", "ERROR", "UNSATx", "x < 3", 'say "hi"', "back\\slash", "a;b", "{c}", "é",
+    "Req",
+    "Uab",
+    "F0",
+    "G1",
+    "X1y",
+    "xorab",
+    "xor",
+    "wX",
+    "wXa",
+    "wXFa",
+    "true",
+    "False",
+    "TRUE",
+    "Once",
+    "H1",
+    "Sa",
+    "S",
+    "T",
+    "Y",
+    "Z",
+    "O",
+    "H",
+    "M",
+    "V",
+    "first_match",
+    "p0",
+    "req.ack",
+    "cycle",
+    "UNSAT",
+    "UNKNOWN",
+    "ERROR",
+    "UNSATx",
+    "x < 3",
+    'say "hi"',
+    "back\\slash",
+    "a;b",
+    "{c}",
+    "é",
 ]
 
 

@@ -17,8 +17,8 @@ import threading
 import time
 
 import pytest
-
 from cli_support import ROOT, ltlwit_command, subprocess_env
+
 from ltlwit.cli.environment import Environment
 from ltlwit.cli.output import SolveText
 from ltlwit.cli.progress import StatusLine
@@ -32,8 +32,10 @@ needs_pty = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals
 
 ERASE = "\r\x1b[K"
 #: What the line says while the engine works on an argument, with no --timeout.
-STATUS = re.compile(r"ltlwit: <arg 1>: \d+\.\d s, (search round \d+|k-liveness|minimising the witness|"
-                    r"checking the witness|rewriting|engine|parsing); no time limit \(--timeout SECONDS\)")
+STATUS = re.compile(
+    r"ltlwit: <arg 1>: \d+\.\d s, (search round \d+|k-liveness|minimising the witness|"
+    r"checking the witness|rewriting|engine|parsing); no time limit \(--timeout SECONDS\)"
+)
 
 
 def arbiter(n: int) -> str:
@@ -47,8 +49,9 @@ def arbiter(n: int) -> str:
 LONG = arbiter(24)
 
 
-def in_terminal(*args: str, stdout_too: bool = False, after: float = 0.1,
-                until: str | None = None) -> tuple[int, str, str]:
+def in_terminal(
+    *args: str, stdout_too: bool = False, after: float = 0.1, until: str | None = None
+) -> tuple[int, str, str]:
     """`ltlwit ARGS...` with stderr (and with `stdout_too` stdout) on a pseudo-terminal of 200
     columns and LTLWIT_STATUS_AFTER=`after`: (exit status, what the terminal got, stdout).
     `until`: Ctrl-C once the terminal got that text."""
@@ -58,9 +61,15 @@ def in_terminal(*args: str, stdout_too: bool = False, after: float = 0.1,
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
     env = subprocess_env() | {"LTLWIT_STATUS_AFTER": str(after)}
-    proc = subprocess.Popen(ltlwit_command(*args), stdin=subprocess.DEVNULL,
-                            stdout=slave if stdout_too else subprocess.PIPE, stderr=slave, env=env, cwd=ROOT,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = subprocess.Popen(
+        ltlwit_command(*args),
+        stdin=subprocess.DEVNULL,
+        stdout=slave if stdout_too else subprocess.PIPE,
+        stderr=slave,
+        env=env,
+        cwd=ROOT,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     os.close(slave)
     drained: list[bytes] = []  # stdout read beside the terminal: a witness over the pipe's 64 KB
     reader = threading.Thread(target=lambda: drained.append(proc.stdout.read())) if not stdout_too else None
@@ -113,7 +122,7 @@ def screen(raw: str) -> list[str]:
             lines.append("".join(line))
             line, col = [], 0
         else:
-            line[col:col + 1] = [char]
+            line[col : col + 1] = [char]
             col += 1
     if line:
         lines.append("".join(line))
@@ -172,8 +181,9 @@ def test_none_below_the_threshold() -> None:
 
 def test_none_off_a_terminal() -> None:
     env = subprocess_env() | {"LTLWIT_STATUS_AFTER": "0.1"}
-    done = subprocess.run(ltlwit_command("solve", "--model", "none", LONG), capture_output=True, env=env,
-                          cwd=ROOT, timeout=120)
+    done = subprocess.run(
+        ltlwit_command("solve", "--model", "none", LONG), capture_output=True, env=env, cwd=ROOT, timeout=120
+    )
     assert done.returncode == ExitStatus.SUCCESS and done.stderr == b""
     assert done.stdout.count(b"\n") == 1 and b"\x1b" not in done.stdout
 
@@ -189,8 +199,16 @@ def test_none_with_jobs() -> None:
 
 
 def terminal_env(after: float = 0.0) -> Environment:
-    return Environment(stdin=io.BytesIO(), stdout=io.StringIO(), stderr=io.StringIO(), stdin_isatty=False,
-                       stdout_isatty=False, stderr_isatty=True, color_allowed=False, status_after=after)
+    return Environment(
+        stdin=io.BytesIO(),
+        stdout=io.StringIO(),
+        stderr=io.StringIO(),
+        stdin_isatty=False,
+        stdout_isatty=False,
+        stderr_isatty=True,
+        color_allowed=False,
+        status_after=after,
+    )
 
 
 def test_it_names_the_first_input_not_yet_answered_and_wipes_itself_for_an_answer() -> None:
@@ -202,8 +220,9 @@ def test_it_names_the_first_input_not_yet_answered_and_wipes_itself_for_an_answe
     next(items), next(items)  # a model batch: both read
     stage.enter("models (a batch of 2)")
     line.draw()
-    assert re.fullmatch(r"\r\x1b\[Kltlwit: f.txt:1: \d+\.\d s, models \(a batch of 2\); no time limit.*",
-                        env.stderr.getvalue())  # cut to 79 characters: a test's stream has no width
+    assert re.fullmatch(
+        r"\r\x1b\[Kltlwit: f.txt:1: \d+\.\d s, models \(a batch of 2\); no time limit.*", env.stderr.getvalue()
+    )  # cut to 79 characters: a test's stream has no width
     printer.emit(Solution(item=first, status="unsat"))
     assert env.stderr.getvalue().endswith(ERASE) and env.stdout.getvalue() == "UNSAT\n"
     line.draw()

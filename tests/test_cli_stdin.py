@@ -22,7 +22,9 @@ def test_dash_reads_stdin_among_other_inputs(tmp_path) -> None:
     path.write_text("z\n")
     result = run("solve", "--format", "json", "x", "-F", "-", "-F", str(path), input="y\n")
     assert [(r["input"], r["file"], r["line"]) for r in json_lines(result.stdout)] == [
-        ("x", "<arg 1>", 1), ("y", "<stdin>", 1), ("z", str(path), 1),
+        ("x", "<arg 1>", 1),
+        ("y", "<stdin>", 1),
+        ("z", str(path), 1),
     ]
 
 

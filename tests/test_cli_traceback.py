@@ -4,8 +4,8 @@ and the traceback for a bug report with `--traceback` or LTLWIT_TRACEBACK=1."""
 from __future__ import annotations
 
 import pytest
-
 from cli_support import run
+
 from ltlwit.cli.status import ExitStatus
 from ltlwit.pipeline import run as pipeline_run
 from ltlwit.pipeline import verify as verify_module

@@ -9,8 +9,8 @@ import subprocess
 import sys
 
 import pytest
-
 from cli_support import ROOT, run, subprocess_env
+
 from ltlwit.train.label import GenerateConfig, generate_dataset
 
 
@@ -34,9 +34,32 @@ def home(tmp_path, monkeypatch):
 
 
 def train_args(data_dir, name, *extra):
-    return ("train", "--task", "ltl", "--arch", "si", "--preset", "tiny", "--data", str(data_dir), "--steps", "20",
-            "--device", "cpu", "--name", name, "--log-every", "5", "--val-every", "0", "--ckpt-every", "0",
-            "--batch-size", "16", *extra)
+    return (
+        "train",
+        "--task",
+        "ltl",
+        "--arch",
+        "si",
+        "--preset",
+        "tiny",
+        "--data",
+        str(data_dir),
+        "--steps",
+        "20",
+        "--device",
+        "cpu",
+        "--name",
+        name,
+        "--log-every",
+        "5",
+        "--val-every",
+        "0",
+        "--ckpt-every",
+        "0",
+        "--batch-size",
+        "16",
+        *extra,
+    )
 
 
 def losses(home, name):
@@ -78,8 +101,23 @@ def test_train_errors(data_dir, home, tmp_path):
     assert bad.exit_code == 2 and "bad model name" in bad.stderr
     empty = tmp_path / "empty"
     empty.mkdir()
-    missing = run("train", "--task", "ltl", "--arch", "si", "--preset", "tiny", "--data", str(empty), "--steps", "2",
-                  "--device", "cpu", "--name", "x")
+    missing = run(
+        "train",
+        "--task",
+        "ltl",
+        "--arch",
+        "si",
+        "--preset",
+        "tiny",
+        "--data",
+        str(empty),
+        "--steps",
+        "2",
+        "--device",
+        "cpu",
+        "--name",
+        "x",
+    )
     assert missing.exit_code == 2 and "no train.txt.gz or train.txt" in missing.stderr
 
 
@@ -99,8 +137,26 @@ def test_schedule_and_model_options_reach_the_loop(data_dir, home):
     `ltlwit train`: the logged learning rates follow them, the weights carry the config, and a
     run from another's weights starts at their step."""
     small = ("--val-samples", "8", "--greedy-samples", "4")  # a short final validation
-    first = run(*train_args(data_dir, "sched", "--steps", "4", "--log-every", "1", "--lr", "0.004", "--warmup", "2",
-                            "--min-lr-ratio", "0.5", "--emb-dropout", "0", "--no-cross-rope", *small))
+    first = run(
+        *train_args(
+            data_dir,
+            "sched",
+            "--steps",
+            "4",
+            "--log-every",
+            "1",
+            "--lr",
+            "0.004",
+            "--warmup",
+            "2",
+            "--min-lr-ratio",
+            "0.5",
+            "--emb-dropout",
+            "0",
+            "--no-cross-rope",
+            *small,
+        )
+    )
     assert first.exit_code == 0, first.stderr
     rates = [r["lr"] for r in map(json.loads, (home / "checkpoints" / "sched" / "log.jsonl").open()) if "lr" in r]
     assert rates[0] < rates[1] == pytest.approx(0.004)  # warm-up over 2 steps to the peak
@@ -114,11 +170,28 @@ def test_schedule_and_model_options_reach_the_loop(data_dir, home):
 
 
 def test_data_of_the_other_task_is_named(data_dir, home):
-    result = run("train", "--task", "prop", "--arch", "si", "--preset", "tiny", "--data", str(data_dir), "--steps",
-                 "2", "--device", "cpu", "--name", "x")
+    result = run(
+        "train",
+        "--task",
+        "prop",
+        "--arch",
+        "si",
+        "--preset",
+        "tiny",
+        "--data",
+        str(data_dir),
+        "--steps",
+        "2",
+        "--device",
+        "cpu",
+        "--name",
+        "x",
+    )
     assert result.exit_code == 2
-    assert "train.txt.gz:1: an LTL sample (its label is a trace): --task prop trains a model for propositional " \
-           "formulas" in result.stderr
+    assert (
+        "train.txt.gz:1: an LTL sample (its label is a trace): --task prop trains a model for propositional "
+        "formulas" in result.stderr
+    )
 
 
 def test_gpu_options_reach_the_loop(data_dir, home, tmp_path):
@@ -126,8 +199,20 @@ def test_gpu_options_reach_the_loop(data_dir, home, tmp_path):
     without a GPU is a one-line error."""
     extra = tmp_path / "ap1.txt"
     extra.write_text("Xa\n1;{a}\n")
-    result = run(*train_args(data_dir, "gpu-opts", "--steps", "2", "--extra-train", str(extra), "--static-shapes", "16",
-                             "--checkpoint-part-mb", "0.05"))
+    result = run(
+        *train_args(
+            data_dir,
+            "gpu-opts",
+            "--steps",
+            "2",
+            "--extra-train",
+            str(extra),
+            "--static-shapes",
+            "16",
+            "--checkpoint-part-mb",
+            "0.05",
+        )
+    )
     assert result.exit_code == 0, result.stderr
     assert str(extra) in result.stderr  # loaded beside DIR/train
     out = home / "checkpoints" / "gpu-opts"
@@ -141,8 +226,17 @@ def test_gpu_options_reach_the_loop(data_dir, home, tmp_path):
 def test_two_process_torchrun_on_cpu(data_dir, tmp_path):
     env = subprocess_env()
     env["LTLWIT_HOME"] = str(tmp_path / "home")
-    command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2",
-               "-m", "ltlwit", *train_args(data_dir, "ddp", "--batch-size", "8")]
+    command = [
+        sys.executable,
+        "-m",
+        "torch.distributed.run",
+        "--standalone",
+        "--nproc_per_node",
+        "2",
+        "-m",
+        "ltlwit",
+        *train_args(data_dir, "ddp", "--batch-size", "8"),
+    ]
     command[command.index("20")] = "6"
     done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]

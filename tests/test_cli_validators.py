@@ -5,9 +5,9 @@ verdict (never a silent pass); what cannot run is a usage error up front."""
 from __future__ import annotations
 
 import pytest
+from cli_support import json_lines, run
 
 import ltlwit
-from cli_support import json_lines, run
 from ltlwit.logic import validators
 from ltlwit.logic.validators import Validation
 
@@ -15,13 +15,18 @@ from ltlwit.logic.validators import Validation
 @pytest.fixture
 def lying_aiger(monkeypatch):
     """The aiger validator replaced by one that rejects every witness (a bug to be caught)."""
-    monkeypatch.setitem(validators.VALIDATORS, "aiger",
-                        lambda formula, witness, semantics="infinite": Validation(False, ({"a": False},), 0))
+    monkeypatch.setitem(
+        validators.VALIDATORS,
+        "aiger",
+        lambda formula, witness, semantics="infinite": Validation(False, ({"a": False},), 0),
+    )
 
 
 def test_solve_with_a_second_validator_answers_as_before() -> None:
     for jobs in ("1", "2"):
-        out = run("solve", "--validator", "aiger", "-j", jobs, "--format", "json", "G(a -> F b) & F a", "a & !a", "x | y")
+        out = run(
+            "solve", "--validator", "aiger", "-j", jobs, "--format", "json", "G(a -> F b) & F a", "a & !a", "x | y"
+        )
         rows = json_lines(out.stdout)
         assert out.exit_code == 1 and [r["status"] for r in rows] == ["sat", "unsat", "sat"]
         assert rows[0]["verified"] is True and rows[2]["verified"] is True

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-
 from cli_support import json_lines, run
 
 
-@pytest.mark.parametrize("witness", ["a0", "{\"a\": false}", "!a", "a0b1", "b1a0", "!a & b"])
+@pytest.mark.parametrize("witness", ["a0", '{"a": false}', "!a", "a0b1", "b1a0", "!a & b"])
 def test_propositional_witness_spellings_that_hold(witness: str) -> None:
     result = run("verify", "!a | (b & c)", witness)
     assert (result.exit_code, result.stdout) == (0, "HOLDS\n")
@@ -48,7 +47,8 @@ def test_file_of_pairs_json(tmp_path) -> None:
     result = run("verify", "--format", "json", "-F", str(path))
     records = json_lines(result.stdout)
     assert [(r["formula"], r["witness"], r["holds"]) for r in records[:2]] == [
-        ("a & b", "a1b1", True), ("F a", "cycle{!a}", False),
+        ("a & b", "a1b1", True),
+        ("F a", "cycle{!a}", False),
     ]
     assert [(r["line"], r["status"]) for r in records] == [(1, "holds"), (2, "fails"), (4, "error"), (5, "error")]
     assert {"formula", "witness", "holds"} <= set(records[0])
@@ -70,10 +70,28 @@ def test_bad_formula_is_located() -> None:
 
 
 ROUND_TRIP_FORMULAS = [
-    "a & !b", "(a -> b) & a", "a <-> b", "a | !a", "t | !t", "true", '"t" & !u', "p0 & !p1", "a1 & b0",
-    '"x y" & !"b#c"', "X a", "G(req -> F grant)", "X X !a & a", "GF (a & !b) & FG c", "G a | !G a",
-    'G("a;b" -> X "c{d}")', 'F "t"', "p0 U (p1 & X !p0)",
-    'G "Req"', 'G "X1"', 'G "Gb"', 'G("Fa" & !b)',  # names that read as operators unquoted
+    "a & !b",
+    "(a -> b) & a",
+    "a <-> b",
+    "a | !a",
+    "t | !t",
+    "true",
+    '"t" & !u',
+    "p0 & !p1",
+    "a1 & b0",
+    '"x y" & !"b#c"',
+    "X a",
+    "G(req -> F grant)",
+    "X X !a & a",
+    "GF (a & !b) & FG c",
+    "G a | !G a",
+    'G("a;b" -> X "c{d}")',
+    'F "t"',
+    "p0 U (p1 & X !p0)",
+    'G "Req"',
+    'G "X1"',
+    'G "Gb"',
+    'G("Fa" & !b)',  # names that read as operators unquoted
 ]
 
 

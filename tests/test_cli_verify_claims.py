@@ -5,9 +5,9 @@ pasted beside its inputs verifies line by line."""
 from __future__ import annotations
 
 import pytest
+from cli_support import json_lines, run, run_process
 
 import ltlwit
-from cli_support import json_lines, run, run_process
 from ltlwit.cli.status import ExitStatus
 from ltlwit.logic.result import Unknown
 

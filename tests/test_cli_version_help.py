@@ -6,8 +6,8 @@ import subprocess
 import sys
 
 import pytest
-
 from cli_support import ROOT, run, run_process, subprocess_env
+
 from ltlwit import __version__
 
 
@@ -26,7 +26,14 @@ def test_help_exits_0_and_lists_the_options(args: list[str]) -> None:
 
 def test_solve_help_shows_every_choice() -> None:
     text = run("solve", "--help").stdout
-    for word in ("auto|ltl|prop", "auto|spot|polish|polish-spaced|lbt", "text|json", "auto|builtin|spot", "--timeout", "--model"):
+    for word in (
+        "auto|ltl|prop",
+        "auto|spot|polish|polish-spaced|lbt",
+        "text|json",
+        "auto|builtin|spot",
+        "--timeout",
+        "--model",
+    ):
         assert word in text
 
 
@@ -34,7 +41,11 @@ def _imported_modules(*args: str) -> str:
     """`python -X importtime -m ltlwit ARGS`: its import log (stderr), one module per line."""
     proc = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "ltlwit", *args],
-        capture_output=True, text=True, env=subprocess_env(), cwd=ROOT, timeout=120,
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        cwd=ROOT,
+        timeout=120,
     )
     assert proc.returncode in (0, 1), proc.stderr[-2000:]
     return proc.stderr
@@ -55,10 +66,13 @@ def test_each_command_module_loads_only_when_its_command_runs() -> None:
 
     def loaded(*args: str) -> set[str]:
         """The modules of a process that ran `ltlwit ARGS` (importtime logs no importlib)."""
-        code = (f"import sys; from ltlwit.cli import cli; cli.main({list(args)!r}, standalone_mode=False); "
-                "print(*sys.modules, file=sys.stderr)")
-        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=subprocess_env(),
-                              cwd=ROOT, timeout=120)
+        code = (
+            f"import sys; from ltlwit.cli import cli; cli.main({list(args)!r}, standalone_mode=False); "
+            "print(*sys.modules, file=sys.stderr)"
+        )
+        proc = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=subprocess_env(), cwd=ROOT, timeout=120
+        )
         assert proc.returncode == 0 and "Usage: ltlwit" in proc.stdout, proc.stderr[-2000:]
         return set(proc.stderr.split())
 

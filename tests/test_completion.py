@@ -9,8 +9,8 @@ import subprocess
 import sys
 
 import pytest
-
 from cli_support import ROOT, run, subprocess_env
+
 from ltlwit.cli.completion import completion_script
 
 FILES = {"bash": "ltlwit.bash", "zsh": "_ltlwit", "fish": "ltlwit.fish"}
@@ -23,7 +23,8 @@ def test_static_files_match_the_command(shell: str) -> None:
     committed = (ROOT / "completions" / FILES[shell]).read_text()
     assert printed.stdout == committed, (
         f"completions/{FILES[shell]} is out of date: run `python -m ltlwit completion {shell} > "
-        f"completions/{FILES[shell]}`")
+        f"completions/{FILES[shell]}`"
+    )
     assert printed.stdout == completion_script(shell).rstrip("\n") + "\n"
     assert "_LTLWIT_COMPLETE" in printed.stdout
 
@@ -37,12 +38,14 @@ def bash_complete(tmp_path, line: str) -> list[str]:
     """What bash offers for `line` (the cursor at its end), with completions/ltlwit.bash sourced
     and an `ltlwit` on PATH that runs this checkout."""
     wrapper = tmp_path / "ltlwit"
-    wrapper.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m ltlwit \"$@\"\n")
+    wrapper.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m ltlwit "$@"\n')
     wrapper.chmod(0o755)
     words = line.split(" ")
-    script = (f"source {shlex.quote(str(ROOT / 'completions' / 'ltlwit.bash'))}\n"
-              f"COMP_WORDS=({' '.join(shlex.quote(w) for w in words)}); COMP_CWORD={len(words) - 1}\n"
-              "_ltlwit_completion ltlwit\nprintf '%s\\n' \"${COMPREPLY[@]}\"\n")
+    script = (
+        f"source {shlex.quote(str(ROOT / 'completions' / 'ltlwit.bash'))}\n"
+        f"COMP_WORDS=({' '.join(shlex.quote(w) for w in words)}); COMP_CWORD={len(words) - 1}\n"
+        "_ltlwit_completion ltlwit\nprintf '%s\\n' \"${COMPREPLY[@]}\"\n"
+    )
     env = subprocess_env()
     env["PATH"] = f"{tmp_path}{os.pathsep}{env['PATH']}"
     proc = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
@@ -62,7 +65,12 @@ def test_bash_completes_commands_choices_and_options(tmp_path, monkeypatch) -> N
     assert bash_complete(tmp_path, "ltlwit solve --model ") == ["auto", "si", "dual", "both", "none", *bundled, "mine"]
     assert bash_complete(tmp_path, "ltlwit check --model mi") == ["mine"]
     assert bash_complete(tmp_path, "ltlwit solve --model si,mi") == ["si,mine"]
-    assert bash_complete(tmp_path, "ltlwit solve --model si,") == ["si,si", "si,dual", *(f"si,{n}" for n in bundled), "si,mine"]
+    assert bash_complete(tmp_path, "ltlwit solve --model si,") == [
+        "si,si",
+        "si,dual",
+        *(f"si,{n}" for n in bundled),
+        "si,mine",
+    ]
     assert "--vacuity" in bash_complete(tmp_path, "ltlwit check --v")
     assert set(bash_complete(tmp_path, "ltlwit completion ")) == {"bash", "zsh", "fish"}
 
@@ -70,8 +78,14 @@ def test_bash_completes_commands_choices_and_options(tmp_path, monkeypatch) -> N
 def test_completion_answers_without_importing_torch() -> None:
     env = subprocess_env()
     env.update(_LTLWIT_COMPLETE="bash_complete", COMP_WORDS="ltlwit solve --", COMP_CWORD="2")
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "ltlwit"], capture_output=True, text=True,
-                          env=env, cwd=ROOT, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "ltlwit"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert proc.returncode == 0
     assert "plain,--model" in proc.stdout.splitlines()
     assert "| ltlwit.cli" in proc.stderr and "torch" not in proc.stderr

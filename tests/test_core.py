@@ -11,17 +11,16 @@ from __future__ import annotations
 import random
 
 import pytest
-
+from cli_support import json_lines, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import formulas
 
 import ltlwit
-from cli_support import json_lines, run
-from strategies import formulas
 from ltlwit.logic.core import fine_core, top_conjuncts, unsat_core
 from ltlwit.logic.formula import And, Formula, Not
-from ltlwit.logic.polarity import polarities, replace_at, weakening
 from ltlwit.logic.ltl import holds, solve
+from ltlwit.logic.polarity import polarities, replace_at, weakening
 from ltlwit.logic.result import Unknown, Unsat
 from ltlwit.logic.syntax import parse_formula
 
@@ -42,8 +41,14 @@ def planted(conflict: list[str], seed: int) -> tuple[list[str], list[int]]:
 
 
 def test_a_planted_conflict_is_found_exactly() -> None:
-    for seed, conflict in enumerate([["G !grant3", "F req3"], ["G(x -> X y)", "F(x & X !y)"],
-                                     ["F G busy", "G F !busy"], ["G(a -> X !a)", "G(a -> X a)", "F a"]]):
+    for seed, conflict in enumerate(
+        [
+            ["G !grant3", "F req3"],
+            ["G(x -> X y)", "F(x & X !y)"],
+            ["F G busy", "G F !busy"],
+            ["G(a -> X !a)", "G(a -> X a)", "F a"],
+        ]
+    ):
         parts, where = planted(conflict, seed)
         if conflict[0] == "G !grant3":
             where = sorted(where + [parts.index("G(req3 -> F grant3)")])  # the response it starves
@@ -86,12 +91,18 @@ def test_top_conjuncts_flatten_the_conjunction() -> None:
 def test_cli_core_in_every_format() -> None:
     spec = "G(req -> F grant) & G !grant & F req & G(a -> b)"
     out = run("solve", "--core", spec, "F a", "a & b & !a")
-    assert out.stdout.splitlines() == ["UNSAT core: G(req -> F grant) & G !grant & F req", "cycle{a}",
-                                       "UNSAT core: a & !a"]  # as written in the input
+    assert out.stdout.splitlines() == [
+        "UNSAT core: G(req -> F grant) & G !grant & F req",
+        "cycle{a}",
+        "UNSAT core: a & !a",
+    ]  # as written in the input
     [unsat, sat] = json_lines(run("solve", "--core", "--format", "json", spec, "F a").stdout)
     assert [m["conjunct"] for m in unsat["core"]] == [1, 2, 3] and unsat["core_minimal"] is True
-    assert [spec[c - 1:d] for c, d in (m["columns"] for m in unsat["core"])] == ["G(req -> F grant)", "G !grant",
-                                                                              "F req"]
+    assert [spec[c - 1 : d] for c, d in (m["columns"] for m in unsat["core"])] == [
+        "G(req -> F grant)",
+        "G !grant",
+        "F req",
+    ]
     for member in unsat["core"]:  # each witness satisfies the other members, and violates its own
         others = [m["formula"] for m in unsat["core"] if m is not member]
         assert ltlwit.verify(" & ".join(f"({o})" for o in others), member["witness"])
@@ -101,17 +112,22 @@ def test_cli_core_in_every_format() -> None:
     assert plain["core"] is None  # no --core: no extraction
     csv_row = run("solve", "--core", "--format", "csv", spec).stdout.splitlines()[1]
     assert "G(req -> F grant) & G !grant & F req,true" in csv_row
-    polish = json_lines(run("solve", "--core", "--format", "json", "--syntax", "polish-spaced",
-                            "& & F a G ! a b").stdout)[0]
+    polish = json_lines(
+        run("solve", "--core", "--format", "json", "--syntax", "polish-spaced", "& & F a G ! a b").stdout
+    )[0]
     assert [(m["formula"], m["columns"]) for m in polish["core"]] == [("Fa", None), ("G!a", None)]
 
 
 def test_conjunct_spans_follow_the_flattening() -> None:
     from ltlwit.logic.syntax.infix import conjunct_spans
 
-    for text, parts in [("(a & (b & G c)) & F d", ["a", "b", "G c", "F d"]), ("a | b", ["a | b"]),
-                        ("!a & X(b & c) & 1 & (d | e)", ["!a", "X(b & c)", "(d | e)"]),
-                        ("a * b & c U d", ["a", "b", "c U d"]), ("a & a", ["a", "a"])]:
+    for text, parts in [
+        ("(a & (b & G c)) & F d", ["a", "b", "G c", "F d"]),
+        ("a | b", ["a | b"]),
+        ("!a & X(b & c) & 1 & (d | e)", ["!a", "X(b & c)", "(d | e)"]),
+        ("a * b & c U d", ["a", "b", "c U d"]),
+        ("a & a", ["a", "a"]),
+    ]:
         formula, spans = conjunct_spans(text)
         assert formula is parse_formula(text, "spot") and [text[s:e] for s, e in spans] == parts
         assert len(parts) == len(top_conjuncts(parse_formula(text)))
@@ -159,15 +175,17 @@ def check_fine(core) -> None:
         assert isinstance(solve(And(member, Not(weak))), Unsat)
     for (k, position), witness in core.fine_witnesses:
         assert witness is not None
-        again = fine[:k] + [weakened_by(fine[k], position)] + fine[k + 1:]
+        again = fine[:k] + [weakened_by(fine[k], position)] + fine[k + 1 :]
         assert holds(And(*again), witness)
 
 
 def test_a_fine_core_weakens_exactly_what_does_not_matter() -> None:
-    for text, expected in [("G(req -> (F grant & X ack)) & G req & G !grant", ["G(req -> Fgrant & 1)", "Greq", "G!grant"]),
-                           ("G((a | c) -> F b) & G a & G !b & G d", ["G(a | 0 -> Fb)", "Ga", "G!b"]),
-                           ("F(x & X y & z) & G !y", ["F(1 & Xy & 1)", "G!y"]),
-                           ("G(a <-> X b) & G a & G !b", ["G(a <-> Xb)", "Ga", "G!b"])]:
+    for text, expected in [
+        ("G(req -> (F grant & X ack)) & G req & G !grant", ["G(req -> Fgrant & 1)", "Greq", "G!grant"]),
+        ("G((a | c) -> F b) & G a & G !b & G d", ["G(a | 0 -> Fb)", "Ga", "G!b"]),
+        ("F(x & X y & z) & G !y", ["F(1 & Xy & 1)", "G!y"]),
+        ("G(a <-> X b) & G a & G !b", ["G(a <-> Xb)", "Ga", "G!b"]),
+    ]:
         core = fine_core(unsat_core(top_conjuncts(parse_formula(text)), decide), decide)
         assert [str(f) for f in core.fine] == expected, text
         assert core.minimal
@@ -197,11 +215,19 @@ def test_cli_fine_core() -> None:
     assert run("solve", "--fine-core", spec).stdout == "UNSAT core: G(req -> Fgrant & 1) & Greq & G!grant\n"
     [answer] = json_lines(run("solve", "--fine-core", "--format", "json", spec).stdout)
     assert [(m["formula"], m["fine"]) for m in answer["core"]] == [
-        ("G(req -> (F grant & X ack))", "G(req -> Fgrant & 1)"), ("G req", "Greq"), ("G !grant", "G!grant")]
+        ("G(req -> (F grant & X ack))", "G(req -> Fgrant & 1)"),
+        ("G req", "Greq"),
+        ("G !grant", "G!grant"),
+    ]
     assert answer["core_minimal"] is True
-    assert all(m["fine"] is None for m in json_lines(run("solve", "--core", "--format", "json", spec).stdout)[0]["core"])
+    assert all(
+        m["fine"] is None for m in json_lines(run("solve", "--core", "--format", "json", spec).stdout)[0]["core"]
+    )
     assert [str(f) for f in ltlwit.solve(spec, core="fine", model="none").core.fine] == [
-        "G(req -> Fgrant & 1)", "Greq", "G!grant"]
+        "G(req -> Fgrant & 1)",
+        "Greq",
+        "G!grant",
+    ]
     with pytest.raises(ValueError, match="core must be"):
         ltlwit.solve(spec, core="finest")
 
@@ -209,10 +235,13 @@ def test_cli_fine_core() -> None:
 def test_core_members_are_the_conjuncts_as_written() -> None:
     """Whatever the engine rewrites (a bounded G spelled out, a `true` conjunct dropped), the
     core names the user's conjuncts: their text, their columns, their numbers."""
-    records = json_lines(run("solve", "--model", "none", "--core", "--format", "json",
-                             "G[0..2] c & X !c & d", "a & true & Y b").stdout)
+    records = json_lines(
+        run("solve", "--model", "none", "--core", "--format", "json", "G[0..2] c & X !c & d", "a & true & Y b").stdout
+    )
     first, second = (r["core"] for r in records)
-    assert [(m["conjunct"], m["formula"], m["columns"]) for m in first] == [(1, "G[0..2] c", [1, 9]),
-                                                                            (2, "X !c", [13, 16])]
+    assert [(m["conjunct"], m["formula"], m["columns"]) for m in first] == [
+        (1, "G[0..2] c", [1, 9]),
+        (2, "X !c", [13, 16]),
+    ]
     assert [(m["conjunct"], m["formula"], m["columns"]) for m in second] == [(3, "Y b", [12, 14])]
     assert run("solve", "--model", "none", "--core", "G[0..2] c & X !c & d").stdout == "UNSAT core: G[0..2] c & X !c\n"

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from cli_support import json_lines, run
+
 from ltlwit.specs.files import read_specs
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -16,12 +17,14 @@ FRET = DATA / "fret_lm_sample.json"
 
 def test_text_spec_files_declare_their_variables(tmp_path) -> None:
     path = tmp_path / "cruise.spec"
-    path.write_text("var speed, limit: Real\nvar mode: {off, cruise, brake}\n"
-                    "limit: G(speed <= limit)\n"
-                    "brakes: G(mode = brake -> wnext(speed) < speed)\n"
-                    "never: mode = off & mode = cruise   # expect: unsat\n"
-                    "domain Int\n"
-                    "count: n = 0 & G(wnext(n) = n + 1) & F(n = 3)\n")
+    path.write_text(
+        "var speed, limit: Real\nvar mode: {off, cruise, brake}\n"
+        "limit: G(speed <= limit)\n"
+        "brakes: G(mode = brake -> wnext(speed) < speed)\n"
+        "never: mode = off & mode = cruise   # expect: unsat\n"
+        "domain Int\n"
+        "count: n = 0 & G(wnext(n) = n + 1) & F(n = 3)\n"
+    )
     result = run("check", "--finite", str(path))
     assert result.exit_code == 0, result.stdout + result.stderr
     assert result.stdout.splitlines()[-1] == "4 specs: 4 passed, 0 failed, 0 unknown, 0 errors"
@@ -30,9 +33,11 @@ def test_text_spec_files_declare_their_variables(tmp_path) -> None:
 
 def test_toml_spec_files_declare_their_variables(tmp_path) -> None:
     path = tmp_path / "cruise.toml"
-    path.write_text('domain = "Real"\n[variables]\nmode = "{off, on}"\n'
-                    '[[spec]]\nname = "on"\nformula = "G(mode = on -> x > 1.5) & F(mode = on)"\n'
-                    '[[spec]]\nname = "off"\nformula = "G(mode != off) & F(mode = off)"\nexpect = "unsat"\n')
+    path.write_text(
+        'domain = "Real"\n[variables]\nmode = "{off, on}"\n'
+        '[[spec]]\nname = "on"\nformula = "G(mode = on -> x > 1.5) & F(mode = on)"\n'
+        '[[spec]]\nname = "off"\nformula = "G(mode != off) & F(mode = off)"\nexpect = "unsat"\n'
+    )
     result = run("check", "--finite", "--format", "json", str(path))
     records = json_lines(result.stdout)
     assert result.exit_code == 0, result.stderr
@@ -74,8 +79,13 @@ def test_fret_export_is_consistent_with_values_in_its_witness() -> None:
 
 def test_a_planted_conflict_is_named_exactly(tmp_path) -> None:
     export = json.loads(FRET.read_text())
-    export["requirements"].append({"reqid": "PLANTED-1", "fulltext": "Autopilot shall always satisfy aileron_cmd > 20.0",
-                                   "semantics": {"ptExpanded": "(H (aileron_cmd > 20.0))"}})
+    export["requirements"].append(
+        {
+            "reqid": "PLANTED-1",
+            "fulltext": "Autopilot shall always satisfy aileron_cmd > 20.0",
+            "semantics": {"ptExpanded": "(H (aileron_cmd > 20.0))"},
+        }
+    )
     path = tmp_path / "planted.json"
     path.write_text(json.dumps(export, indent=1))
     result = run("check", "--model", "none", "--consistency", "--format", "json", str(path))
@@ -98,8 +108,15 @@ def test_logs_are_checked_against_requirements(tmp_path) -> None:
         "FAILS G(on -> X !on): first violated at instant 0 (state 1 of 4)",
     ]
     jsonl = tmp_path / "run.jsonl"
-    jsonl.write_text("\n".join(json.dumps(row) for row in [
-        {"aileron_cmd": 0.0, "roll_angle": 0, "on": True}, {"aileron_cmd": 16.0, "roll_angle": 1, "on": False}]))
+    jsonl.write_text(
+        "\n".join(
+            json.dumps(row)
+            for row in [
+                {"aileron_cmd": 0.0, "roll_angle": 0, "on": True},
+                {"aileron_cmd": 16.0, "roll_angle": 1, "on": False},
+            ]
+        )
+    )
     same = json_lines(run("verify", "--log", str(jsonl), "--format", "json", "G(aileron_cmd <= 15.0)").stdout)
     assert (same[0]["status"], same[0]["violated_at"]) == ("fails", 1)
 
@@ -137,22 +154,35 @@ def test_logs_that_cannot_be_read(tmp_path) -> None:
 
 
 def _export(requirements: list[tuple[str, str, str]], variables: list[dict]) -> str:
-    return json.dumps({"requirements": [{"reqid": r, "semantics": {"ptExpanded": f, "component_name": c}}
-                                        for r, c, f in requirements], "variables": variables})
+    return json.dumps(
+        {
+            "requirements": [
+                {"reqid": r, "semantics": {"ptExpanded": f, "component_name": c}} for r, c, f in requirements
+            ],
+            "variables": variables,
+        }
+    )
 
 
 def test_a_requirement_reads_its_own_component_s_types(tmp_path) -> None:
     """`dot` is a double of component A and untyped in B, where a requirement applies it as a
     function: that one reads, and the conjunction leaves it out, saying why."""
     path = tmp_path / "components.json"
-    path.write_text(_export([("R1", "B", "(H (dot(v) > 0.5))"), ("R2", "A", "(H (dot > 1.0))")],
-                            [{"variable_name": "dot", "component_name": "A", "dataType": "double"},
-                             {"variable_name": "dot", "component_name": "B", "dataType": ""}]))
+    path.write_text(
+        _export(
+            [("R1", "B", "(H (dot(v) > 0.5))"), ("R2", "A", "(H (dot > 1.0))")],
+            [
+                {"variable_name": "dot", "component_name": "A", "dataType": "double"},
+                {"variable_name": "dot", "component_name": "B", "dataType": ""},
+            ],
+        )
+    )
     result = run("check", "--model", "none", "--consistency", str(path))
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("PASS (all 1 spec of") and lines[0].endswith(
-        f"left out: R1 ({path}:1, dot is a variable, and is applied to arguments too (dot(...)))")
+        f"left out: R1 ({path}:1, dot is a variable, and is applied to arguments too (dot(...)))"
+    )
     assert [line.split()[:2] for line in lines[1:3]] == [["PASS", "R1"], ["PASS", "R2"]]
 
 
@@ -161,8 +191,14 @@ def test_fret_exports_are_read_whatever_comes_first(tmp_path) -> None:
     JSON object without requirements says so."""
     big = tmp_path / "big.json"
     filler = [{"variable_name": f"v{i}", "component_name": "C", "dataType": "double"} for i in range(2000)]
-    big.write_bytes(("\ufeff" + json.dumps({"variables": filler, "requirements": [
-        {"reqid": "R1", "semantics": {"ptExpanded": "(H (v1 > 0.0))"}}]})).encode())
+    big.write_bytes(
+        (
+            "\ufeff"
+            + json.dumps(
+                {"variables": filler, "requirements": [{"reqid": "R1", "semantics": {"ptExpanded": "(H (v1 > 0.0))"}}]}
+            )
+        ).encode()
+    )
     assert big.stat().st_size > 1 << 16
     assert run("check", "--model", "none", str(big)).stdout.startswith("PASS R1")
     other = tmp_path / "other.json"
@@ -175,10 +211,19 @@ def test_a_fret_list_of_requirements_is_an_export_without_variables(tmp_path) ->
     """FRET's "export requirements" writes a JSON list, and older versions leave the editor's
     HTML in the formula; undeclared numbers are doubles."""
     path = tmp_path / "list.json"
-    path.write_text(json.dumps([
-        {"reqid": "R1", "fulltext": "FSM shall always satisfy state = s0 => STATE = s1",
-         "semantics": {"ptExpanded": "(H <b><i>(( state = s0 ) -> STATE = s1)</i></b>)"}},
-        {"reqid": "R2", "semantics": {"ptExpanded": "(H (state = s0 & STATE != s1 & STATE / 2 = 0.25))"}}], indent=2))
+    path.write_text(
+        json.dumps(
+            [
+                {
+                    "reqid": "R1",
+                    "fulltext": "FSM shall always satisfy state = s0 => STATE = s1",
+                    "semantics": {"ptExpanded": "(H <b><i>(( state = s0 ) -> STATE = s1)</i></b>)"},
+                },
+                {"reqid": "R2", "semantics": {"ptExpanded": "(H (state = s0 & STATE != s1 & STATE / 2 = 0.25))"}},
+            ],
+            indent=2,
+        )
+    )
     result = run("check", "--model", "none", "--consistency", str(path))
     assert result.exit_code == 1, result.stderr
     assert "jointly unsatisfiable" in result.stdout and "R1 (" in result.stdout and "R2 (" in result.stdout
@@ -197,7 +242,7 @@ def test_fret_formulas_are_read_in_nuxmv_s_syntax_with_or_without_atoms(tmp_path
     result = run("check", "--model", "none", "--consistency", str(path))
     assert result.exit_code == 1 and "jointly unsatisfiable" in result.stdout, result.stdout
     assert "split" not in result.stderr
-    assert run("solve", "--model", "none", "--syntax", "nuxmv", "Ga & !a").stdout == "\"Ga\" & !a\n"
+    assert run("solve", "--model", "none", "--syntax", "nuxmv", "Ga & !a").stdout == '"Ga" & !a\n'
     assert run("solve", "--model", "none", "--syntax", "spot", "Ga & !a").stdout.startswith("UNSAT")
 
 
@@ -224,36 +269,55 @@ def test_log_checks_compare_propositions_and_report_once(tmp_path) -> None:
     assert result.exit_code == 2 and "row 2: x = nan is not a number" in result.stderr
 
 
-
 def test_requirements_whose_names_clash_together_are_left_out_of_the_conjunction(tmp_path) -> None:
     """Nothing declares `yout`: a variable in R1 and R3, a function in R2. Each reads alone;
     the conjunction keeps R1 and R3 and leaves R2 out, saying why."""
     path = tmp_path / "clash.json"
-    path.write_text(json.dumps([{"reqid": r, "semantics": {"ptExpanded": f}} for r, f in [
-        ("R1", "(H (yout > 1.0))"), ("R2", "(H (yout(3) = 0.0))"), ("R3", "(H (yout < 0.0))")]]))
+    path.write_text(
+        json.dumps(
+            [
+                {"reqid": r, "semantics": {"ptExpanded": f}}
+                for r, f in [("R1", "(H (yout > 1.0))"), ("R2", "(H (yout(3) = 0.0))"), ("R3", "(H (yout < 0.0))")]
+            ]
+        )
+    )
     result = run("check", "--model", "none", "--consistency", str(path))
     first = result.stdout.splitlines()[0]
     assert first.startswith("FAIL") and "R1 (" in first and "R3 (" in first, result.stdout
     assert f"left out: R2 ({path}:1, yout is a variable, and is applied to arguments too" in first
-    assert [line.split()[:2] for line in result.stdout.splitlines()[1:4]] == [["PASS", "R1"], ["PASS", "R2"],
-                                                                           ["PASS", "R3"]]
+    assert [line.split()[:2] for line in result.stdout.splitlines()[1:4]] == [
+        ["PASS", "R1"],
+        ["PASS", "R2"],
+        ["PASS", "R3"],
+    ]
 
 
 def test_an_export_of_several_projects_checks_each_apart(tmp_path) -> None:
     """FRET's whole database: P1's requirements conflict, P2's hold together and share a
     reqid with P1's; a reqid repeated within a project is an error at its second line."""
     path = tmp_path / "projects.json"
-    path.write_text(json.dumps([
-        {"reqid": "R1", "project": "P1", "semantics": {"ptExpanded": "(H (x > 1.0))"}},
-        {"reqid": "R2", "project": "P1", "semantics": {"ptExpanded": "(H (x < 0.0))"}},
-        {"reqid": "R1", "project": "P2", "semantics": {"ptExpanded": "(H (x < 0.0))"}},
-        {"reqid": "R1", "project": "P2", "semantics": {"ptExpanded": "(H (x = 0.0))"}}], indent=1))
+    path.write_text(
+        json.dumps(
+            [
+                {"reqid": "R1", "project": "P1", "semantics": {"ptExpanded": "(H (x > 1.0))"}},
+                {"reqid": "R2", "project": "P1", "semantics": {"ptExpanded": "(H (x < 0.0))"}},
+                {"reqid": "R1", "project": "P2", "semantics": {"ptExpanded": "(H (x < 0.0))"}},
+                {"reqid": "R1", "project": "P2", "semantics": {"ptExpanded": "(H (x = 0.0))"}},
+            ],
+            indent=1,
+        )
+    )
     result = run("check", "--model", "none", "--consistency", str(path))
     lines = result.stdout.splitlines()
     assert lines[0].startswith(f"FAIL (all 2 specs of {path}, project P1, together): jointly unsatisfiable")
     assert lines[1].startswith(f"PASS (all 1 spec of {path}, project P2, together): jointly satisfiable")
     assert f"ERROR R1 ({path}:24): duplicate reqid 'R1' (first at line 17)" in result.stdout
     assert lines[-1].endswith("; 1 file whose specs contradict each other")
-    records = [json.loads(line) for line in run("check", "--model", "none", "--consistency", "--format", "json",
-                                                  str(path)).stdout.splitlines()]
-    assert [(r["group"], r["status"]) for r in records if r["kind"] == "conjunction"] == [("P1", "fail"), ("P2", "pass")]
+    records = [
+        json.loads(line)
+        for line in run("check", "--model", "none", "--consistency", "--format", "json", str(path)).stdout.splitlines()
+    ]
+    assert [(r["group"], r["status"]) for r in records if r["kind"] == "conjunction"] == [
+        ("P1", "fail"),
+        ("P2", "pass"),
+    ]

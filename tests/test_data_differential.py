@@ -129,11 +129,23 @@ LAST = ("!", _xs(1))  # the last instant
 
 HANDWRITTEN = [
     # x counts 0, 1, ..., 5: the shortest model has 6 instants
-    Case(_and(_atom("=", X_, _n(0)), ("G", _atom("=", ("wnext", X_), ("+", X_, _n(1)))),
-              ("F", _atom("=", X_, _n(5)))), 0, 5, longest=6),
+    Case(
+        _and(_atom("=", X_, _n(0)), ("G", _atom("=", ("wnext", X_), ("+", X_, _n(1)))), ("F", _atom("=", X_, _n(5)))),
+        0,
+        5,
+        longest=6,
+    ),
     # the same count backwards, read with wprev: 4, 3, 2, 1, 0 and then the end
-    Case(_and(_atom("=", X_, _n(4)), ("G", _atom("=", ("wprev", X_), ("+", X_, _n(1)))),
-              ("F", _and(_atom("=", X_, _n(0)), LAST))), 0, 4, longest=6),
+    Case(
+        _and(
+            _atom("=", X_, _n(4)),
+            ("G", _atom("=", ("wprev", X_), ("+", X_, _n(1)))),
+            ("F", _and(_atom("=", X_, _n(0)), LAST)),
+        ),
+        0,
+        4,
+        longest=6,
+    ),
     # strictly increasing forever: no finite model (the last instant has no next)
     Case(("G", _atom("<", X_, ("next", X_))), -1, 2),
     # weakly: the last instant is fine, and values in -1..2 allow 4 instants, not 5
@@ -152,8 +164,12 @@ HANDWRITTEN = [
     Case(_and(_xs(2), ("G", ("|", _atom("=", ("next", ("wnext", X_)), X_), ("!", _xs(2))))), -1, 1),
     Case(("F", _and(LAST, _atom("=", ("wprev", ("next", ("wnext", X_))), ("wprev", ("next", ("wnext", X_)))))), -1, 1),
     # two variables tied across instants
-    Case(_and(("G", _atom("=", ("wnext", Y_), ("+", Y_, X_))), _atom("=", Y_, _n(0)), ("F", _atom(">=", Y_, _n(3)))),
-         -1, 3, longest=3),
+    Case(
+        _and(("G", _atom("=", ("wnext", Y_), ("+", Y_, X_))), _atom("=", Y_, _n(0)), ("F", _atom(">=", Y_, _n(3)))),
+        -1,
+        3,
+        longest=3,
+    ),
     # since and once with data
     Case(("F", _and(("S", _atom(">", X_, ("prev", X_)), _atom("=", X_, _n(-1))), _atom("=", X_, _n(2)))), -1, 2),
 ]
@@ -188,8 +204,9 @@ def wider_model(tree: tuple, halves: bool) -> list[dict] | None:
 
 
 def _solve(tree: tuple, declarations: Declarations, semantics: str = "finite"):
-    return ltl.solve(parse_formula(R.text(tree)), ltl.Budget(seconds=BUDGET_SECONDS), semantics=semantics,
-                     declarations=declarations)
+    return ltl.solve(
+        parse_formula(R.text(tree)), ltl.Budget(seconds=BUDGET_SECONDS), semantics=semantics, declarations=declarations
+    )
 
 
 def _witness_problems(tree: tuple, result: Sat, declarations: Declarations, infinite: bool = False) -> list[str]:
@@ -223,8 +240,16 @@ def _report(failures: list[str], total: int) -> str:
     return f"{len(failures)} of {total} cases disagree:\n" + "\n".join(failures)
 
 
-def _judge(where: str, tree: tuple, declarations: Declarations, model: str | None, wider, failures: list[str],
-           unknown: list[str], semantics: str = "finite") -> None:
+def _judge(
+    where: str,
+    tree: tuple,
+    declarations: Declarations,
+    model: str | None,
+    wider,
+    failures: list[str],
+    unknown: list[str],
+    semantics: str = "finite",
+) -> None:
     """Solve `tree` and file what the tool says against the reference: `model` the reference's
     model in the bound, as text (None: none there); `wider()` one outside it (text or None),
     looked for only where the tool says Unsat. An Unsat against a model, a witness either
@@ -256,6 +281,7 @@ def _lasso_text(found: tuple[list[dict], int] | None) -> str | None:
 
 # --------------------------------------------------------------------------- the reference itself
 
+
 def test_reference_atoms_by_hand():
     x, p = ("var", "x"), ("ap", "p")
     t = [{"x": 1}, {"x": 2}, {"x": 2}]
@@ -271,8 +297,11 @@ def test_reference_atoms_by_hand():
     assert R.holds_on(("X", _atom("=", ("-", ("*", 3, x), ("*r", ("prev", x), -2)), _n(8))), t)  # 6 - (-2)
     assert R.holds_on(("F", ("&", p, _atom("=", ("neg", x), _n(-2)))), [{"x": 1, "p": True}, {"x": 2, "p": True}])
     assert R.text(("U", p, _atom("<", ("next", x), ("neg", _n(1))))) == "(p U (next(x) < (- 1)))"
-    assert R.search(("&", ("G", _atom("<", x, ("wnext", x))), ("X", ("X", ("true",)))), [0, 1, 2], 4) \
-        == [{"x": 0}, {"x": 1}, {"x": 2}]
+    assert R.search(("&", ("G", _atom("<", x, ("wnext", x))), ("X", ("X", ("true",)))), [0, 1, 2], 4) == [
+        {"x": 0},
+        {"x": 1},
+        {"x": 2},
+    ]
     assert R.search(("&", ("G", _atom("<", x, ("wnext", x))), ("X", ("X", ("X", ("true",))))), [0, 1, 2], 5) is None
     halves = R.value_range(0, 1, halves=True)
     assert R.search(_atom("=", ("*", 2, x), _n(1)), halves, 1) == [{"x": Fraction(1, 2)}]
@@ -321,11 +350,19 @@ def _propositional(gen: R.Generator, size: int) -> tuple:
 
 # --------------------------------------------------------------------------- the tool
 
+
 def test_solve_int_bounded_agrees_with_reference():
     failures, unknown = [], []
     for k, case in enumerate(CASES):
-        _judge(f"[{k}] {R.text(case.bounded)} (values {case.lo}..{case.hi}, L={case.length})", case.bounded, ints(),
-               _text(reference_model(k)), None, failures, unknown)
+        _judge(
+            f"[{k}] {R.text(case.bounded)} (values {case.lo}..{case.hi}, L={case.length})",
+            case.bounded,
+            ints(),
+            _text(reference_model(k)),
+            None,
+            failures,
+            unknown,
+        )
     assert not failures, _report(failures, len(CASES))
     assert len(unknown) <= MAX_UNKNOWN_RATE * len(CASES), _report(unknown, len(CASES))
 
@@ -354,8 +391,9 @@ def test_exact_length_probes_agree_with_reference():
         domain = R.value_range(case.lo, case.hi)
         for n in range(1, min(case.length, 4) + 1):
             expected = bool(R.evaluate(tree, R.all_traces(n, vs, ps, domain)).any())
-            probe = Probe(encoding, abstraction, Encoder(abstraction.signature), limit, -encoding.aps[alive.name],
-                          alive.name)
+            probe = Probe(
+                encoding, abstraction, Encoder(abstraction.signature), limit, -encoding.aps[alive.name], alive.name
+            )
             probe._build(n)
             found = probe.ask(n)
             asked += 1
@@ -379,8 +417,10 @@ def test_handwritten_models_are_found():
         model = reference_model(k)
         result = _solve(case.bounded, ints())
         if not isinstance(result, Sat if model is not None else Unsat):
-            failures.append(f"[{k}] {R.text(case.bounded)}: reference "
-                            f"{R.trace_text(model) if model else f'no model up to {case.length}'}, got {result!r}")
+            failures.append(
+                f"[{k}] {R.text(case.bounded)}: reference "
+                f"{R.trace_text(model) if model else f'no model up to {case.length}'}, got {result!r}"
+            )
     assert not failures, _report(failures, len(HANDWRITTEN))
 
 
@@ -389,8 +429,15 @@ def test_solve_int_unbounded_agrees_with_reference():
     where the tool says Unsat the reference also searches a wider range."""
     failures, unknown = [], []
     for k, case in enumerate(CASES):
-        _judge(f"[{k}] {R.text(case.formula)}", case.formula, ints(), _text(reference_model(k)),
-               lambda tree=case.formula: _text(wider_model(tree, halves=False)), failures, unknown)
+        _judge(
+            f"[{k}] {R.text(case.formula)}",
+            case.formula,
+            ints(),
+            _text(reference_model(k)),
+            lambda tree=case.formula: _text(wider_model(tree, halves=False)),
+            failures,
+            unknown,
+        )
     assert not failures, _report(failures, len(CASES))
     assert len(unknown) <= MAX_UNKNOWN_RATE * len(CASES), _report(unknown, len(CASES))
 
@@ -401,8 +448,15 @@ def test_solve_real_bounded_agrees_with_reference():
     rational values, judged exactly."""
     failures, unknown = [], []
     for k, case in enumerate(CASES):
-        _judge(f"[{k}] {R.text(case.bounded)} (Real)", case.bounded, reals(), _text(reference_model(k)),
-               lambda tree=case.bounded: _text(wider_model(tree, halves=True)), failures, unknown)
+        _judge(
+            f"[{k}] {R.text(case.bounded)} (Real)",
+            case.bounded,
+            reals(),
+            _text(reference_model(k)),
+            lambda tree=case.bounded: _text(wider_model(tree, halves=True)),
+            failures,
+            unknown,
+        )
     assert not failures, _report(failures, len(CASES))
     assert len(unknown) <= MAX_UNKNOWN_RATE * len(CASES), _report(unknown, len(CASES))
 
@@ -506,8 +560,10 @@ def _shapes(f: tuple) -> set[str]:
 def test_pre_cases_cover_the_nestings():
     """The generated `pre` formulas do nest: many of each kind, in both domains."""
     for cases in (PRE_INT_CASES, PRE_REAL_CASES):
-        counts = {k: sum(k in _shapes(c.formula) for c in cases)
-                  for k in ("pre under a shift", "shift under pre", "pre inside pre")}
+        counts = {
+            k: sum(k in _shapes(c.formula) for c in cases)
+            for k in ("pre under a shift", "shift under pre", "pre inside pre")
+        }
         assert min(counts.values()) >= 10, counts
 
 
@@ -517,30 +573,31 @@ def _pre_hand() -> list[tuple[tuple, list[dict], bool]]:
     t = [{"x": 0}, {"x": 1}, {"x": 2}]
     pre = lambda init, e: ("preInt", init, e)
     return [
-        (_atom("=", pre(_n(5), x), _n(5)), t, True),                           # instant 0: init
-        (("X", _atom("=", pre(_n(5), x), _n(0))), t, True),                    # instant 1: x at 0
-        (_atom("=", ("next", pre(_n(5), x)), _n(0)), t, True),                 # pre read at 1
+        (_atom("=", pre(_n(5), x), _n(5)), t, True),  # instant 0: init
+        (("X", _atom("=", pre(_n(5), x), _n(0))), t, True),  # instant 1: x at 0
+        (_atom("=", ("next", pre(_n(5), x)), _n(0)), t, True),  # pre read at 1
         (("X", ("X", _atom("=", ("next", pre(_n(5), x)), _n(2)))), t, False),  # next at the last instant: strong
-        (("X", _atom("=", ("next", pre(_n(5), x)), _n(1))), t, True),          # pre at 2 reads x at 1
+        (("X", _atom("=", ("next", pre(_n(5), x)), _n(1))), t, True),  # pre at 2 reads x at 1
         (("X", ("X", _atom("=", ("next", pre(_n(5), ("next", x))), _n(9)))), t, False),  # reads x at 3: strong
         (("X", ("X", _atom("=", ("next", pre(_n(5), ("wnext", x))), _n(9)))), t, False),  # next on the way
         (("X", ("X", _atom("=", ("wnext", pre(_n(5), ("wnext", x))), _n(9)))), t, True),  # weak only
-        (_atom("=", ("prev", pre(_n(5), x)), _n(5)), t, False),                # pre at -1: x at -2, strong
-        (_atom("=", ("wprev", pre(_n(5), x)), _n(7)), t, True),                # ... weak
-        (("X", _atom("=", ("wprev", pre(_n(5), x)), _n(5))), t, True),         # pre at 0: init
-        (_atom("=", pre(("prev", x), x), _n(9)), t, False),                    # init read at 0 through prev
+        (_atom("=", ("prev", pre(_n(5), x)), _n(5)), t, False),  # pre at -1: x at -2, strong
+        (_atom("=", ("wprev", pre(_n(5), x)), _n(7)), t, True),  # ... weak
+        (("X", _atom("=", ("wprev", pre(_n(5), x)), _n(5))), t, True),  # pre at 0: init
+        (_atom("=", pre(("prev", x), x), _n(9)), t, False),  # init read at 0 through prev
         (_atom("=", pre(("wprev", x), x), _n(9)), t, True),
-        (("X", _atom("=", pre(("prev", x), x), _n(0))), t, True),              # init not read at 1
-        (("X", _atom("=", pre(_n(0), pre(_n(7), x)), _n(7))), t, True),        # inner pre at 0: its init
+        (("X", _atom("=", pre(("prev", x), x), _n(0))), t, True),  # init not read at 1
+        (("X", _atom("=", pre(_n(0), pre(_n(7), x)), _n(7))), t, True),  # inner pre at 0: its init
         (("X", ("X", _atom("=", pre(_n(0), pre(_n(7), x)), _n(0)))), t, True),  # inner at 1: x at 0
-        (("X", _atom("=", pre(_n(3), ("prev", x)), _n(3))), t, False),         # e at 0 through prev: x at -1
+        (("X", _atom("=", pre(_n(3), ("prev", x)), _n(3))), t, False),  # e at 0 through prev: x at -1
         (("X", _atom("=", ("next", pre(_n(3), ("prev", x))), _n(0))), t, True),  # pre at 2: x at 0
     ]
 
 
 def test_reference_pre_by_hand():
-    failures = [f"{R.text(f)} on [{R.trace_text(t)}]: expected {want}" for f, t, want in _pre_hand()
-                if R.holds_on(f, t) != want]
+    failures = [
+        f"{R.text(f)} on [{R.trace_text(t)}]: expected {want}" for f, t, want in _pre_hand() if R.holds_on(f, t) != want
+    ]
     assert not failures, failures
 
 
@@ -566,7 +623,9 @@ def test_solve_pre_bounded_agrees_with_reference(real):
     cases = PRE_REAL_CASES if real else PRE_INT_CASES
     failures, unknown = [], []
     for k, case in enumerate(cases):
-        where = f"[{k}] {R.text(case.bounded)} ({'Real' if real else 'Int'}, values {case.lo}..{case.hi}, L={case.length})"
+        where = (
+            f"[{k}] {R.text(case.bounded)} ({'Real' if real else 'Int'}, values {case.lo}..{case.hi}, L={case.length})"
+        )
         wider = (lambda tree=case.bounded: _text(wider_model(tree, halves=True))) if real else None
         _judge(where, case.bounded, reals() if real else ints(), _text(_pre_model(real, k)), wider, failures, unknown)
     assert not failures, _report(failures, len(cases))
@@ -590,12 +649,26 @@ INF_HANDWRITTEN = [
     # wnext is next on infinite words: strictly increasing again
     Case(("G", _atom("<", X_, ("wnext", X_))), -1, 2),
     # x alternates 0, 1 forever
-    Case(_and(("G", ("F", _atom("=", X_, _n(1)))), ("G", ("F", _atom("=", X_, _n(0)))),
-              ("G", _atom("!=", X_, ("next", X_)))), -1, 2),
+    Case(
+        _and(
+            ("G", ("F", _atom("=", X_, _n(1)))),
+            ("G", ("F", _atom("=", X_, _n(0)))),
+            ("G", _atom("!=", X_, ("next", X_))),
+        ),
+        -1,
+        2,
+    ),
     # prev at the loop start differs between passes: x = 0, then 1 forever; prev(x) = 0 once only
-    Case(_and(_atom("=", X_, _n(0)), ("X", ("G", _atom("=", X_, _n(1)))),
-              ("F", _and(_atom("=", ("prev", X_), _n(0)), _atom("=", X_, _n(1)))),
-              ("F", ("G", _atom("=", ("prev", X_), _n(1))))), -1, 2),
+    Case(
+        _and(
+            _atom("=", X_, _n(0)),
+            ("X", ("G", _atom("=", X_, _n(1)))),
+            ("F", _and(_atom("=", ("prev", X_), _n(0)), _atom("=", X_, _n(1)))),
+            ("F", ("G", _atom("=", ("prev", X_), _n(1)))),
+        ),
+        -1,
+        2,
+    ),
     # prev at instant 0 is false on infinite words too; wprev true
     Case(_atom("=", ("prev", X_), X_), -1, 2),
     Case(_and(_atom("=", ("wprev", X_), _n(7)), _atom("=", X_, _n(0))), -1, 2),
@@ -603,31 +676,69 @@ INF_HANDWRITTEN = [
     # decreases by 1 each step, and must stay >= -1: no lasso
     Case(("G", _atom("=", ("+", ("preInt", _n(2), X_), _n(-1)), X_)), -1, 2),
     # ... unless it may restart at 1 when x = -1 was last: 1, 0, -1, 1, 0, -1, ...
-    Case(("G", ("|", _atom("=", ("+", ("preInt", _n(2), X_), _n(-1)), X_),
-                _and(_atom("=", ("preInt", _n(2), X_), _n(-1)), _atom("=", X_, _n(1))))), -1, 2),
+    Case(
+        (
+            "G",
+            (
+                "|",
+                _atom("=", ("+", ("preInt", _n(2), X_), _n(-1)), X_),
+                _and(_atom("=", ("preInt", _n(2), X_), _n(-1)), _atom("=", X_, _n(1))),
+            ),
+        ),
+        -1,
+        2,
+    ),
     # pre at the loop start on later passes reads the loop's last state: x = 0 then cycle{1, 2};
     # preInt(9, x) = 2 at x = 1 happens (second pass), and = 0 there once
-    Case(_and(_atom("=", X_, _n(0)), ("X", ("G", _atom(">=", X_, _n(1)))),
-              ("G", ("F", _and(_atom("=", X_, _n(1)), _atom("=", ("preInt", _n(9), X_), _n(2))))),
-              ("F", _and(_atom("=", X_, _n(1)), _atom("=", ("preInt", _n(9), X_), _n(0))))), -1, 2),
+    Case(
+        _and(
+            _atom("=", X_, _n(0)),
+            ("X", ("G", _atom(">=", X_, _n(1)))),
+            ("G", ("F", _and(_atom("=", X_, _n(1)), _atom("=", ("preInt", _n(9), X_), _n(2))))),
+            ("F", _and(_atom("=", X_, _n(1)), _atom("=", ("preInt", _n(9), X_), _n(0)))),
+        ),
+        -1,
+        2,
+    ),
     # nested: preInt(0, preInt(5, x)) is 0 at instant 0 (the outer init), so not always 5; but it
     # is 5 at instant 1 (the inner init), where next(preInt(1, next(x))) = 2 reads x at 2
     Case(_and(("G", _atom("=", ("preInt", _n(0), ("preInt", _n(5), X_)), _n(5))), _first), -1, 2),
-    Case(_and(("X", _atom("=", ("preInt", _n(0), ("preInt", _n(5), X_)), _n(5))),
-              _atom("=", ("next", ("preInt", _n(1), ("next", X_))), _n(2)), ("G", ("F", _atom("=", X_, _n(-1))))),
-         -1, 2),
+    Case(
+        _and(
+            ("X", _atom("=", ("preInt", _n(0), ("preInt", _n(5), X_)), _n(5))),
+            _atom("=", ("next", ("preInt", _n(1), ("next", X_))), _n(2)),
+            ("G", ("F", _atom("=", X_, _n(-1)))),
+        ),
+        -1,
+        2,
+    ),
     # since over the loop: from some point on, x has climbed since its last -1, and reaches 2
     # again and again: cycle{-1; 2}
-    Case(_and(("F", ("G", ("S", _atom(">", X_, ("prev", X_)), _atom("=", X_, _n(-1))))),
-              ("G", ("F", _atom("=", X_, _n(2))))), -1, 2),
+    Case(
+        _and(
+            ("F", ("G", ("S", _atom(">", X_, ("prev", X_)), _atom("=", X_, _n(-1))))),
+            ("G", ("F", _atom("=", X_, _n(2)))),
+        ),
+        -1,
+        2,
+    ),
     # ... but not when -1 is never left (then 2 comes no more; without -1, S has no start)
-    Case(_and(("F", ("G", ("S", _atom(">", X_, ("prev", X_)), _atom("=", X_, _n(-1))))),
-              ("G", ("F", _atom("=", X_, _n(2)))), ("G", ("->", _atom("=", X_, _n(-1)), _atom("=", ("next", X_), _n(-1))))),
-         -1, 2),
+    Case(
+        _and(
+            ("F", ("G", ("S", _atom(">", X_, ("prev", X_)), _atom("=", X_, _n(-1))))),
+            ("G", ("F", _atom("=", X_, _n(2)))),
+            ("G", ("->", _atom("=", X_, _n(-1)), _atom("=", ("next", X_), _n(-1)))),
+        ),
+        -1,
+        2,
+    ),
 ]
 
-INF_INT_CASES = (INF_HANDWRITTEN + _random_cases(SEED + 20, INF_COUNT // 2, infinite=True)
-                 + _random_cases(SEED + 21, INF_COUNT - INF_COUNT // 2, pre="preInt", infinite=True))
+INF_INT_CASES = (
+    INF_HANDWRITTEN
+    + _random_cases(SEED + 20, INF_COUNT // 2, infinite=True)
+    + _random_cases(SEED + 21, INF_COUNT - INF_COUNT // 2, pre="preInt", infinite=True)
+)
 INF_REAL_CASES = _random_cases(SEED + 22, INF_REAL_COUNT, pre="preReal", infinite=True)
 
 
@@ -670,8 +781,10 @@ def test_handwritten_lassos_are_decided():
         except Exception as e:  # noqa: BLE001 - listed with the other disagreements
             result = f"{type(e).__name__}: {e}"
         if not isinstance(result, Sat if found is not None else Unsat):
-            failures.append(f"[{k}] {R.text(case.bounded)}: reference "
-                            f"{R.trace_text(*found) if found else 'no lasso'}, got {result!r}")
+            failures.append(
+                f"[{k}] {R.text(case.bounded)}: reference "
+                f"{R.trace_text(*found) if found else 'no lasso'}, got {result!r}"
+            )
         elif isinstance(result, Sat):
             failures += [f"[{k}] {p}" for p in _witness_problems(case.bounded, result, ints(), infinite=True)]
     assert not failures, _report(failures, len(INF_HANDWRITTEN))
@@ -682,11 +795,21 @@ def test_solve_infinite_bounded_agrees_with_reference(real):
     cases = INF_REAL_CASES if real else INF_INT_CASES
     failures, unknown = [], []
     for k, case in enumerate(cases):
-        where = (f"[{k}] {R.text(case.bounded)} (infinite, {'Real' if real else 'Int'}, values {case.lo}..{case.hi}, "
-                 f"lassos up to {_lasso_length(case)})")
+        where = (
+            f"[{k}] {R.text(case.bounded)} (infinite, {'Real' if real else 'Int'}, values {case.lo}..{case.hi}, "
+            f"lassos up to {_lasso_length(case)})"
+        )
         wider = (lambda tree=case.bounded: _lasso_text(_lasso_in_halves(tree))) if real else None
-        _judge(where, case.bounded, reals() if real else ints(), _lasso_text(_lasso_model(real, k)), wider, failures,
-               unknown, "infinite")
+        _judge(
+            where,
+            case.bounded,
+            reals() if real else ints(),
+            _lasso_text(_lasso_model(real, k)),
+            wider,
+            failures,
+            unknown,
+            "infinite",
+        )
     assert not failures, _report(failures, len(cases))
     assert len(unknown) <= MAX_INF_UNKNOWN_RATE * len(cases), _report(unknown, len(cases))
 
@@ -716,8 +839,10 @@ def _random_lassos(seed: int, count: int):
             continue
 
         loop, period = rng.choice([0, 0, 1, 2, 3]), rng.randint(1, 3)
-        states = [{**{v: _lasso_value(rng, real) for v in vs}, **{p: rng.random() < 0.5 for p in ps}}
-                  for _ in range(loop + period)]
+        states = [
+            {**{v: _lasso_value(rng, real) for v in vs}, **{p: rng.random() < 0.5 for p in ps}}
+            for _ in range(loop + period)
+        ]
         wrap = rng.random()
         if wrap < 0.5:  # the loop start, on the first, second or third pass
             for _ in range(loop + period * rng.randint(0, 2)):
@@ -756,8 +881,9 @@ def test_holds_agrees_with_reference_on_random_lassos(kind):
     """`holds` on random data lassos, each also written with its loop twice (the same infinite
     word: the answer must not change)."""
     failures = []
-    quads = (_random_lassos(SEED + 30, LASSO_PAIRS) if kind == "formulas"
-             else _random_lasso_atoms(SEED + 32, LASSO_ATOMS))
+    quads = (
+        _random_lassos(SEED + 30, LASSO_PAIRS) if kind == "formulas" else _random_lasso_atoms(SEED + 32, LASSO_ATOMS)
+    )
     for f, states, loop, real in quads:
         expected = R.holds_on(f, states, loop)
         for text in (R.trace_text(states, loop), R.trace_text(states + states[loop:], loop)):
@@ -772,8 +898,12 @@ def test_reference_lasso_unrolling_is_enough():
     failures = []
     for f, s, loop, _ in _random_lassos(SEED + 30, LASSO_PAIRS) + _random_lasso_atoms(SEED + 32, LASSO_ATOMS):
         cycle = s[loop:]
-        answers = {R.holds_on(f, s, loop), R.holds_on(f, s, loop, extra_passes=3),
-                   R.holds_on(f, s + cycle, loop + len(cycle)), R.holds_on(f, s + cycle, loop)}
+        answers = {
+            R.holds_on(f, s, loop),
+            R.holds_on(f, s, loop, extra_passes=3),
+            R.holds_on(f, s + cycle, loop + len(cycle)),
+            R.holds_on(f, s + cycle, loop),
+        }
         if len(answers) > 1:
             failures.append(f"{R.text(f)} on [{R.trace_text(s, loop)}]")
     assert not failures, failures

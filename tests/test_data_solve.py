@@ -7,8 +7,8 @@ import sys
 from fractions import Fraction
 
 import pytest
-
 from cli_support import json_lines, run
+
 from ltlwit.logic import ltl
 from ltlwit.logic.result import Sat, Unknown, Unsat
 from ltlwit.logic.syntax import parse_formula, parse_trace
@@ -20,8 +20,7 @@ REALS = Declarations(domain=REAL)
 
 
 def solve(text: str, declarations: Declarations = INTS, semantics: str = "finite", seconds: float = 20):
-    return ltl.solve(parse_formula(text), ltl.Budget(seconds=seconds), semantics=semantics,
-                     declarations=declarations)
+    return ltl.solve(parse_formula(text), ltl.Budget(seconds=seconds), semantics=semantics, declarations=declarations)
 
 
 def holds(text: str, trace: str, declarations: Declarations = INTS) -> bool:
@@ -33,14 +32,19 @@ def values(result: Sat, name: str) -> list:
     return [step.get(name) for step in values_of(result.witness.steps, sig).steps]
 
 
-@pytest.mark.parametrize("text, declarations", [
-    ("x = 0 & G(wnext(x) = x + 1) & F(x = 6)", INTS),
-    ("c = 1.0 & G(wnext(c) = 10.0 * c) & F(c > 999.5)", REALS),
-    ("(n = 0) & G(wnext(n) = n + 1) & G((n > 1) -> (f(n) = 2 * f(n - 1))) & G((n = 1) -> (f(n) = 1)) & X X X wX False",
-     INTS),
-    ("G(x > 0 -> X(x < 0)) & F(x > 5)", INTS),
-    ("x = 7 & G(wnext(x) = x / 2) & F(x = 0)", INTS),  # Euclidean division: 7, 3, 1, 0
-])
+@pytest.mark.parametrize(
+    "text, declarations",
+    [
+        ("x = 0 & G(wnext(x) = x + 1) & F(x = 6)", INTS),
+        ("c = 1.0 & G(wnext(c) = 10.0 * c) & F(c > 999.5)", REALS),
+        (
+            "(n = 0) & G(wnext(n) = n + 1) & G((n > 1) -> (f(n) = 2 * f(n - 1))) & G((n = 1) -> (f(n) = 1)) & X X X wX False",
+            INTS,
+        ),
+        ("G(x > 0 -> X(x < 0)) & F(x > 5)", INTS),
+        ("x = 7 & G(wnext(x) = x / 2) & F(x = 0)", INTS),  # Euclidean division: 7, 3, 1, 0
+    ],
+)
 def test_satisfiable_with_a_witness_that_holds(text: str, declarations: Declarations) -> None:
     result = solve(text, declarations)
     assert isinstance(result, Sat), result
@@ -53,15 +57,21 @@ def test_values_are_the_counter_s() -> None:
     assert values(result, "x")[:7] == [0, 1, 2, 3, 4, 5, 6]
 
 
-@pytest.mark.parametrize("text, proof", [
-    ("x > 3 & X(x < 2) & G(next(x) >= x)", "theory search"),   # no run outlives the bound
-    ("G(x > 0) & F(x < 0)", "abstraction"),                     # no bound proves this one
-    ("x > 3 & F(x < 2) & G(wnext(x) >= x)", "abstraction"),     # an inductive lemma
-    ("(x0 > 0) & (next(x1) > x0) & X(next(x2) > x1) & G(wnext(x0) = x0 & wnext(x1) = x1 & wnext(x2) = x2) "
-     "& G(5 = x0 + x1 + x2)", "theory search"),                 # BLACK's LIA scalable_3, small
-    ("mode = on & X(mode = off) & G(wnext(mode) = mode)", "theory search"),  # values exclude each other
-    ("G(mode = on) & F(mode = off)", "abstraction"),
-])
+@pytest.mark.parametrize(
+    "text, proof",
+    [
+        ("x > 3 & X(x < 2) & G(next(x) >= x)", "theory search"),  # no run outlives the bound
+        ("G(x > 0) & F(x < 0)", "abstraction"),  # no bound proves this one
+        ("x > 3 & F(x < 2) & G(wnext(x) >= x)", "abstraction"),  # an inductive lemma
+        (
+            "(x0 > 0) & (next(x1) > x0) & X(next(x2) > x1) & G(wnext(x0) = x0 & wnext(x1) = x1 & wnext(x2) = x2) "
+            "& G(5 = x0 + x1 + x2)",
+            "theory search",
+        ),  # BLACK's LIA scalable_3, small
+        ("mode = on & X(mode = off) & G(wnext(mode) = mode)", "theory search"),  # values exclude each other
+        ("G(mode = on) & F(mode = off)", "abstraction"),
+    ],
+)
 def test_unsatisfiable_with_a_proof(text: str, proof: str) -> None:
     decl = INTS.declare("mode", parse_sort("{on, off}"))
     result = solve(text, decl)
@@ -119,15 +129,16 @@ def test_witnesses_are_checked_without_z3(monkeypatch) -> None:
     assert isinstance(result, Sat)
     assert any(isinstance(v, Fraction) and v.denominator == 27 for v in values(result, "c"))
     monkeypatch.setitem(sys.modules, "z3", None)  # `import z3` fails from here on
-    assert ltl.holds(parse_formula("c = 1.0 & G(wnext(c) = c / 3) & F(c < 0.05)"), result.witness,
-                     declarations=REALS)
+    assert ltl.holds(parse_formula("c = 1.0 & G(wnext(c) = c / 3) & F(c < 0.05)"), result.witness, declarations=REALS)
 
 
 def test_traces_that_cannot_be_judged() -> None:
-    for trace, message in [("x = 1; y = 2", "gives y no value at step 1"),
-                           ("x = 1.5", "x is Int, and 1.5 is not an integer"),
-                           ("x > 1", "is a condition, not a value"),
-                           ("x = 1 & x = 2", "two values for x")]:
+    for trace, message in [
+        ("x = 1; y = 2", "gives y no value at step 1"),
+        ("x = 1.5", "x is Int, and 1.5 is not an integer"),
+        ("x > 1", "is a condition, not a value"),
+        ("x = 1 & x = 2", "two values for x"),
+    ]:
         with pytest.raises(TraceError, match=message):
             holds("x > 0 & X(x > 0 | y > 0)" if "y" in trace else "x > 0", trace)
 
@@ -164,12 +175,15 @@ def test_verify_reads_traces_with_values() -> None:
     assert (claim.exit_code, claim.stdout) == (0, "HOLDS\n")
 
 
-@pytest.mark.parametrize("text, trace", [
-    ("next(preReal(0, x)) = 5", "x = 5.0; x = 1.0"),           # a `pre` under a shift
-    ("X(preReal(0, preReal(1, x)) = 1)", "x = 1.0; x = 2.0"),   # nested: each at its own instant
-    ("X(preReal(0, wprev(x)) = 5)", "x = 1.0; x = 2.0"),         # a weak read stays weak
-    ("preReal(1, x) / 2 = y & y > 0.25", "x = 0.0 & y = 0.5"),  # the first instant's init, divided exactly
-])
+@pytest.mark.parametrize(
+    "text, trace",
+    [
+        ("next(preReal(0, x)) = 5", "x = 5.0; x = 1.0"),  # a `pre` under a shift
+        ("X(preReal(0, preReal(1, x)) = 1)", "x = 1.0; x = 2.0"),  # nested: each at its own instant
+        ("X(preReal(0, wprev(x)) = 5)", "x = 1.0; x = 2.0"),  # a weak read stays weak
+        ("preReal(1, x) / 2 = y & y > 0.25", "x = 0.0 & y = 0.5"),  # the first instant's init, divided exactly
+    ],
+)
 def test_pre_is_decided_where_it_is_read(text: str, trace: str) -> None:
     """The checker and the solver read `pre` alike: at the instant the call is read, after the
     shifts and the `pre`s around it."""
@@ -208,8 +222,15 @@ def test_a_weak_next_is_a_next_on_infinite_traces() -> None:
     assert isinstance(result, Sat) and ltl.holds(parse_formula(text), result.witness, declarations=INTS)
 
 
-@pytest.mark.parametrize("text", ['"a|b" > 0 & "a|b" < 2', "b1(x) > 0 & x = 2", "div(x, 2) > 0 & div(3, x) < 1",
-                                  "absReal(absReal(absReal(absReal(x - 1) - 1) - 1) - 1) < 0.5"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"a|b" > 0 & "a|b" < 2',
+        "b1(x) > 0 & x = 2",
+        "div(x, 2) > 0 & div(3, x) < 1",
+        "absReal(absReal(absReal(absReal(x - 1) - 1) - 1) - 1) < 0.5",
+    ],
+)
 def test_names_and_nesting_reach_z3_whatever_they_are(text: str) -> None:
     """Symbols are named apart from SMT-LIB's built-ins and the steps' propositions; nested
     built-ins are written once each."""
@@ -258,4 +279,3 @@ def test_witnesses_with_functions_named_as_operators_read_back() -> None:
     result = solve(text)
     assert isinstance(result, Sat) and '"R"(' in str(result.witness)
     assert holds(text, str(result.witness))
-

@@ -28,9 +28,13 @@ def test_declarations_read_every_spelling() -> None:
     assert parse_declaration("p:Bool") == ("p", BOOL)
     assert parse_sort("int32") == INT and parse_sort("double") == REAL and parse_sort("boolean") == BOOL
     assert parse_declaration("mode: {off, on}") == ("mode", parse_sort("{off, on}"))
-    for bad, message in [("speed", "expected NAME:SORT"), ("speed:Complex", "unknown sort"),
-                         ("mode:{}", "needs values"), ("mode:{a, a}", "lists a value twice"),
-                         ("mode:{a b}", "is not a name")]:
+    for bad, message in [
+        ("speed", "expected NAME:SORT"),
+        ("speed:Complex", "unknown sort"),
+        ("mode:{}", "needs values"),
+        ("mode:{a, a}", "lists a value twice"),
+        ("mode:{a b}", "is not a name"),
+    ]:
         with pytest.raises(SortError, match=message):
             parse_declaration(bad)
 
@@ -48,8 +52,9 @@ def test_inference_where_it_is_unambiguous() -> None:
 
 
 def test_an_unknown_sort_says_how_to_give_one() -> None:
-    with pytest.raises(SortError, match=r"the sort of x is unknown \(Int or Real\?\): declare it \(--var x:Int\)") \
-            as info:
+    with pytest.raises(
+        SortError, match=r"the sort of x is unknown \(Int or Real\?\): declare it \(--var x:Int\)"
+    ) as info:
         resolve(parse_formula("x > 1 & x < 2"))
     assert info.value.name == "x"
     assert sorts("x > 1 & x < 2", Declarations(domain=REAL)) == {"x": "Real"}
@@ -65,9 +70,11 @@ def test_enumerations() -> None:
         resolve(parse_formula("next(m) = on"), decl)
     # every value of a variable's enumeration is a constant, used or not (a trace may give it)
     assert set(resolve(parse_formula("mode = on"), decl).constants) == {"on", "off"}
-    for text, message in [("mode = 3", "compared or computed with the number 3"),
-                          ("mode + 1 > 0", "compared or computed with the number"),
-                          ("mode < on", "compared or computed with the number")]:
+    for text, message in [
+        ("mode = 3", "compared or computed with the number 3"),
+        ("mode + 1 > 0", "compared or computed with the number"),
+        ("mode < on", "compared or computed with the number"),
+    ]:
         with pytest.raises(SortError, match=message):
             resolve(parse_formula(text), decl)
     two = decl.declare("dir", parse_sort("{up, down}"))
@@ -80,12 +87,15 @@ def test_enumerations() -> None:
         resolve(parse_formula("mode = on"), decl.declare("power", parse_sort("{on, standby}")))
 
 
-@pytest.mark.parametrize("text, declared, message", [
-    ("p & p > 1", {}, "p is used both as a proposition and as a term"),
-    ("x + p > 1", {"p": BOOL}, "p is Bool but is compared or computed with numeric data"),
-    ("x / 0 > 1", {}, "division by zero"),
-    ("f(x) > 1 & x > f", {}, "f is a variable, and is applied to arguments too"),
-])
+@pytest.mark.parametrize(
+    "text, declared, message",
+    [
+        ("p & p > 1", {}, "p is used both as a proposition and as a term"),
+        ("x + p > 1", {"p": BOOL}, "p is Bool but is compared or computed with numeric data"),
+        ("x / 0 > 1", {}, "division by zero"),
+        ("f(x) > 1 & x > f", {}, "f is a variable, and is applied to arguments too"),
+    ],
+)
 def test_clashes_name_the_variable(text: str, declared: dict, message: str) -> None:
     decl = Declarations(domain=INT)
     for name, sort in declared.items():

@@ -23,24 +23,27 @@ def tree(f: Formula) -> str:
     return "(" + " ".join([f.op, *(tree(c) for c in f.children)]) + ")"
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("(x = 0) & G(wnext(x) = x + 1) & F(x = 20)", "(& (& [x = 0] (G [wnext(x) = x + 1])) (F [x = 20]))"),
-    ("G wnext(c) = 10.0 * c", "(G [wnext(c) = 10.0 * c])"),  # a unary operator takes the whole comparison
-    ("!x = 1", "(! [x = 1])"),
-    ("X a U b & x > 1", "(& (U (X a) b) [x > 1])"),  # still tighter than every binary connective
-    ("-x + y * -3 < (a - (b - c)) / 2", "[-x + y * -3 < (a - (b - c)) / 2]"),
-    ("p = TRUE & x != 2", "(& (<-> p 1) [x != 2])"),  # Booleans compared: an equivalence
-    ("det_3x3(a, b, c) | q", "(| [det_3x3(a, b, c)] q)"),  # a predicate where a formula stands
-    ("f(g(c)) != c", "[f(g(c)) != c]"),
-    ("x > 1 xnor y < 2", "(<-> [x > 1] [y < 2])"),
-    ("x > 1 V y < 2", "(R [x > 1] [y < 2])"),
-    ("next(x) > x & prev(y) = wprev(y)", "(& [next(x) > x] [prev(y) = wprev(y)])"),
-    ("(x + 1) > y", "[x + 1 > y]"),
-    ("1 & x > 0", "(& 1 [x > 0])"),  # 1 and 0 standing for formulas are the constants
-    ("x > 1 /* a comment */ & y / 2 < 3", "(& [x > 1] [y / 2 < 3])"),
-    ("G -x > 0", "(G [-x > 0])"),  # a unary operator's letter before a minus is the operator
-    ("x<-1", "[x < -1]"),          # no arrow: a comparison
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("(x = 0) & G(wnext(x) = x + 1) & F(x = 20)", "(& (& [x = 0] (G [wnext(x) = x + 1])) (F [x = 20]))"),
+        ("G wnext(c) = 10.0 * c", "(G [wnext(c) = 10.0 * c])"),  # a unary operator takes the whole comparison
+        ("!x = 1", "(! [x = 1])"),
+        ("X a U b & x > 1", "(& (U (X a) b) [x > 1])"),  # still tighter than every binary connective
+        ("-x + y * -3 < (a - (b - c)) / 2", "[-x + y * -3 < (a - (b - c)) / 2]"),
+        ("p = TRUE & x != 2", "(& (<-> p 1) [x != 2])"),  # Booleans compared: an equivalence
+        ("det_3x3(a, b, c) | q", "(| [det_3x3(a, b, c)] q)"),  # a predicate where a formula stands
+        ("f(g(c)) != c", "[f(g(c)) != c]"),
+        ("x > 1 xnor y < 2", "(<-> [x > 1] [y < 2])"),
+        ("x > 1 V y < 2", "(R [x > 1] [y < 2])"),
+        ("next(x) > x & prev(y) = wprev(y)", "(& [next(x) > x] [prev(y) = wprev(y)])"),
+        ("(x + 1) > y", "[x + 1 > y]"),
+        ("1 & x > 0", "(& 1 [x > 0])"),  # 1 and 0 standing for formulas are the constants
+        ("x > 1 /* a comment */ & y / 2 < 3", "(& [x > 1] [y / 2 < 3])"),
+        ("G -x > 0", "(G [-x > 0])"),  # a unary operator's letter before a minus is the operator
+        ("x<-1", "[x < -1]"),  # no arrow: a comparison
+    ],
+)
 def test_data_formulas_parse_as_meant(text: str, expected: str) -> None:
     assert tree(parse_formula(text)) == expected
 
@@ -78,16 +81,19 @@ def test_pre_bool_is_spelled_out() -> None:
     assert parse_formula("preBool(FALSE, p) & x > 0") is parse_formula("(!Y 1 & 0 | Y p) & x > 0")
 
 
-@pytest.mark.parametrize("text", [
-    "(x = 0) & G(wnext(x) = x + 1) & F(x = 20)",
-    "G(mode = on -> X(mode = off)) & F(speed >= 2.5)",
-    "absReal(Psi - Cmd) <= 1.0 & preReal(113.0, Psi - Cmd) > -1 - -2",
-    "-(-x) > 0 & -(a + b) < a - (b - c)",
-    "x / y * 3 = 1.0 / 3 & x mod 2 = 1",
-    '"Grant" & x > 1 & "T" = 1',
-    "O[0,3] (x > 1) & H[2,3] p",
-    "f(n) = 2 * f(n - 1) + c & det(a, b)",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(x = 0) & G(wnext(x) = x + 1) & F(x = 20)",
+        "G(mode = on -> X(mode = off)) & F(speed >= 2.5)",
+        "absReal(Psi - Cmd) <= 1.0 & preReal(113.0, Psi - Cmd) > -1 - -2",
+        "-(-x) > 0 & -(a + b) < a - (b - c)",
+        "x / y * 3 = 1.0 / 3 & x mod 2 = 1",
+        '"Grant" & x > 1 & "T" = 1',
+        "O[0,3] (x > 1) & H[2,3] p",
+        "f(n) = 2 * f(n - 1) + c & det(a, b)",
+    ],
+)
 def test_printing_reads_back_as_the_same_formula(text: str) -> None:
     f = parse_formula(text)
     assert parse_formula(f.to_str("spot")) is f
@@ -101,24 +107,27 @@ def test_other_syntaxes_say_they_have_no_data_atoms() -> None:
             f.to_str(syntax)
 
 
-@pytest.mark.parametrize("text, column, message", [
-    ("x + 1 & p > 0", 0, "an arithmetic term where a formula was expected"),
-    ("x > (p & q)", 4, "a formula where a term"),
-    ("x < y < z", 0, "comparisons do not nest"),
-    ("absReal(x) & p", 0, "is a number, not a formula"),
-    ("next(x, y) > 0", 0, "next takes one argument, not 2"),
-    ("preReal(x) > 0", 0, "preReal takes 2 arguments, not 1"),
-    ("forall x . f(x) > 0", 0, "unsupported: quantifiers"),
-    ("x > 1 & 7", 8, "a number where a formula was expected"),
-    ("x > 1 & (y = )", 13, "unexpected closing parenthesis"),
-    ("x > 1 & {a}", 8, "PSL/SERE syntax"),
-    ("O[3,1] (x > 0)", 1, "reversed range"),
-    ("O[<0] (x > 0)", 1, "empty range in O[<0]"),
-    ("F[<=1001] (x > 0)", 1, "bound 1001 too large"),
-    ("H[<= 200 sec] (x > 0)", 1, "expected H[a..b], H[a,b] or H[<=n]"),
-    ("absreal(x) > 1", 0, "unknown function absreal (did you mean absReal?)"),
-    ("G(PreReal(0, x) < 1)", 2, "unknown function PreReal (did you mean preReal?)"),
-])
+@pytest.mark.parametrize(
+    "text, column, message",
+    [
+        ("x + 1 & p > 0", 0, "an arithmetic term where a formula was expected"),
+        ("x > (p & q)", 4, "a formula where a term"),
+        ("x < y < z", 0, "comparisons do not nest"),
+        ("absReal(x) & p", 0, "is a number, not a formula"),
+        ("next(x, y) > 0", 0, "next takes one argument, not 2"),
+        ("preReal(x) > 0", 0, "preReal takes 2 arguments, not 1"),
+        ("forall x . f(x) > 0", 0, "unsupported: quantifiers"),
+        ("x > 1 & 7", 8, "a number where a formula was expected"),
+        ("x > 1 & (y = )", 13, "unexpected closing parenthesis"),
+        ("x > 1 & {a}", 8, "PSL/SERE syntax"),
+        ("O[3,1] (x > 0)", 1, "reversed range"),
+        ("O[<0] (x > 0)", 1, "empty range in O[<0]"),
+        ("F[<=1001] (x > 0)", 1, "bound 1001 too large"),
+        ("H[<= 200 sec] (x > 0)", 1, "expected H[a..b], H[a,b] or H[<=n]"),
+        ("absreal(x) > 1", 0, "unknown function absreal (did you mean absReal?)"),
+        ("G(PreReal(0, x) < 1)", 2, "unknown function PreReal (did you mean preReal?)"),
+    ],
+)
 def test_errors_have_their_column(text: str, column: int, message: str) -> None:
     with pytest.raises(ParseError, match=re.escape(message)) as info:
         parse_formula(text)
@@ -138,11 +147,14 @@ def test_offsets_say_where_and_how_strongly_an_atom_reads() -> None:
     assert sorted(offsets(atom)) == [("x", 2, True), ("y", -1, True), ("z", -1, False)]
 
 
-@pytest.mark.parametrize("text, same", [
-    ("[](x > 1) & <>(x < 3)", "G(x > 1) & F(x < 3)"),
-    ("□ (x > 1) ∨ ¬(x = 2) ∧ ◇ p", "G(x > 1) | !(x = 2) & F p"),
-    ("(x > 1) /\\ (x < 3) \\/ (x = 7) → ○(x = 3)", "(x > 1) & (x < 3) | (x = 7) -> X(x = 3)"),
-])
+@pytest.mark.parametrize(
+    "text, same",
+    [
+        ("[](x > 1) & <>(x < 3)", "G(x > 1) & F(x < 3)"),
+        ("□ (x > 1) ∨ ¬(x = 2) ∧ ◇ p", "G(x > 1) | !(x = 2) & F p"),
+        ("(x > 1) /\\ (x < 3) \\/ (x = 7) → ○(x = 3)", "(x > 1) & (x < 3) | (x = 7) -> X(x = 3)"),
+    ],
+)
 def test_spot_spellings_read_in_data_formulas(text: str, same: str) -> None:
     assert parse_formula(text) == parse_formula(same)
 
@@ -152,4 +164,3 @@ def test_quoted_functions_are_calls_and_builtins_keep_their_names() -> None:
     assert parse_formula('"R"(x) > 1') == parse_formula("R(x) > 1")
     with pytest.raises(ParseError, match="next is built in: a function of its own needs another name"):
         parse_formula('"next"(x) > 0')
-

@@ -7,10 +7,10 @@ from __future__ import annotations
 import itertools
 
 import pytest
-
 from cli_support import json_lines, run
+
 from ltlwit.logic import ltl
-from ltlwit.logic.declare import TEMPLATES, key
+from ltlwit.logic.declare import TEMPLATES
 from ltlwit.logic.formula import And, Not, ap
 from ltlwit.logic.syntax import parse_formula
 from ltlwit.logic.trace import Trace
@@ -25,8 +25,11 @@ def _any(t, x):
 
 
 def _alt_precedence(t):  # each b has an a at or before it with no b in between
-    return all(any("a" in t[i] and not any("b" in t[m] for m in range(i, k)) for i in range(k + 1))
-               for k in range(len(t)) if "b" in t[k])
+    return all(
+        any("a" in t[i] and not any("b" in t[m] for m in range(i, k)) for i in range(k + 1))
+        for k in range(len(t))
+        if "b" in t[k]
+    )
 
 
 REFERENCE = {  # trace: a tuple of sets of activities
@@ -43,11 +46,13 @@ REFERENCE = {  # trace: a tuple of sets of activities
     "respondedexistence": lambda t: not _any(t, "a") or _any(t, "b"),
     "coexistence": lambda t: _any(t, "a") == _any(t, "b"),
     "response": lambda t: all(any("b" in s for s in t[i:]) for i, s in enumerate(t) if "a" in s),
-    "precedence": lambda t: all(any("a" in s for s in t[:j + 1]) for j, s in enumerate(t) if "b" in s),
+    "precedence": lambda t: all(any("a" in s for s in t[: j + 1]) for j, s in enumerate(t) if "b" in s),
     "succession": lambda t: REFERENCE["response"](t) and REFERENCE["precedence"](t),
     "alternateresponse": lambda t: all(
         any("b" in t[j] and not any("a" in t[m] for m in range(i + 1, j)) for j in range(i + 1, len(t)))
-        for i, s in enumerate(t) if "a" in s),
+        for i, s in enumerate(t)
+        if "a" in s
+    ),
     "alternateprecedence": _alt_precedence,
     "alternatesuccession": lambda t: REFERENCE["alternateresponse"](t) and _alt_precedence(t),
     "chainresponse": lambda t: all(i + 1 < len(t) and "b" in t[i + 1] for i, s in enumerate(t) if "a" in s),
@@ -69,8 +74,9 @@ TRACES = [t for n in range(1, 5) for t in itertools.product(LETTERS, repeat=n)]
 
 
 def _trace(t) -> Trace:
-    return Trace(tuple(And(ap("a") if "a" in s else Not(ap("a")), ap("b") if "b" in s else Not(ap("b")))
-                       for s in t), ())
+    return Trace(
+        tuple(And(ap("a") if "a" in s else Not(ap("a")), ap("b") if "b" in s else Not(ap("b"))) for s in t), ()
+    )
 
 
 def test_every_template_has_a_reference() -> None:
@@ -101,12 +107,15 @@ def test_one_event_witnesses_are_activity_sequences(tmp_path) -> None:
     formula = "response(request, approve) & F request & F pay"
     text = run("solve", "--model", "none", "--finite", "--one-event", formula).stdout.strip()
     assert text == "pay; request; approve"
-    (record,) = json_lines(run("solve", "--model", "none", "--finite", "--one-event", "--format", "json",
-                               formula).stdout)
+    (record,) = json_lines(
+        run("solve", "--model", "none", "--finite", "--one-event", "--format", "json", formula).stdout
+    )
     steps = record["witness"].split("; ")
     assert all(sum(not lit.startswith("!") for lit in step.split(" & ")) == 1 for step in steps)
     spec = tmp_path / "p.spec"
-    spec.write_text("one-event\nstart: init(request)\nreply: response(request, approve)\n"
-                    "both: F(approve & request)   # expect: forbidden\n")
+    spec.write_text(
+        "one-event\nstart: init(request)\nreply: response(request, approve)\n"
+        "both: F(approve & request)   # expect: forbidden\n"
+    )
     result = run("check", "--finite", "--consistency", str(spec))
     assert result.exit_code == 0 and "PASS start" in result.stdout and "witness request" in result.stdout

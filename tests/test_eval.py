@@ -96,13 +96,15 @@ def test_prop_metrics_known_answers(tmp_path):
     }
     acc = evaluate(load_samples(path, "prop"), table_predictor(answers), "prop", top=2)
     assert [(o.correct, o.top_n, o.exact, o.invalid) for o in acc.judgements] == [
-        (True, True, True, False), (False, False, False, False), (True, True, False, False)]
+        (True, True, True, False),
+        (False, False, False, False),
+        (True, True, False, False),
+    ]
 
 
 def test_grid_rows_without_labels_count_for_accuracy_not_exact(tmp_path):
     path = tmp_path / "grid.jsonl"
-    rows = [{"formula": "Uab", "sat": True, "witness": "b; cycle{1}"},
-            {"formula": "XXa", "sat": None, "witness": None}]
+    rows = [{"formula": "Uab", "sat": True, "witness": "b; cycle{1}"}, {"formula": "XXa", "sat": None, "witness": None}]
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     answers = {"Uab": ["b;{1}"], "XXa": ["1;1;{a}"]}
     acc = evaluate(load_samples(path, "ltl"), table_predictor(answers), "ltl")
@@ -134,8 +136,11 @@ def test_data_of_the_other_task_is_named_as_such(ltl_file, tmp_path):
     """An LTL set read for a propositional model (or the reverse) first fails as a syntax error
     of a label; it is reported as the mismatch it is, at its first line. A genuinely broken
     label of the right task stays a syntax error."""
-    with pytest.raises(TaskMismatch, match=r"hand.txt:1: an LTL sample \(its label is a trace\), in data read "
-                                           r"for propositional formulas"):
+    with pytest.raises(
+        TaskMismatch,
+        match=r"hand.txt:1: an LTL sample \(its label is a trace\), in data read "
+        r"for propositional formulas",
+    ):
         load_samples(ltl_file, "prop")
     prop = tmp_path / "prop.txt"
     prop.write_text("&ab\na1b1\n|a!c\nc0\n")
@@ -160,8 +165,16 @@ def test_reports_csv_json_table(ltl_file, tmp_path, request):
     write_grid_csv(acc, out)
     with open(out) as fh:
         rows = list(csv.DictReader(fh))
-    assert rows[0] == {"aps": "1", "size_from": "1", "size_to": "2", "samples": "2", "correct": "1",
-                       "accuracy": "0.5", "top_n": "1", "top_n_accuracy": "0.5"}
+    assert rows[0] == {
+        "aps": "1",
+        "size_from": "1",
+        "size_to": "2",
+        "samples": "2",
+        "correct": "1",
+        "accuracy": "0.5",
+        "top_n": "1",
+        "top_n_accuracy": "0.5",
+    }
     data = to_json(acc, None, {"model": "fake"})
     assert data["model"] == "fake" and data["top2"] == pytest.approx(4 / 6) and len(data["grid"]) == 3
     json.dumps(data)
@@ -191,8 +204,9 @@ def test_run_eval_with_a_fake_predictor(ltl_file):
 
     seen = []
     options = EvalOptions("fake", str(ltl_file), beam=2, alpha_samples=4, alpha_variants=6, seed=3)
-    result = run_eval(options, predictor=first_ap, task="ltl",
-                      progress=lambda phase, done, total: seen.append((phase, done, total)))
+    result = run_eval(
+        options, predictor=first_ap, task="ltl", progress=lambda phase, done, total: seen.append((phase, done, total))
+    )
     # canonically `cycle{a}`: verifies X a and a only (a U b, a & b, !X a, X(a & b) fail)
     assert [o.correct for o in result.accuracy.judgements] == [False, True, False, False, True, False]
     assert result.meta["top"] == 2 and result.meta["task"] == "ltl"
@@ -228,8 +242,9 @@ def test_paper_alpha_covariance_renames_into_the_whole_pool(ltl_file):
     assert result.alpha.pool == 0 and set(result.alpha.rows) == {2}  # own APs: 2-AP formulas only
     data = to_json(result.accuracy, result.alpha, result.meta, result.paper_alpha)
     assert data["alpha_covariance_paper"]["pool"] == 5 and data["alpha_covariance"]["pool"] == 0
-    off = run_eval(EvalOptions("fake", str(ltl_file), alpha_samples=0, paper_alpha_samples=0), predictor=always_a,
-                   task="ltl")
+    off = run_eval(
+        EvalOptions("fake", str(ltl_file), alpha_samples=0, paper_alpha_samples=0), predictor=always_a, task="ltl"
+    )
     assert off.paper_alpha is None and off.alpha is None
 
 
@@ -240,8 +255,13 @@ def test_prediction_records_name_the_formulas_own_aps(ltl_file):
     from ltlwit.eval.report import prediction_record
 
     records = []
-    evaluate(load_samples(ltl_file, "ltl"), table_predictor(LTL_ANSWERS), "ltl", top=2,
-             on_sample=lambda *sample: records.append(prediction_record(*sample)))
+    evaluate(
+        load_samples(ltl_file, "ltl"),
+        table_predictor(LTL_ANSWERS),
+        "ltl",
+        top=2,
+        on_sample=lambda *sample: records.append(prediction_record(*sample)),
+    )
     assert [r["line"] for r in records] == [1, 3, 5, 7, 9, 11]
     first = records[0]  # `b U a`, asked as `a U b`; the answer `cycle{b}` in slots is `cycle{a}` here
     assert (first["formula"], first["label"], first["asked"]) == ("b U a", "cycle{a}", "a U b")
@@ -252,8 +272,12 @@ def test_prediction_records_name_the_formulas_own_aps(ltl_file):
     assert records[3]["invalid"] and records[3]["candidates"] == [{"witness": "& a", "verified": False}]
     assert records[4]["candidates"] == [] and records[4]["rank"] is None
     made_up = []  # an output naming a slot the formula lacks cannot be renamed back: shown as written
-    evaluate(load_samples(ltl_file, "ltl")[:1], lambda fs: [[parse_trace("{c}", "polish")]], "ltl",
-             on_sample=lambda *sample: made_up.append(prediction_record(*sample)))
+    evaluate(
+        load_samples(ltl_file, "ltl")[:1],
+        lambda fs: [[parse_trace("{c}", "polish")]],
+        "ltl",
+        on_sample=lambda *sample: made_up.append(prediction_record(*sample)),
+    )
     assert made_up[0]["candidates"] == [{"witness": None, "output": "cycle{c}", "verified": False}]
     for record in records:
         formula = parse_formula(record["formula"])

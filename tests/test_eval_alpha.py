@@ -31,7 +31,10 @@ FORMULAS = [parse_formula(t, "polish") for t in ("Uab", "&b!a", "U&abXc", "&U&ab
 def test_an_invariant_model_scores_one_everywhere():
     cov = alpha_covariance(FORMULAS, first_ap)
     assert {k: (r.samples, r.variants, r.alpha, r.invariant) for k, r in cov.rows.items()} == {
-        2: (2, 4, 1.0, 2), 3: (1, 6, 1.0, 1), 4: (1, 24, 1.0, 1)}
+        2: (2, 4, 1.0, 2),
+        3: (1, 6, 1.0, 1),
+        4: (1, 24, 1.0, 1),
+    }
     assert cov.mean == 1.0 and cov.invariant == 1.0 and cov.samples == 4  # X1, Xa: nothing to permute
 
 

@@ -32,10 +32,13 @@ def test_collector_paused_nests_and_restores() -> None:
     assert build() is False and gc.isenabled()
 
 
-@pytest.mark.parametrize("syntax,text", [
-    ("spot", " & ".join(f"(F p{i} -> G(q{i} U !r{i}))" for i in range(3000))),
-    ("lbt", "& " * 2999 + " ".join(f"F p{i}" for i in range(3000))),
-])
+@pytest.mark.parametrize(
+    "syntax,text",
+    [
+        ("spot", " & ".join(f"(F p{i} -> G(q{i} U !r{i}))" for i in range(3000))),
+        ("lbt", "& " * 2999 + " ".join(f"F p{i}" for i in range(3000))),
+    ],
+)
 def test_a_parse_gives_up_at_its_deadline(syntax: str, text: str) -> None:
     with deadline_scope(time.perf_counter() - 1.0):
         with pytest.raises(OutOfTime, match="while parsing"):
@@ -64,11 +67,18 @@ def test_formulas_hash_and_iterate_alike_in_every_process() -> None:
     order whatever the memory layout or the string hash seed: the searches' order of work no
     longer depends on where formulas happen to be allocated (with identity hashes the 40-client
     arbiter took 6 rounds in one process and 7, twice the time, in another)."""
-    runs = {subprocess.run([sys.executable, "-c", _ORDER], capture_output=True, text=True, check=True,
-                           env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("0", "1", "2")}
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", _ORDER],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("0", "1", "2")
+    }
     assert len(runs) == 1
-    here = parse_formula("G(req0 -> F grant0) & G(req1 -> F grant1) & G !(grant0 & grant1) & (a U (b R X c))",
-                         "spot")
+    here = parse_formula("G(req0 -> F grant0) & G(req1 -> F grant1) & G !(grant0 & grant1) & (a U (b R X c))", "spot")
     assert runs.pop().split(" ", 1)[0] == str(hash(here))
 
 

@@ -14,8 +14,12 @@ from ltlwit.train.generate import PRIORITIES, RandomFormulas, SizeGate
 
 
 @settings(max_examples=60, deadline=None)
-@given(alphabet=st.sampled_from(sorted(PRIORITIES)), n=st.integers(1, 80), n_aps=st.integers(1, 12),
-       seed=st.integers(0, 2**32))
+@given(
+    alphabet=st.sampled_from(sorted(PRIORITIES)),
+    n=st.integers(1, 80),
+    n_aps=st.integers(1, 12),
+    seed=st.integers(0, 2**32),
+)
 def test_formula_has_exactly_the_size_asked_and_only_the_alphabets_tokens(alphabet, n, n_aps, seed):
     f = RandomFormulas(n_aps, alphabet).formula(n, random.Random(seed))
     assert f.size == n

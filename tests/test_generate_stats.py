@@ -6,8 +6,8 @@ import gzip
 import json
 
 import pytest
-
 from shared_data import shared_file
+
 from ltlwit.train.pairs import append_pairs, iter_pairs, read_samples, recover_pairs
 from ltlwit.train.stats import dataset_stats
 
@@ -35,7 +35,9 @@ def test_jsonl_grid_rows_unsat_skipped_unknown_kept(tmp_path):
     path.write_text("".join(json.dumps(r) + "\n" for r in rows) + "\n")
     samples = list(read_samples(path))
     assert [(s.formula, s.label, s.line, s.label_syntax) for s in samples] == [
-        ("Uab", "b; cycle{1}", 1, "spot"), ("XXa", None, 3, "spot")]
+        ("Uab", "b; cycle{1}", 1, "spot"),
+        ("XXa", None, 3, "spot"),
+    ]
     stats = dataset_stats(path)
     assert stats.total == 2 and stats.unlabelled == 1
 

@@ -9,7 +9,6 @@ import subprocess
 from html.parser import HTMLParser
 
 import pytest
-
 from cli_support import ROOT, run
 
 
@@ -40,8 +39,9 @@ def _page(path) -> _Page:
 
 def test_solve_report_has_a_diagram_per_trace_and_the_core_marked(tmp_path) -> None:
     out = tmp_path / "s.html"
-    result = run("solve", "--model", "none", "--core", "--html", str(out), "G(req -> F grant) & F req",
-                 "G a & b & F !a", "a | b")
+    result = run(
+        "solve", "--model", "none", "--core", "--html", str(out), "G(req -> F grant) & F req", "G a & b & F !a", "a | b"
+    )
     assert result.exit_code == 1
     page = _page(out)
     assert page.tags.count("section") == 3 and page.tags.count("svg") == 1  # the assignment has no diagram
@@ -57,15 +57,28 @@ def test_check_report_marks_vacuous_occurrences(tmp_path) -> None:
 
 
 def _browser() -> str | None:
-    return next((b for b in ("chromium", "chromium-browser", "google-chrome", "headless_shell")
-                 if shutil.which(b)), None)
+    return next(
+        (b for b in ("chromium", "chromium-browser", "google-chrome", "headless_shell") if shutil.which(b)), None
+    )
 
 
 @pytest.mark.skipif(_browser() is None, reason="no Chromium installed to render the report")
 def test_a_browser_draws_the_timing_diagram(tmp_path) -> None:
     out, shot = tmp_path / "s.html", tmp_path / "s.png"
     run("solve", "--model", "none", "--html", str(out), "G(req -> X grant) & F req")
-    subprocess.run([_browser(), "--headless", "--disable-gpu", "--no-sandbox", f"--screenshot={shot}",
-                    "--window-size=800,400", out.as_uri()], capture_output=True, timeout=60, check=True)
+    subprocess.run(
+        [
+            _browser(),
+            "--headless",
+            "--disable-gpu",
+            "--no-sandbox",
+            f"--screenshot={shot}",
+            "--window-size=800,400",
+            out.as_uri(),
+        ],
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 2000  # a picture, not a blank page

@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from cli_support import ROOT, subprocess_env
 
 PACKAGE = ROOT / "ltlwit"
@@ -64,8 +63,11 @@ def imports(path: Path, module: str | None = None) -> set[str]:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(anchor + ([base] if base else []))
             found.add(base)
-            found.update(f"{base}.{alias.name}" for alias in node.names if (PACKAGE.parent / (
-                f"{base}.{alias.name}".replace(".", "/") + ".py")).exists())
+            found.update(
+                f"{base}.{alias.name}"
+                for alias in node.names
+                if (PACKAGE.parent / (f"{base}.{alias.name}".replace(".", "/") + ".py")).exists()
+            )
     return {name for name in found if name == "ltlwit" or name.startswith("ltlwit.")}
 
 
@@ -101,21 +103,31 @@ def test_the_pipeline_never_imports_eval_or_train() -> None:
 
 def test_the_checker_sees_lazy_and_relative_imports(tmp_path) -> None:
     source = tmp_path / "probe.py"
-    source.write_text("def f():\n    from ltlwit.eval import metrics\n    import ltlwit.train.loop\n"
-                      "from ..logic.formula import Formula\nfrom . import checking\n")
+    source.write_text(
+        "def f():\n    from ltlwit.eval import metrics\n    import ltlwit.train.loop\n"
+        "from ..logic.formula import Formula\nfrom . import checking\n"
+    )
     assert imports(source, "ltlwit.pipeline.probe") == {
-        "ltlwit.eval", "ltlwit.eval.metrics", "ltlwit.train.loop", "ltlwit.logic.formula", "ltlwit.pipeline",
-        "ltlwit.pipeline.checking"}
+        "ltlwit.eval",
+        "ltlwit.eval.metrics",
+        "ltlwit.train.loop",
+        "ltlwit.logic.formula",
+        "ltlwit.pipeline",
+        "ltlwit.pipeline.checking",
+    }
 
 
 @pytest.mark.parametrize("packages", [["logic", "pipeline"], ["specs"]])
 def test_importing_the_lower_layers_loads_no_torch(packages: list[str]) -> None:
     """Every module of these layers, the public API and `import ltlwit` itself."""
     names = sorted(m for m in graph() if layer_of(m) in packages) + ["ltlwit", "ltlwit.api"]
-    code = (f"import importlib, sys\nfor name in {names!r}:\n    importlib.import_module(name)\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'torch'))")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=subprocess_env(),
-                          cwd=ROOT, timeout=120)
+    code = (
+        f"import importlib, sys\nfor name in {names!r}:\n    importlib.import_module(name)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'torch'))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=subprocess_env(), cwd=ROOT, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == "[]"
 

@@ -5,18 +5,16 @@ never a wrong verdict, and no cache keeps a partial result computed under an abo
 from __future__ import annotations
 
 import math
-
 from types import SimpleNamespace
 
 import pytest
 
-from ltlwit.logic.formula import Formula
-from ltlwit.logic.ltl import Budget, clear_caches, holds, solve
 from ltlwit.logic import budget
-from ltlwit.logic.ltl import expand
+from ltlwit.logic.budget import Limit, OutOfTime
+from ltlwit.logic.formula import Formula
+from ltlwit.logic.ltl import Budget, clear_caches, expand, holds, solve
 from ltlwit.logic.ltl import solver as solver_module
 from ltlwit.logic.ltl.check import labels_for
-from ltlwit.logic.budget import Limit, OutOfTime
 from ltlwit.logic.ltl.expand import MAX_UNCHECKED_PAIRS, Translator
 from ltlwit.logic.ltl.rewrite import simplify
 from ltlwit.logic.result import Sat, Unknown, Unsat
@@ -25,9 +23,14 @@ from ltlwit.logic.syntax import parse_formula
 
 def arbiter(n: int) -> Formula:
     """n clients, each request eventually granted, infinitely many requests, grants exclusive."""
-    text = (" & ".join(f"G(r{i} -> F g{i})" for i in range(n)) + " & "
-            + " & ".join(f"G F r{i}" for i in range(n)) + " & G !("
-            + " | ".join(f"(g{i} & g{j})" for i in range(n) for j in range(i + 1, n)) + ")")
+    text = (
+        " & ".join(f"G(r{i} -> F g{i})" for i in range(n))
+        + " & "
+        + " & ".join(f"G F r{i}" for i in range(n))
+        + " & G !("
+        + " | ".join(f"(g{i} & g{j})" for i in range(n) for j in range(i + 1, n))
+        + ")"
+    )
     return parse_formula(text)
 
 
@@ -51,13 +54,12 @@ def late_pigeons(n: int) -> Formula:
     neither the searches nor k-liveness (nor any of BLACK's peers within 300 s at n = 10)
     refute."""
     ps = [f"p{i}" for i in range(n)]
-    alone = " & ".join(f"!({a} & {b})" for i, a in enumerate(ps) for b in ps[i + 1:])
+    alone = " & ".join(f"!({a} & {b})" for i, a in enumerate(ps) for b in ps[i + 1 :])
     back = " & ".join(f"G({p} -> {'X ' * (n - 1)}{p})" for p in ps)
     return parse_formula(f"G({alone}) & " + " & ".join(f"G F {p}" for p in ps) + f" & {back}")
 
 
-@pytest.mark.parametrize("make, n", [(counter, 24), (late_pigeons, 10)],
-                         ids=["counter24", "late_pigeons10"])
+@pytest.mark.parametrize("make, n", [(counter, 24), (late_pigeons, 10)], ids=["counter24", "late_pigeons10"])
 @pytest.mark.parametrize("reads", [0, 5, 40])
 def test_time_budget_stops_huge_expansions(monkeypatch: pytest.MonkeyPatch, make, n, reads: int) -> None:
     """Formulas hours away from an answer read the clock all along: a budget that runs out at
@@ -82,6 +84,7 @@ def test_after_a_timeout_unbudgeted_solves_are_complete() -> None:
 
 
 # -- deterministic interruption at every clock read ----------------------------------------------
+
 
 class Countdown(Limit):
     """A deadline that passes at the k-th clock read (shared with its bounded sub-proofs)."""
@@ -133,15 +136,19 @@ def _sweep(monkeypatch: pytest.MonkeyPatch, f: Formula) -> int:
     return reads
 
 
-@pytest.mark.parametrize("text", [
-    "G F a & G F b & G(a -> X !a) & G(b -> X(!b U a))",  # search, witness paths, minimisation
-    "G(a -> X !a) & G(!a -> X a) & G F(b xor X b) & F G a",  # unsat: exhaustive search
-    "(F c | F !c) & G F a & G(a -> X !a)",  # the final check needs the product with ¬φ
-    "G(a -> X !a) & G F a & (X c U d | G !c) & F(d & X d)",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "G F a & G F b & G(a -> X !a) & G(b -> X(!b U a))",  # search, witness paths, minimisation
+        "G(a -> X !a) & G(!a -> X a) & G F(b xor X b) & F G a",  # unsat: exhaustive search
+        "(F c | F !c) & G F a & G(a -> X !a)",  # the final check needs the product with ¬φ
+        "G(a -> X !a) & G F a & (X c U d | G !c) & F(d & X d)",
+    ],
+)
 @pytest.mark.parametrize("dense", [False, True], ids=["real", "dense"])
-def test_interrupted_at_every_check_never_a_wrong_verdict(monkeypatch: pytest.MonkeyPatch, text: str,
-                                                         dense: bool) -> None:
+def test_interrupted_at_every_check_never_a_wrong_verdict(
+    monkeypatch: pytest.MonkeyPatch, text: str, dense: bool
+) -> None:
     if dense:  # a clock read at every pair, term and BFS state: every check site gets hit
         monkeypatch.setattr(budget, "CHECK_EVERY", 1)
         monkeypatch.setattr(expand, "CHECK_EVERY", 1)
@@ -154,7 +161,7 @@ def test_interrupted_expansion_caches_nothing_partial() -> None:
     # 11 pending `p U qi`: the initial state's product has 2**11 > MAX_UNCHECKED_PAIRS terms,
     # so the checked product (and the term reduction) read the clock many times
     f = simplify(untils(11))
-    assert 2 ** 11 > MAX_UNCHECKED_PAIRS
+    assert 2**11 > MAX_UNCHECKED_PAIRS
     L = labels_for(tuple(f.aps()))
     reference = Translator(f, L)
     want = reference.edges(reference.initial)
@@ -188,6 +195,7 @@ def test_interrupted_expansion_caches_nothing_partial() -> None:
 
 # -- hard limits inside C code, and the memory ceiling --------------------------------------------
 
+
 def pigeons(n: int) -> Formula:
     """Always n pigeons in n - 1 holes, and infinitely often q: the constant-word check is one
     SAT call on the pigeonhole formula, exponential for resolution (minutes at n = 11)."""
@@ -202,8 +210,11 @@ def test_the_deadline_stops_a_single_long_sat_call() -> None:
     assert solve(pigeons(11), Budget(seconds=0.3)) == Unknown("time budget exhausted")
 
 
-@pytest.mark.parametrize("make, n", [(counter, 24), (late_pigeons, 10), (pigeons, 11), (arbiter, 3)],
-                         ids=["counter24", "late_pigeons10", "pigeons11", "arbiter3"])
+@pytest.mark.parametrize(
+    "make, n",
+    [(counter, 24), (late_pigeons, 10), (pigeons, 11), (arbiter, 3)],
+    ids=["counter24", "late_pigeons10", "pigeons11", "arbiter3"],
+)
 def test_memory_ceiling_gives_unknown_with_its_reason(make, n) -> None:
     """A ceiling below what the process already uses is reached at the first read of memory,
     in the Python loops and in a SAT call alike; arbiter(3) takes the label-based path."""
@@ -273,8 +284,10 @@ def test_a_big_conjunction_build_reads_the_deadline(monkeypatch) -> None:
 
 def _rare_reads(run):
     """`rewrite._run` with its per-node deadline reads left out (it is given no limit)."""
+
     def without(root, neg, limit=None):
         return run(root, neg, None)
+
     return without
 
 

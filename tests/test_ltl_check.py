@@ -6,14 +6,14 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from ltl_reference import random_completions, satisfies
+from strategies import formulas, traces
+
 from ltlwit.logic.formula import TRUE, Formula, Not, ap, unop
 from ltlwit.logic.ltl import holds
 from ltlwit.logic.ltl.check import counterexample, evaluator, labels_for, violated
 from ltlwit.logic.syntax import parse_formula, parse_trace
 from ltlwit.logic.trace import Trace
-from strategies import formulas, traces
 
 APS = ("a", "b", "c")
 small = formulas(APS, max_leaves=10)
@@ -58,10 +58,10 @@ def test_three_valued_pass_agrees_with_the_product(f: Formula, t: Trace) -> None
 
 def test_stages() -> None:
     f = parse_formula("G(a -> F b)")
-    assert not holds(f, parse_trace("cycle{a & !a}"))                  # unsatisfiable step
-    assert holds(f, parse_trace("a; cycle{b}"))                         # three-valued
-    assert not holds(f, parse_trace("cycle{a}"))                        # product: a word never has b
-    assert holds(f, parse_trace("cycle{(a & b) | !a}"))                 # product: true
+    assert not holds(f, parse_trace("cycle{a & !a}"))  # unsatisfiable step
+    assert holds(f, parse_trace("a; cycle{b}"))  # three-valued
+    assert not holds(f, parse_trace("cycle{a}"))  # product: a word never has b
+    assert holds(f, parse_trace("cycle{(a & b) | !a}"))  # product: true
     assert not holds(f, parse_trace("cycle{a | b}"))
     assert counterexample(f, parse_trace("cycle{a | b}")) is not None
     assert counterexample(f, parse_trace("cycle{(a & b) | !a}")) is None
@@ -98,7 +98,12 @@ def test_the_cube_evaluator_lists_the_aps_in_the_formulas_order() -> None:
     from ltlwit.logic.ltl.check import CubeEvaluator
     from ltlwit.logic.syntax import parse_formula
 
-    for text in ("G(b -> F a) & (c U (b & d))", "(x & y) U (z | (x & y)) & X(y & w)", "a", "1 U q",
-                 "((p2 & p1) | (p1 & p2)) -> G(p0 | (p2 & p1))"):
+    for text in (
+        "G(b -> F a) & (c U (b & d))",
+        "(x & y) U (z | (x & y)) & X(y & w)",
+        "a",
+        "1 U q",
+        "((p2 & p1) | (p1 & p2)) -> G(p0 | (p2 & p1))",
+    ):
         f = parse_formula(text)
         assert CubeEvaluator(f).names == f.aps()

@@ -8,13 +8,15 @@ reinterpreted."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-
-import ltlwit
 from cli_support import json_lines, run
+from hypothesis import HealthCheck, given, settings
 from ltlf_reference import completions, satisfies_finite, words
 from strategies import formulas
-from test_pipeline import Fake, run as run_pipeline
+from test_pipeline import Fake
+from test_pipeline import run as run_pipeline
+
+import ltlwit
+from ltlwit.logic.assignment import cube
 from ltlwit.logic.budget import Limit
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.ltl import finite, holds, solve
@@ -24,7 +26,6 @@ from ltlwit.logic.ltl.xnf import step
 from ltlwit.logic.result import Sat, Unsat
 from ltlwit.logic.syntax import parse_formula, parse_trace
 from ltlwit.logic.trace import Trace
-from ltlwit.logic.assignment import cube
 
 NAMES = ("a", "b")
 SHORT = list(words(NAMES, 4))  # 340 words: every finite word of 1..4 letters over a, b
@@ -88,12 +89,26 @@ def test_the_last_instant_rewrites_keep_the_meaning(f: Formula) -> None:
             assert satisfies_finite(g, word) == satisfies_finite(rewritten, word), (g, rewritten, word)
 
 
-@pytest.mark.parametrize("text, verdict", [
-    ("G a", "sat"), ("F a & G !a", "unsat"), ("X 1", "sat"), ("G X 1", "unsat"), ("G wX 1", "sat"),
-    ("G(a -> X a) & a", "unsat"), ("G(a -> wX a) & a", "sat"), ("F(wX 0)", "sat"), ("G F a & G F !a", "unsat"),
-    ("F G a & F G !a", "unsat"), ("G(a <-> X !a) & a", "sat"), ("X[!] a & wX !a", "unsat"),
-    ("O a & !a", "unsat"), ("F(b & Y a) & G !a", "unsat"), ("F(b & Z 0)", "sat"),
-])
+@pytest.mark.parametrize(
+    "text, verdict",
+    [
+        ("G a", "sat"),
+        ("F a & G !a", "unsat"),
+        ("X 1", "sat"),
+        ("G X 1", "unsat"),
+        ("G wX 1", "sat"),
+        ("G(a -> X a) & a", "unsat"),
+        ("G(a -> wX a) & a", "sat"),
+        ("F(wX 0)", "sat"),
+        ("G F a & G F !a", "unsat"),
+        ("F G a & F G !a", "unsat"),
+        ("G(a <-> X !a) & a", "sat"),
+        ("X[!] a & wX !a", "unsat"),
+        ("O a & !a", "unsat"),
+        ("F(b & Y a) & G !a", "unsat"),
+        ("F(b & Z 0)", "sat"),
+    ],
+)
 def test_finite_verdicts_and_witnesses(text: str, verdict: str) -> None:
     f = parse_formula(text)
     result = solve(f, semantics="finite")
@@ -152,10 +167,12 @@ def test_the_models_are_skipped_under_finite_semantics() -> None:
 
 def test_check_takes_a_semantics_per_spec(tmp_path) -> None:
     toml = tmp_path / "specs.toml"
-    toml.write_text('[[spec]]\nname = "ends"\nformula = "G(a -> X a) & a"\nsemantics = "finite"\nexpect = "unsat"\n'
-                    '[[spec]]\nname = "forever"\nformula = "G(a -> X a) & a"\n'
-                    '[[spec]]\nname = "last"\nformula = "F !X 1"\nsemantics = "finite"\nexpect = "valid"\n'
-                    '[[spec]]\nname = "typo"\nformula = "a"\nsemantics = "finit"\n')
+    toml.write_text(
+        '[[spec]]\nname = "ends"\nformula = "G(a -> X a) & a"\nsemantics = "finite"\nexpect = "unsat"\n'
+        '[[spec]]\nname = "forever"\nformula = "G(a -> X a) & a"\n'
+        '[[spec]]\nname = "last"\nformula = "F !X 1"\nsemantics = "finite"\nexpect = "valid"\n'
+        '[[spec]]\nname = "typo"\nformula = "a"\nsemantics = "finit"\n'
+    )
     out = run("check", str(toml))
     assert [line.split()[0] for line in out.stdout.splitlines()[:4]] == ["PASS", "PASS", "PASS", "ERROR"], out.output
     assert "unknown semantics 'finit'" in out.stderr and out.exit_code == 2

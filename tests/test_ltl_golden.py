@@ -11,8 +11,8 @@ import random
 from pathlib import Path
 
 import pytest
-
 from ltl_reference import random_completions, satisfies
+
 from ltlwit.logic.ltl import holds, solve
 from ltlwit.logic.result import Sat, Unsat
 from ltlwit.logic.syntax import parse_formula, parse_trace
@@ -58,14 +58,18 @@ def test_golden_sat_file_is_the_whole_copy() -> None:
 
 
 def test_trace_check_agreement() -> None:
-    wrong = [(r["formula"], r["trace"], r["holds"]) for r in CHECK_ROWS
-             if holds(parse_formula(r["formula"]), parse_trace(r["trace"])) != r["holds"]]
+    wrong = [
+        (r["formula"], r["trace"], r["holds"])
+        for r in CHECK_ROWS
+        if holds(parse_formula(r["formula"]), parse_trace(r["trace"])) != r["holds"]
+    ]
     assert len(CHECK_ROWS) == 2074
     assert not wrong, wrong[:5]
 
 
 def test_spot_witnesses_hold() -> None:
     """Spot's own (simplified) witnesses are accepted by the checker: no false negatives."""
-    rejected = [r["formula"] for r in SAT_ROWS
-                if r["sat"] and not holds(parse_formula(r["formula"]), parse_trace(r["witness"]))]
+    rejected = [
+        r["formula"] for r in SAT_ROWS if r["sat"] and not holds(parse_formula(r["formula"]), parse_trace(r["witness"]))
+    ]
     assert not rejected, rejected[:5]

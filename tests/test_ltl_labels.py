@@ -6,11 +6,11 @@ import itertools
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from ltl_reference import prop_value
+from strategies import formulas
+
 from ltlwit.logic.formula import Formula, Not, ap
 from ltlwit.logic.ltl.labels import MAX_TABLE_APS, Bdds, TruthTables, make_labels
-from strategies import formulas
 
 NAMES = ("a", "b", "c", "d")
 props = formulas(NAMES, max_leaves=10, temporal=False)
@@ -30,8 +30,11 @@ def _models(L, label) -> set[tuple[bool, ...]]:
 
 
 def _reference(f: Formula) -> set[tuple[bool, ...]]:
-    return {values for values in itertools.product((False, True), repeat=len(NAMES))
-            if prop_value(f, dict(zip(NAMES, values)))}
+    return {
+        values
+        for values in itertools.product((False, True), repeat=len(NAMES))
+        if prop_value(f, dict(zip(NAMES, values)))
+    }
 
 
 @settings(max_examples=100, deadline=None)
@@ -51,7 +54,7 @@ def test_small_cube_is_a_prime_implicant(f: Formula) -> None:
         cube = list(L.small_cube(label))
         assert L.implies(L.cube(cube), label)
         for k in range(len(cube)):
-            assert not L.implies(L.cube(cube[:k] + cube[k + 1:]), label)
+            assert not L.implies(L.cube(cube[:k] + cube[k + 1 :]), label)
 
 
 def test_minterm_is_a_full_valuation_inside() -> None:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from strategies import formulas
+from test_ltl_budget import counter
+from test_ltl_sat_search import label_verdict
 
 from ltlwit.logic.budget import Budget, Limit, OutOfBudget
 from ltlwit.logic.formula import Formula
@@ -15,9 +18,6 @@ from ltlwit.logic.ltl.rewrite import simplify
 from ltlwit.logic.ltl.xnf import step
 from ltlwit.logic.result import Sat, Unsat
 from ltlwit.logic.syntax import parse_formula
-from strategies import formulas
-from test_ltl_budget import counter
-from test_ltl_sat_search import label_verdict
 
 
 def lift(n: int, up: bool = False) -> Formula:
@@ -30,8 +30,7 @@ def lift(n: int, up: bool = False) -> Formula:
     one = " & ".join(f"(f{i} -> ({' & '.join(f'!f{j}' for j in floors if j > i)}))" for i in floors[:-1])
     parts = [f"G({one})", "!u", "f0", "up" if up else "!up", "G(u <-> X !u)"] + [f"!b{i}" for i in floors]
     stay = " & ".join(f"(f{i} <-> X f{i})" for i in floors)
-    move = " & ".join(f"(f{i} -> X({' | '.join(f'f{j}' for j in floors if abs(i - j) <= 1)}))"
-                      for i in floors)
+    move = " & ".join(f"(f{i} -> X({' | '.join(f'f{j}' for j in floors if abs(i - j) <= 1)}))" for i in floors)
     parts.append(f"G((u -> ({stay})) & {move})")
     hold = " & ".join(f"(b{i} <-> X b{i})" for i in floors)
     wait = " & ".join(f"((b{i} & !f{i}) -> X b{i})" for i in floors)
@@ -58,12 +57,15 @@ def prove(f: Formula, seconds: float = float("inf")) -> bool:
         proof.close()
 
 
-@pytest.mark.parametrize("text", [
-    "G F p & F G !p",
-    "!p & G(!p -> X !p) & F p",
-    "G(p -> X !p) & G(!p -> X p) & G F (p & X p)",
-    "G F a & G(a -> X G !a)",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "G F p & F G !p",
+        "!p & G(!p -> X !p) & F p",
+        "G(p -> X !p) & G(!p -> X p) & G F (p & X p)",
+        "G F a & G(a -> X G !a)",
+    ],
+)
 def test_invariants_prove_these(text: str) -> None:
     assert prove(parse_formula(text))
 

@@ -18,8 +18,9 @@ from typing import Iterable, Iterator, Sequence
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from ltl_reference import prop_value, random_completions, satisfies
+from strategies import formulas
+
 from ltlwit.logic.assignment import cube
 from ltlwit.logic.formula import FALSE, TRUE, And, Formula, ap
 from ltlwit.logic.ltl import holds, solve
@@ -27,7 +28,6 @@ from ltlwit.logic.ltl.check import counterexample
 from ltlwit.logic.result import Sat, Unsat
 from ltlwit.logic.syntax import parse_formula
 from ltlwit.logic.trace import Trace
-from strategies import formulas
 
 NAMES = ("a", "b")
 Letter = dict[str, bool]
@@ -80,8 +80,10 @@ def completions(trace: Trace, names: Sequence[str], rng: random.Random, limit: i
     alphabet = letters(names)
     options = {s: [x for x in alphabet if prop_value(s, x)] for s in set(trace.steps)}
     shapes = [(0, 1), (1, 1), (0, 2)]
-    sizes = [math.prod(len(options[s]) for s in list(trace.prefix) + list(trace.cycle) * (extra + unroll))
-             for extra, unroll in shapes]
+    sizes = [
+        math.prod(len(options[s]) for s in list(trace.prefix) + list(trace.cycle) * (extra + unroll))
+        for extra, unroll in shapes
+    ]
     if sum(sizes) > limit:
         return random_completions(trace, names, rng, count=60)
     out: list[Lasso] = []
@@ -89,7 +91,7 @@ def completions(trace: Trace, names: Sequence[str], rng: random.Random, limit: i
         pre = list(trace.prefix) + list(trace.cycle) * extra
         cyc = list(trace.cycle) * unroll
         for word in itertools.product(*(options[s] for s in pre + cyc)):
-            out.append((list(word[:len(pre)]), list(word[len(pre):])))
+            out.append((list(word[: len(pre)]), list(word[len(pre) :])))
     return out
 
 
@@ -99,47 +101,56 @@ A, NA = {"a": True}, {"a": False}
 AB, AnB, nAB, nAnB = ({"a": x, "b": y} for x, y in ((True, True), (True, False), (False, True), (False, False)))
 
 
-@pytest.mark.parametrize(("text", "prefix", "cycle", "expected"), [
-    ("Y a", [], [A], False),                      # no previous instant
-    ("Y 1", [], [A], False),
-    ("Z 0", [], [NA], True),                      # weak: true at the first instant
-    ("X Z 0", [], [NA], False),
-    ("X Y a", [A], [NA], True),
-    ("X Y a", [NA], [A], False),
-    ("G(a -> Y a)", [], [A], False),              # fails at position 0 only
-    ("X G(a -> Y a)", [], [A], True),
-    ("G F(a & Y a)", [], [A], True),              # the loop start's fold has no past: unroll
-    ("G F Y Y Y a", [], [A], True),               # deeper: three copies of the loop back
-    ("F G !Y Y Y a", [], [A], False),
-    ("G F(a & Y !a)", [], [A, NA], True),
-    ("G F(a & Y a)", [], [A, NA], False),
-    ("F G H a", [NA], [A], False),                # the first letter stays in the past forever
-    ("F G O !a", [NA], [A], True),
-    ("G(O !a)", [NA], [A], True),
-    ("F(H a)", [NA], [A], False),
-    ("F(H a)", [A], [NA], True),
-    ("G((a S b) <-> (b | a & Y(a S b)))", [nAB], [AnB], True),
-    ("G F(a S b)", [nAB], [AnB], True),           # b once, a ever since
-    ("G F(a S b)", [nAB], [AnB, nAnB], False),    # a broken in every loop, b never again
-    ("F G(a S b)", [nAB, AnB, nAnB], [AB, AnB], True),
-    ("X X X(a S b)", [nAB, AnB, nAnB], [AnB], False),
-    ("b T a", [], [AnB], True),                   # a at every instant so far
-    ("X X(b T a)", [AnB, nAB], [nAnB], False),    # a broke at 2, b never held
-    ("X X X(b T a)", [nAnB, AB], [AnB], True),    # a since the b at 1 (a held there too)
-    ("X X X(b T a)", [nAnB, AnB], [AnB], False),  # a broke at 0, and no b since
-    ("X X(b T a)", [nAB, AB], [AnB], True),       # a since b & a at 1
-    ("X X(b T a)", [AnB, nAB], [AnB], False),     # the b at 1 was without a, a broke there
-])
+@pytest.mark.parametrize(
+    ("text", "prefix", "cycle", "expected"),
+    [
+        ("Y a", [], [A], False),  # no previous instant
+        ("Y 1", [], [A], False),
+        ("Z 0", [], [NA], True),  # weak: true at the first instant
+        ("X Z 0", [], [NA], False),
+        ("X Y a", [A], [NA], True),
+        ("X Y a", [NA], [A], False),
+        ("G(a -> Y a)", [], [A], False),  # fails at position 0 only
+        ("X G(a -> Y a)", [], [A], True),
+        ("G F(a & Y a)", [], [A], True),  # the loop start's fold has no past: unroll
+        ("G F Y Y Y a", [], [A], True),  # deeper: three copies of the loop back
+        ("F G !Y Y Y a", [], [A], False),
+        ("G F(a & Y !a)", [], [A, NA], True),
+        ("G F(a & Y a)", [], [A, NA], False),
+        ("F G H a", [NA], [A], False),  # the first letter stays in the past forever
+        ("F G O !a", [NA], [A], True),
+        ("G(O !a)", [NA], [A], True),
+        ("F(H a)", [NA], [A], False),
+        ("F(H a)", [A], [NA], True),
+        ("G((a S b) <-> (b | a & Y(a S b)))", [nAB], [AnB], True),
+        ("G F(a S b)", [nAB], [AnB], True),  # b once, a ever since
+        ("G F(a S b)", [nAB], [AnB, nAnB], False),  # a broken in every loop, b never again
+        ("F G(a S b)", [nAB, AnB, nAnB], [AB, AnB], True),
+        ("X X X(a S b)", [nAB, AnB, nAnB], [AnB], False),
+        ("b T a", [], [AnB], True),  # a at every instant so far
+        ("X X(b T a)", [AnB, nAB], [nAnB], False),  # a broke at 2, b never held
+        ("X X X(b T a)", [nAnB, AB], [AnB], True),  # a since the b at 1 (a held there too)
+        ("X X X(b T a)", [nAnB, AnB], [AnB], False),  # a broke at 0, and no b since
+        ("X X(b T a)", [nAB, AB], [AnB], True),  # a since b & a at 1
+        ("X X(b T a)", [AnB, nAB], [AnB], False),  # the b at 1 was without a, a broke there
+    ],
+)
 def test_hand_computed_words(text: str, prefix: list, cycle: list, expected: bool) -> None:
     assert satisfies(spot(text), prefix, cycle) is expected
 
 
 @settings(max_examples=60, deadline=None)
-@given(formulas(NAMES, max_leaves=6, past=True), st.lists(st.sampled_from(letters()), max_size=2),
-       st.lists(st.sampled_from(letters()), min_size=1, max_size=3), st.integers(0, 2), st.integers(1, 2),
-       st.integers(0, 2))
-def test_the_reference_sees_the_word_not_how_it_is_written(f: Formula, prefix, cycle, extra: int, unroll: int,
-                                                           turn: int) -> None:
+@given(
+    formulas(NAMES, max_leaves=6, past=True),
+    st.lists(st.sampled_from(letters()), max_size=2),
+    st.lists(st.sampled_from(letters()), min_size=1, max_size=3),
+    st.integers(0, 2),
+    st.integers(1, 2),
+    st.integers(0, 2),
+)
+def test_the_reference_sees_the_word_not_how_it_is_written(
+    f: Formula, prefix, cycle, extra: int, unroll: int, turn: int
+) -> None:
     """The same infinite word as another lasso (loop copies moved into the prefix, the cycle
     written several times, the loop entered later) gets the same verdict: a fold that lost a
     position's past would show up here."""
@@ -165,8 +176,13 @@ def past_values(g: Formula, word: Sequence[Letter]) -> list[bool]:
     if op == "!":
         return [not v for v in vals[0]]
     if op in ("&", "|", "->", "<->", "xor"):
-        fn = {"&": lambda x, y: x and y, "|": lambda x, y: x or y, "->": lambda x, y: (not x) or y,
-              "<->": lambda x, y: x == y, "xor": lambda x, y: x != y}[op]
+        fn = {
+            "&": lambda x, y: x and y,
+            "|": lambda x, y: x or y,
+            "->": lambda x, y: (not x) or y,
+            "<->": lambda x, y: x == y,
+            "xor": lambda x, y: x != y,
+        }[op]
         return [fn(x, y) for x, y in zip(*vals)]
     if op in ("Y", "Z"):
         return [op == "Z"] + vals[0][:-1]
@@ -192,15 +208,19 @@ def past_only_formulas(names: Sequence[str] = NAMES, max_leaves: int = 8) -> st.
 
     def extend(children: st.SearchStrategy[Formula]) -> st.SearchStrategy[Formula]:
         return st.builds(lambda op, c: Formula(op, (c,)), unary, children) | st.builds(
-            lambda op, x, y: Formula(op, (x, y)), binary, children, children)
+            lambda op, x, y: Formula(op, (x, y)), binary, children, children
+        )
 
     leaves = st.sampled_from(tuple(names)).map(ap) | st.sampled_from((TRUE, FALSE))
     return st.recursive(leaves, extend, max_leaves=max_leaves)
 
 
 @settings(max_examples=60, deadline=None)
-@given(past_only_formulas(), st.lists(st.sampled_from(letters()), max_size=2),
-       st.lists(st.sampled_from(letters()), min_size=1, max_size=3))
+@given(
+    past_only_formulas(),
+    st.lists(st.sampled_from(letters()), max_size=2),
+    st.lists(st.sampled_from(letters()), min_size=1, max_size=3),
+)
 def test_the_reference_agrees_with_the_forward_recursions_far_into_the_loop(f: Formula, prefix, cycle) -> None:
     """`X^k f` by the reference (past operators walked back from a position reached through the
     loop several times) against the recursions on the finite word of the first k+1 letters."""
@@ -214,6 +234,7 @@ def test_the_reference_agrees_with_the_forward_recursions_far_into_the_loop(f: F
 
 
 # --- identities of the past operators ----------------------------------------------------------
+
 
 def identities(f: Formula, g: Formula) -> list[tuple[str, Formula, Formula]]:
     def n(x: Formula) -> Formula:
@@ -279,12 +300,16 @@ def test_the_checker_agrees_with_the_reference_on_full_valuations(f: Formula) ->
 
 def partial_cubes(names: Sequence[str] = NAMES) -> st.SearchStrategy[Formula]:
     """A conjunction of literals over some of the names (`1` for none)."""
-    return st.lists(st.tuples(st.sampled_from(tuple(names)), st.booleans()), max_size=len(names),
-                    unique_by=lambda lit: lit[0]).map(lambda lits: cube(sorted(lits)))
+    return st.lists(
+        st.tuples(st.sampled_from(tuple(names)), st.booleans()), max_size=len(names), unique_by=lambda lit: lit[0]
+    ).map(lambda lits: cube(sorted(lits)))
 
 
-cube_traces = st.builds(lambda p, c: Trace(tuple(p), tuple(c)), st.lists(partial_cubes(), max_size=2),
-                        st.lists(partial_cubes(), min_size=1, max_size=2))
+cube_traces = st.builds(
+    lambda p, c: Trace(tuple(p), tuple(c)),
+    st.lists(partial_cubes(), max_size=2),
+    st.lists(partial_cubes(), min_size=1, max_size=2),
+)
 
 
 def check_symbolic(f: Formula, trace: Trace, rng: random.Random) -> None:
@@ -387,20 +412,23 @@ def test_the_solver_on_specification_shaped_formulas() -> None:
     assert sat > 60 and unsat > 50
 
 
-@pytest.mark.parametrize(("text", "satisfiable"), [
-    ("G(b -> O a) & F b & G !a", False),
-    ("G(b -> Y a) & b", False),
-    ("G(a <-> Y !a) & G F a", True),              # Y 1 is false at 0, so a starts false
-    ("G F(a & Y a) & G(a -> X !a)", False),
-    ("F(a S b) & G !b", False),
-    ("X X(a S b) & b & G !a & X X !b", False),    # the b at 0 is not enough: a broke since
-    ("X X(a S b) & b & X a & X X a & X X !b", True),
-    ("G(b -> Y(!b S a)) & G F b & G !a", False),
-    ("X !(a T b) & G b", False),
-    ("F a & G(a -> Y(a T b))", True),
-    ("F G H a & G F !a", False),
-    ("F H a & G F !a", True),                     # F H a: just a at the first instant
-])
+@pytest.mark.parametrize(
+    ("text", "satisfiable"),
+    [
+        ("G(b -> O a) & F b & G !a", False),
+        ("G(b -> Y a) & b", False),
+        ("G(a <-> Y !a) & G F a", True),  # Y 1 is false at 0, so a starts false
+        ("G F(a & Y a) & G(a -> X !a)", False),
+        ("F(a S b) & G !b", False),
+        ("X X(a S b) & b & G !a & X X !b", False),  # the b at 0 is not enough: a broke since
+        ("X X(a S b) & b & X a & X X a & X X !b", True),
+        ("G(b -> Y(!b S a)) & G F b & G !a", False),
+        ("X !(a T b) & G b", False),
+        ("F a & G(a -> Y(a T b))", True),
+        ("F G H a & G F !a", False),
+        ("F H a & G F !a", True),  # F H a: just a at the first instant
+    ],
+)
 def test_the_solver_on_past_specifications(text: str, satisfiable: bool) -> None:
     """Hand-picked formulas, their verdicts also the reference's on every small lasso."""
     f = spot(text)
@@ -409,6 +437,7 @@ def test_the_solver_on_past_specifications(text: str, satisfiable: bool) -> None
 
 
 # --- bigger sweeps -------------------------------------------------------------------------------
+
 
 @pytest.mark.slow
 def test_slow_the_checker_on_full_valuations_and_longer_lassos() -> None:

@@ -33,8 +33,9 @@ def random_formula(rng: random.Random, size: int, names: tuple[str, ...]) -> For
     if rng.random() < 0.4:
         return Formula(rng.choice(UNARY), (random_formula(rng, size - 1, names),))
     left = rng.randint(1, max(1, size - 2))
-    return Formula(rng.choice(BINARY), (random_formula(rng, left, names),
-                                        random_formula(rng, max(1, size - 1 - left), names)))
+    return Formula(
+        rng.choice(BINARY), (random_formula(rng, left, names), random_formula(rng, max(1, size - 1 - left), names))
+    )
 
 
 def small_lassos(names: tuple[str, ...], steps: int) -> list[Trace]:
@@ -106,19 +107,22 @@ def test_the_stages_agree_with_each_other_and_with_small_lassos() -> None:
     assert sat > 50 and unsat > 20 and proofs == unsat
 
 
-@pytest.mark.parametrize(("text", "satisfiable"), [
-    ("G(grant -> O req) & F grant", True),
-    ("G(grant -> O req) & F grant & G !req", False),
-    ("Y a", False),
-    ("Z a & G !a", True),
-    ("X Y a & !a", False),
-    ("G(p <-> Y !p) & X !p", False),
-    ("G(p <-> Z !p) & GF p & GF !p", True),
-    ("F H p & F !p & G(p -> Y p)", False),  # p can never start, so it never holds at all
-    ("G F (q S p) & G !p", False),
-    ("G(r -> (!q S p)) & G F r & G(p -> X G !p) & G F q", False),  # q after the only p, then r
-    ("G(a -> Y Y Y b) & F a & G(b -> X X X X !a) & G(b -> X X X a)", True),
-])
+@pytest.mark.parametrize(
+    ("text", "satisfiable"),
+    [
+        ("G(grant -> O req) & F grant", True),
+        ("G(grant -> O req) & F grant & G !req", False),
+        ("Y a", False),
+        ("Z a & G !a", True),
+        ("X Y a & !a", False),
+        ("G(p <-> Y !p) & X !p", False),
+        ("G(p <-> Z !p) & GF p & GF !p", True),
+        ("F H p & F !p & G(p -> Y p)", False),  # p can never start, so it never holds at all
+        ("G F (q S p) & G !p", False),
+        ("G(r -> (!q S p)) & G F r & G(p -> X G !p) & G F q", False),  # q after the only p, then r
+        ("G(a -> Y Y Y b) & F a & G(b -> X X X X !a) & G(b -> X X X a)", True),
+    ],
+)
 def test_each_stage_on_specifications(text: str, satisfiable: bool) -> None:
     f = parse_formula(text)
     g = simplify(f)
@@ -130,11 +134,14 @@ def test_each_stage_on_specifications(text: str, satisfiable: bool) -> None:
         assert not bounded_verdict(g, f, 16)
 
 
-@pytest.mark.parametrize("text", [
-    "G(p -> Y p) & F p",  # p needs a p before it, back to the first instant, where Y is false
-    "G(q -> (p S r)) & G !r & G F q",
-    "G(busy -> (!reset S start)) & G F busy & G(start -> X reset) & G(busy -> !start)",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "G(p -> Y p) & F p",  # p needs a p before it, back to the first instant, where Y is false
+        "G(q -> (p S r)) & G !r & G F q",
+        "G(busy -> (!reset S start)) & G F busy & G(start -> X reset) & G(busy -> !start)",
+    ],
+)
 def test_k_liveness_proves_past_specifications_unsat(text: str) -> None:
     """Unsatisfiable for a reason in the past that a short invariant states: IC3's cubes hold the
     past requests monotonically (`liveness`), and the proof is certified afresh."""

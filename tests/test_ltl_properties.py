@@ -6,8 +6,9 @@ import random
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-
 from ltl_reference import random_completions, satisfies
+from strategies import formulas, traces
+
 from ltlwit.logic.formula import Formula, Not, Or
 from ltlwit.logic.ltl import Budget, holds, solve
 from ltlwit.logic.ltl.check import counterexample
@@ -15,7 +16,6 @@ from ltlwit.logic.ltl.rewrite import negate, simplify
 from ltlwit.logic.rename import Renaming
 from ltlwit.logic.result import Sat, Unknown
 from ltlwit.logic.trace import Trace
-from strategies import formulas, traces
 
 APS = ("a", "b", "c")
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -97,7 +97,7 @@ def test_weakening_a_failing_step_keeps_it_failing(f: Formula, t: Trace, data) -
     i = data.draw(st.integers(0, len(steps) - 1))
     extra = data.draw(formulas(APS, max_leaves=3, temporal=False))
     steps[i] = Or(steps[i], extra)
-    weaker = Trace(tuple(steps[:len(t.prefix)]), tuple(steps[len(t.prefix):]))
+    weaker = Trace(tuple(steps[: len(t.prefix)]), tuple(steps[len(t.prefix) :]))
     assert not holds(f, weaker)
 
 

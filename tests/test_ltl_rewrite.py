@@ -17,25 +17,64 @@ def _n(text: str) -> str:
     return print_formula(negate(parse_formula(text, "spot")), "spot")
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("X(1)", "1"), ("F(0)", "0"), ("G(1)", "1"), ("a U 1", "1"), ("0 U b", "b"), ("1 U b", "Fb"),
-    ("0 R b", "Gb"), ("1 R b", "b"), ("a W 0", "Ga"), ("1 M b", "b"), ("a M 1", "Fa"),
-    ("FFa", "Fa"), ("GGa", "Ga"), ("a U a", "a"), ("F(a U b)", "Fb"), ("G(a R b)", "Gb"),
-    ("a U Fb", "Fb"), ("a R Gb", "Gb"), ("a U (a U b)", "a U b"), ("(a U b) U b", "a U b"),
-    ("Xa U Xb", "X(a U b)"), ("XGFa", "GFa"), ("FGFa", "GFa"), ("GFGa", "FGa"),
-    ("GFa | GFb", "GF(a | b)"), ("FGa & FGb", "FG(a & b)"), ("Ga & Gb", "G(a & b)"),
-    ("Fa | Fb", "F(a | b)"), ("Xa & Xb", "X(a & b)"), ("a & (a | b)", "a"), ("a | (a & b)", "a"),
-    ("a & !a & Fb", "0"), ("a | b | !a", "1"), ("a & a", "a"),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("X(1)", "1"),
+        ("F(0)", "0"),
+        ("G(1)", "1"),
+        ("a U 1", "1"),
+        ("0 U b", "b"),
+        ("1 U b", "Fb"),
+        ("0 R b", "Gb"),
+        ("1 R b", "b"),
+        ("a W 0", "Ga"),
+        ("1 M b", "b"),
+        ("a M 1", "Fa"),
+        ("FFa", "Fa"),
+        ("GGa", "Ga"),
+        ("a U a", "a"),
+        ("F(a U b)", "Fb"),
+        ("G(a R b)", "Gb"),
+        ("a U Fb", "Fb"),
+        ("a R Gb", "Gb"),
+        ("a U (a U b)", "a U b"),
+        ("(a U b) U b", "a U b"),
+        ("Xa U Xb", "X(a U b)"),
+        ("XGFa", "GFa"),
+        ("FGFa", "GFa"),
+        ("GFGa", "FGa"),
+        ("GFa | GFb", "GF(a | b)"),
+        ("FGa & FGb", "FG(a & b)"),
+        ("Ga & Gb", "G(a & b)"),
+        ("Fa | Fb", "F(a | b)"),
+        ("Xa & Xb", "X(a & b)"),
+        ("a & (a | b)", "a"),
+        ("a | (a & b)", "a"),
+        ("a & !a & Fb", "0"),
+        ("a | b | !a", "1"),
+        ("a & a", "a"),
+    ],
+)
 def test_rules(text: str, expected: str) -> None:
     assert _s(text) == expected
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("!(a U b)", "!a R !b"), ("!(a R b)", "!a U !b"), ("!(a W b)", "!a M !b"), ("!(a M b)", "!a W !b"),
-    ("!Fa", "G!a"), ("!Ga", "F!a"), ("!Xa", "X!a"), ("!(a <-> Fb)", "a xor Fb"),
-    ("!(a xor Fb)", "a <-> Fb"), ("!(a -> b)", "a & !b"),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("!(a U b)", "!a R !b"),
+        ("!(a R b)", "!a U !b"),
+        ("!(a W b)", "!a M !b"),
+        ("!(a M b)", "!a W !b"),
+        ("!Fa", "G!a"),
+        ("!Ga", "F!a"),
+        ("!Xa", "X!a"),
+        ("!(a <-> Fb)", "a xor Fb"),
+        ("!(a xor Fb)", "a <-> Fb"),
+        ("!(a -> b)", "a & !b"),
+    ],
+)
 def test_negation_normal_form_keeps_operators_native(text: str, expected: str) -> None:
     assert _s(text) == expected
 

@@ -13,8 +13,10 @@ from itertools import product
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from ltl_reference import random_completions, satisfies
+from strategies import formulas
+from test_ltl_budget import arbiter
+
 from ltlwit.logic.budget import Limit
 from ltlwit.logic.formula import FALSE, And, Formula
 from ltlwit.logic.ltl import explore, holds, solve
@@ -28,8 +30,6 @@ from ltlwit.logic.ltl.xnf import step
 from ltlwit.logic.result import Sat
 from ltlwit.logic.syntax import parse_formula
 from ltlwit.logic.trace import Trace
-from strategies import formulas
-from test_ltl_budget import arbiter
 
 RANDOM = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -64,7 +64,7 @@ def assert_witness(f: Formula, trace: Trace) -> None:
         cubes = [cube_of(s) for s in trace.steps]
         assert all(c is not None for c in cubes)
         letters = [{n: c.get(n, False) for n in names} for c in cubes]  # type: ignore[union-attr]
-        words = [(letters[:len(trace.prefix)], letters[len(trace.prefix):])]
+        words = [(letters[: len(trace.prefix)], letters[len(trace.prefix) :])]
     for prefix, cycle in words:
         assert satisfies(f, prefix, cycle), (f, trace, prefix, cycle)
 
@@ -156,22 +156,32 @@ def test_explicit_search_finds_the_same_witness_in_every_process() -> None:
     the edge costs' keys hash alike under any string hash seed and memory layout, so the
     10-client arbiter's witness (and the work spent finding it) is the same in every run."""
     here = os.path.dirname(__file__)
-    runs = {subprocess.run([sys.executable, "-c", _SEARCH_IN_A_PROCESS], capture_output=True, text=True,
-                           check=True, cwd=here, env={**os.environ, "PYTHONHASHSEED": seed,
-                                                      "PYTHONPATH": os.pathsep.join([here, *sys.path])}).stdout
-            for seed in ("0", "1", "2")}
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", _SEARCH_IN_A_PROCESS],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=here,
+            env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": os.pathsep.join([here, *sys.path])},
+        ).stdout
+        for seed in ("0", "1", "2")
+    }
     assert len(runs) == 1 and runs.pop().strip()
 
 
-@pytest.mark.parametrize("todo_marks,pending,expected", [
-    ([0b0001, 0b0010], 0b1111, [0b0100, 0b1000, 0b0001]),  # never met first, then the older
-    ([0b0110, 0b0011], 0b1111, [0b1000, 0b0100, 0b0001]),  # 0b0001 and 0b0010 met together, last
-    ([0b1111], 0b1111, [0b0001, 0b0010, 0b0100]),  # a tie at one edge: the lower bits
-    ([0b0001], 0b1010, [0b0010, 0b1000]),  # no more than URGENT pending: all, lowest first
-])
-def test_oldest_orders_eventualities_by_how_long_they_waited(todo_marks: list[int], pending: int,
-                                                             expected: list[int],
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "todo_marks,pending,expected",
+    [
+        ([0b0001, 0b0010], 0b1111, [0b0100, 0b1000, 0b0001]),  # never met first, then the older
+        ([0b0110, 0b0011], 0b1111, [0b1000, 0b0100, 0b0001]),  # 0b0001 and 0b0010 met together, last
+        ([0b1111], 0b1111, [0b0001, 0b0010, 0b0100]),  # a tie at one edge: the lower bits
+        ([0b0001], 0b1010, [0b0010, 0b1000]),  # no more than URGENT pending: all, lowest first
+    ],
+)
+def test_oldest_orders_eventualities_by_how_long_they_waited(
+    todo_marks: list[int], pending: int, expected: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(explore, "URGENT", 3)
     todo = [(None, None, None)] + [(None, None, ((), None, marks)) for marks in todo_marks]
     assert explore._oldest(todo, pending, 4) == expected
@@ -200,8 +210,12 @@ def _cube_formula(cube: dict[str, bool]) -> Formula:
 
 
 def test_compacting_the_solver_changes_no_answer(monkeypatch: pytest.MonkeyPatch) -> None:
-    cases = ["G F a & G F !a & G(a -> X(!a U b))", "G(a -> X !a) & G(!a -> X a) & F G a",
-             "G F(a & X b) & G(b -> X X !a) & F G c", "(a U b) & G !b"]
+    cases = [
+        "G F a & G F !a & G(a -> X(!a U b))",
+        "G(a -> X !a) & G(!a -> X a) & F G a",
+        "G F(a & X b) & G(b -> X X !a) & F G c",
+        "(a U b) & G !b",
+    ]
     before = [search(parse_formula(c)) for c in cases]
     monkeypatch.setattr(explore, "COMPACT_AFTER", 0)
     after = [search(parse_formula(c)) for c in cases]
@@ -213,8 +227,13 @@ def test_many_aps_stay_on_the_sat_path() -> None:
     """A 7-client arbiter and 100 independent alternating signals: answered with verified
     witnesses (past 12 APs, the label-based engine is not even tried)."""
     n = 7
-    arbiter = parse_formula(" & ".join([f"G(r{i} -> F g{i})" for i in range(n)] + [f"G F r{i}" for i in range(n)]
-                                       + [f"G !(g{i} & g{j})" for i in range(n) for j in range(i + 1, n)]))
+    arbiter = parse_formula(
+        " & ".join(
+            [f"G(r{i} -> F g{i})" for i in range(n)]
+            + [f"G F r{i}" for i in range(n)]
+            + [f"G !(g{i} & g{j})" for i in range(n) for j in range(i + 1, n)]
+        )
+    )
     signals = parse_formula(" & ".join(f"G(p{i} <-> X !p{i})" for i in range(100)))
     for f in (arbiter, signals):
         result = solve(f)
@@ -232,13 +251,16 @@ def _recurrences() -> st.SearchStrategy[Formula]:
         return Formula("G", (f,))
 
     recur = prop.map(lambda p: G(Formula("F", (p,))))
-    part = st.one_of(st.tuples(prop, prop).map(lambda pq: G(Formula("->", (pq[0], Formula("F", (pq[1],)))))),
-                     st.tuples(prop, prop).map(lambda pq: G(Formula("U", pq))),
-                     prop.map(G),
-                     st.tuples(literal, literal).map(lambda pq: G(Formula("|", pq))),
-                     formulas(("a", "b", "c"), max_leaves=3))
+    part = st.one_of(
+        st.tuples(prop, prop).map(lambda pq: G(Formula("->", (pq[0], Formula("F", (pq[1],)))))),
+        st.tuples(prop, prop).map(lambda pq: G(Formula("U", pq))),
+        prop.map(G),
+        st.tuples(literal, literal).map(lambda pq: G(Formula("|", pq))),
+        formulas(("a", "b", "c"), max_leaves=3),
+    )
     return st.tuples(st.lists(recur, min_size=1, max_size=3), st.lists(part, max_size=4)).map(
-        lambda parts: And(*parts[0], *parts[1]))
+        lambda parts: And(*parts[0], *parts[1])
+    )
 
 
 def _letters(names: tuple[str, ...]) -> list[dict[str, bool]]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from ltl_reference import random_completions, satisfies
-from ltlwit.logic.formula import TRUE, Formula, Not, ap, binop, unop, And
+
+from ltlwit.logic.formula import TRUE, And, Formula, Not, ap, binop, unop
 from ltlwit.logic.ltl import Budget, holds, solve
 from ltlwit.logic.ltl import spot as spot_backend
 from ltlwit.logic.result import Sat, Unknown, Unsat
@@ -24,8 +24,9 @@ def _gf_alternating(n: int) -> Formula:
 def _alternating_but_settling(n: int):
     """Unsatisfiable (a alternates forever, yet F G a), with a large automaton: only an
     exhaustive search proves it."""
-    return parse_formula("G(a -> X!a) & G(!a -> Xa) & " + " & ".join(f"GF(p{i} xor Xp{i})" for i in range(n))
-                         + " & F(G a)")
+    return parse_formula(
+        "G(a -> X!a) & G(!a -> Xa) & " + " & ".join(f"GF(p{i} xor Xp{i})" for i in range(n)) + " & F(G a)"
+    )
 
 
 def test_state_budget_gives_unknown_never_unsat() -> None:
@@ -125,8 +126,13 @@ def test_witnesses_do_not_depend_on_process_history() -> None:
     from ltlwit.logic.ltl import clear_caches
     from ltlwit.logic.syntax import parse_trace
 
-    texts = ["G(a -> X!a) & GF a & F(b & X b)", "(a U b) U (c & X!c)", "!a W a", "G(req -> F grant)",
-             "F((X(0) U (G(X!a W Xa) M !a)) & ((1 U a) W GXXa))"]
+    texts = [
+        "G(a -> X!a) & GF a & F(b & X b)",
+        "(a U b) U (c & X!c)",
+        "!a W a",
+        "G(req -> F grant)",
+        "F((X(0) U (G(X!a W Xa) M !a)) & ((1 U a) W GXXa))",
+    ]
     first = [solve(parse_formula(t)) for t in texts]
     for t in texts:  # unrelated work that fills every cache
         f = parse_formula(t)

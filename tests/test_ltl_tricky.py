@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from ltl_reference import random_completions, satisfies
+
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.ltl import holds, solve
 from ltlwit.logic.result import Sat, Unsat
@@ -85,23 +85,38 @@ def test_unsatisfiable_step_never_holds() -> None:
     assert not holds(_f("G a"), parse_trace("cycle{0}"))
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("G(req -> F grant)", ("cycle{!req}", "cycle{grant}")),
-    ("Fa", ("cycle{a}",)),
-    ("a U b", ("cycle{b}",)),
-    ("a & X!a", ("a; cycle{!a}",)),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("G(req -> F grant)", ("cycle{!req}", "cycle{grant}")),
+        ("Fa", ("cycle{a}",)),
+        ("a U b", ("cycle{b}",)),
+        ("a & X!a", ("a; cycle{!a}",)),
+    ],
+)
 def test_witnesses_are_minimal(text: str, expected: tuple[str, ...]) -> None:
     assert print_trace(_witness(text)) in expected
 
 
-@pytest.mark.parametrize("text", ["0", "X(0)", "a & !a", "G a & F !a", "GF a & FG !a",
-                                  "(a U b) & G!b", "F(a & X!a) & G(a -> Xa)", "(a <-> !a) U 0"])
+@pytest.mark.parametrize(
+    "text",
+    ["0", "X(0)", "a & !a", "G a & F !a", "GF a & FG !a", "(a U b) & G!b", "F(a & X!a) & G(a -> Xa)", "(a <-> !a) U 0"],
+)
 def test_unsat(text: str) -> None:
     assert isinstance(solve(_f(text)), Unsat)
 
 
-@pytest.mark.parametrize("text", ["(a W b) & G!b", "a M b", "!(a M b) & Fa", "(a xor Xa) & G(a <-> XXa)",
-                                  "(F a <-> G b) & X!b", "G(a xor Fb) & F!b", "!(GFa -> FGb)"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(a W b) & G!b",
+        "a M b",
+        "!(a M b) & Fa",
+        "(a xor Xa) & G(a <-> XXa)",
+        "(F a <-> G b) & X!b",
+        "G(a xor Fb) & F!b",
+        "!(GFa -> FGb)",
+    ],
+)
 def test_native_operators(text: str) -> None:
     _witness(text)

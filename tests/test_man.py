@@ -7,8 +7,8 @@ import subprocess
 import sys
 
 import click
-
 from cli_support import ROOT, subprocess_env
+
 from ltlwit.cli import cli
 from ltlwit.cli.manpage import escape, render
 
@@ -16,7 +16,9 @@ PAGE = ROOT / "man" / "ltlwit.1"
 
 
 def test_committed_page_is_the_generated_one() -> None:
-    assert PAGE.read_text() == render(), "man/ltlwit.1 is out of date: run `python -m ltlwit.cli.manpage > man/ltlwit.1`"
+    assert PAGE.read_text() == render(), (
+        "man/ltlwit.1 is out of date: run `python -m ltlwit.cli.manpage > man/ltlwit.1`"
+    )
 
 
 def test_every_command_and_option_is_documented() -> None:
@@ -50,13 +52,20 @@ def test_the_page_renders_cleanly() -> None:
     assert {line.split(" ")[0] for line in text.splitlines() if line.startswith((".", "'"))} <= known
     groff = shutil.which("groff")
     if groff is not None:  # the full check where groff is installed (it is on the project's machines)
-        proc = subprocess.run([groff, "-man", "-Tutf8", "-ww", "-z", str(PAGE)], capture_output=True, text=True,
-                              timeout=60)
+        proc = subprocess.run(
+            [groff, "-man", "-Tutf8", "-ww", "-z", str(PAGE)], capture_output=True, text=True, timeout=60
+        )
         assert (proc.returncode, proc.stderr) == (0, "")
 
 
 def test_generator_runs_as_a_module_without_torch() -> None:
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "ltlwit.cli.manpage"], capture_output=True,
-                          text=True, env=subprocess_env(), cwd=ROOT, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "ltlwit.cli.manpage"],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        cwd=ROOT,
+        timeout=60,
+    )
     assert proc.returncode == 0 and proc.stdout == PAGE.read_text()
     assert "torch" not in proc.stderr

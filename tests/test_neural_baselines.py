@@ -9,13 +9,12 @@ from pathlib import Path
 
 import pytest
 import torch
+from neural_support import one_thread, split, trainer  # noqa: F401 - one_thread is a fixture
 
 from ltlwit.logic.rename import Renaming, slot_name
 from ltlwit.logic.syntax import parse_formula, parse_trace
 from ltlwit.neural.config import preset
 from ltlwit.neural.tokenizer import N_BASE, PAD, START, encode_formula, encode_trace
-
-from neural_support import one_thread, split, trainer  # noqa: F401 - one_thread is a fixture
 
 
 def tiny(arch: str) -> torch.nn.Module:
@@ -61,7 +60,7 @@ def test_lexinvariant_draws_afresh_per_sequence_while_training() -> None:
     two = model(src.repeat(2, 1), tgt.repeat(2, 1), 2)
     assert not torch.allclose(two[0], two[1])  # the same input, two draws
     model.eval()
-    assert torch.equal(model.table(4), model.table(4)) and torch.equal(model.table(70)[:N_BASE + 4], model.table(4))
+    assert torch.equal(model.table(4), model.table(4)) and torch.equal(model.table(70)[: N_BASE + 4], model.table(4))
 
 
 def test_full_vocabulary_bounds_the_aps(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+from neural_support import DATA, one_thread, trained  # noqa: F401 - one_thread is a fixture
 
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import And, ap
@@ -13,12 +14,10 @@ from ltlwit.logic.trace import Trace
 from ltlwit.neural.beam import beam_hypotheses, beam_search, encode_inputs, greedy
 from ltlwit.neural.tokenizer import decode_witness, encode_witness
 
-from neural_support import DATA, one_thread, trained  # noqa: F401 - one_thread is a fixture
-
 
 def inputs(task: str, n: int = 12) -> list:
     lines = (DATA / task / "val.txt").read_text().split("\n")
-    return [parse_formula(t, "polish") for t in lines[0: 2 * n: 2]]
+    return [parse_formula(t, "polish") for t in lines[0 : 2 * n : 2]]
 
 
 @pytest.mark.slow
@@ -114,9 +113,15 @@ def test_arguments_and_ap_limits() -> None:
 
 # The propositional pair trains two more tiny models (~35 s on a busy 2-core CPU) for the same
 # search code: slow, so the default run leaves it to CI.
-@pytest.mark.parametrize("arch, task", [("si", "ltl"), ("dual", "ltl"),
-                                        pytest.param("si", "prop", marks=pytest.mark.slow),
-                                        pytest.param("dual", "prop", marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "arch, task",
+    [
+        ("si", "ltl"),
+        ("dual", "ltl"),
+        pytest.param("si", "prop", marks=pytest.mark.slow),
+        pytest.param("dual", "prop", marks=pytest.mark.slow),
+    ],
+)
 def test_every_tensor_is_placed_on_an_explicit_device(arch: str, task: str) -> None:
     """Stands in for a GPU run on machines without one: with the default device set to `meta`,
     any tensor that beam search or the model creates without naming its device has no data,

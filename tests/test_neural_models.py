@@ -11,19 +11,18 @@ import torch
 import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from neural_support import DATA, one_thread, trained  # noqa: F401 - one_thread is a fixture
+from strategies import formulas, traces
 
 from ltlwit.logic.formula import TRUE, Formula
+from ltlwit.logic.rename import Renaming, slot_name
 from ltlwit.logic.syntax import parse_formula, parse_trace
 from ltlwit.logic.trace import Trace
-from ltlwit.logic.rename import Renaming, slot_name
 from ltlwit.neural.backbone import MAX_SCALE, adacos_loss
 from ltlwit.neural.beam import beam_hypotheses
 from ltlwit.neural.config import DualConfig, SIConfig, config_from_dict, preset
 from ltlwit.neural.dual import draw_betas, sampling_set_size
 from ltlwit.neural.tokenizer import EOS, N_BASE, PAD, START, encode_formula, encode_trace
-
-from neural_support import DATA, one_thread, trained  # noqa: F401 - one_thread is a fixture
-from strategies import formulas, traces
 
 SLOTS = [slot_name(i) for i in range(10)]
 
@@ -55,6 +54,7 @@ def teacher_forced(model, formula_list, trace_list, n_slots=10):
 
 
 # -- symbol-invariant model: exact alpha-invariance ----------------------------------------------
+
 
 def trace_over(draw, f: Formula) -> Trace:
     if not f.aps():
@@ -145,8 +145,11 @@ def test_si_mixed_ap_counts_match_inputs_alone(si64) -> None:
 SI_PARTS = ["EP-DP-EA-CP", "EP-DP-EA-DA-CP", "EP-DP-EA-DA-CP-CA", "EP-DA-CA"]
 
 
-@pytest.mark.parametrize("arch, cross_rope, parts", [("si", True, None), ("dual", True, None), ("si", False, None),
-                                                     ("dual", False, None)] + [("si", True, p) for p in SI_PARTS])
+@pytest.mark.parametrize(
+    "arch, cross_rope, parts",
+    [("si", True, None), ("dual", True, None), ("si", False, None), ("dual", False, None)]
+    + [("si", True, p) for p in SI_PARTS],
+)
 def test_kv_cache_decoding_matches_teacher_forcing(arch: str, cross_rope: bool, parts: str | None) -> None:
     model = tiny(arch, cross_rope=cross_rope, **({"attention": parts} if parts else {})).double().eval()
     assert all(layer.cross[0].rotary is not None for layer in model.decoder) == cross_rope
@@ -181,8 +184,9 @@ def test_a_reordered_and_shrunk_decoding_state_decodes_the_histories_it_holds(ar
                 tokens[:] = START
             model.decode_step(state, tokens)
             history = torch.cat((history, tokens[:, None]), 1)
-            rows = (torch.arange(len(inputs))[:, None] * beams + torch.randint(beams, (len(inputs), beams),
-                                                                               generator=gen)).flatten()
+            rows = (
+                torch.arange(len(inputs))[:, None] * beams + torch.randint(beams, (len(inputs), beams), generator=gen)
+            ).flatten()
             state.reorder(rows)
             history = history[rows]
             if step in (1, 3):  # drop the second input, twice: "XXa", then "U&ab|!c&dXe"
@@ -218,6 +222,7 @@ def test_the_feed_forward_skips_only_rows_that_nothing_reads(si64) -> None:
 
 # -- dual-part model ------------------------------------------------------------------------------
 
+
 def test_dual_table_rows_are_unit_and_split() -> None:
     model = tiny("dual")
     cfg = model.cfg
@@ -225,11 +230,11 @@ def test_dual_table_rows_are_unit_and_split() -> None:
         model.train(mode)
         table = model.table(8)
         assert torch.allclose(table.norm(dim=-1), torch.ones(N_BASE + 8), atol=1e-6)
-        assert not table[:N_BASE, -cfg.d_beta:].any()  # base tokens: zero β part
+        assert not table[:N_BASE, -cfg.d_beta :].any()  # base tokens: zero β part
         alpha = table[N_BASE:, : -cfg.d_beta]
         assert torch.allclose(alpha, alpha[:1].expand_as(alpha))  # one shared α
-        assert torch.allclose(alpha.norm(dim=-1), torch.full((8,), 2 ** -0.5), atol=1e-6)  # halves balanced
-        beta = table[N_BASE:, -cfg.d_beta:]
+        assert torch.allclose(alpha.norm(dim=-1), torch.full((8,), 2**-0.5), atol=1e-6)  # halves balanced
+        beta = table[N_BASE:, -cfg.d_beta :]
         assert len({tuple(b) for b in beta.tolist()}) == 8
 
 
@@ -277,6 +282,7 @@ def test_calibration_picks_the_median_draw() -> None:
 
 # -- loss and configs -----------------------------------------------------------------------------
 
+
 def test_adacos_scale_update_and_padding() -> None:
     torch.manual_seed(0)
     cos = torch.tanh(torch.randn(2, 3, 7))
@@ -300,7 +306,13 @@ def test_adacos_scale_update_and_padding() -> None:
 
 def test_presets_and_configs() -> None:
     paper = preset("si", "ltl", "paper")
-    assert (paper.d_model, paper.n_layers, paper.n_heads, paper.d_ff, paper.attention) == (64, 8, 4, 1024, "EP-DP-EA-CP")
+    assert (paper.d_model, paper.n_layers, paper.n_heads, paper.d_ff, paper.attention) == (
+        64,
+        8,
+        4,
+        1024,
+        "EP-DP-EA-CP",
+    )
     assert preset("si", "prop", "paper").attention == "EP-DP-EA-DA-CP"
     dual = preset("dual", "prop", "paper")
     assert (dual.d_model, dual.n_layers, dual.n_heads, dual.d_ff) == (132, 6, 6, 512)

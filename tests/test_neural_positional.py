@@ -5,13 +5,12 @@ from __future__ import annotations
 import pytest
 import torch
 from hypothesis import given, settings
+from strategies import formulas
 
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.syntax import parse_formula
 from ltlwit.neural.positional import Rotary, tree_positions
 from ltlwit.neural.tokenizer import PAD, encode_formula
-
-from strategies import formulas
 
 L, R = [1, 0], [0, 1]
 
@@ -33,14 +32,17 @@ def trimmed(rows: list[list[int]]) -> list[list[int]]:
     return out
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("&Uab!Xc", [[], L, L + L, R + L, R, L + R, L + L + R]),  # the example
-    ("a", [[]]),
-    ("XXa", [[], L, L + L]),
-    ("U!ab", [[], L, L + L, R]),
-    ("&a&bc", [[], L, R, L + R, R + R]),
-    ("<->xorab1", [[], L, L + L, R + L, R]),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("&Uab!Xc", [[], L, L + L, R + L, R, L + R, L + L + R]),  # the example
+        ("a", [[]]),
+        ("XXa", [[], L, L + L]),
+        ("U!ab", [[], L, L + L, R]),
+        ("&a&bc", [[], L, R, L + R, R + R]),
+        ("<->xorab1", [[], L, L + L, R + L, R]),
+    ],
+)
 def test_hand_checked_paths(text: str, expected: list[list[int]]) -> None:
     assert trimmed(paths(text, 16)) == expected
 
@@ -80,7 +82,7 @@ def test_batches_with_different_lengths() -> None:
     batch = tree_positions(torch.tensor([r + [PAD] * (width - len(r)) for r in ids]), 8)
     for row, r in zip(batch, ids):
         assert torch.equal(row[: len(r)], tree_positions(torch.tensor([r]), 8)[0])
-        assert not row[len(r):].any()
+        assert not row[len(r) :].any()
 
 
 def test_rope_depends_on_relative_positions_only() -> None:

@@ -5,17 +5,31 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import formulas
 
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import FALSE, TRUE, Formula, ap, binop, unop
 from ltlwit.logic.rename import slot_name
 from ltlwit.logic.trace import Trace
-from ltlwit.neural.tokenizer import (BASE_TOKENS, EOS, N_BASE, PAD, START, DecodeError, canonical_slots,
-                                     decode_assignment, decode_formula, decode_trace, decode_witness,
-                                     encode_assignment, encode_formula, encode_trace, encode_witness, render,
-                                     slot_index)
-
-from strategies import formulas
+from ltlwit.neural.tokenizer import (
+    BASE_TOKENS,
+    EOS,
+    N_BASE,
+    PAD,
+    START,
+    DecodeError,
+    canonical_slots,
+    decode_assignment,
+    decode_formula,
+    decode_trace,
+    decode_witness,
+    encode_assignment,
+    encode_formula,
+    encode_trace,
+    encode_witness,
+    render,
+    slot_index,
+)
 
 N_APS = 30
 
@@ -26,8 +40,9 @@ steps = formulas(SLOTS, max_leaves=8, temporal=False)
 
 def test_base_vocabulary_and_slots() -> None:
     assert BASE_TOKENS[:3] == ("<pad>", "<eos>", "<start>") and (PAD, EOS, START) == (0, 1, 2)
-    assert {"0", "1", "!", "&", "|", "X", "U", "F", "G", "R", "W", "M", "->", "<->", "xor", ";", "{", "}"} \
-        == set(BASE_TOKENS[3:])
+    assert {"0", "1", "!", "&", "|", "X", "U", "F", "G", "R", "W", "M", "->", "<->", "xor", ";", "{", "}"} == set(
+        BASE_TOKENS[3:]
+    )
     for i in (0, 25, 26, 27, 1000):
         assert slot_index(slot_name(i)) == i
     for bad in ("p5", "p026", "req", "A", "", "p1x"):
@@ -103,12 +118,24 @@ def test_thirty_aps_in_one_formula_and_trace() -> None:
     assert len(set(encode_formula(f)) - set(range(N_BASE))) == N_APS
 
 
-@pytest.mark.parametrize("text, decode", [
-    ("&a", decode_formula), ("ab", decode_formula), (";", decode_formula),
-    ("a;b", decode_trace), ("{}", decode_trace), ("{a", decode_trace), ("{a}b", decode_trace), ("a{b}", decode_trace),
-    ("{Xa}", decode_trace), ("a", decode_assignment), ("a1a0", decode_assignment), ("1a", decode_assignment),
-    ("a&", decode_assignment),
-])
+@pytest.mark.parametrize(
+    "text, decode",
+    [
+        ("&a", decode_formula),
+        ("ab", decode_formula),
+        (";", decode_formula),
+        ("a;b", decode_trace),
+        ("{}", decode_trace),
+        ("{a", decode_trace),
+        ("{a}b", decode_trace),
+        ("a{b}", decode_trace),
+        ("{Xa}", decode_trace),
+        ("a", decode_assignment),
+        ("a1a0", decode_assignment),
+        ("1a", decode_assignment),
+        ("a&", decode_assignment),
+    ],
+)
 def test_decode_errors_are_values(text: str, decode) -> None:
     ids = [N_BASE + ord(c) - ord("a") if c.isalpha() and c != "X" else BASE_TOKENS.index(c) for c in text]
     got = decode(ids)

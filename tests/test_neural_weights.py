@@ -7,13 +7,12 @@ from pathlib import Path
 
 import pytest
 import torch
+from neural_support import one_thread  # noqa: F401 - a fixture
 
 from ltlwit.logic.syntax import parse_formula
 from ltlwit.neural.beam import beam_search
 from ltlwit.neural.config import preset
 from ltlwit.neural.weights import WeightsError, bundled_weights, load_weights, read_manifest, save_weights
-
-from neural_support import one_thread  # noqa: F401 - a fixture
 
 FORMULAS = [parse_formula(t, "polish") for t in ("&Uab!Xc", "XXa", "U&ab|!c&dXe")]
 

@@ -11,17 +11,27 @@ import io
 import random
 
 import pytest
-
-import ltlwit
 from cli_support import json_lines, run, run_process
 from ltl_reference import random_completions, satisfies
-from test_pipeline import Fake, run as run_pipeline
-from ltlwit.logic.ltl import holds, solve as engine_solve
+from test_pipeline import Fake
+from test_pipeline import run as run_pipeline
+
+import ltlwit
+from ltlwit.logic.ltl import holds
+from ltlwit.logic.ltl import solve as engine_solve
 from ltlwit.logic.syntax import parse_formula, parse_trace
 from ltlwit.logic.trace import Trace
 
-PAST_INPUTS = ["G(grant -> O req) & F grant", "Y a", "G(p <-> Y !p) & X p", "(a S b) & !b", "H a & F !a",
-               "G(b -> Y Y a) & F b", "Z Z 0 | O(a & Y a)", "(a T b) & F !b"]
+PAST_INPUTS = [
+    "G(grant -> O req) & F grant",
+    "Y a",
+    "G(p <-> Y !p) & X p",
+    "(a S b) & !b",
+    "H a & F !a",
+    "G(b -> Y Y a) & F b",
+    "Z Z 0 | O(a & Y a)",
+    "(a T b) & F !b",
+]
 
 
 def by_reference(formula_text: str, trace: Trace) -> bool:
@@ -54,8 +64,9 @@ def test_models_skipped_is_null_without_models_and_says_other_reasons() -> None:
 def test_no_fallback_says_the_models_skipped_a_past_formula() -> None:
     [answer] = run_pipeline(["O a"], Fake(lambda f: []), fallback=False)
     assert answer.status == "unknown"
-    assert answer.message == ("the models skipped the formula: past operators (the models know future-only LTL) "
-                              "(--no-fallback)")
+    assert answer.message == (
+        "the models skipped the formula: past operators (the models know future-only LTL) (--no-fallback)"
+    )
 
 
 def test_the_pipeline_notices_the_skip_once_a_run() -> None:
@@ -65,8 +76,11 @@ def test_the_pipeline_notices_the_skip_once_a_run() -> None:
 
     said: list[str] = []
     items = [InputItem(t, "<arg>", 1, from_argument=True) for t in ("Y a", "F a", "O b", "a S b")]
-    list(Pipeline(SolveOptions(), sources={"ltl": [Fake(lambda f: [])]}, notify=lambda t, e=None: said.append(t))
-         .run(items))
+    list(
+        Pipeline(SolveOptions(), sources={"ltl": [Fake(lambda f: [])]}, notify=lambda t, e=None: said.append(t)).run(
+            items
+        )
+    )
     assert len(said) == 1 and "past operators" in said[0] and "skip the models" in said[0]
     quiet: list[str] = []
     list(Pipeline(SolveOptions(model="none"), notify=lambda t, e=None: quiet.append(t)).run(items))
@@ -108,10 +122,12 @@ def test_check_reads_past_specs_and_their_vacuity(tmp_path) -> None:
     vacuous = [line.split()[4] for line in lines if "VACUOUS" in line]
     assert vacuous == ["'req'", "'c'"]  # `quiet` rules out every grant: what precedes one never matters
     toml = tmp_path / "past.toml"
-    toml.write_text('[[spec]]\nname = "start"\nformula = "Y a"\nexpect = "unsat"\n'
-                    '[[spec]]\nname = "hist"\nformula = "H a -> a"\nexpect = "valid"\n'
-                    '[[spec]]\nname = "weak"\nformula = "Z a"\nexpect = "valid"\n'
-                    '[[spec]]\nname = "wrong"\nformula = "X(O a -> a)"\nexpect = "valid"\n')
+    toml.write_text(
+        '[[spec]]\nname = "start"\nformula = "Y a"\nexpect = "unsat"\n'
+        '[[spec]]\nname = "hist"\nformula = "H a -> a"\nexpect = "valid"\n'
+        '[[spec]]\nname = "weak"\nformula = "Z a"\nexpect = "valid"\n'
+        '[[spec]]\nname = "wrong"\nformula = "X(O a -> a)"\nexpect = "valid"\n'
+    )
     out = run("check", str(toml))
     assert [line.split()[0] for line in out.output.splitlines()[:4]] == ["PASS", "PASS", "PASS", "FAIL"]
     assert out.exit_code == 1

@@ -9,20 +9,21 @@ from typing import Callable, Sequence
 
 from ltl_reference import random_completions, satisfies
 from prop_reference import brute_entails, brute_minimal
-from ltlwit.logic.witness import Invalid
-from ltlwit.pipeline.inputs import InputItem
+
+from ltlwit.cli.status import ExitStatus, exit_status
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula, Not, ap
 from ltlwit.logic.ltl import solve as engine_solve
 from ltlwit.logic.result import Sat
 from ltlwit.logic.syntax import parse_formula, parse_trace
 from ltlwit.logic.trace import Trace
+from ltlwit.logic.witness import Invalid
 from ltlwit.pipeline import Pipeline
-from ltlwit.pipeline.coreform import CORE_OPS
-from ltlwit.pipeline.sources import Proposal
 from ltlwit.pipeline.answers import Solution
+from ltlwit.pipeline.coreform import CORE_OPS
+from ltlwit.pipeline.inputs import InputItem
 from ltlwit.pipeline.options import SolveOptions
-from ltlwit.cli.status import ExitStatus, exit_status
+from ltlwit.pipeline.sources import Proposal
 
 Propose = Callable[[Formula], list[object]]
 
@@ -30,8 +31,14 @@ Propose = Callable[[Formula], list[object]]
 class Fake:
     """A candidate source from a function formula -> predictions (scores descending)."""
 
-    def __init__(self, propose: Propose, label: str = "model:si", task: str = "ltl", max_aps: int | None = None,
-                 scores: Sequence[float] | None = None) -> None:
+    def __init__(
+        self,
+        propose: Propose,
+        label: str = "model:si",
+        task: str = "ltl",
+        max_aps: int | None = None,
+        scores: Sequence[float] | None = None,
+    ) -> None:
         self.fn, self.label, self.task, self.max_aps, self.scores = propose, label, task, max_aps, scores
         self.calls: list[list[Formula]] = []
 
@@ -72,8 +79,16 @@ def holds_by_reference(formula: Formula, trace: Trace, seed: int = 0) -> bool:
     return all(satisfies(formula, p, c) for p, c in random_completions(trace, names, random.Random(seed)))
 
 
-LTL_INPUTS = ["G(req -> F grant) & F req", "a U (b & X !a)", "GFa & FG!a", "F(x & X !x) & G y",
-              "(p R q) & F !q", "G(a -> X b) & F a & G !b", "a W b & !a & !b", "X X X c"]
+LTL_INPUTS = [
+    "G(req -> F grant) & F req",
+    "a U (b & X !a)",
+    "GFa & FG!a",
+    "F(x & X !x) & G y",
+    "(p R q) & F !q",
+    "G(a -> X b) & F a & G !b",
+    "a W b & !a & !b",
+    "X X X c",
+]
 
 
 def test_a_lying_model_never_gets_a_witness_printed() -> None:
@@ -97,7 +112,9 @@ def liar_input(liar: Fake, outcome: Solution) -> Formula:
 
 def test_the_lying_model_through_the_cli_prints_only_checked_witnesses(monkeypatch) -> None:
     """The whole command, printer included, with the registry's model replaced by the liar."""
-    from cli_support import json_lines, run as cli_run
+    from cli_support import json_lines
+    from cli_support import run as cli_run
+
     from ltlwit.pipeline import run as pipeline_run
     from ltlwit.pipeline.models import Selection
 
@@ -146,7 +163,9 @@ def test_all_reports_distinct_verified_witnesses() -> None:
     cands = [Trace((), (a,)), Trace((), (Not(a),)), Trace((a,), (Formula("1"),)), Trace((), (a,))]
     outcomes = run(["F go"], Fake(lambda f: cands), all=True, top=3, fallback=False)
     assert [(str(o.witness), o.rank, o.source) for o in outcomes] == [
-        ("cycle{go}", 1, "model:si"), ("go; cycle{1}", 3, "model:si")]
+        ("cycle{go}", 1, "model:si"),
+        ("go; cycle{1}", 3, "model:si"),
+    ]
     with_engine = run(["F go"], Fake(lambda f: cands), all=True, top=3)
     witnesses = [o.witness for o in with_engine]
     assert 2 <= len(witnesses) <= 3 and len(set(witnesses)) == len(witnesses)

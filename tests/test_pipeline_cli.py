@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 from cli_support import ROOT, json_lines, run, subprocess_env
+
 from ltlwit.cli.environment import Environment
 from ltlwit.logic.syntax import parse_assignment, parse_trace
 from ltlwit.pipeline.options import SolveOptions
@@ -40,8 +41,9 @@ def test_csv_columns_as_input(tmp_path) -> None:
 
 
 def test_csv_output_has_a_header_and_one_row_per_answer() -> None:
-    result = run("solve", "--format", "csv", "--model", "none", "(a -> b) & a", "G(req -> F grant) & F req",
-                 "a & !a", "a U")
+    result = run(
+        "solve", "--format", "csv", "--model", "none", "(a -> b) & a", "G(req -> F grant) & F req", "a & !a", "a U"
+    )
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
     assert [r["status"] for r in rows] == ["sat", "sat", "unsat", "error"]
     assert rows[0]["witness"] == "a & b" and rows[0]["witness_polish"] == "a1b1" and rows[0]["verified"] == "true"
@@ -72,7 +74,10 @@ def test_no_fallback_without_a_model_answers_unknown() -> None:
     result = run("solve", "--format", "json", "--model", "none", "--no-fallback", "F a")
     (record,) = json_lines(result.stdout)
     assert (record["status"], record["reason"], result.exit_code) == (
-        "unknown", "no ltl model is in use (--no-fallback)", 1)
+        "unknown",
+        "no ltl model is in use (--no-fallback)",
+        1,
+    )
 
 
 def test_the_beam_is_wider_where_no_engine_answers_what_it_misses() -> None:
@@ -90,8 +95,19 @@ def test_option_conflicts_are_usage_errors() -> None:
 
 def _env(stdout_isatty: bool) -> tuple[Environment, io.StringIO, io.StringIO]:
     out, err = io.StringIO(), io.StringIO()
-    return Environment(stdin=io.BytesIO(), stdout=out, stderr=err, stdin_isatty=True, stdout_isatty=stdout_isatty,
-                       stderr_isatty=True, color_allowed=False), out, err
+    return (
+        Environment(
+            stdin=io.BytesIO(),
+            stdout=out,
+            stderr=err,
+            stdin_isatty=True,
+            stdout_isatty=stdout_isatty,
+            stderr_isatty=True,
+            color_allowed=False,
+        ),
+        out,
+        err,
+    )
 
 
 def test_progress_line_only_when_stderr_alone_is_a_terminal() -> None:
@@ -117,8 +133,14 @@ def _imports(*args: str, home: str) -> str:
     env["LTLWIT_HOME"] = home
     env.pop("LTLWIT_MODEL", None)
     code = f"{HIDE_BUNDLED}; import sys; sys.argv = ['ltlwit', *sys.argv[1:]]; from ltlwit.cli import main; main()"
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-c", code, *args], capture_output=True,
-                          text=True, env=env, cwd=ROOT, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", code, *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert proc.returncode in (0, 1), proc.stderr[-2000:]
     return proc.stderr
 
@@ -145,7 +167,10 @@ def test_strings_that_are_spot_and_polish_follow_their_file(tmp_path) -> None:
     far were only Polish (a DeepLTL data set), Polish."""
     alone = run("solve", "--format", "json", "G!X1", "Uab", "!Req")
     assert [(r["status"], r["witness"]) for r in json_lines(alone.stdout)] == [
-        ("sat", 'cycle{!X1}'), ("sat", 'Uab'), ("sat", '!Req')]
+        ("sat", "cycle{!X1}"),
+        ("sat", "Uab"),
+        ("sat", "!Req"),
+    ]
     data = tmp_path / "data.txt"
     data.write_text("&ab\nUab\nG!X1\n")
     polish = json_lines(run("solve", "--format", "json", "-F", str(data)).stdout)
@@ -162,12 +187,18 @@ def test_solve_reads_spec_files(tmp_path) -> None:
     """`solve -F` on a spec file: each spec an input named by its name, its comments and
     expectations not part of the formula, where it holds applied; errors at FILE:LINE."""
     path = tmp_path / "r.spec"
-    path.write_text("# requirements\nholds always\nmutex: !(g1 & g2)   # REQ-1\n"
-                    "flip: g1 & X !g1   # expect: unsat\nstart: g1 & X !g1   # holds: initially\nbad: G (a &\n")
+    path.write_text(
+        "# requirements\nholds always\nmutex: !(g1 & g2)   # REQ-1\n"
+        "flip: g1 & X !g1   # expect: unsat\nstart: g1 & X !g1   # holds: initially\nbad: G (a &\n"
+    )
     result = run("solve", "--model", "none", "--format", "json", "-F", str(path))
     records = json_lines(result.stdout)
     assert [(r["name"], r["line"], r["status"]) for r in records] == [
-        ("mutex", 3, "sat"), ("flip", 4, "unsat"), ("start", 5, "sat"), ("bad", 6, "error")]
+        ("mutex", 3, "sat"),
+        ("flip", 4, "unsat"),
+        ("start", 5, "sat"),
+        ("bad", 6, "error"),
+    ]
     assert records[1]["input"] == "g1 & X !g1"  # as written; solved at every instant (holds always)
     assert f"ltlwit: {path}:6: parse error" in result.stderr and result.exit_code == 2
     core = run("solve", "--model", "none", "--core", "-F", str(path)).stdout.splitlines()

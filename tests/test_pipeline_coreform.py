@@ -8,9 +8,9 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from ltl_reference import prop_value, satisfies
 from strategies import formulas
+
 from ltlwit.logic.formula import Formula, ap
 from ltlwit.logic.syntax import parse_formula
 from ltlwit.pipeline.coreform import CORE_OPS, to_core
@@ -51,8 +51,13 @@ def test_prop_core_form_is_equivalent_on_every_valuation(f: Formula) -> None:
 
 def test_each_rewrite_spelled_out() -> None:
     cases = {
-        "F a": "1 U a", "G a": "!(1 U !a)", "a | b": "!(!a & !b)", "a -> b": "!(a & !b)",
-        "a R b": "!(!a U !b)", "a M b": "b U (a & b)", "!!X a": "Xa",
+        "F a": "1 U a",
+        "G a": "!(1 U !a)",
+        "a | b": "!(!a & !b)",
+        "a -> b": "!(a & !b)",
+        "a R b": "!(!a U !b)",
+        "a M b": "b U (a & b)",
+        "!!X a": "Xa",
         "a W b": "!(!(a U b) & (1 U !a))",
     }
     for text, expected in cases.items():

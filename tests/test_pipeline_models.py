@@ -9,10 +9,10 @@ import random
 from pathlib import Path
 
 import pytest
-
 from cli_support import json_lines, run
 from ltl_reference import random_completions, satisfies
 from prop_reference import brute_entails
+
 from ltlwit.logic.syntax import parse_assignment, parse_formula, parse_trace
 from ltlwit.pipeline.coreform import CORE_OPS
 from ltlwit.pipeline.sources import NeuralSource
@@ -37,8 +37,10 @@ def save_tiny_models(home: Path, families: tuple[str, ...] = ("si", "dual")) -> 
 #: Python code that makes the registry see no bundled models (for subprocesses; in-process tests
 #: use the `no_bundled` fixture): these tests must behave the same before and after the
 #: bundled weights ship.
-HIDE_BUNDLED = ("import pathlib, ltlwit.neural.registry as r; r._bundled_folder = lambda: pathlib.Path('/nonexistent'); "
-                "import ltlwit.pipeline.models as m; m.gpu_visible = lambda: False")
+HIDE_BUNDLED = (
+    "import pathlib, ltlwit.neural.registry as r; r._bundled_folder = lambda: pathlib.Path('/nonexistent'); "
+    "import ltlwit.pipeline.models as m; m.gpu_visible = lambda: False"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -90,7 +92,7 @@ def test_both_families_run_batched_and_every_answer_is_checked(model_home, monke
     assert result.exit_code == 1 and result.stderr == ""  # two unsat inputs; nothing to complain about
     assert [r["status"] for r in records] == ["sat", "sat", "unsat", "sat", "sat", "unsat", "sat", "sat"]
     assert {label for label, _, _ in spy} == {"model:si-ltl", "model:si-prop", "model:dual-ltl", "model:dual-prop"}
-    for label, formulas, _ in spy:  # canonical slots, core operators only
+    for _label, formulas, _ in spy:  # canonical slots, core operators only
         for f in formulas:
             assert f.aps() == tuple("abcd"[: len(f.aps())])
             task = "ltl" if f.temporal else "prop"
@@ -111,7 +113,8 @@ def test_both_families_run_batched_and_every_answer_is_checked(model_home, monke
 
 
 def test_auto_takes_si_where_a_gpu_can_run_it(model_home, monkeypatch, spy) -> None:
-    from ltlwit.pipeline import models, run as pipeline_run
+    from ltlwit.pipeline import models
+    from ltlwit.pipeline import run as pipeline_run
 
     monkeypatch.setenv("LTLWIT_HOME", str(model_home))
     monkeypatch.setattr(models, "gpu_visible", lambda: False)
@@ -212,8 +215,11 @@ def test_models_are_named_directly_and_each_serves_its_own_task(tmp_path, monkey
     weights = str(tmp_path / "models" / "my-ltl.v2.pt")  # a weights file works as a name, too
     assert run("solve", "--model", weights, *FAST, "F a").exit_code == 0
     assert run("solve", "--model", weights[: -len(".pt")], *FAST, "F a").exit_code == 0  # or its stem
-    for bad, message in [("nosuch", "no model named 'nosuch'"), ("si,,dual", "comma-separated"),
-                         ("none,si", "comma-separated")]:
+    for bad, message in [
+        ("nosuch", "no model named 'nosuch'"),
+        ("si,,dual", "comma-separated"),
+        ("none,si", "comma-separated"),
+    ]:
         result = run("solve", "--model", bad, "F a")
         assert result.exit_code == 2 and result.stdout == "" and message in result.stderr
     wrong_task = run("solve", "--model", "my-ltl.v2", "--logic", "prop", "a")

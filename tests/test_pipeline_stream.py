@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from cli_support import run, run_process
 
 FORMULAS = {"a": "a", "b & !c": "b & !c", "X d": "cycle{d}", "G F x & G !x": "UNSAT", "a U b": "cycle{b}"}
@@ -34,8 +33,24 @@ def test_every_kind_of_bad_input_is_reported_and_the_rest_answered(tmp_path, mon
     junk.write_bytes(bytes(range(256)) * 64)
     latin = tmp_path / "latin1.txt"
     latin.write_bytes(b"\xe9\nX c\n")
-    result = run("solve", "--model", "none", "-F", str(long_line), "-F", str(junk), "-F", str(tmp_path),
-                 "-F", "/proc/self/mem", "-F", str(latin), "-F", str(tmp_path / "missing.txt"), "a U")
+    result = run(
+        "solve",
+        "--model",
+        "none",
+        "-F",
+        str(long_line),
+        "-F",
+        str(junk),
+        "-F",
+        str(tmp_path),
+        "-F",
+        "/proc/self/mem",
+        "-F",
+        str(latin),
+        "-F",
+        str(tmp_path / "missing.txt"),
+        "a U",
+    )
     assert result.exit_code == 2
     # an ERROR line for each bad input, none for the files that hold no input at all
     assert result.stdout.splitlines() == ["ERROR", "cycle{a}", "ERROR", "cycle{b}", "ERROR", "ERROR", "cycle{c}"]

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from prop_reference import brute_entails, brute_minimal, brute_sat
 
 from ltlwit.logic import prop
 from ltlwit.logic.assignment import Assignment
@@ -15,7 +16,6 @@ from ltlwit.logic.formula import FALSE, TRUE, And, Not, Or, ap, binop, make, uno
 from ltlwit.logic.prop import entails, solve_prop, to_aiger
 from ltlwit.logic.result import Sat, Unsat
 from ltlwit.logic.syntax import parse_assignment, parse_formula
-from prop_reference import brute_entails, brute_minimal, brute_sat
 
 GOLDEN = [json.loads(line) for line in (Path(__file__).parent / "data" / "prop-sat.jsonl").open()]
 

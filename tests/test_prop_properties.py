@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from prop_reference import brute_entails, brute_minimal, brute_sat
+from strategies import formulas
 
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.prop import entails, solve_prop
 from ltlwit.logic.result import Sat
-from prop_reference import brute_entails, brute_minimal, brute_sat
-from strategies import formulas
 
 PROP = formulas(aps=("a", "b", "c", "d", "e"), max_leaves=14, temporal=False)
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import assignments, formulas, traces, weird_names
 
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.rename import Renaming, slot_name
 from ltlwit.logic.syntax import parse_formula, parse_trace
-from strategies import assignments, formulas, traces, weird_names
 
 
 def spot(text: str) -> Formula:

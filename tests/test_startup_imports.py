@@ -10,8 +10,8 @@ import subprocess
 import sys
 
 import pytest
-
 from cli_support import ROOT, subprocess_env
+
 from ltlwit.logic.ltl.solver import SMALL_APS
 
 #: Modules a plain `ltlwit solve "G(a -> F b)"` must not load, each only some runs need: the
@@ -21,15 +21,36 @@ from ltlwit.logic.ltl.solver import SMALL_APS
 #: lines (a terminal on stderr); the JSON and CSV formats; tracebacks (`--traceback`); z3 and the
 #: searches over data.
 HEAVY = (
-    "pysat", "pysat.solvers", "pysat.formula", "aiger",
-    "ltlwit.logic.ltl.bounded", "ltlwit.logic.ltl.liveness", "ltlwit.logic.ltl.explore", "ltlwit.logic.ltl.xnf",
-    "ltlwit.logic.prop", "torch", "ltlwit.neural.registry", "ltlwit.neural.backbone", "rich",
-    "ltlwit.specs", "ltlwit.logic.core", "ltlwit.pipeline.verify", "ltlwit.pipeline.convert",
-    "ltlwit.cli.progress", "json", "csv", "traceback",
+    "pysat",
+    "pysat.solvers",
+    "pysat.formula",
+    "aiger",
+    "ltlwit.logic.ltl.bounded",
+    "ltlwit.logic.ltl.liveness",
+    "ltlwit.logic.ltl.explore",
+    "ltlwit.logic.ltl.xnf",
+    "ltlwit.logic.prop",
+    "torch",
+    "ltlwit.neural.registry",
+    "ltlwit.neural.backbone",
+    "rich",
+    "ltlwit.specs",
+    "ltlwit.logic.core",
+    "ltlwit.pipeline.verify",
+    "ltlwit.pipeline.convert",
+    "ltlwit.cli.progress",
+    "json",
+    "csv",
+    "traceback",
     # the SMT solver and the searches over data: only formulas with data atoms load them
-    "z3", "ltlwit.logic.theory.smt", "ltlwit.logic.ltl.data", "ltlwit.logic.ltl.smt_bounded",
+    "z3",
+    "ltlwit.logic.theory.smt",
+    "ltlwit.logic.ltl.data",
+    "ltlwit.logic.ltl.smt_bounded",
     # and the data parser and sorts: a plain formula is told apart by `data_hints` alone
-    "ltlwit.logic.syntax.data", "ltlwit.logic.theory.sorts", "ltlwit.logic.theory.terms",
+    "ltlwit.logic.syntax.data",
+    "ltlwit.logic.theory.sorts",
+    "ltlwit.logic.theory.terms",
 )
 
 #: Satisfiable, and past the small-formula step (more APs than it takes): the SAT-based
@@ -41,13 +62,21 @@ def _run(*args: str) -> tuple[int, str, set[str]]:
     """`ltlwit ARGS` in a fresh interpreter, as the console script runs it: (its exit status,
     its stdout, the modules loaded by the end). No TTY anywhere, so `--format auto` is text;
     LTLWIT_MODEL=none unless ARGS say otherwise, as in the other CLI tests."""
-    code = ("import os, sys\nfrom ltlwit.cli import main\nsys.argv = ['ltlwit', *sys.argv[1:]]\n"
-            "leave = os._exit\n"  # the console script ends with os._exit: say what was loaded first
-            "os._exit = lambda status: (print('STATUS', status, *sys.modules, file=sys.stderr), sys.stderr.flush(),"
-            " leave(status))\n"
-            "main()")
-    proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT,
-                          env=dict(subprocess_env(), LTLWIT_MODEL="none"), timeout=120)
+    code = (
+        "import os, sys\nfrom ltlwit.cli import main\nsys.argv = ['ltlwit', *sys.argv[1:]]\n"
+        "leave = os._exit\n"  # the console script ends with os._exit: say what was loaded first
+        "os._exit = lambda status: (print('STATUS', status, *sys.modules, file=sys.stderr), sys.stderr.flush(),"
+        " leave(status))\n"
+        "main()"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=dict(subprocess_env(), LTLWIT_MODEL="none"),
+        timeout=120,
+    )
     assert "STATUS" in proc.stderr, proc.stderr[-2000:]
     status, *modules = proc.stderr.rpartition("STATUS")[2].split()
     return int(status), proc.stdout, set(modules)
@@ -72,16 +101,23 @@ def test_a_formula_that_reaches_the_sat_searches_loads_them() -> None:
     test above can fail (these would be missing from `sys.modules` if an import were lost)."""
     status, out, loaded = _run("solve", BIG)
     assert status == 0 and "cycle{" in out
-    assert {"pysat.solvers", "ltlwit.logic.ltl.bounded", "ltlwit.logic.ltl.liveness",
-            "ltlwit.logic.ltl.explore"} <= loaded
+    assert {
+        "pysat.solvers",
+        "ltlwit.logic.ltl.bounded",
+        "ltlwit.logic.ltl.liveness",
+        "ltlwit.logic.ltl.explore",
+    } <= loaded
 
 
-@pytest.mark.parametrize(("args", "needed"), [
-    (("solve", "a & !b"), {"ltlwit.logic.prop", "pysat.solvers"}),
-    (("solve", "--format", "json", "G(a -> F b)"), {"json"}),
-    (("solve", "--format", "csv", "G(a -> F b)"), {"csv"}),
-    (("solve", "--core", "G a & F !a & G b"), {"ltlwit.logic.core"}),
-])
+@pytest.mark.parametrize(
+    ("args", "needed"),
+    [
+        (("solve", "a & !b"), {"ltlwit.logic.prop", "pysat.solvers"}),
+        (("solve", "--format", "json", "G(a -> F b)"), {"json"}),
+        (("solve", "--format", "csv", "G(a -> F b)"), {"csv"}),
+        (("solve", "--core", "G a & F !a & G b"), {"ltlwit.logic.core"}),
+    ],
+)
 def test_what_an_input_or_option_needs_loads_with_it(args: tuple[str, ...], needed: set[str]) -> None:
     status, _, loaded = _run(*args)
     assert status in (0, 1) and needed <= loaded, (status, sorted(needed - loaded))

@@ -4,8 +4,8 @@ operators when read (strong `X` for `X` and `F`, weak `wX` for `G`), in Spot's i
 from __future__ import annotations
 
 import pytest
-
 from cli_support import run
+
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.ltl import finite, holds
 from ltlwit.logic.syntax import ParseError, parse_formula, parse_trace

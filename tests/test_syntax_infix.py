@@ -52,15 +52,47 @@ def test_precedence_and_associativity_follow_spot(text: str, expected: str):
 @pytest.mark.parametrize(
     "alias, canonical",
     [
-        ("[]a", "G a"), ("<>a", "F a"), ("()a", "X a"), ("a && b", "a & b"), ("a || b", "a | b"),
-        ("a /\\ b", "a & b"), ("a \\/ b", "a | b"), ("a => b", "a -> b"), ("a <=> b", "a <-> b"),
-        ("a ^ b", "a xor b"), ("a V b", "a R b"), ("~a", "!a"), ("a --> b", "a -> b"),
-        ("a <--> b", "a <-> b"), ("a + b", "a | b"), ("true", "1"), ("false", "0"), ("TRUE", "1"),
-        ("False", "0"), ("¬a", "!a"), ("a ∧ b", "a & b"), ("a ∨ b", "a | b"), ("a → b", "a -> b"),
-        ("a ↔ b", "a <-> b"), ("a ⊕ b", "a xor b"), ("○a", "X a"), ("◇a", "F a"), ("□a", "G a"),
-        ("a ⇒ b", "a -> b"), ("a ⇔ b", "a <-> b"), ("a ⟶ b", "a -> b"), ("◯a", "X a"), ("⋄a", "F a"),
-        ("◻a", "G a"), ("a ∩ b", "a & b"), ("a ∪ b", "a | b"), ("a̅", "!a"), ("a=0", "!a"), ("a=1", "a"),
-        ("X[]a", "X G a"), ("a /* comment /* nested */ */ U b", "a U b"),
+        ("[]a", "G a"),
+        ("<>a", "F a"),
+        ("()a", "X a"),
+        ("a && b", "a & b"),
+        ("a || b", "a | b"),
+        ("a /\\ b", "a & b"),
+        ("a \\/ b", "a | b"),
+        ("a => b", "a -> b"),
+        ("a <=> b", "a <-> b"),
+        ("a ^ b", "a xor b"),
+        ("a V b", "a R b"),
+        ("~a", "!a"),
+        ("a --> b", "a -> b"),
+        ("a <--> b", "a <-> b"),
+        ("a + b", "a | b"),
+        ("true", "1"),
+        ("false", "0"),
+        ("TRUE", "1"),
+        ("False", "0"),
+        ("¬a", "!a"),
+        ("a ∧ b", "a & b"),
+        ("a ∨ b", "a | b"),
+        ("a → b", "a -> b"),
+        ("a ↔ b", "a <-> b"),
+        ("a ⊕ b", "a xor b"),
+        ("○a", "X a"),
+        ("◇a", "F a"),
+        ("□a", "G a"),
+        ("a ⇒ b", "a -> b"),
+        ("a ⇔ b", "a <-> b"),
+        ("a ⟶ b", "a -> b"),
+        ("◯a", "X a"),
+        ("⋄a", "F a"),
+        ("◻a", "G a"),
+        ("a ∩ b", "a & b"),
+        ("a ∪ b", "a | b"),
+        ("a̅", "!a"),
+        ("a=0", "!a"),
+        ("a=1", "a"),
+        ("X[]a", "X G a"),
+        ("a /* comment /* nested */ */ U b", "a U b"),
     ],
 )
 def test_aliases_read_like_their_canonical_spelling(alias: str, canonical: str):
@@ -112,8 +144,7 @@ def test_constants_and_spaces_are_flexible():
 
 @pytest.mark.parametrize(
     "text, column",
-    [("{a;b}", 0), ("a U {b}", 4), ("Y[2] a", 0),
-     ("first_match(a)", 0), ("a |-> b", 2), ("a[*]", 1), ("##1 a", 0)],
+    [("{a;b}", 0), ("a U {b}", 4), ("Y[2] a", 0), ("first_match(a)", 0), ("a |-> b", 2), ("a[*]", 1), ("##1 a", 0)],
 )
 def test_psl_and_bounded_syntax_is_reported_as_unsupported(text: str, column: int):
     with pytest.raises(ParseError, match="unsupported") as info:
@@ -123,6 +154,8 @@ def test_psl_and_bounded_syntax_is_reported_as_unsupported(text: str, column: in
 
 def test_bounded_past_needs_both_bounds():
     """nuXmv's bounded past is `O[a,b]`, `H[a,b]`; one number is an error under the bracket."""
-    with pytest.raises(ParseError, match=r"malformed bounded operator: expected O\[a..b\], O\[a,b\] or O\[<=n\]") as info:
+    with pytest.raises(
+        ParseError, match=r"malformed bounded operator: expected O\[a..b\], O\[a,b\] or O\[<=n\]"
+    ) as info:
         spot("O[2] a")
     assert info.value.column == 1

@@ -4,9 +4,9 @@ stays Spot's, and `solve`, `verify` and `check` warn, once per name and run."""
 from __future__ import annotations
 
 import pytest
+from cli_support import json_lines, run
 
 import ltlwit
-from cli_support import json_lines, run
 from ltlwit.logic.syntax import parse_formula
 from ltlwit.logic.syntax.infix_lex import split_names, split_warning
 
@@ -46,7 +46,8 @@ def test_the_reading_is_unchanged() -> None:
 def test_warning_text() -> None:
     assert split_warning("Grant", "G rant") == GRANT
     assert split_warning("Ready", "R eady") == (
-        "'Ready' is read as 'R eady' (R whose right operand is eady); write \"Ready\" to keep it one name")
+        "'Ready' is read as 'R eady' (R whose right operand is eady); write \"Ready\" to keep it one name"
+    )
 
 
 def test_solve_warns_once_per_input_under_its_location() -> None:
@@ -86,10 +87,12 @@ def test_csv_has_a_warnings_column() -> None:
 
 
 def test_only_the_infix_reading_warns() -> None:
-    assert json_lines(run("solve", "--format", "json", "--syntax", "polish-spaced", "G Grant").stdout)[0][
-        "warnings"] == []
+    assert (
+        json_lines(run("solve", "--format", "json", "--syntax", "polish-spaced", "G Grant").stdout)[0]["warnings"] == []
+    )
     assert json_lines(run("solve", "--format", "json", "G Grant").stdout)[0]["warnings"] == [
-        "'Grant' is read as 'G rant' (G applied to rant); write \"Grant\" to keep it one name"]
+        "'Grant' is read as 'G rant' (G applied to rant); write \"Grant\" to keep it one name"
+    ]
 
 
 def test_a_formula_refused_for_its_logic_still_says_why() -> None:
@@ -123,8 +126,11 @@ def test_the_api_carries_them() -> None:
 def test_quiet_silences_stderr_and_json_keeps_them(jobs: str, tmp_path) -> None:
     spec = tmp_path / "s.spec"
     spec.write_text("a: Grant U x\n")
-    for args in (["solve", "-q", "-j", jobs, "Grant U x", "Fail"], ["verify", "-q", "-j", jobs, "Grant U x", "cycle{x}"],
-                 ["check", "-q", "-j", jobs, str(spec)]):
+    for args in (
+        ["solve", "-q", "-j", jobs, "Grant U x", "Fail"],
+        ["verify", "-q", "-j", jobs, "Grant U x", "cycle{x}"],
+        ["check", "-q", "-j", jobs, str(spec)],
+    ):
         out = run(*args)
         assert out.exit_code == 0 and "warning" not in out.stderr, (args, out.stderr)
         assert "warning" in run(*[a for a in args if a != "-q"]).stderr

@@ -8,24 +8,42 @@ import gzip
 import json
 
 import pytest
+from cli_support import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from cli_support import run
 from shared_data import shared_file
+from strategies import formulas, weird_names
+
 from ltlwit.logic.formula import PAST, Formula, ap
 from ltlwit.logic.syntax import ParseError, parse_formula, parse_trace, print_formula, print_trace
 from ltlwit.logic.syntax.detect import SyntaxGuess
 from ltlwit.logic.syntax.names import spot_ap
 from ltlwit.logic.syntax.polish import spaced_ap
 from ltlwit.logic.trace import Trace
-from strategies import formulas, weird_names
 
 #: Every syntax that carries the past operators (all but network Polish).
 PAST_SYNTAXES = ("spot", "polish-spaced", "lbt")
 #: Names that are, or start with, a past operator's letter: each needs quoting somewhere.
-PAST_NAMES = ("Y", "Z", "O", "H", "S", "T", "Once", "Hold", "Yes", "Zero", "Sa", "Tb", "H1", "Y0x", "O_", "Sab",
-              "YZ", "STa")
+PAST_NAMES = (
+    "Y",
+    "Z",
+    "O",
+    "H",
+    "S",
+    "T",
+    "Once",
+    "Hold",
+    "Yes",
+    "Zero",
+    "Sa",
+    "Tb",
+    "H1",
+    "Y0x",
+    "O_",
+    "Sab",
+    "YZ",
+    "STa",
+)
 
 
 def spot(text: str) -> Formula:
@@ -92,7 +110,12 @@ def test_cli_auto_detection_reads_past_formulas():
     result = run("fmt", "--syntax", "auto", "--to", "polish-spaced", *source)
     assert (result.exit_code, result.stderr) == (0, "")
     assert result.stdout.splitlines() == [
-        "G -> grant O req", "S a b", "T S p q r", "G -> grant O req", "G -> grant O req", "S p0 p1",
+        "G -> grant O req",
+        "S a b",
+        "T S p q r",
+        "G -> grant O req",
+        "G -> grant O req",
+        "S p0 p1",
     ]
 
 
@@ -168,8 +191,19 @@ def test_a_past_letter_alone_is_no_infix_name(text: str):
 @pytest.mark.parametrize(
     "name, infix",
     [
-        ("Once", '"Once"'), ("T", '"T"'), ("S", '"S"'), ("Hold", '"Hold"'), ("Y", '"Y"'), ("Zed", '"Zed"'),
-        ("H1", "H1"), ("Y0x", "Y0x"), ("Sa", "Sa"), ("Tb", "Tb"), ("Sab", "Sab"), ("Ia", "Ia"), ("P", "P"),
+        ("Once", '"Once"'),
+        ("T", '"T"'),
+        ("S", '"S"'),
+        ("Hold", '"Hold"'),
+        ("Y", '"Y"'),
+        ("Zed", '"Zed"'),
+        ("H1", "H1"),
+        ("Y0x", "Y0x"),
+        ("Sa", "Sa"),
+        ("Tb", "Tb"),
+        ("Sab", "Sab"),
+        ("Ia", "Ia"),
+        ("P", "P"),
     ],
 )
 def test_spot_printer_quotes_names_that_would_read_as_past_operators(name: str, infix: str):
@@ -362,8 +396,10 @@ def test_fmt_to_spot_refuses_past_formulas_and_converts_the_rest(tmp_path):
     result = run("fmt", "--to", "spot", "-F", str(path))
     assert result.exit_code == 2
     assert result.stdout == "a U b\nERROR\nERROR\n!c\n"
-    message = "cannot print in spot syntax: Spot's syntax has no past operators (Y, Z, S, T, O, H); " \
-              "--to infix, --to lbt and --to polish-spaced carry them"
+    message = (
+        "cannot print in spot syntax: Spot's syntax has no past operators (Y, Z, S, T, O, H); "
+        "--to infix, --to lbt and --to polish-spaced carry them"
+    )
     assert result.stderr.splitlines() == [f"ltlwit: {path}:2: {message}", f"ltlwit: {path}:3: {message}"]
     single = run("fmt", "--to", "spot", "a S b", "a & b")
     assert (single.exit_code, single.stdout) == (2, "ERROR\na & b\n")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import gzip
 
 import pytest
-
 from shared_data import shared_file
+
 from ltlwit.logic.formula import ap
 from ltlwit.logic.syntax import SYNTAXES, ParseError, parse_formula, print_formula
 from ltlwit.logic.syntax.detect import SyntaxGuess
@@ -90,8 +90,7 @@ def test_auto_detection(text: str, infix: str):
 
 def test_strings_both_spot_and_polish_read_as_spot_unless_the_source_is_polish():
     # Spot reads operator-looking words as names: so does auto, as a Spot user means them.
-    for text, infix in [("Uab", '"Uab"'), ("Req", '"Req"'), ("!Req", '!"Req"'), ("G!X1", 'G!"X1"'),
-                        ("F0", '"F0"')]:
+    for text, infix in [("Uab", '"Uab"'), ("Req", '"Req"'), ("!Req", '!"Req"'), ("G!X1", 'G!"X1"'), ("F0", '"F0"')]:
         assert parse_formula(text) is spot(infix), text
     assert parse_formula("Uab", "polish") is spot("a U b")
     data_set = SyntaxGuess()  # lines of one file: Polish-only lines so far make it a data set

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import formulas, weird_names
 
 from ltlwit.logic.formula import Formula, ap
 from ltlwit.logic.syntax import parse_formula, print_formula
 from ltlwit.logic.syntax.detect import SyntaxGuess
-from strategies import formulas, weird_names
 
 ALL = ("spot", "polish", "polish-spaced", "lbt")
 
@@ -100,7 +100,7 @@ def test_network_polish_refuses_x_o_r_in_a_row():
         ("!true", "!1"),
         ("(F a) U b", "Fa U b"),
         ('"X" & "aUb" & "true" & F1x', '"X" & aUb & "true" & F1x'),
-        ('"Uab" | "F0" | xorab', 'Uab | F0 | xorab'),  # network Polish as a whole, but names to Spot: bare
+        ('"Uab" | "F0" | xorab', "Uab | F0 | xorab"),  # network Polish as a whole, but names to Spot: bare
         ('"x < 3" U "U"', '"x < 3" U "U"'),
     ],
 )
@@ -111,7 +111,9 @@ def test_spot_printer_uses_minimal_parentheses(text: str, expected: str):
 
 
 def test_prefix_printers_spell_every_operator():
-    f = parse_formula("!a & (b | c) & (d -> e) & (a <-> b) & (a xor 1) & X F G 0 & (a U b) & (a R b) & (a W b) & (a M b)", "spot")
+    f = parse_formula(
+        "!a & (b | c) & (d -> e) & (a <-> b) & (a xor 1) & X F G 0 & (a U b) & (a R b) & (a W b) & (a M b)", "spot"
+    )
     spaced = print_formula(f, "polish-spaced")
     assert set(spaced.split()) >= {"!", "&", "|", "->", "<->", "xor", "1", "0", "X", "F", "G", "U", "R", "W", "M"}
     lbt = print_formula(f, "lbt")

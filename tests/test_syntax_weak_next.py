@@ -9,24 +9,41 @@ import gzip
 import json
 
 import pytest
+from cli_support import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from cli_support import run
 from shared_data import shared_file
+from strategies import formulas, weird_names
+
 from ltlwit.logic.formula import WEAK_NEXT, Formula, ap
 from ltlwit.logic.syntax import ParseError, parse_formula, parse_trace, print_formula, print_trace
 from ltlwit.logic.syntax.detect import SyntaxGuess
 from ltlwit.logic.syntax.names import spot_ap
 from ltlwit.logic.syntax.polish import spaced_ap
 from ltlwit.logic.trace import Trace
-from strategies import formulas, weird_names
 
 #: Every syntax that carries `wX` (all but network Polish).
 WEAK_SYNTAXES = ("spot", "polish-spaced", "lbt")
 #: Names that are, or start with, `wX`: some need quoting in infix, all in some syntax.
-WEAK_NAMES = ("wX", "wXa", "wX1", "wXyz", "wX_b", "wX.c", "wXF", "wXFa", "wXF1", "wXGX", "wXX", "wXwX", "wXwXa",
-              "Xw", "w", "wx", "WX")
+WEAK_NAMES = (
+    "wX",
+    "wXa",
+    "wX1",
+    "wXyz",
+    "wX_b",
+    "wX.c",
+    "wXF",
+    "wXFa",
+    "wXF1",
+    "wXGX",
+    "wXX",
+    "wXwX",
+    "wXwXa",
+    "Xw",
+    "w",
+    "wx",
+    "WX",
+)
 
 SPOT_LTLF_MESSAGE = (
     "cannot print in spot syntax: Spot's syntax has no weak next wX (in Spot's LTLf reading plain X is the weak "
@@ -274,10 +291,26 @@ def test_spot_printer_spaces_weak_next(text: str, expected: str):
 @pytest.mark.parametrize(
     "name, infix",
     [
-        ("wX", '"wX"'), ("wXF", '"wXF"'), ("wXFa", '"wXFa"'), ("wXF1", '"wXF1"'), ("wXGX", '"wXGX"'),
-        ("wXX", '"wXX"'), ("wXO", '"wXO"'), ("wXH1", '"wXH1"'),
-        ("wXa", "wXa"), ("wX1", "wX1"), ("wXyz", "wXyz"), ("wX_b", "wX_b"), ("wX.c", "wX.c"), ("wXwX", "wXwX"),
-        ("wXwXa", "wXwXa"), ("wXU", "wXU"), ("wXS", "wXS"), ("w", "w"), ("wx", "wx"), ("WX", "WX"),
+        ("wX", '"wX"'),
+        ("wXF", '"wXF"'),
+        ("wXFa", '"wXFa"'),
+        ("wXF1", '"wXF1"'),
+        ("wXGX", '"wXGX"'),
+        ("wXX", '"wXX"'),
+        ("wXO", '"wXO"'),
+        ("wXH1", '"wXH1"'),
+        ("wXa", "wXa"),
+        ("wX1", "wX1"),
+        ("wXyz", "wXyz"),
+        ("wX_b", "wX_b"),
+        ("wX.c", "wX.c"),
+        ("wXwX", "wXwX"),
+        ("wXwXa", "wXwXa"),
+        ("wXU", "wXU"),
+        ("wXS", "wXS"),
+        ("w", "w"),
+        ("wx", "wx"),
+        ("WX", "WX"),
     ],
 )
 def test_spot_printer_quotes_names_that_would_read_as_weak_next(name: str, infix: str):
@@ -399,8 +432,11 @@ def test_network_polish_refuses_weak_next_on_print():
     for text in ("wX a", "G(a -> wX b)", "X wX X a", "wX(a U b)"):
         with pytest.raises(ValueError, match=r"^network Polish has no weak next \(wX\); use polish-spaced$"):
             print_formula(spot(text), "polish")
-    with pytest.raises(ValueError, match=r"^network Polish has no past operators and no weak next \(wX\); "
-                                         r"use polish-spaced$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^network Polish has no past operators and no weak next \(wX\); "
+        r"use polish-spaced$",
+    ):
         print_formula(spot("Y wX a"), "polish")
     with pytest.raises(ValueError, match=r"^network Polish has no past operators; use polish-spaced$"):
         print_formula(spot("Y X a"), "polish")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
+from strategies import assignments, traces, weird_names
 
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import TRUE, ap
@@ -16,7 +17,6 @@ from ltlwit.logic.syntax import (
     print_trace,
 )
 from ltlwit.logic.trace import Trace
-from strategies import assignments, traces, weird_names
 
 
 def spot(text: str):

@@ -8,19 +8,42 @@ from pathlib import Path
 
 import pytest
 import torch
+from neural_support import DATA, one_thread  # noqa: F401 - one_thread is a fixture
 
 from ltlwit.train import checkpoint
 from ltlwit.train.loop import main
-
-from neural_support import DATA, one_thread  # noqa: F401 - one_thread is a fixture
 
 KIB = 1 / 1024  # MiB
 
 
 def run(out: Path, *extra: str, arch: str = "dual", task: str = "ltl") -> int:
-    return main(["--task", task, "--arch", arch, "--preset", "tiny", "--data", str(DATA / task), "--out", str(out),
-                 "--batch-size", "16", "--log-every", "1", "--val-every", "0", "--val-samples", "16",
-                 "--greedy-samples", "8", "--cache", str(out.parent / "cache"), *extra])
+    return main(
+        [
+            "--task",
+            task,
+            "--arch",
+            arch,
+            "--preset",
+            "tiny",
+            "--data",
+            str(DATA / task),
+            "--out",
+            str(out),
+            "--batch-size",
+            "16",
+            "--log-every",
+            "1",
+            "--val-every",
+            "0",
+            "--val-samples",
+            "16",
+            "--greedy-samples",
+            "8",
+            "--cache",
+            str(out.parent / "cache"),
+            *extra,
+        ]
+    )
 
 
 def losses(out: Path) -> dict[int, float]:
@@ -92,9 +115,23 @@ def test_a_run_killed_between_checkpoints_resumes_exactly(tmp_path: Path, arch: 
     from ltlwit.train.loop import Settings, Trainer
 
     def settings(out: Path, **changes) -> Settings:
-        values = dict(task=task, arch=arch, preset="tiny", data=str(DATA / task), out=str(out), steps=20,
-                      batch_size=16, log_every=1, val_every=0, ckpt_every=5, val_samples=16, greedy_samples=8,
-                      cache=str(tmp_path / "cache"), static_shapes=16, checkpoint_part_mb=32 * KIB)
+        values = dict(
+            task=task,
+            arch=arch,
+            preset="tiny",
+            data=str(DATA / task),
+            out=str(out),
+            steps=20,
+            batch_size=16,
+            log_every=1,
+            val_every=0,
+            ckpt_every=5,
+            val_samples=16,
+            greedy_samples=8,
+            cache=str(tmp_path / "cache"),
+            static_shapes=16,
+            checkpoint_part_mb=32 * KIB,
+        )
         values.update(changes)
         return Settings(**values)
 
@@ -109,8 +146,11 @@ def test_a_run_killed_between_checkpoints_resumes_exactly(tmp_path: Path, arch: 
     Trainer(settings(killed, resume=True)).run()
     Trainer(settings(tmp_path / "straight")).run()
     resumed, straight = losses(killed), losses(tmp_path / "straight")
-    steps = [json.loads(line)["step"] for line in (killed / "log.jsonl").read_text().splitlines()
-             if "loss" in json.loads(line)]
+    steps = [
+        json.loads(line)["step"]
+        for line in (killed / "log.jsonl").read_text().splitlines()
+        if "loss" in json.loads(line)
+    ]
     assert steps == list(range(1, 21))  # 11..13 logged once: the dead run's records were dropped
     assert resumed == straight
 
@@ -118,18 +158,29 @@ def test_a_run_killed_between_checkpoints_resumes_exactly(tmp_path: Path, arch: 
 def test_fitting_the_schedule_to_the_time_limit(tmp_path: Path, monkeypatch) -> None:
     """The step time measured early on sets the last step, so the run ends by itself (cosine at
     zero) before the time limit instead of being cut off mid-schedule; a resumed run keeps it."""
-    from ltlwit.train import loop
     from neural_support import trainer
 
+    from ltlwit.train import loop
+
     monkeypatch.setattr(loop, "FIT_WINDOW", (3, 13))
-    tr = trainer("dual", "ltl", tmp_path, steps=10**6, batch_size=16, time_limit=21.0, fit_steps_to_time=True,
-                 min_lr_ratio=0.0, warmup=2)
+    tr = trainer(
+        "dual",
+        "ltl",
+        tmp_path,
+        steps=10**6,
+        batch_size=16,
+        time_limit=21.0,
+        fit_steps_to_time=True,
+        min_lr_ratio=0.0,
+        warmup=2,
+    )
     result = tr.run()
     assert result["stopped"] == "done" and 13 < result["step"] == tr.s.steps < 10**6
     assert tr.lr_at(tr.s.steps) == pytest.approx(0.0, abs=1e-12)
     assert checkpoint.load(tmp_path)["planned_steps"] == tr.s.steps
-    again = trainer("dual", "ltl", tmp_path, steps=10**6, batch_size=16, time_limit=21.0, fit_steps_to_time=True,
-                    resume=True)
+    again = trainer(
+        "dual", "ltl", tmp_path, steps=10**6, batch_size=16, time_limit=21.0, fit_steps_to_time=True, resume=True
+    )
     assert again.s.steps == tr.s.steps and again.step == tr.s.steps
     with pytest.raises(ValueError, match="needs --time-limit"):
         trainer("dual", "ltl", tmp_path / "x", steps=10, fit_steps_to_time=True)

@@ -8,16 +8,15 @@ from pathlib import Path
 
 import pytest
 import torch
+from neural_support import DATA, one_thread  # noqa: F401 - one_thread is a fixture
 
 from ltlwit.logic.rename import Renaming
 from ltlwit.logic.syntax import parse_formula, parse_trace
 from ltlwit.logic.trace import Trace
 from ltlwit.neural.tokenizer import EOS, N_BASE, PAD, START, decode_formula, decode_trace, render
 from ltlwit.train import data as D
-from ltlwit.train.pairs import iter_pairs
 from ltlwit.train.data import Batches, DeviceSplit, encode_file, encode_pair, load_split
-
-from neural_support import DATA, one_thread  # noqa: F401 - one_thread is a fixture
+from ltlwit.train.pairs import iter_pairs
 
 CPU = torch.device("cpu")
 
@@ -88,10 +87,13 @@ def test_batches_hold_the_samples() -> None:
         f = decode_formula([t for t in src if t != PAD])
         assert render(encode_pair("ltl", f.to_str("polish"), "{1}")[0]) in formulas
         body = [t for t in tout if t != PAD]
-        assert body[-1] == EOS and tin[1:len(body)] == body[:-1]
+        assert body[-1] == EOS and tin[1 : len(body)] == body[:-1]
         assert isinstance(decode_trace(body), Trace)
-    assert batch.n_aps == batch.n_slots == max(len(decode_formula([t for t in s if t != PAD]).aps())
-                                               for s in batch.src.tolist())
+    assert (
+        batch.n_aps
+        == batch.n_slots
+        == max(len(decode_formula([t for t in s if t != PAD]).aps()) for s in batch.src.tolist())
+    )
 
 
 def epoch_indices(batches: Batches, count: int) -> list[list[int]]:
@@ -136,8 +138,9 @@ def test_rename_augmentation_is_a_bijection_per_sample() -> None:
     assert batch.n_slots == 12
     plain = next(Batches(device_split(), 64, seed=0))
     moved = 0
-    for src, tgt, src0, tgt0 in zip(batch.src.tolist(), batch.tgt_out.tolist(), plain.src.tolist(),
-                                    plain.tgt_out.tolist()):
+    for src, tgt, src0, tgt0 in zip(
+        batch.src.tolist(), batch.tgt_out.tolist(), plain.src.tolist(), plain.tgt_out.tolist()
+    ):
         mapping: dict[int, int] = {}
         for a, b in zip(src0 + tgt0, src + tgt):
             assert (a >= N_BASE) == (b >= N_BASE) and (a == b or a >= N_BASE)

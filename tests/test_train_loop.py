@@ -12,20 +12,43 @@ from pathlib import Path
 
 import pytest
 import torch
+from neural_support import DATA, one_thread, overfit, split, trainer  # noqa: F401 - one_thread is a fixture
 
 from ltlwit.logic.formula import Formula
 from ltlwit.neural.weights import load_weights
 from ltlwit.train.loop import Settings, Trainer, main
 
-from neural_support import DATA, one_thread, overfit, split, trainer  # noqa: F401 - one_thread is a fixture
-
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(out: Path, *extra: str, arch: str = "dual", task: str = "ltl") -> int:
-    return main(["--task", task, "--arch", arch, "--preset", "tiny", "--data", str(DATA / task), "--out", str(out),
-                 "--batch-size", "16", "--log-every", "1", "--val-every", "0", "--ckpt-every", "5",
-                 "--val-samples", "16", "--greedy-samples", "8", *extra])
+    return main(
+        [
+            "--task",
+            task,
+            "--arch",
+            arch,
+            "--preset",
+            "tiny",
+            "--data",
+            str(DATA / task),
+            "--out",
+            str(out),
+            "--batch-size",
+            "16",
+            "--log-every",
+            "1",
+            "--val-every",
+            "0",
+            "--ckpt-every",
+            "5",
+            "--val-samples",
+            "16",
+            "--greedy-samples",
+            "8",
+            *extra,
+        ]
+    )
 
 
 def losses(out: Path) -> dict[int, float]:
@@ -35,6 +58,7 @@ def losses(out: Path) -> dict[int, float]:
 
 # -- overfitting: the whole training path works --------------------------------------------------
 
+
 @pytest.mark.slow
 @pytest.mark.parametrize("arch, task, lr, max_steps", [("si", "prop", 2e-3, 1000), ("dual", "ltl", 1e-3, 1600)])
 def test_tiny_model_overfits_64_pairs(tmp_path: Path, arch: str, task: str, lr: float, max_steps: int) -> None:
@@ -43,6 +67,7 @@ def test_tiny_model_overfits_64_pairs(tmp_path: Path, arch: str, task: str, lr: 
 
 
 # -- resume, stop, time limit ---------------------------------------------------------------------
+
 
 def test_resume_continues_exactly(tmp_path: Path) -> None:
     a, b = tmp_path / "a", tmp_path / "b"
@@ -95,12 +120,15 @@ def test_init_from_weights_continues_the_step_count(tmp_path: Path, capsys) -> N
 
 
 def test_missing_data_is_a_one_line_error(tmp_path: Path, capsys) -> None:
-    code = main(["--task", "ltl", "--arch", "si", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--steps", "1"])
+    code = main(
+        ["--task", "ltl", "--arch", "si", "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--steps", "1"]
+    )
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "no train.txt.gz or train.txt" in err
 
 
 # -- schedule and validation hook -----------------------------------------------------------------
+
 
 def test_warmup_then_cosine(tmp_path: Path) -> None:
     tr = trainer("dual", "ltl", tmp_path, steps=110, warmup=10, lr=1e-3, min_lr_ratio=0.1)
@@ -118,9 +146,24 @@ def test_validate_fn_sees_formulas_and_decoded_predictions(tmp_path: Path) -> No
         seen.extend(pairs)
         return 0.25
 
-    tr = Trainer(Settings(task="prop", arch="dual", preset="tiny", out=str(tmp_path), steps=3, batch_size=16,
-                          val_every=0, ckpt_every=0, log_every=1, val_samples=16, greedy_samples=8),
-                 train=split("prop"), val=split("prop"), validate_fn=check)
+    tr = Trainer(
+        Settings(
+            task="prop",
+            arch="dual",
+            preset="tiny",
+            out=str(tmp_path),
+            steps=3,
+            batch_size=16,
+            val_every=0,
+            ckpt_every=0,
+            log_every=1,
+            val_samples=16,
+            greedy_samples=8,
+        ),
+        train=split("prop"),
+        val=split("prop"),
+        validate_fn=check,
+    )
     metrics = tr.run()
     assert metrics["val_semantic"] == 0.25 and len(seen) == 8
     assert all(isinstance(f, Formula) for f, _ in seen)
@@ -131,14 +174,51 @@ def test_validate_fn_sees_formulas_and_decoded_predictions(tmp_path: Path) -> No
 
 # -- distributed ----------------------------------------------------------------------------------
 
+
 @pytest.mark.slow
 def test_two_process_torchrun_on_cpu(tmp_path: Path) -> None:
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               OMP_NUM_THREADS="1", CUDA_VISIBLE_DEVICES="")
-    cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2",
-           "-m", "ltlwit.train.loop", "--task", "prop", "--arch", "si", "--preset", "tiny", "--data",
-           str(DATA / "prop"), "--out", str(tmp_path), "--steps", "6", "--batch-size", "8", "--log-every", "3",
-           "--val-every", "0", "--ckpt-every", "3", "--val-samples", "16", "--greedy-samples", "8", "--device", "cpu"]
+    env = dict(
+        os.environ,
+        PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        OMP_NUM_THREADS="1",
+        CUDA_VISIBLE_DEVICES="",
+    )
+    cmd = [
+        sys.executable,
+        "-m",
+        "torch.distributed.run",
+        "--standalone",
+        "--nproc_per_node",
+        "2",
+        "-m",
+        "ltlwit.train.loop",
+        "--task",
+        "prop",
+        "--arch",
+        "si",
+        "--preset",
+        "tiny",
+        "--data",
+        str(DATA / "prop"),
+        "--out",
+        str(tmp_path),
+        "--steps",
+        "6",
+        "--batch-size",
+        "8",
+        "--log-every",
+        "3",
+        "--val-every",
+        "0",
+        "--ckpt-every",
+        "3",
+        "--val-samples",
+        "16",
+        "--greedy-samples",
+        "8",
+        "--device",
+        "cpu",
+    ]
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.count("step 6/6") == 1  # rank 0 logs alone
@@ -154,8 +234,16 @@ def test_continuing_from_weights_is_a_warm_restart(tmp_path: Path) -> None:
     assert run(a, "--steps", "8") == 0
     from neural_support import trainer
 
-    tr = trainer("dual", "ltl", tmp_path / "b", steps=8 + 300, warmup=1000, lr=5e-4, min_lr_ratio=0.0,
-                 init_from=str(a / "model.pt"))
+    tr = trainer(
+        "dual",
+        "ltl",
+        tmp_path / "b",
+        steps=8 + 300,
+        warmup=1000,
+        lr=5e-4,
+        min_lr_ratio=0.0,
+        init_from=str(a / "model.pt"),
+    )
     assert tr.step == 8 and tr.restart == 8
     assert tr.lr_at(8) == pytest.approx(5e-4 / 100)  # warming up again, whatever --warmup says
     assert tr.lr_at(8 + 99) == pytest.approx(5e-4 * 0.5 * (1 + math.cos(math.pi * 99 / 300)))
@@ -193,15 +281,64 @@ def test_two_nodes_of_one_process_each_on_cpu(tmp_path: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               OMP_NUM_THREADS="1", CUDA_VISIBLE_DEVICES="")
-    nodes = [subprocess.Popen(
-        [sys.executable, "-m", "torch.distributed.run", "--nnodes", "2", "--nproc_per_node", "1",
-         "--rdzv_backend", "c10d", "--rdzv_endpoint", f"127.0.0.1:{port}", "--rdzv_id", "ltlwit-test",
-         "-m", "ltlwit.train", "--task", "prop", "--arch", "dual", "--preset", "tiny", "--data", str(DATA / "prop"),
-         "--out", str(tmp_path), "--steps", "4", "--batch-size", "8", "--log-every", "2", "--val-every", "0",
-         "--ckpt-every", "4", "--val-samples", "16", "--greedy-samples", "8", "--device", "cpu"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    env = dict(
+        os.environ,
+        PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        OMP_NUM_THREADS="1",
+        CUDA_VISIBLE_DEVICES="",
+    )
+    nodes = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "torch.distributed.run",
+                "--nnodes",
+                "2",
+                "--nproc_per_node",
+                "1",
+                "--rdzv_backend",
+                "c10d",
+                "--rdzv_endpoint",
+                f"127.0.0.1:{port}",
+                "--rdzv_id",
+                "ltlwit-test",
+                "-m",
+                "ltlwit.train",
+                "--task",
+                "prop",
+                "--arch",
+                "dual",
+                "--preset",
+                "tiny",
+                "--data",
+                str(DATA / "prop"),
+                "--out",
+                str(tmp_path),
+                "--steps",
+                "4",
+                "--batch-size",
+                "8",
+                "--log-every",
+                "2",
+                "--val-every",
+                "0",
+                "--ckpt-every",
+                "4",
+                "--val-samples",
+                "16",
+                "--greedy-samples",
+                "8",
+                "--device",
+                "cpu",
+            ],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
     done = [node.communicate(timeout=300) for node in nodes]
     assert [node.returncode for node in nodes] == [0, 0], [err[-2000:] for _, err in done]
     assert sum(out.count("step 4/4") for out, _ in done) == 1  # one rank 0 of the two nodes logs

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import torch
+from neural_support import DATA, one_thread, split, trainer  # noqa: F401 - one_thread is a fixture
 from torch.utils.flop_counter import FlopCounterMode
 
 from ltlwit.neural.config import preset
@@ -17,8 +18,6 @@ from ltlwit.neural.tokenizer import N_BASE, PAD
 from ltlwit.train.data import Batches, DeviceSplit, EncodedSplit, encode_file
 from ltlwit.train.flops import forward_flops, step_flops
 from ltlwit.train.step import make_optimizer, portable_state, restore_lr, set_lr
-
-from neural_support import DATA, one_thread, split, trainer  # noqa: F401 - one_thread is a fixture
 
 CPU = torch.device("cpu")
 
@@ -60,7 +59,7 @@ def test_static_batches_hold_the_same_samples_in_the_same_order() -> None:
     padded = Batches(DeviceSplit(data, CPU, static=16), 16, seed=5)
     for _ in range(6):
         a, b = next(plain), next(padded)
-        assert torch.equal(b.src[:, : a.src.shape[1]], a.src) and not b.src[:, a.src.shape[1]:].ne(PAD).any()
+        assert torch.equal(b.src[:, : a.src.shape[1]], a.src) and not b.src[:, a.src.shape[1] :].ne(PAD).any()
         assert torch.equal(b.tgt_out[:, : a.tgt_out.shape[1]], a.tgt_out)
 
 
@@ -78,7 +77,7 @@ def test_static_shapes_leave_the_symbol_invariant_losses_unchanged(tmp_path: Pat
 def test_extra_training_files_are_appended(tmp_path: Path) -> None:
     a, b = split("ltl"), split("ltl")
     both = EncodedSplit.concat([a, b])
-    assert len(both) == 2 * len(a) and torch.equal(both.src_len[len(a):], b.src_len)
+    assert len(both) == 2 * len(a) and torch.equal(both.src_len[len(a) :], b.src_len)
     assert torch.equal(both.src[: len(a.src)].long(), a.src.long())
     data = tmp_path / "d"
     data.mkdir()
@@ -88,15 +87,36 @@ def test_extra_training_files_are_appended(tmp_path: Path) -> None:
     extra.write_text("Xa\n1;{a}\n1\n{1}\n")
     from ltlwit.train.loop import Settings, Trainer
 
-    tr = Trainer(Settings(task="ltl", arch="dual", preset="tiny", data=str(data), out=str(tmp_path / "o"), steps=1,
-                          batch_size=8, extra_train=(str(extra),), cache=str(tmp_path / "c")))
+    tr = Trainer(
+        Settings(
+            task="ltl",
+            arch="dual",
+            preset="tiny",
+            data=str(data),
+            out=str(tmp_path / "o"),
+            steps=1,
+            batch_size=8,
+            extra_train=(str(extra),),
+            cache=str(tmp_path / "c"),
+        )
+    )
     assert tr.train_data.size == 64 + 2
     with pytest.raises(ValueError, match="no such training file"):
-        Trainer(Settings(task="ltl", arch="dual", preset="tiny", data=str(data), out=str(tmp_path / "p"), steps=1,
-                         extra_train=(str(tmp_path / "missing.txt"),)))
+        Trainer(
+            Settings(
+                task="ltl",
+                arch="dual",
+                preset="tiny",
+                data=str(data),
+                out=str(tmp_path / "p"),
+                steps=1,
+                extra_train=(str(tmp_path / "missing.txt"),),
+            )
+        )
 
 
 # -- FLOPs ----------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("arch, task", [("si", "ltl"), ("si", "prop"), ("dual", "ltl"), ("dual", "prop")])
 def test_flop_count_matches_torch_counter_on_the_linear_layers(arch: str, task: str) -> None:
@@ -125,8 +145,10 @@ def test_symbol_invariant_flops_grow_with_the_streams() -> None:
 
 # -- the dual-part model's device-side training draw -----------------------------------------------
 
-@pytest.mark.parametrize("method, d_beta, n", [("hypercube", 5, 32), ("hypercube", 6, 7), ("neighbours", 3, 26),
-                                               ("normal", 4, 9)])
+
+@pytest.mark.parametrize(
+    "method, d_beta, n", [("hypercube", 5, 32), ("hypercube", 6, 7), ("neighbours", 3, 26), ("normal", 4, 9)]
+)
 def test_device_beta_draw_is_distinct_and_in_the_set(method: str, d_beta: int, n: int) -> None:
     torch.manual_seed(1)
     betas = draw_betas_on(method, d_beta, n, CPU)
@@ -150,6 +172,7 @@ def test_device_beta_draw_prefixes_agree_and_too_many_aps_fail() -> None:
 
 
 # -- optimiser plumbing for graphs ------------------------------------------------------------------
+
 
 def test_learning_rate_tensors_survive_checkpoints() -> None:
     model = preset("dual", "ltl", "tiny").build()
@@ -175,8 +198,7 @@ def test_learning_rate_tensors_survive_checkpoints() -> None:
     fresh.step()  # a CPU step with the loaded state works
     restore_lr(fresh, CPU, graphs=True)
     set_lr(fresh, 3e-4)
-    assert all(isinstance(g["lr"], torch.Tensor) and float(g["lr"]) == pytest.approx(3e-4)
-               for g in fresh.param_groups)
+    assert all(isinstance(g["lr"], torch.Tensor) and float(g["lr"]) == pytest.approx(3e-4) for g in fresh.param_groups)
     with pytest.raises(ValueError, match="CUDA"):
         make_optimizer(model, 1e-3, 0.1, CPU, graphs=True)
 

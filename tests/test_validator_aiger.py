@@ -11,14 +11,14 @@ import subprocess
 import sys
 
 import pytest
+from cli_support import ROOT, subprocess_env
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from cli_support import ROOT, subprocess_env
 from ltl_reference import prop_value, satisfies
 from ltlf_reference import satisfies_finite
 from shared_data import shared_file
 from strategies import formulas, traces
+
 from ltlwit.logic import ltl
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula
@@ -103,8 +103,9 @@ def witness_rows() -> list[dict]:
 
 
 def check_witnesses(rows: list[dict]) -> None:
-    rejected = [row["formula"] for row in rows
-                if not holds(parse_formula(row["formula"]), parse_trace(row["witness"])).valid]
+    rejected = [
+        row["formula"] for row in rows if not holds(parse_formula(row["formula"]), parse_trace(row["witness"])).valid
+    ]
     assert not rejected, rejected[:5]
 
 
@@ -119,8 +120,11 @@ def test_every_spot_witness_validates() -> None:
 
 def test_every_golden_assignment_validates() -> None:
     rows = [row for row in golden("prop-sat.jsonl") if row["assignment"] is not None]
-    rejected = [row["formula"] for row in rows
-                if not holds(parse_formula(row["formula"], "spot"), parse_assignment(row["assignment"])).valid]
+    rejected = [
+        row["formula"]
+        for row in rows
+        if not holds(parse_formula(row["formula"], "spot"), parse_assignment(row["assignment"])).valid
+    ]
     assert not rejected, rejected[:5]
     assert len(rows) > 1000
 
@@ -133,21 +137,26 @@ def finite_traces() -> st.SearchStrategy[Trace]:
     return st.lists(step, min_size=1, max_size=4).map(lambda steps: Trace(tuple(steps), ()))
 
 
-PAIRS = st.tuples(formulas(APS, max_leaves=10, past=True, weak=True),
-                  st.one_of(traces(APS), finite_traces()))
+PAIRS = st.tuples(formulas(APS, max_leaves=10, past=True, weak=True), st.one_of(traces(APS), finite_traces()))
 
 
 @given(PAIRS)
-@settings(max_examples=300, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=300, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
 def test_agrees_with_the_builtin_checker(pair: tuple[Formula, Trace]) -> None:
     agree(*pair)
 
 
 @pytest.mark.slow
 @given(PAIRS)
-@settings(max_examples=int(os.environ.get("LTLWIT_AIGER_PAIRS", "3000")), deadline=None, derandomize=True,
-          database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=int(os.environ.get("LTLWIT_AIGER_PAIRS", "3000")),
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 def test_agrees_with_the_builtin_checker_at_length(pair: tuple[Formula, Trace]) -> None:
     """3,000 pairs in CI; the issue's 20,000 with LTLWIT_AIGER_PAIRS=20000 (docs/benchmarks.md)."""
     agree(*pair)
@@ -165,8 +174,9 @@ def test_assignments_agree_with_entailment(formula: Formula, values: dict[str, b
 # --- by hand ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("formula, trace", [("a", "a & !a; cycle{a}"), ("1", "cycle{b; a <-> !a}"),
-                                            ("a | !a", "b; b & !b")])
+@pytest.mark.parametrize(
+    "formula, trace", [("a", "a & !a; cycle{a}"), ("1", "cycle{b; a <-> !a}"), ("a | !a", "b; b & !b")]
+)
 def test_a_trace_with_an_unsatisfiable_step_is_no_witness(formula: str, trace: str) -> None:
     """It denotes no word, so nothing refutes the formula, and still it witnesses nothing."""
     f, t = parse_formula(formula), parse_trace(trace)
@@ -183,14 +193,17 @@ def test_a_counterexample_may_need_a_longer_loop_than_the_trace() -> None:
     assert_counterexample(formula, trace, verdict)
 
 
-@pytest.mark.parametrize("formula, trace, valid, exact", [
-    ("G(b -> Y a) & F b", "a & !b; b; cycle{!a & !b}", True, True),  # past: the second instant's yesterday
-    ("G(b -> Y a)", "a; cycle{b}", False, True),             # ... the loop's later turns may not
-    ("G(a -> O b)", "b; cycle{a}", True, True),              # b free in the loop, and it does not matter
-    ("GFa | FG!a", "cycle{1}", True, False),                 # unknown three-valued: valid up to the bound
-    ("F(a & wX 0)", "b; a", True, True),                     # finite: a at the last instant
-    ("F(a & X 1)", "b; a", False, True),                     # ... which has no next one
-])
+@pytest.mark.parametrize(
+    "formula, trace, valid, exact",
+    [
+        ("G(b -> Y a) & F b", "a & !b; b; cycle{!a & !b}", True, True),  # past: the second instant's yesterday
+        ("G(b -> Y a)", "a; cycle{b}", False, True),  # ... the loop's later turns may not
+        ("G(a -> O b)", "b; cycle{a}", True, True),  # b free in the loop, and it does not matter
+        ("GFa | FG!a", "cycle{1}", True, False),  # unknown three-valued: valid up to the bound
+        ("F(a & wX 0)", "b; a", True, True),  # finite: a at the last instant
+        ("F(a & X 1)", "b; a", False, True),  # ... which has no next one
+    ],
+)
 def test_verdicts(formula: str, trace: str, valid: bool, exact: bool) -> None:
     f, t = parse_formula(formula), parse_trace(trace)
     verdict = holds(f, t, "finite" if t.finite else "infinite")
@@ -199,12 +212,15 @@ def test_verdicts(formula: str, trace: str, valid: bool, exact: bool) -> None:
     assert_counterexample(f, t, verdict)
 
 
-@pytest.mark.parametrize("formula, witness, semantics", [
-    ("G a", parse_trace("cycle{a}"), "finite"),
-    ("G a", parse_trace("a"), "infinite"),
-    ("G a", Assignment.of({"a": True}), "infinite"),  # an assignment for a temporal formula
-    ("a", Assignment.of({"z": True}), "infinite"),    # naming an AP the formula lacks
-])
+@pytest.mark.parametrize(
+    "formula, witness, semantics",
+    [
+        ("G a", parse_trace("cycle{a}"), "finite"),
+        ("G a", parse_trace("a"), "infinite"),
+        ("G a", Assignment.of({"a": True}), "infinite"),  # an assignment for a temporal formula
+        ("a", Assignment.of({"z": True}), "infinite"),  # naming an AP the formula lacks
+    ],
+)
 def test_the_same_errors_as_the_builtin_checker(formula: str, witness: Trace | Assignment, semantics: str) -> None:
     for validate in VALIDATORS.values():
         with pytest.raises(ValueError):
@@ -227,6 +243,8 @@ def test_without_py_aiger_the_error_names_the_extra(monkeypatch: pytest.MonkeyPa
 
 
 def test_the_logic_layer_imports_without_py_aiger() -> None:
-    code = ("import sys; sys.modules['aiger'] = sys.modules['aiger_sat'] = None\n"
-            "import ltlwit.logic.validators, ltlwit.logic.validators.aiger, ltlwit.logic.prop")
+    code = (
+        "import sys; sys.modules['aiger'] = sys.modules['aiger_sat'] = None\n"
+        "import ltlwit.logic.validators, ltlwit.logic.validators.aiger, ltlwit.logic.prop"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, env=subprocess_env(), timeout=60)

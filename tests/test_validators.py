@@ -13,8 +13,12 @@ from ltlwit.logic.validators import Validation, bounded, disagreement, judge, va
 
 
 def test_builtin_and_aiger_agree_on_witnesses_and_non_witnesses() -> None:
-    for formula, witness, valid in [("G(a -> F b)", "cycle{b}", True), ("G(a -> F b)", "cycle{a}", False),
-                                    ("F a & G !b", "!b; cycle{a & !b}", True), ("a U b", "a; a; b", True)]:
+    for formula, witness, valid in [
+        ("G(a -> F b)", "cycle{b}", True),
+        ("G(a -> F b)", "cycle{a}", False),
+        ("F a & G !b", "!b; cycle{a & !b}", True),
+        ("a U b", "a; a; b", True),
+    ]:
         semantics = "finite" if "cycle" not in witness else "infinite"
         verdicts = judge(["builtin", "aiger"], parse_formula(formula), parse_trace(witness), semantics)
         assert {v.valid for v in verdicts.values()} == {valid}, (formula, witness, verdicts)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-
 from cli_support import run
+
 from ltlwit.logic.syntax import parse_trace
 from ltlwit.logic.waveform import instants, svg, values, vcd
 
@@ -35,7 +35,9 @@ def test_vcd_gives_every_value_at_every_instant(tmp_path) -> None:
         want = values(step)
         for name in ("a", "b"):  # free where the step leaves it free
             assert at(f"w.{name}", t) == ("x" if name not in want else "1" if want[name] else "0")
-        assert int(at("w.x[63:0]", t) if "w.x[63:0]" in signals else at("w.x", t), 2) % (1 << 64) == want["x"] % (1 << 64)
+        assert int(at("w.x[63:0]", t) if "w.x[63:0]" in signals else at("w.x", t), 2) % (1 << 64) == want["x"] % (
+            1 << 64
+        )
         assert at("w.loop", t) == ("1" if starts[t] else "0")
     assert [t for t, s in enumerate(starts) if s] == [2, 4]
 
@@ -49,8 +51,9 @@ def test_solve_format_vcd_has_a_scope_per_witness(tmp_path) -> None:
     witness = parse_trace(run("solve", "--model", "none", "G(req -> X grant) & F req").stdout.strip())
     steps, _ = instants(witness)
     req = dict(signals["_arg_1_.req"])
-    assert [req.get(t) for t in range(len(steps)) if t in req][0] == ("1" if values(steps[0]).get("req") else
-                                                                      "0" if "req" in values(steps[0]) else "x")
+    assert [req.get(t) for t in range(len(steps)) if t in req][0] == (
+        "1" if values(steps[0]).get("req") else "0" if "req" in values(steps[0]) else "x"
+    )
     assert run("solve", "--format", "vcd", "--jobs", "2", "F a").exit_code == 2
 
 

@@ -22,8 +22,14 @@ runpy.run_module("ltlwit", run_name="__main__")
 
 
 def ltlwit(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", HIDE_TORCH, *args], capture_output=True, text=True,
-                          env=subprocess_env(), cwd=ROOT, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", HIDE_TORCH, *args],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        cwd=ROOT,
+        timeout=120,
+    )
 
 
 def test_the_engine_answers_without_torch() -> None:
@@ -36,8 +42,11 @@ def test_the_engine_answers_without_torch() -> None:
 
 def test_what_needs_the_models_says_how_to_get_them(tmp_path) -> None:
     (tmp_path / "x.txt").write_text("F a\tcycle{a}\n")
-    for args in (["solve", "--model", "si", "F a"], ["train", "--task", "ltl", "--arch", "si", "--data", str(tmp_path)],
-                 ["eval", "--model", "si-ltl", "--data", str(tmp_path / "x.txt")]):
+    for args in (
+        ["solve", "--model", "si", "F a"],
+        ["train", "--task", "ltl", "--arch", "si", "--data", str(tmp_path)],
+        ["eval", "--model", "si-ltl", "--data", str(tmp_path / "x.txt")],
+    ):
         out = ltlwit(*args)
         assert out.returncode == 2, (args, out.stdout, out.stderr)
         said = [line for line in out.stderr.splitlines() if "pip install 'ltlwit[models]'" in line]

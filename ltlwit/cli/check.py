@@ -22,47 +22,104 @@ from ltlwit.pipeline.answers import plural
 from ltlwit.specs.report import finding_text, junit_xml, record, redundancy_text, witness_text
 from ltlwit.specs.run import ConjunctionResult, SpecResult
 
-_COLORS = {"PASS": "green", "FAIL": "red", "UNKNOWN": "yellow", "ERROR": "red", "VACUOUS": "red",
-           "UNDECIDED": "yellow", "REDUNDANT": "red", "ACKNOWLEDGED": "green", "STALE": "red"}
+_COLORS = {
+    "PASS": "green",
+    "FAIL": "red",
+    "UNKNOWN": "yellow",
+    "ERROR": "red",
+    "VACUOUS": "red",
+    "UNDECIDED": "yellow",
+    "REDUNDANT": "red",
+    "ACKNOWLEDGED": "green",
+    "STALE": "red",
+}
 
 
 @click.command()
 @click.argument("spec_files", nargs=-1, required=True, metavar="SPEC...")
 @syntax_option
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
-              help="text: a line per spec and a summary; json: JSON Lines, one object per spec.")
-@click.option("--junit", type=click.Path(dir_okay=False), metavar="FILE",
-              help="Also write a JUnit XML report to FILE (a test case per spec).")
-@click.option("--vacuity", is_flag=True,
-              help="Also check that the specs of each file are jointly satisfiable and flag AP occurrences "
-              "they do not need (replaceable by the constant that strengthens their spec without changing "
-              "what the specs allow together).")
-@click.option("--consistency", is_flag=True,
-              help="Only check that the specs of each file are jointly satisfiable; when they are not, name a "
-              "minimal set of specs that conflict (--vacuity does this too).")
-@click.option("--redundancy", is_flag=True,
-              help="Also name each requirement (spec expected sat) that the others of its file imply, with a "
-              "minimal set of them that does (checks that they are jointly satisfiable first).")
-@click.option("--html", type=click.Path(dir_okay=False), metavar="FILE",
-              help="Also write a self-contained HTML report to FILE: each spec with its vacuous occurrences "
-              "highlighted, its witness or counterexample as a timing diagram.")
-@click.option("--all-cores", is_flag=True,
-              help="When a file's specs conflict, name every minimal conflicting set and every minimal correction "
-              "set (specs whose removal restores consistency), within --timeout, and say whether that is all "
-              "(implies --consistency).")
-@click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False), metavar="FILE",
-              help="Acknowledged findings (JSON Lines, written by --write-baseline): those pass; new ones, and "
-              "acknowledgments that match no finding, still fail.")
-@click.option("--write-baseline", type=click.Path(dir_okay=False), metavar="FILE",
-              help="Write the findings that the spec files do not acknowledge to FILE, for --baseline; they do "
-              "not fail this run.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="text: a line per spec and a summary; json: JSON Lines, one object per spec.",
+)
+@click.option(
+    "--junit",
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="Also write a JUnit XML report to FILE (a test case per spec).",
+)
+@click.option(
+    "--vacuity",
+    is_flag=True,
+    help="Also check that the specs of each file are jointly satisfiable and flag AP occurrences "
+    "they do not need (replaceable by the constant that strengthens their spec without changing "
+    "what the specs allow together).",
+)
+@click.option(
+    "--consistency",
+    is_flag=True,
+    help="Only check that the specs of each file are jointly satisfiable; when they are not, name a "
+    "minimal set of specs that conflict (--vacuity does this too).",
+)
+@click.option(
+    "--redundancy",
+    is_flag=True,
+    help="Also name each requirement (spec expected sat) that the others of its file imply, with a "
+    "minimal set of them that does (checks that they are jointly satisfiable first).",
+)
+@click.option(
+    "--html",
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="Also write a self-contained HTML report to FILE: each spec with its vacuous occurrences "
+    "highlighted, its witness or counterexample as a timing diagram.",
+)
+@click.option(
+    "--all-cores",
+    is_flag=True,
+    help="When a file's specs conflict, name every minimal conflicting set and every minimal correction "
+    "set (specs whose removal restores consistency), within --timeout, and say whether that is all "
+    "(implies --consistency).",
+)
+@click.option(
+    "--baseline",
+    "baseline_file",
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="Acknowledged findings (JSON Lines, written by --write-baseline): those pass; new ones, and "
+    "acknowledgments that match no finding, still fail.",
+)
+@click.option(
+    "--write-baseline",
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="Write the findings that the spec files do not acknowledge to FILE, for --baseline; they do "
+    "not fail this run.",
+)
 @functools.partial(solve_options, timeout=30.0)
 @quiet_option
 @jobs_option
 @click.pass_context
-def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str, junit: str | None, vacuity: bool,
-          consistency: bool, redundancy: bool, html: str | None, all_cores: bool, baseline_file: str | None, write_baseline: str | None, jobs: int,
-          **options: object) -> ExitStatus:
+def check(
+    ctx: click.Context,
+    spec_files: tuple[str, ...],
+    syntax: str,
+    fmt: str,
+    junit: str | None,
+    vacuity: bool,
+    consistency: bool,
+    redundancy: bool,
+    html: str | None,
+    all_cores: bool,
+    baseline_file: str | None,
+    write_baseline: str | None,
+    jobs: int,
+    **options: object,
+) -> ExitStatus:
     """Check specification files, for CI: each SPEC file ('-': stdin) holds one formula per line, optionally
     `name: formula` and a trailing `# expect: unsat` or `# expect: valid` (default: sat, a
     requirement), or a scenario judged against the file's requirements together: `# expect:
@@ -103,10 +160,20 @@ def check(ctx: click.Context, spec_files: tuple[str, ...], syntax: str, fmt: str
     # A status line while answers are long in coming; none while specs are typed at a terminal, nor
     # with --jobs (the engine works in worker processes).
     live = jobs == 1 and not (env.stdin_isatty and "-" in spec_files)
-    checking = solver.check(spec_files, vacuity, env.stdin, jobs=jobs, consistency=consistency, redundancy=redundancy,
-                            baseline=baseline, all_cores=all_cores)
-    with (printer.status_line(solver.options.timeout) if live else contextlib.nullcontext(),
-          contextlib.closing(checking) as checked):
+    checking = solver.check(
+        spec_files,
+        vacuity,
+        env.stdin,
+        jobs=jobs,
+        consistency=consistency,
+        redundancy=redundancy,
+        baseline=baseline,
+        all_cores=all_cores,
+    )
+    with (
+        printer.status_line(solver.options.timeout) if live else contextlib.nullcontext(),
+        contextlib.closing(checking) as checked,
+    ):
         for result in checked:
             results.append(result)
             status = worst(status, exit_status(result))
@@ -186,8 +253,11 @@ class CheckText(CheckPrinter):
             of = f"{result.item.file}, project {result.group}," if result.group else result.item.file
             label = f"(all {plural(result.count, 'spec')} of {of} together)"
             if result.status == "pass":
-                detail = "jointly satisfiable, witness " + (witness_text(result.witness) or "?") \
+                detail = (
+                    "jointly satisfiable, witness "
+                    + (witness_text(result.witness) or "?")
                     + (f"; {result.message}" if result.message else "")
+                )
             else:
                 detail = (result.error_text if result.status == "error" else result.message) or ""
             self.data(f"{self._status_word(word, _COLORS[word])} {label}: {detail}")
@@ -202,8 +272,11 @@ class CheckText(CheckPrinter):
         for f in result.findings:
             self._finding("UNDECIDED" if f.undecided else "VACUOUS", finding_text(f), f.key in result.acknowledged)
         if result.redundancy in ("redundant", "undecided"):
-            self._finding("REDUNDANT" if result.redundancy == "redundant" else "UNDECIDED", redundancy_text(result),
-                          result.finding_keys[-1] in result.acknowledged)
+            self._finding(
+                "REDUNDANT" if result.redundancy == "redundant" else "UNDECIDED",
+                redundancy_text(result),
+                result.finding_keys[-1] in result.acknowledged,
+            )
         for ack in result.stale:
             self.data(f"  {self._status_word('STALE', _COLORS['STALE'])} acknowledgment {ack!r}: no such finding")
 
@@ -230,8 +303,10 @@ class CheckText(CheckPrinter):
     def summary(self) -> None:
         c = self.counts
         total = sum(c[s] for s in ("pass", "fail", "unknown", "error"))
-        line = f"{plural(total, 'spec')}: {c['pass']} passed, {c['fail']} failed, {c['unknown']} unknown, " \
+        line = (
+            f"{plural(total, 'spec')}: {c['pass']} passed, {c['fail']} failed, {c['unknown']} unknown, "
             f"{plural(c['error'], 'error')}"
+        )
         if c["vacuity:clean"] + c["vacuity:vacuous"] + c["vacuity:undecided"]:
             line += f"; vacuity: {c['vacuity:vacuous']} vacuous, {c['vacuity:undecided']} undecided"
         if c["redundancy:needed"] + c["redundancy:redundant"] + c["redundancy:undecided"]:

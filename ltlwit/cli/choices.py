@@ -12,8 +12,24 @@ from __future__ import annotations
 from ltlwit.logic import DOMAINS, FMT_SYNTAXES, LOGICS, OUTPUT_SYNTAXES, SEMANTICS, SYNTAXES
 from ltlwit.pipeline.options import DEVICES, MODELS
 
-__all__ = ["ALPHABETS", "ARCHS", "DEVICES", "DOMAINS", "ENGINES", "FMT_SYNTAXES", "FORMATS", "LOGICS", "MODELS", "OUTPUT_SYNTAXES", "PRESETS",
-           "SEMANTICS", "SHELLS", "SOLVE_FORMATS", "SYNTAXES", "TASKS"]
+__all__ = [
+    "ALPHABETS",
+    "ARCHS",
+    "DEVICES",
+    "DOMAINS",
+    "ENGINES",
+    "FMT_SYNTAXES",
+    "FORMATS",
+    "LOGICS",
+    "MODELS",
+    "OUTPUT_SYNTAXES",
+    "PRESETS",
+    "SEMANTICS",
+    "SHELLS",
+    "SOLVE_FORMATS",
+    "SYNTAXES",
+    "TASKS",
+]
 
 #: `ltlwit.logic.ltl.ENGINES`.
 ENGINES = ("auto", "builtin", "spot")

@@ -26,54 +26,138 @@ def data() -> None:
 
 @data.command("generate")
 @task_option
-@click.option("--aps", type=click.IntRange(0, 26), required=True, metavar="N",
-              help="Number of APs (a, b, ...); 0: formulas over the constants only.")
-@click.option("--max-size", type=click.IntRange(1, MAX_NORMAL_SIZE), required=True, metavar="S",
-              help="Largest formula size (Polish tokens); sizes 1..S.")
-@click.option("-n", "--count", type=click.IntRange(min=1), required=True, metavar="COUNT",
-              help="Samples the file should hold (a re-run on the same file continues up to COUNT).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, metavar="FILE[.gz]",
-              help="Output file; appended to if it exists.")
+@click.option(
+    "--aps",
+    type=click.IntRange(0, 26),
+    required=True,
+    metavar="N",
+    help="Number of APs (a, b, ...); 0: formulas over the constants only.",
+)
+@click.option(
+    "--max-size",
+    type=click.IntRange(1, MAX_NORMAL_SIZE),
+    required=True,
+    metavar="S",
+    help="Largest formula size (Polish tokens); sizes 1..S.",
+)
+@click.option(
+    "-n",
+    "--count",
+    type=click.IntRange(min=1),
+    required=True,
+    metavar="COUNT",
+    help="Samples the file should hold (a re-run on the same file continues up to COUNT).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    required=True,
+    metavar="FILE[.gz]",
+    help="Output file; appended to if it exists.",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed (same seed, same data).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Worker processes [default: all cores].")
-@click.option("--alphabet", type=click.Choice(ALPHABETS), default=None,
-              help="Operator priorities: ltl35 (1 0 ! X U &, LTLRandom35's), ltl (every LTL operator), prop (! & | "
-              "weight 2, <-> xor 1 0 weight 1); ltl35-matched and prop-matched (the defaults): the same operators, "
-              "priorities fitted so that the output's operator mix is ltl35's / prop35's.")
-@click.option("--uniform-from", type=click.IntRange(min=1), default=None, metavar="SIZE",
-              help="Sizes from SIZE on come out uniform, sharing out what exhausted sizes leave [default: 1, every "
-              "size; DeepLTL used 10 for LTL and 12 for prop, with --alpha 0.112].")
-@click.option("--alpha", type=Number(0, 1, max_open=True), default=0.0, show_default=True,
-              help="Share of the samples left to the sizes below --uniform-from.")
-@click.option("--timeout", type=Number(min=0, min_open=True), default=2.0, show_default=True,
-              metavar="SECONDS", help="Engine time per LTL formula; formulas past it are skipped.")
-@click.option("--exclude", multiple=True, type=click.Path(exists=True, dir_okay=False), metavar="FILE",
-              help="Never generate a formula of FILE (two-line; repeatable), e.g. the validation and test splits.")
-@click.option("--size-shares", type=click.Path(exists=True, dir_okay=False), default=None, metavar="FILE",
-              help="Give each size the share it has in FILE (two-line, e.g. ../shared/data/ltl35/test.txt.gz), as "
-              "far as distinct formulas exist; replaces --uniform-from and --alpha.")
+@click.option(
+    "--alphabet",
+    type=click.Choice(ALPHABETS),
+    default=None,
+    help="Operator priorities: ltl35 (1 0 ! X U &, LTLRandom35's), ltl (every LTL operator), prop (! & | "
+    "weight 2, <-> xor 1 0 weight 1); ltl35-matched and prop-matched (the defaults): the same operators, "
+    "priorities fitted so that the output's operator mix is ltl35's / prop35's.",
+)
+@click.option(
+    "--uniform-from",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="SIZE",
+    help="Sizes from SIZE on come out uniform, sharing out what exhausted sizes leave [default: 1, every "
+    "size; DeepLTL used 10 for LTL and 12 for prop, with --alpha 0.112].",
+)
+@click.option(
+    "--alpha",
+    type=Number(0, 1, max_open=True),
+    default=0.0,
+    show_default=True,
+    help="Share of the samples left to the sizes below --uniform-from.",
+)
+@click.option(
+    "--timeout",
+    type=Number(min=0, min_open=True),
+    default=2.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Engine time per LTL formula; formulas past it are skipped.",
+)
+@click.option(
+    "--exclude",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False),
+    metavar="FILE",
+    help="Never generate a formula of FILE (two-line; repeatable), e.g. the validation and test splits.",
+)
+@click.option(
+    "--size-shares",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="Give each size the share it has in FILE (two-line, e.g. ../shared/data/ltl35/test.txt.gz), as "
+    "far as distinct formulas exist; replaces --uniform-from and --alpha.",
+)
 @click.pass_context
-def data_generate(ctx: click.Context, task: str, aps: int, max_size: int, count: int, output: str, seed: int,
-                  jobs: int | None, alphabet: str | None, uniform_from: int | None, alpha: float,
-                  timeout: float, exclude: tuple[str, ...], size_shares: str | None) -> ExitStatus:
+def data_generate(
+    ctx: click.Context,
+    task: str,
+    aps: int,
+    max_size: int,
+    count: int,
+    output: str,
+    seed: int,
+    jobs: int | None,
+    alphabet: str | None,
+    uniform_from: int | None,
+    alpha: float,
+    timeout: float,
+    exclude: tuple[str, ...],
+    size_shares: str | None,
+) -> ExitStatus:
     """Random formulas labelled by ltlwit's own engine (LTL: satisfiable formulas and a verified
     lasso trace; prop: a minimal partial assignment, no unsatisfiable formulas or tautologies)."""
     env = Environment.of(ctx)
     try:
         shares = dict(size_histogram(size_shares)) if size_shares else None
-        config = GenerateConfig(task=task, n_aps=aps, max_size=max_size, count=count, seed=seed, size_shares=shares,
-                                alphabet=alphabet, uniform_from=uniform_from, alpha=alpha, seconds=timeout,
-                                jobs=jobs or os.cpu_count() or 1, exclude=exclude)
+        config = GenerateConfig(
+            task=task,
+            n_aps=aps,
+            max_size=max_size,
+            count=count,
+            seed=seed,
+            size_shares=shares,
+            alphabet=alphabet,
+            uniform_from=uniform_from,
+            alpha=alpha,
+            seconds=timeout,
+            jobs=jobs or os.cpu_count() or 1,
+            exclude=exclude,
+        )
         with progress_bar(env, "generating", total=count) as update:
             report = generate_dataset(output, config, progress=lambda p: update(p.total))
     except (ValueError, OSError) as e:
         return fail(ctx, e)
-    say(ctx, output, f"{report.total} samples ({report.added} new, {report.existing} already there); "
-         f"{report.labelled} formulas labelled ({report.rejected} rejected, {report.duplicates} duplicates) "
-         f"in {report.seconds:.1f}s with {config.jobs} job{'s' * (config.jobs > 1)}")
+    say(
+        ctx,
+        output,
+        f"{report.total} samples ({report.added} new, {report.existing} already there); "
+        f"{report.labelled} formulas labelled ({report.rejected} rejected, {report.duplicates} duplicates) "
+        f"in {report.seconds:.1f}s with {config.jobs} job{'s' * (config.jobs > 1)}",
+    )
     if not report.complete:
-        say(ctx, output, f"only {report.total} of {count} samples: the size gate or the number of distinct "
-             "formulas allows no more (raise --max-size or --aps, or lower --uniform-from)")
+        say(
+            ctx,
+            output,
+            f"only {report.total} of {count} samples: the size gate or the number of distinct "
+            "formulas allows no more (raise --max-size or --aps, or lower --uniform-from)",
+        )
         return ExitStatus.NEGATIVE
     return ExitStatus.SUCCESS
 
@@ -81,10 +165,17 @@ def data_generate(ctx: click.Context, task: str, aps: int, max_size: int, count:
 @data.command("stats")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @report_format
-@click.option("--compare", "reference", type=click.Path(exists=True, dir_okay=False), default=None, metavar="REF",
-              help="Show FILE beside REF: AP counts, sizes, operator shares, constants, label lengths.")
-@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Read the first N samples of each file only.")
+@click.option(
+    "--compare",
+    "reference",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    metavar="REF",
+    help="Show FILE beside REF: AP counts, sizes, operator shares, constants, label lengths.",
+)
+@click.option(
+    "--limit", type=click.IntRange(min=1), default=None, metavar="N", help="Read the first N samples of each file only."
+)
 @click.pass_context
 def data_stats(ctx: click.Context, file: str, fmt: str, reference: str | None, limit: int | None) -> ExitStatus:
     """Counts per AP number and formula size of a two-line FILE (or a JSON Lines grid); with
@@ -99,8 +190,9 @@ def data_stats(ctx: click.Context, file: str, fmt: str, reference: str | None, l
         if ref is None:
             env.stdout.write(json.dumps(stats.to_json()) + "\n")
         else:
-            rows = [{"measure": m, "reference": r, "file": f, "difference": d}
-                    for m, r, f, d in comparison_rows(ref, stats)]
+            rows = [
+                {"measure": m, "reference": r, "file": f, "difference": d} for m, r, f, d in comparison_rows(ref, stats)
+            ]
             env.stdout.write(json.dumps({"reference": ref.to_json(), "file": stats.to_json(), "rows": rows}) + "\n")
     elif ref is None:
         render_stats(report_console(env), stats)

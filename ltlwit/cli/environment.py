@@ -73,8 +73,7 @@ class Environment:
     started: float = field(default_factory=time.perf_counter)
 
     @classmethod
-    def from_system(cls, environ: Mapping[str, str] | None = None,
-                    started: float | None = None) -> "Environment":
+    def from_system(cls, environ: Mapping[str, str] | None = None, started: float | None = None) -> "Environment":
         """The real streams, read at call time (so click's test runner's replacements apply)."""
         environ = os.environ if environ is None else environ
         # A stream closed by the shell (`<&-`, `>&-`) is None in Python: no input, output that

@@ -16,9 +16,15 @@ from ltlwit.pipeline.parsing import InputParser
 @click.command()
 @click.argument("formulas", nargs=-1, metavar="[FORMULA]...")
 @files_option("Read formulas from FILE, one per line ('-': stdin). Repeatable.")
-@click.option("--to", "to", type=click.Choice(FMT_SYNTAXES), default="spot", show_default=True,
-              help="Output syntax: spot (Spot's infix), infix (ltlwit's: Spot's with the past operators, wX and data "
-              "atoms such as x + 1 > y, which Spot's tools do not read), polish, polish-spaced, lbt.")
+@click.option(
+    "--to",
+    "to",
+    type=click.Choice(FMT_SYNTAXES),
+    default="spot",
+    show_default=True,
+    help="Output syntax: spot (Spot's infix), infix (ltlwit's: Spot's with the past operators, wX and data "
+    "atoms such as x + 1 > y, which Spot's tools do not read), polish, polish-spaced, lbt.",
+)
 @syntax_option
 @click.pass_context
 def fmt(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...], to: str, syntax: str) -> ExitStatus:

@@ -32,7 +32,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "data": ("ltlwit.cli.data", "data", "Make and inspect training data sets."),
     "train": ("ltlwit.cli.train", "train", "Train a model and register it for solve and eval."),
     "eval": ("ltlwit.cli.eval", "eval_", "Measure a model's accuracy on a data set."),
-    "experiment": ("ltlwit.cli.experiment", "experiment", "Train and evaluate architectures x seeds: the papers' tables."),
+    "experiment": (
+        "ltlwit.cli.experiment",
+        "experiment",
+        "Train and evaluate architectures x seeds: the papers' tables.",
+    ),
     "models": ("ltlwit.cli.models", "models", "List and locate the trained models."),
 }
 
@@ -56,8 +60,11 @@ class LtlwitGroup(click.Group):
             formatter.write_dl([(name, COMMANDS[name][2]) for name in self.list_commands(ctx)])
 
     def shell_complete(self, ctx: click.Context, incomplete: str) -> list[CompletionItem]:
-        names = [CompletionItem(name, help=COMMANDS[name][2]) for name in self.list_commands(ctx)
-                 if name.startswith(incomplete)]
+        names = [
+            CompletionItem(name, help=COMMANDS[name][2])
+            for name in self.list_commands(ctx)
+            if name.startswith(incomplete)
+        ]
         return names + click.Command.shell_complete(self, ctx, incomplete)
 
     def main(  # type: ignore[override]
@@ -140,9 +147,12 @@ def _silence_stdout() -> None:
 
 @click.group("ltlwit", cls=LtlwitGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="ltlwit", message="%(prog)s %(version)s")
-@click.option("--traceback", "show_traceback", is_flag=True,
-              help="After an internal error's one-line message, show its traceback (for bug reports; also "
-              "LTLWIT_TRACEBACK=1).")
+@click.option(
+    "--traceback",
+    "show_traceback",
+    is_flag=True,
+    help="After an internal error's one-line message, show its traceback (for bug reports; also LTLWIT_TRACEBACK=1).",
+)
 @click.pass_context
 def cli(ctx: click.Context, show_traceback: bool) -> None:
     """Satisfying traces (witnesses) for LTL and propositional formulas.

@@ -43,18 +43,24 @@ class HtmlReport:
         if isinstance(result, ConjunctionResult):
             names = ", ".join(escape(s.name or s.where) for s in result.conflict)
             detail = f"conflict: {names}" if names else (result.message or "")
-            self._section(f"all {result.count} specs of {result.item.file} together", result.status,
-                          "", result.witness, detail)
+            self._section(
+                f"all {result.count} specs of {result.item.file} together", result.status, "", result.witness, detail
+            )
             return
         spec = result.spec
         occurrences = [(f.occurrence.ap, f.occurrence.nth) for f in result.findings]
-        self._section(spec.label, result.status, _marked(spec.formula, _occurrence_spans(spec.formula, occurrences)),
-                      result.witness or result.counterexample, result.message or result.verdict)
+        self._section(
+            spec.label,
+            result.status,
+            _marked(spec.formula, _occurrence_spans(spec.formula, occurrences)),
+            result.witness or result.counterexample,
+            result.message or result.verdict,
+        )
 
     def _section(self, label: str, status: str, formula: str, witness: Any, detail: str | None) -> None:
         from ltlwit.logic.waveform import svg
 
-        parts = [f"<section><h3>{escape(label)} <span class=\"{escape(status)}\">{escape(status.upper())}</span></h3>"]
+        parts = [f'<section><h3>{escape(label)} <span class="{escape(status)}">{escape(status.upper())}</span></h3>']
         if formula:
             parts.append(f"<p><code>{formula}</code></p>")
         if detail:
@@ -62,14 +68,17 @@ class HtmlReport:
         if witness is not None:
             parts.append(f"<p>witness: <code>{escape(witness.to_str('spot'))}</code></p>")
             if isinstance(witness, Trace):
-                parts.append(f"<div class=\"diagram\">{svg(witness)}</div>")
+                parts.append(f'<div class="diagram">{svg(witness)}</div>')
         parts.append("</section>")
         self.sections.append("".join(parts))
 
     def write(self, path: str) -> None:
-        page = (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{escape(self.title)}</title>"
-                f"<style>{_STYLE}</style></head><body><h1>{escape(self.title)}</h1>\n"
-                + "\n".join(self.sections) + "\n</body></html>\n")
+        page = (
+            f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{escape(self.title)}</title>'
+            f"<style>{_STYLE}</style></head><body><h1>{escape(self.title)}</h1>\n"
+            + "\n".join(self.sections)
+            + "\n</body></html>\n"
+        )
         with open(path, "w", encoding="utf-8") as out:
             out.write(page)
 

@@ -78,13 +78,22 @@ class Shard(click.ParamType):
 
 
 jobs_option = click.option(
-    "-j", "--jobs", type=Jobs(), default=1, show_default=True, metavar="N|auto",
+    "-j",
+    "--jobs",
+    type=Jobs(),
+    default=1,
+    show_default=True,
+    metavar="N|auto",
     help="Worker processes sharing the inputs (auto: one per usable core); answers still come in input "
-    "order, streamed.")
+    "order, streamed.",
+)
 shard_option = click.option(
-    "--shard", type=Shard(), metavar="K/N",
+    "--shard",
+    type=Shard(),
+    metavar="K/N",
     help="Only the inputs at positions K, K+N, K+2N, ... (from 0, over all inputs): one of N runs that "
-    "together answer every input once.")
+    "together answer every input once.",
+)
 
 
 def shard_of(items: Iterable[InputItem], which: tuple[int, int] | None) -> Iterator[InputItem]:
@@ -145,13 +154,29 @@ class View:
 
     @classmethod
     def of(cls, env: Environment, fmt: str, syntax_out: str = "spot", activities: bool = False) -> "View":
-        return cls(fmt, syntax_out, env.stdout_isatty, env.stderr_isatty, env.color_allowed, env.traceback, env.quiet,
-                   activities)
+        return cls(
+            fmt,
+            syntax_out,
+            env.stdout_isatty,
+            env.stderr_isatty,
+            env.color_allowed,
+            env.traceback,
+            env.quiet,
+            activities,
+        )
 
     def recording(self, events: list[Event]) -> Environment:
-        return Environment(stdin=io.BytesIO(), stdout=_Recorder(events, 1), stderr=_Recorder(events, 2),
-                           stdin_isatty=False, stdout_isatty=self.stdout_isatty, stderr_isatty=self.stderr_isatty,
-                           color_allowed=self.color_allowed, traceback=self.traceback, quiet=self.quiet)
+        return Environment(
+            stdin=io.BytesIO(),
+            stdout=_Recorder(events, 1),
+            stderr=_Recorder(events, 2),
+            stdin_isatty=False,
+            stdout_isatty=self.stdout_isatty,
+            stderr_isatty=self.stderr_isatty,
+            color_allowed=self.color_allowed,
+            traceback=self.traceback,
+            quiet=self.quiet,
+        )
 
 
 @dataclass(frozen=True)
@@ -224,17 +249,29 @@ class VerifyWork(_Work):
 # -- in the main process ----------------------------------------------------------------------
 
 
-def run_jobs(jobs: int, work: Callable[..., _Work], args: tuple, items: Iterable[InputItem], printer: Printer,
-             lost: Callable[[InputItem, str], Answer], *, syntax: str, spawn: bool = False,
-             origin: float | None = None, least: int = 1, notify: Notify | None = None) -> tuple[ExitStatus, bool]:
+def run_jobs(
+    jobs: int,
+    work: Callable[..., _Work],
+    args: tuple,
+    items: Iterable[InputItem],
+    printer: Printer,
+    lost: Callable[[InputItem, str], Answer],
+    *,
+    syntax: str,
+    spawn: bool = False,
+    origin: float | None = None,
+    least: int = 1,
+    notify: Notify | None = None,
+) -> tuple[ExitStatus, bool]:
     """Answer `items` with `jobs` workers running `work(*args)`; print what they rendered through
     `printer` in input order. (The run's exit status, whether a model failed.)"""
     from ltlwit.pipeline.parallel import Lost, Pool
 
     status = ExitStatus.SUCCESS
-    with Pool(jobs, work, args, spawn=spawn, notify=notify or printer.notice) as pool, \
-            contextlib.closing(pool.imap("answers", items, syntax=syntax == "auto", origin=origin,
-                                         least=least)) as stream:
+    with (
+        Pool(jobs, work, args, spawn=spawn, notify=notify or printer.notice) as pool,
+        contextlib.closing(pool.imap("answers", items, syntax=syntax == "auto", origin=origin, least=least)) as stream,
+    ):
         for rendered in stream:
             if isinstance(rendered, Lost):  # a worker died on this input by itself
                 answer = lost(rendered.item, rendered.message)

@@ -17,26 +17,43 @@ from ltlwit import __version__
 from ltlwit.cli.group import cli as ltlwit_group
 
 EXIT_STATUS = [
-    ("0", "Every input was answered positively: a witness found, every verified witness holds, every "
-          "spec expectation met."),
-    ("1", "Some input has no witness (UNSAT or UNKNOWN), some witness does not hold, or some spec check "
-          "failed (including vacuity findings and undecided vacuity questions)."),
-    ("2", "An error: a bad option, an unreadable file, a line that does not parse, a model that could not "
-          "be loaded. The other inputs are still processed; 2 outranks 1."),
+    (
+        "0",
+        "Every input was answered positively: a witness found, every verified witness holds, every "
+        "spec expectation met.",
+    ),
+    (
+        "1",
+        "Some input has no witness (UNSAT or UNKNOWN), some witness does not hold, or some spec check "
+        "failed (including vacuity findings and undecided vacuity questions).",
+    ),
+    (
+        "2",
+        "An error: a bad option, an unreadable file, a line that does not parse, a model that could not "
+        "be loaded. The other inputs are still processed; 2 outranks 1.",
+    ),
     ("130", "Interrupted (Ctrl-C)."),
     ("141", "Standard output was closed early (for example by head)."),
 ]
 
 ENVIRONMENT = [
-    ("LTLWIT_HOME", "Where user models (models/) and training checkpoints (checkpoints/) live; default: "
-                    "the platform's user data directory (~/.local/share/ltlwit on Linux)."),
+    (
+        "LTLWIT_HOME",
+        "Where user models (models/) and training checkpoints (checkpoints/) live; default: "
+        "the platform's user data directory (~/.local/share/ltlwit on Linux).",
+    ),
     ("LTLWIT_MODEL", "The default of --model for solve and check (auto, si, dual, both or none)."),
     ("LTLWIT_MAX_MEMORY", "The default of --max-memory, in MiB (0: no ceiling)."),
     ("LTLWIT_MAX_LINE_MIB", "Input lines longer than this many MiB are reported and skipped (default 16)."),
-    ("LTLWIT_STATUS_AFTER", "Seconds without an answer after which solve and check, on a terminal, show a "
-                            "live status line on stderr (elapsed time, stage, how to bound it); default 2."),
-    ("LTLWIT_TRACEBACK", "When set to 1, an internal error's message is followed by its traceback (as with "
-                         "--traceback)."),
+    (
+        "LTLWIT_STATUS_AFTER",
+        "Seconds without an answer after which solve and check, on a terminal, show a "
+        "live status line on stderr (elapsed time, stage, how to bound it); default 2.",
+    ),
+    (
+        "LTLWIT_TRACEBACK",
+        "When set to 1, an internal error's message is followed by its traceback (as with --traceback).",
+    ),
     ("NO_COLOR", "When set to a non-empty value, no colour or other escape codes are printed."),
 ]
 
@@ -59,10 +76,10 @@ both:     F(grant1 & grant2)                          # expect: forbidden""",
     "over --semantics).",
     "Where a spec holds: at its first instant (the default), at every instant (# holds: always, checked as "
     "G(spec)) or at the last instant of a finite trace (# holds: finally); a line holds always sets it for "
-    "the whole file; in TOML, holds = \"always\" per [[spec]] or at the top.",
+    'the whole file; in TOML, holds = "always" per [[spec]] or at the top.',
     "Data variables' sorts, for formulas over data: lines var speed: Real, var x, y: Int, "
-    "var mode: {off, on} and domain Int in a text file; a [variables] table (speed = \"Real\") and a "
-    "top-level domain = \"Int\" in TOML. They hold for the whole file, over --var and --domain.",
+    'var mode: {off, on} and domain Int in a text file; a [variables] table (speed = "Real") and a '
+    'top-level domain = "Int" in TOML. They hold for the whole file, over --var and --domain.',
     "A FRET requirements export (*.json with requirements) is read as a spec file: each requirement a spec "
     "named by its reqid, its semantics.ptExpanded checked at every instant of finite traces, the variables' "
     "data types as sorts, Internal variables assigned a numeral as constants; conflicts are named with their "
@@ -119,15 +136,26 @@ EXAMPLES = [
     ("ltlwit solve -F specs.txt --format json | jq .source", "Which answers came from the models."),
     ("ltlwit solve -F table.csv/-2", "Column 2 of a CSV file with a header line."),
     ("ltlwit solve -j auto -F big.txt > answers.txt", "One worker process per core; answers in input order."),
-    ("ltlwit solve --format json --shard 2/8 -F big.txt > shard-2.jsonl",
-     "The third of eight shards (one per machine); `paste -d '\\n' shard-*.jsonl | sed '/^$/d'` merges them "
-     "in input order (list the files in shard order)."),
+    (
+        "ltlwit solve --format json --shard 2/8 -F big.txt > shard-2.jsonl",
+        "The third of eight shards (one per machine); `paste -d '\\n' shard-*.jsonl | sed '/^$/d'` merges them "
+        "in input order (list the files in shard order).",
+    ),
     ("ltlwit check --vacuity --junit report.xml requirements.spec", "A CI gate with a JUnit report."),
     ('ltlwit verify "G(req -> F grant)" "req; cycle{!grant}"', "Prints FAILS."),
-    ('ltlwit solve --finite "G(req -> X grant) & F req"', "A finite witness, req; !req & grant: a request at the last instant would need a next one."),
-    ('ltlwit solve --finite --domain Int "x = 0 & G(wnext(x) = x + 2) & F(x = 6)"', "A witness with values: x = 0; x = 2; x = 4; x = 6."),
+    (
+        'ltlwit solve --finite "G(req -> X grant) & F req"',
+        "A finite witness, req; !req & grant: a request at the last instant would need a next one.",
+    ),
+    (
+        'ltlwit solve --finite --domain Int "x = 0 & G(wnext(x) = x + 2) & F(x = 6)"',
+        "A witness with values: x = 0; x = 2; x = 4; x = 6.",
+    ),
     ("ltlwit check --consistency requirements.json", "A FRET export: conflicting requirements named by reqid."),
-    ("ltlwit verify --log run.csv -F requirements.spec", "Each requirement against a log; where one is first violated."),
+    (
+        "ltlwit verify --log run.csv -F requirements.spec",
+        "Each requirement against a log; where one is first violated.",
+    ),
     ("source <(ltlwit completion bash)", "Tab completion in the current bash session."),
 ]
 

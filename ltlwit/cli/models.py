@@ -39,8 +39,10 @@ def models_list(ctx: click.Context, fmt: str) -> ExitStatus:
         return ExitStatus.SUCCESS
     # `device` is where the model was trained, not where it runs (`--device` of solve and eval).
     header = ("name", "source", "task", "arch", "parameters", "steps", "trained on")
-    cells = [(r["name"], r["source"], r["task"], r["arch"], r["parameters"] or "", r["steps"] or "", r["device"] or "")
-             for r in rows]
+    cells = [
+        (r["name"], r["source"], r["task"], r["arch"], r["parameters"] or "", r["steps"] or "", r["device"] or "")
+        for r in rows
+    ]
     if not rows:
         report_console(env).print("no models (train one with `ltlwit train`)")
     elif env.stdout_isatty:
@@ -103,8 +105,9 @@ def _training_log(name: str) -> Path:
         raise ValueError(f"{name}: no such training log (a log.jsonl, or a folder holding one)")
     log = checkpoints_dir() / name / "log.jsonl"
     if not log.is_file():
-        raise ValueError(f"no training log for {name!r} ({log}): only models trained here with "
-                         "`ltlwit train --name NAME` have one")
+        raise ValueError(
+            f"no training log for {name!r} ({log}): only models trained here with `ltlwit train --name NAME` have one"
+        )
     return log
 
 
@@ -120,4 +123,3 @@ def _print_model(ctx: click.Context, name: str, render: Callable[[Any], str]) ->
             continue
         Printer(Environment.of(ctx)).data(render(info))
     return status
-

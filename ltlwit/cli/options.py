@@ -32,6 +32,7 @@ class Number(click.FloatRange):
 def model_completer(keywords: Sequence[str] = ()) -> Callable[..., list[str]]:
     """Shell completion of model names (`keywords`, then the installed models; manifests only,
     no torch)."""
+
     def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
         from ltlwit.neural import registry
 
@@ -41,30 +42,43 @@ def model_completer(keywords: Sequence[str] = ()) -> Callable[..., list[str]]:
             names = [name for name in names if name not in ("auto", "both", "none")]  # alone only
         prefix = head + "," if head else ""
         return [prefix + name for name in dict.fromkeys(names) if name.startswith(last)]
+
     return complete
 
 
-FILES_HELP = ("Read formulas from FILE, one per line ('-': stdin); FILE/COL reads column COL of a CSV "
-              "file, FILE/-COL also skips its header line. Repeatable.")
+FILES_HELP = (
+    "Read formulas from FILE, one per line ('-': stdin); FILE/COL reads column COL of a CSV "
+    "file, FILE/-COL also skips its header line. Repeatable."
+)
 
 
 def files_option(help_text: str) -> Callable:
     # click.Path without checks: only so that shells complete file names (`-` and FILE/COL pass).
-    return click.option("-F", "--file", "files", multiple=True, metavar="FILE", help=help_text,
-                        type=click.Path(allow_dash=True))
+    return click.option(
+        "-F", "--file", "files", multiple=True, metavar="FILE", help=help_text, type=click.Path(allow_dash=True)
+    )
 
 
 syntax_option = click.option(
-    "--syntax", type=click.Choice(SYNTAXES), default="auto", show_default=True,
+    "--syntax",
+    type=click.Choice(SYNTAXES),
+    default="auto",
+    show_default=True,
     help="Syntax of the input formulas (auto detects Spot infix, Polish or LBT).",
 )
 logic_option = click.option(
-    "--logic", type=click.Choice(LOGICS), default="auto", show_default=True,
+    "--logic",
+    type=click.Choice(LOGICS),
+    default="auto",
+    show_default=True,
     help="prop: propositional (witness: partial assignment); ltl: LTL (witness: lasso trace); "
     "auto: prop when the formula has no temporal operator.",
 )
 engine_option = click.option(
-    "--engine", type=click.Choice(ENGINES), default="auto", show_default=True,
+    "--engine",
+    type=click.Choice(ENGINES),
+    default="auto",
+    show_default=True,
     help="LTL engine: auto (= builtin), builtin, or spot where `import spot` works.",
 )
 
@@ -73,10 +87,14 @@ def semantics_options(command: Callable) -> Callable:
     """`--semantics infinite|finite` and its short form `--finite` (see `semantics_of`)."""
     command = click.option("--finite", is_flag=True, help="Short for --semantics finite.")(command)
     return click.option(
-        "--semantics", type=click.Choice(SEMANTICS), default="infinite", show_default=True,
+        "--semantics",
+        type=click.Choice(SEMANTICS),
+        default="infinite",
+        show_default=True,
         help="infinite: traces go on forever, witnesses are lassos (a; cycle{b}); finite: LTLf, non-empty "
         "finite traces, witnesses without a cycle (a; b), X is the strong next (there is a next instant) "
-        "and wX the weak one.")(command)
+        "and wX the weak one.",
+    )(command)
 
 
 def semantics_of(ctx: click.Context, options: dict[str, Any]) -> str:
@@ -96,13 +114,20 @@ def data_options(command: Callable) -> Callable:
     """`--var NAME:SORT` (repeatable) and `--domain Int|Real`: the sorts of data variables
     (see `declarations_of`)."""
     command = click.option(
-        "--domain", type=click.Choice(DOMAINS, case_sensitive=False), metavar="Int|Real",
+        "--domain",
+        type=click.Choice(DOMAINS, case_sensitive=False),
+        metavar="Int|Real",
         help="The sort of data variables nothing else gives one (BLACK's -d): without it such a variable's "
-        "sort is inferred where that is unambiguous (a decimal numeral makes it Real), else an error.")(command)
+        "sort is inferred where that is unambiguous (a decimal numeral makes it Real), else an error.",
+    )(command)
     return click.option(
-        "--var", "variables", multiple=True, metavar="NAME:SORT",
+        "--var",
+        "variables",
+        multiple=True,
+        metavar="NAME:SORT",
         help="Declare a data variable's sort: Int, Real, Bool, or an enumeration {a, b, c} (its values are "
-        "constants, mutually exclusive). Repeatable.")(command)
+        "constants, mutually exclusive). Repeatable.",
+    )(command)
 
 
 def declarations_of(ctx: click.Context, options: dict[str, Any]) -> Any:
@@ -138,71 +163,140 @@ def _validators(ctx: click.Context, _: click.Parameter, value: str) -> tuple[str
 
 
 validator_option = click.option(
-    "--validator", "validators", default="builtin", show_default=True, metavar="NAME[,NAME...]",
-    callback=_validators, shell_complete=lambda ctx, param, incomplete: [
-        f"{head}{',' if head else ''}{name}" for head, _, last in [incomplete.rpartition(",")]
-        for name in ("builtin", "aiger", "spot") if name.startswith(last)],
+    "--validator",
+    "validators",
+    default="builtin",
+    show_default=True,
+    metavar="NAME[,NAME...]",
+    callback=_validators,
+    shell_complete=lambda ctx, param, incomplete: [
+        f"{head}{',' if head else ''}{name}"
+        for head, _, last in [incomplete.rpartition(",")]
+        for name in ("builtin", "aiger", "spot")
+        if name.startswith(last)
+    ],
     help="Who judges each witness before it is printed: builtin (ltlwit's checker, always), aiger (py-aiger "
     "circuits and a SAT solver, sharing no code with it; pip install 'ltlwit[aiger]'), spot (Spot's automata, "
-    "where `import spot` works); several must all agree, and a disagreement is an error naming each verdict.")
+    "where `import spot` works); several must all agree, and a disagreement is an error naming each verdict.",
+)
 
 quiet_option = click.option(
-    "-q", "--quiet", is_flag=True, expose_value=False, callback=_quiet,
+    "-q",
+    "--quiet",
+    is_flag=True,
+    expose_value=False,
+    callback=_quiet,
     help="No warnings on stderr (a name read as an operator, `Grant` as `G rant`); errors are still "
-    "reported, and JSON and CSV keep the warnings.")
+    "reported, and JSON and CSV keep the warnings.",
+)
 
 format_option = click.option(
-    "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
     help="text: one line per input; json: JSON Lines, one object per input.",
 )
 report_format = click.option(
-    "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
     help="text: tables for people; json: for machines (models list: one object per line).",
 )
 
 
 threads_option = click.option(
-    "--threads", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
+    "--threads",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    metavar="N",
     help="CPU threads the models use in each process (each --jobs worker has its own): more can help one "
-         "process on an idle machine, and slows everything down on a busy one.")
+    "process on an idle machine, and slows everything down on a busy one.",
+)
 
 
 def solve_options(command: Callable, timeout: float | None = None) -> Callable:
     """The options `solve` and `check` share: how to find a witness (a `Solver`'s options)."""
     options = [
-        click.option("--timeout", type=Number(min=0, min_open=True), metavar="SECONDS",
-                     default=timeout, show_default=timeout is not None,
-                     help="Time limit per formula, from reading it to its answer (parsing, models, "
-                     "engine, checking); past it the answer is UNKNOWN."),
-        click.option("--max-memory", type=click.IntRange(min=0), metavar="MIB",
-                     show_default="half the machine's memory, at most 4096", envvar="LTLWIT_MAX_MEMORY",
-                     show_envvar=True,
-                     help="Memory ceiling of the process in MiB (0: none); a formula the engine cannot "
-                     "decide within it is answered UNKNOWN, with the reason."),
+        click.option(
+            "--timeout",
+            type=Number(min=0, min_open=True),
+            metavar="SECONDS",
+            default=timeout,
+            show_default=timeout is not None,
+            help="Time limit per formula, from reading it to its answer (parsing, models, "
+            "engine, checking); past it the answer is UNKNOWN.",
+        ),
+        click.option(
+            "--max-memory",
+            type=click.IntRange(min=0),
+            metavar="MIB",
+            show_default="half the machine's memory, at most 4096",
+            envvar="LTLWIT_MAX_MEMORY",
+            show_envvar=True,
+            help="Memory ceiling of the process in MiB (0: none); a formula the engine cannot "
+            "decide within it is answered UNKNOWN, with the reason.",
+        ),
         engine_option,
-        click.option("--model", default="auto", show_default=True, metavar="MODELS",
-                     envvar="LTLWIT_MODEL", show_envvar=True, shell_complete=model_completer(MODELS),
-                     help="Neural models proposing candidates: si (symbol-invariant), dual (dual-part "
-                     "embeddings), both (union of their candidates, best score first), none (the engine "
-                     "alone), or model names from `ltlwit models list`, comma-separated (e.g. one made "
-                     "by `ltlwit train --name NAME`); auto: si where its weights are installed and a "
-                     "CUDA GPU can run it, else none."),
-        click.option("--top", type=click.IntRange(min=1), metavar="N",
-                     help="Candidates taken from each model's beam (default: the beam width)."),
-        click.option("--beam", type=click.IntRange(min=1), metavar="K",
-                     help="Beam width of the models' search (default: 3, 8 with --no-fallback, or N of --top "
-                          "if larger)."),
-        click.option("--device", type=click.Choice(DEVICES), default="auto", show_default=True,
-                     help="Where the models run (auto: a CUDA GPU if torch sees one)."),
-        click.option("--max-len", type=click.IntRange(min=1), default=160, show_default=True, metavar="TOKENS",
-                     help="Longest witness a model may write (longer beams are cut off)."),
+        click.option(
+            "--model",
+            default="auto",
+            show_default=True,
+            metavar="MODELS",
+            envvar="LTLWIT_MODEL",
+            show_envvar=True,
+            shell_complete=model_completer(MODELS),
+            help="Neural models proposing candidates: si (symbol-invariant), dual (dual-part "
+            "embeddings), both (union of their candidates, best score first), none (the engine "
+            "alone), or model names from `ltlwit models list`, comma-separated (e.g. one made "
+            "by `ltlwit train --name NAME`); auto: si where its weights are installed and a "
+            "CUDA GPU can run it, else none.",
+        ),
+        click.option(
+            "--top",
+            type=click.IntRange(min=1),
+            metavar="N",
+            help="Candidates taken from each model's beam (default: the beam width).",
+        ),
+        click.option(
+            "--beam",
+            type=click.IntRange(min=1),
+            metavar="K",
+            help="Beam width of the models' search (default: 3, 8 with --no-fallback, or N of --top if larger).",
+        ),
+        click.option(
+            "--device",
+            type=click.Choice(DEVICES),
+            default="auto",
+            show_default=True,
+            help="Where the models run (auto: a CUDA GPU if torch sees one).",
+        ),
+        click.option(
+            "--max-len",
+            type=click.IntRange(min=1),
+            default=160,
+            show_default=True,
+            metavar="TOKENS",
+            help="Longest witness a model may write (longer beams are cut off).",
+        ),
         threads_option,
-        click.option("--no-fallback", "no_fallback", is_flag=True,
-                     help="Do not ask the engine when no model candidate verifies: answer UNKNOWN."),
+        click.option(
+            "--no-fallback",
+            "no_fallback",
+            is_flag=True,
+            help="Do not ask the engine when no model candidate verifies: answer UNKNOWN.",
+        ),
         semantics_options,
-        click.option("--one-event", is_flag=True,
-                     help="Exactly one activity (AP) at every instant, as process traces are read (Declare); "
-                     "witnesses are then printed as activity sequences (request; approve; pay)."),
+        click.option(
+            "--one-event",
+            is_flag=True,
+            help="Exactly one activity (AP) at every instant, as process traces are read (Declare); "
+            "witnesses are then printed as activity sequences (request; approve; pay).",
+        ),
         data_options,
         validator_option,
     ]
@@ -232,8 +326,9 @@ def make_solver(ctx: click.Context, notify: Callable[..., None], **options: Any)
     return solver
 
 
-def inputs(ctx: click.Context, arguments: Iterable[str], files: Iterable[str],
-           stdin: BinaryIO | None = None) -> Iterator[InputItem]:
+def inputs(
+    ctx: click.Context, arguments: Iterable[str], files: Iterable[str], stdin: BinaryIO | None = None
+) -> Iterator[InputItem]:
     """The command's inputs (arguments, -F files, piped stdin, read from `stdin` when given);
     none at all is a usage error."""
     env = Environment.of(ctx)
@@ -254,10 +349,22 @@ def spec_items(path: str) -> Iterator[InputItem] | None:
 
     if not is_spec_file(path):
         return None
-    return (SpecItem(text=s.formula, file=s.file, line=s.line, error=s.error, name=s.name, holds=s.holds,
-                     substitute=s.substitute, semantics=s.semantics, declarations=s.declarations, syntax=s.syntax,
-                     one_event=s.one_event)
-            for s in read_specs(path))
+    return (
+        SpecItem(
+            text=s.formula,
+            file=s.file,
+            line=s.line,
+            error=s.error,
+            name=s.name,
+            holds=s.holds,
+            substitute=s.substitute,
+            semantics=s.semantics,
+            declarations=s.declarations,
+            syntax=s.syntax,
+            one_event=s.one_event,
+        )
+        for s in read_specs(path)
+    )
 
 
 def emit_all(answers: Iterable[Answer], emit: Callable[[Any], None]) -> ExitStatus:
@@ -281,10 +388,14 @@ def say(ctx: click.Context, where: str, text: str) -> None:
 
 def report_console(env: Environment) -> Any:
     """A rich console for reports on stdout (tables for people; 160 columns off a terminal)."""
-    return stdout_console(env, no_color=not env.stdout_colors, soft_wrap=False,
-                          width=None if env.stdout_isatty else 160)
+    return stdout_console(
+        env, no_color=not env.stdout_colors, soft_wrap=False, width=None if env.stdout_isatty else 160
+    )
 
 
-task_option = click.option("--task", type=click.Choice(TASKS), required=True,
-                           help="ltl: formulas with lasso-trace witnesses; prop: propositional formulas with "
-                           "partial-assignment witnesses.")
+task_option = click.option(
+    "--task",
+    type=click.Choice(TASKS),
+    required=True,
+    help="ltl: formulas with lasso-trace witnesses; prop: propositional formulas with partial-assignment witnesses.",
+)

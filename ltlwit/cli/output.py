@@ -36,9 +36,29 @@ if TYPE_CHECKING:
     from ltlwit.pipeline.verify import Verdict
 
 #: The keys of a `solve --format json` record, in order (also the CSV columns, less assignment).
-SOLVE_KEYS = ("input", "file", "line", "name", "logic", "status", "witness", "witness_polish", "assignment", "source",
-              "rank", "candidates_tried", "models_skipped", "semantics", "verified", "core", "core_minimal", "time_ms",
-              "reason", "error", "warnings")
+SOLVE_KEYS = (
+    "input",
+    "file",
+    "line",
+    "name",
+    "logic",
+    "status",
+    "witness",
+    "witness_polish",
+    "assignment",
+    "source",
+    "rank",
+    "candidates_tried",
+    "models_skipped",
+    "semantics",
+    "verified",
+    "core",
+    "core_minimal",
+    "time_ms",
+    "reason",
+    "error",
+    "warnings",
+)
 
 
 @contextlib.contextmanager
@@ -235,11 +255,16 @@ def _core_record(solution: Solution, syntax: str) -> list[dict[str, Any]] | None
     core = solution.core
     if core is None:
         return None
-    return [{"conjunct": i + 1, "formula": text,
-             "columns": [core.spans[i][0] + 1, core.spans[i][1]] if core.spans is not None else None,
-             "witness": w.to_str(syntax) if w is not None else None,
-             "fine": core.fine[k].to_str(syntax) if core.fine is not None else None}
-            for k, (i, text, w) in enumerate(zip(core.members, core_parts(solution, syntax), core.witnesses))]
+    return [
+        {
+            "conjunct": i + 1,
+            "formula": text,
+            "columns": [core.spans[i][0] + 1, core.spans[i][1]] if core.spans is not None else None,
+            "witness": w.to_str(syntax) if w is not None else None,
+            "fine": core.fine[k].to_str(syntax) if core.fine is not None else None,
+        }
+        for k, (i, text, w) in enumerate(zip(core.members, core_parts(solution, syntax), core.witnesses))
+    ]
 
 
 class SolvePrinter(Printer):
@@ -372,7 +397,7 @@ def elided(text: str, limit: int) -> str:
         return text
     keep = max(limit - 24, 8)
     head, tail = keep * 2 // 3, keep - keep * 2 // 3
-    return f"{text[:head]} … ({len(text) - head - tail:,} more characters) … {text[len(text) - tail:]}"
+    return f"{text[:head]} … ({len(text) - head - tail:,} more characters) … {text[len(text) - tail :]}"
 
 
 class SolveTable(SolvePrinter):
@@ -384,8 +409,14 @@ class SolveTable(SolvePrinter):
     def __init__(self, env: Environment, syntax: str = "spot") -> None:
         super().__init__(env, syntax)
         # NO_COLOR: no escape codes at all (not even bold), like the plain printers.
-        self.console = stdout_console(env, force_terminal=True, highlight=False, emoji=False, markup=False,
-                                      color_system="standard" if env.stdout_colors else None)
+        self.console = stdout_console(
+            env,
+            force_terminal=True,
+            highlight=False,
+            emoji=False,
+            markup=False,
+            color_system="standard" if env.stdout_colors else None,
+        )
         free = max(self.console.width - 7 - 11 - 9 - 8, 20)  # status, source, ms, padding
         self.widths = (max(free * 2 // 5, 8), 7, max(free - free * 2 // 5, 12), 11, 9)
         self.header_due = True
@@ -406,8 +437,13 @@ class SolveTable(SolvePrinter):
             detail = solution.to_str(self.syntax)
         status = Text(solution.status.upper(), style=self.STYLES.get(solution.status, ""))
         formula = elided(solution.item.text, self.widths[0] * FORMULA_LINES)
-        table.add_row(Text(formula), status, Text(elided(detail, self.widths[2] * WITNESS_LINES)),
-                      Text(solution.source or ""), f"{solution.time_ms:.1f}")
+        table.add_row(
+            Text(formula),
+            status,
+            Text(elided(detail, self.widths[2] * WITNESS_LINES)),
+            Text(solution.source or ""),
+            f"{solution.time_ms:.1f}",
+        )
         with writing():
             self.console.print(table)
             self.env.stdout.flush()
@@ -421,8 +457,9 @@ def solve_printer(fmt: str, env: Environment, syntax: str = "spot", activities: 
     witness of one activity per instant as the activity sequence (`--one-event`)."""
     if fmt == "auto":
         fmt = "table" if env.stdout_isatty else "text"
-    printer: SolvePrinter = {"table": SolveTable, "json": SolveJson, "csv": SolveCsv,
-                             "vcd": SolveVcd}.get(fmt, SolveText)(env, syntax)
+    printer: SolvePrinter = {"table": SolveTable, "json": SolveJson, "csv": SolveCsv, "vcd": SolveVcd}.get(
+        fmt, SolveText
+    )(env, syntax)
     printer.activities = activities
     if env.stderr_isatty and not env.stdout_isatty:
         from ltlwit.cli.progress import ProgressLine
@@ -461,8 +498,13 @@ class VerifyText(Printer):
     @staticmethod
     def _label(verdict: Verdict) -> str:
         where = verdict.item.where
-        return f"{verdict.name} ({where})" if verdict.name else where if not verdict.item.from_argument \
+        return (
+            f"{verdict.name} ({where})"
+            if verdict.name
+            else where
+            if not verdict.item.from_argument
             else verdict.formula
+        )
 
 
 class VerifyJson(Printer):

@@ -25,8 +25,9 @@ def _noop(*_: Any, **__: Any) -> None:
 
 
 @contextlib.contextmanager
-def progress_bar(env: Environment, description: str, total: float | None = None, fields: str = "",
-                 **initial: Any) -> Iterator[Update]:
+def progress_bar(
+    env: Environment, description: str, total: float | None = None, fields: str = "", **initial: Any
+) -> Iterator[Update]:
     """Yields `update(completed, total=None, **values)`; `fields` is a rich format string over
     `task.fields` shown after the bar (e.g. "loss {task.fields[loss]:.4f}", with `loss=` among
     the `initial` values). A no-op off a TTY.
@@ -35,12 +36,24 @@ def progress_bar(env: Environment, description: str, total: float | None = None,
         yield _noop
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
-        TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     console = Console(file=env.stderr, no_color=not env.stderr_colors)
-    columns = [TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn()]
+    columns = [
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+    ]
     if fields:
         columns.append(TextColumn(fields))
     with Progress(*columns, console=console, transient=False, redirect_stdout=True, redirect_stderr=False) as bar:
@@ -73,8 +86,11 @@ class ProgressLine:
             total = sum(self.counts.values())
             rate = total / max(now - self.start, 1e-9)
             c = self.counts
-            _put(self.env, f"\r\x1b[Kltlwit: {total} answered ({c['sat']} sat, {c['unsat']} unsat, "
-                 f"{c['unknown']} unknown, {plural(c['error'], 'error')}), {rate:.0f}/s")
+            _put(
+                self.env,
+                f"\r\x1b[Kltlwit: {total} answered ({c['sat']} sat, {c['unsat']} unsat, "
+                f"{c['unknown']} unknown, {plural(c['error'], 'error')}), {rate:.0f}/s",
+            )
             self.shown = True
 
     def clear(self) -> None:

@@ -8,9 +8,21 @@ import click
 
 from ltlwit.cli.environment import Environment
 from ltlwit.cli.jobs import VerifyWork, View, jobs_option, own_stdin, run_jobs, shard_of, shard_option
-from ltlwit.cli.options import data_options, declarations_of, emit_all, engine_option, files_option, \
-    format_option, inputs, logic_option, quiet_option, semantics_of, semantics_options, syntax_option, \
-    validator_option
+from ltlwit.cli.options import (
+    data_options,
+    declarations_of,
+    emit_all,
+    engine_option,
+    files_option,
+    format_option,
+    inputs,
+    logic_option,
+    quiet_option,
+    semantics_of,
+    semantics_options,
+    syntax_option,
+    validator_option,
+)
 from ltlwit.cli.output import verify_printer
 from ltlwit.cli.status import ExitStatus, worst
 from ltlwit.pipeline.inputs import InputItem
@@ -27,19 +39,34 @@ from ltlwit.pipeline.verify import Verdict, VerifyOptions, verify_lines, verify_
 @engine_option
 @semantics_options
 @data_options
-@click.option("--log", type=click.Path(dir_okay=False), metavar="FILE",
-              help="Runtime verification: check each FORMULA (the arguments; -F FILE: spec files, FRET exports "
-              "included) against the finite trace of states in FILE, a CSV file (a header of variable names, a row "
-              "per instant) or JSON Lines (an object per instant). A requirement that must hold at every instant "
-              "(G(p), a FRET requirement) that fails names the first instant where it does not.")
+@click.option(
+    "--log",
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="Runtime verification: check each FORMULA (the arguments; -F FILE: spec files, FRET exports "
+    "included) against the finite trace of states in FILE, a CSV file (a header of variable names, a row "
+    "per instant) or JSON Lines (an object per instant). A requirement that must hold at every instant "
+    "(G(p), a FRET requirement) that fails names the first instant where it does not.",
+)
 @validator_option
 @quiet_option
 @jobs_option
 @shard_option
 @click.pass_context
-def verify(ctx: click.Context, pair: tuple[str, ...], files: tuple[str, ...], logic: str, syntax: str,
-           fmt: str, engine: str, validators: tuple[str, ...], jobs: int, shard: tuple[int, int] | None,
-           log: str | None, **semantics: object) -> ExitStatus:
+def verify(
+    ctx: click.Context,
+    pair: tuple[str, ...],
+    files: tuple[str, ...],
+    logic: str,
+    syntax: str,
+    fmt: str,
+    engine: str,
+    validators: tuple[str, ...],
+    jobs: int,
+    shard: tuple[int, int] | None,
+    log: str | None,
+    **semantics: object,
+) -> ExitStatus:
     """Check that WITNESS satisfies FORMULA: an assignment (a1c0, JSON or a cube a & !c) must
     entail a propositional formula; every word of a lasso trace (a; cycle{b}), or with
     --semantics finite of a finite trace (a; b), must satisfy an LTL formula. Prints HOLDS,
@@ -56,9 +83,15 @@ def verify(ctx: click.Context, pair: tuple[str, ...], files: tuple[str, ...], lo
     problem = engine_problem(engine)
     if problem:
         raise click.UsageError(problem, ctx)
-    options = VerifyOptions(logic=logic, syntax=syntax, engine=engine, semantics=semantics_of(ctx, semantics),
-                            validators=validators, declarations=declarations_of(ctx, semantics),
-                            max_memory=default_max_memory(jobs))  # UNSAT claims' ceiling, per worker as in solve
+    options = VerifyOptions(
+        logic=logic,
+        syntax=syntax,
+        engine=engine,
+        semantics=semantics_of(ctx, semantics),
+        validators=validators,
+        declarations=declarations_of(ctx, semantics),
+        max_memory=default_max_memory(jobs),
+    )  # UNSAT claims' ceiling, per worker as in solve
     env = Environment.of(ctx)
     printer = verify_printer(fmt, env)
     # The pair given as arguments is the first input (position 0 for --shard), the lines follow.
@@ -73,13 +106,21 @@ def verify(ctx: click.Context, pair: tuple[str, ...], files: tuple[str, ...], lo
         items = itertools.chain([head], items)
     if jobs == 1:
         return worst(status, emit_all(verify_lines(items, options), printer.emit))
-    lost = (lambda item, message: Verdict(item=item, status="error", formula=item.text, witness="", message=message))
-    return worst(status, run_jobs(jobs, VerifyWork, (options, View.of(env, fmt)), items, printer, lost,
-                                  syntax=syntax)[0])
+    lost = lambda item, message: Verdict(item=item, status="error", formula=item.text, witness="", message=message)
+    return worst(
+        status, run_jobs(jobs, VerifyWork, (options, View.of(env, fmt)), items, printer, lost, syntax=syntax)[0]
+    )
 
 
-def _verify_log(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str, ...], log: str, syntax: str,
-                fmt: str, options: dict) -> ExitStatus:
+def _verify_log(
+    ctx: click.Context,
+    formulas: tuple[str, ...],
+    files: tuple[str, ...],
+    log: str,
+    syntax: str,
+    fmt: str,
+    options: dict,
+) -> ExitStatus:
     """`verify --log`: the requirements (arguments, spec files) against one log of states."""
     from ltlwit.pipeline.verify import Requirement, verify_log
     from ltlwit.specs.files import read_specs
@@ -87,8 +128,11 @@ def _verify_log(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str,
     if not formulas and not files:
         raise click.UsageError("give the requirements to check against the log: formulas, or -F SPEC_FILE", ctx)
     semantics = semantics_of(ctx, options)
-    if semantics == "infinite" and ctx.get_parameter_source("semantics") is not None \
-            and ctx.get_parameter_source("semantics").name == "COMMANDLINE":
+    if (
+        semantics == "infinite"
+        and ctx.get_parameter_source("semantics") is not None
+        and ctx.get_parameter_source("semantics").name == "COMMANDLINE"
+    ):
         raise click.UsageError("a log is a finite trace: --log needs finite semantics", ctx)
     verify_options = VerifyOptions(syntax=syntax, semantics="finite", declarations=declarations_of(ctx, options))
 
@@ -98,8 +142,9 @@ def _verify_log(ctx: click.Context, formulas: tuple[str, ...], files: tuple[str,
         for path in files:
             for spec in read_specs(path, Environment.of(ctx).stdin):
                 item = InputItem(spec.formula, spec.file, spec.line, error=spec.error)
-                yield Requirement(item, spec.formula, spec.name, spec.holds, spec.substitute, spec.declarations,
-                                  spec.syntax)
+                yield Requirement(
+                    item, spec.formula, spec.name, spec.holds, spec.substitute, spec.declarations, spec.syntax
+                )
 
     printer = verify_printer(fmt, Environment.of(ctx), log=True)
     return emit_all(verify_log(requirements(), log, verify_options), printer.emit)

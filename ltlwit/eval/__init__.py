@@ -13,6 +13,19 @@ from ltlwit.eval.metrics import Accuracy, Judgement, Sample, evaluate, is_witnes
 from ltlwit.eval.predictor import Invalid, NeuralPredictor, Prediction, Predictor, invert
 
 __all__ = [
-    "Accuracy", "AlphaCovariance", "Invalid", "Judgement", "NeuralPredictor", "Prediction", "Predictor", "Sample",
-    "alpha_covariance", "alpha_of", "evaluate", "invert", "is_witness", "load_samples", "variant_maps",
+    "Accuracy",
+    "AlphaCovariance",
+    "Invalid",
+    "Judgement",
+    "NeuralPredictor",
+    "Prediction",
+    "Predictor",
+    "Sample",
+    "alpha_covariance",
+    "alpha_of",
+    "evaluate",
+    "invert",
+    "is_witness",
+    "load_samples",
+    "variant_maps",
 ]

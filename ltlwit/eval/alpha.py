@@ -86,12 +86,25 @@ class AlphaCovariance:
         return sum(r.invariant for r in self.rows.values()) / self.samples if self.samples else 0.0
 
     def summary(self) -> dict[str, Any]:
-        return {"samples": self.samples, "mean": self.mean, "invariant": self.invariant, "pool": self.pool,
-                "max_variants": self.max_variants, "inputs": sum(r.variants for r in self.rows.values()),
-                "seconds": round(self.seconds, 3),
-                "by_aps": [{"aps": r.n_aps, "samples": r.samples, "variants": r.variants, "alpha": r.alpha,
-                            "invariant": r.invariant / r.samples if r.samples else 0.0}
-                           for r in sorted(self.rows.values(), key=lambda r: r.n_aps)]}
+        return {
+            "samples": self.samples,
+            "mean": self.mean,
+            "invariant": self.invariant,
+            "pool": self.pool,
+            "max_variants": self.max_variants,
+            "inputs": sum(r.variants for r in self.rows.values()),
+            "seconds": round(self.seconds, 3),
+            "by_aps": [
+                {
+                    "aps": r.n_aps,
+                    "samples": r.samples,
+                    "variants": r.variants,
+                    "alpha": r.alpha,
+                    "invariant": r.invariant / r.samples if r.samples else 0.0,
+                }
+                for r in sorted(self.rows.values(), key=lambda r: r.n_aps)
+            ],
+        }
 
 
 def _best(candidates: list[Prediction]) -> Prediction | None:
@@ -130,8 +143,9 @@ def plan_alpha(formulas: Sequence[Formula], pool: int = 0, max_variants: int = 2
     return AlphaPlan(pool, max_variants, jobs)
 
 
-def measure_alpha(plan: AlphaPlan, predictor: Predictor, batch: int = 256,
-                  progress: Callable[[int, int], None] | None = None) -> AlphaCovariance:
+def measure_alpha(
+    plan: AlphaPlan, predictor: Predictor, batch: int = 256, progress: Callable[[int, int], None] | None = None
+) -> AlphaCovariance:
     """Decode every copy of `plan` (in batches), map each best output back, score per AP count."""
     result = AlphaCovariance(plan.pool, plan.max_variants)
     jobs = plan.jobs
@@ -139,7 +153,7 @@ def measure_alpha(plan: AlphaPlan, predictor: Predictor, batch: int = 256,
     answers: list[list[Prediction | None]] = [[] for _ in jobs]
     start = time.perf_counter()
     for lo in range(0, len(flat), batch):
-        chunk = flat[lo:lo + batch]
+        chunk = flat[lo : lo + batch]
         inputs = [r.apply(jobs[i][0]) for i, r in chunk]
         predicted = predictor(inputs)
         if len(predicted) != len(inputs):
@@ -159,9 +173,15 @@ def measure_alpha(plan: AlphaPlan, predictor: Predictor, batch: int = 256,
     return result
 
 
-def alpha_covariance(formulas: Sequence[Formula], predictor: Predictor, pool: int = 0, max_variants: int = 24,
-                     seed: int = 0, batch: int = 256,
-                     progress: Callable[[int, int], None] | None = None) -> AlphaCovariance:
+def alpha_covariance(
+    formulas: Sequence[Formula],
+    predictor: Predictor,
+    pool: int = 0,
+    max_variants: int = 24,
+    seed: int = 0,
+    batch: int = 256,
+    progress: Callable[[int, int], None] | None = None,
+) -> AlphaCovariance:
     """Alpha-covariance per AP count over `formulas`: `plan_alpha`, then `measure_alpha`."""
     return measure_alpha(plan_alpha(formulas, pool, max_variants, seed), predictor, batch, progress)
 

@@ -70,8 +70,11 @@ class Run:
     alpha_by_aps: dict[int, float] = field(default_factory=dict)
 
 
-def run_experiment(plan: Plan, say: Say = lambda _: None, on_log: Callable[[dict[str, Any]], None] | None = None,
-                   ) -> list[Run]:
+def run_experiment(
+    plan: Plan,
+    say: Say = lambda _: None,
+    on_log: Callable[[dict[str, Any]], None] | None = None,
+) -> list[Run]:
     """Train (or reuse) and evaluate every architecture x seed of the plan, in that order."""
     from ltlwit.train.run import train
 
@@ -89,17 +92,35 @@ def run_experiment(plan: Plan, say: Say = lambda _: None, on_log: Callable[[dict
                 trained = False
                 say(f"{name}: registered already, evaluating it as it is")
             except registry.RegistryError:
-                result = train(name, on_log, task=plan.task, arch=arch, preset=plan.preset, data=plan.data,
-                               steps=plan.steps, device=plan.device, resume=True, seed=seed,
-                               batch_size=plan.batch_size, val_every=0, cache=cache)
+                result = train(
+                    name,
+                    on_log,
+                    task=plan.task,
+                    arch=arch,
+                    preset=plan.preset,
+                    data=plan.data,
+                    steps=plan.steps,
+                    device=plan.device,
+                    resume=True,
+                    seed=seed,
+                    batch_size=plan.batch_size,
+                    val_every=0,
+                    cache=cache,
+                )
                 if result.registered is None:
-                    raise ValueError(f"{name}: training stopped at step {result.step} ({result.stopped})")
+                    raise ValueError(f"{name}: training stopped at step {result.step} ({result.stopped})") from None
                 info, trained = result.registered, True
             if (info.task, info.arch) != (plan.task, arch):
                 raise ValueError(f"{name} is a {info.arch}/{info.task} model, not {arch}/{plan.task}")
             training = info.manifest.get("training") or {}
-            run = Run(arch, seed, name, trained, float(training.get("wall_seconds") or time.monotonic() - started),
-                      int(training.get("steps") or 0))
+            run = Run(
+                arch,
+                seed,
+                name,
+                trained,
+                float(training.get("wall_seconds") or time.monotonic() - started),
+                int(training.get("steps") or 0),
+            )
             evaluate_run(plan, run, say)
             runs.append(run)
     return runs
@@ -107,9 +128,18 @@ def run_experiment(plan: Plan, say: Say = lambda _: None, on_log: Callable[[dict
 
 def evaluate_run(plan: Plan, run: Run, say: Say) -> None:
     """The test split's rates and alpha-covariance, and the grid's, into `run`."""
-    options = EvalOptions(model=run.model, data=plan.test, beam=plan.beam, limit=plan.limit, alpha_samples=0,
-                          paper_alpha_samples=plan.alpha_samples, paper_alpha_variants=plan.alpha_variants,
-                          batch_size=plan.eval_batch_size, device=plan.device, max_len=plan.max_len)
+    options = EvalOptions(
+        model=run.model,
+        data=plan.test,
+        beam=plan.beam,
+        limit=plan.limit,
+        alpha_samples=0,
+        paper_alpha_samples=plan.alpha_samples,
+        paper_alpha_variants=plan.alpha_variants,
+        batch_size=plan.eval_batch_size,
+        device=plan.device,
+        max_len=plan.max_len,
+    )
     test = run_eval(options)
     summary = test.accuracy.summary()
     top = f"top{test.accuracy.top}"
@@ -118,9 +148,19 @@ def evaluate_run(plan: Plan, run: Run, say: Say) -> None:
         run.metrics["alpha"] = test.paper_alpha.mean
         run.alpha_by_aps = {row["aps"]: row["alpha"] for row in test.paper_alpha.summary()["by_aps"]}
     if plan.grid:
-        grid = run_eval(EvalOptions(model=run.model, data=plan.grid, beam=plan.beam, limit=plan.grid_limit,
-                                    alpha_samples=0, paper_alpha_samples=0, batch_size=plan.eval_batch_size,
-                                    device=plan.device, max_len=plan.max_len))
+        grid = run_eval(
+            EvalOptions(
+                model=run.model,
+                data=plan.grid,
+                beam=plan.beam,
+                limit=plan.grid_limit,
+                alpha_samples=0,
+                paper_alpha_samples=0,
+                batch_size=plan.eval_batch_size,
+                device=plan.device,
+                max_len=plan.max_len,
+            )
+        )
         seen = max(j.n_aps for j in test.accuracy.judgements)
         beyond = [j for j in grid.accuracy.judgements if j.n_aps > seen]
         run.metrics["grid"] = grid.accuracy.rate("correct")
@@ -131,8 +171,11 @@ def evaluate_run(plan: Plan, run: Run, say: Say) -> None:
 
 def _mean_std(values: list[float]) -> dict[str, float]:
     """Mean and sample standard deviation (0 for one run)."""
-    return {"mean": statistics.fmean(values), "std": statistics.stdev(values) if len(values) > 1 else 0.0,
-            "n": len(values)}
+    return {
+        "mean": statistics.fmean(values),
+        "std": statistics.stdev(values) if len(values) > 1 else 0.0,
+        "n": len(values),
+    }
 
 
 def summarise(runs: list[Run]) -> list[dict[str, Any]]:
@@ -143,18 +186,35 @@ def summarise(runs: list[Run]) -> list[dict[str, Any]]:
     out = []
     for arch, row in rows.items():
         group: list[Run] = row["runs"]
-        metrics = {key: _mean_std([r.metrics[key] for r in group if key in r.metrics])
-                   for key in dict.fromkeys(k for r in group for k in r.metrics)}
-        alpha = {aps: _mean_std([r.alpha_by_aps[aps] for r in group if aps in r.alpha_by_aps])
-                 for aps in sorted({a for r in group for a in r.alpha_by_aps})}
-        out.append({"arch": arch, "seeds": [r.seed for r in group], "metrics": metrics, "alpha_by_aps": alpha,
-                    "train_seconds": _mean_std([r.train_seconds for r in group])})
+        metrics = {
+            key: _mean_std([r.metrics[key] for r in group if key in r.metrics])
+            for key in dict.fromkeys(k for r in group for k in r.metrics)
+        }
+        alpha = {
+            aps: _mean_std([r.alpha_by_aps[aps] for r in group if aps in r.alpha_by_aps])
+            for aps in sorted({a for r in group for a in r.alpha_by_aps})
+        }
+        out.append(
+            {
+                "arch": arch,
+                "seeds": [r.seed for r in group],
+                "metrics": metrics,
+                "alpha_by_aps": alpha,
+                "train_seconds": _mean_std([r.train_seconds for r in group]),
+            }
+        )
     return out
 
 
 #: Column heads of the Markdown table, in order (the papers' Table 2 and the grid figure).
-COLUMNS = {"correct": "correct", "top_n": "top-{top}", "exact": "exact", "alpha": "α-cov. (papers')",
-           "grid": "grid correct", "grid_beyond": "grid, APs beyond test"}
+COLUMNS = {
+    "correct": "correct",
+    "top_n": "top-{top}",
+    "exact": "exact",
+    "alpha": "α-cov. (papers')",
+    "grid": "grid correct",
+    "grid_beyond": "grid, APs beyond test",
+}
 
 
 def _cell(stat: dict[str, float] | None) -> str:
@@ -170,13 +230,26 @@ def markdown(plan: Plan, rows: list[dict[str, Any]]) -> str:
     keys = [k for k in COLUMNS if any(k in r["metrics"] for r in rows)]
     aps = sorted({a for r in rows for a in r["alpha_by_aps"]})
     split = keys.index("alpha") + 1 if "alpha" in keys else len(keys)  # α per AP count beside the α mean
-    heads = (["model"] + [COLUMNS[k].format(top=plan.beam) for k in keys[:split]] + [f"α {a} AP" for a in aps]
-             + [COLUMNS[k] for k in keys[split:]] + ["train s"])
-    lines = [f"{plan.task}, preset {plan.preset}, seeds {', '.join(map(str, plan.seeds))} "
-             f"(mean ± std over seeds, %)", "", "| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
+    heads = (
+        ["model"]
+        + [COLUMNS[k].format(top=plan.beam) for k in keys[:split]]
+        + [f"α {a} AP" for a in aps]
+        + [COLUMNS[k] for k in keys[split:]]
+        + ["train s"]
+    )
+    lines = [
+        f"{plan.task}, preset {plan.preset}, seeds {', '.join(map(str, plan.seeds))} (mean ± std over seeds, %)",
+        "",
+        "| " + " | ".join(heads) + " |",
+        "|" + "---|" * len(heads),
+    ]
     for r in rows:
-        cells = ([r["arch"]] + [_cell(r["metrics"].get(k)) for k in keys[:split]]
-                 + [_cell(r["alpha_by_aps"].get(a)) for a in aps] + [_cell(r["metrics"].get(k)) for k in keys[split:]])
+        cells = (
+            [r["arch"]]
+            + [_cell(r["metrics"].get(k)) for k in keys[:split]]
+            + [_cell(r["alpha_by_aps"].get(a)) for a in aps]
+            + [_cell(r["metrics"].get(k)) for k in keys[split:]]
+        )
         cells.append(f"{r['train_seconds']['mean']:.0f}")
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

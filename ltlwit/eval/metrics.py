@@ -49,12 +49,16 @@ def load_samples(path: str | os.PathLike, task: str, limit: int | None = None) -
             formula = parse_formula(raw.formula, raw.formula_syntax)
             label: Witness | None = None
             if raw.label is not None:
-                label = (parse_trace(raw.label, raw.label_syntax) if task == "ltl"
-                         else parse_assignment(raw.label, raw.label_syntax))
+                label = (
+                    parse_trace(raw.label, raw.label_syntax)
+                    if task == "ltl"
+                    else parse_assignment(raw.label, raw.label_syntax)
+                )
         except ValueError as e:
             what = other_task(raw, task)
-            raise (TaskMismatch(f"{path}:{raw.line}", what, task) if what else ValueError(f"{path}:{raw.line}: {e}")) \
-                from None
+            raise (
+                TaskMismatch(f"{path}:{raw.line}", what, task) if what else ValueError(f"{path}:{raw.line}: {e}")
+            ) from None
         if task == "prop" and formula.temporal:
             raise TaskMismatch(f"{path}:{raw.line}", "an LTL formula", task)
         out.append(Sample(formula, label, raw.line))
@@ -86,8 +90,14 @@ class Judgement:
     verified: tuple[bool, ...] = ()  # each of the first `top` candidates' verdict (`eval --predictions`)
 
 
-def judge(sample: Sample, renaming: Renaming, canonical: Formula, candidates: Sequence[Prediction],
-          top: int, validators: Sequence[str] = ("builtin",)) -> Judgement:
+def judge(
+    sample: Sample,
+    renaming: Renaming,
+    canonical: Formula,
+    candidates: Sequence[Prediction],
+    top: int,
+    validators: Sequence[str] = ("builtin",),
+) -> Judgement:
     ranked = list(candidates[:top])
     verified = tuple(_confirmed(canonical, c, validators) for c in ranked)
     rank = verified.index(True) + 1 if True in verified else None
@@ -95,13 +105,24 @@ def judge(sample: Sample, renaming: Renaming, canonical: Formula, candidates: Se
     exact: bool | None = None
     if sample.label is not None:
         try:
-            label = (renaming.apply_trace(sample.label) if isinstance(sample.label, Trace)
-                     else renaming.apply_assignment(sample.label))
+            label = (
+                renaming.apply_trace(sample.label)
+                if isinstance(sample.label, Trace)
+                else renaming.apply_assignment(sample.label)
+            )
             exact = best == label
         except ValueError:  # the label names an AP the formula lacks
             exact = False
-    return Judgement(len(canonical.aps()), canonical.size, rank == 1, rank is not None, exact,
-                     best is None or isinstance(best, Invalid), rank, verified)
+    return Judgement(
+        len(canonical.aps()),
+        canonical.size,
+        rank == 1,
+        rank is not None,
+        exact,
+        best is None or isinstance(best, Invalid),
+        rank,
+        verified,
+    )
 
 
 def _confirmed(formula: Formula, candidate: Prediction, validators: Sequence[str]) -> bool:
@@ -164,15 +185,30 @@ class Accuracy:
 
     def summary(self) -> dict[str, Any]:
         labelled = sum(o.exact is not None for o in self.judgements)
-        return {"task": self.task, "samples": self.samples, "correct": self.rate("correct"),
-                f"top{self.top}": self.rate("top_n"), "exact": self.rate("exact"),
-                "exact_over": labelled, "invalid": self.rate("invalid"), "seconds": round(self.seconds, 3),
-                "per_second": round(self.samples / self.seconds, 2) if self.seconds else None}
+        return {
+            "task": self.task,
+            "samples": self.samples,
+            "correct": self.rate("correct"),
+            f"top{self.top}": self.rate("top_n"),
+            "exact": self.rate("exact"),
+            "exact_over": labelled,
+            "invalid": self.rate("invalid"),
+            "seconds": round(self.seconds, 3),
+            "per_second": round(self.samples / self.seconds, 2) if self.seconds else None,
+        }
 
 
-def evaluate(samples: Sequence[Sample], predictor: Predictor, task: str, top: int = 1, size_bucket: int = 5,
-             batch: int = 256, progress: Callable[[int, int], None] | None = None,
-             validators: Sequence[str] = ("builtin",), on_sample: SampleHook | None = None) -> Accuracy:
+def evaluate(
+    samples: Sequence[Sample],
+    predictor: Predictor,
+    task: str,
+    top: int = 1,
+    size_bucket: int = 5,
+    batch: int = 256,
+    progress: Callable[[int, int], None] | None = None,
+    validators: Sequence[str] = ("builtin",),
+    on_sample: SampleHook | None = None,
+) -> Accuracy:
     """Run the predictor over every sample (canonically renamed, in batches) and judge it
     (a candidate is correct when every one of `validators` confirms it). `on_sample` sees each
     sample with its renaming, candidates and judgement as they come (`eval --predictions`)."""
@@ -181,7 +217,7 @@ def evaluate(samples: Sequence[Sample], predictor: Predictor, task: str, top: in
     result = Accuracy(task, top, size_bucket)
     start = time.perf_counter()
     for lo in range(0, len(samples), batch):
-        chunk = samples[lo:lo + batch]
+        chunk = samples[lo : lo + batch]
         renamings = [Renaming.canonical(s.formula) for s in chunk]
         canonical = [r.apply(s.formula) for r, s in zip(renamings, chunk)]
         predictions = _checked(predictor(canonical), len(chunk))

@@ -41,16 +41,22 @@ def grid_heatmap(acc: Accuracy, path: str | os.PathLike, title: str = "") -> Non
     grid = acc.grid()
     aps = sorted({a for a, _ in grid})
     buckets = sorted({b for _, b in grid})
-    values = [[grid[a, b].correct / grid[a, b].samples if (a, b) in grid else math.nan for b in buckets]
-              for a in aps]
+    values = [[grid[a, b].correct / grid[a, b].samples if (a, b) in grid else math.nan for b in buckets] for a in aps]
     fig, ax = plt.subplots(figsize=(1.5 + 0.8 * len(buckets), 1.2 + 0.55 * len(aps)))
     image = ax.imshow(values, vmin=0, vmax=1, cmap="viridis", aspect="auto", origin="lower")
     for row, a in enumerate(aps):
         for col, b in enumerate(buckets):
             if (a, b) in grid:
                 value = values[row][col]
-                ax.text(col, row, f"{100 * value:.0f}\nn={grid[a, b].samples}", ha="center", va="center",
-                        fontsize=7, color="black" if value > 0.6 else "white")
+                ax.text(
+                    col,
+                    row,
+                    f"{100 * value:.0f}\nn={grid[a, b].samples}",
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    color="black" if value > 0.6 else "white",
+                )
     ax.set_xticks(range(len(buckets)), [f"{lo}-{hi}" for lo, hi in buckets], rotation=45, ha="right")
     ax.set_yticks(range(len(aps)), [str(a) for a in aps])
     ax.set_xlabel("formula size")
@@ -60,8 +66,7 @@ def grid_heatmap(acc: Accuracy, path: str | os.PathLike, title: str = "") -> Non
     _save(plt, fig, path)
 
 
-def alpha_by_aps(measures: Iterable[tuple[str, AlphaCovariance]], path: str | os.PathLike,
-                 title: str = "") -> None:
+def alpha_by_aps(measures: Iterable[tuple[str, AlphaCovariance]], path: str | os.PathLike, title: str = "") -> None:
     """Bars per AP count, one colour per measure (its label), the formula count on each bar."""
     plt = require_matplotlib()
     measures = [(label, cov) for label, cov in measures if cov.samples]
@@ -109,13 +114,22 @@ def training_curves(records: list[dict[str, Any]], path: str | os.PathLike, titl
     if progress:
         top.plot([r["step"] for r in progress], [r["loss"] for r in progress], label="training loss", lw=1)
         rate = top.twinx()
-        rate.plot([r["step"] for r in progress], [r["lr"] for r in progress], color="grey", lw=0.8, ls=":",
-                  label="learning rate")
+        rate.plot(
+            [r["step"] for r in progress],
+            [r["lr"] for r in progress],
+            color="grey",
+            lw=0.8,
+            ls=":",
+            label="learning rate",
+        )
         rate.set_ylabel("learning rate")
     if checks:
         top.plot([r["step"] for r in checks], [r["val_loss"] for r in checks], "o-", label="validation loss")
-        for key, label in (("val_token_acc", "token accuracy"), ("val_exact", "exact match"),
-                           ("val_semantic", "verified by the engine")):
+        for key, label in (
+            ("val_token_acc", "token accuracy"),
+            ("val_exact", "exact match"),
+            ("val_semantic", "verified by the engine"),
+        ):
             points = [(r["step"], r[key]) for r in checks if key in r]
             if points:
                 bottom.plot(*zip(*points), "o-", label=label)

@@ -25,8 +25,15 @@ class NeuralPredictor:
     search's best `n_best` outputs. Beam search drops malformed outputs itself, so an input
     whose every output was malformed gets an empty list (counted invalid by the metrics)."""
 
-    def __init__(self, model: Any, beam: int = 3, n_best: int | None = None, batch_size: int = 128,
-                 device: str | None = None, max_len: int = 160) -> None:
+    def __init__(
+        self,
+        model: Any,
+        beam: int = 3,
+        n_best: int | None = None,
+        batch_size: int = 128,
+        device: str | None = None,
+        max_len: int = 160,
+    ) -> None:
         self.model, self.beam = model, beam
         self.n_best = min(n_best or beam, beam)
         self.batch_size, self.device, self.max_len = batch_size, device, max_len
@@ -34,6 +41,13 @@ class NeuralPredictor:
     def __call__(self, formulas: Sequence[Formula]) -> list[list[Prediction]]:
         from ltlwit.neural.beam import beam_search
 
-        found = beam_search(self.model, list(formulas), beam=self.beam, n_best=self.n_best,
-                            max_len=self.max_len, batch_size=self.batch_size, device=self.device)
+        found = beam_search(
+            self.model,
+            list(formulas),
+            beam=self.beam,
+            n_best=self.n_best,
+            max_len=self.max_len,
+            batch_size=self.batch_size,
+            device=self.device,
+        )
         return [[c.witness for c in cands] for cands in found]

@@ -16,10 +16,19 @@ GRID_FIELDS = ("aps", "size_from", "size_to", "samples", "correct", "accuracy", 
 
 
 def grid_rows(acc: Accuracy) -> list[dict[str, Any]]:
-    return [{"aps": aps, "size_from": lo, "size_to": hi, "samples": c.samples, "correct": c.correct,
-             "accuracy": round(c.correct / c.samples, 6), "top_n": c.top_n,
-             "top_n_accuracy": round(c.top_n / c.samples, 6)}
-            for (aps, (lo, hi)), c in acc.grid().items()]
+    return [
+        {
+            "aps": aps,
+            "size_from": lo,
+            "size_to": hi,
+            "samples": c.samples,
+            "correct": c.correct,
+            "accuracy": round(c.correct / c.samples, 6),
+            "top_n": c.top_n,
+            "top_n_accuracy": round(c.top_n / c.samples, 6),
+        }
+        for (aps, (lo, hi)), c in acc.grid().items()
+    ]
 
 
 def write_grid_csv(acc: Accuracy, path: str | os.PathLike) -> None:
@@ -29,16 +38,25 @@ def write_grid_csv(acc: Accuracy, path: str | os.PathLike) -> None:
         writer.writerows(grid_rows(acc))
 
 
-def prediction_record(sample: Sample, renaming: Renaming, candidates: Sequence[Prediction],
-                      verdict: Judgement) -> dict[str, Any]:
+def prediction_record(
+    sample: Sample, renaming: Renaming, candidates: Sequence[Prediction], verdict: Judgement
+) -> dict[str, Any]:
     """One line of `eval --predictions`: the sample as the data file has it and the model's
     candidates renamed back to the formula's own APs, each with its verdict, so that errors
     can be read and grouped without running the model again."""
-    return {"line": sample.line, "formula": sample.formula.to_str(),
-            "label": sample.label.to_str() if sample.label is not None else None,
-            "asked": renaming.apply(sample.formula).to_str(), "aps": verdict.n_aps, "size": verdict.size,
-            "candidates": [_candidate(renaming, c, ok) for c, ok in zip(candidates, verdict.verified)],
-            "correct": verdict.correct, "rank": verdict.rank, "exact": verdict.exact, "invalid": verdict.invalid}
+    return {
+        "line": sample.line,
+        "formula": sample.formula.to_str(),
+        "label": sample.label.to_str() if sample.label is not None else None,
+        "asked": renaming.apply(sample.formula).to_str(),
+        "aps": verdict.n_aps,
+        "size": verdict.size,
+        "candidates": [_candidate(renaming, c, ok) for c, ok in zip(candidates, verdict.verified)],
+        "correct": verdict.correct,
+        "rank": verdict.rank,
+        "exact": verdict.exact,
+        "invalid": verdict.invalid,
+    }
 
 
 def _candidate(renaming: Renaming, prediction: Prediction, verified: bool) -> dict[str, Any]:
@@ -54,21 +72,33 @@ def _text(prediction: Prediction) -> str:
     return " ".join(prediction.tokens) if isinstance(prediction, Invalid) else prediction.to_str()
 
 
-def to_json(acc: Accuracy, alpha: AlphaCovariance | None, meta: dict[str, Any],
-            paper_alpha: AlphaCovariance | None = None) -> dict[str, Any]:
+def to_json(
+    acc: Accuracy, alpha: AlphaCovariance | None, meta: dict[str, Any], paper_alpha: AlphaCovariance | None = None
+) -> dict[str, Any]:
     """`alpha_covariance`: per formula, over renamings of its own APs (or `--alpha-pool`);
     `alpha_covariance_paper`: the papers' way, renamings into the whole AP pool."""
-    return {**meta, **acc.summary(), "grid": grid_rows(acc),
-            "alpha_covariance": alpha.summary() if alpha is not None else None,
-            "alpha_covariance_paper": paper_alpha.summary() if paper_alpha is not None else None}
+    return {
+        **meta,
+        **acc.summary(),
+        "grid": grid_rows(acc),
+        "alpha_covariance": alpha.summary() if alpha is not None else None,
+        "alpha_covariance_paper": paper_alpha.summary() if paper_alpha is not None else None,
+    }
 
 
-def timings(acc: Accuracy, alpha: AlphaCovariance | None, paper_alpha: AlphaCovariance | None,
-            meta: dict[str, Any]) -> list[tuple[str, str]]:
+def timings(
+    acc: Accuracy, alpha: AlphaCovariance | None, paper_alpha: AlphaCovariance | None, meta: dict[str, Any]
+) -> list[tuple[str, str]]:
     """Where the time went: a rate of the accuracy pass alone hides the alpha-covariance copies,
     which can be most of a run."""
-    rows = [("time, accuracy", f"{acc.seconds:.1f} s ({acc.samples / acc.seconds:.1f} formulas/s)"
-             if acc.seconds else f"{acc.seconds:.1f} s")]
+    rows = [
+        (
+            "time, accuracy",
+            f"{acc.seconds:.1f} s ({acc.samples / acc.seconds:.1f} formulas/s)"
+            if acc.seconds
+            else f"{acc.seconds:.1f} s",
+        )
+    ]
     for cov, what in ((alpha, "time, alpha-covariance"), (paper_alpha, "time, papers' way")):
         if cov is not None and cov.samples:
             inputs = sum(r.variants for r in cov.rows.values())
@@ -82,8 +112,13 @@ def _pct(x: float) -> str:
     return f"{100 * x:.2f}%"
 
 
-def render(console: Any, acc: Accuracy, alpha: AlphaCovariance | None, meta: dict[str, Any],
-           paper_alpha: AlphaCovariance | None = None) -> None:
+def render(
+    console: Any,
+    acc: Accuracy,
+    alpha: AlphaCovariance | None,
+    meta: dict[str, Any],
+    paper_alpha: AlphaCovariance | None = None,
+) -> None:
     """Summary, accuracy grid and alpha-covariance as rich tables on `console`."""
     from rich.table import Table
 
@@ -115,18 +150,22 @@ def render(console: Any, acc: Accuracy, alpha: AlphaCovariance | None, meta: dic
         cells = [grid.get((aps, b)) for b in buckets]
         n = sum(c.samples for c in cells if c)
         k = sum(c.correct for c in cells if c)
-        table.add_row(str(aps), *[f"{100 * c.correct / c.samples:.1f}" if c else "" for c in cells],
-                      f"{100 * k / n:.1f}")
+        table.add_row(
+            str(aps), *[f"{100 * c.correct / c.samples:.1f}" if c else "" for c in cells], f"{100 * k / n:.1f}"
+        )
     console.print(table)
 
     for cov, title in ((alpha, "alpha-covariance"), (paper_alpha, "alpha-covariance, papers' way")):
         if cov is None or not cov.samples:
             continue
-        t = Table(title=f"{title} ({'permutations' if not cov.pool else f'renamings into {cov.pool} AP slots'}, "
-                        f"at most {cov.max_variants} variants a formula)")
+        t = Table(
+            title=f"{title} ({'permutations' if not cov.pool else f'renamings into {cov.pool} AP slots'}, "
+            f"at most {cov.max_variants} variants a formula)"
+        )
         for name in ("APs", "formulas", "variants", "alpha-covariance", "fully invariant"):
             t.add_column(name, justify="right")
         for row in sorted(cov.rows.values(), key=lambda r: r.n_aps):
-            t.add_row(str(row.n_aps), str(row.samples), str(row.variants), _pct(row.alpha),
-                      _pct(row.invariant / row.samples))
+            t.add_row(
+                str(row.n_aps), str(row.samples), str(row.variants), _pct(row.alpha), _pct(row.invariant / row.samples)
+            )
         console.print(t)

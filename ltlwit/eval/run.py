@@ -66,8 +66,11 @@ class EvalOptions:
             raise ValueError(f"need beam >= 1 and 1 <= top <= beam (got beam {self.beam}, top {self.top})")
         if self.alpha_samples < 0 or self.alpha_variants < 2 or self.size_bucket < 1:  # type: ignore[operator]
             raise ValueError("alpha samples must be >= 0, alpha variants >= 2, size bucket >= 1")
-        if (self.paper_alpha_samples < 0 or self.paper_alpha_variants < 2  # type: ignore[operator]
-                or self.paper_alpha_pool < 0):
+        if (
+            self.paper_alpha_samples < 0
+            or self.paper_alpha_variants < 2  # type: ignore[operator]
+            or self.paper_alpha_pool < 0
+        ):
             raise ValueError("paper alpha samples and pool must be >= 0, paper alpha variants >= 2")
 
 
@@ -125,21 +128,36 @@ class Evaluation:
 
         top = options.top or options.beam
         batch = max(options.batch_size, 1)
-        accuracy = evaluate(self.samples, self.predictor, self.task, top=top, size_bucket=options.size_bucket,
-                            batch=batch, progress=step("accuracy"), validators=options.validators,
-                            on_sample=on_sample)
+        accuracy = evaluate(
+            self.samples,
+            self.predictor,
+            self.task,
+            top=top,
+            size_bucket=options.size_bucket,
+            batch=batch,
+            progress=step("accuracy"),
+            validators=options.validators,
+            on_sample=on_sample,
+        )
         done += len(self.samples)
         alpha = paper_alpha = None
         if plan.alpha is not None:
             alpha = measure_alpha(plan.alpha, self.predictor, batch, step("alpha-covariance"))
             done += plan.alpha.inputs
         if plan.paper_alpha is not None:
-            paper_alpha = measure_alpha(plan.paper_alpha, self.predictor, batch,
-                                        step("alpha-covariance, whole AP pool"))
-        meta = {**self.meta, "task": self.task, "top": top, "limit": options.limit,
-                "alpha_samples": options.alpha_samples, "paper_alpha_samples": options.paper_alpha_samples,
-                "paper_alpha_variants": options.paper_alpha_variants,
-                "wall_seconds": round(time.perf_counter() - self.began, 3)}
+            paper_alpha = measure_alpha(
+                plan.paper_alpha, self.predictor, batch, step("alpha-covariance, whole AP pool")
+            )
+        meta = {
+            **self.meta,
+            "task": self.task,
+            "top": top,
+            "limit": options.limit,
+            "alpha_samples": options.alpha_samples,
+            "paper_alpha_samples": options.paper_alpha_samples,
+            "paper_alpha_variants": options.paper_alpha_variants,
+            "wall_seconds": round(time.perf_counter() - self.began, 3),
+        }
         return EvalResult(accuracy, alpha, meta, paper_alpha)
 
 
@@ -150,27 +168,40 @@ def prepare(options: EvalOptions, predictor: Predictor | None = None, task: str 
     meta: dict[str, Any] = {"model": options.model, "data": options.data, "beam": options.beam}
     if predictor is None:
         from ltlwit.neural import registry
+
         info = registry.resolve(options.model)
         model, manifest = registry.load(options.model, device="cpu", threads=options.threads)
         task = manifest["task"]
-        predictor = NeuralPredictor(model, beam=options.beam, n_best=options.top or options.beam,
-                                    batch_size=options.batch_size, device=options.device, max_len=options.max_len)
+        predictor = NeuralPredictor(
+            model,
+            beam=options.beam,
+            n_best=options.top or options.beam,
+            batch_size=options.batch_size,
+            device=options.device,
+            max_len=options.max_len,
+        )
         meta.update(arch=manifest.get("arch"), model_source=info.source, parameters=manifest.get("parameters"))
     if task is None:
         raise ValueError("a predictor needs its task")
     try:
         samples = load_samples(options.data, task, options.limit)
     except TaskMismatch as e:
-        raise ValueError(f"{e.where}: {e.what}: model {options.model!r} was trained for {TASK_FORMULAS[e.task]}") \
-            from None
+        raise ValueError(
+            f"{e.where}: {e.what}: model {options.model!r} was trained for {TASK_FORMULAS[e.task]}"
+        ) from None
     if not samples:
         raise ValueError(f"{options.data}: no samples")
     plan = EvalPlan(len(samples), _alpha_plan(options, samples), _paper_alpha_plan(options, samples))
     return Evaluation(options, predictor, task, samples, plan, meta, began)
 
 
-def run_eval(options: EvalOptions, predictor: Predictor | None = None, task: str | None = None,
-             progress: Progress | None = None, on_sample: SampleHook | None = None) -> EvalResult:
+def run_eval(
+    options: EvalOptions,
+    predictor: Predictor | None = None,
+    task: str | None = None,
+    progress: Progress | None = None,
+    on_sample: SampleHook | None = None,
+) -> EvalResult:
     """`prepare`, then run."""
     return prepare(options, predictor, task).run(progress, on_sample)
 
@@ -183,10 +214,14 @@ def _alpha_plan(options: EvalOptions, samples: list[Sample]) -> AlphaPlan | None
     """Formulas with alpha-equivalent copies (two APs or more, or one into a pool of slots)."""
     if not options.alpha_samples:
         return None
-    eligible = [s.formula for s in samples
-                if math.perm(max(options.alpha_pool, len(s.formula.aps())), len(s.formula.aps())) >= 2]
-    return plan_alpha(_subset(eligible, options.alpha_samples, options.seed), options.alpha_pool,
-                      options.alpha_variants, options.seed)
+    eligible = [
+        s.formula
+        for s in samples
+        if math.perm(max(options.alpha_pool, len(s.formula.aps())), len(s.formula.aps())) >= 2
+    ]
+    return plan_alpha(
+        _subset(eligible, options.alpha_samples, options.seed), options.alpha_pool, options.alpha_variants, options.seed
+    )
 
 
 def _paper_alpha_plan(options: EvalOptions, samples: list[Sample]) -> AlphaPlan | None:

@@ -52,8 +52,11 @@ class Core:
     @property
     def minimal(self) -> bool:
         """Proven: every member needed and, for a fine core, every kept occurrence too."""
-        return (all(w is not None for w in self.witnesses) and self.fine_complete
-                and all(w is not None for _, w in self.fine_witnesses))
+        return (
+            all(w is not None for w in self.witnesses)
+            and self.fine_complete
+            and all(w is not None for _, w in self.fine_witnesses)
+        )
 
     @property
     def formulas(self) -> tuple[Formula, ...]:
@@ -65,19 +68,18 @@ def top_conjuncts(formula: Formula) -> tuple[Formula, ...]:
     return tuple(conjuncts(formula)) or (formula,)
 
 
-def unsat_core(parts: Sequence[Formula], decide: Callable[[Formula], Result],
-               expired: Callable[[], bool] = lambda: False) -> Core:
+def unsat_core(
+    parts: Sequence[Formula], decide: Callable[[Formula], Result], expired: Callable[[], bool] = lambda: False
+) -> Core:
     """A core of the unsatisfiable conjunction of `parts` (module docstring). `expired()`
     stops the extraction early (the run's deadline): the core found so far is returned, not
     proven minimal."""
     parts = tuple(parts)
-    members, needed, _ = _shrink(list(range(len(parts))), lambda kept: decide(And(*(parts[i] for i in kept))),
-                                 expired)
+    members, needed, _ = _shrink(list(range(len(parts))), lambda kept: decide(And(*(parts[i] for i in kept))), expired)
     return Core(parts, tuple(members), tuple(needed.get(m) for m in members))
 
 
-def fine_core(core: Core, decide: Callable[[Formula], Result],
-              expired: Callable[[], bool] = lambda: False) -> Core:
+def fine_core(core: Core, decide: Callable[[Formula], Result], expired: Callable[[], bool] = lambda: False) -> Core:
     """The core with as many subformula occurrences of its members as possible weakened to a
     constant (`1` where the occurrence is positive, `0` where negative: `ltlwit.logic.polarity`)
     while their conjunction stays unsatisfiable, as BLACK's `-c` does: it shows which parts of
@@ -94,8 +96,11 @@ def fine_core(core: Core, decide: Callable[[Formula], Result],
     signs = [polarities(m) for m in members]
 
     def below(k: int, position: int) -> list[tuple[int, int]]:
-        return [(k, c) for c in child_positions(trees[k][position], position)
-                if not trees[k][c].is_constant and signs[k][c] != 0]
+        return [
+            (k, c)
+            for c in child_positions(trees[k][position], position)
+            if not trees[k][c].is_constant and signs[k][c] != 0
+        ]
 
     def weakened(occurrences: Iterable[tuple[int, int]]) -> tuple[Formula, ...]:
         by_member: dict[int, dict[int, Formula]] = {}
@@ -109,16 +114,20 @@ def fine_core(core: Core, decide: Callable[[Formula], Result],
     while frontier:
         level = frontier
         kept, needed, complete = _shrink(
-            level, lambda keep: decide(And(*weakened(replaced | (set(level) - set(keep))))), expired)
+            level, lambda keep: decide(And(*weakened(replaced | (set(level) - set(keep))))), expired
+        )
         replaced |= set(level) - set(kept)
         proofs.update((o, needed.get(o)) for o in kept)
         frontier = [c for o in kept for c in below(*o)]
         if not complete:  # the deadline: what lies below stays, unproven
             break
     moved = [_positions_after(trees[k], {p for j, p in replaced if j == k}) for k in range(len(members))]
-    return replace(core, fine=weakened(replaced),
-                   fine_witnesses=tuple(((k, moved[k][p]), w) for (k, p), w in proofs.items()),
-                   fine_complete=not frontier)
+    return replace(
+        core,
+        fine=weakened(replaced),
+        fine_witnesses=tuple(((k, moved[k][p]), w) for (k, p), w in proofs.items()),
+        fine_complete=not frontier,
+    )
 
 
 def _positions_after(nodes: list[Formula], replaced: set[int]) -> dict[int, int]:
@@ -138,8 +147,9 @@ def _positions_after(nodes: list[Formula], replaced: set[int]) -> dict[int, int]
 T = TypeVar("T")
 
 
-def _shrink(candidates: list[T], ask: Callable[[list[T]], Result],
-            expired: Callable[[], bool]) -> tuple[list[T], dict[T, Witness], bool]:
+def _shrink(
+    candidates: list[T], ask: Callable[[list[T]], Result], expired: Callable[[], bool]
+) -> tuple[list[T], dict[T, Witness], bool]:
     """Deletion in halving chunks (module docstring): the candidates that stay, where
     `ask(kept)` answers the question with only `kept` of the candidates (unsatisfiable: the
     others may go); the witness that shows each one needed; False when `expired()` stopped it."""
@@ -151,8 +161,8 @@ def _shrink(candidates: list[T], ask: Callable[[list[T]], Result],
         while k < len(members):
             if expired():
                 return members, needed, False
-            dropped = members[k:k + chunk]
-            rest = members[:k] + members[k + chunk:]
+            dropped = members[k : k + chunk]
+            rest = members[:k] + members[k + chunk :]
             answer = ask(rest)
             if isinstance(answer, Unsat):
                 members = rest
@@ -178,8 +188,9 @@ class Conflicts:
     complete: bool
 
 
-def all_conflicts(parts: Sequence[Formula], decide: Callable[[Formula], Result],
-                  expired: Callable[[], bool] = lambda: False) -> Conflicts:
+def all_conflicts(
+    parts: Sequence[Formula], decide: Callable[[Formula], Result], expired: Callable[[], bool] = lambda: False
+) -> Conflicts:
     """MARCO (Liffiton et al., 2016): a SAT solver over one selector per part holds the subsets
     not yet explored; a seed taken from it, as large as it allows, is asked of the engine: a
     satisfiable one grows to a maximal satisfiable subset, whose complement is a minimal

@@ -151,8 +151,10 @@ def _template(node: Formula) -> Formula | None:
             raise ValueError(f"unknown Declare template {term.name!r} (did you mean {close[0]!r}?)")
         return None
     if len(args) != _ARITY[name]:
-        raise ValueError(f"the Declare template {term.name} takes {_ARITY[name]} "
-                         f"activit{'y' if _ARITY[name] == 1 else 'ies'}, not {len(args)}")
+        raise ValueError(
+            f"the Declare template {term.name} takes {_ARITY[name]} "
+            f"activit{'y' if _ARITY[name] == 1 else 'ies'}, not {len(args)}"
+        )
     return TEMPLATES[name](*args)
 
 

@@ -18,8 +18,8 @@ which keeps the tree positional encoding of the neural models well defined.
 from __future__ import annotations
 
 import gc
-import zlib
 import weakref
+import zlib
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
@@ -71,8 +71,7 @@ class _Fields:
     attribute stores, and then becomes a `Formula`, which forbids them: `object.__setattr__`
     for each of nine fields cost a microsecond per node, a second on a multi-megabyte parse."""
 
-    __slots__ = ("op", "children", "name", "size", "temporal", "past", "weak", "data", "_aps", "_hash",
-                 "__weakref__")
+    __slots__ = ("op", "children", "name", "size", "temporal", "past", "weak", "data", "_aps", "_hash", "__weakref__")
 
     op: str
     children: tuple["Formula", ...]
@@ -304,8 +303,11 @@ def make(op: str, *children: Formula, name: str | None = None) -> Formula:
     raise ValueError(f"bad operator/arity: {op!r}/{len(children)}")
 
 
-def transform(formula: Formula, rule: Callable[[Formula, tuple[Formula, ...]], Formula],
-              skip: Callable[[Formula], bool] | None = None) -> Formula:
+def transform(
+    formula: Formula,
+    rule: Callable[[Formula, tuple[Formula, ...]], Formula],
+    skip: Callable[[Formula], bool] | None = None,
+) -> Formula:
     """Rebuild `formula` bottom-up: each node becomes `rule(node, transformed_children)`.
 
     Iterative (10,000-deep formulas are fine) and each shared subformula is visited once; the
@@ -332,8 +334,12 @@ def transform(formula: Formula, rule: Callable[[Formula, tuple[Formula, ...]], F
 TICK = 4096
 
 
-def postorder(formula: Formula, descend: Callable[[Formula], bool] | None = None,
-              skip: set[Formula] | None = None, tick: Callable[[], None] | None = None) -> list[Formula]:
+def postorder(
+    formula: Formula,
+    descend: Callable[[Formula], bool] | None = None,
+    skip: set[Formula] | None = None,
+    tick: Callable[[], None] | None = None,
+) -> list[Formula]:
     """Distinct nodes, children before parents (left to right), without recursion.
 
     `descend(node)` False keeps a node's subtree out (the node itself is still listed): the

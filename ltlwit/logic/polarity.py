@@ -74,8 +74,8 @@ def replace_many(formula: Formula, values: Mapping[int, Formula]) -> Formula:
         node, position, ready = stack.pop()
         if ready:
             n = len(node.children)
-            kids = tuple(built[len(built) - n:])
-            del built[len(built) - n:]
+            kids = tuple(built[len(built) - n :])
+            del built[len(built) - n :]
             built.append(node if all(k is c for k, c in zip(kids, node.children)) else Formula(node.op, kids))
         elif position in values:
             built.append(values[position])

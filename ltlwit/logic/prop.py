@@ -36,8 +36,8 @@ from typing import Callable, Iterable, Literal
 from pysat.solvers import Minisat22
 
 from ltlwit.logic.assignment import Assignment
-from ltlwit.logic.formula import Formula, postorder
 from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfTime, Watchdog
+from ltlwit.logic.formula import Formula, postorder
 from ltlwit.logic.result import Sat, Unknown, Unsat
 
 Backend = Literal["tseitin", "aiger"]
@@ -128,8 +128,9 @@ class _Encoding:
         model = solver.get_model()
         return [(name, model[v - 1] > 0) for name, v in self.var.items() if v <= len(model)]
 
-    def refutes_negation(self, solver: Minisat22 | None, lits: list[int],
-                         limit: Limit | None = None) -> list[int] | None:
+    def refutes_negation(
+        self, solver: Minisat22 | None, lits: list[int], limit: Limit | None = None
+    ) -> list[int] | None:
         """If ¬φ ∧ lits is unsat (lits entail φ), the core among `lits`; otherwise None."""
         if solver is None:
             return [] if self.root else None
@@ -233,8 +234,9 @@ def _solve(solver: Minisat22, assumptions: list[int], limit: Limit | None) -> bo
     return result
 
 
-def solve_prop(formula: Formula, budget: Budget | None = None, *,
-               backend: Backend = "tseitin") -> Sat | Unsat | Unknown:
+def solve_prop(
+    formula: Formula, budget: Budget | None = None, *, backend: Backend = "tseitin"
+) -> Sat | Unsat | Unknown:
     """Sat(subset-minimal partial Assignment) or Unsat("sat-solver"); Unknown when `budget`'s
     deadline or memory ceiling is reached first (a watchdog interrupts the SAT calls).
 
@@ -341,8 +343,9 @@ def _reference_backend(module: str):  # -> the module
     try:
         return importlib.import_module(module)
     except ImportError as exc:
-        raise ImportError(f"backend='aiger' needs py-aiger and py-aiger-sat "
-                          f"(pip install 'ltlwit[aiger]'): {exc}") from exc
+        raise ImportError(
+            f"backend='aiger' needs py-aiger and py-aiger-sat (pip install 'ltlwit[aiger]'): {exc}"
+        ) from exc
 
 
 def _aiger_solver(expr):

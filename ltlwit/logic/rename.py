@@ -78,16 +78,21 @@ class Renaming:
             return self._map[name]
         except KeyError:
             known = ", ".join(map(repr, self.slots)) or "none"
-            raise ValueError(f"{what} mentions AP {name!r}, which this renaming does not cover "
-                             f"(it covers {known})") from None
+            raise ValueError(
+                f"{what} mentions AP {name!r}, which this renaming does not cover (it covers {known})"
+            ) from None
 
     def apply(self, formula: Formula) -> Formula:
         """The formula with every AP renamed; iterative, shared subformulas renamed once."""
         for name in formula.aps():
             self._target(name, "the formula")
         mapping = self._map
-        return transform(formula, lambda node, kids: ap(mapping[node.name]) if node.op == "ap"
-                         else node if not kids else Formula(node.op, kids))
+        return transform(
+            formula,
+            lambda node, kids: (
+                ap(mapping[node.name]) if node.op == "ap" else node if not kids else Formula(node.op, kids)
+            ),
+        )
 
     def apply_trace(self, trace: Trace) -> Trace:
         for name in trace.aps():

@@ -59,17 +59,20 @@ def _rule(node: Formula, kids: tuple[Formula, ...]) -> Formula:
 
 def _lattice(absorbing: Formula, unit: Formula) -> Callable[[Formula, Formula], Formula | None]:
     """`&` (0 absorbs, 1 is the unit) and `|` (the other way round); both idempotent."""
+
     def rule(a: Formula, b: Formula) -> Formula | None:
         if absorbing in (a, b):
             return absorbing
         if a == unit or a == b:
             return b
         return a if b == unit else None
+
     return rule
 
 
 def _parity(unit: Formula) -> Callable[[Formula, Formula], Formula | None]:
     """`<->` (unit 1) and `xor` (unit 0): f op f is the unit; the other constant negates."""
+
     def rule(a: Formula, b: Formula) -> Formula | None:
         if a == b:
             return unit
@@ -79,6 +82,7 @@ def _parity(unit: Formula) -> Callable[[Formula, Formula], Formula | None]:
             if _constant(x):
                 return _neg(y)
         return None
+
     return rule
 
 
@@ -114,6 +118,14 @@ def _strong_release(a: Formula, b: Formula) -> Formula | None:
     return b if a == TRUE or a == b else None  # 1 M f = f, f M f = f
 
 
-_BINARY = {"&": _lattice(FALSE, TRUE), "|": _lattice(TRUE, FALSE), "->": _implies,
-           "<->": _parity(TRUE), "xor": _parity(FALSE),
-           "U": _until, "R": _release, "W": _weak_until, "M": _strong_release}
+_BINARY = {
+    "&": _lattice(FALSE, TRUE),
+    "|": _lattice(TRUE, FALSE),
+    "->": _implies,
+    "<->": _parity(TRUE),
+    "xor": _parity(FALSE),
+    "U": _until,
+    "R": _release,
+    "W": _weak_until,
+    "M": _strong_release,
+}

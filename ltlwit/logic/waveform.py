@@ -27,8 +27,10 @@ def instants(trace: Trace, passes: int = PASSES) -> tuple[list[Formula], list[bo
     """The steps at each instant (a lasso unrolled `passes` times) and where a pass through the
     loop starts."""
     steps = list(trace.prefix) + list(trace.cycle) * (passes if trace.cycle else 0)
-    starts = [bool(trace.cycle) and i >= len(trace.prefix) and (i - len(trace.prefix)) % len(trace.cycle) == 0
-              for i in range(len(steps))]
+    starts = [
+        bool(trace.cycle) and i >= len(trace.prefix) and (i - len(trace.prefix)) % len(trace.cycle) == 0
+        for i in range(len(steps))
+    ]
     return steps, starts
 
 
@@ -68,8 +70,9 @@ def signals(traces: Sequence[Trace]) -> list[str]:
     return list(seen)
 
 
-def vcd(scopes: Sequence[tuple[str, Trace]], passes: int = PASSES, date: str | None = None,
-        comments: Sequence[str] = ()) -> str:
+def vcd(
+    scopes: Sequence[tuple[str, Trace]], passes: int = PASSES, date: str | None = None, comments: Sequence[str] = ()
+) -> str:
     """One VCD document with a scope per trace (`scopes`: name, trace), one time unit per
     instant; propositions are 1-bit wires, integers 64-bit integers, other values reals
     (rationals as floats: VCD has no exact ones), enumeration values strings."""
@@ -86,10 +89,15 @@ def vcd(scopes: Sequence[tuple[str, Trace]], passes: int = PASSES, date: str | N
         lines.append(f"$var wire 1 {mine['loop']} loop $end")
         for sig in signals([trace]):
             seen = [values(s).get(sig) for s in steps]
-            kind[sig] = "wire" if all(v is None or isinstance(v, bool) for v in seen) else \
-                "integer" if all(v is None or isinstance(v, int) and not isinstance(v, bool) and abs(v) < 1 << 63
-                                 for v in seen) else \
-                "string" if any(isinstance(v, str) for v in seen) else "real"
+            kind[sig] = (
+                "wire"
+                if all(v is None or isinstance(v, bool) for v in seen)
+                else "integer"
+                if all(v is None or isinstance(v, int) and not isinstance(v, bool) and abs(v) < 1 << 63 for v in seen)
+                else "string"
+                if any(isinstance(v, str) for v in seen)
+                else "real"
+            )
             mine[sig] = _id(counter)
             counter += 1
             width = {"wire": 1, "integer": 64, "real": 64, "string": 1}[kind[sig]]
@@ -141,8 +149,17 @@ def _vcd_value(value: Value, kind: str, code: str) -> str:
     if kind == "wire":
         return ("x" if value is None else "1" if value else "0") + code
     if kind == "integer":
-        return ("bx" if value is None else "b" + format(value, "b") if value >= 0  # type: ignore[operator]
-                else "b" + format((1 << 64) + value, "064b")) + " " + code  # type: ignore[operator]
+        return (
+            (
+                "bx"
+                if value is None
+                else "b" + format(value, "b")
+                if value >= 0  # type: ignore[operator]
+                else "b" + format((1 << 64) + value, "064b")
+            )
+            + " "
+            + code
+        )  # type: ignore[operator]
     if kind == "string":
         return "s" + ("x" if value is None else str(value)) + " " + code
     return ("r" + ("nan" if value is None else repr(float(value)))) + " " + code  # type: ignore[arg-type]
@@ -155,17 +172,21 @@ def svg(trace: Trace, passes: int = PASSES, highlight: Sequence[str] = ()) -> st
     names = signals([trace])
     col, row, left = 48, 28, 12 + 8 * max([len(n) for n in names] + [4])
     width, height = left + col * len(steps) + 12, 30 + row * len(names) + 10
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'font-family="monospace" font-size="12">',
-           '<defs><pattern id="free" width="6" height="6" patternUnits="userSpaceOnUse">'
-           '<path d="M0 6 L6 0" stroke="#bbb"/></pattern></defs>']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'font-family="monospace" font-size="12">',
+        '<defs><pattern id="free" width="6" height="6" patternUnits="userSpaceOnUse">'
+        '<path d="M0 6 L6 0" stroke="#bbb"/></pattern></defs>',
+    ]
     for i in range(len(steps)):
         x = left + col * i
         if trace.cycle and i >= len(trace.prefix):
             out.append(f'<rect x="{x}" y="18" width="{col}" height="{height - 18}" fill="#f2f6ff"/>')
         if starts[i]:
-            out.append(f'<line x1="{x}" y1="14" x2="{x}" y2="{height}" stroke="#36c" stroke-dasharray="3,2"/>'
-                       f'<text x="{x + 2}" y="12" fill="#36c">loop</text>')
+            out.append(
+                f'<line x1="{x}" y1="14" x2="{x}" y2="{height}" stroke="#36c" stroke-dasharray="3,2"/>'
+                f'<text x="{x + 2}" y="12" fill="#36c">loop</text>'
+            )
         out.append(f'<text x="{x + col / 2 - 4}" y="{height - 2 if not names else 26}" fill="#888">{i}</text>')
     for r, name in enumerate(names):
         y = 30 + row * r
@@ -178,13 +199,18 @@ def svg(trace: Trace, passes: int = PASSES, highlight: Sequence[str] = ()) -> st
                 out.append(f'<rect x="{x}" y="{y + 4}" width="{col}" height="{row - 8}" fill="url(#free)"/>')
             elif isinstance(v, bool):
                 level = y + 5 if v else y + row - 5
-                out.append(f'<line x1="{x}" y1="{level}" x2="{x + col}" y2="{level}" stroke="{color}" stroke-width="2"/>')
+                out.append(
+                    f'<line x1="{x}" y1="{level}" x2="{x + col}" y2="{level}" stroke="{color}" stroke-width="2"/>'
+                )
                 if i and isinstance(values(steps[i - 1]).get(name), bool) and values(steps[i - 1]).get(name) != v:
-                    out.append(f'<line x1="{x}" y1="{y + 5}" x2="{x}" y2="{y + row - 5}" stroke="{color}" '
-                               'stroke-width="2"/>')
+                    out.append(
+                        f'<line x1="{x}" y1="{y + 5}" x2="{x}" y2="{y + row - 5}" stroke="{color}" stroke-width="2"/>'
+                    )
             else:
-                out.append(f'<rect x="{x + 1}" y="{y + 5}" width="{col - 2}" height="{row - 10}" fill="none" '
-                           f'stroke="{color}"/><text x="{x + 4}" y="{y + 18}">{escape(_short(v))}</text>')
+                out.append(
+                    f'<rect x="{x + 1}" y="{y + 5}" width="{col - 2}" height="{row - 10}" fill="none" '
+                    f'stroke="{color}"/><text x="{x + 4}" y="{y + 18}">{escape(_short(v))}</text>'
+                )
     out.append("</svg>")
     return "\n".join(out)
 

@@ -54,13 +54,20 @@ def logic_of(formula: Formula, logic: str = "auto") -> str:
         # No CLI flag here: `ltlwit.solve(..., logic="prop")` reports this as it is.
         raise ValueError("logic prop is for propositional formulas, and this one has temporal operators")
     if logic == "prop" and formula.data:
-        raise ValueError("logic prop is for propositional formulas, and this one compares data (its witness is a "
-                         "trace of values: --logic ltl or auto)")
+        raise ValueError(
+            "logic prop is for propositional formulas, and this one compares data (its witness is a "
+            "trace of values: --logic ltl or auto)"
+        )
     return logic
 
 
-def holds(formula: Formula, witness: Witness, engine: str = "auto", semantics: str | None = None,
-          declarations: Declarations | None = None) -> bool:
+def holds(
+    formula: Formula,
+    witness: Witness,
+    engine: str = "auto",
+    semantics: str | None = None,
+    declarations: Declarations | None = None,
+) -> bool:
     """Whether `witness` witnesses `formula`. ValueError when that cannot be judged: an
     assignment for a temporal formula, an assignment naming an AP the formula lacks, a formula
     too deep for the checker, a trace of the other kind than `semantics` asks for (a lasso
@@ -74,23 +81,30 @@ def holds(formula: Formula, witness: Witness, engine: str = "auto", semantics: s
         if semantics is not None and witness.finite != (semantics == "finite"):
             raise ValueError(
                 "a finite trace (no cycle{...}), but the semantics is infinite: give a lasso, or --semantics finite"
-                if witness.finite else
-                "a lasso trace (with a cycle), but the semantics is finite: give a finite trace (a; b; c), "
-                "or --semantics infinite")
+                if witness.finite
+                else "a lasso trace (with a cycle), but the semantics is finite: give a finite trace (a; b; c), "
+                "or --semantics infinite"
+            )
 
         return bool(ltl.holds(formula, witness, engine=engine, declarations=declarations))
     if isinstance(witness, Assignment):
         if formula.temporal:
-            raise ValueError("an assignment witnesses only propositional formulas; this one is temporal "
-                             "(give a lasso trace)")
+            raise ValueError(
+                "an assignment witnesses only propositional formulas; this one is temporal (give a lasso trace)"
+            )
         from ltlwit.logic.prop import entails
 
         return entails(witness, formula)
     raise TypeError(f"a witness is a Trace or an Assignment, not {type(witness).__name__}")
 
 
-def is_witness(formula: Formula, candidate: Prediction, engine: str = "auto",
-               semantics: str | None = "infinite", declarations: Declarations | None = None) -> bool:
+def is_witness(
+    formula: Formula,
+    candidate: Prediction,
+    engine: str = "auto",
+    semantics: str | None = "infinite",
+    declarations: Declarations | None = None,
+) -> bool:
     """`holds`, for candidates nobody vouches for: an `Invalid` output, or one that cannot be
     judged (a finite trace from a model of lassos...), is no witness."""
     if isinstance(candidate, Invalid):
@@ -107,7 +121,7 @@ def minimise(assignment: Assignment, formula: Formula) -> Assignment:
     monotone, so one pass is enough."""
     values = list(assignment.values)
     for i in range(len(values) - 1, -1, -1):
-        smaller = values[:i] + values[i + 1:]
+        smaller = values[:i] + values[i + 1 :]
         if holds(formula, Assignment(tuple(smaller))):
             values = smaller
     return Assignment(tuple(values))
@@ -157,8 +171,11 @@ def _parse_assignment_for(text: str, formula: Formula) -> Assignment:
 
     readings: list[Assignment] = []
     errors: list[ValueError] = []
-    for reader in (parse_assignment, lambda t: parse_cube(t, parse_formula(t, "spot")),
-                   lambda t: parse_cube(t, parse_formula(t, "lbt"))):
+    for reader in (
+        parse_assignment,
+        lambda t: parse_cube(t, parse_formula(t, "spot")),
+        lambda t: parse_cube(t, parse_formula(t, "lbt")),
+    ):
         try:
             readings.append(reader(text))
         except ValueError as exc:
@@ -185,8 +202,12 @@ def same_words(a: Witness, b: Witness) -> bool:
     if any(step.data for step in a.steps + b.steps):  # values: the same words only if written alike
         return False
     if a.finite or b.finite:
-        return a.finite and b.finite and len(a.prefix) == len(b.prefix) \
+        return (
+            a.finite
+            and b.finite
+            and len(a.prefix) == len(b.prefix)
             and all(_equivalent(x, y) for x, y in zip(a.prefix, b.prefix))
+        )
     from math import lcm
 
     def at(t: Trace, i: int) -> Formula:
@@ -228,11 +249,14 @@ def excluding(witness: Witness, aps: Sequence[str]) -> Formula | None:
 
     if witness.finite:
         steps = list(witness.steps)
-        return Not(And(*(later(i, step) for i, step in enumerate(steps)), later(len(steps) - 1, Formula("wX", (FALSE,)))))
+        return Not(
+            And(*(later(i, step) for i, step in enumerate(steps)), later(len(steps) - 1, Formula("wX", (FALSE,))))
+        )
     letters = concrete(witness, aps).steps
     same = And(*(Formula("<->", (ap(n), later(len(witness.cycle), ap(n)))) for n in aps))
-    return Not(And(*(later(i, letter) for i, letter in enumerate(letters)),
-                   later(len(witness.prefix), Formula("G", (same,)))))
+    return Not(
+        And(*(later(i, letter) for i, letter in enumerate(letters)), later(len(witness.prefix), Formula("G", (same,))))
+    )
 
 
 def concrete(witness: Trace, aps: Sequence[str]) -> Trace:

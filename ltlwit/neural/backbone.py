@@ -87,9 +87,18 @@ class Attention(nn.Module):
     def _split(self, x: Tensor) -> Tensor:  # (N, T, d) -> (N, H, T, hd)
         return x.unflatten(-1, (self.heads, -1)).transpose(1, 2)
 
-    def forward(self, x: Tensor, source: Tensor | None = None, mask: Tensor | None = None,
-                causal: bool = False, cache: dict[str, Tensor] | None = None,
-                static: bool = False, groups: int | Tensor = 1, offset: int = 0, streams: int = 1) -> Tensor:
+    def forward(
+        self,
+        x: Tensor,
+        source: Tensor | None = None,
+        mask: Tensor | None = None,
+        causal: bool = False,
+        cache: dict[str, Tensor] | None = None,
+        static: bool = False,
+        groups: int | Tensor = 1,
+        offset: int = 0,
+        streams: int = 1,
+    ) -> Tensor:
         """Queries from x (N, T, d), keys/values from `source` (x when None).
 
         `mask` (bool, True = attend) broadcasts to (N, H, T, S). `groups` (causal attention to a
@@ -137,8 +146,9 @@ class Attention(nn.Module):
         sharers = q.shape[0] // k.shape[0]
         if sharers > 1 and not causal:
             q = _fold(q, sharers, streams)
-        y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=causal and mask is None,
-                                           dropout_p=self.dropout if self.training else 0.0)
+        y = F.scaled_dot_product_attention(
+            q, k, v, attn_mask=mask, is_causal=causal and mask is None, dropout_p=self.dropout if self.training else 0.0
+        )
         if sharers > 1 and not causal:
             y = _unfold(y, sharers, streams)
         return self.out(y.transpose(1, 2).flatten(2))
@@ -196,8 +206,9 @@ class FeedForward(nn.Module):
             return self.down(F.relu(self.up(flat), inplace=True))
         # On a CPU, block by block: 3x faster for the encoder's thousands of rows, and the same
         # numbers (each row's sums are unchanged).
-        return torch.cat([self.down(F.relu(self.up(flat[i:i + FF_ROWS]), inplace=True))
-                          for i in range(0, flat.shape[0], FF_ROWS)])
+        return torch.cat(
+            [self.down(F.relu(self.up(flat[i : i + FF_ROWS]), inplace=True)) for i in range(0, flat.shape[0], FF_ROWS)]
+        )
 
 
 #: Maps per-stream hidden states (N*K, T, d) to the aggregated view (N, T, d) and K, or (a
@@ -208,8 +219,9 @@ Aggregate = Callable[[Tensor], tuple[Tensor, int | Tensor]]
 class EncoderLayer(nn.Module):
     """Per-stream self-attention (EP), attention to the aggregated view (EA), feed-forward."""
 
-    def __init__(self, d: int, heads: int, d_ff: int, dropout: float,
-                 per_stream: bool = True, aggregated: bool = False) -> None:
+    def __init__(
+        self, d: int, heads: int, d_ff: int, dropout: float, per_stream: bool = True, aggregated: bool = False
+    ) -> None:
         super().__init__()
         self.self_attn = Attention(d, heads, dropout) if per_stream else None
         self.agg_attn = Attention(d, heads, dropout) if aggregated else None
@@ -217,8 +229,9 @@ class EncoderLayer(nn.Module):
         self.norms = nn.ModuleList(nn.LayerNorm(d) for _ in range(1 + per_stream + aggregated))
         self.drop = nn.Dropout(dropout)
 
-    def forward(self, h: Tensor, mask: Tensor, aggregate: Aggregate | None = None,
-                rows: Tensor | None = None) -> Tensor:
+    def forward(
+        self, h: Tensor, mask: Tensor, aggregate: Aggregate | None = None, rows: Tensor | None = None
+    ) -> Tensor:
         """`rows`: the feed-forward's rows (`counted_rows`), None for all."""
         norms = iter(self.norms)
         if self.self_attn is not None:
@@ -233,8 +246,17 @@ class DecoderLayer(nn.Module):
     """Causal per-stream self-attention (DP), causal aggregated attention (DA), cross-attention
     to the encoder per stream (`per`, CP) and/or to its aggregated view (`agg`, CA), feed-forward."""
 
-    def __init__(self, d: int, heads: int, d_ff: int, dropout: float, per_stream: bool = True,
-                 aggregated: bool = False, cross: Sequence[str] = ("per",), cross_rope: bool = False) -> None:
+    def __init__(
+        self,
+        d: int,
+        heads: int,
+        d_ff: int,
+        dropout: float,
+        per_stream: bool = True,
+        aggregated: bool = False,
+        cross: Sequence[str] = ("per",),
+        cross_rope: bool = False,
+    ) -> None:
         super().__init__()
         self.self_attn = Attention(d, heads, dropout, rotary=True) if per_stream else None
         self.agg_attn = Attention(d, heads, dropout, rotary=True) if aggregated else None
@@ -245,9 +267,16 @@ class DecoderLayer(nn.Module):
         self.norms = nn.ModuleList(nn.LayerNorm(d) for _ in range(n))
         self.drop = nn.Dropout(dropout)
 
-    def forward(self, h: Tensor, memory: Tensor, memory_mask: Tensor, aggregate: Aggregate | None = None,
-                agg_memory: tuple[Tensor, Tensor] | None = None,
-                cache: dict[str, dict[str, Tensor]] | None = None, streams: int = 1) -> Tensor:
+    def forward(
+        self,
+        h: Tensor,
+        memory: Tensor,
+        memory_mask: Tensor,
+        aggregate: Aggregate | None = None,
+        agg_memory: tuple[Tensor, Tensor] | None = None,
+        cache: dict[str, dict[str, Tensor]] | None = None,
+        streams: int = 1,
+    ) -> Tensor:
         """`memory` has `streams` rows per input (`memory_mask` one per memory row), `h` as many
         per input and beam; `agg_memory`, the aggregated view and its mask, one row per input
         (training) or per memory row (decoding)."""
@@ -260,10 +289,10 @@ class DecoderLayer(nn.Module):
             g, k = aggregate(h)  # type: ignore[misc]
             h = next(norms)(h + self.drop(self.agg_attn(h, g, causal=True, cache=sub("agg"), groups=k)))
         for i, (mode, attn) in enumerate(zip(self.cross_modes, self.cross)):
-            src, mask, per = (memory, memory_mask, streams) if mode == "per" else \
-                (*agg_memory, 1)  # type: ignore[misc]
-            h = next(norms)(h + self.drop(attn(h, src, mask=mask, cache=sub(f"cross{i}"),
-                                               static=True, offset=offset, streams=per)))
+            src, mask, per = (memory, memory_mask, streams) if mode == "per" else (*agg_memory, 1)  # type: ignore[misc]
+            h = next(norms)(
+                h + self.drop(attn(h, src, mask=mask, cache=sub(f"cross{i}"), static=True, offset=offset, streams=per))
+            )
         return next(norms)(h + self.drop(self.ff(h)))
 
 
@@ -300,8 +329,10 @@ def keep_rows(t: Tensor, n: int, inputs: Tensor) -> Tensor:
 
 def keep_cache(cache: Cache, n: int, inputs: Tensor) -> Cache:
     """A decoding cache for `inputs` alone (beam search drops the inputs it has finished)."""
-    return [{name: {key: keep_rows(t, n, inputs) for key, t in entry.items()} for name, entry in layer.items()}
-            for layer in cache]
+    return [
+        {name: {key: keep_rows(t, n, inputs) for key, t in entry.items()} for name, entry in layer.items()}
+        for layer in cache
+    ]
 
 
 def reorder_cache(cache: Cache, rows: Tensor) -> None:

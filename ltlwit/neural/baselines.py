@@ -48,8 +48,9 @@ class FullVocabTransformer(TiedTransformer):
 
     def table(self, n_slots: int, batch: int = 1) -> Tensor:
         if n_slots > self.cfg.vocab_aps:
-            raise ValueError(f"the full-vocabulary model has {self.cfg.vocab_aps} AP embeddings; "
-                             f"this input needs {n_slots}")
+            raise ValueError(
+                f"the full-vocabulary model has {self.cfg.vocab_aps} AP embeddings; this input needs {n_slots}"
+            )
         return F.normalize(self.embedding[: N_BASE + n_slots], dim=-1)
 
 

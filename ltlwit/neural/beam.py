@@ -70,9 +70,15 @@ Hypothesis = tuple[float, tuple[int, ...]]  # (length-normalised log-probability
 
 
 @torch.inference_mode()
-def beam_hypotheses(model: nn.Module, formulas: Sequence[Formula], beam: int = 3, alpha: float = 1.0,
-                    max_len: int = 160, batch_size: int = 128,
-                    device: str | torch.device | None = None) -> list[list[Hypothesis]]:
+def beam_hypotheses(
+    model: nn.Module,
+    formulas: Sequence[Formula],
+    beam: int = 3,
+    alpha: float = 1.0,
+    max_len: int = 160,
+    batch_size: int = 128,
+    device: str | torch.device | None = None,
+) -> list[list[Hypothesis]]:
     """Every finished hypothesis per formula, best first (ties: lower ids first), distinct.
 
     Formulas must be over slot names (`a`, `b`, ..., `p26`): rename canonically first. `device`
@@ -89,7 +95,7 @@ def beam_hypotheses(model: nn.Module, formulas: Sequence[Formula], beam: int = 3
         order = sorted(range(len(formulas)), key=lambda i: formulas[i].size)
         results: list[list[Hypothesis]] = [[] for _ in formulas]
         for start in range(0, len(order), batch_size):
-            chunk = order[start:start + batch_size]
+            chunk = order[start : start + batch_size]
             for i, hyps in zip(chunk, _beam_chunk(model, [formulas[i] for i in chunk], beam, alpha, max_len, dev)):
                 results[i] = hyps
         return results
@@ -97,9 +103,16 @@ def beam_hypotheses(model: nn.Module, formulas: Sequence[Formula], beam: int = 3
         model.train(was_training)
 
 
-def beam_search(model: nn.Module, formulas: Sequence[Formula], beam: int = 3, n_best: int | None = None,
-                alpha: float = 1.0, max_len: int = 160, batch_size: int = 128,
-                device: str | torch.device | None = None) -> list[list[Candidate]]:
+def beam_search(
+    model: nn.Module,
+    formulas: Sequence[Formula],
+    beam: int = 3,
+    n_best: int | None = None,
+    alpha: float = 1.0,
+    max_len: int = 160,
+    batch_size: int = 128,
+    device: str | torch.device | None = None,
+) -> list[list[Candidate]]:
     """Top-`n_best` (<= beam, default beam) distinct decoded witnesses per formula, best first;
     token strings that are no well-formed trace/assignment are dropped (see `beam_hypotheses`)."""
     n_best = beam if n_best is None else n_best
@@ -120,8 +133,9 @@ def beam_search(model: nn.Module, formulas: Sequence[Formula], beam: int = 3, n_
     return out
 
 
-def _beam_chunk(model: nn.Module, formulas: list[Formula], k: int, alpha: float, max_len: int,
-                dev: torch.device) -> list[list[Hypothesis]]:
+def _beam_chunk(
+    model: nn.Module, formulas: list[Formula], k: int, alpha: float, max_len: int, dev: torch.device
+) -> list[list[Hypothesis]]:
     """Beam search over one batch. The encoder runs once per input (its beams share the memory);
     an input leaves the batch, its cache rows with it, as soon as it is done, so the decoder
     only ever runs the inputs still searching."""
@@ -160,16 +174,20 @@ def _beam_chunk(model: nn.Module, formulas: list[Formula], k: int, alpha: float,
         state.reorder(rows)
         scores = top.gather(1, pick)
         best = scores[:, 0].tolist()
-        going = [b for b, i in enumerate(active) if len(finished[i]) < k
-                 or best[b] / lp > sorted((s for s, _ in finished[i]), reverse=True)[k - 1]]
+        going = [
+            b
+            for b, i in enumerate(active)
+            if len(finished[i]) < k or best[b] / lp > sorted((s for s, _ in finished[i]), reverse=True)[k - 1]
+        ]
         if not going:
             break
         if len(going) < n:
             keep_inputs = torch.tensor(going, device=dev)
             state = state.keep(n, keep_inputs)
             scores = scores.index_select(0, keep_inputs)
-            tokens, history = (x.unflatten(0, (n, k)).index_select(0, keep_inputs).flatten(0, 1)
-                               for x in (tokens, history))
+            tokens, history = (
+                x.unflatten(0, (n, k)).index_select(0, keep_inputs).flatten(0, 1) for x in (tokens, history)
+            )
             active = [active[b] for b in going]
     out = []
     for hyps in finished:

@@ -167,8 +167,13 @@ class LexConfig(ModelConfig):
 
 
 #: Every architecture by the name `train --arch` and the manifests give it.
-ARCHS: dict[str, type[ModelConfig]] = {"si": SIConfig, "dual": DualConfig, "full": FullConfig,
-                                       "renaming": RenamingConfig, "lexinv": LexConfig}
+ARCHS: dict[str, type[ModelConfig]] = {
+    "si": SIConfig,
+    "dual": DualConfig,
+    "full": FullConfig,
+    "renaming": RenamingConfig,
+    "lexinv": LexConfig,
+}
 #: The baselines are built at the dual-part model's sizes (the ITE paper's, which are DeepLTL's).
 _SAME_AS = {"full": "dual", "renaming": "dual", "lexinv": "dual"}
 _DUAL_ONLY = ("d_beta",)

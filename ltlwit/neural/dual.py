@@ -27,8 +27,18 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from ltlwit.neural.backbone import (Cache, DecoderLayer, EncoderLayer, cosines, counted_rows, initial_scale,
-                                    keep_cache, keep_rows, pad_mask, reorder_cache)
+from ltlwit.neural.backbone import (
+    Cache,
+    DecoderLayer,
+    EncoderLayer,
+    cosines,
+    counted_rows,
+    initial_scale,
+    keep_cache,
+    keep_rows,
+    pad_mask,
+    reorder_cache,
+)
 from ltlwit.neural.config import DualConfig, ModelConfig
 from ltlwit.neural.positional import tree_positions
 from ltlwit.neural.tokenizer import N_BASE
@@ -67,8 +77,10 @@ def draw_betas(method: str, d_beta: int, n: int, generator: torch.Generator | No
     """(n, d_β) random parts, pairwise distinct for the discrete methods (d_β <= 32)."""
     size = sampling_set_size(method, d_beta)
     if size is not None and n > size:
-        raise ValueError(f"the dual-part model tells apart at most {size} APs ({method} β, d_β={d_beta}); "
-                         f"this input needs {n} (use the symbol-invariant model)")
+        raise ValueError(
+            f"the dual-part model tells apart at most {size} APs ({method} β, d_β={d_beta}); "
+            f"this input needs {n} (use the symbol-invariant model)"
+        )
     if method == "normal":
         return torch.randn(n, d_beta, generator=generator, device=_CPU)
     base = 2 if method == "hypercube" else 3
@@ -114,8 +126,13 @@ class DualState:
 
     def keep(self, n: int, inputs: Tensor) -> "DualState":
         """The state of `inputs` alone, out of n."""
-        return DualState(self.table, keep_rows(self.memory, n, inputs), keep_rows(self.memory_mask, n, inputs),
-                         keep_cache(self.cache, n, inputs), self.n_slots)
+        return DualState(
+            self.table,
+            keep_rows(self.memory, n, inputs),
+            keep_rows(self.memory_mask, n, inputs),
+            keep_cache(self.cache, n, inputs),
+            self.n_slots,
+        )
 
     def reorder(self, rows: Tensor) -> None:
         """Row r continues row rows[r] (beam search)."""

@@ -68,8 +68,9 @@ class Rotary(nn.Module):
         self._table: tuple[Tensor, Tensor] | None = None
 
     def _angles(self, start: int, end: int) -> tuple[Tensor, Tensor]:
-        freqs = torch.outer(torch.arange(start, end, device=self.inv_freq.device, dtype=self.inv_freq.dtype),
-                            self.inv_freq)
+        freqs = torch.outer(
+            torch.arange(start, end, device=self.inv_freq.device, dtype=self.inv_freq.dtype), self.inv_freq
+        )
         return freqs.cos(), freqs.sin()
 
     def forward(self, x: Tensor, offset: int = 0) -> Tensor:
@@ -79,7 +80,7 @@ class Rotary(nn.Module):
         else:  # decoding: one position per call, from a table made once
             if self._table is None or self._table[0].shape[0] < offset + T or self._table[0].device != x.device:
                 self._table = self._angles(0, max(2 * (offset + T), 64))
-            cos, sin = (c[offset:offset + T] for c in self._table)
+            cos, sin = (c[offset : offset + T] for c in self._table)
         cos, sin = cos.to(x.dtype), sin.to(x.dtype)
         x1, x2 = x[..., :half], x[..., half:]
         return torch.cat((x1 * cos - x2 * sin, x1 * sin + x2 * cos), dim=-1)

@@ -76,9 +76,16 @@ class ModelInfo:
     def summary(self) -> dict[str, Any]:
         """One row of `models list`."""
         training = self.manifest.get("training") or {}
-        return {"name": self.name, "source": self.source, "task": self.task, "arch": self.arch,
-                "parameters": self.parameters, "steps": training.get("steps"),
-                "device": training.get("device"), "path": self.weights_path}
+        return {
+            "name": self.name,
+            "source": self.source,
+            "task": self.task,
+            "arch": self.arch,
+            "parameters": self.parameters,
+            "steps": training.get("steps"),
+            "device": training.get("device"),
+            "path": self.weights_path,
+        }
 
 
 def check_name(name: str) -> str:
@@ -104,8 +111,11 @@ def _bundled_folder() -> Any:
 def _info(name: str, source: str, resource: Any) -> ModelInfo:
     shown = str(resource)
     manifest = _read(resource, shown)
-    weights = resource.with_name(manifest.get("weights") or f"{name}.pt") if isinstance(resource, Path) \
+    weights = (
+        resource.with_name(manifest.get("weights") or f"{name}.pt")
+        if isinstance(resource, Path)
         else _bundled_folder().joinpath(manifest.get("weights") or f"{name}.pt")
+    )
     return ModelInfo(name, source, shown, str(weights), manifest)
 
 

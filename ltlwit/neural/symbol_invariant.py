@@ -26,8 +26,18 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from ltlwit.neural.backbone import (Aggregate, Cache, DecoderLayer, EncoderLayer, cosines, counted_rows,
-                                    initial_scale, keep_rows, pad_mask, reorder_cache)
+from ltlwit.neural.backbone import (
+    Aggregate,
+    Cache,
+    DecoderLayer,
+    EncoderLayer,
+    cosines,
+    counted_rows,
+    initial_scale,
+    keep_rows,
+    pad_mask,
+    reorder_cache,
+)
 from ltlwit.neural.config import SIConfig
 from ltlwit.neural.positional import tree_positions
 from ltlwit.neural.tokenizer import N_BASE
@@ -82,16 +92,34 @@ class SIState:
     count: Tensor  # (n * beams,) live streams of each beam row, as a float
 
     @classmethod
-    def start(cls, st: Streams, memory: Tensor, mask: Tensor, agg: tuple[Tensor, Tensor] | None, beams: int,
-              cache: Cache, n_slots: int) -> "SIState":
+    def start(
+        cls,
+        st: Streams,
+        memory: Tensor,
+        mask: Tensor,
+        agg: tuple[Tensor, Tensor] | None,
+        beams: int,
+        cache: Cache,
+        n_slots: int,
+    ) -> "SIState":
         """From the encoder's padded streams (B * K rows) to the live ones."""
         live = st.live.flatten().nonzero().squeeze(1)
         stream_input = live // st.k
         if agg is not None:
             agg = (agg[0].index_select(0, stream_input), agg[1].index_select(0, stream_input))
         slot = st.slot.flatten().index_select(0, live).repeat_interleave(beams)
-        return cls(beams, memory.index_select(0, live), mask.index_select(0, live), agg, cache, n_slots,
-                   stream_input, slot, cls._beam_rows(stream_input, beams), st.count.repeat_interleave(beams))
+        return cls(
+            beams,
+            memory.index_select(0, live),
+            mask.index_select(0, live),
+            agg,
+            cache,
+            n_slots,
+            stream_input,
+            slot,
+            cls._beam_rows(stream_input, beams),
+            st.count.repeat_interleave(beams),
+        )
 
     @staticmethod
     def _beam_rows(stream_input: Tensor, beams: int) -> Tensor:
@@ -101,8 +129,9 @@ class SIState:
     def reorder(self, rows: Tensor) -> None:
         """Beam row r continues beam row rows[r] (of the same input): each of its streams takes
         that beam's cache rows. Cross-attention entries are per stream and stay."""
-        reorder_cache(self.cache, torch.arange(self.beam_row.shape[0], device=rows.device)
-                      + rows[self.beam_row] - self.beam_row)
+        reorder_cache(
+            self.cache, torch.arange(self.beam_row.shape[0], device=rows.device) + rows[self.beam_row] - self.beam_row
+        )
 
     def keep(self, n: int, inputs: Tensor) -> "SIState":
         """The state of `inputs` (ascending) alone, out of n."""
@@ -112,14 +141,32 @@ class SIState:
         beam = torch.arange(self.beams, device=inputs.device)
         rows = (streams[:, None] * self.beams + beam).flatten()
         stream_input = renumber[self.stream_input.index_select(0, streams)]
-        agg = None if self.agg_memory is None else \
-            (self.agg_memory[0].index_select(0, streams), self.agg_memory[1].index_select(0, streams))
-        cache = [{name: {key: t.index_select(0, streams if name.startswith("cross") else rows)
-                         for key, t in entry.items()} for name, entry in layer.items()} for layer in self.cache]
-        return SIState(self.beams, self.memory.index_select(0, streams), self.memory_mask.index_select(0, streams),
-                       agg, cache, self.n_slots, stream_input,
-                       self.slot.index_select(0, rows), self._beam_rows(stream_input, self.beams),
-                       keep_rows(self.count, n, inputs))
+        agg = (
+            None
+            if self.agg_memory is None
+            else (self.agg_memory[0].index_select(0, streams), self.agg_memory[1].index_select(0, streams))
+        )
+        cache = [
+            {
+                name: {
+                    key: t.index_select(0, streams if name.startswith("cross") else rows) for key, t in entry.items()
+                }
+                for name, entry in layer.items()
+            }
+            for layer in self.cache
+        ]
+        return SIState(
+            self.beams,
+            self.memory.index_select(0, streams),
+            self.memory_mask.index_select(0, streams),
+            agg,
+            cache,
+            self.n_slots,
+            stream_input,
+            self.slot.index_select(0, rows),
+            self._beam_rows(stream_input, self.beams),
+            keep_rows(self.count, n, inputs),
+        )
 
 
 class SymbolInvariantTransformer(nn.Module):
@@ -131,10 +178,15 @@ class SymbolInvariantTransformer(nn.Module):
         layer = dict(d=d, heads=cfg.n_heads, d_ff=cfg.d_ff, dropout=cfg.dropout)
         cross = [m for m, p in (("per", "CP"), ("agg", "CA")) if p in parts]
         self.embedding = nn.Parameter(torch.randn(N_BASE + 2, d))  # + actual and placeholder rows
-        self.encoder = nn.ModuleList(EncoderLayer(**layer, per_stream="EP" in parts, aggregated="EA" in parts)
-                                     for _ in range(cfg.n_layers))
-        self.decoder = nn.ModuleList(DecoderLayer(**layer, per_stream="DP" in parts, aggregated="DA" in parts,
-                                                  cross=cross, cross_rope=cfg.cross_rope) for _ in range(cfg.n_layers))
+        self.encoder = nn.ModuleList(
+            EncoderLayer(**layer, per_stream="EP" in parts, aggregated="EA" in parts) for _ in range(cfg.n_layers)
+        )
+        self.decoder = nn.ModuleList(
+            DecoderLayer(
+                **layer, per_stream="DP" in parts, aggregated="DA" in parts, cross=cross, cross_rope=cfg.cross_rope
+            )
+            for _ in range(cfg.n_layers)
+        )
         self.emb_drop = nn.Dropout(cfg.emb_dropout)
         self.register_buffer("logit_scale", torch.tensor(initial_scale(N_BASE + 5)))
 
@@ -206,8 +258,7 @@ class SymbolInvariantTransformer(nn.Module):
         aps.index_put_((rows, torch.where(state.slot >= 0, state.slot, state.n_slots)), z[:, ACTUAL])
         return torch.cat((base, aps[:, : state.n_slots]), dim=-1)
 
-    def _encode(self, table: Tensor, src: Tensor,
-                st: Streams) -> tuple[Tensor, Tensor, tuple[Tensor, Tensor] | None]:
+    def _encode(self, table: Tensor, src: Tensor, st: Streams) -> tuple[Tensor, Tensor, tuple[Tensor, Tensor] | None]:
         """Per-stream memory (B*K, L, d), its mask, and with CA the aggregated view (B, L, d)
         and its mask."""
         h, A = self._embed_streams(table, src, st)

@@ -21,9 +21,27 @@ from ltlwit.logic.rename import slot_name
 from ltlwit.logic.trace import Trace
 
 BASE_TOKENS: tuple[str, ...] = (
-    "<pad>", "<eos>", "<start>",
-    "0", "1", "!", "&", "|", "X", "U", "F", "G", "R", "W", "M", "->", "<->", "xor",
-    ";", "{", "}",
+    "<pad>",
+    "<eos>",
+    "<start>",
+    "0",
+    "1",
+    "!",
+    "&",
+    "|",
+    "X",
+    "U",
+    "F",
+    "G",
+    "R",
+    "W",
+    "M",
+    "->",
+    "<->",
+    "xor",
+    ";",
+    "{",
+    "}",
 )
 #: Number of base (non-interchangeable) tokens; AP slot i has id N_BASE + i.
 N_BASE = len(BASE_TOKENS)

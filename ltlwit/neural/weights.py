@@ -45,8 +45,10 @@ def save_weights(model: nn.Module, path: str | os.PathLike, training: dict[str, 
     if stem.suffix in (".pt", ".json"):
         stem = stem.with_suffix("")
     stem.parent.mkdir(parents=True, exist_ok=True)
-    state = {k: (v.detach().to("cpu", torch.float16) if v.is_floating_point() else v.detach().cpu())
-             for k, v in model.state_dict().items()}
+    state = {
+        k: (v.detach().to("cpu", torch.float16) if v.is_floating_point() else v.detach().cpu())
+        for k, v in model.state_dict().items()
+    }
     buf = io.BytesIO()
     torch.save(state, buf)
     data = buf.getvalue()
@@ -115,8 +117,9 @@ def _one_line(e: BaseException, limit: int = 240) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def load_weights(name_or_path: str | os.PathLike, directory: str | os.PathLike | None = None,
-                 device: str | torch.device = "cpu") -> tuple[nn.Module, dict[str, Any]]:
+def load_weights(
+    name_or_path: str | os.PathLike, directory: str | os.PathLike | None = None, device: str | torch.device = "cpu"
+) -> tuple[nn.Module, dict[str, Any]]:
     """Build the model a manifest describes and load its weights (float32, eval mode)."""
     manifest = read_manifest(name_or_path, directory)
     res, shown = manifest.pop("_resource"), manifest.pop("_shown")

@@ -18,8 +18,7 @@ from ltlwit.logic.witness import Prediction, Witness, holds, invert, is_witness,
 from ltlwit.pipeline.options import SolveOptions
 
 
-def validate(formula: Formula, logic: str, renaming: Renaming, prediction: Prediction,
-             engine: str) -> Witness | None:
+def validate(formula: Formula, logic: str, renaming: Renaming, prediction: Prediction, engine: str) -> Witness | None:
     """The candidate in the user's names if it is a witness of `formula`, else None."""
     witness = invert(renaming, prediction)
     if not isinstance(witness, Trace if logic == "ltl" else Assignment) or not is_witness(formula, witness, engine):
@@ -27,8 +26,9 @@ def validate(formula: Formula, logic: str, renaming: Renaming, prediction: Predi
     return minimise(witness, formula) if isinstance(witness, Assignment) else witness
 
 
-def engine_answer(formula: Formula, logic: str, options: SolveOptions,
-                  started: float | None = None) -> tuple[Result, str]:
+def engine_answer(
+    formula: Formula, logic: str, options: SolveOptions, started: float | None = None
+) -> tuple[Result, str]:
     """The classical answer and its source (`sat-solver`, `engine`, `spot`). Every witness has
     passed the checker: the SAT path's is re-checked here, the built-in engine checks its own
     with the same `holds` before returning, and Spot's is checked here by ltlwit's checker.

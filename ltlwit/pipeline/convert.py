@@ -27,8 +27,10 @@ _NO_PAST_IN_SPOT = "no past operators (Y, Z, S, T, O, H)"
 #: Why it refuses BLACK's weak next `wX`: Spot has no such operator, and no spelling of it
 #: would keep the meaning, since in Spot's LTLf reading plain `X` is the weak next and `X[!]`
 #: the strong one, while ours (and BLACK's) `X` is strong on finite traces.
-_NO_WEAK_NEXT_IN_SPOT = ("no weak next wX (in Spot's LTLf reading plain X is the weak next and X[!] the "
-                         "strong one, so printing would change the meaning)")
+_NO_WEAK_NEXT_IN_SPOT = (
+    "no weak next wX (in Spot's LTLf reading plain X is the weak next and X[!] the "
+    "strong one, so printing would change the meaning)"
+)
 
 
 #: Why it refuses data atoms: Spot's propositions are Boolean, and `x > 1` would be read as an
@@ -38,9 +40,15 @@ _NO_DATA_IN_SPOT = "no data atoms (comparisons such as x > 1)"
 
 def _spot_refusal(formula: Formula) -> str | None:
     """Why `--to spot` cannot print `formula`, or None when it can."""
-    missing = [why for lacks, why in ((formula.past, _NO_PAST_IN_SPOT), (formula.weak, _NO_WEAK_NEXT_IN_SPOT),
-                                      (formula.data, _NO_DATA_IN_SPOT))
-               if lacks]
+    missing = [
+        why
+        for lacks, why in (
+            (formula.past, _NO_PAST_IN_SPOT),
+            (formula.weak, _NO_WEAK_NEXT_IN_SPOT),
+            (formula.data, _NO_DATA_IN_SPOT),
+        )
+        if lacks
+    ]
     if not missing:
         return None
     if formula.data:

@@ -88,4 +88,3 @@ def to_core(formula: Formula, task: str) -> Formula:
     """An equivalent formula over `CORE_OPS[task]` (iterative; shared subformulas once)."""
     node_rule = _ltl_node if task == "ltl" else _prop_node
     return transform(formula, lambda node, kids: node_rule(node.op, kids) if kids else node)
-

@@ -37,8 +37,11 @@ def max_line_bytes() -> int:
 
 
 def _too_long(limit: int) -> str:
-    return (f"line longer than {limit / (1 << 20):g} MiB; skipped (set {MAX_LINE_ENV} to a larger "
-            "number of MiB to read it)")
+    return (
+        f"line longer than {limit / (1 << 20):g} MiB; skipped (set {MAX_LINE_ENV} to a larger number of MiB to read it)"
+    )
+
+
 _SKIP_CHUNK = 64 * 1024
 _BINARY_SNIFF = 8192
 

@@ -69,8 +69,10 @@ def requested(model: str) -> tuple[str, ...]:
         return FAMILIES[model]
     items = tuple(item.strip() for item in model.split(","))
     if not all(items) or any(item in ("auto", "both", "none") for item in items):
-        raise ModelProblem(f"--model {model!r}: give auto, none, both, or a comma-separated list of "
-                           "families (si, dual) and model names (`ltlwit models list`)")
+        raise ModelProblem(
+            f"--model {model!r}: give auto, none, both, or a comma-separated list of "
+            "families (si, dual) and model names (`ltlwit models list`)"
+        )
     return tuple(dict.fromkeys(items))
 
 
@@ -101,10 +103,12 @@ def select(options: SolveOptions) -> Selection:
                         continue
                     raise ModelProblem(
                         f"--model {options.model} needs the model {name!r}, which is not installed "
-                        "(`ltlwit models list` shows what is; `--model none` uses the engine alone)") from None
+                        "(`ltlwit models list` shows what is; `--model none` uses the engine alone)"
+                    ) from None
                 if info.task != task:
-                    raise ModelProblem(f"model {name!r} answers {info.task} formulas, not {task} ones "
-                                       f"({info.manifest_path})")
+                    raise ModelProblem(
+                        f"model {name!r} answers {info.task} formulas, not {task} ones ({info.manifest_path})"
+                    )
                 names[task].append(name)
             continue
         try:
@@ -112,8 +116,9 @@ def select(options: SolveOptions) -> Selection:
         except registry.RegistryError as exc:
             raise ModelProblem(f"--model: {exc}") from None
         if info.task not in names:
-            raise ModelProblem(f"model {item!r} answers {info.task} formulas only; "
-                               f"--logic {options.logic} has no use for it")
+            raise ModelProblem(
+                f"model {item!r} answers {info.task} formulas only; --logic {options.logic} has no use for it"
+            )
         names[info.task].append(item)
     chosen = {task: tuple(dict.fromkeys(models)) for task, models in names.items()}
     if any(chosen.values()) and not torch_installed():

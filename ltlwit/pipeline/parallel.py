@@ -146,14 +146,21 @@ class Pool:
     `spawn`: start them fresh rather than forked (models will run: torch and CUDA do not
     survive a fork). `notify(text, exception)` says each distinct notice of the workers once."""
 
-    def __init__(self, jobs: int, factory: Callable[..., Task], args: tuple = (), *, spawn: bool = False,
-                 notify: Callable[[str, BaseException | None], None] | None = None) -> None:
+    def __init__(
+        self,
+        jobs: int,
+        factory: Callable[..., Task],
+        args: tuple = (),
+        *,
+        spawn: bool = False,
+        notify: Callable[[str, BaseException | None], None] | None = None,
+    ) -> None:
         self.jobs = jobs
         self.factory, self.args = factory, args
         self.notify = notify or (lambda text, exc=None: None)
         self.model_failed = False
         self._said: set[str] = set()
-        fork = (not spawn and sys.platform.startswith("linux") and threading.active_count() == 1)
+        fork = not spawn and sys.platform.startswith("linux") and threading.active_count() == 1
         self._context = get_context("fork" if fork else "spawn")
         self._workers: list[_Worker] = []
         self._wake_r, self._wake_w = os.pipe()
@@ -169,8 +176,12 @@ class Pool:
     def _start(self, context: Any) -> _Worker:
         ours, theirs = context.Pipe()
         inherited = [w.conn for w in self._workers] if context.get_start_method() == "fork" else []
-        process = context.Process(target=serve, name="ltlwit-worker", daemon=True,
-                                  args=(theirs, self.factory, self.args, os.getpid(), inherited))
+        process = context.Process(
+            target=serve,
+            name="ltlwit-worker",
+            daemon=True,
+            args=(theirs, self.factory, self.args, os.getpid(), inherited),
+        )
         process.start()
         theirs.close()
         return _Worker(process, ours)
@@ -209,8 +220,16 @@ class Pool:
 
     # -- the stream ----------------------------------------------------------------------------
 
-    def imap(self, method: str, items: Iterable[InputItem], *, syntax: bool = False, origin: float | None = None,
-             least: int = 1, context: Any = None) -> Iterator[Any]:
+    def imap(
+        self,
+        method: str,
+        items: Iterable[InputItem],
+        *,
+        syntax: bool = False,
+        origin: float | None = None,
+        least: int = 1,
+        context: Any = None,
+    ) -> Iterator[Any]:
         """The outputs of `getattr(task, method)(chunk)` for the chunks of `items`, in input order.
         `syntax`: the inputs are text read with `--syntax auto` (see the module docstring);
         `origin`: when the first input's clock starts; `least`: the fewest inputs a chunk
@@ -282,8 +301,14 @@ class _Run:
         items = reader.take(min(most, WINDOW_ITEMS - self.window_items))
         number = self.made
         self.made += 1
-        chunk = Chunk((number, 0), items, self.method, first=number == 0,
-                      origin=self.origin if number == 0 else None, context=self.context)
+        chunk = Chunk(
+            (number, 0),
+            items,
+            self.method,
+            first=number == 0,
+            origin=self.origin if number == 0 else None,
+            context=self.context,
+        )
         slot = _Slot([chunk], size=len(items), bytes=sum(len(item.text) for item in items))
         self.slots[number] = slot
         self.window_items += slot.size
@@ -353,15 +378,16 @@ class _Run:
         self.urgent.extendleft(reversed(unanswered[1:]))
         if len(chunk.items) > 1:  # find the input that did it: hand the chunk out input by input
             slot = self.slots[chunk.key[0]]
-            parts = [Chunk((chunk.key[0], i), [item], self.method, first=chunk.first and i == 0, context=self.context)
-                     for i, item in enumerate(chunk.items)]
+            parts = [
+                Chunk((chunk.key[0], i), [item], self.method, first=chunk.first and i == 0, context=self.context)
+                for i, item in enumerate(chunk.items)
+            ]
             slot.parts = parts
             slot.done.clear()
             self.urgent.extendleft(reversed(parts))
             return
         why = f"killed by signal {-code}" if code is not None and code < 0 else f"exit status {code}"
-        message = (f"internal error (please report it): the worker process answering it ended ({why}; "
-                   "out of memory?)")
+        message = f"internal error (please report it): the worker process answering it ended ({why}; out of memory?)"
         self.slots[chunk.key[0]].done[chunk.key] = Done(chunk.key, Lost(chunk.items[0], message), 0.0)
 
     def _replace(self, worker: _Worker) -> None:
@@ -382,8 +408,14 @@ class _Run:
         for part in slot.parts:
             after, wrong = _replay(part.items, slot.done[part.key].evidence, states)
             if wrong:  # an ambiguous line read otherwise than by one process: again, with the exact guesses
-                again = Chunk(part.key, part.items, self.method, first=part.first, context=self.context,
-                              states={item.file: states.get(item.file, (False, False)) for item in part.items})
+                again = Chunk(
+                    part.key,
+                    part.items,
+                    self.method,
+                    first=part.first,
+                    context=self.context,
+                    states={item.file: states.get(item.file, (False, False)) for item in part.items},
+                )
                 del slot.done[part.key]
                 self.urgent.appendleft(again)
                 return False
@@ -405,8 +437,9 @@ class _Run:
             yield done.outputs
 
 
-def _replay(items: list[InputItem], evidence: dict[int, tuple[str, bool]],
-            states: dict[str, GuessState]) -> tuple[dict[str, GuessState], bool]:
+def _replay(
+    items: list[InputItem], evidence: dict[int, tuple[str, bool]], states: dict[str, GuessState]
+) -> tuple[dict[str, GuessState], bool]:
     """The guesses after `items` from those before them, and whether an ambiguous line among
     them was read otherwise than these guesses say."""
     states = dict(states)

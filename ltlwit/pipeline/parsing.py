@@ -34,9 +34,15 @@ def name_warnings(text: str, formula: Formula, syntax: str = "auto") -> tuple[st
     from ltlwit.logic.syntax.infix import parse_spot
     from ltlwit.logic.syntax.infix_lex import split_names, split_warning
 
-    suffixes = () if formula.data else tuple(
-        f"'{word}' is Spot's negation suffix ({'!' if word.endswith('0') else ''}{word[:-2]}); to compare "
-        f"{word[:-2]} with {word[-1]}, write {word[:-2]} = {word[-1]}" for word in wring_suffixes(text))
+    suffixes = (
+        ()
+        if formula.data
+        else tuple(
+            f"'{word}' is Spot's negation suffix ({'!' if word.endswith('0') else ''}{word[:-2]}); to compare "
+            f"{word[:-2]} with {word[-1]}, write {word[:-2]} = {word[-1]}"
+            for word in wring_suffixes(text)
+        )
+    )
     split = split_names(text)
     if not split:
         return suffixes

@@ -95,8 +95,12 @@ class Pipeline:
     fakes this way; by default the models of `options.model` are loaded on first use.
     `model_failed` is set once a model failed to load or run (its inputs went to the engine)."""
 
-    def __init__(self, options: SolveOptions, sources: Mapping[str, Sequence[CandidateSource]] | None = None,
-                 notify: Notify | None = None) -> None:
+    def __init__(
+        self,
+        options: SolveOptions,
+        sources: Mapping[str, Sequence[CandidateSource]] | None = None,
+        notify: Notify | None = None,
+    ) -> None:
         self.options = options
         self.notify: Notify = notify or (lambda text, exc=None: None)
         self.model_failed = False
@@ -162,8 +166,8 @@ class Pipeline:
         for task in ("ltl", "prop"):
             for source in self._task_sources(task, pending):
                 self._propose(source, [p for p in pending if self._takes(source, p)])
-        for stage in stages:
-            yield from stage.solutions if isinstance(stage, Answered) else self._finish(stage)
+        for prepared in stages:
+            yield from prepared.solutions if isinstance(prepared, Answered) else self._finish(prepared)
 
     # -- stages ------------------------------------------------------------------------------
 
@@ -191,8 +195,7 @@ class Pipeline:
                 self._memo.move_to_end((formula, logic, semantics, declarations))
                 time_ms = _ms(time.perf_counter() - start)
                 return Answered([_again(s, item, time_ms, warnings) for s in earlier])
-            pending = Pending(item, formula, logic, semantics, None, 0.0, warnings=warnings,
-                              declarations=declarations)
+            pending = Pending(item, formula, logic, semantics, None, 0.0, warnings=warnings, declarations=declarations)
             pending.model_input = self._model_input(pending)
             pending.spent = time.perf_counter() - start
             return pending
@@ -228,15 +231,19 @@ class Pipeline:
                     formula = self.parser.parse(item)
                     warnings = name_warnings(item.text, formula, self.options.syntax)
             except ValueError as exc:  # ParseError, with a caret rendering
-                return Answered([self._solution(item, "error", start=start, message="parse error",
-                                                parse_error=exc)])
+                return Answered([self._solution(item, "error", start=start, message="parse error", parse_error=exc)])
             except OutOfTime as exc:  # a multi-megabyte input whose reading took all of --timeout
                 return Answered([self._solution(item, "unknown", start=start, message=str(exc))])
         try:
             return formula, logic_of(formula, self.options.logic), warnings
         except ValueError as exc:  # --logic prop for a temporal formula (`Grant`: the warning says why)
-            return Answered([self._solution(item, "error", start=start, logic=self.options.logic, message=str(exc),
-                                            warnings=warnings)])
+            return Answered(
+                [
+                    self._solution(
+                        item, "error", start=start, logic=self.options.logic, message=str(exc), warnings=warnings
+                    )
+                ]
+            )
 
     def _model_input(self, p: Pending) -> ModelInput | None:
         formula, logic = p.formula, p.logic
@@ -263,12 +270,18 @@ class Pipeline:
             self._sources[task] = self._load(task)
         if any(p.logic == task and p.formula.past for p in pending) and self._models_for(task) and not self._past_said:
             self._past_said = True
-            self.notify("formulas with past operators (Y, Z, S, T, O, H) skip the models, trained on "
-                        "future-only LTL; the engine answers them", None)
+            self.notify(
+                "formulas with past operators (Y, Z, S, T, O, H) skip the models, trained on "
+                "future-only LTL; the engine answers them",
+                None,
+            )
         if any(p.logic == task and p.formula.data for p in pending) and self._models_for(task) and not self._data_said:
             self._data_said = True
-            self.notify("formulas over data (comparisons such as x > 1) skip the models, trained on propositions; "
-                        "the engine answers them with an SMT solver", None)
+            self.notify(
+                "formulas over data (comparisons such as x > 1) skip the models, trained on propositions; "
+                "the engine answers them with an SMT solver",
+                None,
+            )
         return self._sources.get(task, [])
 
     def _load(self, task: str) -> list[CandidateSource]:
@@ -284,8 +297,9 @@ class Pipeline:
             for name in names:
                 model, manifest = load(name, self.options.device, self.options.threads)
                 opts = self.options
-                sources.append(NeuralSource(name, model, manifest, opts.beam_width, opts.n_best, opts.batch_size,
-                                            opts.max_len))
+                sources.append(
+                    NeuralSource(name, model, manifest, opts.beam_width, opts.n_best, opts.batch_size, opts.max_len)
+                )
         except ModelProblem as exc:
             self._model_failed(f"{exc}; answering {task} formulas with the engine", None)
             return []
@@ -301,8 +315,11 @@ class Pipeline:
             if len(found) != len(pending):
                 raise ValueError(f"{len(found)} candidate lists for {len(pending)} formulas")
         except Exception as exc:  # noqa: BLE001 - a model failure costs speed, never answers
-            self._model_failed(f"{source.label} failed ({type(exc).__name__}: {' '.join(str(exc).split())}); "
-                               "not used for the rest of this run, the engine answers instead", exc)
+            self._model_failed(
+                f"{source.label} failed ({type(exc).__name__}: {' '.join(str(exc).split())}); "
+                "not used for the rest of this run, the engine answers instead",
+                exc,
+            )
             self._sources[source.task] = [s for s in self._sources[source.task] if s is not source]
             found = [[] for _ in pending]
         share = (time.perf_counter() - start) / len(pending)
@@ -315,8 +332,18 @@ class Pipeline:
         try:
             solutions = [self._second_opinion(p, s) for s in self._answer(p, start)]
         except Exception as exc:  # noqa: BLE001 - see _prepare
-            solutions = [self._solution(p.item, "error", p.spent, start, logic=p.logic, message=internal_error(exc),
-                                        exception=exc, warnings=p.warnings)]
+            solutions = [
+                self._solution(
+                    p.item,
+                    "error",
+                    p.spent,
+                    start,
+                    logic=p.logic,
+                    message=internal_error(exc),
+                    exception=exc,
+                    warnings=p.warnings,
+                )
+            ]
         if all(s.status != "error" for s in solutions):
             _remember(self._memo, (p.formula, p.logic, p.semantics, p.declarations), solutions)
         yield from solutions
@@ -356,9 +383,18 @@ class Pipeline:
         skipped = self._skipped(p)
 
         def solution(status: str, **fields: object) -> Solution:
-            return self._solution(p.item, status, p.spent, start, logic=p.logic, candidates_tried=tried,
-                                  models_skipped=skipped, semantics=p.semantics if p.logic == "ltl" else None,
-                                  warnings=p.warnings, **fields)
+            return self._solution(
+                p.item,
+                status,
+                p.spent,
+                start,
+                logic=p.logic,
+                candidates_tried=tried,
+                models_skipped=skipped,
+                semantics=p.semantics if p.logic == "ltl" else None,
+                warnings=p.warnings,
+                **fields,
+            )
 
         out = [solution("sat", witness=w, source=src, rank=rank, verified=True) for w, src, rank in found]
         if out and not (opts.all and len(out) < opts.n_best and opts.fallback):
@@ -371,15 +407,18 @@ class Pipeline:
             stage.enter("engine")
             result, source = engine_answer(p.formula, p.logic, opts, started=start - p.spent)
         except ValueError as exc:
-            return out or [self._solution(p.item, "error", p.spent, start, logic=p.logic, message=str(exc),
-                                          warnings=p.warnings)]
+            return out or [
+                self._solution(p.item, "error", p.spent, start, logic=p.logic, message=str(exc), warnings=p.warnings)
+            ]
         if isinstance(result, Sat):
             if not any(same_words(result.witness, f[0]) for f in found):
                 out.append(solution("sat", witness=result.witness, source=source, verified=True))
             if opts.all:
                 out = [replace(s, witness=self._word(p, s.witness)) for s in out]
-                out += [solution("sat", witness=w, source=source, verified=True)
-                        for w in self._alternatives(p, opts, [s.witness for s in out], start)]
+                out += [
+                    solution("sat", witness=w, source=source, verified=True)
+                    for w in self._alternatives(p, opts, [s.witness for s in out], start)
+                ]
             return out
         if out:  # the models found witnesses; the engine did not add one
             return out
@@ -404,9 +443,12 @@ class Pipeline:
                 result, _ = engine_answer(And(p.formula, *others), p.logic, opts, started=start - p.spent)
             except ValueError:
                 break
-            if not isinstance(result, Sat) or not is_witness(p.formula, result.witness, semantics=p.semantics
-                                                             if p.logic == "ltl" else None,
-                                                             declarations=p.declarations):
+            if not isinstance(result, Sat) or not is_witness(
+                p.formula,
+                result.witness,
+                semantics=p.semantics if p.logic == "ltl" else None,
+                declarations=p.declarations,
+            ):
                 break
             found.append(self._word(p, result.witness))
         return found
@@ -444,8 +486,11 @@ class Pipeline:
             core = unsat_core(parts, decide, expired)
             if opts.core == "fine":
                 core = fine_core(core, decide, expired)
-        spans = tuple((start, end) for start, end, _ in written) if written is not None else \
-            _spans(p.item.text, p.formula, len(parts))
+        spans = (
+            tuple((start, end) for start, end, _ in written)
+            if written is not None
+            else _spans(p.item.text, p.formula, len(parts))
+        )
         return replace(core, spans=spans)
 
     def _skipped(self, p: Pending) -> str | None:
@@ -480,8 +525,9 @@ class Pipeline:
 
     # -- helpers -----------------------------------------------------------------------------
 
-    def _solution(self, item: InputItem, status: str, spent: float = 0.0, start: float | None = None,
-                  **fields: object) -> Solution:
+    def _solution(
+        self, item: InputItem, status: str, spent: float = 0.0, start: float | None = None, **fields: object
+    ) -> Solution:
         if start is not None:
             spent += time.perf_counter() - start
         return Solution(item=item, status=status, time_ms=_ms(spent), **fields)  # type: ignore[arg-type]

@@ -39,8 +39,9 @@ class NeuralSource:
     """A loaded model's beam search: the `n_best` best well-formed outputs of a `beam`-wide
     search, scored by length-normalised log-probability."""
 
-    def __init__(self, name: str, model: Any, manifest: dict[str, Any], beam: int, n_best: int,
-                 batch_size: int, max_len: int) -> None:
+    def __init__(
+        self, name: str, model: Any, manifest: dict[str, Any], beam: int, n_best: int, batch_size: int, max_len: int
+    ) -> None:
         self.label = f"model:{name}"
         self.task = str(manifest.get("task"))
         max_aps = manifest.get("max_aps")
@@ -51,16 +52,24 @@ class NeuralSource:
     def propose(self, formulas: Sequence[Formula]) -> list[list[Proposal]]:
         from ltlwit.neural.beam import beam_search
 
-        found = beam_search(self.model, list(formulas), beam=self.beam, n_best=self.n_best,
-                            max_len=self.max_len, batch_size=self.batch_size)
+        found = beam_search(
+            self.model,
+            list(formulas),
+            beam=self.beam,
+            n_best=self.n_best,
+            max_len=self.max_len,
+            batch_size=self.batch_size,
+        )
         return [[Proposal(c.witness, c.score, self.label) for c in cands] for cands in found]
 
 
 def merge(lists: Sequence[Sequence[Proposal]]) -> list[Proposal]:
     """The union of several sources' candidates for one input, best score first (ties: the
     earlier source, then its own order); a witness proposed twice is tried once."""
-    order = sorted(((c.score, i, j, c) for i, cands in enumerate(lists) for j, c in enumerate(cands)),
-                   key=lambda t: (-t[0], t[1], t[2]))
+    order = sorted(
+        ((c.score, i, j, c) for i, cands in enumerate(lists) for j, c in enumerate(cands)),
+        key=lambda t: (-t[0], t[1], t[2]),
+    )
     seen: set[Prediction] = set()
     out = []
     for _, _, _, cand in order:

@@ -80,21 +80,28 @@ NOTHING_TO_CHECK = "UNKNOWN claims no answer (solve found neither a witness nor 
 
 
 def claim_of(witness_text: str) -> str | None:
-    """"unsat" or "unknown" where `witness_text` is one of solve's answers that are no
+    """ "unsat" or "unknown" where `witness_text` is one of solve's answers that are no
     witness, else None. They never mean an assignment: the printers quote a name `UNSAT`."""
     if UNSAT_CLAIM.match(witness_text):
         return "unsat"
     return "unknown" if witness_text == "UNKNOWN" else None
 
 
-def judge_unsat(formula: Formula, logic: str,
-                options: VerifyOptions) -> tuple[VerdictStatus, Witness | None, str | None]:
+def judge_unsat(
+    formula: Formula, logic: str, options: VerifyOptions
+) -> tuple[VerdictStatus, Witness | None, str | None]:
     """The claim that `formula` has no witness, judged the only way it can be: the engine
     decides the formula again (with `options`' engine, semantics and memory ceiling).
     ("holds", None, None) when it proves it unsatisfiable; ("fails", the witness it found, why)
     when it finds one; ("unknown", None, why) when it cannot decide."""
-    solving = SolveOptions(logic=logic, engine=options.engine, semantics=options.semantics,
-                           max_memory=options.max_memory, model="none", declarations=options.declarations)
+    solving = SolveOptions(
+        logic=logic,
+        engine=options.engine,
+        semantics=options.semantics,
+        max_memory=options.max_memory,
+        model="none",
+        declarations=options.declarations,
+    )
     result, _ = engine_answer(formula, logic, solving)
     if isinstance(result, Sat):
         shown = result.witness.to_str("spot")
@@ -104,8 +111,9 @@ def judge_unsat(formula: Formula, logic: str,
     return "holds", None, None
 
 
-def verify_lines(items: Iterable[InputItem], options: VerifyOptions,
-                 parser: InputParser | None = None) -> Iterator[Verdict]:
+def verify_lines(
+    items: Iterable[InputItem], options: VerifyOptions, parser: InputParser | None = None
+) -> Iterator[Verdict]:
     """Verdicts for `FORMULA<TAB>WITNESS` lines, lazily and in order; the formulas of one file
     share syntax auto-detection (`parser`'s guesses), as `solve -F` does (a DeepLTL file's `Uab`
     is `a U b`)."""
@@ -121,16 +129,22 @@ def verify_lines(items: Iterable[InputItem], options: VerifyOptions,
         yield verify_one(item, parts[0], parts[1], options, parser)
 
 
-def verify_one(item: InputItem, formula_text: str, witness_text: str, options: VerifyOptions,
-               parser: InputParser | None = None) -> Verdict:
+def verify_one(
+    item: InputItem, formula_text: str, witness_text: str, options: VerifyOptions, parser: InputParser | None = None
+) -> Verdict:
     start = time.perf_counter()
     warnings: tuple[str, ...] = ()  # about how the formula was read, once it is
 
     def done(status: VerdictStatus, **fields: object) -> Verdict:
         elapsed = round((time.perf_counter() - start) * 1000.0, 3)
         return Verdict(  # type: ignore[arg-type]
-            item=item, status=status, formula=formula_text, witness=witness_text, time_ms=elapsed,
-            warnings=warnings, **fields
+            item=item,
+            status=status,
+            formula=formula_text,
+            witness=witness_text,
+            time_ms=elapsed,
+            warnings=warnings,
+            **fields,
         )
 
     if item.error is not None:
@@ -138,8 +152,9 @@ def verify_one(item: InputItem, formula_text: str, witness_text: str, options: V
     from ltlwit.logic.syntax import deepltl_framing
 
     try:
-        formula = (parser or InputParser(options.syntax)).parse(replace(item, text=formula_text),
-                                                                polish_hint=deepltl_framing(witness_text))
+        formula = (parser or InputParser(options.syntax)).parse(
+            replace(item, text=formula_text), polish_hint=deepltl_framing(witness_text)
+        )
     except ValueError as exc:
         return done("error", message="parse error in the formula", parse_error=exc)
     warnings = name_warnings(formula_text, formula, options.syntax)
@@ -235,8 +250,9 @@ def verify_log(requirements: Iterable[Requirement], log: str, options: VerifyOpt
         yield _check_log(requirement, rows, log, options, parser)
 
 
-def _check_log(requirement: Requirement, rows: list | Exception, log: str, options: VerifyOptions,
-               parser: InputParser) -> Verdict:
+def _check_log(
+    requirement: Requirement, rows: list | Exception, log: str, options: VerifyOptions, parser: InputParser
+) -> Verdict:
     from ltlwit.logic.ltl import abstraction, as_declared
     from ltlwit.logic.ltl.check import holds_data, violations
     from ltlwit.logic.theory.evaluate import state_trace
@@ -246,16 +262,27 @@ def _check_log(requirement: Requirement, rows: list | Exception, log: str, optio
 
     def done(status: VerdictStatus, **fields: object) -> Verdict:
         elapsed = round((time.perf_counter() - start) * 1000.0, 3)
-        return Verdict(item=item, status=status, formula=requirement.text, witness=log,  # type: ignore[arg-type]
-                       time_ms=elapsed, logic="ltl", name=requirement.name, **fields)
+        return Verdict(
+            item=item,
+            status=status,
+            formula=requirement.text,
+            witness=log,  # type: ignore[arg-type]
+            time_ms=elapsed,
+            logic="ltl",
+            name=requirement.name,
+            **fields,
+        )
 
     if item.error is not None:
         return done("error", message=item.error)
     if isinstance(rows, Exception):
         return done("error", message=str(rows))
     try:
-        formula = (parse(requirement.text, requirement.syntax) if requirement.syntax
-                   else parser.parse(replace(item, text=requirement.text)))
+        formula = (
+            parse(requirement.text, requirement.syntax)
+            if requirement.syntax
+            else parser.parse(replace(item, text=requirement.text))
+        )
     except ValueError as exc:
         return done("error", message="parse error in the formula", parse_error=exc)
     formula = as_checked(formula, requirement.holds, requirement.substitute)
@@ -274,8 +301,11 @@ def _check_log(requirement: Requirement, rows: list | Exception, log: str, optio
         first = violations(abstraction(every, declarations, True), trace)
         if not first:
             return done("fails", message=f"the log ({len(rows)} states) does not satisfy it")
-        return done("fails", message=f"first violated at instant {first[0]} (state {first[0] + 1} of {len(rows)})",
-                    violated_at=first[0])
+        return done(
+            "fails",
+            message=f"first violated at instant {first[0]} (state {first[0] + 1} of {len(rows)})",
+            violated_at=first[0],
+        )
     except ValueError as exc:  # a sort clash, a row without a variable's value
         return done("error", message=str(exc))
     except Exception as exc:  # noqa: BLE001 - see answers.internal_error

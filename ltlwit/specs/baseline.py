@@ -53,8 +53,11 @@ def read_baseline(path: str) -> list[Entry]:
             continue
         try:
             raw = json.loads(text)
-            if not isinstance(raw, dict) or set(raw) != {"file", "spec", "finding"} or \
-                    not all(isinstance(v, str) for v in raw.values()):
+            if (
+                not isinstance(raw, dict)
+                or set(raw) != {"file", "spec", "finding"}
+                or not all(isinstance(v, str) for v in raw.values())
+            ):
                 raise ValueError('expected {"file": ..., "spec": ..., "finding": ...}')
             entries.append(Entry(raw["file"], raw["spec"], acknowledgment(raw["finding"]), path, number))
         except ValueError as exc:

@@ -55,10 +55,10 @@ from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from typing import BinaryIO, Iterator
 
-from ltlwit.pipeline.inputs import STDIN_NAME, max_line_bytes, read_lines
 from ltlwit.logic import SEMANTICS
-from ltlwit.pipeline.verify import HOLDS
 from ltlwit.logic.theory.sorts import Declarations, SortError, parse_declaration, parse_domain, parse_sort
+from ltlwit.pipeline.inputs import STDIN_NAME, max_line_bytes, read_lines
+from ltlwit.pipeline.verify import HOLDS
 
 #: What a spec may be expected to be (files' module docstring).
 SCENARIOS = ("allowed", "forbidden", "implied")
@@ -97,7 +97,6 @@ def acknowledgment(text: str) -> str:
     if not _FINDING.match(normal):
         raise ValueError(f"malformed acknowledgment {text!r}: {_ACK_HINT}")
     return normal
-
 
 
 @dataclass(frozen=True)
@@ -245,14 +244,22 @@ def _read_text(path: str, stdin: BinaryIO | None, stdin_name: str) -> Iterator[S
         if item.text.startswith("#"):
             if _stray_expectation(item.text[1:]) or _ACK.match(item.text[1:].strip()):
                 what = "expectation" if _stray_expectation(item.text[1:]) else "acknowledgment"
-                yield Spec(path, item.line, error=f"{what} {item.text!r} on a line of its own belongs "
-                           "to no spec: put it after the formula, on the formula's line")
+                yield Spec(
+                    path,
+                    item.line,
+                    error=f"{what} {item.text!r} on a line of its own belongs "
+                    "to no spec: put it after the formula, on the formula's line",
+                )
             continue
         spec = parse_spec_line(item.text, path, item.line)
         if spec.name is not None and spec.error is None:
             if spec.name in seen:
-                spec = Spec(path, item.line, spec.name, error=f"duplicate spec name {spec.name!r} "
-                            f"(first at line {seen[spec.name]})")
+                spec = Spec(
+                    path,
+                    item.line,
+                    spec.name,
+                    error=f"duplicate spec name {spec.name!r} (first at line {seen[spec.name]})",
+                )
             else:
                 seen[spec.name] = item.line
         yield spec
@@ -304,8 +311,11 @@ def _stray_expectation(comment: str) -> bool:
     if _EXPECT.match(comment.strip()):
         return True
     attempt = _attempt(comment)
-    return attempt is not None and attempt[1] in _VALUE_WORDS and (
-        attempt[0].startswith("expect") or _near_expect(attempt[0]))
+    return (
+        attempt is not None
+        and attempt[1] in _VALUE_WORDS
+        and (attempt[0].startswith("expect") or _near_expect(attempt[0]))
+    )
 
 
 def _near_expect(word: str) -> bool:
@@ -339,8 +349,14 @@ def _expectation(comment: str | None) -> tuple[str, str | None, tuple[str, ...]]
             continue  # a note
         match = _EXPECT.match(part.strip())
         if match is None:
-            return "sat", (f"malformed expectation '# {part.strip()}': {_EXPECT_HINT}, "
-                           "a note in a comment of its own ('# expect: unsat  # REQ-12')"), ()
+            return (
+                "sat",
+                (
+                    f"malformed expectation '# {part.strip()}': {_EXPECT_HINT}, "
+                    "a note in a comment of its own ('# expect: unsat  # REQ-12')"
+                ),
+                (),
+            )
         if match.group(1).lower() not in EXPECTATIONS:
             return "sat", f"unknown expectation {match.group(1)!r} ({_EXPECT_CHOICES})", ()
         found.append(match.group(1).lower())
@@ -369,8 +385,15 @@ def parse_spec_line(text: str, file: str = "<spec>", line: int = 1) -> Spec:
     at = [n.split()[1] for n in notes if n.startswith("holds ")]
     if len(at) > 1:
         return Spec(file, line, name, error="more than one '# holds:' on the line")
-    return Spec(file, line, name, body, expect, acknowledged=tuple(n for n in notes if not n.startswith("holds ")),
-                holds=at[0] if at else None)
+    return Spec(
+        file,
+        line,
+        name,
+        body,
+        expect,
+        acknowledged=tuple(n for n in notes if not n.startswith("holds ")),
+        holds=at[0] if at else None,
+    )
 
 
 def _split_comment(text: str) -> tuple[str, str | None]:
@@ -404,8 +427,11 @@ def _read_toml(path: str) -> Iterator[Spec | Declarations | _Holds]:
         yield Spec(path, 0, error=f"cannot open: {exc.strerror or type(exc).__name__}")
         return
     if len(raw) > 4 * max_line_bytes():
-        yield Spec(path, 0, error=f"larger than {4 * max_line_bytes()} bytes (4 times the line limit, "
-                   "LTLWIT_MAX_LINE_MIB); not read")
+        yield Spec(
+            path,
+            0,
+            error=f"larger than {4 * max_line_bytes()} bytes (4 times the line limit, LTLWIT_MAX_LINE_MIB); not read",
+        )
         return
     try:
         text = raw.decode("utf-8")
@@ -416,8 +442,12 @@ def _read_toml(path: str) -> Iterator[Spec | Declarations | _Holds]:
     entries = data.get("spec", [])
     extra = sorted(set(data) - {"spec", "variables", "domain", "holds", "one_event"})
     if extra or not isinstance(entries, list):
-        yield Spec(path, 0, error="a TOML spec file holds [[spec]] tables, a [variables] table, a domain and "
-                   "where its specs hold" + (f" (found {', '.join(extra)})" if extra else ""))
+        yield Spec(
+            path,
+            0,
+            error="a TOML spec file holds [[spec]] tables, a [variables] table, a domain and "
+            "where its specs hold" + (f" (found {', '.join(extra)})" if extra else ""),
+        )
         return
     if data.get("one_event") is True:
         yield _ONE_EVENT  # type: ignore[misc]
@@ -468,9 +498,13 @@ def _toml_spec(entry: object, path: str, line: int, seen: dict[str, int]) -> Spe
     semantics, acks, at = entry.get("semantics"), entry.get("acknowledged", []), entry.get("holds")
     unknown = sorted(set(entry) - {"name", "formula", "expect", "semantics", "acknowledged", "holds"})
     if unknown:  # `expected`, `Expect`, `expect_` must not leave the spec expecting sat
-        return Spec(path, line, name if isinstance(name, str) else None,
-                    error=f"unknown key {unknown[0]!r} in [[spec]] (known: name, formula, expect, semantics, "
-                    "acknowledged, holds)")
+        return Spec(
+            path,
+            line,
+            name if isinstance(name, str) else None,
+            error=f"unknown key {unknown[0]!r} in [[spec]] (known: name, formula, expect, semantics, "
+            "acknowledged, holds)",
+        )
     try:
         at = _holds(at) if isinstance(at, str) else at
         if at is not None and at not in HOLDS:
@@ -484,8 +518,12 @@ def _toml_spec(entry: object, path: str, line: int, seen: dict[str, int]) -> Spe
     except ValueError as exc:
         return Spec(path, line, name if isinstance(name, str) else None, error=str(exc))
     if semantics is not None and semantics not in SEMANTICS:
-        return Spec(path, line, name if isinstance(name, str) else None,
-                    error=f"unknown semantics {semantics!r} (use {' or '.join(SEMANTICS)})")
+        return Spec(
+            path,
+            line,
+            name if isinstance(name, str) else None,
+            error=f"unknown semantics {semantics!r} (use {' or '.join(SEMANTICS)})",
+        )
     if not isinstance(formula, str) or not formula.strip():
         return Spec(path, line, name if isinstance(name, str) else None, error="[[spec]] needs a formula string")
     if name is not None and (not isinstance(name, str) or not name.strip()):
@@ -497,7 +535,12 @@ def _toml_spec(entry: object, path: str, line: int, seen: dict[str, int]) -> Spe
             return Spec(path, line, name, error=f"duplicate spec name {name!r} (first at line {seen[name]})")
         seen[name] = line
     if acknowledged and expect.lower() != "sat":
-        return Spec(path, line, name, error=f"an acknowledgment on a spec expected {expect.lower()}: "
-                    "findings are about requirements (sat)")
-    return Spec(path, line, name, formula.strip(), expect.lower(), semantics=semantics, acknowledged=acknowledged,
-                holds=at)
+        return Spec(
+            path,
+            line,
+            name,
+            error=f"an acknowledgment on a spec expected {expect.lower()}: findings are about requirements (sat)",
+        )
+    return Spec(
+        path, line, name, formula.strip(), expect.lower(), semantics=semantics, acknowledged=acknowledged, holds=at
+    )

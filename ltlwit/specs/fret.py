@@ -33,9 +33,21 @@ from ltlwit.logic.theory.sorts import BOOL, INT, REAL, Declarations, Sort, SortE
 
 #: FRET's and Simulink's data types, as sorts (an empty type: none declared).
 _TYPES: dict[str, Sort] = {
-    "boolean": BOOL, "integer": INT, "unsigned integer": INT, "int8": INT, "int16": INT, "int32": INT,
-    "int64": INT, "uint8": INT, "uint16": INT, "uint32": INT, "uint64": INT,
-    "double": REAL, "single": REAL, "real": REAL, "float": REAL,
+    "boolean": BOOL,
+    "integer": INT,
+    "unsigned integer": INT,
+    "int8": INT,
+    "int16": INT,
+    "int32": INT,
+    "int64": INT,
+    "uint8": INT,
+    "uint16": INT,
+    "uint32": INT,
+    "uint64": INT,
+    "double": REAL,
+    "single": REAL,
+    "real": REAL,
+    "float": REAL,
 }
 _TAGS = re.compile(r"</?\s*[A-Za-z]+\s*>")
 _NUMERAL = re.compile(r"\s*(-?)\s*([0-9]+(?:\.[0-9]+)?)\s*\Z")
@@ -81,9 +93,17 @@ def read_fret(path: str) -> Iterator[Any]:
         yield _spec(requirement, path, text, seen, cursor, declarations, components, constants, len(projects) > 1)
 
 
-def _spec(requirement: Any, path: str, text: str, seen: dict[tuple[str | None, str], int], cursor: dict[str, int],
-          declarations: Declarations, components: dict[str, dict[str, Sort | None]],
-          constants: tuple[tuple[str, str], ...], by_project: bool) -> Any:
+def _spec(
+    requirement: Any,
+    path: str,
+    text: str,
+    seen: dict[tuple[str | None, str], int],
+    cursor: dict[str, int],
+    declarations: Declarations,
+    components: dict[str, dict[str, Sort | None]],
+    constants: tuple[tuple[str, str], ...],
+    by_project: bool,
+) -> Any:
     """One requirement as a spec; `by_project`: the export holds several projects, each a
     set of requirements of its own (its reqids may be another's too)."""
     from ltlwit.specs.files import Spec
@@ -100,21 +120,35 @@ def _spec(requirement: Any, path: str, text: str, seen: dict[tuple[str | None, s
     if name is None:
         return Spec(path, line, error="a requirement without a reqid", group=project)
     if (project, name) in seen:
-        return Spec(path, line, name, error=f"duplicate reqid {name!r} (first at line {seen[project, name]})",
-                    group=project)
+        return Spec(
+            path, line, name, error=f"duplicate reqid {name!r} (first at line {seen[project, name]})", group=project
+        )
     seen[project, name] = line
     if not isinstance(formula, str) or not formula.strip():
-        return Spec(path, line, name, note=note, error="no semantics.ptExpanded (FRET has not formalized it)",
-                    group=project)
+        return Spec(
+            path, line, name, note=note, error="no semantics.ptExpanded (FRET has not formalized it)", group=project
+        )
     warnings: tuple[str, ...] = ()
     if _TAGS.search(formula):
         formula = _TAGS.sub(" ", formula)
         warnings = ("the formula held HTML tags from FRET's editor (<b>, <i>); they were taken out",)
     component = semantics.get("component_name") if isinstance(semantics, dict) else None
     own = components.get(component, {}) if isinstance(component, str) else {}
-    return Spec(path, line, name, " ".join(formula.split()), "sat", semantics="finite", note=note, holds="always",
-                declarations=_scoped(declarations, own, formula), substitute=constants, warnings=warnings,
-                syntax="nuxmv", group=project)
+    return Spec(
+        path,
+        line,
+        name,
+        " ".join(formula.split()),
+        "sat",
+        semantics="finite",
+        note=note,
+        holds="always",
+        declarations=_scoped(declarations, own, formula),
+        substitute=constants,
+        warnings=warnings,
+        syntax="nuxmv",
+        group=project,
+    )
 
 
 def _line_of(text: str, reqid: str, cursor: dict[str, int]) -> int:

@@ -45,31 +45,58 @@ def _refs(specs) -> list[dict[str, Any]]:
 
 def record(result: SpecResult | ConjunctionResult) -> dict[str, Any]:
     if isinstance(result, ConjunctionResult):
-        return {"kind": "conjunction", "file": result.item.file, "group": result.group, "specs": result.count,
-                "status": result.status,
-                "witness": witness_text(result.witness), "reason": result.message if result.status != "error" else None,
-                "error": result.error_text, "time_ms": result.time_ms,
-                "conflict": [{"name": s.name, "line": s.line or None} for s in result.conflict] or None,
-                "conflict_minimal": result.conflict_minimal,
-                "conflicts": [_refs(c) for c in result.conflicts] or None,
-                "corrections": [_refs(c) for c in result.corrections] or None, "complete": result.complete}
+        return {
+            "kind": "conjunction",
+            "file": result.item.file,
+            "group": result.group,
+            "specs": result.count,
+            "status": result.status,
+            "witness": witness_text(result.witness),
+            "reason": result.message if result.status != "error" else None,
+            "error": result.error_text,
+            "time_ms": result.time_ms,
+            "conflict": [{"name": s.name, "line": s.line or None} for s in result.conflict] or None,
+            "conflict_minimal": result.conflict_minimal,
+            "conflicts": [_refs(c) for c in result.conflicts] or None,
+            "corrections": [_refs(c) for c in result.corrections] or None,
+            "complete": result.complete,
+        }
     spec = result.spec
     return {
-        "kind": "spec", "name": spec.name, "file": spec.file, "line": spec.line or None,
-        "formula": spec.formula or None, "expect": spec.expect, "status": result.status,
-        "verdict": result.verdict, "witness": witness_text(result.witness),
-        "counterexample": witness_text(result.counterexample), "source": result.source,
+        "kind": "spec",
+        "name": spec.name,
+        "file": spec.file,
+        "line": spec.line or None,
+        "formula": spec.formula or None,
+        "expect": spec.expect,
+        "status": result.status,
+        "verdict": result.verdict,
+        "witness": witness_text(result.witness),
+        "counterexample": witness_text(result.counterexample),
+        "source": result.source,
         "reason": result.message if result.status in ("fail", "unknown") else None,
-        "error": result.error_text, "time_ms": result.time_ms, "vacuity": result.vacuity,
+        "error": result.error_text,
+        "time_ms": result.time_ms,
+        "vacuity": result.vacuity,
         "core": [{"name": s.name, "line": s.line or None} for s in result.core] or None,
-        "core_minimal": result.core_minimal, "redundancy": result.redundancy,
+        "core_minimal": result.core_minimal,
+        "redundancy": result.redundancy,
         "implied_by": [{"name": s.name, "line": s.line or None} for s in result.implied_by] or None,
-        "acknowledged": list(result.acknowledged) or None, "stale": list(result.stale) or None,
-        "findings": [{"ap": f.occurrence.ap, "occurrence": f.occurrence.nth, "polarity": f.occurrence.polarity,
-                      "replacement": f.value, "implied": f.replaced.to_str("spot"),
-                      "status": "undecided" if f.undecided else "vacuous", "reason": f.reason,
-                      "acknowledged": f.key in result.acknowledged}
-                     for f in result.findings],
+        "acknowledged": list(result.acknowledged) or None,
+        "stale": list(result.stale) or None,
+        "findings": [
+            {
+                "ap": f.occurrence.ap,
+                "occurrence": f.occurrence.nth,
+                "polarity": f.occurrence.polarity,
+                "replacement": f.value,
+                "implied": f.replaced.to_str("spot"),
+                "status": "undecided" if f.undecided else "vacuous",
+                "reason": f.reason,
+                "acknowledged": f.key in result.acknowledged,
+            }
+            for f in result.findings
+        ],
     }
 
 
@@ -97,14 +124,19 @@ def junit_xml(results: Iterable[SpecResult | ConjunctionResult]) -> bytes:
         _outcome(case, result.status, result.message, result.error_text, "expectation", detail)
         if result.status == "pass" and result.vacuity_failed:
             new = [f for f in result.findings if f.key not in result.acknowledged]
-            failure = ET.SubElement(case, "failure", type="vacuity",
-                                    message=f"{result.vacuity}: {finding_text(new[0])}")
+            failure = ET.SubElement(
+                case, "failure", type="vacuity", message=f"{result.vacuity}: {finding_text(new[0])}"
+            )
             failure.text = "\n".join(finding_text(f) for f in new)
         if result.status == "pass" and result.redundancy_failed:
             ET.SubElement(case, "failure", type="redundancy", message=redundancy_text(result))
         if result.status == "pass" and result.stale:
-            ET.SubElement(case, "failure", type="stale-acknowledgment",
-                          message="acknowledgments that match no finding: " + ", ".join(result.stale))
+            ET.SubElement(
+                case,
+                "failure",
+                type="stale-acknowledgment",
+                message="acknowledgments that match no finding: " + ", ".join(result.stale),
+            )
         if result.status == "pass" and detail:
             ET.SubElement(case, "system-out").text = f"{result.verdict}: {detail}"
     for suite in suites.values():
@@ -118,8 +150,9 @@ def junit_xml(results: Iterable[SpecResult | ConjunctionResult]) -> bytes:
     return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
 
 
-def _outcome(case: ET.Element, status: str, message: str | None, error: str | None, kind: str,
-             detail: str | None) -> None:
+def _outcome(
+    case: ET.Element, status: str, message: str | None, error: str | None, kind: str, detail: str | None
+) -> None:
     if status == "fail":
         ET.SubElement(case, "failure", type=kind, message=message or "failed").text = detail
     elif status == "unknown":

@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, BinaryIO, ClassVar, Iterable, Iterator, Sequen
 from ltlwit.logic.core import all_conflicts, unsat_core
 from ltlwit.logic.formula import And, Formula, Not
 from ltlwit.logic.result import Result, Sat, Unknown, Unsat
-from ltlwit.logic.witness import Witness, is_witness, logic_of
 from ltlwit.logic.theory.sorts import Declarations, SortError, boolean_comparisons, resolve
+from ltlwit.logic.witness import Witness, is_witness, logic_of
 from ltlwit.pipeline import Pipeline
 from ltlwit.pipeline.answers import Answer, Solution, internal_error, plural
 from ltlwit.pipeline.checking import engine_answer
@@ -131,8 +131,14 @@ class CheckOptions:
         return self.vacuity or self.consistency or self.redundancy or self.all_cores
 
 
-def check_files(paths: Iterable[str], options: CheckOptions, pipeline: Pipeline, stdin: BinaryIO | None = None,
-                stdin_name: str = STDIN_NAME, pool: Pool | None = None) -> Iterator[SpecResult | ConjunctionResult]:
+def check_files(
+    paths: Iterable[str],
+    options: CheckOptions,
+    pipeline: Pipeline,
+    stdin: BinaryIO | None = None,
+    stdin_name: str = STDIN_NAME,
+    pool: Pool | None = None,
+) -> Iterator[SpecResult | ConjunctionResult]:
     """Results file by file, specs in file order; a file's conjunction result (with
     --vacuity) comes before its specs, whose vacuity it decides. The path `-` reads `stdin`,
     named `stdin_name` in the results. `pool`: worker processes running `CheckWork` answer
@@ -162,8 +168,10 @@ class CheckWork:
 
         if chunk.origin is not None:
             self.pipeline.count_from(chunk.origin)
-        return [s if s.exception is None else replace(s, exception=RemoteError.of(s.exception))
-                for s in self.pipeline.run(chunk.items, ramp=False)]
+        return [
+            s if s.exception is None else replace(s, exception=RemoteError.of(s.exception))
+            for s in self.pipeline.run(chunk.items, ramp=False)
+        ]
 
     def findings(self, chunk: Chunk) -> list[list[Finding] | RemoteError]:
         """`chunk.context`: the file's specs expected satisfiable and their semantics; each
@@ -190,8 +198,9 @@ def _answers(pipeline: Pipeline, pool: Pool | None, queries: list[FormulaItem]) 
         yield from solutions
 
 
-def _findings(formulas: list[Formula], decide: Decide, pool: Pool | None,
-              path: str, semantics: str) -> Iterator[list[Finding] | Exception]:
+def _findings(
+    formulas: list[Formula], decide: Decide, pool: Pool | None, path: str, semantics: str
+) -> Iterator[list[Finding] | Exception]:
     """The vacuity findings of each spec among `formulas` (or the exception checking it raised)."""
     if pool is not None:
         which = [InputItem("", path, position) for position in range(len(formulas))]
@@ -205,24 +214,29 @@ def _findings(formulas: list[Formula], decide: Decide, pool: Pool | None,
             yield exc
 
 
-def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: BinaryIO | None,
-                stdin_name: str, pool: Pool | None) -> Iterator[SpecResult | ConjunctionResult]:
+def _check_file(
+    path: str, options: CheckOptions, pipeline: Pipeline, stdin: BinaryIO | None, stdin_name: str, pool: Pool | None
+) -> Iterator[SpecResult | ConjunctionResult]:
     specs = list(read_specs(path, stdin, stdin_name))
     parsed: list[tuple[Spec, Formula | None, SpecResult | None]] = []
     warnings: list[tuple[str, ...]] = []  # each parsed spec's (the pipeline sees formulas, not their text)
     for spec in specs:
         item = InputItem(spec.formula, spec.file, spec.line)
         if spec.error is None and spec.holds == "finally" and (spec.semantics or options.solve.semantics) != "finite":
-            spec = replace(spec, error="a spec that holds finally (at the last instant) needs finite semantics "
-                           "(--semantics finite, or semantics = \"finite\" in TOML)")
+            spec = replace(
+                spec,
+                error="a spec that holds finally (at the last instant) needs finite semantics "
+                '(--semantics finite, or semantics = "finite" in TOML)',
+            )
         if spec.error is not None:
             parsed.append((spec, None, SpecResult(item=item, spec=spec, status="error", message=spec.error)))
             continue
         try:
             formula = parse(spec.formula, spec.syntax or options.solve.syntax)
         except ValueError as exc:
-            parsed.append((spec, None, SpecResult(item=item, spec=spec, status="error", message="parse error",
-                                                  parse_error=exc)))
+            parsed.append(
+                (spec, None, SpecResult(item=item, spec=spec, status="error", message="parse error", parse_error=exc))
+            )
             continue
         formula = _as_checked(spec, formula)
         problem = _sorts_problem(formula, spec, options.solve)
@@ -239,15 +253,28 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
         if done is None and formula is not None and spec.expect not in SCENARIOS:
             query = Not(formula) if spec.expect == "valid" else formula
             query = And(query, events) if events is not None else query
-            queries.append(FormulaItem(query.to_str("spot"), spec.file, spec.line, formula=query,
-                                       semantics=spec.semantics, declarations=spec.declarations))
+            queries.append(
+                FormulaItem(
+                    query.to_str("spot"),
+                    spec.file,
+                    spec.line,
+                    formula=query,
+                    semantics=spec.semantics,
+                    declarations=spec.declarations,
+                )
+            )
     solutions = _answers(pipeline, pool, queries)
     told = iter(warnings)
-    results = [done if done is not None else
-               _judge(spec, next(solutions), next(told)) if spec.expect not in SCENARIOS else
-               SpecResult(item=InputItem(spec.formula, spec.file, spec.line), spec=spec, status="unknown",
-                          warnings=next(told))
-               for spec, _, done in parsed]
+    results = [
+        done
+        if done is not None
+        else _judge(spec, next(solutions), next(told))
+        if spec.expect not in SCENARIOS
+        else SpecResult(
+            item=InputItem(spec.formula, spec.file, spec.line), spec=spec, status="unknown", warnings=next(told)
+        )
+        for spec, _, done in parsed
+    ]
     scenarios = [i for i, (spec, _, done) in enumerate(parsed) if done is None and spec.expect in SCENARIOS]
     where = stdin_name if path == "-" else path
     if options.together or scenarios:
@@ -255,22 +282,31 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
         kinds = {parsed[i][0].semantics or options.solve.semantics for i, _ in conjuncts}
         if len(kinds) > 1:
             for i in scenarios:
-                results[i] = replace(results[i], status="error", message="a scenario is judged against the "
-                                     "requirements, and these mix finite and infinite semantics")
+                results[i] = replace(
+                    results[i],
+                    status="error",
+                    message="a scenario is judged against the "
+                    "requirements, and these mix finite and infinite semantics",
+                )
             if options.together:
-                yield ConjunctionResult(item=InputItem(f"the {plural(len(conjuncts), 'spec')} expected satisfiable",
-                                                       where, 0),
-                                        status="error", count=len(conjuncts),
-                                        message="vacuity needs the specs of a file under one semantics; "
-                                        "these mix finite and infinite")
+                yield ConjunctionResult(
+                    item=InputItem(f"the {plural(len(conjuncts), 'spec')} expected satisfiable", where, 0),
+                    status="error",
+                    count=len(conjuncts),
+                    message="vacuity needs the specs of a file under one semantics; these mix finite and infinite",
+                )
             yield from results
             return
         solve = replace(options.solve, semantics=kinds.pop()) if kinds else options.solve
         for i in list(scenarios):
             own = parsed[i][0].semantics or options.solve.semantics
             if own != solve.semantics:
-                results[i] = replace(results[i], status="error", message=f"a scenario under {own} semantics "
-                                     f"is judged against requirements under {solve.semantics} semantics")
+                results[i] = replace(
+                    results[i],
+                    status="error",
+                    message=f"a scenario under {own} semantics "
+                    f"is judged against requirements under {solve.semantics} semantics",
+                )
                 scenarios.remove(i)
         conjunctions = []
         for group in dict.fromkeys(spec.group for spec, _, _ in parsed):  # a FRET export's projects
@@ -278,8 +314,9 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
             mine = [(i, f) for i, f in conjuncts if i in scope]
             results = _scenarios([i for i in scenarios if i in scope], mine, parsed, scope, results, solve)
             if options.together:
-                conjunction, results = _together(where, mine, parsed, scope, results, solve, pool, options.vacuity,
-                                                 options.all_cores)
+                conjunction, results = _together(
+                    where, mine, parsed, scope, results, solve, pool, options.vacuity, options.all_cores
+                )
                 if conjunction is not None:
                     conjunctions.append(replace(conjunction, group=group))
                     if options.redundancy and conjunction.status == "pass":
@@ -288,8 +325,9 @@ def _check_file(path: str, options: CheckOptions, pipeline: Pipeline, stdin: Bin
     yield from _acknowledged(results, options.baseline, [spec for spec, _, _ in parsed], where)
 
 
-def _acknowledged(results: list[SpecResult], baseline: Sequence[Entry], specs: list[Spec], where: str
-                  ) -> Iterator[SpecResult]:
+def _acknowledged(
+    results: list[SpecResult], baseline: Sequence[Entry], specs: list[Spec], where: str
+) -> Iterator[SpecResult]:
     """The results with their findings acknowledged (next to each spec, or in the baseline),
     then an error for each baseline entry about this file that names none of its specs."""
     mine = [e for e in baseline if same_file(e.file, where)]
@@ -310,39 +348,64 @@ def acknowledge(result: SpecResult, acks: Sequence[str]) -> SpecResult:
     if not acks:
         return result
     keys = result.finding_keys
-    judged = {"vacuous": result.vacuity in ("clean", "vacuous", "undecided"),
-              "redundant": result.redundancy is not None}
+    judged = {
+        "vacuous": result.vacuity in ("clean", "vacuous", "undecided"),
+        "redundant": result.redundancy is not None,
+    }
     covered = tuple(k for k in keys if any(acknowledges(a, k) for a in acks))
-    stale = tuple(a for a in dict.fromkeys(acks) if not any(acknowledges(a, k) for k in keys)
-                  and judged["redundant" if a in ("redundant", "undecided redundancy") else "vacuous"])
+    stale = tuple(
+        a
+        for a in dict.fromkeys(acks)
+        if not any(acknowledges(a, k) for k in keys)
+        and judged["redundant" if a in ("redundant", "undecided redundancy") else "vacuous"]
+    )
     return replace(result, acknowledged=covered, stale=stale)
 
 
-def _together(where: str, conjuncts: list[tuple[int, Formula]], parsed: list, scope: set[int],
-              results: list[SpecResult], solve: SolveOptions, pool: Pool | None, findings: bool,
-              every: bool = False) -> tuple[ConjunctionResult | None, list[SpecResult]]:
+def _together(
+    where: str,
+    conjuncts: list[tuple[int, Formula]],
+    parsed: list,
+    scope: set[int],
+    results: list[SpecResult],
+    solve: SolveOptions,
+    pool: Pool | None,
+    findings: bool,
+    every: bool = False,
+) -> tuple[ConjunctionResult | None, list[SpecResult]]:
     """Whether a set of specs (`scope`: their places in `parsed`) holds together: the
     conjunction of those expected satisfiable that read and whose names mean one thing in all
     of them, the others named as left out."""
     try:
         solve, conjuncts, left_out = _requirements(conjuncts, parsed, scope, solve)
     except SortError as exc:
-        return ConjunctionResult(item=InputItem(f"the {plural(len(conjuncts), 'spec')} expected satisfiable",
-                                                where, 0), status="error", count=len(conjuncts),
-                                 message=str(exc)), results
-    return _vacuity(where, conjuncts, results, solve, pool, findings=findings, left_out=left_out, scope=scope,
-                    every=every)
+        return ConjunctionResult(
+            item=InputItem(f"the {plural(len(conjuncts), 'spec')} expected satisfiable", where, 0),
+            status="error",
+            count=len(conjuncts),
+            message=str(exc),
+        ), results
+    return _vacuity(
+        where, conjuncts, results, solve, pool, findings=findings, left_out=left_out, scope=scope, every=every
+    )
 
 
-def _requirements(conjuncts: list[tuple[int, Formula]], parsed: list, scope: set[int], solve: SolveOptions
-                  ) -> tuple[SolveOptions, list[tuple[int, Formula]], list[tuple[Spec, str]]]:
+def _requirements(
+    conjuncts: list[tuple[int, Formula]], parsed: list, scope: set[int], solve: SolveOptions
+) -> tuple[SolveOptions, list[tuple[int, Formula]], list[tuple[Spec, str]]]:
     """The requirements of `scope` that go together (`_together`), the options they are solved
     with, and those left out with the reason; SortError where their declarations clash."""
     solve = _declared_together(solve, [parsed[i][0] for i, _ in conjuncts])
-    left_out = [(spec, "unreadable") for i, (spec, f, _) in enumerate(parsed)
-                if f is None and i in scope and spec.expect == "sat"]
-    clashing = {i: problem for i, f in conjuncts
-                if (problem := _sorts_problem(f, parsed[i][0], solve, together=True)) is not None}
+    left_out = [
+        (spec, "unreadable")
+        for i, (spec, f, _) in enumerate(parsed)
+        if f is None and i in scope and spec.expect == "sat"
+    ]
+    clashing = {
+        i: problem
+        for i, f in conjuncts
+        if (problem := _sorts_problem(f, parsed[i][0], solve, together=True)) is not None
+    }
     left_out += [(parsed[i][0], problem) for i, problem in clashing.items()]
     conjuncts = [(i, f) for i, f in conjuncts if i not in clashing]
     conjuncts, apart = _typed_together(conjuncts, solve)
@@ -350,8 +413,9 @@ def _requirements(conjuncts: list[tuple[int, Formula]], parsed: list, scope: set
     return solve, conjuncts, left_out
 
 
-def _redundancy(conjuncts: list[tuple[int, Formula]], parsed: list, scope: set[int], results: list[SpecResult],
-                solve: SolveOptions) -> list[SpecResult]:
+def _redundancy(
+    conjuncts: list[tuple[int, Formula]], parsed: list, scope: set[int], results: list[SpecResult], solve: SolveOptions
+) -> list[SpecResult]:
     """Each requirement of a consistent set judged against the others: redundant when they imply
     it (no trace of theirs violates it), with a set of them that does (a core of the others and
     its negation)."""
@@ -360,8 +424,8 @@ def _redundancy(conjuncts: list[tuple[int, Formula]], parsed: list, scope: set[i
     results = list(results)
     formulas = [f for _, f in conjuncts]
     for k, (i, formula) in enumerate(conjuncts):
-        others = formulas[:k] + formulas[k + 1:]
-        specs = [parsed[j][0] for j, _ in conjuncts[:k] + conjuncts[k + 1:]]
+        others = formulas[:k] + formulas[k + 1 :]
+        specs = [parsed[j][0] for j, _ in conjuncts[:k] + conjuncts[k + 1 :]]
         if not others:
             results[i] = replace(results[i], redundancy="needed")
             continue
@@ -376,15 +440,26 @@ def _redundancy(conjuncts: list[tuple[int, Formula]], parsed: list, scope: set[i
             results[i] = replace(results[i], redundancy="undecided")
         else:
             deadline = start + solve.timeout if solve.timeout is not None else None
-            core = unsat_core([*others, Not(formula)], decide,
-                              lambda: deadline is not None and time.perf_counter() >= deadline)
-            results[i] = replace(results[i], redundancy="redundant", core_minimal=core.minimal,
-                                 implied_by=tuple(specs[m] for m in core.members if m < len(others)))
+            core = unsat_core(
+                [*others, Not(formula)], decide, lambda: deadline is not None and time.perf_counter() >= deadline
+            )
+            results[i] = replace(
+                results[i],
+                redundancy="redundant",
+                core_minimal=core.minimal,
+                implied_by=tuple(specs[m] for m in core.members if m < len(others)),
+            )
     return results
 
 
-def _scenarios(which: list[int], conjuncts: list[tuple[int, Formula]], parsed: list, scope: set[int],
-               results: list[SpecResult], solve: SolveOptions) -> list[SpecResult]:
+def _scenarios(
+    which: list[int],
+    conjuncts: list[tuple[int, Formula]],
+    parsed: list,
+    scope: set[int],
+    results: list[SpecResult],
+    solve: SolveOptions,
+) -> list[SpecResult]:
     """The scenarios at `which` (places in `parsed`) judged against the requirements
     `conjuncts` (module docstring)."""
     if not which:
@@ -402,9 +477,12 @@ def _scenarios(which: list[int], conjuncts: list[tuple[int, Formula]], parsed: l
     for i in which:
         spec, formula, _ = parsed[i]
         if not requirements:
-            results[i] = replace(results[i], status="error",
-                                 message=f"a scenario expected {spec.expect} needs requirements (specs expected sat) "
-                                 "to be judged against; this file has none")
+            results[i] = replace(
+                results[i],
+                status="error",
+                message=f"a scenario expected {spec.expect} needs requirements (specs expected sat) "
+                "to be judged against; this file has none",
+            )
             continue
         try:
             declared = _declared_together(solve, [spec])
@@ -415,13 +493,22 @@ def _scenarios(which: list[int], conjuncts: list[tuple[int, Formula]], parsed: l
             results[i] = replace(results[i], status="error", message=f"with the requirements: {problem}")
             continue
         same = declared.declarations == solve.declarations  # a file's specs share its declarations
-        results[i] = _scenario(results[i], spec, formula, requirements, specs, left_out,
-                               decide if same else _memo(declared), declared)
+        results[i] = _scenario(
+            results[i], spec, formula, requirements, specs, left_out, decide if same else _memo(declared), declared
+        )
     return results
 
 
-def _scenario(result: SpecResult, spec: Spec, formula: Formula, requirements: list[Formula], specs: list[Spec],
-              left_out: list[tuple[Spec, str]], decide, solve: SolveOptions) -> SpecResult:
+def _scenario(
+    result: SpecResult,
+    spec: Spec,
+    formula: Formula,
+    requirements: list[Formula],
+    specs: list[Spec],
+    left_out: list[tuple[Spec, str]],
+    decide,
+    solve: SolveOptions,
+) -> SpecResult:
     """One scenario judged (`_scenarios`)."""
     start = time.perf_counter()
     asked = Not(formula) if spec.expect == "implied" else formula
@@ -438,13 +525,20 @@ def _scenario(result: SpecResult, spec: Spec, formula: Formula, requirements: li
         return done(status="unknown", verdict="unknown", message=(verdict.reason or "no answer") + apart)
     if isinstance(verdict, Sat):
         if spec.expect == "allowed":
-            return done(status="pass", verdict="allowed", witness=verdict.witness,
-                        message=apart[2:] or None)
+            return done(status="pass", verdict="allowed", witness=verdict.witness, message=apart[2:] or None)
         if spec.expect == "forbidden":
-            return done(status="fail", verdict="allowed", witness=verdict.witness,
-                        message="expected forbidden, but the requirements allow it" + apart)
-        return done(status="fail", verdict="not implied", counterexample=verdict.witness,
-                    message="expected implied, but a trace the requirements allow violates it" + apart)
+            return done(
+                status="fail",
+                verdict="allowed",
+                witness=verdict.witness,
+                message="expected forbidden, but the requirements allow it" + apart,
+            )
+        return done(
+            status="fail",
+            verdict="not implied",
+            counterexample=verdict.witness,
+            message="expected implied, but a trace the requirements allow violates it" + apart,
+        )
     deadline = start + solve.timeout if solve.timeout is not None else None
     parts = [*requirements, asked]
     core = unsat_core(parts, decide, lambda: deadline is not None and time.perf_counter() >= deadline)
@@ -452,21 +546,37 @@ def _scenario(result: SpecResult, spec: Spec, formula: Formula, requirements: li
     names = ", ".join(f"{s.name} ({s.where})" if s.name else s.where for s in named)
     proven = "" if core.minimal else " (not proven minimal)"
     if len(requirements) not in core.members:
-        return done(status="fail", verdict="implied" if spec.expect == "implied" else "forbidden",
-                    core=named, core_minimal=core.minimal,
-                    message=f"the requirements contradict each other ({names}{proven}): every scenario is "
-                    "forbidden and every property implied" + apart)
+        return done(
+            status="fail",
+            verdict="implied" if spec.expect == "implied" else "forbidden",
+            core=named,
+            core_minimal=core.minimal,
+            message=f"the requirements contradict each other ({names}{proven}): every scenario is "
+            "forbidden and every property implied" + apart,
+        )
     if not named:  # the question alone is unsatisfiable: whatever the requirements
         alone = "valid: every trace satisfies it" if spec.expect == "implied" else "no trace satisfies it"
-        return done(status="fail" if spec.expect == "allowed" else "pass",
-                    verdict="implied" if spec.expect == "implied" else "forbidden",
-                    message=f"{alone}, whatever the requirements" + apart)
+        return done(
+            status="fail" if spec.expect == "allowed" else "pass",
+            verdict="implied" if spec.expect == "implied" else "forbidden",
+            message=f"{alone}, whatever the requirements" + apart,
+        )
     if spec.expect == "allowed":
-        return done(status="fail", verdict="forbidden", core=named, core_minimal=core.minimal,
-                    message=f"expected allowed, but the requirements rule it out: {names}{proven}" + apart)
+        return done(
+            status="fail",
+            verdict="forbidden",
+            core=named,
+            core_minimal=core.minimal,
+            message=f"expected allowed, but the requirements rule it out: {names}{proven}" + apart,
+        )
     word = "ruled out by" if spec.expect == "forbidden" else "implied by"
-    return done(status="pass", verdict=spec.expect, core=named, core_minimal=core.minimal,
-                message=f"{word} {names}{proven}" + apart)
+    return done(
+        status="pass",
+        verdict=spec.expect,
+        core=named,
+        core_minimal=core.minimal,
+        message=f"{word} {names}{proven}" + apart,
+    )
 
 
 def _left_out(specs: Sequence[tuple[Spec, str]]) -> list[str]:
@@ -487,8 +597,9 @@ def _declared_together(solve: SolveOptions, specs: list[Spec]) -> SolveOptions:
     return replace(solve, declarations=declared)
 
 
-def _typed_together(conjuncts: list[tuple[int, Formula]], solve: SolveOptions
-                    ) -> tuple[list[tuple[int, Formula]], list[tuple[int, str]]]:
+def _typed_together(
+    conjuncts: list[tuple[int, Formula]], solve: SolveOptions
+) -> tuple[list[tuple[int, Formula]], list[tuple[int, str]]]:
     """The conjuncts whose names take one meaning together (each alone may: `yout` a variable
     in one requirement and a function in another, where nothing declares it), and the others
     with the reason: all of them where they do, else, in file order, each one that does not
@@ -528,8 +639,13 @@ def _sorts_problem(formula: Formula, spec: Spec, options: SolveOptions, together
     if not formula.data:
         return None
     try:
-        declared = options.declarations if together else \
-            options.declarations.merged(spec.declarations) if options.declarations else spec.declarations
+        declared = (
+            options.declarations
+            if together
+            else options.declarations.merged(spec.declarations)
+            if options.declarations
+            else spec.declarations
+        )
     except SortError as exc:
         return str(exc)
     return _clash(formula, declared)
@@ -547,33 +663,61 @@ def _clash(formula: Formula, declared: Declarations | None) -> str | None:
 
 
 def _judge(spec: Spec, solution: Solution, warnings: tuple[str, ...]) -> SpecResult:
-    common = dict(item=solution.item, spec=spec, time_ms=solution.time_ms, source=solution.source,
-                  logic=solution.logic, warnings=warnings)
+    common = dict(
+        item=solution.item,
+        spec=spec,
+        time_ms=solution.time_ms,
+        source=solution.source,
+        logic=solution.logic,
+        warnings=warnings,
+    )
     if solution.status == "error":
-        return SpecResult(status="error", message=solution.message, parse_error=solution.parse_error,
-                          exception=solution.exception, **common)
+        return SpecResult(
+            status="error",
+            message=solution.message,
+            parse_error=solution.parse_error,
+            exception=solution.exception,
+            **common,
+        )
     if solution.status == "unknown":
         return SpecResult(status="unknown", verdict="unknown", message=solution.message or "no answer", **common)
     if spec.expect == "valid":
         if solution.status == "unsat":
             return SpecResult(status="pass", verdict="valid", **common)
-        return SpecResult(status="fail", verdict="invalid", counterexample=solution.witness,
-                          message="expected valid, but a trace violates it", **common)
+        return SpecResult(
+            status="fail",
+            verdict="invalid",
+            counterexample=solution.witness,
+            message="expected valid, but a trace violates it",
+            **common,
+        )
     if solution.status == spec.expect:
         return SpecResult(status="pass", verdict=solution.status, witness=solution.witness, **common)
-    message = ("expected unsat, but it is satisfiable" if solution.status == "sat"
-               else "expected sat, but it is unsatisfiable")
+    message = (
+        "expected unsat, but it is satisfiable" if solution.status == "sat" else "expected sat, but it is unsatisfiable"
+    )
     return SpecResult(status="fail", verdict=solution.status, witness=solution.witness, message=message, **common)
 
 
-def _vacuity(path: str, conjuncts: list[tuple[int, Formula]], results: list[SpecResult],
-             options: SolveOptions, pool: Pool | None = None, findings: bool = True,
-             left_out: Sequence[tuple[Spec, str]] = (), scope: set[int] | None = None, every: bool = False
-             ) -> tuple[ConjunctionResult | None, list[SpecResult]]:
+def _vacuity(
+    path: str,
+    conjuncts: list[tuple[int, Formula]],
+    results: list[SpecResult],
+    options: SolveOptions,
+    pool: Pool | None = None,
+    findings: bool = True,
+    left_out: Sequence[tuple[Spec, str]] = (),
+    scope: set[int] | None = None,
+    every: bool = False,
+) -> tuple[ConjunctionResult | None, list[SpecResult]]:
     indices = {i for i, _ in conjuncts}
     if findings:
-        results = [r if i in indices or r.status == "error" or (scope is not None and i not in scope)
-                   else replace(r, vacuity="skipped") for i, r in enumerate(results)]
+        results = [
+            r
+            if i in indices or r.status == "error" or (scope is not None and i not in scope)
+            else replace(r, vacuity="skipped")
+            for i, r in enumerate(results)
+        ]
     if not conjuncts:
         return None, results
     decide = _memo(options)
@@ -589,8 +733,10 @@ def _vacuity(path: str, conjuncts: list[tuple[int, Formula]], results: list[Spec
         deadline = start + options.timeout if options.timeout is not None else None
         core = unsat_core(formulas, decide, lambda: deadline is not None and time.perf_counter() >= deadline)
         conflict = tuple(results[conjuncts[m][0]].spec for m in core.members)
-        names = ", ".join((f"{spec.name} ({spec.where})" if spec.name else spec.where)
-                          + (f" \"{spec.note}\"" if spec.note else "") for spec in conflict)
+        names = ", ".join(
+            (f"{spec.name} ({spec.where})" if spec.name else spec.where) + (f' "{spec.note}"' if spec.note else "")
+            for spec in conflict
+        )
         proven = "" if core.minimal else " (not proven minimal)"
         if left_out:
             proven += "; left out: " + ", ".join(_left_out(left_out))
@@ -598,31 +744,49 @@ def _vacuity(path: str, conjuncts: list[tuple[int, Formula]], results: list[Spec
         if every:  # within what is left of the budget
             found = all_conflicts(formulas, decide, lambda: deadline is not None and time.perf_counter() >= deadline)
             specs = [results[i].spec for i, _ in conjuncts]
-            more = dict(conflicts=tuple(tuple(specs[m] for m in c) for c in found.cores),
-                        corrections=tuple(sorted((tuple(specs[m] for m in c) for c in found.corrections), key=len)),
-                        complete=found.complete)
-            proven += f"; {plural(len(found.cores), 'conflicting set')}, " \
+            more = dict(
+                conflicts=tuple(tuple(specs[m] for m in c) for c in found.cores),
+                corrections=tuple(sorted((tuple(specs[m] for m in c) for c in found.corrections), key=len)),
+                complete=found.complete,
+            )
+            proven += (
+                f"; {plural(len(found.cores), 'conflicting set')}, "
                 f"{plural(len(found.corrections), 'correction set')}" + ("" if found.complete else " found so far")
+            )
         elapsed = round((time.perf_counter() - start) * 1000.0, 3)
-        return ConjunctionResult(item=item, status="fail", count=len(formulas), time_ms=elapsed,
-                                 message=f"jointly unsatisfiable: no trace satisfies all of them; these conflict: "
-                                 f"{names}{proven}", conflict=conflict, conflict_minimal=core.minimal,
-                                 **more), results
+        return ConjunctionResult(
+            item=item,
+            status="fail",
+            count=len(formulas),
+            time_ms=elapsed,
+            message=f"jointly unsatisfiable: no trace satisfies all of them; these conflict: {names}{proven}",
+            conflict=conflict,
+            conflict_minimal=core.minimal,
+            **more,
+        ), results
     if isinstance(verdict, Unknown):
-        return ConjunctionResult(item=item, status="unknown", count=len(formulas), time_ms=elapsed,
-                                 message=verdict.reason or "no answer within the budget"), results
-    conjunction = ConjunctionResult(item=item, status="pass", count=len(formulas), time_ms=elapsed,
-                                    witness=verdict.witness if isinstance(verdict, Sat) else None,
-                                    message="left out: " + ", ".join(_left_out(left_out))
-                                    if left_out else None)
+        return ConjunctionResult(
+            item=item,
+            status="unknown",
+            count=len(formulas),
+            time_ms=elapsed,
+            message=verdict.reason or "no answer within the budget",
+        ), results
+    conjunction = ConjunctionResult(
+        item=item,
+        status="pass",
+        count=len(formulas),
+        time_ms=elapsed,
+        witness=verdict.witness if isinstance(verdict, Sat) else None,
+        message="left out: " + ", ".join(_left_out(left_out)) if left_out else None,
+    )
     if not findings:
         return conjunction, results
     for (i, _), findings in zip(conjuncts, _findings(formulas, decide, pool, path, options.semantics)):
         if isinstance(findings, Exception):
             results[i] = replace(results[i], status="error", message=internal_error(findings), exception=findings)
             continue
-        state = ("vacuous" if any(not f.undecided for f in findings)
-                 else "undecided" if findings else "clean")
+        state = "vacuous" if any(not f.undecided for f in findings) else "undecided" if findings else "clean"
         results[i] = replace(results[i], vacuity=state, findings=findings)
     return conjunction, results
 

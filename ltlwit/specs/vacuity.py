@@ -136,8 +136,9 @@ def _conjoined(specs: list[Formula], about: int, claim: Formula, decide: Decide)
             return result
         if not isinstance(result, Sat):
             break
-        violated = {i for i, s in enumerate(specs)
-                    if i not in chosen and not is_witness(s, result.witness, semantics=None)}
+        violated = {
+            i for i, s in enumerate(specs) if i not in chosen and not is_witness(s, result.witness, semantics=None)
+        }
         if not violated:
             return result
         chosen |= violated

@@ -59,14 +59,19 @@ def write_bytes(data: bytes, folder: str | os.PathLike, part_mb: float = 0, tag:
         if size < 1:
             raise ValueError(f"part size must be positive, got {part_mb} MiB")
         generation = f"{tag}-{os.getpid()}-{next(_WRITES)}"
-        chunks = [data[lo:lo + size] for lo in range(0, max(len(data), 1), size)]
+        chunks = [data[lo : lo + size] for lo in range(0, max(len(data), 1), size)]
         names = [f"checkpoint-{generation}.part{i:02d}" for i in range(len(chunks))]
         for name, chunk in zip(names, chunks):
             tmp = folder / f".{name}.tmp"
             tmp.write_bytes(chunk)
             os.replace(tmp, folder / name)
-        index = {"format": FORMAT, "parts": names, "sizes": [len(c) for c in chunks], "bytes": len(data),
-                 "sha256": hashlib.sha256(data).hexdigest()}
+        index = {
+            "format": FORMAT,
+            "parts": names,
+            "sizes": [len(c) for c in chunks],
+            "bytes": len(data),
+            "sha256": hashlib.sha256(data).hexdigest(),
+        }
         tmp = folder / f".{INDEX}.{os.getpid()}.tmp"
         tmp.write_text(json.dumps(index, indent=1) + "\n")
         os.replace(tmp, folder / INDEX)
@@ -115,8 +120,10 @@ def load(folder: str | os.PathLike, map_location: str | torch.device = "cpu") ->
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m ltlwit.train.checkpoint",
-                                description="Convert a run folder's checkpoint between one file and parts.")
+    p = argparse.ArgumentParser(
+        prog="python -m ltlwit.train.checkpoint",
+        description="Convert a run folder's checkpoint between one file and parts.",
+    )
     p.add_argument("action", choices=["split", "join"])
     p.add_argument("folder")
     p.add_argument("--part-mb", type=float, default=16.0, help="largest part, MiB (split)")

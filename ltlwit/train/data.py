@@ -34,7 +34,16 @@ from typing import Iterator
 import torch
 from torch import Tensor
 
-from ltlwit.neural.tokenizer import BASE_TOKENS, EOS, N_BASE, PAD, START, canonical_slots, encode_formula, encode_witness
+from ltlwit.neural.tokenizer import (
+    BASE_TOKENS,
+    EOS,
+    N_BASE,
+    PAD,
+    START,
+    canonical_slots,
+    encode_formula,
+    encode_witness,
+)
 from ltlwit.train.pairs import TASK_FORMULAS, RawSample, iter_pairs, other_task
 
 CACHE_VERSION = 1
@@ -52,7 +61,9 @@ def encode_pair(task: str, formula_text: str, label_text: str) -> tuple[list[int
     return encode_formula(formula, slots), encode_witness(task, label, slots), len(slots)
 
 
-def _encode_chunk(args: tuple[str, str, int, list[tuple[str, str]]]) -> tuple[list[list[int]], list[list[int]], list[int], int]:
+def _encode_chunk(
+    args: tuple[str, str, int, list[tuple[str, str]]],
+) -> tuple[list[list[int]], list[list[int]], list[int], int]:
     task, source, first, pairs = args
     srcs, tgts, aps, dropped = [], [], [], 0
     for i, (f, label) in enumerate(pairs):
@@ -61,8 +72,10 @@ def _encode_chunk(args: tuple[str, str, int, list[tuple[str, str]]]) -> tuple[li
         except ValueError as e:
             line = 2 * (first + i) + 1
             what = other_task(RawSample(f, label, line), task)
-            raise ValueError(f"{source}:{line}: " + (f"{what}: --task {task} trains a model for {TASK_FORMULAS[task]}"
-                                                     if what else str(e))) from None
+            raise ValueError(
+                f"{source}:{line}: "
+                + (f"{what}: --task {task} trains a model for {TASK_FORMULAS[task]}" if what else str(e))
+            ) from None
         if got is None:
             dropped += 1
             continue
@@ -75,7 +88,9 @@ def _encode_chunk(args: tuple[str, str, int, list[tuple[str, str]]]) -> tuple[li
 def _flat(rows: list[list[int]]) -> tuple[Tensor, Tensor]:
     top = max((max(r) for r in rows if r), default=0)
     dtype = torch.uint8 if top < 256 else torch.int32
-    return torch.tensor([t for r in rows for t in r], dtype=dtype), torch.tensor([len(r) for r in rows], dtype=torch.int32)
+    return torch.tensor([t for r in rows for t in r], dtype=dtype), torch.tensor(
+        [len(r) for r in rows], dtype=torch.int32
+    )
 
 
 @dataclass
@@ -94,8 +109,9 @@ class EncodedSplit:
         return len(self.src_len)
 
     @classmethod
-    def from_rows(cls, src: list[list[int]], tgt: list[list[int]], n_aps: list[int], dropped: int = 0,
-                  source: str = "") -> "EncodedSplit":
+    def from_rows(
+        cls, src: list[list[int]], tgt: list[list[int]], n_aps: list[int], dropped: int = 0, source: str = ""
+    ) -> "EncodedSplit":
         s, sl = _flat(src)
         t, tl = _flat(tgt)
         return cls(s, sl, t, tl, torch.tensor(n_aps, dtype=torch.int32), dropped, source)
@@ -103,9 +119,20 @@ class EncodedSplit:
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        torch.save({"version": CACHE_VERSION, "vocabulary": list(BASE_TOKENS), "src": self.src,
-                    "src_len": self.src_len, "tgt": self.tgt, "tgt_len": self.tgt_len, "n_aps": self.n_aps,
-                    "dropped": self.dropped, "source": self.source}, tmp)
+        torch.save(
+            {
+                "version": CACHE_VERSION,
+                "vocabulary": list(BASE_TOKENS),
+                "src": self.src,
+                "src_len": self.src_len,
+                "tgt": self.tgt,
+                "tgt_len": self.tgt_len,
+                "n_aps": self.n_aps,
+                "dropped": self.dropped,
+                "source": self.source,
+            },
+            tmp,
+        )
         os.replace(tmp, path)
 
     @classmethod
@@ -117,23 +144,31 @@ class EncodedSplit:
         cat = lambda name: torch.cat([getattr(p, name).to(torch.int32) for p in parts])  # noqa: E731
         src, tgt = cat("src"), cat("tgt")
         small = lambda t: t.to(torch.uint8) if t.numel() and int(t.max()) < 256 else t  # noqa: E731
-        return cls(small(src), cat("src_len"), small(tgt), cat("tgt_len"), cat("n_aps"),
-                   sum(p.dropped for p in parts), " + ".join(p.source for p in parts))
+        return cls(
+            small(src),
+            cat("src_len"),
+            small(tgt),
+            cat("tgt_len"),
+            cat("n_aps"),
+            sum(p.dropped for p in parts),
+            " + ".join(p.source for p in parts),
+        )
 
     @classmethod
     def load(cls, path: Path) -> "EncodedSplit":
         data = torch.load(path, weights_only=True)
         if data.get("version") != CACHE_VERSION or data.get("vocabulary") != list(BASE_TOKENS):
             raise ValueError(f"{path}: stale data cache (other version or vocabulary)")
-        return cls(data["src"], data["src_len"], data["tgt"], data["tgt_len"], data["n_aps"], data["dropped"],
-                   data["source"])
+        return cls(
+            data["src"], data["src_len"], data["tgt"], data["tgt_len"], data["n_aps"], data["dropped"], data["source"]
+        )
 
 
 def encode_file(path: str | os.PathLike, task: str, workers: int | None = None) -> EncodedSplit:
     """Parse and tokenise a two-line file, in parallel processes for large files."""
     pairs = list(iter_pairs(path))
     chunk = 20000
-    jobs = [(task, str(path), i, pairs[i:i + chunk]) for i in range(0, len(pairs), chunk)]
+    jobs = [(task, str(path), i, pairs[i : i + chunk]) for i in range(0, len(pairs), chunk)]
     workers = min(workers or os.cpu_count() or 1, 8, len(jobs))
     if workers > 1:
         # fork is fast, but not once CUDA is initialised in this process
@@ -159,8 +194,9 @@ def default_cache_dir() -> Path:
     return Path(user_cache_dir("ltlwit"))
 
 
-def load_split(path: str | os.PathLike, task: str, cache_dir: str | os.PathLike | None = None,
-               workers: int | None = None) -> EncodedSplit:
+def load_split(
+    path: str | os.PathLike, task: str, cache_dir: str | os.PathLike | None = None, workers: int | None = None
+) -> EncodedSplit:
     """`encode_file` through a cache keyed by the file's path, size, mtime and the vocabulary."""
     path = Path(path)
     st = path.stat()
@@ -272,8 +308,17 @@ class Batches:
     counts stay few too).
     """
 
-    def __init__(self, data: DeviceSplit, batch_size: int, seed: int, rank: int = 0, world: int = 1,
-                 bucket: int = 50, max_tokens: int = 0, per_ap: bool = False) -> None:
+    def __init__(
+        self,
+        data: DeviceSplit,
+        batch_size: int,
+        seed: int,
+        rank: int = 0,
+        world: int = 1,
+        bucket: int = 50,
+        max_tokens: int = 0,
+        per_ap: bool = False,
+    ) -> None:
         self.data, self.batch_size, self.seed = data, batch_size, seed
         self.rank, self.world, self.bucket = rank, world, bucket
         self.max_tokens, self.per_ap = max_tokens, per_ap
@@ -290,12 +335,12 @@ class Batches:
         batches: list[Tensor] = []
         span = b * self.bucket * self.world
         for start in range(0, n, span):
-            chunk = perm[start:start + span]
-            chunk = chunk[torch.argsort(length[start:start + span], stable=True)]
+            chunk = perm[start : start + span]
+            chunk = chunk[torch.argsort(length[start : start + span], stable=True)]
             for i in range(0, len(chunk) - b + 1, b):
-                batches += self._capped(chunk[i:i + b])
+                batches += self._capped(chunk[i : i + b])
         order = torch.randperm(len(batches), generator=g).tolist()
-        mine = [batches[i] for i in order][: len(batches) // self.world * self.world][self.rank::self.world]
+        mine = [batches[i] for i in order][: len(batches) // self.world * self.world][self.rank :: self.world]
         if not mine:
             raise ValueError(f"{n} samples are too few for batch size {b} on {self.world} ranks")
         self._plans, offset = [], 0
@@ -339,7 +384,7 @@ class Batches:
             self._load_epoch()
         offset, shape = self._plans[self.pos]
         self.pos += 1
-        return self.data.batch(self._index[offset:offset + shape[0]], shape)  # type: ignore[index]
+        return self.data.batch(self._index[offset : offset + shape[0]], shape)  # type: ignore[index]
 
     def state_dict(self) -> dict[str, int]:
         return {"epoch": self.epoch, "pos": self.pos}
@@ -351,5 +396,5 @@ class Batches:
 def ordered_batches(data: DeviceSplit, index: Tensor, batch_size: int) -> Iterator[Batch]:
     """The samples `index` (host tensor) in order, in batches (validation)."""
     for i in range(0, len(index), batch_size):
-        idx = index[i:i + batch_size]
+        idx = index[i : i + batch_size]
         yield data.batch(idx.to(data.device), data.plan(idx))

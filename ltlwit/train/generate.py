@@ -47,12 +47,25 @@ from ltlwit.logic.trivial import rewrites_root
 #: fewer `U` and AP leaves, a third fewer `1 U` for LTL; 2 points fewer `!` for prop).
 PRIORITIES: dict[str, dict[str, float]] = {
     "ltl35": {"ap": 3, "1": 1, "0": 1, "!": 1, "X": 1, "U": 1, "&": 1},
-    "ltl": {"ap": 3, "1": 1, "0": 1, "!": 1, "X": 1, "F": 1, "G": 1, "&": 1, "|": 1, "->": 1,
-            "<->": 1, "xor": 1, "U": 1, "R": 1},
+    "ltl": {
+        "ap": 3,
+        "1": 1,
+        "0": 1,
+        "!": 1,
+        "X": 1,
+        "F": 1,
+        "G": 1,
+        "&": 1,
+        "|": 1,
+        "->": 1,
+        "<->": 1,
+        "xor": 1,
+        "U": 1,
+        "R": 1,
+    },
     "prop": {"ap": 3, "1": 1, "0": 1, "!": 2, "&": 2, "|": 2, "<->": 1, "xor": 1},
     "ltl35-matched": {"ap": 3.0, "1": 1.314, "0": 0.944, "!": 0.772, "X": 0.812, "U": 1.031, "&": 1.03},
-    "prop-matched": {"ap": 3.0, "1": 1.124, "0": 1.124, "!": 3.513, "&": 1.948, "|": 1.949, "<->": 1.017,
-                     "xor": 1.013},
+    "prop-matched": {"ap": 3.0, "1": 1.124, "0": 1.124, "!": 3.513, "&": 1.948, "|": 1.949, "<->": 1.017, "xor": 1.013},
 }
 #: Largest size `normal_formula` draws (it recurses once per level of the tree).
 MAX_NORMAL_SIZE = 400
@@ -104,8 +117,9 @@ class RandomFormulas:
             raise ValueError(f"unknown operators in priorities: {sorted(unknown)}")
         if any(w < 0 for w in priorities.values()):
             raise ValueError("priorities must be non-negative")
-        if n_aps < 0 or (n_aps == 0 and priorities.get("ap", 0) > 0 and not any(
-                priorities.get(c, 0) > 0 for c in CONSTANTS)):
+        if n_aps < 0 or (
+            n_aps == 0 and priorities.get("ap", 0) > 0 and not any(priorities.get(c, 0) > 0 for c in CONSTANTS)
+        ):
             raise ValueError("need at least one AP or constant to build leaves")
         weights = dict(priorities)
         if n_aps == 0:
@@ -230,7 +244,8 @@ class SizeGate:
             raise ValueError("alpha must be in [0, 1)")
         if self.shares is not None:
             if any(w < 0 for w in self.shares.values()) or not any(
-                    w > 0 for s, w in self.shares.items() if 1 <= s <= self.max_size):
+                w > 0 for s, w in self.shares.items() if 1 <= s <= self.max_size
+            ):
                 raise ValueError("size shares must be non-negative with some size in 1..max_size above 0")
             self.shares = {s: float(w) for s, w in self.shares.items() if 1 <= s <= self.max_size and w > 0}
         self.caps: dict[int, int] = {}
@@ -244,8 +259,10 @@ class SizeGate:
             spent = sum(self.accepted[s] for s in self.shares if s in self.closed)
             weight = sum(w for s, w in self.shares.items() if s not in self.closed)
             left = max(self.count - spent, 0)
-            self.caps = {s: self.accepted[s] if s in self.closed else math.ceil(left * w / weight)
-                         for s, w in self.shares.items()}
+            self.caps = {
+                s: self.accepted[s] if s in self.closed else math.ceil(left * w / weight)
+                for s, w in self.shares.items()
+            }
             self.cap = max(self.caps.values(), default=0)
             return
         enforced = [s for s in self.enforced if s not in self.closed]

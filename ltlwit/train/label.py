@@ -38,8 +38,14 @@ from typing import Callable, Iterator
 
 from ltlwit.logic.formula import Formula, Not
 from ltlwit.logic.result import Sat
-from ltlwit.train.generate import (DEFAULT_ALPHA, DEFAULT_ALPHABET, DEFAULT_UNIFORM_FROM, MAX_NORMAL_SIZE,
-                                   RandomFormulas, SizeGate)
+from ltlwit.train.generate import (
+    DEFAULT_ALPHA,
+    DEFAULT_ALPHABET,
+    DEFAULT_UNIFORM_FROM,
+    MAX_NORMAL_SIZE,
+    RandomFormulas,
+    SizeGate,
+)
 from ltlwit.train.pairs import append_pairs, iter_pairs, recover_pairs
 
 TASKS = ("ltl", "prop")
@@ -180,7 +186,9 @@ class _Workers:
 
     def __call__(self, slots: list[tuple[int, int]]) -> Iterator[tuple[str, str | None]]:
         c = self.config
-        units = [(c.task, c.n_aps, c.alphabet or "", c.seconds, slots[i:i + UNIT]) for i in range(0, len(slots), UNIT)]
+        units = [
+            (c.task, c.n_aps, c.alphabet or "", c.seconds, slots[i : i + UNIT]) for i in range(0, len(slots), UNIT)
+        ]
         results = map(_make_unit, units) if self.pool is None else self.pool.imap(_make_unit, units)
         return (sample for unit in results for sample in unit)
 
@@ -190,8 +198,9 @@ class _Workers:
             self.pool.join()
 
 
-def generate_dataset(path: str | os.PathLike, config: GenerateConfig,
-                     progress: Callable[[Progress], None] | None = None) -> GenerateReport:
+def generate_dataset(
+    path: str | os.PathLike, config: GenerateConfig, progress: Callable[[Progress], None] | None = None
+) -> GenerateReport:
     """Fill `path` (two-line format, `.gz` compressed) up to `config.count` samples.
 
     Two rounds are in flight at a time, so that the workers label the next round while this
@@ -251,8 +260,7 @@ def generate_dataset(path: str | os.PathLike, config: GenerateConfig,
             report.added += len(out)
             attempt, idle = (0, 0) if out else (attempt + 1, idle + 1)
             if progress is not None:
-                progress(Progress(total, config.count, report.labelled, report.added,
-                                  time.perf_counter() - started))
+                progress(Progress(total, config.count, report.labelled, report.added, time.perf_counter() - started))
     finally:
         workers.close()
     report.seconds = time.perf_counter() - started

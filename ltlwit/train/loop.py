@@ -60,7 +60,11 @@ from ltlwit.train.step import EagerStep, GraphedStep, graph_autocast, make_optim
 ValidateFn = Callable[[list[tuple[Formula, Optional[Witness]]]], float]
 REWARM = 100  # warm-up steps after --init-from
 FIT_WINDOW = (30, 130)  # --fit-steps-to-time: steps of this process between which the step time is measured
-PRESET_BATCH = {"paper": {"ltl": 768, "prop": 1024}, "small": {"ltl": 256, "prop": 256}, "tiny": {"ltl": 64, "prop": 64}}
+PRESET_BATCH = {
+    "paper": {"ltl": 768, "prop": 1024},
+    "small": {"ltl": 256, "prop": 256},
+    "tiny": {"ltl": 64, "prop": 64},
+}
 
 
 def _distributed(device_name: str) -> tuple[int, int, torch.device]:
@@ -78,9 +82,15 @@ def _distributed(device_name: str) -> tuple[int, int, torch.device]:
 
 
 class Trainer:
-    def __init__(self, settings: Settings, train: EncodedSplit | None = None, val: EncodedSplit | None = None,
-                 validate_fn: ValidateFn | None = None, model_config: ModelConfig | None = None,
-                 on_log: Callable[[dict[str, Any]], None] | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        train: EncodedSplit | None = None,
+        val: EncodedSplit | None = None,
+        validate_fn: ValidateFn | None = None,
+        model_config: ModelConfig | None = None,
+        on_log: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
         """`on_log` also receives every record written to log.jsonl (progress and validations),
         e.g. for a progress display."""
         self.t0 = time.monotonic()
@@ -100,8 +110,14 @@ class Trainer:
         if (cfg.arch, cfg.task) != (s.arch, s.task):
             raise ValueError(f"{s.init_from if init else ckpt}: a {cfg.arch}/{cfg.task} model, not {s.arch}/{s.task}")
         if not state:  # the paper-detail options change a new run's config, never a resumed one's
-            cfg = replace(cfg, **{k: v for k, v in (("emb_dropout", s.emb_dropout), ("cross_rope", s.cross_rope))
-                                  if v is not None and v != -1.0})
+            cfg = replace(
+                cfg,
+                **{
+                    k: v
+                    for k, v in (("emb_dropout", s.emb_dropout), ("cross_rope", s.cross_rope))
+                    if v is not None and v != -1.0
+                },
+            )
         if s.cuda_graphs and (self.device.type != "cuda" or not s.static_shapes or self.world > 1):
             raise ValueError("--cuda-graphs needs a CUDA device, --static-shapes and a single process")
         if s.fit_steps_to_time and not s.time_limit:
@@ -118,18 +134,27 @@ class Trainer:
         rename = s.rename_aps or cfg.rename_pool  # renaming: alpha-renaming into all its AP rows
         most = max(rename, int(train.n_aps.max()) if len(train) else 0)
         if self.model.max_aps is not None and most > self.model.max_aps:
-            raise ValueError(f"a {cfg.arch} model tells apart at most {self.model.max_aps} APs; "
-                             f"the training data {'are renamed into' if rename else 'have'} {most}")
+            raise ValueError(
+                f"a {cfg.arch} model tells apart at most {self.model.max_aps} APs; "
+                f"the training data {'are renamed into' if rename else 'have'} {most}"
+            )
         self.train_data = DeviceSplit(train, self.device, rename, static=s.static_shapes)
         self.val_data = DeviceSplit(val, self.device)
-        self.batches = Batches(self.train_data, self.batch_size, s.seed + start, self.rank, self.world,
-                               max_tokens=s.max_tokens, per_ap=cfg.arch == "si")
+        self.batches = Batches(
+            self.train_data,
+            self.batch_size,
+            s.seed + start,
+            self.rank,
+            self.world,
+            max_tokens=s.max_tokens,
+            per_ap=cfg.arch == "si",
+        )
         perm = torch.randperm(len(val), generator=torch.Generator().manual_seed(12345))
         length = self.val_data.src_len + self.val_data.tgt_len
         by_length = lambda index: index[torch.argsort(length[index], stable=True)]  # noqa: E731 - less padding
         self.val_index = by_length(perm[: s.val_samples])
         self.greedy_index = by_length(perm[: s.greedy_samples])
-        self.calib_index = by_length(perm[s.val_samples: s.val_samples + s.calib_samples])
+        self.calib_index = by_length(perm[s.val_samples : s.val_samples + s.calib_samples])
         if len(self.calib_index) < 64:  # a tiny validation split: calibrate on what there is
             self.calib_index = self.val_index
         self.opt = make_optimizer(self.model, s.lr, s.weight_decay, self.device, graphs=s.cuda_graphs)
@@ -139,12 +164,15 @@ class Trainer:
             self._restore(state)
         self.net: torch.nn.Module = self.model
         if self.world > 1:
-            self.net = DistributedDataParallel(self.model, device_ids=[self.device.index] if self.device.type == "cuda" else None)
+            self.net = DistributedDataParallel(
+                self.model, device_ids=[self.device.index] if self.device.type == "cuda" else None
+            )
         if s.compile:
             self.net = _compiled(self.net, static=bool(s.static_shapes))
         if s.cuda_graphs:
-            self.stepper: EagerStep = GraphedStep(self.model, self.net, self.opt, s.grad_clip, graph_autocast(self.device),
-                                                  on_capture=self._captured)
+            self.stepper: EagerStep = GraphedStep(
+                self.model, self.net, self.opt, s.grad_clip, graph_autocast(self.device), on_capture=self._captured
+            )
         else:
             self.stepper = EagerStep(self.model, self.net, self.opt, s.grad_clip, self._autocast)
         self.warmup = s.warmup if s.warmup >= 0 else min(1000, s.steps // 10)
@@ -164,7 +192,9 @@ class Trainer:
 
     def _load(self, split: str, extra: Sequence[str] = ()) -> EncodedSplit:
         folder = Path(self.s.data)
-        path = next((folder / f"{split}{ext}" for ext in (".txt.gz", ".txt") if (folder / f"{split}{ext}").exists()), None)
+        path = next(
+            (folder / f"{split}{ext}" for ext in (".txt.gz", ".txt") if (folder / f"{split}{ext}").exists()), None
+        )
         if path is None:
             raise ValueError(f"{folder}: no {split}.txt.gz or {split}.txt")
         for more in extra:
@@ -179,8 +209,10 @@ class Trainer:
         for file in (path, *map(Path, extra)):
             t = time.monotonic()
             data = load_split(file, self.s.task, cache, self.s.workers or None)
-            self._say(f"{file}: {len(data)} samples ({data.dropped} dropped: label AP not in formula), "
-                      f"{time.monotonic() - t:.1f}s")
+            self._say(
+                f"{file}: {len(data)} samples ({data.dropped} dropped: label AP not in formula), "
+                f"{time.monotonic() - t:.1f}s"
+            )
             parts.append(data)
         if self.world > 1 and self.rank == 0:
             dist.barrier()
@@ -219,8 +251,10 @@ class Trainer:
             log.write_text("".join(line + "\n" for line in keep), encoding="utf-8")
 
     def _captured(self, key: tuple, seconds: float) -> None:
-        self._say(f"captured a CUDA graph for batch shape {key[0][0]}x({key[0][1]}+{key[1][1]}), "
-                  f"{key[3]} APs in {seconds:.1f}s ({len(self.stepper.graphs)} so far)")  # type: ignore[attr-defined]
+        self._say(
+            f"captured a CUDA graph for batch shape {key[0][0]}x({key[0][1]}+{key[1][1]}), "
+            f"{key[3]} APs in {seconds:.1f}s ({len(self.stepper.graphs)} so far)"
+        )  # type: ignore[attr-defined]
 
     # -- one step ------------------------------------------------------------------------------
     def lr_at(self, step: int) -> float:
@@ -247,8 +281,9 @@ class Trainer:
         batch = next(self.batches)
         rows = batch.src.shape[0]
         self.samples_seen += rows
-        self.flops_done += step_flops(self.model.cfg, rows, batch.src.shape[1], batch.tgt_in.shape[1],
-                                      batch.n_aps, batch.n_slots)
+        self.flops_done += step_flops(
+            self.model.cfg, rows, batch.src.shape[1], batch.tgt_in.shape[1], batch.n_aps, batch.n_slots
+        )
         set_lr(self.opt, self.lr_at(self.step))
         loss = self.stepper(batch)
         self.step += 1
@@ -292,8 +327,10 @@ class Trainer:
     def run(self) -> dict[str, Any]:
         s = self.s
         params = sum(p.numel() for p in self.model.parameters())
-        self._say(f"{s.arch}-{s.task} ({s.preset}): {params:,} parameters, batch {self.batch_size} x {self.world}, "
-                  f"device {self.device}, steps {self.step}->{s.steps}")
+        self._say(
+            f"{s.arch}-{s.task} ({s.preset}): {params:,} parameters, batch {self.batch_size} x {self.world}, "
+            f"device {self.device}, steps {self.step}->{s.steps}"
+        )
         loss_sum = torch.zeros((), device=self.device)
         count, mark, mark_step, mark_samples = 0, time.monotonic(), self.step, self.samples_seen
         mark_flops = self.flops_done
@@ -306,9 +343,11 @@ class Trainer:
                 break
             if (self.world == 1 or self.step % s.log_every == 0) and self._out_of_time():
                 reason = "time-limit"
-                self._say(f"--time-limit: stopping with {self._time_left():.1f}s left for the end "
-                          f"(estimated {self._end_cost():.1f}s: checkpoint, weights"
-                          f"{', calibration' if self._calibrates() else ''})")
+                self._say(
+                    f"--time-limit: stopping with {self._time_left():.1f}s left for the end "
+                    f"(estimated {self._end_cost():.1f}s: checkpoint, weights"
+                    f"{', calibration' if self._calibrates() else ''})"
+                )
                 break
             loss_sum += self.train_step()
             count += 1
@@ -320,9 +359,13 @@ class Trainer:
                     self._fit_steps((time.monotonic() - fit_start) / (FIT_WINDOW[1] - FIT_WINDOW[0]))
             if self.step % s.log_every == 0 or self.step == s.steps:
                 now = time.monotonic()
-                self._log_progress(loss_sum, count, (now - mark) / max(1, self.step - mark_step),
-                                   (self.samples_seen - mark_samples) / max(now - mark, 1e-9),
-                                   (self.flops_done - mark_flops) / max(now - mark, 1e-9))
+                self._log_progress(
+                    loss_sum,
+                    count,
+                    (now - mark) / max(1, self.step - mark_step),
+                    (self.samples_seen - mark_samples) / max(now - mark, 1e-9),
+                    (self.flops_done - mark_flops) / max(now - mark, 1e-9),
+                )
                 loss_sum.zero_()
                 count, mark, mark_step, mark_samples = 0, time.monotonic(), self.step, self.samples_seen
                 mark_flops = self.flops_done
@@ -334,8 +377,10 @@ class Trainer:
         calibration = self.calibrate() if self._calibrates() else None
         self.save_checkpoint()
         self.export(metrics, calibration, reason)
-        self._say(f"{reason} at step {self.step}; weights in {self.out / 'model.pt'}"
-                  + ("" if reason == "done" else "; continue with --resume"))
+        self._say(
+            f"{reason} at step {self.step}; weights in {self.out / 'model.pt'}"
+            + ("" if reason == "done" else "; continue with --resume")
+        )
         return {"step": self.step, "stopped": reason, **metrics}
 
     def _sync(self) -> None:
@@ -353,8 +398,10 @@ class Trainer:
             plan = torch.tensor([planned], device=self.device)
             dist.broadcast(plan, 0)
             planned = int(plan.item())
-        self._say(f"step time {step_time * 1000:.1f} ms: the schedule now ends at step {planned} "
-                  f"(was {self.s.steps}), in about {(planned - self.step) * step_time:.0f}s")
+        self._say(
+            f"step time {step_time * 1000:.1f} ms: the schedule now ends at step {planned} "
+            f"(was {self.s.steps}), in about {(planned - self.step) * step_time:.0f}s"
+        )
         self.s.steps, self.fitted = planned, True
 
     def _has_time(self, cost: float) -> bool:
@@ -362,8 +409,9 @@ class Trainer:
             return True
         return self._time_left() > cost + self._end_cost() + 3 * self._current_step_time()
 
-    def _log_progress(self, loss_sum: torch.Tensor, count: int, step_time: float, sample_rate: float,
-                      flop_rate: float = 0.0) -> None:
+    def _log_progress(
+        self, loss_sum: torch.Tensor, count: int, step_time: float, sample_rate: float, flop_rate: float = 0.0
+    ) -> None:
         if self.world > 1:
             dist.all_reduce(loss_sum)
             loss_sum /= self.world
@@ -373,17 +421,26 @@ class Trainer:
             return
         rate = 1.0 / step_time if step_time > 0 else 0.0
         eta = (self.s.steps - self.step) * step_time
-        record = {"step": self.step, "loss": loss, "lr": self.lr_at(self.step - 1), "scale": float(self.model.logit_scale),
-                  "steps_per_s": rate, "samples_per_s": sample_rate * self.world,
-                  "tflops": flop_rate * self.world / 1e12,
-                  "elapsed": self.elapsed_before + time.monotonic() - self.t0}
+        record = {
+            "step": self.step,
+            "loss": loss,
+            "lr": self.lr_at(self.step - 1),
+            "scale": float(self.model.logit_scale),
+            "steps_per_s": rate,
+            "samples_per_s": sample_rate * self.world,
+            "tflops": flop_rate * self.world / 1e12,
+            "elapsed": self.elapsed_before + time.monotonic() - self.t0,
+        }
         memory = ""
         if self.device.type == "cuda":  # allocator statistics: no synchronisation
             record["max_memory_gb"] = torch.cuda.max_memory_allocated(self.device) / 2**30
             memory = f"  peak {record['max_memory_gb']:.1f} GiB"
-        print(f"step {self.step}/{self.s.steps}  loss {loss:.4f}  lr {record['lr']:.2e}  scale {record['scale']:.1f}  "
-              f"{rate:.2f} steps/s  {record['samples_per_s']:.0f} samples/s  {record['tflops']:.2f} TFLOP/s  "
-              f"ETA {_hms(eta)}{memory}", flush=True)
+        print(
+            f"step {self.step}/{self.s.steps}  loss {loss:.4f}  lr {record['lr']:.2e}  scale {record['scale']:.1f}  "
+            f"{rate:.2f} steps/s  {record['samples_per_s']:.0f} samples/s  {record['tflops']:.2f} TFLOP/s  "
+            f"ETA {_hms(eta)}{memory}",
+            flush=True,
+        )
         self._append_log(record)
 
     def _append_log(self, record: dict[str, Any]) -> None:
@@ -429,17 +486,28 @@ class Trainer:
                     n += 1
                     if self.validate_fn is not None:
                         witness = decode_witness(self.s.task, pred)
-                        pairs.append((decode_formula([x for x in src if x != PAD]),
-                                      None if isinstance(witness, DecodeError) else witness))
-            metrics: dict[str, Any] = {"step": self.step, "val_loss": loss, "val_token_acc": token_acc,
-                                       "val_exact": exact / max(n, 1)}
+                        pairs.append(
+                            (
+                                decode_formula([x for x in src if x != PAD]),
+                                None if isinstance(witness, DecodeError) else witness,
+                            )
+                        )
+            metrics: dict[str, Any] = {
+                "step": self.step,
+                "val_loss": loss,
+                "val_token_acc": token_acc,
+                "val_exact": exact / max(n, 1),
+            }
             if self.validate_fn is not None:
                 metrics["val_semantic"] = float(self.validate_fn(pairs))
         finally:
             self.model.train()
         self._val_cost = time.monotonic() - t
-        print("validation " + "  ".join(f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v}"
-                                        for k, v in metrics.items()), flush=True)
+        print(
+            "validation "
+            + "  ".join(f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v}" for k, v in metrics.items()),
+            flush=True,
+        )
         self._append_log(metrics)
         return metrics
 
@@ -460,11 +528,19 @@ class Trainer:
         rngs = self._gather_rng_states()
         if self.rank != 0:
             return
-        state = {"format": "ltlwit-checkpoint/1", "model": self.model.state_dict(), "optimizer": portable_state(self.opt),
-                 "step": self.step, "data": self.batches.state_dict(), "rng": rngs, "restart": self.restart,
-                 "planned_steps": self.s.steps if self.fitted else None,
-                 "model_config": self.model.cfg.to_dict(), "settings": asdict(self.s),
-                 "elapsed": self.elapsed_before + time.monotonic() - self.t0}
+        state = {
+            "format": "ltlwit-checkpoint/1",
+            "model": self.model.state_dict(),
+            "optimizer": portable_state(self.opt),
+            "step": self.step,
+            "data": self.batches.state_dict(),
+            "rng": rngs,
+            "restart": self.restart,
+            "planned_steps": self.s.steps if self.fitted else None,
+            "model_config": self.model.cfg.to_dict(),
+            "settings": asdict(self.s),
+            "elapsed": self.elapsed_before + time.monotonic() - self.t0,
+        }
         checkpoint.save(state, self.out, self.s.checkpoint_part_mb)
         self._ckpt_cost = max(self._ckpt_cost, 3 * (time.monotonic() - t))
 
@@ -489,14 +565,27 @@ class Trainer:
         if self.rank != 0:
             return
         s = self.s
-        save_weights(self.model, self.out / "model", training={
-            "task": s.task, "arch": s.arch, "preset": s.preset, "data": str(Path(s.data).resolve()) if s.data else "",
-            "steps": self.step, "planned_steps": s.steps, "stopped": reason, "batch_size": self.batch_size,
-            "world_size": self.world, "seed": s.seed, "device": _device_name(self.device),
-            "wall_seconds": round(self.elapsed_before + time.monotonic() - self.t0, 1),
-            "command": " ".join(sys.argv), "validation": metrics,
-            "calibration": [{"loss": l, "seed": k} for l, k in calibration] if calibration else None,
-        })
+        save_weights(
+            self.model,
+            self.out / "model",
+            training={
+                "task": s.task,
+                "arch": s.arch,
+                "preset": s.preset,
+                "data": str(Path(s.data).resolve()) if s.data else "",
+                "steps": self.step,
+                "planned_steps": s.steps,
+                "stopped": reason,
+                "batch_size": self.batch_size,
+                "world_size": self.world,
+                "seed": s.seed,
+                "device": _device_name(self.device),
+                "wall_seconds": round(self.elapsed_before + time.monotonic() - self.t0, 1),
+                "command": " ".join(sys.argv),
+                "validation": metrics,
+                "calibration": [{"loss": l, "seed": k} for l, k in calibration] if calibration else None,
+            },
+        )
 
 
 def _compiled(net: torch.nn.Module, static: bool) -> torch.nn.Module:
@@ -525,26 +614,38 @@ def parser() -> argparse.ArgumentParser:
     """The bare loop's options. `ltlwit train` has every one of them (tests/test_cli_train.py
     holds the two together) but `--out` and `--val-semantic`, and registers the model."""
     d = Settings
-    p = argparse.ArgumentParser(prog="python -m ltlwit.train.loop",
-                                description="The bare training loop, for scripts: checkpoints and weights in --out, no "
-                                            "model registered. `ltlwit train` takes the same options and registers "
-                                            "the model under --name.")
+    p = argparse.ArgumentParser(
+        prog="python -m ltlwit.train.loop",
+        description="The bare training loop, for scripts: checkpoints and weights in --out, no "
+        "model registered. `ltlwit train` takes the same options and registers "
+        "the model under --name.",
+    )
     p.add_argument("--task", choices=["ltl", "prop"], required=True)
     p.add_argument("--arch", choices=list(ARCHS), required=True)
     p.add_argument("--preset", choices=["paper", "small", "tiny"], default=d.preset)
-    p.add_argument("--data", required=True, help="folder with train.txt[.gz] and val.txt[.gz] (DeepLTL two-line format)")
+    p.add_argument(
+        "--data", required=True, help="folder with train.txt[.gz] and val.txt[.gz] (DeepLTL two-line format)"
+    )
     p.add_argument("--out", required=True, help="folder for checkpoint.pt, model.pt/json, log.jsonl")
     p.add_argument("--steps", type=int, required=True)
     p.add_argument("--batch-size", type=int, default=d.batch_size, help="per rank; default: the preset's")
     p.add_argument("--device", default=d.device, help="auto | cpu | cuda")
     p.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint.pt when it exists")
-    p.add_argument("--init-from", default=d.init_from, metavar="WEIGHTS",
-                   help="without a checkpoint: start from these fp16 weights (OUT/model.pt of an earlier run) at "
-                        f"their step, with a fresh optimiser: {REWARM} warm-up steps, then the cosine from --lr "
-                        "over the remaining steps")
+    p.add_argument(
+        "--init-from",
+        default=d.init_from,
+        metavar="WEIGHTS",
+        help="without a checkpoint: start from these fp16 weights (OUT/model.pt of an earlier run) at "
+        f"their step, with a fresh optimiser: {REWARM} warm-up steps, then the cosine from --lr "
+        "over the remaining steps",
+    )
     p.add_argument("--seed", type=int, default=d.seed)
-    p.add_argument("--time-limit", type=float, default=d.time_limit,
-                   help="seconds; stop early enough that the checkpoint and weights are written by then")
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        default=d.time_limit,
+        help="seconds; stop early enough that the checkpoint and weights are written by then",
+    )
     p.add_argument("--stop-at", type=int, default=d.stop_at, help="checkpoint and exit at this step")
     p.add_argument("--lr", type=float, default=d.lr)
     p.add_argument("--warmup", type=int, default=d.warmup, help="default: min(1000, steps // 10)")
@@ -554,33 +655,83 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--val-samples", type=int, default=d.val_samples)
     p.add_argument("--greedy-samples", type=int, default=d.greedy_samples)
     p.add_argument("--compile", action="store_true", help="torch.compile the model (compiles for minutes)")
-    p.add_argument("--static-shapes", type=int, default=d.static_shapes, metavar="STEP",
-                   help="pad batch widths to multiples of STEP (e.g. 16) and fix the AP count: few shapes")
-    p.add_argument("--cuda-graphs", action="store_true",
-                   help="capture each static shape's whole step in a CUDA graph (needs --static-shapes, one GPU)")
-    p.add_argument("--checkpoint-part-mb", type=float, default=d.checkpoint_part_mb, metavar="MIB",
-                   help="write checkpoints as parts of at most MIB MiB (e.g. 16) instead of one file")
-    p.add_argument("--extra-train", action="append", default=[], metavar="FILE",
-                   help="another training file appended to DATA/train (repeatable; e.g. 0/1-AP augmentation)")
-    p.add_argument("--emb-dropout", type=float, default=d.emb_dropout, metavar="P",
-                   help="dropout on the embeddings of a new or continued model (default: its config's)")
-    p.add_argument("--cross-rope", dest="cross_rope", action="store_const", const=True, default=d.cross_rope,
-                   help="RoPE in cross-attention (default: the config's; on for presets)")
+    p.add_argument(
+        "--static-shapes",
+        type=int,
+        default=d.static_shapes,
+        metavar="STEP",
+        help="pad batch widths to multiples of STEP (e.g. 16) and fix the AP count: few shapes",
+    )
+    p.add_argument(
+        "--cuda-graphs",
+        action="store_true",
+        help="capture each static shape's whole step in a CUDA graph (needs --static-shapes, one GPU)",
+    )
+    p.add_argument(
+        "--checkpoint-part-mb",
+        type=float,
+        default=d.checkpoint_part_mb,
+        metavar="MIB",
+        help="write checkpoints as parts of at most MIB MiB (e.g. 16) instead of one file",
+    )
+    p.add_argument(
+        "--extra-train",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="another training file appended to DATA/train (repeatable; e.g. 0/1-AP augmentation)",
+    )
+    p.add_argument(
+        "--emb-dropout",
+        type=float,
+        default=d.emb_dropout,
+        metavar="P",
+        help="dropout on the embeddings of a new or continued model (default: its config's)",
+    )
+    p.add_argument(
+        "--cross-rope",
+        dest="cross_rope",
+        action="store_const",
+        const=True,
+        default=d.cross_rope,
+        help="RoPE in cross-attention (default: the config's; on for presets)",
+    )
     p.add_argument("--no-cross-rope", dest="cross_rope", action="store_const", const=False)
-    p.add_argument("--val-semantic", action="store_true",
-                   help="validation also checks the greedy outputs with the engine (val_semantic: share verified)")
-    p.add_argument("--fit-steps-to-time", action="store_true",
-                   help="measure the step time early on and end the schedule (--steps) where --time-limit ends")
-    p.add_argument("--min-lr-ratio", type=float, default=d.min_lr_ratio,
-                   help="cosine decay to this share of --lr (default 0: to zero)")
-    p.add_argument("--cache", default=d.cache,
-                   help="folder for tokenised data caches (default OUT/cache or $LTLWIT_CACHE)")
-    p.add_argument("--rename-aps", type=int, default=d.rename_aps, metavar="POOL",
-                   help="augment: rename APs by a random bijection of POOL slots per sample")
-    p.add_argument("--max-tokens", type=int, default=d.max_tokens,
-                   help="split batches above this many padded tokens (x APs for si): bounds GPU memory")
-    p.add_argument("--workers", type=int, default=d.workers,
-                   help="processes for parsing data (default: cores, at most 8)")
+    p.add_argument(
+        "--val-semantic",
+        action="store_true",
+        help="validation also checks the greedy outputs with the engine (val_semantic: share verified)",
+    )
+    p.add_argument(
+        "--fit-steps-to-time",
+        action="store_true",
+        help="measure the step time early on and end the schedule (--steps) where --time-limit ends",
+    )
+    p.add_argument(
+        "--min-lr-ratio",
+        type=float,
+        default=d.min_lr_ratio,
+        help="cosine decay to this share of --lr (default 0: to zero)",
+    )
+    p.add_argument(
+        "--cache", default=d.cache, help="folder for tokenised data caches (default OUT/cache or $LTLWIT_CACHE)"
+    )
+    p.add_argument(
+        "--rename-aps",
+        type=int,
+        default=d.rename_aps,
+        metavar="POOL",
+        help="augment: rename APs by a random bijection of POOL slots per sample",
+    )
+    p.add_argument(
+        "--max-tokens",
+        type=int,
+        default=d.max_tokens,
+        help="split batches above this many padded tokens (x APs for si): bounds GPU memory",
+    )
+    p.add_argument(
+        "--workers", type=int, default=d.workers, help="processes for parsing data (default: cores, at most 8)"
+    )
     return p
 
 

@@ -49,8 +49,11 @@ def other_task(raw: RawSample, task: str) -> str | None:
             return None
     except ValueError:
         return None
-    return "a propositional sample (its label is an assignment)" if task == "ltl" else \
-        "an LTL sample (its label is a trace)"
+    return (
+        "a propositional sample (its label is an assignment)"
+        if task == "ltl"
+        else "an LTL sample (its label is a trace)"
+    )
 
 
 def _opener(path: str | os.PathLike):
@@ -67,7 +70,7 @@ def iter_pairs(path: str | os.PathLike) -> Iterator[tuple[str, str]]:
     with _opener(path)(path, "rt", encoding="utf-8") as fh:
         pending: str | None = None
         line = 0
-        for line, text in enumerate(fh, 1):
+        for line, text in enumerate(fh, 1):  # noqa: B007 - the last line number is said after the loop
             text = text.strip()
             if pending is None:
                 if text:

@@ -16,8 +16,11 @@ from typing import Any, Callable, Optional
 from ltlwit.neural import registry
 
 #: Steps when --steps is not given: the papers' schedules for `paper`, CPU-sized for the others.
-DEFAULT_STEPS = {"paper": {"ltl": 52000, "prop": 50000}, "small": {"ltl": 20000, "prop": 20000},
-                 "tiny": {"ltl": 200, "prop": 200}}
+DEFAULT_STEPS = {
+    "paper": {"ltl": 52000, "prop": 50000},
+    "small": {"ltl": 20000, "prop": 20000},
+    "tiny": {"ltl": 200, "prop": 200},
+}
 
 LogHook = Callable[[dict[str, Any]], None]
 
@@ -58,8 +61,9 @@ def train(name: str, on_log: LogHook | None = None, **settings: Any) -> TrainRes
     registry.user_model_stem(name)  # a valid name that is not a bundled model's, before any work
     out = checkpoint_dir(name)
     if not settings.get("resume") and (out / "checkpoint.pt").exists():
-        raise ValueError(f"{out} already holds a checkpoint of {name!r}: continue it with --resume, "
-                         f"or train under another --name")
+        raise ValueError(
+            f"{out} already holds a checkpoint of {name!r}: continue it with --resume, or train under another --name"
+        )
     if not Path(settings["data"]).is_dir():
         raise ValueError(f"{settings['data']}: not a directory (expected train.txt[.gz] and val.txt[.gz] in it)")
     if settings.get("steps") is None:

@@ -162,8 +162,11 @@ def render_stats(console: Any, stats: DataStats) -> None:
     from rich.table import Table
 
     aps = stats.ap_counts
-    console.print(f"{stats.path}: {stats.total} samples by formula size (rows) and AP count (columns)",
-                  highlight=False, soft_wrap=True)
+    console.print(
+        f"{stats.path}: {stats.total} samples by formula size (rows) and AP count (columns)",
+        highlight=False,
+        soft_wrap=True,
+    )
     table = Table()
     table.add_column("size", justify="right", style="bold")
     for a in aps:

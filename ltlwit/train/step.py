@@ -40,8 +40,9 @@ from ltlwit.train.data import Batch
 Autocast = Callable[[], contextlib.AbstractContextManager]
 
 
-def make_optimizer(model: nn.Module, lr: float, weight_decay: float, device: torch.device,
-                   graphs: bool = False) -> torch.optim.Optimizer:
+def make_optimizer(
+    model: nn.Module, lr: float, weight_decay: float, device: torch.device, graphs: bool = False
+) -> torch.optim.Optimizer:
     """AdamW, betas (0.9, 0.95), no decay on vectors; fused on CUDA; capturable with a tensor
     learning rate for CUDA graphs."""
     decay = [p for p in model.parameters() if p.dim() >= 2]
@@ -51,8 +52,9 @@ def make_optimizer(model: nn.Module, lr: float, weight_decay: float, device: tor
     if graphs:
         if not cuda:
             raise ValueError("CUDA graphs need a CUDA device")
-        return torch.optim.AdamW(groups, lr=torch.tensor(lr, device=device), betas=(0.9, 0.95), fused=True,
-                                 capturable=True)
+        return torch.optim.AdamW(
+            groups, lr=torch.tensor(lr, device=device), betas=(0.9, 0.95), fused=True, capturable=True
+        )
     return torch.optim.AdamW(groups, lr=lr, betas=(0.9, 0.95), fused=cuda)
 
 
@@ -87,8 +89,9 @@ def restore_lr(optimizer: torch.optim.Optimizer, device: torch.device, graphs: b
 class EagerStep:
     """forward -> AdaCos (scale update) -> backward -> clip -> AdamW, as Python runs it."""
 
-    def __init__(self, model: nn.Module, net: nn.Module, optimizer: torch.optim.Optimizer, grad_clip: float,
-                 autocast: Autocast) -> None:
+    def __init__(
+        self, model: nn.Module, net: nn.Module, optimizer: torch.optim.Optimizer, grad_clip: float, autocast: Autocast
+    ) -> None:
         self.model, self.net, self.opt, self.grad_clip, self.autocast = model, net, optimizer, grad_clip, autocast
 
     def loss(self, src: Tensor, tgt_in: Tensor, tgt_out: Tensor, n_slots: int, n_aps: int) -> Tensor:
@@ -111,8 +114,16 @@ class EagerStep:
 class GraphedStep(EagerStep):
     """The eager step captured as one CUDA graph per batch shape and replayed."""
 
-    def __init__(self, model: nn.Module, net: nn.Module, optimizer: torch.optim.Optimizer, grad_clip: float,
-                 autocast: Autocast, warmup: int = 2, on_capture: Callable[[tuple, float], None] | None = None) -> None:
+    def __init__(
+        self,
+        model: nn.Module,
+        net: nn.Module,
+        optimizer: torch.optim.Optimizer,
+        grad_clip: float,
+        autocast: Autocast,
+        warmup: int = 2,
+        on_capture: Callable[[tuple, float], None] | None = None,
+    ) -> None:
         super().__init__(model, net, optimizer, grad_clip, autocast)
         self.warmup, self.on_capture = warmup, on_capture
         self.graphs: dict[tuple, tuple[torch.cuda.CUDAGraph, Tensor, Tensor, Tensor, Tensor]] = {}

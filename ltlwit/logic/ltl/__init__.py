@@ -25,10 +25,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ltlwit.logic import SEMANTICS
+from ltlwit.logic.budget import Budget
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.ltl import check as _check
 from ltlwit.logic.ltl import finite as _finite_mod
-from ltlwit.logic.budget import Budget
 from ltlwit.logic.ltl.solver import solve_builtin
 from ltlwit.logic.result import Result, Unknown
 from ltlwit.logic.trace import Trace
@@ -42,8 +42,13 @@ ENGINES = ("auto", "builtin", "spot")
 __all__ = ["Budget", "ENGINES", "SEMANTICS", "as_declared", "clear_caches", "holds", "solve"]
 
 
-def solve(formula: Formula, budget: Budget | None = None, engine: str = "auto",
-          semantics: str = "infinite", declarations: Declarations | None = None) -> Result:
+def solve(
+    formula: Formula,
+    budget: Budget | None = None,
+    engine: str = "auto",
+    semantics: str = "infinite",
+    declarations: Declarations | None = None,
+) -> Result:
     """Satisfiability of an LTL (or propositional) formula with a verified witness: a lasso,
     or under finite semantics a finite trace.
 
@@ -63,8 +68,10 @@ def solve(formula: Formula, budget: Budget | None = None, engine: str = "auto",
         from ltlwit.logic.ltl import spot
 
         if finite:
-            raise ValueError("the spot engine decides infinite traces only; the built-in engine "
-                             "(--engine builtin) decides finite ones")
+            raise ValueError(
+                "the spot engine decides infinite traces only; the built-in engine "
+                "(--engine builtin) decides finite ones"
+            )
         return spot.solve(_finite_mod.strong(formula), budget)
     try:
         if finite:
@@ -89,8 +96,9 @@ def holds(formula: Formula, trace: Trace, engine: str = "auto", declarations: De
         from ltlwit.logic.ltl import spot
 
         if trace.finite:
-            raise ValueError("the spot engine checks lassos only; the built-in engine (--engine builtin) "
-                             "checks finite traces")
+            raise ValueError(
+                "the spot engine checks lassos only; the built-in engine (--engine builtin) checks finite traces"
+            )
         return spot.holds(_finite_mod.strong(formula), trace)
     try:
         if trace.finite:
@@ -114,8 +122,10 @@ def as_declared(formula: Formula, declarations: Declarations | None) -> Formula:
     declared = declarations.variables
     clash = next((n for n in formula.aps() if n in declared and declared[n].name != "Bool"), None)
     if clash is not None:
-        raise ValueError(f"{clash} is declared {declared[clash]} but stands for a proposition here "
-                         f"(x=0 and x=1 without spaces are Spot's negation suffixes: write {clash} = 0)")
+        raise ValueError(
+            f"{clash} is declared {declared[clash]} but stands for a proposition here "
+            f"(x=0 and x=1 without spaces are Spot's negation suffixes: write {clash} = 0)"
+        )
     return formula
 
 

@@ -81,8 +81,15 @@ CHECK_CLAUSES = 4096
 class Unroller:
     """Steps of one formula's encoding, copied into one solver (see the module docstring)."""
 
-    def __init__(self, encoding: Step, limit: Limit, max_steps: int = MAX_STEPS,
-                 solver: str = SOLVER, end: int | None = None, shortest: int = 1) -> None:
+    def __init__(
+        self,
+        encoding: Step,
+        limit: Limit,
+        max_steps: int = MAX_STEPS,
+        solver: str = SOLVER,
+        end: int | None = None,
+        shortest: int = 1,
+    ) -> None:
         self.encoding = encoding
         self.end = end  # the literal that ends a model (module docstring), or None
         self.limit = limit
@@ -174,8 +181,7 @@ class Unroller:
             return act, [sel]
         loops = [self._fresh() for _ in range(k + 1)]
         self.solver.add_clause([-act] + loops)
-        self.clauses += (k + 1) * (len(self.links) + len(self.latches) + 1 + 2 * len(self.posts)) \
-            + len(self.posts)
+        self.clauses += (k + 1) * (len(self.links) + len(self.latches) + 1 + 2 * len(self.posts)) + len(self.posts)
         for l, sel in enumerate(loops):
             self.limit.check_time()
             for n, e in self.links:
@@ -205,8 +211,7 @@ class Unroller:
         costs `CLAUSE_WORK` units."""
         while not self.done:
             k = self.low
-            if k >= self.max_steps or self._clauses() > MAX_CLAUSES \
-                    or any(x is False for x in self.initial):
+            if k >= self.max_steps or self._clauses() > MAX_CLAUSES or any(x is False for x in self.initial):
                 self.done = True
                 return None
             work -= CLAUSE_WORK * self._build(k)
@@ -260,8 +265,7 @@ class Unroller:
             self.prober.interrupted = self.interrupted
         per_step = len(self.clauses_per_step) + len(self.links)
         room = max(0, MAX_CLAUSES - self._clauses()) // max(1, per_step)
-        bound = min(self.low + max(2 * self.gap, self.low + 1), self.max_steps - 1,
-                    self.prober.steps - 1 + room)
+        bound = min(self.low + max(2 * self.gap, self.low + 1), self.max_steps - 1, self.prober.steps - 1 + room)
         return bound if bound > self.low else None
 
     def _build(self, k: int) -> int:
@@ -283,8 +287,8 @@ class Unroller:
         result = None
         if not self.interrupted:
             result = self.solver.solve_limited(
-                assumptions=[self.lit(0, e) for e in self.initial if e is not True] + [act],
-                expect_interrupt=True)
+                assumptions=[self.lit(0, e) for e in self.initial if e is not True] + [act], expect_interrupt=True
+            )
         if result is None:
             if self.interrupted:  # the watchdog: a hard limit
                 self.limit.check_time()
@@ -307,11 +311,16 @@ class Unroller:
 
     def _lasso(self, k: int) -> Trace:
         model = self.solver.get_model()
-        loop = k if self.end is not None else \
-            next(l for l, sel in enumerate(self._loops[k][1]) if model[sel - 1] > 0)
-        letters = [tuple(sorted((name, model[self.lit(i, v) - 1] > 0)  # type: ignore[operator]
-                                for name, v in self.aps.items()))
-                   for i in range(k + 1)]
+        loop = k if self.end is not None else next(l for l, sel in enumerate(self._loops[k][1]) if model[sel - 1] > 0)
+        letters = [
+            tuple(
+                sorted(
+                    (name, model[self.lit(i, v) - 1] > 0)  # type: ignore[operator]
+                    for name, v in self.aps.items()
+                )
+            )
+            for i in range(k + 1)
+        ]
         return letter_trace(letters[:loop], letters[loop:])
 
     def close(self) -> None:
@@ -394,4 +403,3 @@ def _eventual(g: Formula) -> Formula | None:
     if g.op in ("F", "U") and not g.children[-1].temporal:
         return g.children[-1]
     return None
-

@@ -20,9 +20,9 @@ from collections import OrderedDict
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget, OutOfTime
 from ltlwit.logic.formula import PAST, TRUE, Formula, conjuncts, postorder
 from ltlwit.logic.ltl.emptiness import accepting_scc
-from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget, OutOfTime
 from ltlwit.logic.ltl.expand import Translator
 from ltlwit.logic.ltl.labels import Labels, make_labels
 from ltlwit.logic.ltl.rewrite import negate
@@ -95,9 +95,9 @@ def violations(abstraction: "Abstraction", trace: Trace) -> list[int]:
     does not hold, each instant's value read on the whole trace (finite semantics): where a
     requirement that must hold at every instant is violated (`G(p)` of FRET's past-time
     requirements, whose value at an instant depends on the log up to it only)."""
+    from ltlwit.logic.formula import ap
     from ltlwit.logic.ltl.finite import alive_name, as_lasso, translate
     from ltlwit.logic.theory.evaluate import boolean_trace
-    from ltlwit.logic.formula import ap
 
     steps = boolean_trace(trace, abstraction.names, abstraction.signature)
     alive = ap(alive_name(abstraction.plain.aps(), steps.aps()))
@@ -177,8 +177,7 @@ class Prover:
             return verdict
         if self._tr is None:
             self._tr = Translator(negate(self.formula), self.L)
-        bound = (Limit(Budget(states=max_states)) if self.limit is None
-                 else self.limit.with_states(max_states))
+        bound = Limit(Budget(states=max_states)) if self.limit is None else self.limit.with_states(max_states)
         try:
             return _product(self._tr, steps, loop, bound)[0] is None
         except HardLimit:
@@ -242,8 +241,9 @@ def counterexample(formula: Formula, trace: Trace) -> tuple[list[dict[str, bool]
     return [letter(e[0]) for e in prefix], [letter(e[0]) for e in cycle]
 
 
-def violation(formula: Formula, trace: Trace, limit: Limit | None = None) \
-        -> tuple[list[dict[str, bool]], list[dict[str, bool]]] | None:
+def violation(
+    formula: Formula, trace: Trace, limit: Limit | None = None
+) -> tuple[list[dict[str, bool]], list[dict[str, bool]]] | None:
     """For a formula with past operators, which the automaton of ¬φ does not cover: a concrete
     lasso word matching the trace and violating the formula, or None when there is none, decided
     by the engine itself on ¬φ ∧ "the word follows the trace" (`follows`). The engine's
@@ -264,7 +264,7 @@ def violation(formula: Formula, trace: Trace, limit: Limit | None = None) \
         raise OutOfTime(f"deciding the trace: {result.reason}")
     word = result.witness
     letters = [{n: c.get(n, False) for n in names} for c in (cube_of(s) or {} for s in word.steps)]
-    return letters[:len(word.prefix)], letters[len(word.prefix):]
+    return letters[: len(word.prefix)], letters[len(word.prefix) :]
 
 
 def trace_formula(trace: Trace, taken: set[str]) -> Formula:
@@ -279,8 +279,12 @@ def trace_formula(trace: Trace, taken: set[str]) -> Formula:
         stem = "_" + stem
     phases = [f"_{stem}{i}" for i in range(m)]
     q = [ap(name) for name in phases]
-    around = And(*(Formula("G", (Formula("->", (q[i], And(step, Formula("X", (q[(i + 1) % m],))))),))
-                   for i, step in enumerate(trace.cycle)))
+    around = And(
+        *(
+            Formula("G", (Formula("->", (q[i], And(step, Formula("X", (q[(i + 1) % m],))))),))
+            for i, step in enumerate(trace.cycle)
+        )
+    )
     body = And(q[0], around)
     for step in reversed(trace.prefix):
         body = And(step, Formula("X", (body,)))
@@ -443,8 +447,9 @@ def _verdict(masks: tuple[int, int]) -> bool | None:
     return True if t & 1 else False if f & 1 else None
 
 
-def _temporal_pass(plan: list, val: list[Any], n: int, loop: int, timed: Limit | None = None,
-                   every: int = TIMED_PASS) -> tuple[int, int]:
+def _temporal_pass(
+    plan: list, val: list[Any], n: int, loop: int, timed: Limit | None = None, every: int = TIMED_PASS
+) -> tuple[int, int]:
     """The temporal part of the three-valued evaluation: (definitely true, definitely false)
     position masks for every node (`val`, by the plan's indices: the leaves' given) by
     least/greatest fixpoints; the verdict is the last node's, the root's. `timed`: a deadline
@@ -460,7 +465,7 @@ def _temporal_pass(plan: list, val: list[Any], n: int, loop: int, timed: Limit |
 
     lasso = (n, loop, full)
 
-    for index, (f, op, kids) in enumerate(plan):
+    for index, (_, op, kids) in enumerate(plan):
         if timed is not None and not index % every:
             timed.check_time()
         if op == "prop":
@@ -506,8 +511,7 @@ def _temporal_pass(plan: list, val: list[Any], n: int, loop: int, timed: Limit |
     return val[-1]
 
 
-def _past(op: str, a: tuple[int, int], b: tuple[int, int] | None, full: int,
-          prv: Any) -> tuple[int, int]:
+def _past(op: str, a: tuple[int, int], b: tuple[int, int] | None, full: int, prv: Any) -> tuple[int, int]:
     """(definitely true, definitely false) masks of a past operator from its operands', by the
     recursions `Y a = prev a`, `a S b = b | (a & Y(a S b))` and their duals (`Z`: true at
     position 0; `T`: `b & (a | Z(a T b))`; `O b = 1 S b`, `H a = 0 T a`)."""

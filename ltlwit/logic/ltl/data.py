@@ -70,8 +70,12 @@ def nonlinear(abstraction: Abstraction) -> list[str]:
     out = []
     for a in abstraction.names:
         for node in a.walk():
-            if node.op == "*" and all(c.variables() for c in node.children) or \
-                    node.op in ("/", "mod") and node.children[1].variables():
+            if (
+                node.op == "*"
+                and all(c.variables() for c in node.children)
+                or node.op in ("/", "mod")
+                and node.children[1].variables()
+            ):
                 out.append(str(a))
                 break
     return out
@@ -97,8 +101,11 @@ def _portfolio(abstraction: Abstraction, limit: Limit) -> Result:
     encoding = step(prepared, limit=limit)
     end = -encoding.aps[alive.name] if alive is not None and alive.name in encoding.aps else None
     encoder = Encoder(abstraction.signature)
-    bounded = Bounded(abstraction, TheoryUnroller(encoding, abstraction, encoder, limit, end,
-                                                       alive.name if alive is not None else None), limit)
+    bounded = Bounded(
+        abstraction,
+        TheoryUnroller(encoding, abstraction, encoder, limit, end, alive.name if alive is not None else None),
+        limit,
+    )
     refinement = Refinement(abstraction, Encoder(abstraction.signature))
     seconds = FIRST_ROUND
     owed = 0.0  # what the refinement took past its shares so far (the engine's searches overrun)
@@ -129,4 +136,3 @@ def _portfolio(abstraction: Abstraction, limit: Limit) -> Result:
         raise
     finally:
         bounded.close()
-

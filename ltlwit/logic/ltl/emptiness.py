@@ -17,8 +17,9 @@ from ltlwit.logic.budget import Limit
 Successors = Callable[[Any], Sequence[tuple[Any, Any, int]]]
 
 
-def accepting_scc(initial: Hashable, successors: Successors, all_marks: int,
-                  limit: Limit | None = None) -> tuple[set | None, dict]:
+def accepting_scc(
+    initial: Hashable, successors: Successors, all_marks: int, limit: Limit | None = None
+) -> tuple[set | None, dict]:
     """Couvreur's algorithm, iterative. Returns (states of the first accepting SCC or None,
     the explored states' DFS numbers). An SCC is accepting when its internal edges carry
     every mark of `all_marks` (any cycle, when there are no marks)."""
@@ -75,9 +76,14 @@ def merge(roots: list[list[int]], arcs: list[int], n: int, marks: int, all_marks
     return roots[-1][0] if roots[-1][1] & all_marks == all_marks else None
 
 
-def shortest_path(sources: Any, targets: Callable[[Any], bool], successors: Successors,
-                  allowed: Callable[[Any], bool], nonempty: bool = False,
-                  limit: Limit | None = None) -> list[tuple[Any, Any, int]]:
+def shortest_path(
+    sources: Any,
+    targets: Callable[[Any], bool],
+    successors: Successors,
+    allowed: Callable[[Any], bool],
+    nonempty: bool = False,
+    limit: Limit | None = None,
+) -> list[tuple[Any, Any, int]]:
     """BFS over `allowed` states from `sources`; the edges (src, edge) of a shortest path to a
     state satisfying `targets` (with at least one edge when `nonempty`). `limit`: its deadline
     is checked every `CHECK_EVERY` edges scanned."""
@@ -109,8 +115,9 @@ def shortest_path(sources: Any, targets: Callable[[Any], bool], successors: Succ
     raise AssertionError("no path inside an explored, strongly connected region")
 
 
-def accepting_cycle(entry: Any, scc: set, successors: Successors,
-                    all_marks: int, limit: Limit | None = None) -> list[tuple[Any, Any, int]]:
+def accepting_cycle(
+    entry: Any, scc: set, successors: Successors, all_marks: int, limit: Limit | None = None
+) -> list[tuple[Any, Any, int]]:
     """A cycle from `entry` inside `scc` whose edges carry every mark: walk to the nearest
     edge with a missing mark until none is missing, then back to `entry` (Spot's method)."""
     inside = scc.__contains__
@@ -124,13 +131,11 @@ def accepting_cycle(entry: Any, scc: set, successors: Successors,
         cycle.extend(hop)
         here = hop[-1][1]
     if here != entry or not cycle:
-        cycle.extend(shortest_path(here, lambda s: s == entry, successors, inside, nonempty=not cycle,
-                                   limit=limit))
+        cycle.extend(shortest_path(here, lambda s: s == entry, successors, inside, nonempty=not cycle, limit=limit))
     return cycle
 
 
-def _path_to_mark(start: Any, need: int, scc: set, successors: Successors,
-                  limit: Limit | None = None) -> list:
+def _path_to_mark(start: Any, need: int, scc: set, successors: Successors, limit: Limit | None = None) -> list:
     """Shortest path from start ending with an edge (inside scc) carrying a mark of `need`."""
     parent: dict[Any, Any] = {start: None}
     queue = deque([start])

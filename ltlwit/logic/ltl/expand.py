@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ltlwit.logic.formula import TICK, TRUE, Formula
 from ltlwit.logic.budget import CHECK_EVERY, Limit
+from ltlwit.logic.formula import TICK, TRUE, Formula
 from ltlwit.logic.ltl.implication import Implications
 from ltlwit.logic.ltl.labels import Labels
 from ltlwit.logic.ltl.rewrite import negate
@@ -50,8 +50,7 @@ class Translator:
     language-preserving reductions (implied obligations, subsumed terms); the tests compare
     both automata."""
 
-    def __init__(self, root: Formula, labels: Labels, optimise: bool = True,
-                 limit: Limit | None = None) -> None:
+    def __init__(self, root: Formula, labels: Labels, optimise: bool = True, limit: Limit | None = None) -> None:
         self.labels = labels
         self.limit = limit
         self._bit: dict[Formula, int] = {}
@@ -112,8 +111,7 @@ class Translator:
         key = (state, letters)
         cached = self._restricted.get(key)
         if cached is None:
-            cached = self._restricted[key] = self._expand_state(
-                state, letters, self.limit if limit is None else limit)
+            cached = self._restricted[key] = self._expand_state(state, letters, self.limit if limit is None else limit)
         return cached
 
     def _expand_state(self, state: int, letters: Any, limit: Limit | None) -> list[Edge]:
@@ -261,7 +259,7 @@ def _prune_subsumed(terms: Terms, L: Labels) -> Terms:
     Optional for correctness, so skipped for states with very many terms."""
     if not 1 < len(terms) <= MAX_PRUNE_TERMS:
         return terms
-    items = sorted(terms.items(), key=lambda kv: (kv[0][0].bit_count() + kv[0][1].bit_count()))
+    items = sorted(terms.items(), key=lambda kv: kv[0][0].bit_count() + kv[0][1].bit_count())
     out: Terms = {}
     false = L.false
     for (n2, p2), l2 in items:

@@ -31,9 +31,9 @@ from __future__ import annotations
 from typing import Callable, Generator, Iterable, Iterator
 
 from ltlwit.logic.assignment import cube
+from ltlwit.logic.budget import Limit, OutOfTime, Watchdog
 from ltlwit.logic.formula import Formula, conjuncts
 from ltlwit.logic.ltl.emptiness import accepting_cycle, merge, shortest_path
-from ltlwit.logic.budget import Limit, OutOfTime, Watchdog
 from ltlwit.logic.ltl.xnf import SOLVER, Xnf, propagations
 from ltlwit.logic.trace import Trace
 
@@ -73,8 +73,7 @@ class Search:
     """One satisfiability search; `run()` returns a witness `Trace` or raises `Unsatisfiable`
     (or `OutOfBudget` from the limit)."""
 
-    def __init__(self, formula: Formula, limit: Limit | None = None, solver: str = SOLVER,
-                 encode: bool = True) -> None:
+    def __init__(self, formula: Formula, limit: Limit | None = None, solver: str = SOLVER, encode: bool = True) -> None:
         """`encode` False leaves the closure's encoding (`encode`) to the first call that needs
         it, so that `constant_word` may answer first without it."""
         self.limit = limit if limit is not None else Limit(None)
@@ -276,8 +275,10 @@ class Search:
             # a paused generator per state on the search stack: it keeps only `found` and
             # `forced` (the model alone is a list over every variable)
             model = ones = base = aps = np = true = optional = None  # type: ignore[assignment]
-            nxt = (frozenset(g for kind, g in keys if kind == NEXT),
-                   frozenset(r for r in self.requests if (UNLATCHED, r) not in keys) if self.requests else _NONE)
+            nxt = (
+                frozenset(g for kind, g in keys if kind == NEXT),
+                frozenset(r for r in self.requests if (UNLATCHED, r) not in keys) if self.requests else _NONE,
+            )
             marks = self.all_marks
             for kind, g in keys:
                 if kind == POSTPONED:
@@ -307,8 +308,10 @@ class Search:
         states than the state; a request held is never needed in a core, V being positive)."""
         core = set(self.x.solver.get_core() or base)
         held = state[1]
-        self._learn([f for f in state[0] if self.x.now(f) in core],
-                    [r for r in self.requests if r not in held and -self.x.held[r] in core])
+        self._learn(
+            [f for f in state[0] if self.x.now(f) in core],
+            [r for r in self.requests if r not in held and -self.x.held[r] in core],
+        )
 
     def _generalise(self, state: State) -> None:
         """A state just learned dead: every successor of it is now excluded, so its expansion is
@@ -463,8 +466,7 @@ class Search:
             return self.edges.get(s, [])
 
         explored = {s for s, n in index.items() if n}
-        prefix = shortest_path(self.initial, scc.__contains__, succ, explored.__contains__,
-                               limit=self.limit)
+        prefix = shortest_path(self.initial, scc.__contains__, succ, explored.__contains__, limit=self.limit)
         entry = prefix[-1][1] if prefix else self.initial
         cycle = accepting_cycle(entry, scc, succ, self.all_marks, self.limit)
         return self._trace([e[0] for e in prefix], [e[0] for e in cycle])
@@ -506,7 +508,7 @@ def _oldest(todo: list, pending: int, marks: int) -> list[int]:
     if pending.bit_count() <= URGENT:  # all of them: the order is the caller's own business
         return _bits(pending)
     order: list[int] = []  # met going back, newest first
-    for _, _, edge in reversed(todo[-max(64, LOOK_BACK * marks):]):
+    for _, _, edge in reversed(todo[-max(64, LOOK_BACK * marks) :]):
         if edge is None:
             break
         met = pending & edge[2]

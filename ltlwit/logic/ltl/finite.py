@@ -48,8 +48,9 @@ def strong(formula: Formula) -> Formula:
     """`formula` with every weak next made an X: the same formula on infinite traces."""
     if not formula.weak:
         return formula
-    return transform(formula, lambda node, kids: Formula("X" if node.op == WEAK_NEXT else node.op, kids, node.name)
-                     if kids else node)
+    return transform(
+        formula, lambda node, kids: Formula("X" if node.op == WEAK_NEXT else node.op, kids, node.name) if kids else node
+    )
 
 
 def translate(formula: Formula, alive: Formula) -> Formula:
@@ -110,15 +111,22 @@ def last_instant(formula: Formula) -> Formula:
         inner = twice(rebuilt)
         if inner is not None:
             return ends(inner)
-        if node.op == "!" and kids[0].op == "F" and kids[0].children[0].op == "&" \
-                and kids[0].children[0].children[0] is END:  # `!F G f`, `!G F f`, rewritten below
+        if (
+            node.op == "!"
+            and kids[0].op == "F"
+            and kids[0].children[0].op == "&"
+            and kids[0].children[0].children[0] is END
+        ):  # `!F G f`, `!G F f`, rewritten below
             return ends(Not(kids[0].children[0].children[1]))
         return rebuilt
 
     local = transform(formula, rule, skip=lambda node: not node.temporal)
     parts = conjuncts(local)
-    last = [p.children[0].children[1] for p in parts
-            if p.op == "F" and p.children[0].op == "&" and p.children[0].children[0] is END]
+    last = [
+        p.children[0].children[1]
+        for p in parts
+        if p.op == "F" and p.children[0].op == "&" and p.children[0].children[0] is END
+    ]
     always = [p.children[0] for p in parts if p.op == "G"]
     if len(last) > 1 or last and always:
         rest = [p for p in parts if not (p.op == "F" and p.children[0].op == "&" and p.children[0].children[0] is END)]
@@ -145,8 +153,12 @@ def guarded(formula: Formula) -> tuple[Formula, Formula]:
     docstring), and its alive proposition."""
     alive = ap(alive_name(formula.aps()))
     dead = Not(alive)
-    return And(alive, Formula("G", (Or(alive, Formula("X", (dead,))),)), Formula("F", (dead,)),
-               translate(last_instant(formula), alive)), alive
+    return And(
+        alive,
+        Formula("G", (Or(alive, Formula("X", (dead,))),)),
+        Formula("F", (dead,)),
+        translate(last_instant(formula), alive),
+    ), alive
 
 
 def solve(formula: Formula, budget: Budget | None = None) -> Result:
@@ -197,5 +209,6 @@ def finite_part(lasso: Trace, alive: Formula) -> Trace | None:
 
 def _with(step: Formula, alive: Formula, value: Formula) -> Formula:
     """The step with the constant `value` in place of `alive`."""
-    return transform(step, lambda node, kids: value if node is alive else
-                     Formula(node.op, kids, node.name) if kids else node)
+    return transform(
+        step, lambda node, kids: value if node is alive else Formula(node.op, kids, node.name) if kids else node
+    )

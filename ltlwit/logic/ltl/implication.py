@@ -52,8 +52,12 @@ class Implications:
             return True
         if fo == "&" and (imp(f.children[0], g, d) or imp(f.children[1], g, d)):
             return True
-        if fo == go and fo in ("U", "R", "W", "M") and imp(f.children[0], g.children[0], d) \
-                and imp(f.children[1], g.children[1], d):
+        if (
+            fo == go
+            and fo in ("U", "R", "W", "M")
+            and imp(f.children[0], g.children[0], d)
+            and imp(f.children[1], g.children[1], d)
+        ):
             return True
         if fo == go and fo in ("X", "F", "G") and imp(f.children[0], g.children[0], d):
             return True

@@ -122,7 +122,7 @@ class Labels:
     def _drop_literals(self, lits: list[Literal], x: Any) -> tuple[Literal, ...]:
         k = 0
         while k < len(lits):
-            trial = lits[:k] + lits[k + 1:]
+            trial = lits[:k] + lits[k + 1 :]
             if self.implies(self.cube(trial), x):
                 lits = trial
             else:
@@ -198,8 +198,10 @@ class TruthTables(Labels):
                         continue
                     total = c2.bit_count()
                     # compare inside/total as fractions without floats
-                    if best is None or inside * best[1] > best[0] * total or (
-                        inside * best[1] == best[0] * total and inside > best[0]
+                    if (
+                        best is None
+                        or inside * best[1] > best[0] * total
+                        or (inside * best[1] == best[0] * total and inside > best[0])
                     ):
                         best = (inside, total, (i, value), c2)
             assert best is not None, "a non-empty label always has a useful literal"

@@ -113,8 +113,7 @@ class Liveness:
         if clause is not None:
             self.clauses.append(clause)
 
-    def _latch(self, after: int | None = None, initial: bool = False,
-               exact: bool = True) -> tuple[int, int]:
+    def _latch(self, after: int | None = None, initial: bool = False, exact: bool = True) -> tuple[int, int]:
         """A latch and its next value (a fresh variable unless given), registered."""
         v = self._fresh()
         if after is None:
@@ -306,7 +305,7 @@ class _Ic3:
                         self.lemmas[i].remove(clause)
                         self._add(clause, i + 1)
                 if not self.lemmas[i]:  # F_i = F_i+1: an inductive invariant
-                    return [c for frame in self.lemmas[i + 1:] for c in frame]
+                    return [c for frame in self.lemmas[i + 1 :] for c in frame]
 
     def _cube(self, level: int) -> Cube:
         """The last model's state, standing for every state with at most its obligations."""
@@ -330,7 +329,7 @@ class _Ic3:
 
     def _add(self, clause: Cube, level: int) -> None:
         self.lemmas[level].append(clause)
-        for s in self.solvers[1:level + 1]:
+        for s in self.solvers[1 : level + 1]:
             s.add_clause(clause)
 
     def _relative(self, cube: Cube, level: int) -> Generator[None, None, tuple[bool, Cube]]:
@@ -356,7 +355,7 @@ class _Ic3:
         """Drop literals while the cube stays unreachable relative to F_level-1."""
         i = tries = 0
         while i < len(cube) and tries < DROP_TRIES:
-            trial = cube[:i] + cube[i + 1:]
+            trial = cube[:i] + cube[i + 1 :]
             if not trial or self._initial(trial):
                 i += 1
                 continue

@@ -123,14 +123,28 @@ class Refinement:
             op = node.op
             if op == "ap":
                 a = atoms.get(node.name)  # type: ignore[arg-type]
-                done[node] = enc.atom(a, at, where) if a is not None else \
-                    z3.Bool(f"{node.name}@{at if letters is None else letters}", enc.ctx)
+                done[node] = (
+                    enc.atom(a, at, where)
+                    if a is not None
+                    else z3.Bool(f"{node.name}@{at if letters is None else letters}", enc.ctx)
+                )
             elif op in ("1", "0"):
                 done[node] = z3.BoolVal(op == "1", enc.ctx)
             else:
                 k = [done[c] for c in node.children]
-                done[node] = (z3.Not(k[0]) if op == "!" else z3.And(*k) if op == "&" else z3.Or(*k) if op == "|"
-                              else z3.Implies(*k) if op == "->" else k[0] == k[1] if op == "<->" else k[0] != k[1])
+                done[node] = (
+                    z3.Not(k[0])
+                    if op == "!"
+                    else z3.And(*k)
+                    if op == "&"
+                    else z3.Or(*k)
+                    if op == "|"
+                    else z3.Implies(*k)
+                    if op == "->"
+                    else k[0] == k[1]
+                    if op == "<->"
+                    else k[0] != k[1]
+                )
         return done[f]
 
     def _closure(self, trace: Trace) -> list:
@@ -142,8 +156,12 @@ class Refinement:
         atoms = self.abstraction.atoms
         loop, last = len(trace.prefix), len(trace.steps) - 1
         ahead = max([0, *(d for r in self._atoms_read.values() for d in r)])
-        closed = [enc.var(n, last + j) == enc.var(n, loop + j - 1)
-                  for n, sort in sig.variables.items() if sort.name != "Bool" for j in range(1, ahead + 1)]
+        closed = [
+            enc.var(n, last + j) == enc.var(n, loop + j - 1)
+            for n, sort in sig.variables.items()
+            if sort.name != "Bool"
+            for j in range(1, ahead + 1)
+        ]
         for step in range(loop, last + 1):
             for part in _parts(trace.steps[step]):
                 for a in {atoms[n] for n in part.aps() if n in atoms}:
@@ -201,11 +219,17 @@ class Refinement:
             for n in props:
                 v = model.eval(z3.Bool(f"{n}@{i}", enc.ctx), model_completion=True)
                 lits.append(ap(n) if z3.is_true(v) else Not(ap(n)))
-            values = [value_atom(n, enc.value(model, enc.var(n, i)), sort)
-                      for n, sort in sig.variables.items() if sort.name != "Bool"]
+            values = [
+                value_atom(n, enc.value(model, enc.var(n, i)), sort)
+                for n, sort in sig.variables.items()
+                if sort.name != "Bool"
+            ]
             steps.append(And(*lits, *values) if lits or values else TRUE)
-        out = Trace(tuple(steps), ()) if trace.finite else \
-            Trace(tuple(steps[: len(trace.prefix)]), tuple(steps[len(trace.prefix):]))
+        out = (
+            Trace(tuple(steps), ())
+            if trace.finite
+            else Trace(tuple(steps[: len(trace.prefix)]), tuple(steps[len(trace.prefix) :]))
+        )
         return with_tables(out, self.abstraction, enc.table_reader(model))
 
 

@@ -139,8 +139,25 @@ def _child_polarities(op: str, neg: bool) -> tuple[bool, ...]:
     return (neg, neg)  # & | U R W M
 
 
-_DUAL = {"&": "|", "|": "&", "F": "G", "G": "F", "U": "R", "R": "U", "W": "M", "M": "W",
-         "<->": "xor", "xor": "<->", "X": "X", "Y": "Z", "Z": "Y", "O": "H", "H": "O", "S": "T", "T": "S"}
+_DUAL = {
+    "&": "|",
+    "|": "&",
+    "F": "G",
+    "G": "F",
+    "U": "R",
+    "R": "U",
+    "W": "M",
+    "M": "W",
+    "<->": "xor",
+    "xor": "<->",
+    "X": "X",
+    "Y": "Z",
+    "Z": "Y",
+    "O": "H",
+    "H": "O",
+    "S": "T",
+    "T": "S",
+}
 
 
 def _build(node: Formula, neg: bool, kids: list[Formula]) -> Formula:
@@ -161,6 +178,7 @@ def _build(node: Formula, neg: bool, kids: list[Formula]) -> Formula:
 
 
 # -- unary ------------------------------------------------------------------------------------
+
 
 def _suffix_invariant(f: Formula) -> bool:
     """GFa and FGa: true at one position iff true at every position."""
@@ -197,6 +215,7 @@ def mk_G(a: Formula) -> Formula:  # noqa: N802
 # The mirror images of the future rules, where the past has them: a past operator looks back
 # over finitely many instants, so `Y` is not `X` (`Y 1` is false at the first instant, `Z 0`
 # true there) and stays.
+
 
 def mk_Y(a: Formula) -> Formula:  # noqa: N802
     return a if a is FALSE else Formula("Y", (a,))
@@ -248,6 +267,7 @@ def mk_T(a: Formula, b: Formula) -> Formula:  # noqa: N802
 
 # -- binary temporal -------------------------------------------------------------------------
 
+
 def _x_wrap(d: int, f: Formula) -> Formula:
     for _ in range(d):
         f = mk_X(f)
@@ -269,6 +289,7 @@ def _x_peeled(make, a: Formula, b: Formula) -> Formula | None:
         d, (a2, b2) = _common_x([a, b])
         return _x_wrap(d, make(a2, b2))
     return None
+
 
 def mk_U(a: Formula, b: Formula) -> Formula:  # noqa: N802
     if b.is_constant or a is FALSE or a is b:
@@ -363,6 +384,7 @@ def mk_xor(a: Formula, b: Formula) -> Formula:
 
 
 # -- n-ary & and | ---------------------------------------------------------------------------
+
 
 def _flatten(op: str, args: list[Formula]) -> list[Formula]:
     out: list[Formula] = []
@@ -462,6 +484,22 @@ def _mk_nary(op: str, args: list[Formula]) -> Formula:
     return And(*rest) if op == "&" else Or(*rest)
 
 
-_MAKERS = {"X": mk_X, "F": mk_F, "G": mk_G, "U": mk_U, "R": mk_R, "W": mk_W, "M": mk_M,
-           "<->": mk_iff, "xor": mk_xor, "&": mk_and, "|": mk_or,
-           "Y": mk_Y, "Z": mk_Z, "O": mk_O, "H": mk_H, "S": mk_S, "T": mk_T}
+_MAKERS = {
+    "X": mk_X,
+    "F": mk_F,
+    "G": mk_G,
+    "U": mk_U,
+    "R": mk_R,
+    "W": mk_W,
+    "M": mk_M,
+    "<->": mk_iff,
+    "xor": mk_xor,
+    "&": mk_and,
+    "|": mk_or,
+    "Y": mk_Y,
+    "Z": mk_Z,
+    "O": mk_O,
+    "H": mk_H,
+    "S": mk_S,
+    "T": mk_T,
+}

@@ -198,8 +198,9 @@ class TheoryUnroller(Unroller):
     (module docstring). Driven bound by bound by `Bounded`, not by `Unroller.advance`: z3 has
     no propagation budget, and a refutation here may also prove unsatisfiability."""
 
-    def __init__(self, encoding: Step, abstraction: Abstraction, encoder, limit: Limit,
-                 end: int | None, alive: str | None = None) -> None:
+    def __init__(
+        self, encoding: Step, abstraction: Abstraction, encoder, limit: Limit, end: int | None, alive: str | None = None
+    ) -> None:
         self.encoder = encoder
         self.alive = alive  # the finite-trace translation's proposition, not the user's
         self.abstraction = abstraction
@@ -237,8 +238,11 @@ class TheoryUnroller(Unroller):
         z3 = self.solver.z3
         names = [n for n, sort in self.abstraction.signature.variables.items() if sort.name != "Bool"]
         for l, sel in enumerate(loops):
-            closed = [self.encoder.var(n, k + j) == self.encoder.var(n, l + j - 1)
-                      for n in names for j in range(1, self.ahead + 1)]
+            closed = [
+                self.encoder.var(n, k + j) == self.encoder.var(n, l + j - 1)
+                for n in names
+                for j in range(1, self.ahead + 1)
+            ]
             for v, a in self.theory:
                 for at, step, where in later_passes(a, l, k):
                     closed.append(self.solver.bool(self.lit(step, v)) == self.encoder.atom(a, at, where))
@@ -612,8 +616,14 @@ class Bounded:
         if self.exact is None or self.exact.steps <= k - 1 or k not in self.exact._loops:
             if self.exact is not None:
                 self.exact.close()
-            self.exact = Probe(self.unroller.encoding, self.abstraction, self.unroller.encoder, self.limit,
-                               self.unroller.end, self.unroller.alive)
+            self.exact = Probe(
+                self.unroller.encoding,
+                self.abstraction,
+                self.unroller.encoder,
+                self.limit,
+                self.unroller.end,
+                self.unroller.alive,
+            )
         self.exact._build(k)
         self.exact.solver.set_timeout(self.unroller.solver._timeout or 1)
         return self.exact.ask(k)
@@ -621,8 +631,14 @@ class Bounded:
     def _probes(self, ends: float) -> Result | None:
         while self.probe is not None and self.probe < min(MAX_STEPS, PROBE_AHEAD * self.k):
             if self.prober is None:
-                self.prober = Probe(self.unroller.encoding, self.abstraction, self.unroller.encoder,
-                                    self.limit, self.unroller.end, self.unroller.alive)
+                self.prober = Probe(
+                    self.unroller.encoding,
+                    self.abstraction,
+                    self.unroller.encoder,
+                    self.limit,
+                    self.unroller.end,
+                    self.unroller.alive,
+                )
             p = self.prober
             stage.enter(f"theory search, probe {self.probe}")
             p._build(self.probe)

@@ -30,10 +30,10 @@ from __future__ import annotations
 import time
 
 from ltlwit.logic import stage
+from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget, OutOfTime, Watchdog
 from ltlwit.logic.formula import FALSE, Formula, collector_paused
 from ltlwit.logic.ltl.check import Prover, holds, labels_for
 from ltlwit.logic.ltl.emptiness import accepting_scc
-from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget, OutOfTime, Watchdog
 from ltlwit.logic.ltl.expand import Translator
 from ltlwit.logic.ltl.labels import MAX_TABLE_APS
 from ltlwit.logic.ltl.rewrite import simplify
@@ -113,8 +113,12 @@ def _small(formula: Formula, prepared: Formula, limit: Limit) -> Result | None:
             prefix, cycle = best_word(tr, scc, explored, share)
             trace = lasso(prover, prefix, cycle)
     except HardLimit as e:
-        if isinstance(e, OutOfTime) and share.deadline is not None and limit.deadline is not None \
-                and share.deadline < limit.deadline:
+        if (
+            isinstance(e, OutOfTime)
+            and share.deadline is not None
+            and limit.deadline is not None
+            and share.deadline < limit.deadline
+        ):
             return None  # only this step's share of the time ran out: the search takes over
         raise  # the solve's own deadline or memory ceiling: Unknown
     except OutOfBudget:
@@ -151,8 +155,7 @@ def _search(formula: Formula, prepared: Formula, limit: Limit, end: str | None =
     search = Search(prepared, limit)
     encoding = step(prepared, search.x, limit=limit)
     ending = -encoding.aps[end] if end in encoding.aps else None
-    lassos = Unroller(encoding, limit, end=ending,
-                      shortest=1 if ending is not None else shortest_loop(prepared, limit))
+    lassos = Unroller(encoding, limit, end=ending, shortest=1 if ending is not None else shortest_loop(prepared, limit))
     proof = Liveness(encoding, limit, end=ending)
     work = FIRST_WORK
     stopped: OutOfBudget | None = None

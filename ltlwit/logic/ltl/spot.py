@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ltlwit.logic.formula import Formula
 from ltlwit.logic.budget import Budget
+from ltlwit.logic.formula import Formula
 from ltlwit.logic.result import Result, Sat, Unsat
 from ltlwit.logic.trace import Trace
 
@@ -40,8 +40,10 @@ def _future_only(formula: Formula) -> None:
     """Spot reads no past operators: printed in its syntax, `O b` would come back as an AP `Ob`
     and the verdict would be about another formula."""
     if formula.past:
-        raise ValueError("the spot engine has no past operators (Y, Z, S, T, O, H); "
-                         "the built-in engine (--engine builtin) decides them")
+        raise ValueError(
+            "the spot engine has no past operators (Y, Z, S, T, O, H); "
+            "the built-in engine (--engine builtin) decides them"
+        )
 
 
 def solve(formula: Formula, budget: Budget | None = None) -> Result:

@@ -22,10 +22,10 @@ import time
 from typing import Any
 
 from ltlwit.logic.assignment import cube
+from ltlwit.logic.budget import Limit, OutOfBudget
 from ltlwit.logic.formula import TICK, Formula, transform
 from ltlwit.logic.ltl.check import TIMED_PASS, Prover, cube_evaluator, cube_of, evaluator, labels_for
 from ltlwit.logic.ltl.emptiness import accepting_cycle, shortest_path
-from ltlwit.logic.budget import Limit, OutOfBudget
 from ltlwit.logic.ltl.expand import Translator
 from ltlwit.logic.ltl.labels import MAX_TABLE_APS, Labels, Literal
 from ltlwit.logic.trace import Trace
@@ -38,8 +38,7 @@ MAX_DROP_TRIALS = 200
 DROP_CHECK_STATES = 300
 
 
-def best_word(tr: Translator, scc: set, explored: dict,
-              limit: Limit | None = None) -> tuple[list[Any], list[Any]]:
+def best_word(tr: Translator, scc: set, explored: dict, limit: Limit | None = None) -> tuple[list[Any], list[Any]]:
     """The simplified labels of a run into `scc`: a shortest prefix to the SCC and an accepting
     cycle from its entry — and, since another entry can give a shorter lasso, the same from
     each state of that first cycle (at most `MAX_ENTRIES`); the word with fewest steps wins.
@@ -89,7 +88,7 @@ def reduce_cubes(prover: Prover, steps: list[list[Literal]], loop: int) -> list[
         k = 0
         while k < len(step) and trials < MAX_DROP_TRIALS:
             trials += 1
-            trial = step[:k] + step[k + 1:]
+            trial = step[:k] + step[k + 1 :]
             saved = labels[i]
             labels[i] = L.cube(trial)
             if prover.proves(labels, loop, DROP_CHECK_STATES) is True:
@@ -112,7 +111,7 @@ def lasso(prover: Prover, prefix: list[Any], cycle: list[Any]) -> Trace:
         both = last & end
         if both == L.false:
             break
-        rotated = steps[:k - 1] + [sorted(set(steps[k - 1]) | set(steps[-1]))] + steps[k:-1]
+        rotated = steps[: k - 1] + [sorted(set(steps[k - 1]) | set(steps[-1]))] + steps[k:-1]
         if prover.proves([L.cube(s) for s in rotated], k - 1, DROP_CHECK_STATES) is not True:
             break
         steps, k = rotated, k - 1
@@ -124,6 +123,7 @@ def constant_collapse(f: Formula) -> Formula:
     """The propositional formula c with σ ⊨ c iff the constant word σ^ω ⊨ f (every suffix of a
     constant word is the word itself): Xa→a, Fa→a, Ga→a, a U b→b, a R b→b, a W b→a|b,
     a M b→a&b."""
+
     def rule(node: Formula, kids: tuple[Formula, ...]) -> Formula:
         op = node.op
         if op in ("X", "F", "G"):
@@ -204,8 +204,7 @@ def minimise(formula: Formula, trace: Trace, limit: Limit, seconds: float = MINI
             return cev.run(cubes, loop, within)
 
     budget = limit.sub(min(MINIMISE_SECONDS, seconds, MINIMISE_SHARE * limit.remaining()))
-    if built and all(len(c) == len(names) for c in steps) \
-            and budget.remaining() < built * len(steps) * DROP_TRIALS:
+    if built and all(len(c) == len(names) for c in steps) and budget.remaining() < built * len(steps) * DROP_TRIALS:
         # a pass is a walk of the formula like the evaluator's build just timed: no dropping is
         # affordable, and on full valuations the final check's pass is exact, so a pass here
         # would only repeat it (half a second on a multi-MB specification's constant word)
@@ -237,8 +236,9 @@ def minimise(formula: Formula, trace: Trace, limit: Limit, seconds: float = MINI
             # of them dropped, which fails) half a second
             raise OutOfBudget("minimising")
         for i in range(len(steps)):
+
             def proves(lits: list[tuple[str, bool]], i: int = i) -> bool:
-                return proves_all(steps[:i] + [dict(lits)] + steps[i + 1:], budget)
+                return proves_all(steps[:i] + [dict(lits)] + steps[i + 1 :], budget)
 
             steps[i] = dict(_drop_chunks(sorted(steps[i].items()), proves))
     except OutOfBudget:
@@ -264,7 +264,7 @@ def _drop_chunks(lits: list[Literal], proves: Any) -> list[Literal]:
     while lits:
         k = 0
         while k < len(lits):
-            trial = lits[:k] + lits[k + chunk:]
+            trial = lits[:k] + lits[k + chunk :]
             if proves(trial):
                 lits = trial
             else:

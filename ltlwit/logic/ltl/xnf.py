@@ -163,8 +163,9 @@ class Xnf:
         for table in (self._now, self._prop, self._const):
             for k in table:
                 table[k] = lit(table[k])
-        self._cone = {k: (frozenset(new[v] for v in a), frozenset(new[v] for v in n))
-                      for k, (a, n) in self._cone.items()}
+        self._cone = {
+            k: (frozenset(new[v] for v in a), frozenset(new[v] for v in n)) for k, (a, n) in self._cone.items()
+        }
         self.solver.delete()
         self.solver = Solver(name=self.name, bootstrap_with=self.clauses)
         if self.interrupted:
@@ -289,9 +290,13 @@ class Xnf:
         hit = self._now.get(f)  # the searches ask this of every obligation of every state
         if hit is not None:
             return hit
-        return _bottom_up(self._now, f, _now_deps,
-                          lambda node, kids: self._now_gate(node, kids) if node.temporal else self.prop(node),
-                          self)
+        return _bottom_up(
+            self._now,
+            f,
+            _now_deps,
+            lambda node, kids: self._now_gate(node, kids) if node.temporal else self.prop(node),
+            self,
+        )
 
     def _conjunction(self, f: Formula, kids: list[Lit]) -> Lit:
         """E of a conjunction, flattened: y → E(c) for its other conjuncts (`kids`), and for
@@ -305,8 +310,7 @@ class Xnf:
             lits = _clause(c)
             if lits is None:
                 continue
-            clause = folded(x if isinstance(x, bool) else (self.ap(x[0]) if x[1] else -self.ap(x[0]))
-                            for x in lits)
+            clause = folded(x if isinstance(x, bool) else (self.ap(x[0]) if x[1] else -self.ap(x[0])) for x in lits)
             if clause is None:
                 continue
             if not clause:
@@ -426,9 +430,13 @@ class Xnf:
         hit = self._const.get(f)
         if hit is not None:
             return hit
-        return _bottom_up(self._const, f, lambda node: node.children if node.temporal else (),
-                          lambda node, kids: self._constant_gate(node, kids) if node.temporal else self.prop(node),
-                          self)
+        return _bottom_up(
+            self._const,
+            f,
+            lambda node: node.children if node.temporal else (),
+            lambda node, kids: self._constant_gate(node, kids) if node.temporal else self.prop(node),
+            self,
+        )
 
     def _constant_gate(self, node: Formula, kids: list[Lit]) -> Lit:
         op = node.op
@@ -484,8 +492,7 @@ def propagations(solver: Solver) -> int:
     return solver.accum_stats().get("propagations", 0)
 
 
-def step(formula: Formula, template: Xnf | None = None, solver: str = SOLVER,
-         limit: Limit | None = None) -> Step:
+def step(formula: Formula, template: Xnf | None = None, solver: str = SOLVER, limit: Limit | None = None) -> Step:
     """The step encoding of `formula`; `template`: an encoding of the formula's closure to
     complete and copy (the explicit search's, before it searches) instead of encoding it again.
     A snapshot: the template may grow afterwards. `limit`: a solve's budget, whose deadline is
@@ -502,14 +509,24 @@ def step(formula: Formula, template: Xnf | None = None, solver: str = SOLVER,
             if limit is not None and len(done) & 1023 == 0:
                 limit.check_time()
         template.latches()
-    return Step(clauses=list(template.clauses), aps=dict(template.aps), width=template.top,
-                initial=initial, links=[(template.nxt[g], template.now(g)) for g in template.nxt],
-                posts=list(template.post.values()),
-                latches=[(template.held[r], template.latch[r], r.op == "Z") for r in template.latch])
+    return Step(
+        clauses=list(template.clauses),
+        aps=dict(template.aps),
+        width=template.top,
+        initial=initial,
+        links=[(template.nxt[g], template.now(g)) for g in template.nxt],
+        posts=list(template.post.values()),
+        latches=[(template.held[r], template.latch[r], r.op == "Z") for r in template.latch],
+    )
 
 
-def _bottom_up(memo: dict[Formula, Lit], root: Formula, deps: Callable[[Formula], tuple[Formula, ...]],
-               gate: Callable[[Formula, list[Lit]], Lit], clock: Xnf | None = None) -> Lit:
+def _bottom_up(
+    memo: dict[Formula, Lit],
+    root: Formula,
+    deps: Callable[[Formula], tuple[Formula, ...]],
+    gate: Callable[[Formula, list[Lit]], Lit],
+    clock: Xnf | None = None,
+) -> Lit:
     """`memo[root]`, computing `gate(node, [memo of its deps])` children first, iteratively (so
     formulas thousands of levels deep are fine) and once per node; `clock.tick()` every `TICK`
     nodes visited, counted in `clock.visited` over every walk (a multi-MB formula's encoding is

@@ -39,8 +39,15 @@ from ltlwit.logic.syntax.words import (
 from ltlwit.logic.trace import Trace
 
 __all__ = [
-    "SYNTAXES", "OUTPUT_SYNTAXES", "ASSIGNMENT_SYNTAXES", "ParseError",
-    "parse_formula", "print_formula", "parse_trace", "print_trace", "parse_assignment",
+    "SYNTAXES",
+    "OUTPUT_SYNTAXES",
+    "ASSIGNMENT_SYNTAXES",
+    "ParseError",
+    "parse_formula",
+    "print_formula",
+    "parse_trace",
+    "print_trace",
+    "parse_assignment",
     "print_assignment",
 ]
 
@@ -59,10 +66,22 @@ def _nuxmv(text: str) -> Formula:
 
 
 _CYCLE_KEYWORD = re.compile(r"(?:^|[\s;])cycle\s*\{")  # Spot's framing, not DeepLTL's `;{...}`
-_PARSERS = {"auto": parse_auto, "spot": parse_spot, "polish": _polish, "polish-spaced": parse_spaced, "lbt": parse_lbt,
-            "nuxmv": _nuxmv}
+_PARSERS = {
+    "auto": parse_auto,
+    "spot": parse_spot,
+    "polish": _polish,
+    "polish-spaced": parse_spaced,
+    "lbt": parse_lbt,
+    "nuxmv": _nuxmv,
+}
 _NAMES = {"polish": "DeepLTL's Polish notation", "polish-spaced": "Spaced Polish notation", "lbt": "LBT"}
-_PRINTERS = {"spot": print_spot, "infix": print_spot, "polish": print_network, "polish-spaced": print_spaced, "lbt": print_lbt}
+_PRINTERS = {
+    "spot": print_spot,
+    "infix": print_spot,
+    "polish": print_network,
+    "polish-spaced": print_spaced,
+    "lbt": print_lbt,
+}
 
 
 def _check_text(text: object) -> None:
@@ -90,8 +109,9 @@ def print_formula(formula: Formula, syntax: str = "spot") -> str:
     except KeyError:
         raise ValueError(f"unknown output syntax {syntax!r}; expected one of {', '.join(OUTPUT_SYNTAXES)}") from None
     if formula.data and syntax not in ("spot", "infix"):
-        raise ValueError(f"{_NAMES[syntax]} has no data atoms (comparisons such as x > 1, terms, functions); "
-                         "--to infix carries them")
+        raise ValueError(
+            f"{_NAMES[syntax]} has no data atoms (comparisons such as x > 1, terms, functions); --to infix carries them"
+        )
     return printer(formula)
 
 

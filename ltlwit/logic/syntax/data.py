@@ -32,15 +32,32 @@ import re
 from typing import NamedTuple
 
 from ltlwit.logic.budget import check_deadline
-from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, Formula, Not, Or, And, atom, ap
+from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, And, Formula, Not, Or, ap, atom
 from ltlwit.logic.syntax.errors import ParseError
 from ltlwit.logic.syntax.infix_lex import _skip_comment, check_bounds, read_bounds
 from ltlwit.logic.syntax.names import unquote_at
 from ltlwit.logic.theory.terms import RELATIONS, SHIFTS, Term
 
 #: Binary connectives and their level; right-associative levels.
-_LOGIC = {"->": 1.0, "=>": 1.0, "<->": 1.0, "<=>": 1.0, "|": 2.0, "||": 2.0, "xor": 3.0, "xnor": 3.0,
-          "&": 4.0, "&&": 4.0, "U": 5.0, "R": 5.0, "V": 5.0, "W": 5.0, "M": 5.0, "S": 5.0, "T": 5.0}
+_LOGIC = {
+    "->": 1.0,
+    "=>": 1.0,
+    "<->": 1.0,
+    "<=>": 1.0,
+    "|": 2.0,
+    "||": 2.0,
+    "xor": 3.0,
+    "xnor": 3.0,
+    "&": 4.0,
+    "&&": 4.0,
+    "U": 5.0,
+    "R": 5.0,
+    "V": 5.0,
+    "W": 5.0,
+    "M": 5.0,
+    "S": 5.0,
+    "T": 5.0,
+}
 _CANON = {"=>": "->", "<=>": "<->", "||": "|", "&&": "&", "V": "R", "xnor": "<->"}
 _RIGHT = frozenset({1.0, 5.0})
 _UNARY_LEVEL = 5.5
@@ -50,7 +67,8 @@ _NEG_LEVEL = 9.0
 _UNARY_WORDS = {"X": "X", "F": "F", "G": "G", "Y": "Y", "Z": "Z", "O": "O", "H": "H", "wX": WEAK_NEXT}
 _BOUNDED = {"X": "X[n] or X[!]", **{op: f"{op}[a..b], {op}[a,b] or {op}[<=n]" for op in "FGOH"}}
 
-_TOKEN = re.compile(r"""
+_TOKEN = re.compile(
+    r"""
     [ \t\n\r]*(?:
       (?P<num>[0-9]+(?:\.[0-9]+)?|\.[0-9]+)
     | (?P<name>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)
@@ -58,11 +76,25 @@ _TOKEN = re.compile(r"""
     | (?P<sym>\[\]|<>|/\\|\\/|<->|<=>|->|=>|!=|<=|>=|&&|\|\||[-+*/()<>=!~&|,\[\]{}^%;]|[□◻⬜◇⋄♢○◯¬∧∨→⟶⇒⟹↔⇔⊕])
     | (?P<quote>")
     | (?P<end>\Z)
-    )""", re.VERBOSE)
+    )""",
+    re.VERBOSE,
+)
 #: Spot's other spellings of the operators, read here too: `[]` `<>` and its UTF-8 ones.
 _SPOT_UNARY = {"[]": "G", "□": "G", "◻": "G", "⬜": "G", "<>": "F", "◇": "F", "⋄": "F", "♢": "F", "○": "X", "◯": "X"}
-_SPOT_SYMBOLS = {"¬": "!", "∧": "&", "/\\": "&", "∨": "|", "\\/": "|", "→": "->", "⟶": "->", "⇒": "->", "⟹": "->",
-                 "↔": "<->", "⇔": "<->", "⊕": "xor"}
+_SPOT_SYMBOLS = {
+    "¬": "!",
+    "∧": "&",
+    "/\\": "&",
+    "∨": "|",
+    "\\/": "|",
+    "→": "->",
+    "⟶": "->",
+    "⇒": "->",
+    "⟹": "->",
+    "↔": "<->",
+    "⇔": "<->",
+    "⊕": "xor",
+}
 _BRACKET = re.compile(r"[ \t\n\r]*\[")
 #: What may follow an operand and not start one: after an operator's letter, it makes the
 #: letter a name (FRET's variables `T` and `H`: `x <= T * 2`, `H = 3`), as a binary operator's
@@ -398,8 +430,9 @@ def _build(text: str, node: Operand, want: str, kids: list) -> object:
     width = node.end - node.start
     if want == "term":
         if kind == "rel":
-            raise ParseError(text, node.start, "a comparison where a term was expected (comparisons do not nest)",
-                             width)
+            raise ParseError(
+                text, node.start, "a comparison where a term was expected (comparisons do not nest)", width
+            )
         if kind in ("un", "bin", "const"):
             raise ParseError(text, node.start, "a formula where a term (a number or variable) was expected", width)
         if kind in ("name", "quoted"):
@@ -432,8 +465,9 @@ def _build(text: str, node: Operand, want: str, kids: list) -> object:
             return same if value == "=" else Not(same)
         return atom(Term(value, (kids[0], kids[1])))  # type: ignore[arg-type]
     if kind in ("arith", "neg"):
-        raise ParseError(text, node.start, "an arithmetic term where a formula was expected (a comparison is missing)",
-                         width)
+        raise ParseError(
+            text, node.start, "an arithmetic term where a formula was expected (a comparison is missing)", width
+        )
     # a call standing where a formula is expected
     name = value
     _misspelled(text, node)
@@ -443,8 +477,9 @@ def _build(text: str, node: Operand, want: str, kids: list) -> object:
         first = Not(Formula("Y", (TRUE,)))
         return Or(And(first, kids[0]), Formula("Y", (kids[1],)))
     if name in SHIFTS or name in _TERM_CALLS:
-        raise ParseError(text, node.start, f"{name}(...) is a number, not a formula: compare it (e.g. {name}(...) > 0)",
-                         width)
+        raise ParseError(
+            text, node.start, f"{name}(...) is a number, not a formula: compare it (e.g. {name}(...) > 0)", width
+        )
     return atom(Term("pred", tuple(kids), str(name)))  # type: ignore[arg-type]
 
 
@@ -461,11 +496,13 @@ class _Quoted(str):
 def _misspelled(text: str, node: Operand) -> None:
     known = _BUILTIN_SPELLINGS.get(str(node.value).lower())
     if known is not None and isinstance(node.value, _Quoted):
-        raise ParseError(text, node.start, f"{known} is built in: a function of its own needs another name",
-                         len(node.value) + 2)
+        raise ParseError(
+            text, node.start, f"{known} is built in: a function of its own needs another name", len(node.value) + 2
+        )
     if known is not None and known != node.value:
-        raise ParseError(text, node.start, f"unknown function {node.value} (did you mean {known}?)",
-                         len(str(node.value)))
+        raise ParseError(
+            text, node.start, f"unknown function {node.value} (did you mean {known}?)", len(str(node.value))
+        )
 
 
 def _call_term(text: str, node: Operand, kids: list) -> Term:
@@ -478,8 +515,9 @@ def _call_term(text: str, node: Operand, kids: list) -> Term:
         return Term(name, (kids[0],))  # type: ignore[arg-type]
     arity = _TERM_CALLS.get(name)  # type: ignore[arg-type]
     if arity is not None and len(kids) != arity:
-        raise ParseError(text, node.start, f"{name} takes {arity} argument{'s' if arity > 1 else ''}, not {len(kids)}",
-                         width)
+        raise ParseError(
+            text, node.start, f"{name} takes {arity} argument{'s' if arity > 1 else ''}, not {len(kids)}", width
+        )
     if name == "preBool":
         raise ParseError(text, node.start, "preBool(...) is a formula, not a term", width)
     return Term("call", tuple(kids), str(name))  # type: ignore[arg-type]

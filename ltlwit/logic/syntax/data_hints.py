@@ -13,7 +13,8 @@ import re
 _HINT = re.compile(
     r"!=|<=(?!>)|>=|(?<![-=<])>(?!=)|<(?![=>]|-{1,2}>)|(?<![<>!=])=(?![>=])(?!(?<=[A-Za-z0-9_.\"]=)[01](?![0-9.]))"
     r"|\b(?:w?next|w?prev|preReal|preInt|preBool|absReal|absInt)\s*\("
-    r"|\b[OH]\s*\[(?!\s*\])|\b[FG]\s*\[\s*(?:[0-9]+\s*,|<|=)")  # nuXmv's and FRET's bounded operators
+    r"|\b[OH]\s*\[(?!\s*\])|\b[FG]\s*\[\s*(?:[0-9]+\s*,|<|=)"
+)  # nuXmv's and FRET's bounded operators
 #: A name applied to arguments (a predicate), which Spot's reading rejects.
 _CALL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\s*\(")
 

@@ -124,8 +124,10 @@ def _spot(text: str, where: list[_Span] | None) -> Formula:
                 return _fail(text, tok.column, reason, tok.width)
         elif kind == "bin":
             level = tok.level
-            while pending and pending[-1].kind == "bin" and (
-                pending[-1].level > level or (pending[-1].level == level and level not in RIGHT)
+            while (
+                pending
+                and pending[-1].kind == "bin"
+                and (pending[-1].level > level or (pending[-1].level == level and level not in RIGHT))
             ):
                 _apply_binary(operands, pending.pop(), where)
             pending.append(tok)
@@ -164,10 +166,15 @@ def _spot(text: str, where: list[_Span] | None) -> Formula:
 _PLAIN = re.compile(r"[ \t\n\r]*([a-zA-Z_.][a-zA-Z0-9_.]*|\(|[)!01]|&&?|\|\||\|[-=]|\||->|<->|[^ \t\n\r])")
 #: The symbols among them: (kind, operator, level) as `Tok`'s.
 _PLAIN_SYMBOLS: dict[str, tuple[str, object, float]] = {
-    "(": ("(", "(", 0.0), ")": (")", ")", 0.0), "!": ("un", "!", 0.0),
-    "1": ("atom", TRUE, 0.0), "0": ("atom", FALSE, 0.0),
-    **{s: ("bin", op, LEVELS[op]) for s, op in (("&", "&"), ("&&", "&"), ("|", "|"), ("||", "|"),
-                                                 ("->", "->"), ("<->", "<->"))},
+    "(": ("(", "(", 0.0),
+    ")": (")", ")", 0.0),
+    "!": ("un", "!", 0.0),
+    "1": ("atom", TRUE, 0.0),
+    "0": ("atom", FALSE, 0.0),
+    **{
+        s: ("bin", op, LEVELS[op])
+        for s, op in (("&", "&"), ("&&", "&"), ("|", "|"), ("||", "|"), ("->", "->"), ("<->", "<->"))
+    },
 }
 
 
@@ -227,8 +234,10 @@ def _plain(text: str) -> Formula | None:
                 return None
         elif kind == "bin":
             level = sym[2]
-            while pending and pending[-1][0] == "bin" and (
-                pending[-1][2] > level or (pending[-1][2] == level and level not in RIGHT)
+            while (
+                pending
+                and pending[-1][0] == "bin"
+                and (pending[-1][2] > level or (pending[-1][2] == level and level not in RIGHT))
             ):
                 right = operands.pop()
                 operands[-1] = Formula(pending.pop()[1], (operands[-1], right))  # type: ignore[arg-type]

@@ -60,8 +60,19 @@ class Tok(NamedTuple):
 
 
 #: Binary operators: op -> level, Spot's table lowest first, `S T` with their twins `U R`.
-LEVELS = {"->": 1.0, "<->": 1.0, "|": 2.0, "xor": 3.0, "&": 4.0, "U": 5.0, "R": 5.0, "W": 5.0, "M": 5.0,
-          "S": 5.0, "T": 5.0}
+LEVELS = {
+    "->": 1.0,
+    "<->": 1.0,
+    "|": 2.0,
+    "xor": 3.0,
+    "&": 4.0,
+    "U": 5.0,
+    "R": 5.0,
+    "W": 5.0,
+    "M": 5.0,
+    "S": 5.0,
+    "T": 5.0,
+}
 RIGHT = frozenset({1.0, 5.0})
 STAR_LEVEL = 4.5  # Wring's `*` conjunction binds between `&` and `U`, as in Spot.
 
@@ -111,13 +122,29 @@ _KEYWORD_LETTERS = _UNARY_LETTERS + "URVWMST"
 _NOT_AFTER_OPERAND = frozenset(_KEYWORD_LETTERS)
 
 NAMES = {
-    "!": "not operator", "X": "next operator", "F": "sometimes operator", "G": "always operator",
-    "&": "and operator", "*": "star operator", "|": "or operator", "xor": "xor operator",
-    "->": "implication operator", "<->": "equivalent operator", "U": "until operator",
-    "R": "release operator", "W": "weak until operator", "M": "strong release operator",
-    "Y": "yesterday operator", "Z": "weak yesterday operator", "O": "once operator",
-    "H": "historically operator", "S": "since operator", "T": "triggered operator",
-    WEAK_NEXT: "weak next operator", "(": "opening parenthesis", ")": "closing parenthesis",
+    "!": "not operator",
+    "X": "next operator",
+    "F": "sometimes operator",
+    "G": "always operator",
+    "&": "and operator",
+    "*": "star operator",
+    "|": "or operator",
+    "xor": "xor operator",
+    "->": "implication operator",
+    "<->": "equivalent operator",
+    "U": "until operator",
+    "R": "release operator",
+    "W": "weak until operator",
+    "M": "strong release operator",
+    "Y": "yesterday operator",
+    "Z": "weak yesterday operator",
+    "O": "once operator",
+    "H": "historically operator",
+    "S": "since operator",
+    "T": "triggered operator",
+    WEAK_NEXT: "weak next operator",
+    "(": "opening parenthesis",
+    ")": "closing parenthesis",
 }
 
 
@@ -132,7 +159,7 @@ def describe(tok: Tok) -> str:
 
 
 def _unsupported(text: str, column: int, width: int, what: str) -> ParseError:
-    return ParseError(text, column, f"unsupported: {what} ({text[column:column + width]!r})", width)
+    return ParseError(text, column, f"unsupported: {what} ({text[column : column + width]!r})", width)
 
 
 #: What a letter-initial run starts, by (run, after an operand): identifiers and operator
@@ -186,7 +213,11 @@ def tokenize(text: str) -> list[Tok]:
             continue
         if group == 2:
             c = m.group(2)
-            append(_new(Tok, ("un", "!", m.start(2), 1, 0.0, None)) if c == "!" else _new(Tok, (c, c, m.start(2), 1, 0.0, None)))
+            append(
+                _new(Tok, ("un", "!", m.start(2), 1, 0.0, None))
+                if c == "!"
+                else _new(Tok, (c, c, m.start(2), 1, 0.0, None))
+            )
             after_operand = c == ")"
             last_bare_ap = False
             i = m.end()
@@ -230,8 +261,14 @@ def tokenize(text: str) -> list[Tok]:
             raise _unsupported(text, i, size, op)
         if kind == "neg" or kind == "pos":
             if not last_bare_ap:
-                raise ParseError(text, i, "syntax error, unexpected " + ("negative" if kind == "neg" else "positive")
-                                 + " suffix (it may only follow an atomic proposition)", size)
+                raise ParseError(
+                    text,
+                    i,
+                    "syntax error, unexpected "
+                    + ("negative" if kind == "neg" else "positive")
+                    + " suffix (it may only follow an atomic proposition)",
+                    size,
+                )
             if kind == "neg":
                 prev = toks[-1]
                 toks[-1] = Tok("atom", Formula("!", (prev.value,)), prev.column, i + size - prev.column)
@@ -314,8 +351,9 @@ def _bounded(text: str, i: int, op: str, start: int, append) -> int:
     return found.end()  # type: ignore[union-attr]
 
 
-def read_bounds(text: str, start: int, found: re.Match | None, word: str, op: str,
-                expected: str) -> tuple[int, int | None]:
+def read_bounds(
+    text: str, start: int, found: re.Match | None, word: str, op: str, expected: str
+) -> tuple[int, int | None]:
     """The bounds (low, high; None: none above) of the bounded operator `word` (`op`) whose
     bracket opens at `start`, `found` its match (None where malformed); errors are marked under
     the bracket. Shared by Spot's reading and the data formulas' (nuXmv's `F[a,b]`)."""
@@ -327,8 +365,9 @@ def read_bounds(text: str, start: int, found: re.Match | None, word: str, op: st
     low = int(found.group(1))
     high = low if op == "X" else int(found.group(3)) if found.group(3) else None
     if high is not None and high < low:
-        raise ParseError(text, start, f"reversed range in {word}[{low}..{high}]: the upper bound is below the lower one",
-                         width)
+        raise ParseError(
+            text, start, f"reversed range in {word}[{low}..{high}]: the upper bound is below the lower one", width
+        )
     return low, high
 
 
@@ -380,8 +419,11 @@ def split_names(text: str) -> list[tuple[str, str]]:
     k = 0
     while k < len(toks):
         start = toks[k].column
-        if toks[k].kind not in ("un", "bin") or not _WORD.match(text[start]) or (
-                start and _WORD.match(text[start - 1])):
+        if (
+            toks[k].kind not in ("un", "bin")
+            or not _WORD.match(text[start])
+            or (start and _WORD.match(text[start - 1]))
+        ):
             k += 1
             continue
         end = _WORD.match(text, start).end()
@@ -389,10 +431,16 @@ def split_names(text: str) -> list[tuple[str, str]]:
         while run < len(toks) and toks[run].column < end:
             run += 1
         last = toks[run - 1]
-        if run - k > 1 and last.kind == "atom" and last.value.op in ("ap", "!") \
-                and _WORDLIKE.match(text, last.column) and all(t.kind != "atom" for t in toks[k + 1:run - 1]):
-            found.setdefault(text[start:end], " ".join(text[t.column:min(t.column + t.width, end)]
-                                                       for t in toks[k:run]))
+        if (
+            run - k > 1
+            and last.kind == "atom"
+            and last.value.op in ("ap", "!")
+            and _WORDLIKE.match(text, last.column)
+            and all(t.kind != "atom" for t in toks[k + 1 : run - 1])
+        ):
+            found.setdefault(
+                text[start:end], " ".join(text[t.column : min(t.column + t.width, end)] for t in toks[k:run])
+            )
         k = run
     return list(found.items())
 

@@ -19,13 +19,40 @@ from ltlwit.logic.syntax.prefix import Token, build
 
 _LEX = re.compile(r'\s*(?:("(?:[^"\\]|\\.)*")|(")|([a-zA-Z._][a-zA-Z0-9._]*)|(\S))')
 TO_OP = {
-    "!": "!", "&": "&", "|": "|", "^": "xor", "i": "->", "e": "<->", "X": "X", "F": "F",
-    "G": "G", "U": "U", "V": "R", "R": "R", "W": "W", "M": "M", "t": "1", "f": "0",
+    "!": "!",
+    "&": "&",
+    "|": "|",
+    "^": "xor",
+    "i": "->",
+    "e": "<->",
+    "X": "X",
+    "F": "F",
+    "G": "G",
+    "U": "U",
+    "V": "R",
+    "R": "R",
+    "W": "W",
+    "M": "M",
+    "t": "1",
+    "f": "0",
 }
 TO_OP.update((op, op) for op in (*PAST, WEAK_NEXT))
 FROM_OP = {
-    "!": "!", "&": "&", "|": "|", "xor": "^", "->": "i", "<->": "e", "X": "X", "F": "F",
-    "G": "G", "U": "U", "R": "V", "W": "W", "M": "M", "1": "t", "0": "f",
+    "!": "!",
+    "&": "&",
+    "|": "|",
+    "xor": "^",
+    "->": "i",
+    "<->": "e",
+    "X": "X",
+    "F": "F",
+    "G": "G",
+    "U": "U",
+    "R": "V",
+    "W": "W",
+    "M": "M",
+    "1": "t",
+    "0": "f",
 }
 FROM_OP.update((op, op) for op in (*PAST, WEAK_NEXT))
 _PNUM = re.compile(r"p[0-9]+\Z")
@@ -61,6 +88,5 @@ def parse_lbt(text: str, strict: bool = False) -> Formula:
 
 def print_lbt(formula: Formula) -> str:
     return " ".join(
-        (n.name if _PNUM.match(n.name) else quote(n.name)) if n.op == "ap" else FROM_OP[n.op]
-        for n in formula.walk()
+        (n.name if _PNUM.match(n.name) else quote(n.name)) if n.op == "ap" else FROM_OP[n.op] for n in formula.walk()
     )

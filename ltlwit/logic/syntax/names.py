@@ -74,5 +74,20 @@ NETWORK_TOKEN = re.compile(r"<->|->|xor|.", re.S)
 #: Network Polish's operators and constants with their arities. It is DeepLTL's and the
 #: models' format and stays future-only, with one next: every other letter, `Y Z O H S T`
 #: included, is a name, and it has no weak next `wX` (`wXa` is three tokens there).
-NETWORK_ARITY = {"1": 0, "0": 0, "!": 1, "X": 1, "F": 1, "G": 1, "&": 2, "|": 2, "->": 2, "<->": 2,
-                 "xor": 2, "U": 2, "R": 2, "W": 2, "M": 2}
+NETWORK_ARITY = {
+    "1": 0,
+    "0": 0,
+    "!": 1,
+    "X": 1,
+    "F": 1,
+    "G": 1,
+    "&": 2,
+    "|": 2,
+    "->": 2,
+    "<->": 2,
+    "xor": 2,
+    "U": 2,
+    "R": 2,
+    "W": 2,
+    "M": 2,
+}

@@ -67,8 +67,9 @@ def _network_error(text: str) -> ParseError:
         elif tok.isalpha():
             tokens.append(("ap", column, tok))
         elif tok.isspace():
-            return ParseError(text, column, "syntax error, unexpected space in network Polish "
-                                            "(use the spaced form for spaced tokens)")
+            return ParseError(
+                text, column, "syntax error, unexpected space in network Polish (use the spaced form for spaced tokens)"
+            )
         else:
             return ParseError(text, column, f"syntax error, unexpected character {tok!r} in network Polish")
     return diagnose(tokens, text)
@@ -79,8 +80,9 @@ def print_network(formula: Formula) -> str:
     for past operators and the weak next `wX`, which the format (and the models that read it)
     does not have."""
     if formula.past or formula.weak:
-        lacks = " and no ".join(what for what, has in (("past operators", formula.past),
-                                                    ("weak next (wX)", formula.weak)) if has)
+        lacks = " and no ".join(
+            what for what, has in (("past operators", formula.past), ("weak next (wX)", formula.weak)) if has
+        )
         raise ValueError(f"network Polish has no {lacks}; use polish-spaced")
     parts: list[str] = []
     n_xor = 0
@@ -89,9 +91,7 @@ def print_network(formula: Formula) -> str:
         if op == "ap":
             name = node.name
             if len(name) != 1 or not name.isalpha() or name in _OP_LETTERS:
-                raise ValueError(
-                    f"network Polish needs single-letter AP names, got {name!r}; use polish-spaced"
-                )
+                raise ValueError(f"network Polish needs single-letter AP names, got {name!r}; use polish-spaced")
             parts.append(name)
         else:
             n_xor += op == "xor"
@@ -114,8 +114,12 @@ def parse_spaced(text: str) -> Formula:
         elif IDENT.match(word):
             tokens.append(Token("ap", word, column, word))
         else:
-            raise ParseError(text, column, f"syntax error, unexpected {word!r} (not an operator or a name; "
-                                           "quote odd names)", len(word))
+            raise ParseError(
+                text,
+                column,
+                f"syntax error, unexpected {word!r} (not an operator or a name; quote odd names)",
+                len(word),
+            )
     return build(tokens, text)
 
 

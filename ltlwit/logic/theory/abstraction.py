@@ -80,8 +80,9 @@ def _guarded(a: Term, name, atoms: dict[str, Term], finite: bool) -> Formula:
     last = horizon(a)
     if not last:
         return _guard(branch_reads(a, None), None, q, finite)
-    cases = [And(_chain("Y", j, Not(Formula("Y", (TRUE,)))), _guard(branch_reads(a, j), j, q, finite))
-             for j in range(last)]
+    cases = [
+        And(_chain("Y", j, Not(Formula("Y", (TRUE,)))), _guard(branch_reads(a, j), j, q, finite)) for j in range(last)
+    ]
     return Or(*cases, And(_chain("Y", last, TRUE), _guard(branch_reads(a, None), None, q, finite)))
 
 

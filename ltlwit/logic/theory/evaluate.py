@@ -99,12 +99,17 @@ def _reads(term: Term, at: int):
             stack.extend((c, p, strong) for c in node.children)
 
 
-def term_value(term: Term, at: int, state: StateAt, sig: Signature, tables: Tables,
-           sorts: Mapping[Term, Sort]) -> Value:
+def term_value(
+    term: Term, at: int, state: StateAt, sig: Signature, tables: Tables, sorts: Mapping[Term, Sort]
+) -> Value:
     """A term's value; `sorts`: the sort each of the atom's terms is computed in
     (`Signature.sorts_in`)."""
-    return fold(term, at, lambda node, p: _variable(node.name, p, state, sig) if node.op == "var" else _numeral(node),
-                lambda node, values: _apply(node, values, sorts[node], tables))
+    return fold(
+        term,
+        at,
+        lambda node, p: _variable(node.name, p, state, sig) if node.op == "var" else _numeral(node),
+        lambda node, values: _apply(node, values, sorts[node], tables),
+    )
 
 
 def fold(term: Term, at: int, leaf: Callable[[Term, int], V], combine: Callable[[Term, list[V]], V]) -> V:
@@ -238,8 +243,7 @@ def table_atoms(tables: Tables, sig: Signature) -> list[Formula]:
             known = sig.functions.get((name, len(args)))
             result = known[1] if known is not None else None
             left = Term("call", tuple(call), name)
-            right = value_atom("_", value, result).name.children[1] if result is not None \
-                else value_term(value)  # type: ignore[union-attr]
+            right = value_atom("_", value, result).name.children[1] if result is not None else value_term(value)  # type: ignore[union-attr]
             out.append(atom(relation("=", left, right)))
     return out
 
@@ -268,8 +272,10 @@ def values_of(steps: tuple[Formula, ...], sig: Signature) -> Values:
             leaf = c.children[0] if negated else c
             if leaf.op != ATOM:
                 if c.data:
-                    raise TraceError(f"step {i + 1}: {c} mixes data into a propositional part: "
-                                     "a trace gives values (x = 3), not conditions")
+                    raise TraceError(
+                        f"step {i + 1}: {c} mixes data into a propositional part: "
+                        "a trace gives values (x = 3), not conditions"
+                    )
                 rest.append(c)
                 continue
             t: Term = leaf.name  # type: ignore[assignment]

@@ -14,8 +14,32 @@ _LEAF = 4
 #: A name the data lexer reads back as one identifier (and not as a keyword).
 BARE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*\Z")
 #: Words the data lexer reads as operators or constants.
-KEYWORDS = frozenset({"X", "F", "G", "U", "R", "V", "W", "M", "Y", "Z", "O", "H", "S", "T", "wX", "xor",
-                      "xnor", "mod", "forall", "exists", "true", "false"})
+KEYWORDS = frozenset(
+    {
+        "X",
+        "F",
+        "G",
+        "U",
+        "R",
+        "V",
+        "W",
+        "M",
+        "Y",
+        "Z",
+        "O",
+        "H",
+        "S",
+        "T",
+        "wX",
+        "xor",
+        "xnor",
+        "mod",
+        "forall",
+        "exists",
+        "true",
+        "false",
+    }
+)
 
 
 def name_text(name: str) -> str:

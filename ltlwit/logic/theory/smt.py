@@ -89,7 +89,10 @@ class Encoder:
         if a.op == "pred":
             key = (a.name, len(a.children))
             f = self.function(*key)  # type: ignore[arg-type]
-            args = tuple(self._term(c, at, where, divisors, s, sorts, known) for c, s in zip(a.children, self.sig.functions[key][0]))  # type: ignore[index]
+            args = tuple(
+                self._term(c, at, where, divisors, s, sorts, known)
+                for c, s in zip(a.children, self.sig.functions[key][0])
+            )  # type: ignore[index]
             core = f(*args)
         else:
             left, right = a.children
@@ -101,8 +104,16 @@ class Encoder:
             return z3.And(*(d != 0 for d in divisors), core)
         return core
 
-    def _term(self, term: Term, at: int, where: Where | None, divisors: list, want: Sort,
-              sorts: Mapping[Term, Sort], known: Known | None = None) -> z3.ExprRef:
+    def _term(
+        self,
+        term: Term,
+        at: int,
+        where: Where | None,
+        divisors: list,
+        want: Sort,
+        sorts: Mapping[Term, Sort],
+        known: Known | None = None,
+    ) -> z3.ExprRef:
         def leaf(node: Term, p: int) -> z3.ExprRef:
             if node.op == "num":
                 return self._numeral(node.value, _sort(node, sorts))
@@ -113,8 +124,9 @@ class Encoder:
                 return self.constant(value, self.sig.variables[node.name])  # type: ignore[index]
             return self.var(node.name, where(p) if where else p)  # type: ignore[arg-type]
 
-        return self._coerce(fold(term, at, leaf, lambda node, values: self._apply(node, values, divisors, sorts[node])),
-                            want)
+        return self._coerce(
+            fold(term, at, leaf, lambda node, values: self._apply(node, values, divisors, sorts[node])), want
+        )
 
     def _numeral(self, value: Fraction, sort: Sort) -> z3.ExprRef:
         if sort.name == "Int" and value.denominator == 1:
@@ -168,12 +180,17 @@ class Encoder:
         sorts = self.sig.sorts_in(a)
         if a.op == "pred":
             key = (a.name, len(a.children))
-            args = [self._text(c, at, divisors, s, sorts, known) for c, s in zip(a.children, self.sig.functions[key][0])]  # type: ignore[index]
+            args = [
+                self._text(c, at, divisors, s, sorts, known) for c, s in zip(a.children, self.sig.functions[key][0])
+            ]  # type: ignore[index]
             core = f"({self._declare_function(*key)} {' '.join(args)})"  # type: ignore[arg-type]
         else:
             left, right = a.children
             target = _common(_sort(left, sorts), _sort(right, sorts))
-            lt, rt = self._text(left, at, divisors, target, sorts, known), self._text(right, at, divisors, target, sorts, known)
+            lt, rt = (
+                self._text(left, at, divisors, target, sorts, known),
+                self._text(right, at, divisors, target, sorts, known),
+            )
             core = f"({_SMTLIB_RELATIONS[a.op]} {lt} {rt})"
         if divisors:
             return "(and " + " ".join(f"(not (= {d} {z}))" for d, z in divisors) + f" {core})"
@@ -203,9 +220,11 @@ class Encoder:
         self.used.append(key)
         return symbol
 
-    def _text(self, term: Term, at: int, divisors: list, want: Sort, sorts: Mapping[Term, Sort],
-              known: Known | None = None) -> str:
+    def _text(
+        self, term: Term, at: int, divisors: list, want: Sort, sorts: Mapping[Term, Sort], known: Known | None = None
+    ) -> str:
         """`_term` as text: the same sorts, coercions and division guards."""
+
         def leaf(node: Term, p: int) -> tuple[str, bool]:  # (text, an Int)
             if node.op == "num":
                 return _numeral_text(node.value, _sort(node, sorts).name == "Int")
@@ -217,8 +236,7 @@ class Encoder:
         text, integer = fold(term, at, leaf, lambda node, values: self._apply_text(node, values, divisors, sorts[node]))
         return f"(to_real {text})" if want.name == "Real" and integer else text
 
-    def _apply_text(self, node: Term, values: list[tuple[str, bool]], divisors: list,
-                    sort: Sort) -> tuple[str, bool]:
+    def _apply_text(self, node: Term, values: list[tuple[str, bool]], divisors: list, sort: Sort) -> tuple[str, bool]:
         op = node.op
         if op in SHIFT_STEP or op == "call" and node.name in PRE:
             return values[0]
@@ -237,8 +255,10 @@ class Encoder:
             return f"(let ((|a!| {texts[0]})) (ite (>= |a!| {zero}) |a!| (- |a!|)))", not real
         if name in ("min", "max"):
             a, b = texts
-            return (f"(let ((|a!| {a}) (|b!| {b})) (ite ({'<=' if name == 'min' else '>='} |a!| |b!|) |a!| |b!|))",
-                    not real)
+            return (
+                f"(let ((|a!| {a}) (|b!| {b})) (ite ({'<=' if name == 'min' else '>='} |a!| |b!|) |a!| |b!|))",
+                not real,
+            )
         key = (name, len(values))
         sorts = self.sig.functions[key][0]  # type: ignore[index]
         args = [f"(to_real {t})" if s.name == "Real" and i else t for (t, i), s in zip(values, sorts)]
@@ -315,7 +335,11 @@ def _numeral_text(value: Fraction, integer: bool) -> tuple[str, bool]:
 
 
 _RELATE = {
-    "=": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    "=": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
 }
 assert set(_RELATE) == set(RELATIONS)

@@ -54,15 +54,35 @@ BOOL, INT, REAL = Sort("Bool"), Sort("Int"), Sort("Real")
 BARE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 #: Spellings of the base sorts: ltlwit's and BLACK's, SMV's, FRET's and Simulink's data types.
 _SPELLINGS = {
-    "bool": BOOL, "boolean": BOOL,
-    "int": INT, "integer": INT, "int8": INT, "int16": INT, "int32": INT, "int64": INT, "uint8": INT,
-    "uint16": INT, "uint32": INT, "uint64": INT, "unsigned integer": INT,
-    "real": REAL, "double": REAL, "single": REAL, "float": REAL,
+    "bool": BOOL,
+    "boolean": BOOL,
+    "int": INT,
+    "integer": INT,
+    "int8": INT,
+    "int16": INT,
+    "int32": INT,
+    "int64": INT,
+    "uint8": INT,
+    "uint16": INT,
+    "uint32": INT,
+    "uint64": INT,
+    "unsigned integer": INT,
+    "real": REAL,
+    "double": REAL,
+    "single": REAL,
+    "float": REAL,
 }
 
 #: The built-in functions: name -> (sort of the result, or None: the arguments' class).
-BUILTINS: dict[str, Sort | None] = {"absReal": REAL, "absInt": INT, "abs": None, "min": None, "max": None,
-                                    "preReal": REAL, "preInt": INT}
+BUILTINS: dict[str, Sort | None] = {
+    "absReal": REAL,
+    "absInt": INT,
+    "abs": None,
+    "min": None,
+    "max": None,
+    "preReal": REAL,
+    "preInt": INT,
+}
 
 
 def parse_sort(text: str, name: str | None = None) -> Sort:
@@ -215,8 +235,13 @@ def boolean_comparisons(formula: Formula, declarations: Declarations | None = No
         return formula
     declared = (declarations or Declarations()).variables
     enums = (declarations or Declarations()).enum_values()
-    pairs = [a.name for a in postorder(formula) if a.op == ATOM and a.name.op in ("=", "!=")  # type: ignore[union-attr]
-             and all(c.op == "var" and c.name not in enums for c in a.name.children)]  # type: ignore[union-attr]
+    pairs = [
+        a.name
+        for a in postorder(formula)
+        if a.op == ATOM
+        and a.name.op in ("=", "!=")  # type: ignore[union-attr]
+        and all(c.op == "var" and c.name not in enums for c in a.name.children)
+    ]  # type: ignore[union-attr]
     if not pairs:
         return formula
     booleans = set(formula.aps()) | {n for n, sort in declared.items() if sort == BOOL}
@@ -314,8 +339,9 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
         if given is not None:
             sort_of_class(("var", name), name)  # a declared variable's class must agree too
         elif var_sorts[name].enum:  # `mode = c`: most likely a value misspelled, never a new variable
-            raise SortError(f"{name} is not a value of the enumeration {var_sorts[name]} (nor a declared variable)",
-                            name)
+            raise SortError(
+                f"{name} is not a value of the enumeration {var_sorts[name]} (nor a declared variable)", name
+            )
     for sort in {s for s in var_sorts.values() if s.enum}:
         for value in sort.values:  # a trace may give any value of a variable's sort
             constants.setdefault(value, sort)
@@ -324,8 +350,11 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
         if name in variables or name in props or declared.get(name) is not None:
             raise SortError(f"{name} is a variable, and is applied to arguments too ({name}(...))", name)
         args = tuple(sort_of_class(("arg", name, arity, k), f"argument {k + 1} of {name}") for k in range(arity))
-        result = BOOL if ("pred", name, arity) in classes.parent else \
-            sort_of_class(("fun", name, arity), f"the result of {name}")
+        result = (
+            BOOL
+            if ("pred", name, arity) in classes.parent
+            else sort_of_class(("fun", name, arity), f"the result of {name}")
+        )
         if any(s == BOOL for s in args):
             raise SortError(f"{name}'s arguments must be data, not propositions", name)
         fun_sorts[(name, arity)] = (args, result)
@@ -465,16 +494,18 @@ def _decide(evidence: Mapping[str, tuple[Sort, str]], name: str, domain: Sort | 
     if BOOL.name in evidence:
         if enums or numeric:
             other = enums[0] if enums else next(iter(numeric))
-            raise SortError(f"{evidence['Bool'][1]} is Bool but is compared or computed with {other} data",
-                            evidence["Bool"][1])
+            raise SortError(
+                f"{evidence['Bool'][1]} is Bool but is compared or computed with {other} data", evidence["Bool"][1]
+            )
         return BOOL
     if len(enums) > 1:
         raise SortError(f"values of two enumerations are compared: {enums[0]} and {enums[1]} (through {name})", name)
     if enums:
         if numeric:
             why = next(iter(numeric.values()))
-            raise SortError(f"{name} is of the enumeration {enums[0]} but is compared or computed with the number "
-                            f"{why}", name)
+            raise SortError(
+                f"{name} is of the enumeration {enums[0]} but is compared or computed with the number {why}", name
+            )
         return enums[0]
     if "Real" in numeric:
         return REAL

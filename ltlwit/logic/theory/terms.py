@@ -177,8 +177,8 @@ def _decimal(value: Fraction) -> str | None:
     if den != 1:
         return None
     digits = max(twos, fives)
-    scaled = value * 10 ** digits
-    whole, frac = divmod(int(scaled), 10 ** digits)
+    scaled = value * 10**digits
+    whole, frac = divmod(int(scaled), 10**digits)
     return f"{whole}.{frac:0{digits}d}"
 
 

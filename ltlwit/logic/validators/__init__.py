@@ -97,8 +97,9 @@ def validator_problem(names: Sequence[str]) -> str | None:
     for name in names:
         if name not in VALIDATORS:
             return f"unknown validator {name!r} (known: {', '.join(VALIDATORS)})"
-        if name == "aiger" and (importlib.util.find_spec("aiger") is None
-                                or importlib.util.find_spec("aiger_sat") is None):
+        if name == "aiger" and (
+            importlib.util.find_spec("aiger") is None or importlib.util.find_spec("aiger_sat") is None
+        ):
             return "the aiger validator needs py-aiger and py-aiger-sat: pip install 'ltlwit[aiger]'"
         if name == "spot" and importlib.util.find_spec("spot") is None:
             return "the spot validator needs Spot's Python bindings, and `import spot` fails here"
@@ -116,15 +117,17 @@ def validator_names(names: str | Sequence[str]) -> tuple[str, ...]:
     return chosen
 
 
-def judge(names: Sequence[str], formula: Formula, witness: Witness,
-          semantics: str = "infinite") -> dict[str, Validation]:
+def judge(
+    names: Sequence[str], formula: Formula, witness: Witness, semantics: str = "infinite"
+) -> dict[str, Validation]:
     """Each named validator's answer (a ValueError from one of them propagates: the witness
     cannot be judged, as for `holds`)."""
     return {name: VALIDATORS[name](formula, witness, semantics) for name in names}
 
 
-def disagreement(formula: Formula, witness: Witness, verdicts: dict[str, Validation],
-                 syntax: str = "spot") -> str | None:
+def disagreement(
+    formula: Formula, witness: Witness, verdicts: dict[str, Validation], syntax: str = "spot"
+) -> str | None:
     """None when the validators agree; else one line for the user and a bug report: the
     formula, the witness and each verdict, with the counterexample word a rejecting one gave."""
     if len({v.valid for v in verdicts.values()}) <= 1:
@@ -135,12 +138,15 @@ def disagreement(formula: Formula, witness: Witness, verdicts: dict[str, Validat
         if v.word is not None:
             text += f" (counterexample {_word_text(v.word, v.loop)})"
         parts.append(f"{name}: {text}")
-    return (f"the validators disagree (a bug in one of them; please report it): formula {formula.to_str(syntax)}, "
-            f"witness {witness.to_str(syntax)}; " + "; ".join(parts))
+    return (
+        f"the validators disagree (a bug in one of them; please report it): formula {formula.to_str(syntax)}, "
+        f"witness {witness.to_str(syntax)}; " + "; ".join(parts)
+    )
 
 
-def second_opinion(names: Sequence[str], formula: Formula, witness: Witness, valid: bool,
-                   semantics: str = "infinite") -> tuple[str | None, tuple[str, ...]]:
+def second_opinion(
+    names: Sequence[str], formula: Formula, witness: Witness, valid: bool, semantics: str = "infinite"
+) -> tuple[str | None, tuple[str, ...]]:
     """The builtin checker's verdict `valid` set beside the other validators of `names`: the
     disagreement (`disagreement`'s line, None when they agree) and a warning for each that
     could only search up to a bound. ValueError from a validator propagates."""
@@ -148,12 +154,16 @@ def second_opinion(names: Sequence[str], formula: Formula, witness: Witness, val
     if not others:
         return None, ()
     if formula.data:  # comparisons over values: only the builtin checker's exact evaluator reads them
-        return None, tuple(f"the {name} validator cannot judge data atoms (comparisons over values): the builtin "
-                           "checker, which evaluates them exactly, judged this witness alone" for name in others)
+        return None, tuple(
+            f"the {name} validator cannot judge data atoms (comparisons over values): the builtin "
+            "checker, which evaluates them exactly, judged this witness alone"
+            for name in others
+        )
     verdicts = {"builtin": Validation(valid), **judge(others, formula, witness, semantics)}
     return disagreement(formula, witness, verdicts), tuple(
         f"the {name} validator confirms the witness only up to a bound (it found no counterexample)"
-        for name in bounded(verdicts))
+        for name in bounded(verdicts)
+    )
 
 
 def bounded(verdicts: dict[str, Validation]) -> list[str]:

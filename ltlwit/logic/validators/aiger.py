@@ -81,9 +81,18 @@ Rails = tuple[Node, Node]
 #: Fixpoint operators: (disjunctive, least). Disjunctive: z = b | (a & next z), otherwise
 #: z = b & (a | next z), `next` the successor for future operators and the predecessor for past
 #: ones; least: false beyond the word's ends (a loop has none), greatest: true.
-_FIXPOINTS = {"U": (True, True), "F": (True, True), "S": (True, True), "O": (True, True),
-              "R": (False, False), "G": (False, False), "T": (False, False), "H": (False, False),
-              "W": (True, False), "M": (False, True)}
+_FIXPOINTS = {
+    "U": (True, True),
+    "F": (True, True),
+    "S": (True, True),
+    "O": (True, True),
+    "R": (False, False),
+    "G": (False, False),
+    "T": (False, False),
+    "H": (False, False),
+    "W": (True, False),
+    "M": (False, True),
+}
 
 
 def holds(formula: Formula, witness: Witness, semantics: str = "infinite") -> Validation:
@@ -117,8 +126,9 @@ def _modules() -> tuple[ModuleType, ModuleType]:
         import aiger
         import aiger_sat
     except ImportError as exc:
-        raise ImportError(f"the aiger validator needs py-aiger and py-aiger-sat: pip install 'ltlwit[aiger]' ({exc})") \
-            from exc
+        raise ImportError(
+            f"the aiger validator needs py-aiger and py-aiger-sat: pip install 'ltlwit[aiger]' ({exc})"
+        ) from exc
     return aiger, aiger_sat
 
 
@@ -156,8 +166,7 @@ class _Query:
         self._prefix = p
         self.circuit = _Circuit()
         # inputs are named by AP index and position: AP names may contain anything
-        self._letters = [{name: self.circuit.input(f"{i}@{j}") for i, name in enumerate(names)}
-                         for j in range(width)]
+        self._letters = [{name: self.circuit.input(f"{i}@{j}") for i, name in enumerate(names)} for j in range(width)]
         self._gates: dict[tuple[Formula, int], Node] = {}
         steps = self.circuit.true
         for j in range(width):
@@ -216,13 +225,19 @@ class _Query:
         equal = self.circuit.true
         for k, f in enumerate(leaves):
             for j in loop:
-                equal = self.circuit.conj(equal, self.circuit.boolean(
-                    "<->", self.circuit.input(f"leaf{k}@{j}"), self._gate(f, j)))
+                equal = self.circuit.conj(
+                    equal, self.circuit.boolean("<->", self.circuit.input(f"leaf{k}@{j}"), self._gate(f, j))
+                )
         self._assert(equal)
         circuit, solver = self.circuit, self.solver
-        constant = {(f, j): (circuit.false if solver.is_sat({f"leaf{k}@{j}": False}) else circuit.true,
-                             circuit.false if solver.is_sat({f"leaf{k}@{j}": True}) else circuit.true)
-                    for k, f in enumerate(leaves) for j in loop}
+        constant = {
+            (f, j): (
+                circuit.false if solver.is_sat({f"leaf{k}@{j}": False}) else circuit.true,
+                circuit.false if solver.is_sat({f"leaf{k}@{j}": True}) else circuit.true,
+            )
+            for k, f in enumerate(leaves)
+            for j in loop
+        }
 
         def leaf(f: Formula, j: int) -> Rails:
             return constant[f, j] if j >= self._prefix else self._concrete(f, j)
@@ -246,8 +261,9 @@ def _gate(formula: Formula, circuit: "_Circuit", letter: dict[str, Node]) -> Nod
     return values[formula]
 
 
-def _evaluate(formula: Formula, circuit: "_Circuit", leaf: Callable[[Formula, int], Rails], n: int,
-              loop: int | None) -> list[Rails]:
+def _evaluate(
+    formula: Formula, circuit: "_Circuit", leaf: Callable[[Formula, int], Rails], n: int, loop: int | None
+) -> list[Rails]:
     """φ's rails at every position 0..n-1 of a finite word (`loop` None) or of a lasso looping
     back to `loop`, from `leaf(f, position)`, the rails of φ's maximal propositional
     subformulas (module docstring)."""
@@ -293,8 +309,9 @@ def _kleene(circuit: "_Circuit", op: str, a: Rails, b: Rails) -> Rails:
     return (same, differ) if op == "<->" else (differ, same)
 
 
-def _fixpoint(circuit: "_Circuit", a: list[Node], b: list[Node], disjunctive: bool, least: bool,
-              past: bool, loop: int | None) -> list[Node]:
+def _fixpoint(
+    circuit: "_Circuit", a: list[Node], b: list[Node], disjunctive: bool, least: bool, past: bool, loop: int | None
+) -> list[Node]:
     """The fixpoint of `_FIXPOINTS` at every position: past ones forwards from position 0,
     future ones backwards, twice around a loop (module docstring)."""
     n = len(a)
@@ -302,11 +319,14 @@ def _fixpoint(circuit: "_Circuit", a: list[Node], b: list[Node], disjunctive: bo
     edge = circuit.false if least else circuit.true
     step: Callable[[int, Node], Node]
     if disjunctive:
+
         def step(i: int, other: Node) -> Node:
             return circuit.disj(b[i], circuit.conj(a[i], other))
     else:
+
         def step(i: int, other: Node) -> Node:
             return circuit.conj(b[i], circuit.disj(a[i], other))
+
     if past:
         for i in range(n):
             z[i] = edge = step(i, edge)
