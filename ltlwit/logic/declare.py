@@ -38,7 +38,6 @@ hint: it would otherwise read as an uninterpreted predicate of data.
 
 from __future__ import annotations
 
-import difflib
 from typing import Callable
 
 from ltlwit.logic.formula import ATOM, FALSE, TRUE, And, Formula, Not, Or, ap
@@ -146,6 +145,8 @@ def _template(node: Formula) -> Formula | None:
     name = key(term.name)
     args = [ap(c.name) for c in term.children]
     if name not in TEMPLATES:
+        import difflib
+
         close = difflib.get_close_matches(name, TEMPLATES, n=1, cutoff=0.85)
         if close and name not in ("init", "last"):
             raise ValueError(f"unknown Declare template {term.name!r} (did you mean {close[0]!r}?)")

@@ -118,6 +118,8 @@ class InputParser:
                 self._cache.popitem(last=False)
         if kind is not None and self.evidence is not None:
             self.evidence.append((item, kind, reads_polish))
+        if not formula.data:  # a Declare template reads as a predicate atom at first
+            return formula
         from ltlwit.logic.declare import expanded
 
         return expanded(formula)

@@ -96,9 +96,12 @@ def parse_formula(text: str, syntax: str = "auto") -> Formula:
         parser = _PARSERS[syntax]
     except KeyError:
         raise ValueError(f"unknown formula syntax {syntax!r}; expected one of {', '.join(SYNTAXES)}") from None
+    formula = parser(text)
+    if not formula.data:  # a Declare template reads as a predicate atom at first
+        return formula
     from ltlwit.logic.declare import expanded
 
-    return expanded(parser(text))
+    return expanded(formula)
 
 
 def print_formula(formula: Formula, syntax: str = "spot") -> str:
