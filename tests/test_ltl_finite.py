@@ -145,7 +145,7 @@ def test_cli_solve_verify_and_the_kind_of_trace() -> None:
     assert "cycle" not in records[0]["witness"]
     assert ltlwit.verify("G(req -> X grant) & F req", records[0]["witness"], semantics="finite")
     out = run("solve", "--semantics", "finite", "--format", "csv", "F a")
-    assert out.stdout.splitlines()[1].split(",")[4:6] == ["sat", "a"]
+    assert out.stdout.splitlines()[1].split(",")[5:7] == ["sat", "a"]
     out = run("verify", "--finite", "-F", "-", input="G a\ta; a\nG a\ta; cycle{a}\nF a\t!a; !a\n")
     assert out.exit_code == 2
     assert out.stdout.splitlines() == ["HOLDS", "ERROR", "FAILS"]  # the bad line reported, the others answered

@@ -414,7 +414,7 @@ class Pipeline:
             if not any(same_words(result.witness, f[0]) for f in found):
                 out.append(solution("sat", witness=result.witness, source=source, verified=True))
             if opts.all:
-                out = [replace(s, witness=self._word(p, s.witness)) for s in out]
+                out = _distinct([replace(s, witness=self._word(p, s.witness)) for s in out])
                 out += [
                     solution("sat", witness=w, source=source, verified=True)
                     for w in self._alternatives(p, opts, [s.witness for s in out], start)
@@ -535,6 +535,16 @@ class Pipeline:
     def _model_failed(self, message: str, exc: BaseException | None) -> None:
         self.model_failed = True
         self.notify(message, exc)
+
+
+def _distinct(solutions: list[Solution]) -> list[Solution]:
+    """The solutions whose witnesses stand for other words than the earlier ones' (lassos made
+    one word each for `--all` may meet)."""
+    out: list[Solution] = []
+    for s in solutions:
+        if not any(same_words(s.witness, t.witness) for t in out):  # type: ignore[arg-type]
+            out.append(s)
+    return out
 
 
 def _written(text: str, formula: Formula) -> list[tuple[int, int, Formula]] | None:
