@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import signal
 from fractions import Fraction
 
 import pytest
@@ -11,7 +12,11 @@ from cli_support import run
 from ltlwit.logic.syntax import parse_trace
 from ltlwit.logic.waveform import instants, svg, values, vcd
 
+_SIGPIPE = signal.getsignal(signal.SIGPIPE)
 vcdvcd = pytest.importorskip("vcdvcd")
+# vcdvcd, a command-line tool too, makes SIGPIPE kill the process on import: the rest of the
+# test session (a pool writing to a worker it just lost) must keep Python's own handling
+signal.signal(signal.SIGPIPE, _SIGPIPE)
 
 
 def _read(text: str, tmp_path) -> dict[str, list[tuple[int, str]]]:
