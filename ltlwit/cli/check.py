@@ -335,7 +335,7 @@ def _trace(spec, witness) -> str | None:
 
 
 def _names(specs) -> str:
-    return ", ".join(f"{s.name} ({s.where})" if s.name else s.where for s in specs)
+    return ", ".join(s.cited for s in specs)
 
 
 def check_printer(fmt: str, env: Environment) -> CheckPrinter:

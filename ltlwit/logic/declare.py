@@ -40,27 +40,23 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ltlwit.logic.formula import ATOM, FALSE, TRUE, And, Formula, Not, Or, ap
-
-
-def _f(op: str, *kids: Formula) -> Formula:
-    return Formula(op, kids)
+from ltlwit.logic.formula import ATOM, FALSE, TRUE, And, Formula, Not, Or, ap, make
 
 
 def F(x: Formula) -> Formula:  # noqa: N802 - LTL's letters
-    return _f("F", x)
+    return make("F", x)
 
 
 def G(x: Formula) -> Formula:  # noqa: N802
-    return _f("G", x)
+    return make("G", x)
 
 
 def X(x: Formula) -> Formula:  # noqa: N802
-    return _f("X", x)
+    return make("X", x)
 
 
 def _implies(a: Formula, b: Formula) -> Formula:
-    return _f("->", a, b)
+    return make("->", a, b)
 
 
 def _at_least(n: int, a: Formula) -> Formula:
@@ -71,15 +67,15 @@ def _at_least(n: int, a: Formula) -> Formula:
 
 
 def _precedence(a: Formula, b: Formula) -> Formula:
-    return _f("W", Not(b), a)
+    return make("W", Not(b), a)
 
 
 def _alternate_precedence(a: Formula, b: Formula) -> Formula:
-    return And(_precedence(a, b), G(_implies(b, _f("wX", _precedence(a, b)))))
+    return And(_precedence(a, b), G(_implies(b, make("wX", _precedence(a, b)))))
 
 
 def _alternate_response(a: Formula, b: Formula) -> Formula:
-    return G(_implies(a, X(_f("U", Not(a), b))))
+    return G(_implies(a, X(make("U", Not(a), b))))
 
 
 TEMPLATES: dict[str, Callable[..., Formula]] = {
@@ -92,9 +88,9 @@ TEMPLATES: dict[str, Callable[..., Formula]] = {
     "exactly1": lambda a: And(F(a), Not(_at_least(2, a))),
     "exactly2": lambda a: And(_at_least(2, a), Not(_at_least(3, a))),
     "init": lambda a: a,
-    "last": lambda a: F(And(a, _f("wX", FALSE))),
+    "last": lambda a: F(And(a, make("wX", FALSE))),
     "respondedexistence": lambda a, b: _implies(F(a), F(b)),
-    "coexistence": lambda a, b: _f("<->", F(a), F(b)),
+    "coexistence": lambda a, b: make("<->", F(a), F(b)),
     "response": lambda a, b: G(_implies(a, F(b))),
     "precedence": _precedence,
     "succession": lambda a, b: And(G(_implies(a, F(b))), _precedence(a, b)),
@@ -103,7 +99,7 @@ TEMPLATES: dict[str, Callable[..., Formula]] = {
     "alternatesuccession": lambda a, b: And(_alternate_response(a, b), _alternate_precedence(a, b)),
     "chainresponse": lambda a, b: G(_implies(a, X(b))),
     "chainprecedence": lambda a, b: G(_implies(X(b), a)),
-    "chainsuccession": lambda a, b: G(_f("<->", a, X(b))),
+    "chainsuccession": lambda a, b: G(make("<->", a, X(b))),
     "choice": lambda a, b: Or(F(a), F(b)),
     "exclusivechoice": lambda a, b: And(Or(F(a), F(b)), Not(And(F(a), F(b)))),
     "notcoexistence": lambda a, b: Not(And(F(a), F(b))),
@@ -111,8 +107,8 @@ TEMPLATES: dict[str, Callable[..., Formula]] = {
     "notsuccession": lambda a, b: G(_implies(a, Not(F(b)))),
     "notresponse": lambda a, b: G(_implies(a, Not(F(b)))),
     "notprecedence": lambda a, b: G(_implies(a, Not(F(b)))),
-    "notchainsuccession": lambda a, b: G(_implies(a, _f("wX", Not(b)))),
-    "notchainresponse": lambda a, b: G(_implies(a, _f("wX", Not(b)))),
+    "notchainsuccession": lambda a, b: G(_implies(a, make("wX", Not(b)))),
+    "notchainresponse": lambda a, b: G(_implies(a, make("wX", Not(b)))),
 }
 _ARITY = {name: build.__code__.co_argcount for name, build in TEMPLATES.items()}
 

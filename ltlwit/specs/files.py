@@ -140,6 +140,11 @@ class Spec:
         return f"{self.file}:{self.line}" if self.line else self.file
 
     @property
+    def cited(self) -> str:
+        """How a message names it: `name (file:line)`, or the location of an unnamed spec."""
+        return f"{self.name} ({self.where})" if self.name else self.where
+
+    @property
     def label(self) -> str:
         """The name, or the location of an unnamed spec."""
         return self.name or self.where

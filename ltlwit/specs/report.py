@@ -35,7 +35,7 @@ def redundancy_text(result: SpecResult) -> str:
         return "undecided whether the other requirements imply it"
     if not result.implied_by:
         return "valid: every trace satisfies it, whatever the other requirements say"
-    names = ", ".join(f"{s.name} ({s.where})" if s.name else s.where for s in result.implied_by)
+    names = ", ".join(s.cited for s in result.implied_by)
     return f"implied by {names}" + ("" if result.core_minimal else " (not proven minimal)")
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, BinaryIO, ClassVar, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, BinaryIO, Callable, ClassVar, Iterable, Iterator, Sequence
 
 from ltlwit.logic.core import all_conflicts, unsat_core
 from ltlwit.logic.formula import And, Formula, Not
@@ -439,10 +439,7 @@ def _redundancy(
         elif isinstance(verdict, Unknown):
             results[i] = replace(results[i], redundancy="undecided")
         else:
-            deadline = start + solve.timeout if solve.timeout is not None else None
-            core = unsat_core(
-                [*others, Not(formula)], decide, lambda: deadline is not None and time.perf_counter() >= deadline
-            )
+            core = unsat_core([*others, Not(formula)], decide, _expiry(start, solve.timeout))
             results[i] = replace(
                 results[i],
                 redundancy="redundant",
@@ -539,11 +536,9 @@ def _scenario(
             counterexample=verdict.witness,
             message="expected implied, but a trace the requirements allow violates it" + apart,
         )
-    deadline = start + solve.timeout if solve.timeout is not None else None
-    parts = [*requirements, asked]
-    core = unsat_core(parts, decide, lambda: deadline is not None and time.perf_counter() >= deadline)
+    core = unsat_core([*requirements, asked], decide, _expiry(start, solve.timeout))
     named = tuple(specs[m] for m in core.members if m < len(requirements))
-    names = ", ".join(f"{s.name} ({s.where})" if s.name else s.where for s in named)
+    names = ", ".join(s.cited for s in named)
     proven = "" if core.minimal else " (not proven minimal)"
     if len(requirements) not in core.members:
         return done(
@@ -577,6 +572,13 @@ def _scenario(
         core_minimal=core.minimal,
         message=f"{word} {names}{proven}" + apart,
     )
+
+
+def _expiry(start: float, timeout: float | None) -> Callable[[], bool]:
+    """Whether a question's `--timeout`, counted from `start`, is spent (a core's or an
+    enumeration's stop)."""
+    deadline = start + timeout if timeout is not None else None
+    return lambda: deadline is not None and time.perf_counter() >= deadline
 
 
 def _left_out(specs: Sequence[tuple[Spec, str]]) -> list[str]:
@@ -730,19 +732,16 @@ def _vacuity(
         return ConjunctionResult(item=item, status="error", count=len(formulas), message=str(exc)), results
     elapsed = round((time.perf_counter() - start) * 1000.0, 3)
     if isinstance(verdict, Unsat):
-        deadline = start + options.timeout if options.timeout is not None else None
-        core = unsat_core(formulas, decide, lambda: deadline is not None and time.perf_counter() >= deadline)
+        expired = _expiry(start, options.timeout)
+        core = unsat_core(formulas, decide, expired)
         conflict = tuple(results[conjuncts[m][0]].spec for m in core.members)
-        names = ", ".join(
-            (f"{spec.name} ({spec.where})" if spec.name else spec.where) + (f' "{spec.note}"' if spec.note else "")
-            for spec in conflict
-        )
+        names = ", ".join(spec.cited + (f' "{spec.note}"' if spec.note else "") for spec in conflict)
         proven = "" if core.minimal else " (not proven minimal)"
         if left_out:
             proven += "; left out: " + ", ".join(_left_out(left_out))
         more: dict = {}
         if every:  # within what is left of the budget
-            found = all_conflicts(formulas, decide, lambda: deadline is not None and time.perf_counter() >= deadline)
+            found = all_conflicts(formulas, decide, expired)
             specs = [results[i].spec for i, _ in conjuncts]
             more = dict(
                 conflicts=tuple(tuple(specs[m] for m in c) for c in found.cores),
