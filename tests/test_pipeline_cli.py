@@ -179,7 +179,7 @@ def test_strings_that_are_spot_and_polish_follow_their_file(tmp_path) -> None:
     specs.write_text("a&b\nUab\n")
     assert json_lines(run("solve", "--format", "json", "-F", str(specs)).stdout)[1]["witness"] == "Uab"
     converted = run("fmt", "--to", "polish-spaced", "G !t & a")
-    assert converted.stdout == "& G ! t a\n"
+    assert converted.stdout == '& G ! "t" a\n'  # quoted: LBT reads a bare t as true
     assert run("solve", input=converted.stdout).stdout == "cycle{!t & a}\n"  # read back as Polish
 
 

@@ -217,9 +217,10 @@ def test_prefix_printers_quote_names_spelling_a_past_operator():
         assert spaced_ap(letter) == f'"{letter}"'
         assert parse_formula(f'"{letter}"', "polish-spaced") is ap(letter)
         assert print_formula(ap(letter), "lbt") == f'"{letter}"'
-    assert spaced_ap("Once") == "Once" and spaced_ap("H1") == "H1"
+    assert spaced_ap("H1") == "H1"
+    assert spaced_ap("Once") == '"Once"'  # Spot's infix reads `X Once` as `X O nce`
     f = spot('"Y" S "Once"')
-    assert print_formula(f, "polish-spaced") == 'S "Y" Once'
+    assert print_formula(f, "polish-spaced") == 'S "Y" "Once"'
     assert print_formula(f, "lbt") == 'S "Y" "Once"'
 
 
@@ -377,7 +378,7 @@ def test_trace_steps_with_past_letter_names_print_quoted_and_read_back():
     t = Trace((ap("Y"), spot('"Once" & !"S"')), (ap("H1"), ap("T")))
     assert print_trace(t, "spot") == '"Y"; "Once" & !"S"; cycle{H1; "T"}'
     assert print_trace(t, "lbt") == '"Y"; & "Once" ! "S"; cycle{"H1"; "T"}'
-    assert print_trace(t, "polish-spaced") == '"Y";& Once ! "S";{H1;"T"}'
+    assert print_trace(t, "polish-spaced") == '"Y";& "Once" ! "S";{H1;"T"}'
     for syntax in ("spot", "polish", "polish-spaced", "lbt"):
         assert parse_trace(print_trace(t, syntax)) == t, syntax
     assert parse_trace(print_trace(t, "spot"), "spot") == t

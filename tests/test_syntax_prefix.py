@@ -39,7 +39,9 @@ def test_polish_with_spaces_is_the_spaced_form():
     assert parse_formula('& U req "x < 3" ! X ack', "polish") is f
     assert parse_formula('& U req "x < 3" ! X ack', "polish-spaced") is f
     assert print_formula(f, "polish-spaced") == '& U req "x < 3" ! X ack'
-    assert print_formula(spot('"U" & "1" & "xor" & t'), "polish-spaced") == '& & & "U" "1" "xor" t'
+    g = spot('"U" & "1" & "xor" & t')
+    assert print_formula(g, "polish-spaced") == '& & & "U" "1" "xor" "t"'  # bare, LBT's `t` would be 1
+    assert parse_formula('& & & "U" "1" "xor" "t"') is g
 
 
 @pytest.mark.parametrize(

@@ -325,7 +325,8 @@ def test_prefix_printers_quote_a_name_spelling_weak_next():
     assert parse_formula('"wX"', "polish-spaced") is ap("wX")
     assert print_formula(ap("wX"), "lbt") == '"wX"'
     assert parse_formula('"wX"', "lbt") is ap("wX")
-    assert spaced_ap("wXa") == "wXa" and spaced_ap("wXFa") == "wXFa"  # one word each in spaced Polish
+    assert spaced_ap("wXa") == "wXa"  # one word in spaced Polish and in infix
+    assert spaced_ap("wXFa") == '"wXFa"'  # infix reads `X wXFa` as `X wX F a`
     f = spot('wX "wX" U wXFb')
     assert tree(f) == "(U (wX wX) (wX (F b)))"
     assert print_formula(f, "polish-spaced") == 'U wX "wX" wX F b'

@@ -24,6 +24,10 @@ SPOT_WEAK_NEXT = re.compile(r"wX(?:[FGXYZOH]|\Z)")
 STATUS_WORDS = frozenset({"UNSAT", "UNKNOWN", "ERROR"})
 #: Identifier tokens of the prefix syntaxes (spaced Polish, LBT, assignments).
 IDENT = re.compile(r"[A-Za-z_.][A-Za-z0-9_.]*\Z")
+#: Identifiers that LBT reads as its constants (`t`, `f`) or operators (`i`, `e`, `V`, besides
+#: the letters it shares with the other syntaxes): a name spelled so is quoted in spaced Polish,
+#: which auto-detection could otherwise read as LBT.
+LBT_WORDS = frozenset({"t", "f", "i", "e", "V"})
 
 
 def quote(name: str) -> str:

@@ -8,13 +8,20 @@ past operators does not print in it; nor does one with the weak next `wX` (BLACK
 finite traces), which it has no token for (`wXa` reads as the three tokens `w X a`).
 Spaced Polish (`& U req b ! X "x < 3"`, `S req ! Y b`, `wX ! a`) has every operator, the
 past ones in BLACK's letters `Y Z O H S T`, the weak next `wX`, and any AP names.
+
+Auto-detection reads a spaced string as Spot's infix first and then as spaced Polish or LBT
+(`detect`), so the spaced printer leaves a name bare only where all three read it as that name:
+an identifier that is not an operator here (`U`, `xor`, `S`), not one of LBT's letters (`t`, `f`
+are its constants, `i`, `e` operators) and that Spot's infix would not quote (`Fail` is `F ail`
+there, `TRUE` the constant, `X` an operator). Every other name is double-quoted: `X "Fail"`,
+`& "t" b`.
 """
 
 from __future__ import annotations
 
 from ltlwit.logic.formula import OPERATORS, Formula, ap, collector_paused
 from ltlwit.logic.syntax.errors import ParseError
-from ltlwit.logic.syntax.names import IDENT, NETWORK_ARITY, NETWORK_TOKEN, quote
+from ltlwit.logic.syntax.names import IDENT, LBT_WORDS, NETWORK_ARITY, NETWORK_TOKEN, quote, spot_ap
 from ltlwit.logic.syntax.prefix import Token, build, diagnose, words
 
 #: Letters that are operators in network Polish and so cannot be AP names there.
@@ -124,8 +131,9 @@ def parse_spaced(text: str) -> Formula:
 
 
 def spaced_ap(name: str) -> str:
-    """A name as spaced Polish needs it: bare identifiers unless they spell an operator."""
-    if IDENT.match(name) and name not in _OPS:
+    """A name as spaced Polish needs it: bare when spaced Polish, LBT and Spot's infix all read
+    the word as this name (see the module docstring), quoted otherwise."""
+    if IDENT.match(name) and name not in _OPS and name not in LBT_WORDS and spot_ap(name) == name:
         return name
     return quote(name)
 
