@@ -1,17 +1,141 @@
-"""Printing then parsing gives back the very same (hash-consed) object, in every syntax."""
+"""Printing then parsing gives back the very same (hash-consed) object, in every syntax; and what
+`ltlwit fmt --to S` writes (`print_detectable`) reads back with auto-detection as the very same
+object, not one equal after some normalisation."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import formulas, weird_names
 
-from ltlwit.logic.formula import Formula, ap
-from ltlwit.logic.syntax import parse_formula, print_formula
+from ltlwit.logic import FMT_SYNTAXES
+from ltlwit.logic.formula import BINARY, FALSE, OPERATORS, TRUE, UNARY, Formula, ap
+from ltlwit.logic.syntax import parse_formula, print_detectable, print_formula
 from ltlwit.logic.syntax.detect import SyntaxGuess
+from ltlwit.logic.syntax.names import NETWORK_ARITY
 
 ALL = ("spot", "polish", "polish-spaced", "lbt")
+
+#: Names that some syntax reads as something else when bare: constants and operators of Spot's
+#: infix, LBT, spaced and network Polish, words that begin with an operator letter, solve's
+#: status words, and names that need quotes anywhere.
+COLLIDING = (
+    *("t", "f", "i", "e", "V", "R", "U", "S", "T", "X", "F", "G", "Y", "O", "H", "M", "W", "wX", "xor"),
+    *("true", "false", "TRUE", "False", "1", "0", "p0", "p12", "X1", "F0", "H1"),
+    *("Fail", "Once", "Xa", "wXFa", "wXa", "Req", "Uab", "UNSAT", "x < 3", "a b", 'say "hi"'),
+)
+#: One-letter names: network Polish spells these (every letter but its operators X F G U R W M).
+LETTERS = tuple(c for c in "abcdefghijklmnopqrstuvwxyzHOSTYZ")
+NETWORK_UNARY = tuple(op for op in UNARY if NETWORK_ARITY.get(op) == 1)
+NETWORK_BINARY = tuple(op for op in BINARY if NETWORK_ARITY.get(op) == 2)
+ROUND_TRIPS = 10_000
+
+
+def random_formula(rng: random.Random, size: int, names: tuple[str, ...], unary, binary) -> Formula:
+    """A formula of exactly `size` nodes over `names`, `unary` and `binary` operators."""
+    if size <= 1:
+        x = rng.random()
+        return ap(rng.choice(names)) if x < 0.8 else (TRUE if x < 0.9 else FALSE)
+    if size == 2 or rng.random() < 0.4:
+        return Formula(rng.choice(unary), (random_formula(rng, size - 1, names, unary, binary),))
+    left = rng.randint(1, size - 2)
+    return Formula(
+        rng.choice(binary),
+        (
+            random_formula(rng, left, names, unary, binary),
+            random_formula(rng, size - 1 - left, names, unary, binary),
+        ),
+    )
+
+
+def _draws(syntax: str):
+    """10,000 formulas for `syntax`, the same on every run. Network Polish is future-only with
+    one-letter names, so most of its draws are (a tenth may use anything, to be refused)."""
+    rng = random.Random(f"round trip {syntax}")
+    for _ in range(ROUND_TRIPS):
+        if syntax == "polish" and rng.random() < 0.9:
+            names, unary, binary = LETTERS, NETWORK_UNARY, NETWORK_BINARY
+        else:
+            names, unary, binary = (COLLIDING if rng.random() < 0.5 else LETTERS), UNARY, BINARY
+        yield random_formula(rng, rng.randint(1, 14), names, unary, binary)
+
+
+def _may_refuse(f: Formula, syntax: str, message: str) -> bool:
+    """Whether fmt may refuse to write `f` in `syntax`: what the syntax cannot spell, and LBT's
+    one ambiguous shape."""
+    if syntax == "polish":
+        unspellable = any(n.op == "ap" and (n.name not in LETTERS or n.name in "XFGURWM") for n in f.walk())
+        return f.past or f.weak or unspellable or "xor" in message
+    if syntax == "lbt":
+        while len(f.children) == 1:
+            f = f.children[0]
+        return f.is_constant
+    return False
+
+
+@pytest.mark.parametrize("syntax", FMT_SYNTAXES)
+def test_what_fmt_writes_reads_back_as_the_same_formula_with_auto_detection(syntax: str):
+    seen: set[str] = set()
+    written = 0
+    for f in _draws(syntax):
+        seen.update(node.op for node in f.walk())
+        try:
+            text = print_detectable(f, syntax)
+        except ValueError as exc:
+            assert _may_refuse(f, syntax, str(exc)), (str(f), str(exc))
+            continue
+        written += 1
+        assert parse_formula(text) is f, (str(f), text)
+        assert parse_formula(text, "polish" if syntax == "polish" else syntax.replace("infix", "spot")) is f
+    assert seen >= {*OPERATORS, "1", "0", "ap"}
+    assert written > ROUND_TRIPS * 0.9
+
+
+@settings(max_examples=200, deadline=None)
+@given(formulas(aps=weird_names(), max_leaves=8, past=True, weak=True))
+def test_what_fmt_writes_reads_back_whatever_the_names(f: Formula):
+    for syntax in FMT_SYNTAXES:
+        try:
+            text = print_detectable(f, syntax)
+        except ValueError as exc:
+            assert _may_refuse(f, syntax, str(exc)), (syntax, str(f), str(exc))
+        else:
+            assert parse_formula(text) is f, (syntax, text)
+
+
+@pytest.mark.parametrize(
+    "infix, syntax, written",
+    [
+        ('"t" U "f"', "lbt", 'U "t" "f"'),
+        ('X "t"', "lbt", 'X "t"'),
+        ("X(1) U p0", "lbt", "U X t p0"),
+        ('X "t" & "i"', "polish-spaced", '& X "t" "i"'),
+        ('X "Fail"', "polish-spaced", 'X "Fail"'),
+        ('G "TRUE"', "polish-spaced", 'G "TRUE"'),
+        ("G(req -> F grant)", "polish-spaced", "G -> req F grant"),
+        ("a U b", "polish", "U a b"),  # `Uab` is a name to Spot's infix
+        ("X true", "polish", "X 1"),  # `X1` too
+        ("a & X b", "polish", "&aXb"),
+        ("G F a", "polish", "GFa"),  # the same formula either way
+    ],
+)
+def test_fmt_spells_what_auto_detection_would_misread(infix: str, syntax: str, written: str):
+    f = parse_formula(infix, "spot")
+    assert print_detectable(f, syntax) == written
+    assert parse_formula(written) is f
+
+
+def test_lbt_refuses_a_constant_under_unary_operators_only():
+    for infix in ("1", "0", "X(1)", "X[!](Y(wX(false)))", "!G(0)"):
+        f = parse_formula(infix, "spot")
+        lbt = print_formula(f, "lbt")  # LBT's own spelling, which --syntax lbt reads
+        assert parse_formula(lbt, "lbt") is f
+        assert parse_formula(lbt) is not f  # ... and auto-detection takes for infix, as Spot does
+        with pytest.raises(ValueError, match="also infix over a proposition [tf], "):
+            print_detectable(f, "lbt")
 
 
 @settings(max_examples=300, deadline=None)

@@ -20,10 +20,12 @@ from ltlwit.pipeline.parsing import InputParser
     "--to",
     "to",
     type=click.Choice(FMT_SYNTAXES),
-    default="spot",
+    default="infix",
     show_default=True,
-    help="Output syntax: spot (Spot's infix), infix (ltlwit's: Spot's with the past operators, wX and data "
-    "atoms such as x + 1 > y, which Spot's tools do not read), polish, polish-spaced, lbt.",
+    help="Output syntax: infix (ltlwit's: Spot's, with the past operators, wX and data atoms such as "
+    "x + 1 > y, which Spot's tools do not read), spot (Spot's infix, without those), polish (DeepLTL's; "
+    "spaced where Spot would read it otherwise: U a b, not Uab), polish-spaced, lbt. What is written reads "
+    "back as the same formula with --syntax auto.",
 )
 @syntax_option
 @click.pass_context

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from ltlwit.logic.formula import Formula
+from ltlwit.logic.syntax import print_detectable
 from ltlwit.logic.witness import logic_of
 from ltlwit.pipeline.answers import Answer
 from ltlwit.pipeline.inputs import InputItem
@@ -58,8 +59,9 @@ def _spot_refusal(formula: Formula) -> str | None:
 
 
 def convert_one(item: InputItem, parser: InputParser, to: str) -> Conversion:
-    """One input in syntax `to`, or the error that keeps it from being converted (the other
-    inputs of the run are converted regardless)."""
+    """One input in syntax `to`, written so that auto-detection reads it back as the same formula
+    (`print_detectable`), or the error that keeps it from being converted (the other inputs of
+    the run are converted regardless)."""
     if item.error is not None:
         return Conversion(item=item, status="error", message=item.error)
     try:
@@ -71,6 +73,6 @@ def convert_one(item: InputItem, parser: InputParser, to: str) -> Conversion:
     if refusal is not None:
         return Conversion(item=item, status="error", logic=logic, message=f"cannot print in spot syntax: {refusal}")
     try:
-        return Conversion(item=item, status="ok", logic=logic, text=formula.to_str(to))
+        return Conversion(item=item, status="ok", logic=logic, text=print_detectable(formula, to))
     except ValueError as exc:  # e.g. network Polish cannot spell a multi-letter AP
         return Conversion(item=item, status="error", logic=logic, message=f"cannot print in {to} syntax: {exc}")

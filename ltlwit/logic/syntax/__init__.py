@@ -10,6 +10,14 @@ stays DeepLTL's future-only format; so is BLACK's weak next `wX` (finite traces:
 a next instant"), while Spot's strong next `X[!]` reads as `X`. Every parser raises
 `ParseError` only; every parser and printer is iterative, so depth is never a problem.
 Printers round-trip: `parse_formula(print_formula(f, s), s) is f` for every syntax `s`.
+
+`print_detectable` is what `ltlwit fmt --to S` writes: text that auto-detection reads back as
+the very same formula (`parse_formula(print_detectable(f, s)) is f`, no normalisation). Names
+are quoted wherever a reader that auto-detection may try would take them for something else
+(`names`, `polish`); where a syntax's only spelling is ambiguous, the writer picks another or
+refuses: network Polish that Spot's infix reads otherwise (`Uab` is a name there) is written
+spaced (`U a b`, which `--syntax polish` reads too), and LBT refuses a constant under unary
+operators only (`X t` is infix over a proposition `t`, as Spot reads it too).
 """
 
 from __future__ import annotations
@@ -45,6 +53,7 @@ __all__ = [
     "ParseError",
     "parse_formula",
     "print_formula",
+    "print_detectable",
     "parse_trace",
     "print_trace",
     "parse_assignment",
@@ -116,6 +125,30 @@ def print_formula(formula: Formula, syntax: str = "spot") -> str:
             f"{_NAMES[syntax]} has no data atoms (comparisons such as x > 1, terms, functions); --to infix carries them"
         )
     return printer(formula)
+
+
+def print_detectable(formula: Formula, syntax: str = "infix") -> str:
+    """`formula` in `syntax` as `ltlwit fmt --to SYNTAX` writes it: text that auto-detection
+    (`parse_formula(text)`) reads back as this very formula. Infix, Spot and spaced Polish are
+    their printers' text. Network Polish that Spot's infix reads otherwise (`Uab`, `X1` are names
+    there, `Fxorab` is `F xorab`) is written in the spaced form (`U a b`), which the `polish`
+    reader reads too. LBT has no such way out for a constant under unary operators only (`t`,
+    `X t`): its one spelling is an infix formula over a proposition `t` or `f`, read so (as in
+    Spot), so that raises ValueError, as does what the syntax cannot spell (`print_formula`)."""
+    text = print_formula(formula, syntax)
+    if syntax == "polish":
+        return text if parse_auto(text) is formula else print_spaced(formula)
+    if syntax == "lbt":
+        leaf = formula
+        while len(leaf.children) == 1:
+            leaf = leaf.children[0]
+        if leaf.is_constant:
+            letter = "t" if leaf.op == "1" else "f"
+            raise ValueError(
+                f"its LBT spelling {text!r} is also infix over a proposition {letter}, and auto-detection reads "
+                "it so (as Spot does); --to infix and --to polish-spaced write it"
+            )
+    return text
 
 
 def parse_trace(text: str, syntax: str = "auto") -> Trace:
