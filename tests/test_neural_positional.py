@@ -35,7 +35,7 @@ def trimmed(rows: list[list[int]]) -> list[list[int]]:
 @pytest.mark.parametrize(
     "text, expected",
     [
-        ("&Uab!Xc", [[], L, L + L, R + L, R, L + R, L + L + R]),  # the example
+        ("&Uab!Xc", [[], L, L + L, R + L, R, L + R, L + L + R]),  # the tree-position example
         ("a", [[]]),
         ("XXa", [[], L, L + L]),
         ("U!ab", [[], L, L + L, R]),

@@ -158,7 +158,7 @@ def test_agrees_with_the_builtin_checker(pair: tuple[Formula, Trace]) -> None:
     suppress_health_check=[HealthCheck.too_slow],
 )
 def test_agrees_with_the_builtin_checker_at_length(pair: tuple[Formula, Trace]) -> None:
-    """3,000 pairs in CI; the issue's 20,000 with LTLWIT_AIGER_PAIRS=20000 (docs/benchmarks.md)."""
+    """3,000 pairs in CI; 20,000 with LTLWIT_AIGER_PAIRS=20000 (docs/benchmarks.md)."""
     agree(*pair)
 
 

@@ -18,7 +18,7 @@ Two backends implement the same algorithm:
   test formulas (one core of the 2-core dev machine): solve_prop ~9,000/s, entails on a new
   formula ~12,000/s, entails on a cached formula ~200,000/s.
 * ``aiger``: the formula becomes a py-aiger circuit (:func:`to_aiger`) solved by py-aiger-sat,
-  the toolchain the issue and DeepLTL name: ~600 solves/s, ~1,200 entails/s even with the
+  the toolchain DeepLTL names: ~600 solves/s, ~1,200 entails/s even with the
   circuit built node by node (py-aiger's own BoolExpr operators: ~100/s), too slow for checking
   neural candidates, so it is the reference the tests cross-check the fast path against.
   py-aiger and py-aiger-sat come with the aiger extra (`pip install 'ltlwit[aiger]'`; the test
