@@ -7,10 +7,12 @@ from __future__ import annotations
 import io
 import json
 import os
+import random
 import re
 import shlex
 import signal
 import subprocess
+import threading
 import time
 
 import pytest
@@ -247,6 +249,119 @@ def test_ctrl_c_ends_every_worker_quietly() -> None:
     assert proc.returncode == ExitStatus.INTERRUPTED
     assert err.strip() == b""
     assert _gone(workers)
+
+
+def _group(pgid: int) -> list[int]:
+    """The processes of process group `pgid` that are still alive (zombies aside)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            stat = open(f"/proc/{entry}/stat").read() if entry.isdigit() else ""
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2 :].split()
+        if len(fields) > 2 and int(fields[2]) == pgid and fields[0] != "Z":
+            found.append(int(entry))
+    return found
+
+
+def _group_gone(pgid: int, wait: float = 10.0) -> bool:
+    deadline = time.monotonic() + wait
+    while _group(pgid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def _start(*args: str) -> subprocess.Popen:
+    """`ltlwit ARGS...` in a process group of its own, SIGINT at its default (as from a terminal)."""
+    return subprocess.Popen(
+        ltlwit_command(*args),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=subprocess_env(),
+        cwd=ROOT,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+
+
+def _rest(proc: subprocess.Popen) -> tuple[bytes, bytes]:
+    """The rest of stdout and stderr once `proc` has ended (after lines read from stdout: the
+    stream's own buffer may hold more, which `communicate` would skip)."""
+    killer = threading.Timer(60, proc.kill)
+    killer.start()
+    try:
+        out, err = proc.stdout.read(), proc.stderr.read()
+        proc.wait()
+    finally:
+        killer.cancel()
+    return out, err
+
+
+@pytest.mark.parametrize(
+    "signum, group, status",
+    [(signal.SIGINT, True, ExitStatus.INTERRUPTED), (signal.SIGTERM, False, 143), (signal.SIGTERM, True, 143)],
+    ids=["ctrl-c", "sigterm", "sigterm-to-the-group"],
+)
+def test_an_interrupt_prints_every_answer_finished_before_the_first_unfinished_input(
+    tmp_path, signum: int, group: bool, status: int
+) -> None:
+    """The inputs before a formula of hours are answered while it runs, whichever worker has
+    them (answers travel as they are finished, not a chunk at a time); the signal then ends
+    the run with exactly those answers: none of the inputs after the slow one, which may be
+    answered too, since the slow one has none."""
+    before = [f"p{i} & q" for i in range(300)]
+    path = tmp_path / "inputs.txt"
+    path.write_text("\n".join([*before, counter(24), *(f"r{i}" for i in range(100))]) + "\n")
+    proc = _start("solve", "-j", "2", "--model", "none", "-F", str(path))
+    killer = threading.Timer(60, proc.kill)  # a run that never prints them fails rather than hangs
+    killer.start()
+    try:
+        lines = [proc.stdout.readline() for _ in before]
+    finally:
+        killer.cancel()
+    assert lines == [f"{text}\n".encode() for text in before]
+    time.sleep(0.3)  # the other worker answers on past the slow formula meanwhile
+    if group:
+        os.killpg(proc.pid, signum)
+    else:
+        proc.send_signal(signum)
+    rest, err = _rest(proc)
+    assert (proc.returncode, rest, err.strip()) == (status, b"", b"")
+    assert _group_gone(proc.pid)
+
+
+def test_ctrl_c_at_any_moment_prints_a_prefix_of_the_answers(tmp_path) -> None:
+    """Ctrl-C at random moments of a run: what is printed is always the uninterrupted run's
+    output up to some input, the status is 130, and no worker is left."""
+    path = tmp_path / "many.txt"
+    kinds = ["a{} & !b", "F a{}", "G(a -> F b{})", "a{} U b", "X c{}", "G F p{}", "p{} & !p{}"]
+    path.write_text("".join(kinds[i % len(kinds)].format(i, i) + "\n" for i in range(2000)))
+    one = run_process("solve", "--model", "none", "-F", str(path), timeout=120)
+    whole = one.stdout
+    assert whole.count(b"\n") == 2000 and one.returncode == ExitStatus.NEGATIVE  # UNSAT among them
+    rng = random.Random(7)
+    cut = []
+    for trial in range(20):
+        proc = _start("solve", "-j", "2", "--model", "none", "-F", str(path))
+        first = proc.stdout.readline()  # the run is under way
+        time.sleep(rng.uniform(0.0, 0.4))
+        if trial % 2:
+            os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C: the whole group
+        else:
+            proc.send_signal(signal.SIGINT)  # `kill -INT`: the main process alone
+        rest, err = _rest(proc)
+        out = first + rest
+        assert whole.startswith(out) and out.endswith(b"\n"), (trial, len(out))
+        assert err.strip() == b"", (trial, err)
+        # a run over first ends with its own status, or 130 where the signal came as it ended
+        assert proc.returncode in ((one.returncode, ExitStatus.INTERRUPTED) if out == whole else (130,)), trial
+        assert _group_gone(proc.pid), trial
+        if out != whole:
+            cut.append(out.count(b"\n"))
+    assert len(cut) >= 5 and sum(cut) > 0, cut  # most runs were cut short, after some answers
 
 
 def test_a_closed_stdout_ends_every_worker_quietly(tmp_path) -> None:

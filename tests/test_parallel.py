@@ -162,3 +162,86 @@ def test_exceptions_travel_with_their_traceback() -> None:
         carried = pickle.loads(pickle.dumps(RemoteError.of(exc)))
     assert (carried.name, str(carried)) == ("KeyError", "'slot'")
     assert 'raise KeyError("slot")' in carried.traceback_text
+
+
+class Timed:
+    """`solve`'s pipeline as a worker runs it (`SolveWork`, without the printer), with a stub
+    engine: a formula over the AP `slow` takes `seconds` of it, within its budget (as the engine
+    keeps to the deadline: Unknown once it passes). Each output: (the input's text, its chunk's
+    key, status, time_ms, message, whether the engine was asked)."""
+
+    parser = None
+    model_failed = False
+
+    def __init__(self, timeout: float, seconds: float) -> None:
+        import time
+
+        from ltlwit.logic.result import Unknown
+        from ltlwit.pipeline import run as pipeline_run
+        from ltlwit.pipeline.options import SolveOptions
+        from ltlwit.pipeline.run import Pipeline
+
+        real = pipeline_run.engine_answer
+        self.asked = 0
+
+        def engine(formula, logic, options, started=None):
+            self.asked += 1
+            if "slow" not in formula.aps():
+                return real(formula, logic, options, started)
+            left = started + options.timeout - time.perf_counter()
+            time.sleep(max(0.0, min(seconds, left)))
+            if left <= seconds:
+                return Unknown("time budget exhausted"), "engine"
+            return real(formula, logic, options, started)
+
+        pipeline_run.engine_answer = engine  # in the worker process only
+        self.pipeline = Pipeline(SolveOptions(timeout=timeout, model="none"))
+        self.notices: list = []
+
+    def answers(self, chunk):
+        for (solution,) in self.pipeline.answers(chunk.items, ramp=False, read=chunk.read_at):
+            asked, self.asked = self.asked, 0
+            yield (solution.item.text, chunk.key, solution.status, solution.time_ms, solution.message, asked > 0)
+
+
+def test_a_timeout_counts_from_when_the_main_process_read_the_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inputs queued in a worker's chunk (chunks made large here, and never handed back) spend
+    their budget waiting: each answer comes within the timeout of its input's reading, and an
+    input whose budget ran out before the worker began it is UNKNOWN at once."""
+    monkeypatch.setattr(parallel, "CHUNK_SECONDS", 60.0)  # chunks ramp 1, 2, 4, 8 regardless of the time per input
+    monkeypatch.setattr(parallel, "QUEUE_SHARE", 30.0)
+    timeout, seconds = 1.0, 0.3
+    texts = [f"slow & p{i}" for i in range(15)]  # distinct: a formula met again is answered from memory
+    with Pool(1, Timed, (timeout, seconds)) as pool:
+        out = flat(pool.imap("answers", items(texts), timeout=timeout))
+    assert [text for text, *_ in out] == texts
+    chunks = [key for _, key, *_ in out]
+    assert len(set(chunks)) == 4 and chunks.count((3, 0)) == 8
+    for text, _, status, ms, message, _ in out:
+        assert ms <= timeout * 1000 + 500, (text, ms)
+        if status == "unknown":  # its budget ran out: the clock counted the wait
+            assert message == "time budget exhausted" and ms >= timeout * 1000 - 1, (text, ms)
+        else:
+            assert status == "sat" and ms >= seconds * 1000, (text, ms)
+    firsts = {key: status for _, key, status, *_ in reversed(out)}  # the first input of each chunk waited for none
+    assert set(firsts.values()) == {"sat"}
+    unknown = [(ms, asked) for _, _, status, ms, _, asked in out if status == "unknown"]
+    assert len(unknown) >= 3  # 8 inputs of 0.3 s queued in one chunk: 1 s holds 3 (and a part)
+    assert any(not asked for _, asked in unknown)  # begun after its budget: no engine for it
+
+
+def test_a_slow_formula_hands_back_the_inputs_queued_behind_it() -> None:
+    """With a timeout, a worker busy with a slow formula hands the inputs of its chunk that it
+    has not begun back to the main process, which gives them to the other worker: they are
+    answered, in a fraction of their budget, instead of running out of it in the queue."""
+    timeout = 2.0
+    texts = [f"p{i}" for i in range(200)]
+    texts[70] = "slow & q"  # in the 7th chunk, 63 ... 126 (chunks ramp 1, 2, 4, ... 32, then hold 64)
+    with Pool(2, Timed, (timeout, 10.0)) as pool:
+        out = flat(pool.imap("answers", items(texts), timeout=timeout, least=64))
+    assert [text for text, *_ in out] == texts
+    by_text = {text: (key, status, ms) for text, key, status, ms, *_ in out}
+    assert by_text["slow & q"][:2] == ((6, 0), "unknown") and by_text["slow & q"][2] <= timeout * 1000 + 500
+    assert by_text["p71"][0][0] == 6 and by_text["p71"][0][1] > 7  # handed back, answered as a part of its own
+    cheap = [(text, status, ms) for text, key, status, ms, *_ in out if text != "slow & q"]
+    assert all(status == "sat" and ms < timeout * 1000 / 2 for _, status, ms in cheap), cheap

@@ -2,9 +2,9 @@
 processes on this machine, or the inputs of a run split among machines.
 
 With `--jobs`, each worker keeps a `SolveWork` or `VerifyWork` for its whole life (a `Pipeline`,
-so models load once per worker, and the command's printer) and *renders* its answers: a chunk
-comes back as the text the printer wrote, stdout and stderr in the order written, with each
-answer's status. The main process only reads, hands out, writes that text and keeps the
+so models load once per worker, and the command's printer) and *renders* its answers: each
+input's come back as the text the printer wrote, stdout and stderr in the order written, with
+each answer's status. The main process only reads, hands out, writes that text and keeps the
 progress line and the exit status, so it stays light next to sub-millisecond formulas, and the
 output is the one printer's output byte for byte. `ltlwit.pipeline.parallel` does the rest
 (chunks, input order, the syntax guess, signals, workers that die).
@@ -35,6 +35,9 @@ if TYPE_CHECKING:  # `verify`'s: loads with that command
 #: status) where an answer's output ends, so the main process ticks the progress line exactly
 #: where one process would (between one answer's messages and the next one's).
 Event = tuple[int, str]
+
+#: The exit status of a run that SIGTERM ended (128 + SIGTERM, as shells report it).
+TERMINATED = 143
 
 
 class Jobs(click.ParamType):
@@ -181,7 +184,7 @@ class View:
 
 @dataclass(frozen=True)
 class Rendered:
-    """A chunk's answers as the printer wrote them."""
+    """An input's answers as the printer wrote them."""
 
     status: int  # the worst exit status among them
     events: tuple[Event, ...]
@@ -190,6 +193,12 @@ class Rendered:
 class _Work:
     parser: Any = None
     model_failed = False
+
+    @staticmethod
+    def timeout_of(*args: Any) -> float | None:
+        """The seconds each input may take, from being read (`--timeout`), given the work's
+        arguments."""
+        return None
 
     def __init__(self, view: View) -> None:
         self.notices: list[tuple[str, BaseException | None]] = []
@@ -200,6 +209,7 @@ class _Work:
         self.notices.append((text, exc))
 
     def _render(self, printer: Any, answers: Iterable[Answer]) -> Rendered:
+        """The answers to one input as the printer writes them."""
         status = ExitStatus.SUCCESS
         for answer in answers:
             printer.emit(answer)
@@ -224,11 +234,16 @@ class SolveWork(_Work):
     def model_failed(self) -> bool:  # type: ignore[override]
         return self.pipeline.model_failed
 
-    def answers(self, chunk: Any) -> Rendered:
-        if chunk.origin is not None:
-            self.pipeline.count_from(chunk.origin)
+    @staticmethod
+    def timeout_of(options: SolveOptions, *_: Any) -> float | None:
+        return options.timeout
+
+    def answers(self, chunk: Any) -> Iterator[Rendered]:
+        """Each input's answers, rendered, as it is answered; its clock started when the main
+        process read it (`Chunk.read_at`)."""
         self.printer.header_due = chunk.first
-        return self._render(self.printer, self.pipeline.run(chunk.items, ramp=False))
+        for solutions in self.pipeline.answers(chunk.items, ramp=False, read=chunk.read_at):
+            yield self._render(self.printer, solutions)
 
 
 class VerifyWork(_Work):
@@ -240,10 +255,11 @@ class VerifyWork(_Work):
         self.parser = InputParser(options.syntax)
         self.printer = verify_printer(view.fmt, self.env)
 
-    def answers(self, chunk: Any) -> Rendered:
+    def answers(self, chunk: Any) -> Iterator[Rendered]:
         from ltlwit.pipeline.verify import verify_lines
 
-        return self._render(self.printer, verify_lines(chunk.items, self.options, self.parser))
+        for verdict in verify_lines(chunk.items, self.options, self.parser):
+            yield self._render(self.printer, [verdict])
 
 
 # -- in the main process ----------------------------------------------------------------------
@@ -262,23 +278,41 @@ def run_jobs(
     origin: float | None = None,
     least: int = 1,
     notify: Notify | None = None,
-) -> tuple[ExitStatus, bool]:
+) -> tuple[int, bool]:
     """Answer `items` with `jobs` workers running `work(*args)`; print what they rendered through
-    `printer` in input order. (The run's exit status, whether a model failed.)"""
-    from ltlwit.pipeline.parallel import Lost, Pool
+    `printer` in input order. (The run's exit status, whether a model failed.)
+
+    Ctrl-C (SIGINT) and SIGTERM end the run with every answer finished before them printed, in
+    input order up to the first input without one (`Pool.imap`'s `signals`): then
+    KeyboardInterrupt propagates (status 130), and SIGTERM gives status `TERMINATED`."""
+    from ltlwit.pipeline.parallel import Lost, Pool, Terminated
 
     status = ExitStatus.SUCCESS
-    with (
-        Pool(jobs, work, args, spawn=spawn, notify=notify or printer.notice) as pool,
-        contextlib.closing(pool.imap("answers", items, syntax=syntax == "auto", origin=origin, least=least)) as stream,
-    ):
-        for rendered in stream:
-            if isinstance(rendered, Lost):  # a worker died on this input by itself
-                answer = lost(rendered.item, rendered.message)
-                printer.emit(answer)
-                status = worst(status, exit_status(answer))
-                continue
-            printer.replay(rendered.events)
-            printer.header_due = False
-            status = worst(status, ExitStatus(rendered.status))
-        return status, pool.model_failed
+    try:
+        with (
+            Pool(jobs, work, args, spawn=spawn, notify=notify or printer.notice) as pool,
+            contextlib.closing(
+                pool.imap(
+                    "answers",
+                    items,
+                    syntax=syntax == "auto",
+                    origin=origin,
+                    least=least,
+                    timeout=work.timeout_of(*args),
+                    signals=True,
+                )
+            ) as stream,
+        ):
+            for outputs in stream:
+                for rendered in [outputs] if isinstance(outputs, Lost) else outputs:
+                    if isinstance(rendered, Lost):  # a worker died on this input by itself
+                        answer = lost(rendered.item, rendered.message)
+                        printer.emit(answer)
+                        status = worst(status, exit_status(answer))
+                        continue
+                    printer.replay(rendered.events)
+                    printer.header_due = False
+                    status = worst(status, ExitStatus(rendered.status))
+            return status, pool.model_failed
+    except Terminated:
+        return TERMINATED, False

@@ -4,10 +4,11 @@ input order, streamed.
 The main process reads the inputs (in a thread, so that input arriving slowly, from a terminal
 or a slow producer, never holds back answers that are ready) and hands chunks of them to idle
 workers. Each worker builds one *task* when it starts (a `Pipeline`, whose models then load once
-per worker, and whatever the command renders with) and answers chunk after chunk; the main
-process gets each chunk's outputs back, and `Pool.imap` yields them in input order as soon as
-every earlier chunk is in. At most `WINDOW_ITEMS` inputs (and `WINDOW_BYTES` of their text) are
-between reading and being handed on, so memory does not depend on the input's length.
+per worker, and whatever the command renders with) and answers chunk after chunk, one output
+per input; the outputs come back as they are finished (`ltlwit.pipeline.worker`), and
+`Pool.imap` yields them in input order as soon as every earlier input's are in (a slow formula
+holds back the answers after it, not those before it in its chunk). At most `WINDOW_ITEMS` inputs (and `WINDOW_BYTES` of their text) are between reading and being
+handed on, so memory does not depend on the input's length.
 
 Chunks ramp up 1, 2, 4, ... inputs, then hold about `CHUNK_SECONDS` of a worker's time (from
 the time per input measured so far): large enough that sending them costs nothing next to
@@ -15,6 +16,14 @@ sub-millisecond formulas, small enough that slow formulas spread over the worker
 of the input the rest is shared out among the workers. With models, chunks hold at least a
 model batch. A busy worker gets its next chunk ahead, so that it never waits for the main
 process to wake up between two chunks.
+
+Time budgets (`timeout`, `--timeout`): an input's clock starts when the main process takes it
+from the reading thread for a worker (`Chunk.read`), not when a worker begins it, so the time
+it waits behind other inputs counts, in its budget and its reported time. So that the wait
+stays a small part of the budget, a run with a timeout sends no chunk ahead, sizes chunks to
+about `QUEUE_SHARE` of the timeout (one input until the time per input is known), and has a
+worker hand back the inputs of its chunk that it has not begun once no answer came for that
+long (a slow formula): they go to the next idle worker, their clocks still running.
 
 Syntax detection (`--syntax auto`) reads an ambiguous line by what the earlier lines of its
 file were, and the earlier lines may be in another worker's chunk. So each chunk goes out with
@@ -24,11 +33,18 @@ an ambiguous line differently from how one process would have is answered again,
 exact guess, before its outputs are handed on (in practice: at most the first chunk or two of a
 file in Polish notation).
 
+Interrupts (`signals`): SIGINT, and SIGTERM too where asked, end a run with the answers already
+finished: the main process stops handing out inputs, asks each worker to send what it has
+finished and exit (SIGTERM to the worker), waits for that (`DRAIN_SECONDS` at most), hands on
+the outputs in input order up to the first input without an answer, and raises
+KeyboardInterrupt (SIGINT) or `Terminated` (SIGTERM). A second signal ends it at once.
+
 Processes: fork where that is safe (Linux, one thread, no model will run), else spawn; the
 worker's side is `ltlwit.pipeline.worker`. Workers are stopped and reaped when the run ends,
 however it ends (Ctrl-C, a closed stdout, an error). A worker that dies (a crash in native
-code, the OOM killer) costs time, not answers: its chunk is handed out again input by input,
-to a fresh worker; an input that kills a worker by itself gets an error answer (`Lost`).
+code, the OOM killer) costs time, not answers: the answers it had sent are kept, and the rest
+of its chunk is handed out again input by input, to a fresh worker; an input that kills a
+worker by itself gets an error answer (`Lost`).
 """
 
 from __future__ import annotations
@@ -36,10 +52,12 @@ from __future__ import annotations
 import math
 import os
 import pickle
+import signal
 import sys
 import threading
 import time
 from collections import deque
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from multiprocessing import connection, get_context
 from typing import Any, Callable, Iterable, Iterator
@@ -48,7 +66,7 @@ from ltlwit.pipeline.inputs import InputItem
 from ltlwit.pipeline.parsing import GuessState
 from ltlwit.pipeline.worker import Chunk, Done, Lost, RemoteError, Task, WorkerError, serve
 
-__all__ = ["Chunk", "Lost", "Pool", "RemoteError", "Task", "WorkerError", "usable_cores"]
+__all__ = ["Chunk", "Lost", "Pool", "RemoteError", "Task", "Terminated", "WorkerError", "usable_cores"]
 
 #: Inputs (and bytes of input text) read but not yet handed on, at most.
 WINDOW_ITEMS = 4096
@@ -60,6 +78,15 @@ CHUNK_SECONDS = 0.2
 CHUNK_MOST = 512
 #: A busy worker gets its next chunk ahead of time when it pickles to at most this many bytes.
 AHEAD_BYTES = 1 << 16
+#: With a timeout: the share of it that an input may wait in a worker's chunk, about.
+QUEUE_SHARE = 0.05
+#: Seconds an interrupted run waits for the workers to send the answers they have finished.
+DRAIN_SECONDS = 2.0
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM ended the run (`Pool.imap` with `signals`), after the answers finished before it
+    were handed on."""
 
 
 def usable_cores() -> int:
@@ -132,13 +159,29 @@ class _Worker:
 
 
 @dataclass
-class _Slot:
-    """A chunk between being read and being handed on: its parts and their answers."""
+class _Part:
+    """A chunk, or a part of one, and what came back for it so far."""
 
-    parts: list[Chunk]
-    done: dict[tuple[int, int], Done] = field(default_factory=dict)
+    chunk: Chunk
+    outputs: list[Any] = field(default_factory=list)  # one per input, in order
+    evidence: dict[int, tuple[str, bool]] = field(default_factory=dict)
+    notices: list[tuple[str, RemoteError | None]] = field(default_factory=list)
+    model_failed: bool = False
+    final: bool = False  # every input of `chunk` answered
+    handed: int = 0  # outputs handed on
+    lost: Lost | None = None  # in place of the outputs: its only input killed a worker
+
+
+@dataclass
+class _Slot:
+    """A chunk between being read and being handed on: its parts, in input order."""
+
+    parts: list[_Part]
     size: int = 0
     bytes: int = 0
+
+    def part(self, key: tuple[int, int]) -> _Part:
+        return next(part for part in self.parts if part.chunk.key == key)
 
 
 class Pool:
@@ -195,7 +238,9 @@ class Pool:
     def close(self, now: bool = False) -> None:
         """Stop the workers (at once with `now`: the run was interrupted) and reap them."""
         for worker in self._workers:
-            if not now and not worker.chunks:
+            if now:  # nothing more is read: a worker sending to us gets EPIPE rather than waiting
+                worker.conn.close()
+            elif not worker.chunks:
                 try:
                     worker.conn.send_bytes(pickle.dumps(None))
                 except OSError:
@@ -229,26 +274,75 @@ class Pool:
         origin: float | None = None,
         least: int = 1,
         context: Any = None,
-    ) -> Iterator[Any]:
-        """The outputs of `getattr(task, method)(chunk)` for the chunks of `items`, in input order.
+        timeout: float | None = None,
+        signals: bool = False,
+    ) -> Iterator[list[Any] | Lost]:
+        """The outputs of `getattr(task, method)(chunk)` for the chunks of `items`, in input order:
+        a list per chunk (or part of one), or a `Lost` in place of an input that killed a worker.
         `syntax`: the inputs are text read with `--syntax auto` (see the module docstring);
-        `origin`: when the first input's clock starts; `least`: the fewest inputs a chunk
-        holds after the ramp (a model batch); `context`: sent along with every chunk."""
-        run = _Run(self, method, syntax, origin, least, context)
+        `origin`: when the first input's clock starts (a `time.perf_counter()` reading); `least`:
+        the fewest inputs a chunk holds after the ramp (a model batch); `context`: sent along with
+        every chunk; `timeout`: the seconds each input may take from being read, which the
+        chunks are sized for; `signals`: SIGINT and SIGTERM end the run with the answers
+        finished (from the main thread; see the module docstring)."""
+        run = _Run(self, method, syntax, origin, least, context, timeout)
         reader = _Reader(items, self._wake_w)
         reader.start()
         try:
-            yield from run.loop(reader)
+            with _catching(run, self._wake_w, signals):
+                yield from run.loop(reader)
+                if run.signalled is not None:  # it came as the last answers were handed on
+                    raise Terminated() if run.signalled == signal.SIGTERM else KeyboardInterrupt()
         finally:
             reader.stop()
+
+
+@contextmanager
+def _catching(run: "_Run", wake: int, signals: bool) -> Iterator[None]:
+    """SIGINT and SIGTERM noted for `run` (and its loop woken) while it lasts, where they have
+    their default handling and this is the main thread; a second one raises at once."""
+    if not signals or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        if run.signalled is not None:
+            raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+        run.signalled = signum
+        try:
+            os.write(wake, b"\0")
+        except OSError:
+            pass
+
+    previous = {}
+    for number, default in ((signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, signal.SIG_DFL)):
+        if signal.getsignal(number) is default:  # not one ignored (a background job) or handled by the caller
+            previous[number] = signal.signal(number, handler)
+    try:
+        yield
+    finally:
+        for number, old in previous.items():
+            signal.signal(number, old)
 
 
 class _Run:
     """One `imap`: the dispatching, waiting and ordering loop."""
 
-    def __init__(self, pool: Pool, method: str, syntax: bool, origin: float | None, least: int, context: Any) -> None:
+    def __init__(
+        self,
+        pool: Pool,
+        method: str,
+        syntax: bool,
+        origin: float | None,
+        least: int,
+        context: Any,
+        timeout: float | None,
+    ) -> None:
         self.pool, self.method, self.syntax, self.origin, self.context = pool, method, syntax, origin, context
         self.least = max(1, least)
+        #: With a timeout: the seconds of work a chunk holds, and that a worker goes without an
+        #: answer before it hands back the inputs it has not begun.
+        self.queue = None if timeout is None else min(CHUNK_SECONDS, QUEUE_SHARE * timeout)
         self.slots: dict[int, _Slot] = {}
         self.front = 0  # the next chunk to hand on
         self.made = 0  # chunks made so far
@@ -257,15 +351,15 @@ class _Run:
         self.per_item: float | None = None  # seconds of a worker per input, smoothed
         #: The guess of each file after the chunks handed on (exact).
         self.states: dict[str, GuessState] = {}
+        self.signalled: int | None = None  # the signal that interrupted the run
 
-    def loop(self, reader: _Reader) -> Iterator[Any]:
+    def loop(self, reader: _Reader) -> Iterator[list[Any] | Lost]:
         while True:
+            if self.signalled is not None:
+                yield from self._interrupted(reader)
             self._dispatch(reader)
-            while self.front in self.slots and self._ready(self.slots[self.front]):
-                yield from self._hand_on(self.slots.pop(self.front))
-                self.front += 1
-                self._dispatch(reader)
-            self._dispatch(reader)  # a chunk to answer again, queued by _ready
+            yield from self._hand_on()
+            self._dispatch(reader)  # into the window's room, and a part to answer again
             if reader.error is not None:
                 raise reader.error
             busy = [w for w in self.pool._workers if w.chunks]
@@ -273,15 +367,19 @@ class _Run:
                 drained = reader.finished and not reader.buffer
             if drained and not busy and not self.urgent and not self.slots:
                 return
-            self._wait(busy)
+            if self.signalled is None:
+                self._wait(busy)
 
     # -- handing out ---------------------------------------------------------------------------
 
     def _dispatch(self, reader: _Reader) -> None:
         """Idle workers first; then each busy one gets its next chunk ahead, when that is small
         enough to wait in the pipe (so the worker need not wait for this process to wake up,
-        and this process never blocks on a full pipe while the worker blocks on another)."""
-        for ahead in (False, True):
+        and this process never blocks on a full pipe while the worker blocks on another); not
+        with a timeout, where the chunk's clocks would run meanwhile."""
+        if self.signalled is not None:
+            return
+        for ahead in (False, True) if self.queue is None else (False,):
             for worker in self.pool._workers:
                 if len(worker.chunks) != ahead:
                     continue
@@ -299,8 +397,12 @@ class _Run:
             return None
         most = self._size(available, finished)
         items = reader.take(min(most, WINDOW_ITEMS - self.window_items))
+        now = time.monotonic()
+        read = [now] * len(items)
         number = self.made
         self.made += 1
+        if number == 0 and self.origin is not None:  # the process's start-up counts for the first input
+            read[0] = min(now, now - (time.perf_counter() - self.origin))
         chunk = Chunk(
             (number, 0),
             items,
@@ -308,8 +410,10 @@ class _Run:
             first=number == 0,
             origin=self.origin if number == 0 else None,
             context=self.context,
+            read=read,
+            give_back=self.queue,
         )
-        slot = _Slot([chunk], size=len(items), bytes=sum(len(item.text) for item in items))
+        slot = _Slot([_Part(chunk)], size=len(items), bytes=sum(len(item.text) for item in items))
         self.slots[number] = slot
         self.window_items += slot.size
         self.window_bytes += slot.bytes
@@ -317,7 +421,10 @@ class _Run:
 
     def _size(self, available: int, finished: bool) -> int:
         ramp = 1 << min(self.made, 20)
-        steady = CHUNK_MOST if self.per_item is None else int(CHUNK_SECONDS / max(self.per_item, 1e-6))
+        if self.per_item is None:  # with a timeout, an input may be as slow as the timeout
+            steady = CHUNK_MOST if self.queue is None else 1
+        else:
+            steady = int((CHUNK_SECONDS if self.queue is None else self.queue) / max(self.per_item, 1e-6))
         size = min(ramp, max(self.least, min(CHUNK_MOST, steady)))
         if finished:  # the tail: share what is left among the workers
             size = min(size, max(1, math.ceil(available / self.pool.jobs)))
@@ -355,40 +462,84 @@ class _Run:
             except (EOFError, OSError):
                 self._died(worker)
                 continue
-            chunk = worker.chunks.popleft()
             if done.crash is not None:
                 raise WorkerError(f"{done.crash.name}: {done.crash}") from done.crash
-            assert done.key == chunk.key
-            self.slots[chunk.key[0]].done[chunk.key] = done
+            self._receive(worker, done)
+
+    def _receive(self, worker: _Worker, done: Done) -> None:
+        """Take in a message of `worker` about the chunk it is answering."""
+        chunk = worker.chunks[0]
+        assert done.key == chunk.key
+        slot = self.slots[chunk.key[0]]
+        part = slot.part(chunk.key)
+        part.outputs.extend(done.outputs)
+        if done.evidence:
+            part.evidence = done.evidence
+        part.notices.extend(done.notices)
+        part.model_failed |= done.model_failed
+        if done.back is not None:  # the inputs it had not begun, for another worker
+            rest = self._split(slot, part, done.back)
+            self.urgent.appendleft(rest.chunk)
+        if done.final:
+            worker.chunks.popleft()
+            part.final = True
             if chunk.items and done.seconds > 0:
                 now = done.seconds / len(chunk.items)
                 self.per_item = now if self.per_item is None else 0.8 * self.per_item + 0.2 * now
 
+    def _split(self, slot: _Slot, part: _Part, at: int) -> _Part:
+        """The inputs of `part` from index `at` on, as a new part after it (whose chunk goes out
+        on its own); `part` keeps those before."""
+        chunk = part.chunk
+        assert 0 < at < len(chunk.items)
+        rest = Chunk(
+            (chunk.key[0], chunk.key[1] + at),
+            chunk.items[at:],
+            self.method,
+            context=self.context,
+            read=chunk.read[at:] if chunk.read is not None else None,
+            give_back=chunk.give_back,
+        )
+        del chunk.items[at:]
+        if chunk.read is not None:
+            del chunk.read[at:]
+        del part.outputs[at:]
+        after = _Part(rest)
+        slot.parts.insert(slot.parts.index(part) + 1, after)
+        return after
+
     def _died(self, worker: _Worker) -> None:
-        """A worker is gone: the chunk it was answering is the suspect, any chunk sent ahead
-        goes out again as it is, and a fresh worker takes its place."""
+        """A worker is gone: the chunk it was answering is the suspect (but for the answers it
+        sent), any chunk sent ahead goes out again as it is, and a fresh worker takes its place."""
         unanswered = list(worker.chunks)
         worker.chunks.clear()
         worker.process.join(1.0)
         code = worker.process.exitcode
         self._replace(worker)
-        if not unanswered:
+        if not unanswered or self.signalled is not None:
             return
         chunk = unanswered[0]
         self.urgent.extendleft(reversed(unanswered[1:]))
-        if len(chunk.items) > 1:  # find the input that did it: hand the chunk out input by input
-            slot = self.slots[chunk.key[0]]
-            parts = [
-                Chunk((chunk.key[0], i), [item], self.method, first=chunk.first and i == 0, context=self.context)
-                for i, item in enumerate(chunk.items)
-            ]
-            slot.parts = parts
-            slot.done.clear()
-            self.urgent.extendleft(reversed(parts))
+        slot = self.slots[chunk.key[0]]
+        part = slot.part(chunk.key)
+        alone = len(chunk.items) == 1
+        if part.outputs:  # those answers stand; the suspects are the inputs after them
+            part.final = True
+            if len(part.outputs) == len(chunk.items):
+                return
+            part = self._split(slot, part, len(part.outputs))
+            chunk = part.chunk
+        if not alone:  # find the input that did it: hand the rest out input by input
+            parts = [part]
+            while len(part.chunk.items) > 1:
+                part = self._split(slot, part, 1)
+                parts.append(part)
+            self.urgent.extendleft(reversed([each.chunk for each in parts]))
             return
         why = f"killed by signal {-code}" if code is not None and code < 0 else f"exit status {code}"
         message = f"internal error (please report it): the worker process answering it ended ({why}; out of memory?)"
-        self.slots[chunk.key[0]].done[chunk.key] = Done(chunk.key, Lost(chunk.items[0], message), 0.0)
+        part.lost = Lost(chunk.items[0], message)
+        part.final = True
 
     def _replace(self, worker: _Worker) -> None:
         """A fresh worker in the place of one that is gone (spawned: this process has threads)."""
@@ -399,58 +550,123 @@ class _Run:
 
     # -- handing on ----------------------------------------------------------------------------
 
-    def _ready(self, slot: _Slot) -> bool:
-        if len(slot.done) < len(slot.parts):
-            return False
-        if not self.syntax:
-            return True
-        states = self.states
-        for part in slot.parts:
-            after, wrong = _replay(part.items, slot.done[part.key].evidence, states)
-            if wrong:  # an ambiguous line read otherwise than by one process: again, with the exact guesses
-                again = Chunk(
-                    part.key,
-                    part.items,
-                    self.method,
-                    first=part.first,
-                    context=self.context,
-                    states={item.file: states.get(item.file, (False, False)) for item in part.items},
-                )
-                del slot.done[part.key]
-                self.urgent.appendleft(again)
-                return False
-            states = after
-        return True
+    def _hand_on(self, interrupted: bool = False) -> Iterator[list[Any] | Lost]:
+        """Hand on the outputs that are in, in input order, up to the first input without one
+        (or, with `--syntax auto`, one whose ambiguous line was read otherwise than one process
+        would have: once its part is answered, the inputs from there on are answered again with
+        the exact guesses; not when `interrupted`)."""
+        while self.front in self.slots:
+            slot = self.slots[self.front]
+            for part in slot.parts:
+                items = part.chunk.items
+                if part.handed >= len(items):
+                    continue
+                if part.lost is not None:
+                    self._say(part)
+                    part.handed = 1
+                    yield part.lost
+                    continue
+                count, wrong = len(part.outputs), None
+                if self.syntax:
+                    self.states, wrong = _replay(items, part.evidence, self.states, part.handed, count)
+                    count = count if wrong is None else wrong
+                if count > part.handed:
+                    self._say(part)
+                    handed, part.handed = part.handed, count
+                    yield part.outputs[handed:count]
+                if part.handed < len(items):
+                    if wrong is not None and part.final and not interrupted:  # again, with the exact guesses
+                        self._again(slot, part)
+                    return
+            if not interrupted and not all(part.final for part in slot.parts):  # its last messages are to come
+                return
+            del self.slots[self.front]
+            self.front += 1
+            self.window_items -= slot.size
+            self.window_bytes -= slot.bytes
 
-    def _hand_on(self, slot: _Slot) -> Iterator[Any]:
-        self.window_items -= slot.size
-        self.window_bytes -= slot.bytes
-        for part in slot.parts:
-            done = slot.done[part.key]
-            if self.syntax:
-                self.states, _ = _replay(part.items, done.evidence, self.states)
-            self.pool.model_failed |= done.model_failed
-            for text, exc in done.notices:
-                if text not in self.pool._said:
-                    self.pool._said.add(text)
-                    self.pool.notify(text, exc)
-            yield done.outputs
+    def _again(self, slot: _Slot, part: _Part) -> None:
+        """Answer the inputs of `part` not handed on again, with the guesses one process would
+        have had."""
+        if part.handed:
+            part = self._split(slot, part, part.handed)
+        else:
+            old = part.chunk
+            part.chunk = Chunk(
+                old.key,
+                old.items,
+                self.method,
+                first=old.first,
+                context=self.context,
+                read=old.read,
+                give_back=old.give_back,
+            )
+            part.outputs, part.evidence, part.final = [], {}, False
+        chunk = part.chunk
+        chunk.states = {item.file: self.states.get(item.file, (False, False)) for item in chunk.items}
+        self.urgent.appendleft(chunk)
+
+    def _say(self, part: _Part) -> None:
+        self.pool.model_failed |= part.model_failed
+        for text, exc in part.notices:
+            if text not in self.pool._said:
+                self.pool._said.add(text)
+                self.pool.notify(text, exc)
+        part.notices = []
+
+    # -- an interrupted run ----------------------------------------------------------------------
+
+    def _interrupted(self, reader: _Reader) -> Iterator[list[Any] | Lost]:
+        """Collect what the workers have finished, hand on the answers in input order up to the
+        first input without one, and raise."""
+        reader.stop()
+        workers = list(self.pool._workers)
+        for worker in workers:
+            if worker.process.is_alive():
+                worker.process.terminate()  # it sends what it has finished and exits
+        deadline = time.monotonic() + DRAIN_SECONDS
+        talking = list(workers)
+        while talking and time.monotonic() < deadline:
+            for conn in connection.wait([w.conn for w in talking], max(0.0, deadline - time.monotonic())):
+                worker = next(w for w in talking if w.conn is conn)
+                try:
+                    done: Done = pickle.loads(worker.conn.recv_bytes())
+                except (EOFError, OSError):
+                    talking.remove(worker)
+                    continue
+                if done.crash is None and worker.chunks and done.key == worker.chunks[0].key:
+                    self._receive(worker, done)
+        for worker in talking:
+            worker.process.kill()
+        yield from self._hand_on(interrupted=True)
+        raise Terminated() if self.signalled == signal.SIGTERM else KeyboardInterrupt()
 
 
 def _replay(
-    items: list[InputItem], evidence: dict[int, tuple[str, bool]], states: dict[str, GuessState]
-) -> tuple[dict[str, GuessState], bool]:
-    """The guesses after `items` from those before them, and whether an ambiguous line among
-    them was read otherwise than these guesses say."""
+    items: list[InputItem],
+    evidence: dict[int, tuple[str, bool]],
+    states: dict[str, GuessState],
+    begin: int,
+    end: int,
+) -> tuple[dict[str, GuessState], int | None]:
+    """The guesses after `items[begin:end]` from those before them, and the index of the first
+    ambiguous line among them read otherwise than these guesses say (None: none was; the
+    guesses returned are then those before it)."""
+    if begin >= end:
+        return states, None
     states = dict(states)
     for i, (kind, reads_polish) in sorted(evidence.items()):
+        if i < begin:
+            continue
+        if i >= end:
+            break
         file = items[i].file
         polish, spot = states.get(file, (False, False))
         if kind == "either":
             if reads_polish != (polish and not spot):
-                return states, True
+                return states, i
         elif kind == "polish":
             states[file] = (True, spot)
         elif kind == "spot":
             states[file] = (polish, True)
-    return states, False
+    return states, None

@@ -28,7 +28,7 @@ import itertools
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, Sequence
 
 from ltlwit.logic import stage
 from ltlwit.logic.budget import OutOfTime, deadline_scope
@@ -137,7 +137,18 @@ class Pipeline:
     def run(self, items: Iterable[InputItem], ramp: bool = True) -> Iterator[Solution]:
         """Solutions for `items`, lazily, in input order (several per input with `all`).
         `ramp=False`: model batches are `batch_size` from the start (a worker process given a
-        chunk of a longer stream, `ltlwit.pipeline.parallel`).
+        chunk of a longer stream, `ltlwit.pipeline.parallel`)."""
+        for solutions in self.answers(items, ramp):
+            yield from solutions
+
+    def answers(
+        self, items: Iterable[InputItem], ramp: bool = True, read: Callable[[InputItem], float | None] | None = None
+    ) -> Iterator[list[Solution]]:
+        """`run`'s solutions, a list per input, each as soon as the input is answered.
+        `read(item)`: when the input was read, if before it is taken from `items` (a
+        `time.perf_counter()` reading, or None): its clock starts then, and an input whose
+        `--timeout` ran out before it is taken is answered UNKNOWN at once (a worker process
+        given inputs that the main process read, `ltlwit.pipeline.parallel`).
 
         The parsers and the LTL engine's first steps load here, before the first input's clock
         starts: nearly every input needs them. The SAT solver and the searches on it load when
@@ -148,7 +159,7 @@ class Pipeline:
         import ltlwit.logic.syntax  # noqa: F401
 
         for chunk in self._chunks(items, 1 if ramp or not self.uses_models else self.options.batch_size):
-            yield from self._run_chunk(chunk)
+            yield from self._run_chunk(chunk, read)
 
     def _chunks(self, items: Iterable[InputItem], size: int) -> Iterator[list[InputItem]]:
         stream = iter(items)
@@ -160,22 +171,29 @@ class Pipeline:
             if self.uses_models:
                 size = min(size * 4, self.options.batch_size)
 
-    def _run_chunk(self, chunk: list[InputItem]) -> Iterator[Solution]:
-        stages = [self._prepare(item) for item in chunk]
+    def _run_chunk(
+        self, chunk: list[InputItem], read: Callable[[InputItem], float | None] | None = None
+    ) -> Iterator[list[Solution]]:
+        stages = [self._prepare(item, read(item) if read is not None else None) for item in chunk]
         pending = [stage for stage in stages if isinstance(stage, Pending)]
         for task in ("ltl", "prop"):
             for source in self._task_sources(task, pending):
                 self._propose(source, [p for p in pending if self._takes(source, p)])
         for prepared in stages:
-            yield from prepared.solutions if isinstance(prepared, Answered) else self._finish(prepared)
+            yield prepared.solutions if isinstance(prepared, Answered) else list(self._finish(prepared))
 
     # -- stages ------------------------------------------------------------------------------
 
-    def _prepare(self, item: InputItem) -> Answered | Pending:
+    def _prepare(self, item: InputItem, read: float | None = None) -> Answered | Pending:
         stage.enter("parsing")
         start = time.perf_counter()
         if self._origin is not None:
             start, self._origin = min(start, self._origin), None
+        if read is not None:
+            start = min(start, read)
+            timeout = self.options.timeout
+            if timeout is not None and time.perf_counter() - start >= timeout:  # it waited that long to be begun
+                return Answered([self._solution(item, "unknown", start=start, message="time budget exhausted")])
         try:
             parsed = self._parse(item, start)
             if isinstance(parsed, Answered):
