@@ -32,8 +32,9 @@ EXIT_STATUS = [
         "An error: a bad option, an unreadable file, a line that does not parse, a model that could not "
         "be loaded. The other inputs are still processed; 2 outranks 1.",
     ),
-    ("130", "Interrupted (Ctrl-C)."),
+    ("130", "Interrupted (Ctrl-C), after printing every answer finished before it, in input order."),
     ("141", "Standard output was closed early (for example by head)."),
+    ("143", "Terminated (SIGTERM); with --jobs, after printing every answer finished before it."),
 ]
 
 ENVIRONMENT = [
