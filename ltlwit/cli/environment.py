@@ -71,6 +71,11 @@ class Environment:
     #: here. The console script passes the process's start (start-up counts); a run invoked
     #: in a long-lived process (a test runner, an application calling the group) its own.
     started: float = field(default_factory=time.perf_counter)
+    #: What a command built that the process ends without freeing: the console script exits
+    #: with `os._exit` while its environment still holds these (a solver remembers the formulas
+    #: it answered, and freeing a multi-megabyte one object by object takes seconds, 2.5 a GiB,
+    #: after the last answer); in a long-lived process they go with the environment.
+    kept: list[object] = field(default_factory=list, repr=False, compare=False)
 
     @classmethod
     def from_system(cls, environ: Mapping[str, str] | None = None, started: float | None = None) -> "Environment":

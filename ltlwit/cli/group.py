@@ -175,7 +175,8 @@ def main() -> None:
     process (a CI step, a `--timeout` it relies on) would pay for nothing."""
     from ltlwit.cli import STARTED
 
-    code = cli.main(prog_name="ltlwit", started=STARTED, standalone_mode=False)
+    env = Environment.from_system(started=STARTED)  # held here until `os._exit` (`Environment.kept`)
+    code = cli.main(prog_name="ltlwit", obj=env, standalone_mode=False)
     if "multiprocessing" in sys.modules and sys.modules["multiprocessing"].active_children():
         sys.exit(code)  # child processes left (a training run's data workers): the normal exit reaps them
     for stream in (sys.stdout, sys.stderr):

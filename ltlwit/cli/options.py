@@ -327,15 +327,21 @@ def make_solver(ctx: click.Context, notify: Callable[..., None], **options: Any)
 
 
 def inputs(
-    ctx: click.Context, arguments: Iterable[str], files: Iterable[str], stdin: BinaryIO | None = None
+    ctx: click.Context,
+    arguments: Iterable[str],
+    files: Iterable[str],
+    stdin: BinaryIO | None = None,
+    max_memory: int = 0,
 ) -> Iterator[InputItem]:
     """The command's inputs (arguments, -F files, piped stdin, read from `stdin` when given);
-    none at all is a usage error."""
+    none at all is a usage error. `max_memory`: `--max-memory` in MiB (0: none), under which a
+    line too big to parse is refused as it is read (`ltlwit.pipeline.inputs.refusal`)."""
     env = Environment.of(ctx)
     arguments, files = list(arguments), list(files)
     if not has_inputs(arguments, files, env.stdin_isatty):
         raise click.UsageError("no input: give formulas as arguments, with -F FILE, or on stdin", ctx)
-    return read_inputs(arguments, files, stdin or env.stdin, env.stdin_isatty, spec_items)
+    memory = (max_memory << 20) or None
+    return read_inputs(arguments, files, stdin or env.stdin, env.stdin_isatty, spec_items, memory)
 
 
 def spec_items(path: str) -> Iterator[InputItem] | None:

@@ -21,17 +21,26 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator, TypeVar
 
 #: Work units (term pairs, BFS states, ...) between two clock reads in the long loops.
 CHECK_EVERY = 256
-#: Seconds between two reads of the resident memory (a /proc read costs ~10 µs).
+#: Seconds between two reads of the resident memory (a /proc read costs ~10 µs)...
 MEMORY_EVERY = 0.05
+#: ...and a tenth of that once the process holds this share of the ceiling: a multi-GB
+#: structure grows by 100s of MB a second, which would pass the ceiling between two reads.
+CLOSE_SHARE = 0.75
 #: Seconds that freeing one GiB of search structures takes (measured on the 2-core development
 #: machine: ~1.2 s with the other core idle, ~2.3 s with it busy): a solve stops that much
 #: before its deadline per GiB it has grown, so that its answer still comes by the deadline
 #: once its structures are freed.
 FREE_SECONDS_PER_GIB = 2.5
+#: Seconds that ending the process takes per GiB it holds (the system unmapping its pages:
+#: 0.1 s on the idle development machine, 0.25 s with both cores busy): a deadline is kept that
+#: much before too, so that a one-formula command has ended, not only answered, by `--timeout`.
+END_SECONDS_PER_GIB = 0.25
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -141,18 +150,24 @@ class Limit:
             raise type(tripped)(*tripped.args)
         reached = self.reached()
         if reached is not None:
-            raise reached
+            try:
+                raise reached
+            finally:
+                reached = None  # no cycle through this frame: the traceback's frames go when it does
 
     def reached(self) -> HardLimit | None:
         """The hard limit reached now, without raising it. The deadline counts the time that
-        freeing the solve's structures will take (`FREE_SECONDS_PER_GIB`)."""
+        freeing the solve's structures will take (`FREE_SECONDS_PER_GIB`), and the end of the
+        process (`END_SECONDS_PER_GIB`)."""
         now = time.perf_counter()
         if (self.memory is not None or self.deadline is not None) and now >= self._next_memory_read:
-            self._next_memory_read = now + MEMORY_EVERY
             used = resident_bytes()
+            self._next_memory_read = now + _read_interval(used, self.memory)
             if self.memory is not None and used > self.memory:
                 return OutOfMemory(f"memory limit of {self.memory >> 20} MiB reached")
-            self._reserve = FREE_SECONDS_PER_GIB * max(0, used - self._start_memory) / (1 << 30)
+            self._reserve = (FREE_SECONDS_PER_GIB * max(0, used - self._start_memory) + END_SECONDS_PER_GIB * used) / (
+                1 << 30
+            )
         if self.deadline is not None and now > self.deadline - self._reserve:
             return OutOfTime("time budget exhausted")
         return None
@@ -161,28 +176,108 @@ class Limit:
         (self._root or self)._tripped = reason
 
 
+def _read_interval(used: int, memory: int | None) -> float:
+    """Seconds to the next read of memory, `used` bytes being held now (`CLOSE_SHARE`)."""
+    return MEMORY_EVERY if memory is None or used < CLOSE_SHARE * memory else MEMORY_EVERY / 10
+
+
+class _ParseLimits:
+    """A `deadline_scope`'s limits, read by `check_deadline`. Memory is first read
+    `MEMORY_EVERY` seconds into the scope, not on entry (a parse of a short formula takes
+    20 µs, a read 10 µs)."""
+
+    __slots__ = ("deadline", "memory", "next_read", "reserve")
+
+    def __init__(self, deadline: float | None, memory: int | None) -> None:
+        self.deadline = deadline
+        self.memory = memory
+        self.next_read = time.perf_counter() + MEMORY_EVERY
+        self.reserve = 0.0  # seconds kept for the end of the process (`END_SECONDS_PER_GIB`)
+
+    def reached(self) -> HardLimit | None:
+        now = time.perf_counter()
+        if now >= self.next_read:
+            used = resident_bytes()
+            self.next_read = now + _read_interval(used, self.memory)
+            if self.memory is not None and used > self.memory:
+                return OutOfMemory(f"memory limit of {self.memory >> 20} MiB reached while parsing")
+            self.reserve = END_SECONDS_PER_GIB * used / (1 << 30)
+        if self.deadline is not None and now > self.deadline - self.reserve:
+            return OutOfTime("time budget exhausted while parsing")
+        return None
+
+
 _scope = threading.local()
 
 
 @contextmanager
-def deadline_scope(deadline: float | None) -> Iterator[None]:
-    """A deadline (a `time.perf_counter()` reading; None: none) for the loops that run before a
-    solve has a `Limit` to read: the parsers, given a multi-megabyte input under `--timeout`,
-    call `check_deadline` and give up with `OutOfTime` instead of answering seconds late. Per
-    thread, as a parse runs in the thread that reads its input."""
-    outer = getattr(_scope, "deadline", None)
-    _scope.deadline = deadline
+def deadline_scope(deadline: float | None, memory: int | None = None) -> Iterator[None]:
+    """A deadline (a `time.perf_counter()` reading; None: none) and a memory ceiling (bytes of
+    the process's resident memory; None: none) for the loops that run before a solve has a
+    `Limit` to read: the parsers, given a multi-megabyte input under `--timeout` and
+    `--max-memory`, call `check_deadline` and give up with `OutOfTime` or `OutOfMemory`
+    instead of answering seconds late or growing past the ceiling. The deadline keeps a
+    reserve for the end of the process (`END_SECONDS_PER_GIB`) but none for freeing (unlike
+    `Limit.reached`): whoever stops a parse hands what it built to `defer_free`, to be freed
+    after the answer. Per thread, as a parse runs in the thread that reads its input."""
+    free_deferred()  # what no input reader freed before this input's clock started
+    outer = getattr(_scope, "limits", None)
+    _scope.limits = _ParseLimits(deadline, memory) if deadline is not None or memory is not None else None
     try:
         yield
     finally:
-        _scope.deadline = outer
+        _scope.limits = outer
 
 
 def check_deadline() -> None:
-    """Raise `OutOfTime` when the enclosing `deadline_scope`'s deadline has passed."""
-    deadline = getattr(_scope, "deadline", None)
-    if deadline is not None and time.perf_counter() > deadline:
-        raise OutOfTime("time budget exhausted while parsing")
+    """Raise `OutOfTime` or `OutOfMemory` when the enclosing `deadline_scope`'s deadline has
+    passed (less the reserve for the end of the process) or its memory ceiling is reached."""
+    limits = getattr(_scope, "limits", None)
+    if limits is not None:
+        reached = limits.reached()
+        if reached is not None:
+            try:
+                raise reached
+            finally:
+                reached = None  # as in `Limit.check_time`: no cycle holds the parse's frames
+
+
+_deferred: list[object] = []
+
+
+def defer_free(remains: object) -> None:
+    """Keep `remains` (the traceback of a parse given up at a hard limit, and through its frames
+    the gigabytes it built) until `free_deferred`: freeing a multi-megabyte formula's nodes one
+    by one takes seconds (`FREE_SECONDS_PER_GIB`, more on a busy machine), which would come
+    between the deadline and the answer. What an earlier call kept is freed first: one at a
+    time is held."""
+    free_deferred()
+    _deferred.append(remains)
+
+
+def free_deferred() -> None:
+    """Free what `defer_free` kept: the input reader calls it before it reads the next line,
+    after the answer and before that line's clock starts; the next `deadline_scope` does
+    where no reader did (`ltlwit.solve` called again, a worker process given the next input)."""
+    if _deferred:
+        _deferred.clear()
+
+
+def paced(items: Iterable[T], check: Callable[[], None] | None, every: int = 4096) -> Iterable[T]:
+    """`items`, with `check()` (a limit's `check_time`) before every `every`-th (a power of
+    two), for the linear passes over a multi-megabyte formula's 100,000s of conjuncts that
+    would otherwise go a second without reading the clock or the memory; `items` itself
+    when `check` is None."""
+    if check is None:
+        return items
+    return _paced(items, check, every - 1)
+
+
+def _paced(items: Iterable[T], check: Callable[[], None], mask: int) -> Iterator[T]:
+    for i, item in enumerate(items):
+        if not i & mask:
+            check()
+        yield item
 
 
 class Watchdog:

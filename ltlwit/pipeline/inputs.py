@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, BinaryIO, Callable, Iterable, Iterator
 
 if TYPE_CHECKING:
@@ -34,6 +35,25 @@ def max_line_bytes() -> int:
     except ValueError:
         mib = MAX_LINE_MIB
     return int(mib * (1 << 20)) if mib > 0 else MAX_LINE_MIB << 20
+
+
+#: Bytes of memory that parsing a formula takes per byte of its text, at least: 38-40 for BLACK's
+#: tdllite specifications (whose conjuncts share much), 75-95 for random clauses over 20,000
+#: APs (`bench/huge_line.py`). A line that would need more than the memory ceiling at this
+#: rate is refused as it is read (`read_inputs(memory=)`), rather than parsed until the ceiling
+#: stops it, a minute later for 50 MB.
+PARSED_BYTES_PER_BYTE = 40
+
+
+def refusal(size: int, memory: int | None) -> str | None:
+    """Why a formula of `size` bytes of text is not read under a ceiling of `memory` bytes (the
+    `--max-memory` message), or None when it may fit."""
+    if memory is None or size * PARSED_BYTES_PER_BYTE <= memory:
+        return None
+    return (
+        f"the formula's {size / 1e6:.0f} MB of text would need {size * PARSED_BYTES_PER_BYTE / (1 << 30):.1f} GiB "
+        f"or more parsed, over --max-memory {memory >> 20} MiB; skipped"
+    )
 
 
 def _too_long(limit: int) -> str:
@@ -64,6 +84,10 @@ class InputItem:
     line: int
     error: str | None = None
     from_argument: bool = False
+    #: When the reader had the line's first byte (a `time.perf_counter()` reading; None for
+    #: arguments and items made elsewhere): a `--timeout` clock that starts then counts the
+    #: reading of a multi-megabyte line, and not the wait for a pipe's next line.
+    began: float | None = field(default=None, compare=False)
 
     @property
     def where(self) -> str:
@@ -107,19 +131,25 @@ def read_inputs(
     stdin: BinaryIO,
     stdin_isatty: bool,
     specs: Callable[[str], Iterator[InputItem] | None] = lambda path: None,
+    memory: int | None = None,
 ) -> Iterator[InputItem]:
     """Arguments first, then each `-F` file in order; stdin alone when neither is given and
     stdin is not a terminal. The caller decides what "no input at all" means (a usage error).
     `specs(path)`: a file's inputs where it is a spec file (the layer above reads those), else
-    None."""
+    None. `memory`: the memory ceiling in bytes (`--max-memory`), under which a line too big to
+    parse is an error item (`refusal`) and is not held."""
     arguments, files = list(arguments), list(files)
     for number, text in enumerate(arguments, 1):
+        problem = refusal(len(text), memory)
+        if problem is not None:
+            yield InputItem("", f"<arg {number}>", 1, error=problem, from_argument=True)
+            continue
         yield InputItem(text.strip(), f"<arg {number}>", 1, from_argument=True)
     for path in files:
         own = specs(path)
-        yield from own if own is not None else read_source(path, stdin)
+        yield from own if own is not None else read_source(path, stdin, memory)
     if not arguments and not files and not stdin_isatty:
-        yield from read_stream(stdin, STDIN_NAME)
+        yield from read_stream(stdin, STDIN_NAME, memory=memory)
 
 
 def csv_spec(path: str) -> tuple[str, int, bool] | None:
@@ -132,7 +162,7 @@ def csv_spec(path: str) -> tuple[str, int, bool] | None:
     return match["path"], abs(column), column < 0
 
 
-def read_source(path: str, stdin: BinaryIO) -> Iterator[InputItem]:
+def read_source(path: str, stdin: BinaryIO, memory: int | None = None) -> Iterator[InputItem]:
     """The items of one `-F` argument: `-` (stdin), a file, or a CSV column of either."""
     spec = csv_spec(path)
     zero = _ZERO_COLUMN.match(path)
@@ -141,9 +171,9 @@ def read_source(path: str, stdin: BinaryIO) -> Iterator[InputItem]:
         return
     target, column, skip_header = spec if spec is not None else (path, 0, False)
     if target == "-":
-        yield from read_stream(stdin, STDIN_NAME, column, skip_header)
+        yield from read_stream(stdin, STDIN_NAME, column, skip_header, memory)
     else:
-        yield from read_file(target, column, skip_header)
+        yield from read_file(target, column, skip_header, memory)
 
 
 def has_inputs(arguments: Iterable[str], files: Iterable[str], stdin_isatty: bool) -> bool:
@@ -151,8 +181,8 @@ def has_inputs(arguments: Iterable[str], files: Iterable[str], stdin_isatty: boo
     return bool(list(arguments) or list(files) or not stdin_isatty)
 
 
-def read_file(path: str, column: int = 0, skip_header: bool = False) -> Iterator[InputItem]:
-    yield from _from_file(path, lambda stream: read_stream(stream, path, column, skip_header))
+def read_file(path: str, column: int = 0, skip_header: bool = False, memory: int | None = None) -> Iterator[InputItem]:
+    yield from _from_file(path, lambda stream: read_stream(stream, path, column, skip_header, memory))
 
 
 def read_lines(path: str, stdin: BinaryIO | None = None, stdin_name: str = STDIN_NAME) -> Iterator[InputItem]:
@@ -175,10 +205,13 @@ def _from_file(path: str, read: Callable[[BinaryIO], Iterator[InputItem]]) -> It
         yield from read(stream)
 
 
-def read_stream(stream: BinaryIO, name: str, column: int = 0, skip_header: bool = False) -> Iterator[InputItem]:
+def read_stream(
+    stream: BinaryIO, name: str, column: int = 0, skip_header: bool = False, memory: int | None = None
+) -> Iterator[InputItem]:
     """Items for the non-blank, non-comment lines of a byte stream, one line in memory; with
-    `column`, the formula is that (1-based) CSV field of each line (`skip_header`: not line 1)."""
-    for item in _lines(stream, name):
+    `column`, the formula is that (1-based) CSV field of each line (`skip_header`: not line 1);
+    `memory`: as `read_inputs`'s."""
+    for item in _lines(stream, name, memory):
         if item.error is not None:
             yield item
             continue
@@ -191,7 +224,7 @@ def read_stream(stream: BinaryIO, name: str, column: int = 0, skip_header: bool 
                 yield InputItem("", name, item.line, error=problem)
                 continue
         if text and not text.startswith("#"):
-            yield InputItem(text, name, item.line)
+            yield InputItem(text, name, item.line, began=item.began)
 
 
 def _csv_field(line: str, column: int) -> tuple[str, str | None]:
@@ -208,25 +241,37 @@ def _csv_field(line: str, column: int) -> tuple[str, str | None]:
     return fields[column - 1].strip(), None
 
 
-def _lines(stream: BinaryIO, name: str) -> Iterator[InputItem]:
-    """Every line as an item (stripped text, or an error), blank lines and comments included."""
+def _lines(stream: BinaryIO, name: str, memory: int | None = None) -> Iterator[InputItem]:
+    """Every line as an item (stripped text, or an error), blank lines and comments included.
+    Only what the line limit and `memory` (`refusal`) allow of a line is read into memory."""
     if _looks_binary(stream):
         yield InputItem("", name, 0, error="binary data (NUL bytes), not a formula file; skipped")
         return
+    from ltlwit.logic.budget import free_deferred
+
     number = 0
     limit = max_line_bytes()
+    cap = limit if memory is None else min(limit, memory // PARSED_BYTES_PER_BYTE)
+    peek = getattr(stream, "peek", None)
     while True:
         number += 1
         try:
-            raw = _as_bytes(stream.readline(limit + 1))
+            # a pipe's next line may be long in coming: its clock starts with its first byte
+            if peek is not None and not peek(1):
+                return  # (at the end, what a parse given up left is never freed: the process ends)
+            free_deferred()  # what a parse given up left, now that it is answered (`defer_free`)
+            began = time.perf_counter()
+            raw = _as_bytes(stream.readline(cap + 1))
         except OSError as exc:
             yield InputItem("", name, number, error=f"read error: {_os_reason(exc)}")
             return
         if not raw:
             return
-        if len(raw) > limit and not raw.endswith(b"\n"):
-            yield InputItem("", name, number, error=_too_long(limit))
-            if not _skip_rest_of_line(stream):
+        if len(raw) > cap and not raw.endswith(b"\n"):
+            size, ended = _skip_rest_of_line(stream)
+            size += len(raw)
+            yield InputItem("", name, number, error=_too_long(limit) if size > limit else refusal(size, memory))
+            if not ended:
                 return
             continue
         if b"\0" in raw:
@@ -239,7 +284,7 @@ def _lines(stream: BinaryIO, name: str) -> Iterator[InputItem]:
             continue
         if number == 1:
             text = text.removeprefix("\ufeff")  # a UTF-8 byte-order mark
-        yield InputItem(text.strip(), name, number)
+        yield InputItem(text.strip(), name, number, began=began)
 
 
 def _looks_binary(stream: BinaryIO) -> bool:
@@ -253,14 +298,17 @@ def _looks_binary(stream: BinaryIO) -> bool:
         return False  # the read below reports it
 
 
-def _skip_rest_of_line(stream: BinaryIO) -> bool:
-    """Consume up to and including the next newline; False at end of input."""
+def _skip_rest_of_line(stream: BinaryIO) -> tuple[int, bool]:
+    """Consume up to and including the next newline: (the bytes before it, whether there was
+    one: False at end of input)."""
+    size = 0
     while True:
         chunk = _as_bytes(stream.readline(_SKIP_CHUNK))
         if not chunk:
-            return False
+            return size, False
         if chunk.endswith(b"\n"):
-            return True
+            return size + len(chunk.rstrip(b"\r\n")), True
+        size += len(chunk)
 
 
 def _as_bytes(chunk: bytes | str) -> bytes:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any, Hashable
 
+from ltlwit.logic.budget import HardLimit, defer_free
 from ltlwit.logic.formula import Formula
 from ltlwit.pipeline.inputs import InputItem
 
@@ -24,10 +25,26 @@ def parse(text: str, syntax: str = "auto") -> Formula:
     return parse_formula(text, syntax)
 
 
+def given_up(exc: HardLimit) -> HardLimit:
+    """`exc` afresh, for a parse that a `deadline_scope`'s limit stopped: its traceback, and
+    through the parse's frames the partial formula and tokens (gigabytes, for a line of tens of
+    megabytes), go to `defer_free`, to be freed after the answer instead of before it."""
+    defer_free(exc.__traceback__)
+    exc.__traceback__ = None
+    return type(exc)(*exc.args)
+
+
 def name_warnings(text: str, formula: Formula, syntax: str = "auto") -> tuple[str, ...]:
     """Warnings for the names of `text`, parsed as `formula`, that Spot's rules split into an
     operator and a name (`Grant` is `G rant`: see `split_names`), when `text` was read as
     infix (`spot`, or `auto` where the infix reading is the one taken); () for most texts."""
+    try:
+        return _name_warnings(text, formula, syntax)
+    except HardLimit as exc:
+        raise given_up(exc) from None
+
+
+def _name_warnings(text: str, formula: Formula, syntax: str) -> tuple[str, ...]:
     if syntax not in ("auto", "spot"):
         return ()
     from ltlwit.logic.syntax.data_hints import wring_suffixes
@@ -92,7 +109,14 @@ class InputParser:
 
     def parse(self, item: InputItem, polish_hint: bool = False) -> Formula:
         """`polish_hint`: the input comes with evidence of being DeepLTL's (`verify`'s witness
-        in its `;{...}` framing), so it is read as Polish where Spot would read it otherwise."""
+        in its `;{...}` framing), so it is read as Polish where Spot would read it otherwise.
+        A parse stopped by the enclosing `deadline_scope` raises its limit (`given_up`)."""
+        try:
+            return self._parse(item, polish_hint)
+        except HardLimit as exc:
+            raise given_up(exc) from None
+
+    def _parse(self, item: InputItem, polish_hint: bool) -> Formula:
         if polish_hint and self.syntax == "auto":
             from ltlwit.logic.syntax.detect import SyntaxGuess
 

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from pysat.solvers import Solver
 
-from ltlwit.logic.budget import Limit, OutOfTime
+from ltlwit.logic.budget import Limit, OutOfTime, paced
 from ltlwit.logic.formula import Formula, Or, conjuncts, disjuncts
 from ltlwit.logic.ltl.explore import letter_trace
 from ltlwit.logic.ltl.rewrite import negate
@@ -340,9 +340,10 @@ def shortest_loop(formula: Formula, limit: Limit | None = None) -> int:
     invariants: list[Formula] = []
     recurring: dict[Formula, None] = {}
     triggers: list[tuple[Formula, Formula]] = []  # (p, q): G(¬p ∨ F q)
-    pending = [g.children[0] for g in conjuncts(formula) if g.op == "G"]
+    check = limit.check_time if limit is not None else None
+    pending = [g.children[0] for g in paced(conjuncts(formula), check) if g.op == "G"]
     while pending:
-        for g in conjuncts(pending.pop()):
+        for g in paced(conjuncts(pending.pop()), check):
             if not g.temporal:
                 invariants.append(g)
             elif g.op == "G":
@@ -357,7 +358,7 @@ def shortest_loop(formula: Formula, limit: Limit | None = None) -> int:
     grown = True
     while grown:
         grown = False
-        for p, q in triggers:
+        for p, q in paced(triggers, check):
             if q not in recurring and p in recurring:
                 recurring[q] = None
                 grown = True

@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Callable, Generator, Iterable, Iterator
 
 from ltlwit.logic.assignment import cube
-from ltlwit.logic.budget import Limit, OutOfTime, Watchdog
+from ltlwit.logic.budget import Limit, OutOfTime, Watchdog, paced
 from ltlwit.logic.formula import Formula, conjuncts
 from ltlwit.logic.ltl.emptiness import accepting_cycle, merge, shortest_path
 from ltlwit.logic.ltl.xnf import SOLVER, Xnf, propagations
@@ -80,7 +80,7 @@ class Search:
         self.formula = formula
         self.x = Xnf(solver)
         self.x.tick = self.limit.check_time  # a multi-MB formula's encoding takes seconds
-        self.initial: State = (frozenset(conjuncts(formula)), frozenset())
+        self.initial: State = (frozenset(paced(conjuncts(formula), self.limit.check_time)), frozenset())
         self.edges: dict[State, list[Edge]] = {}
         self.stats = {"states": 0, "sat_calls": 0, "learned": 0}
         self._charged = 0  # `CALL_WORK`'s charges, and the propagations of compacted-away solvers
@@ -102,7 +102,11 @@ class Search:
             return
         self.x.encode_closure(self.formula)
         self.x.latches()
-        self.bit = {u: 1 << i for i, u in enumerate(self.x.post)}
+        self.bit = {}
+        for i, u in enumerate(self.x.post):
+            self.bit[u] = 1 << i
+            if not i & 255:  # i bits each: 100,000 eventualities are 600 MB of masks, and seconds
+                self.limit.check_time()
         self.until = list(self.bit)  # by mark index
         self.all_marks = (1 << len(self.bit)) - 1
         #: the past requests; a latch may be set at any step, so their arguments' cone too
@@ -141,7 +145,7 @@ class Search:
     def _cone_of(self, formulas: Iterable[Formula]) -> tuple[frozenset[int], frozenset[int]]:
         aps: set[int] = set()
         np: set[int] = set()
-        for f in formulas:
+        for f in paced(formulas, self.limit.check_time):
             a, n = self.x.cone(f)
             aps |= a
             np |= n

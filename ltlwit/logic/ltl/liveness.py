@@ -48,7 +48,7 @@ from typing import Generator
 
 from pysat.solvers import Solver
 
-from ltlwit.logic.budget import Limit, OutOfTime
+from ltlwit.logic.budget import Limit, OutOfTime, paced
 from ltlwit.logic.ltl.xnf import SOLVER, Lit, Step, folded
 
 #: The largest K tried; a satisfiable formula refutes every K, so the stage stops there.
@@ -82,13 +82,14 @@ class Liveness:
         self.first, after = self._latch(initial=True, exact=False)
         self.clauses.append([-after])
         self.requires[self.first] = _literals(encoding.initial)
-        for e in encoding.initial:
+        check = limit.check_time  # a multi-MB formula's step has 100,000s of each
+        for e in paced(encoding.initial, check):
             self._clause([-self.first, e])
-        for n, e in encoding.links:
+        for n, e in paced(encoding.links, check):
             s, _ = self._latch(after=n, exact=False)
             self.requires[s] = _literals([e])
             self._clause([-s, e])
-        for held, latch, weak in encoding.latches:  # V(r) is itself the latch, L(r) its next value
+        for held, latch, weak in paced(encoding.latches, check):  # V(r) is itself the latch, L(r) its next value
             self.prime[held] = latch
             self.init[held] = weak
             self.held.add(held)
@@ -132,7 +133,7 @@ class Liveness:
             self.clauses.append([fire])
             return fire
         met = []
-        for p in posts:
+        for p in paced(posts, self.limit.check_time):
             seen, after = self._latch()
             m = self._fresh()  # m <-> seen | -p
             self.clauses += [[-m, seen, -p], [m, -seen], [m, p]]
@@ -201,7 +202,10 @@ class Liveness:
         self._live = []
 
     def _solver(self, units: list[Cube] = ()) -> Solver:  # type: ignore[assignment]
-        s = Solver(name=self.solver, bootstrap_with=self.clauses)
+        s = Solver(name=self.solver)
+        self._live.append(s)  # (deleted by `close` even when the copy below stops at a limit)
+        for clause in paced(self.clauses, self.limit.check_time):  # a multi-MB formula's: seconds
+            s.add_clause(clause)
         for u in units:
             s.add_clause(u)
         # decisions lean to obligations present and met, so a state found has few absent ones
@@ -209,7 +213,6 @@ class Liveness:
         s.set_phases(list(self.requires) + [e for es in self.requires.values() if es for e in es])
         if self._interrupted:
             s.interrupt()
-        self._live.append(s)
         return s
 
     def _sat(self, s: Solver, assumptions: list[int]) -> Generator[None, None, bool]:

@@ -26,12 +26,15 @@ n-ary & and |: flattening, constants, duplicates, complementary literals, absorp
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable, TypeVar
 
-from ltlwit.logic.formula import FALSE, TRUE, And, Formula, Not, Or
+from ltlwit.logic.budget import paced
+from ltlwit.logic.formula import FALSE, TRUE, Formula, Not
 
 if TYPE_CHECKING:
     from ltlwit.logic.budget import Limit
+
+T = TypeVar("T")
 
 #: The results so far, per polarity: `_MEMO[neg][node]` is the simplified NNF of `node` (of
 #: `!node` where neg). Two tables, not one keyed by pairs: a pair's hash is a Python-level call.
@@ -75,6 +78,16 @@ def _check_big(operands: list[Formula]) -> None:
             limit.check_time()
 
 
+def _paced(operands: list[T]) -> Iterable[T]:
+    """`operands`, with the running simplify's deadline and memory read every 4,096 of them
+    where they are more than `BIG_NARY` (a multi-MB specification's root has 100,000s, and
+    each pass of `_mk_nary` over them took a tenth of a second)."""
+    if len(operands) <= BIG_NARY:
+        return operands
+    limit = getattr(_RUNNING, "limit", None)
+    return paced(operands, limit.check_time if limit is not None else None)
+
+
 def negate(f: Formula) -> Formula:
     """Simplified NNF of `!f`."""
     return _run(f, True)
@@ -95,12 +108,12 @@ def _run(root: Formula, neg: bool, limit: "Limit | None" = None) -> Formula:
             continue
         if deps is None:
             deps = _dependencies(node, n)
-            waiting = [(c, p, None) for c, p in deps if c not in memos[p]]
+            waiting = [(c, p, None) for c, p in _paced(deps) if c not in memos[p]]
             if waiting:
                 stack.append((node, n, deps))
                 stack.extend(waiting)
                 continue
-        memo[node] = _build(node, n, [memos[p][c] for c, p in deps])
+        memo[node] = _build(node, n, [memos[p][c] for c, p in _paced(deps)])
         done += 1
         if limit is not None and done & 1023 == 0:
             limit.check_time()
@@ -390,8 +403,12 @@ def _flatten(op: str, args: list[Formula]) -> list[Formula]:
     out: list[Formula] = []
     seen: set[Formula] = set()
     stack = list(reversed(args))
+    popped = 0
     while stack:
         f = stack.pop()
+        popped += 1
+        if not popped & 65535:
+            _check_big(out)
         if f.op == op:
             stack.extend(reversed(f.children))
         elif f not in seen:
@@ -439,17 +456,17 @@ def _mk_nary(op: str, args: list[Formula]) -> Formula:
     if zero in fs:
         return zero
     fs = [f for f in fs if f is not unit]
-    present = set(fs)
-    for f in fs:
+    present = set(_paced(fs))
+    for f in _paced(fs):
         if _is_literal(f) and _complement(f) in present:
             return zero
     # absorption: a & (a | b) = a; a | (a & b) = a
     if any(f.op == other for f in fs):
-        fs = [f for f in fs if f.op != other or not _meets(f, other, present)]
+        fs = [f for f in _paced(fs) if f.op != other or not _meets(f, other, present)]
     # groups of operands that merge: key -> (original operands, their bodies)
     groups: dict[str, tuple[list[Formula], list[Formula]]] = {"un": ([], []), "X": ([], []), "inv": ([], [])}
     rest: list[Formula] = []
-    for f in fs:
+    for f in _paced(fs):
         if _suffix_invariant(f) and f.op == ("F" if op == "&" else "G"):
             key, body = "inv", f.children[0].children[0]
         elif f.op == merge_un:
@@ -480,8 +497,10 @@ def _mk_nary(op: str, args: list[Formula]) -> Formula:
         return _mk_nary(op, rest)
     if not rest:
         return unit
-    _check_big(rest)
-    return And(*rest) if op == "&" else Or(*rest)
+    built = rest[0]
+    for f in _paced(rest[1:]):  # And(*rest) or Or(*rest): left-nested
+        built = Formula(op, (built, f))
+    return built
 
 
 _MAKERS = {

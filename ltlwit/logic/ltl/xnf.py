@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 from pysat.solvers import Solver
 
+from ltlwit.logic.budget import paced
 from ltlwit.logic.formula import PAST, TICK, Formula, conjuncts, disjuncts
 from ltlwit.logic.ltl.expand import _closure
 from ltlwit.logic.ltl.rewrite import negate
@@ -306,7 +307,7 @@ class Xnf:
         where a Tseitin gate per clause and per binary `&` had each call propagate all 10,000
         of them (18,600 propagations a call on an encoding of 11,200 variables)."""
         clauses = []
-        for c in conjuncts(f):
+        for c in paced(conjuncts(f), self.tick):  # a specification's 100,000s of conjuncts
             lits = _clause(c)
             if lits is None:
                 continue
@@ -322,9 +323,9 @@ class Xnf:
         if not clauses and len(rest) <= 1:
             return rest[0] if rest else True
         y = self.fresh()
-        for k in rest:
+        for k in paced(rest, self.tick):
             self.add([-y, k])  # type: ignore[operator]
-        for clause in clauses:
+        for clause in paced(clauses, self.tick):
             self.add([-y] + clause)
         return y
 
@@ -411,6 +412,8 @@ class Xnf:
             if g in seen:
                 continue
             seen.add(g)
+            if not len(seen) & 4095 and self.tick is not None:  # a state of 100,000s of obligations
+                self.tick()
             if not g.temporal:
                 aps.update(self.ap(n) for n in g.aps())
                 continue
@@ -500,21 +503,22 @@ def step(formula: Formula, template: Xnf | None = None, solver: str = SOLVER, li
     if template is None:
         template = Xnf(solver)
         template.encode_closure(formula)
-    initial = [template.now(f) for f in conjuncts(formula)]
+    check = limit.check_time if limit is not None else None
+    initial = [template.now(f) for f in paced(conjuncts(formula), check)]
     done: set[Formula] = set()
     while len(done) < len(template.nxt) or template._latched < len(template.latch):
-        for g in [g for g in template.nxt if g not in done]:  # the E that N(g) before requires
+        for g in [g for g in paced(template.nxt, check) if g not in done]:  # the E that N(g) before requires
             template.now(g)
             done.add(g)
-            if limit is not None and len(done) & 1023 == 0:
-                limit.check_time()
+            if check is not None and len(done) & 1023 == 0:
+                check()
         template.latches()
     return Step(
         clauses=list(template.clauses),
         aps=dict(template.aps),
         width=template.top,
         initial=initial,
-        links=[(template.nxt[g], template.now(g)) for g in template.nxt],
+        links=[(template.nxt[g], template.now(g)) for g in paced(template.nxt, check)],
         posts=list(template.post.values()),
         latches=[(template.held[r], template.latch[r], r.op == "Z") for r in template.latch],
     )
