@@ -415,55 +415,61 @@ class Search:
         self.edges[init] = []
         # (state, its successor iterator, the edge that entered it)
         todo: list[tuple[State, Iterator[Edge], Edge | None]] = [(init, self.successors(init), None)]
-        while todo:
-            s, succ, _ = todo[-1]
-            edge = next(succ, None)
-            if edge is None:
-                todo.pop()
-                if roots[-1][0] == index[s]:
-                    roots.pop()
-                    if arcs:
-                        arcs.pop()
-                    dead = []
-                    while True:
-                        u = live.pop()
-                        index[u] = 0
-                        dead.append(u)
-                        if u == s:
-                            break
-                    if s is init:
-                        raise Unsatisfiable()
-                    for u in dead:
-                        self._learn_dead(u)
-                    for u in dead:
-                        self._generalise(u)
-                continue
-            self.edges[s].append(edge)
-            _, t, marks = edge
-            n = index.get(t)
-            if n is None:
-                limit.tick()
-                self.stats["states"] += 1
-                letter = self.constant_letter(t)
-                if letter is not None:
-                    path = [e for _, _, e in todo[1:]] + [edge]
-                    return self._trace([e[0] for e in path], [letter])
-                n = len(index) + 1
-                index[t] = n
-                live.append(t)
-                roots.append([n, 0])
-                arcs.append(marks)
-                self.edges[t] = []
-                todo.append((t, self.successors(t, lambda pending: _oldest(todo, pending, len(self.until))), edge))
-                yield
-                continue
-            if n == 0:
-                continue
-            low = merge(roots, arcs, n, marks, self.all_marks)
-            if low is not None:
-                scc = {u for u in live if index[u] >= low}
-                return self._lasso(scc, index)
-        raise Unsatisfiable()
+        try:
+            while todo:
+                s, succ, _ = todo[-1]
+                edge = next(succ, None)
+                if edge is None:
+                    todo.pop()
+                    if roots[-1][0] == index[s]:
+                        roots.pop()
+                        if arcs:
+                            arcs.pop()
+                        dead = []
+                        while True:
+                            u = live.pop()
+                            index[u] = 0
+                            dead.append(u)
+                            if u == s:
+                                break
+                        if s is init:
+                            raise Unsatisfiable()
+                        for u in dead:
+                            self._learn_dead(u)
+                        for u in dead:
+                            self._generalise(u)
+                    continue
+                self.edges[s].append(edge)
+                _, t, marks = edge
+                n = index.get(t)
+                if n is None:
+                    limit.tick()
+                    self.stats["states"] += 1
+                    letter = self.constant_letter(t)
+                    if letter is not None:
+                        path = [e for _, _, e in todo[1:]] + [edge]
+                        return self._trace([e[0] for e in path], [letter])
+                    n = len(index) + 1
+                    index[t] = n
+                    live.append(t)
+                    roots.append([n, 0])
+                    arcs.append(marks)
+                    self.edges[t] = []
+                    todo.append((t, self.successors(t, lambda pending: _oldest(todo, pending, len(self.until))), edge))
+                    yield
+                    continue
+                if n == 0:
+                    continue
+                low = merge(roots, arcs, n, marks, self.all_marks)
+                if low is not None:
+                    scc = {u for u in live if index[u] >= low}
+                    return self._lasso(scc, index)
+            raise Unsatisfiable()
+        finally:
+            # the successor iterators' callbacks refer to `todo`, which holds them: a cycle
+            # over every state on the stack that only the cyclic collector would free, after
+            # the answer and past the deadline (a 19-bit counter's: 1.4 million objects)
+            todo.clear()
 
     def _lasso(self, scc: set, index: dict) -> Trace:
         def succ(s: State) -> list[Edge]:
