@@ -227,3 +227,41 @@ def test_objects_built_in_bulk_are_frozen_out_of_the_collectors_sight(monkeypatc
     finally:
         gc.unfreeze()
     del built
+
+
+def test_solve_answers_unknown_when_parsing_reaches_the_ceiling_and_goes_on(resident, monkeypatch) -> None:
+    """With the memory over the ceiling while an input is parsed (and only then), that input
+    is UNKNOWN with the reason, and the next one is answered."""
+    from ltlwit.api import Solver
+
+    parse = InputParser.parse
+
+    def heavy(self, item, polish_hint=False):
+        resident[0] = (2 if len(item.text) > 1000 else 0) * MiB
+        return parse(self, item, polish_hint)
+
+    monkeypatch.setattr(InputParser, "parse", heavy)
+    resident[0] = 0
+    answers = list(Solver(model="none", max_memory=1).solve_many([TEXT, "a U b"]))
+    assert [(a.status, a.message) for a in answers] == [
+        ("unknown", "memory limit of 1 MiB reached while parsing"),
+        ("sat", None),
+    ]
+
+
+def test_the_clock_starts_at_the_lines_first_byte() -> None:
+    """A line whose reading began long ago (a slow producer, a huge line) has spent that time
+    of its --timeout already: it is answered UNKNOWN, its time counted from its first byte;
+    the same line read now is answered."""
+    import time
+
+    from ltlwit.pipeline.options import SolveOptions
+    from ltlwit.pipeline.run import Pipeline
+
+    pipeline = Pipeline(SolveOptions(model="none", timeout=5.0))
+    late = InputItem("G(a -> F b) & G F c", "-", 1, began=time.perf_counter() - 10.0)
+    fresh = InputItem("G(a -> F b) & G F c & G !d", "-", 2, began=time.perf_counter())
+    first, second = pipeline.run([late, fresh])
+    assert first.status == "unknown" and "time budget exhausted" in first.message
+    assert first.time_ms >= 10_000
+    assert second.status == "sat" and second.time_ms < 5_000

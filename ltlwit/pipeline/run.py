@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, Sequence
 
 from ltlwit.logic import stage
-from ltlwit.logic.budget import OutOfTime, deadline_scope
+from ltlwit.logic.budget import HardLimit, deadline_scope
 from ltlwit.logic.formula import And, Formula
 from ltlwit.logic.rename import Renaming
 from ltlwit.logic.result import Result, Sat, Unsat
@@ -189,11 +189,13 @@ class Pipeline:
         start = time.perf_counter()
         if self._origin is not None:
             start, self._origin = min(start, self._origin), None
-        if read is not None:
+        if read is not None:  # handed to this worker then (`ltlwit.pipeline.parallel`)
             start = min(start, read)
-            timeout = self.options.timeout
-            if timeout is not None and time.perf_counter() - start >= timeout:  # it waited that long to be begun
-                return Answered([self._solution(item, "unknown", start=start, message="time budget exhausted")])
+        elif item.began is not None:  # from the line's first byte (a slow producer, a huge line)
+            start = min(start, item.began)
+        timeout = self.options.timeout
+        if timeout is not None and time.perf_counter() - start >= timeout:  # it waited or read that long
+            return Answered([self._solution(item, "unknown", start=start, message="time budget exhausted")])
         try:
             parsed = self._parse(item, start)
             if isinstance(parsed, Answered):
@@ -245,12 +247,13 @@ class Pipeline:
         else:
             timeout = self.options.timeout
             try:  # the name warnings within the deadline too: they may read the text again
-                with deadline_scope(start + timeout if timeout is not None else None):
+                ceiling = (self.options.max_memory << 20) or None
+                with deadline_scope(start + timeout if timeout is not None else None, ceiling):
                     formula = self.parser.parse(item)
                     warnings = name_warnings(item.text, formula, self.options.syntax)
             except ValueError as exc:  # ParseError, with a caret rendering
                 return Answered([self._solution(item, "error", start=start, message="parse error", parse_error=exc)])
-            except OutOfTime as exc:  # a multi-megabyte input whose reading took all of --timeout
+            except HardLimit as exc:  # a multi-megabyte input whose reading took all of --timeout or --max-memory
                 return Answered([self._solution(item, "unknown", start=start, message=str(exc))])
         try:
             return formula, logic_of(formula, self.options.logic), warnings

@@ -29,6 +29,7 @@ import traceback
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator, Protocol, Sequence
 
+from ltlwit.logic.budget import free_deferred
 from ltlwit.pipeline.inputs import InputItem
 from ltlwit.pipeline.parsing import GuessState, InputParser
 
@@ -288,6 +289,7 @@ def _answer(task: Task, chunk: Chunk, courier: _Courier) -> None:
     try:
         for output in getattr(task, chunk.method)(given):
             courier.answered(output)
+            free_deferred()  # a parse given up (`defer_free`): freed once its answer is on its way
     except Exception as exc:  # noqa: BLE001 - a bug outside the per-input handling: end the run
         courier.finish(crash=RemoteError.of(exc))
     else:
