@@ -313,17 +313,19 @@ class _Ic3:
     def _cube(self, level: int) -> Cube:
         """The last model's state, standing for every state with at most its obligations.
 
-        Its literals in the reverse of the latches' making, which is the order in which
-        `_generalise` tries to drop them: the obligations furthest from the formula's top
-        (made last, breadth first from its conjuncts) go first, and the lemmas keep those
-        nearest it (a `G`'s, a chain's head), which hold across many states. In the making
-        order, the rozier counters' finite-trace proofs depended on how the encoding
-        numbered its gates (counterCarry14: 0.07 s or nothing in 10 s); in this order they
-        take 0.03-0.6 s under either encoding."""
+        Its literals in the order in which `_generalise` tries to drop them. On
+        infinite traces, the latches' making order (breadth first from the formula's
+        conjuncts, then the past requests, the seen latches and the counter): the lifts'
+        proofs (lift_b_l_12-18: 0.4 s each) need it, and are lost in the reverse. With an end
+        (finite traces), the reverse: the obligations furthest from the formula's top go
+        first and the lemmas keep those nearest it (a `G`'s, a chain's head), which is what
+        "no reachable state can end" needs; in the making order the rozier counters' proofs
+        depended on how the encoding numbered its gates (counterCarry14: 0.07 s or nothing in
+        10 s), in the reverse they take 0.02-0.5 s under either numbering."""
         model = self.solvers[level].get_model()
         exact, held = self.sys.exact, self.sys.held
         cube = []
-        for v in reversed(self.sys.prime):
+        for v in reversed(self.sys.prime) if self.sys.max_k == 0 else self.sys.prime:
             true = model[v - 1] > 0
             if v in exact:
                 cube.append(v if true else -v)
