@@ -245,3 +245,21 @@ def test_a_slow_formula_hands_back_the_inputs_queued_behind_it() -> None:
     assert by_text["p71"][0][0] == 6 and by_text["p71"][0][1] > 7  # handed back, answered as a part of its own
     cheap = [(text, status, ms) for text, key, status, ms, *_ in out if text != "slow & q"]
     assert all(status == "sat" and ms < timeout * 1000 / 2 for _, status, ms in cheap), cheap
+
+
+def test_inputs_handed_back_start_their_clocks_again() -> None:
+    """Both workers on a slow formula that takes its whole budget: the inputs they hand back wait
+    for one of them to be free, and their clocks start when they are handed out again (as they
+    would in one process, which reads them only then), so they are answered, not expired."""
+    timeout = 1.0
+    texts = [f"p{i}" for i in range(260)]
+    texts[70], texts[140] = "slow & q", "slow & r"  # in the 7th and 8th chunks (63-126, 127-190)
+    with Pool(2, Timed, (timeout, 10.0)) as pool:
+        out = flat(pool.imap("answers", items(texts), timeout=timeout, least=64))
+    assert [text for text, *_ in out] == texts
+    slow = [status for text, _, status, *_ in out if text.startswith("slow")]
+    assert slow == ["unknown", "unknown"]
+    cheap = [(text, status, ms) for text, _, status, ms, *_ in out if not text.startswith("slow")]
+    assert all(status == "sat" and ms < timeout * 1000 / 2 for _, status, ms in cheap), [
+        c for c in cheap if c[1] != "sat" or c[2] >= timeout * 500
+    ]

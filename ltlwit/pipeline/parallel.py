@@ -23,7 +23,9 @@ it waits behind other inputs counts, in its budget and its reported time. So tha
 stays a small part of the budget, a run with a timeout sends no chunk ahead, sizes chunks to
 about `QUEUE_SHARE` of the timeout (one input until the time per input is known), and has a
 worker hand back the inputs of its chunk that it has not begun once no answer came for that
-long (a slow formula): they go to the next idle worker, their clocks still running.
+long (a slow formula): they go to the next idle worker, and their clocks start again when
+they are handed out again, as they would start in one process reading them only then (with
+both workers on ten-second formulas, schuppan's phltl_2_1 had waited its budget away).
 
 Syntax detection (`--syntax auto`) reads an ambiguous line by what the earlier lines of its
 file were, and the earlier lines may be in another worker's chunk. So each chunk goes out with
@@ -347,6 +349,9 @@ class _Run:
         self.front = 0  # the next chunk to hand on
         self.made = 0  # chunks made so far
         self.urgent: deque[Chunk] = deque()  # parts to hand out before new chunks
+        #: Parts a worker handed back unbegun (by id): handed out afresh, their clocks start
+        #: again then, as an input not yet read would start its clock in one process.
+        self.returned: set[int] = set()
         self.window_items = self.window_bytes = 0
         self.per_item: float | None = None  # seconds of a worker per input, smoothed
         #: The guess of each file after the chunks handed on (exact).
@@ -386,6 +391,9 @@ class _Run:
                 chunk = self.urgent.popleft() if self.urgent else self._next(reader)
                 if chunk is None:
                     return
+                if id(chunk) in self.returned and chunk.read is not None:
+                    self.returned.discard(id(chunk))
+                    chunk.read[:] = [time.monotonic()] * len(chunk.items)
                 self._send(worker, chunk, ahead)
 
     def _next(self, reader: _Reader) -> Chunk | None:
@@ -479,6 +487,7 @@ class _Run:
         part.model_failed |= done.model_failed
         if done.back is not None:  # the inputs it had not begun, for another worker
             rest = self._split(slot, part, done.back)
+            self.returned.add(id(rest.chunk))
             self.urgent.appendleft(rest.chunk)
         if done.final:
             worker.chunks.popleft()
