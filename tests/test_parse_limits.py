@@ -65,14 +65,19 @@ def test_the_parse_deadline_keeps_time_for_the_end_of_the_process(resident, monk
     assert limits.reserve == pytest.approx(4 * budget.END_SECONDS_PER_GIB)
 
 
-def test_the_engine_limit_keeps_time_for_the_end_of_the_process(resident, monkeypatch) -> None:
+def test_the_engine_limit_keeps_time_for_what_the_solve_added_only(resident, monkeypatch) -> None:
+    """Freeing and the process's end are reserved for the memory the solve added; what the
+    process held before (a test run, an API caller's data) costs its budgets nothing."""
     clock = [1000.0]
     monkeypatch.setattr(budget.time, "perf_counter", lambda: clock[0])
     resident[0] = 4 << 30
-    limit = Limit(Budget(seconds=1.5, start=1000.0))  # its own growth: none
-    assert limit.reached() is None
+    held = Limit(Budget(seconds=1.5, start=1000.0))  # 4 GiB before it, none added
+    resident[0] = 0
+    grows = Limit(Budget(seconds=1.5, start=1000.0))
+    resident[0] = 4 << 30  # the second one's solve added 4 GiB
     clock[0] = 1000.6
-    assert isinstance(limit.reached(), OutOfTime)
+    assert held.reached() is None
+    assert isinstance(grows.reached(), OutOfTime)
 
 
 def test_memory_is_read_ten_times_as_often_near_the_ceiling() -> None:

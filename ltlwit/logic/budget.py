@@ -158,16 +158,17 @@ class Limit:
     def reached(self) -> HardLimit | None:
         """The hard limit reached now, without raising it. The deadline counts the time that
         freeing the solve's structures will take (`FREE_SECONDS_PER_GIB`), and the end of the
-        process (`END_SECONDS_PER_GIB`)."""
+        process (`END_SECONDS_PER_GIB`), for the memory the solve added."""
         now = time.perf_counter()
         if (self.memory is not None or self.deadline is not None) and now >= self._next_memory_read:
             used = resident_bytes()
             self._next_memory_read = now + _read_interval(used, self.memory)
             if self.memory is not None and used > self.memory:
                 return OutOfMemory(f"memory limit of {self.memory >> 20} MiB reached")
-            self._reserve = (FREE_SECONDS_PER_GIB * max(0, used - self._start_memory) + END_SECONDS_PER_GIB * used) / (
-                1 << 30
-            )
+            # what the solve added (not what the process held before it: a 4 GiB test process
+            # or API caller had lost a second of every 3-second budget to its own memory)
+            grown = max(0, used - self._start_memory)
+            self._reserve = (FREE_SECONDS_PER_GIB + END_SECONDS_PER_GIB) * grown / (1 << 30)
         if self.deadline is not None and now > self.deadline - self._reserve:
             return OutOfTime("time budget exhausted")
         return None
