@@ -225,16 +225,7 @@ def test_ctrl_c_ends_every_worker_quietly() -> None:
     """Ctrl-C on a terminal reaches the whole process group, workers included."""
     # as from a terminal: SIGINT at its default even where this test runs with it ignored (a
     # shell's background job, `nohup`), which Python, and so ltlwit, would inherit and keep
-    proc = subprocess.Popen(
-        ltlwit_command("solve", "-j", "2", "-F", "-"),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=subprocess_env(),
-        cwd=ROOT,
-        start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    proc = _start("solve", "-j", "2", "-F", "-", stdin=subprocess.PIPE)
     proc.stdin.write(b"a\nF b\n")
     proc.stdin.flush()
     assert proc.stdout.readline() == b"a\n"
@@ -274,10 +265,11 @@ def _group_gone(pgid: int, wait: float = 10.0) -> bool:
     return True
 
 
-def _start(*args: str) -> subprocess.Popen:
+def _start(*args: str, stdin: int | None = None) -> subprocess.Popen:
     """`ltlwit ARGS...` in a process group of its own, SIGINT at its default (as from a terminal)."""
     return subprocess.Popen(
         ltlwit_command(*args),
+        stdin=stdin,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=subprocess_env(),

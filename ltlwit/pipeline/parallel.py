@@ -91,6 +91,14 @@ class Terminated(KeyboardInterrupt):
     were handed on."""
 
 
+def _message(worker: Any) -> Done | None:
+    """A worker's next message; None when its pipe is closed (the worker is gone)."""
+    try:
+        return pickle.loads(worker.conn.recv_bytes())
+    except (EOFError, OSError):
+        return None
+
+
 def usable_cores() -> int:
     """The cores this process may run on (its CPU affinity where the system says)."""
     try:
@@ -465,9 +473,8 @@ class _Run:
                     pass
                 continue
             worker = next(w for w in busy if w.conn is conn)
-            try:
-                done: Done = pickle.loads(worker.conn.recv_bytes())
-            except (EOFError, OSError):
+            done = _message(worker)
+            if done is None:
                 self._died(worker)
                 continue
             if done.crash is not None:
@@ -638,9 +645,8 @@ class _Run:
         while talking and time.monotonic() < deadline:
             for conn in connection.wait([w.conn for w in talking], max(0.0, deadline - time.monotonic())):
                 worker = next(w for w in talking if w.conn is conn)
-                try:
-                    done: Done = pickle.loads(worker.conn.recv_bytes())
-                except (EOFError, OSError):
+                done = _message(worker)
+                if done is None:
                     talking.remove(worker)
                     continue
                 if done.crash is None and worker.chunks and done.key == worker.chunks[0].key:
