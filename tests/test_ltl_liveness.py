@@ -11,9 +11,9 @@ from test_ltl_sat_search import label_verdict
 
 from ltlwit.logic.budget import Budget, Limit, OutOfBudget
 from ltlwit.logic.formula import Formula
-from ltlwit.logic.ltl import solve
+from ltlwit.logic.ltl import finite, solve
 from ltlwit.logic.ltl.explore import Search
-from ltlwit.logic.ltl.liveness import Liveness
+from ltlwit.logic.ltl.liveness import Liveness, _Ic3
 from ltlwit.logic.ltl.rewrite import simplify
 from ltlwit.logic.ltl.xnf import step
 from ltlwit.logic.result import Sat, Unsat
@@ -46,6 +46,24 @@ def stuck_counter(n: int) -> Formula:
     """`test_ltl_budget.counter`, forbidden to reach all ones."""
     ones = " & ".join(f"b{i}" for i in range(n))
     return parse_formula(f"({counter(n)}) & G !({ones})")
+
+
+def rozier_counter(n: int) -> Formula:
+    """Rozier's n-bit counter (BLACK's `counter` family): a marker `a` every n steps and n
+    bits `b` after each, counting up. Under finite semantics unsatisfiable (every instant owes
+    a strong next), which aalta-f proves in a fraction of a second whatever n."""
+
+    def later(k: int, f: str) -> str:
+        return "X " * k + f"({f})"
+
+    marker = " & ".join([later(i, "!a") for i in range(1, n)] + [later(n, "a")])
+    zero = " & ".join(later(i, "!b") for i in range(n))
+    carry = f"(!a & (b -> {later(n, 'b')}) & (!b -> {later(n, '!b')}))"
+    return parse_formula(
+        f"a & G(a -> ({marker})) & {zero} & G((a & !b) -> ({later(n, 'b')} & X({carry} U a)))"
+        f" & G((a & b) -> ({later(n, '!b')} & X((b & !a & {later(n, '!b')})"
+        f" U (a | (!a & !b & {later(n, 'b')} & X({carry} U a))))))"
+    )
 
 
 def prove(f: Formula, seconds: float = float("inf")) -> bool:
@@ -120,4 +138,41 @@ def test_the_proof_check_rejects_what_is_not_an_invariant() -> None:
     proof._until = float("inf")
     assert not certified([[-first]])  # false initially
     assert not certified([])  # true, but lets the bad edge through
+    proof.close()
+
+
+def test_the_finite_counter_is_proved_with_frames_of_bounded_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 12-bit counter's proof takes thousands of IC3 queries; each leaves an activation
+    variable behind in its frame's solver, whose every call costs time in its variables. The
+    frames are rebuilt instead of growing: never more than twice the system's variables."""
+    seen: list[tuple[int, int]] = []
+    original = _Ic3._activation
+
+    def recorded(ic3: _Ic3, i: int) -> int:
+        act = original(ic3, i)
+        seen.append((ic3.solvers[i].nof_vars(), ic3.sys.acts_from))
+        return act
+
+    monkeypatch.setattr(_Ic3, "_activation", recorded)
+    assert finite.solve(rozier_counter(12), Budget(seconds=120)) == Unsat("k-liveness")
+    assert len(seen) > 4 * seen[0][1]  # enough queries that unrecycled variables would pass the bound
+    assert all(held <= 2 * acts_from for held, acts_from in seen)
+
+
+def test_a_rebuilt_frame_keeps_its_lemmas_and_the_initial_state() -> None:
+    proof = Liveness(step(simplify(parse_formula("!p & G(!p -> X !p) & F p"))), Limit(None))
+    ic3 = _Ic3(proof)
+    ic3._level()
+    lemma = [proof.first]  # any clause over the latches: the frame must keep it
+    ic3._add(lemma, 1)
+    frames = list(ic3.solvers)
+    for _ in range(proof.acts_from + 1):
+        ic3._activation(0)
+        ic3._activation(1)
+    assert all(new is not old for new, old in zip(ic3.solvers, frames))
+    assert not ic3.solvers[1].solve(assumptions=[-proof.first])  # the lemma
+    assert ic3.solvers[1].solve(assumptions=[proof.first])
+    initial = [v if value else -v for v, value in proof.init.items()]
+    assert ic3.solvers[0].solve(assumptions=initial)
+    assert not any(ic3.solvers[0].solve(assumptions=[-l]) for l in initial)  # F_0 is the initial state
     proof.close()

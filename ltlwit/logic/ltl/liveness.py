@@ -96,6 +96,9 @@ class Liveness:
         self.fire = self._degeneralise(encoding.posts) if end is None else self._ending(end, encoding.posts)
         #: the largest K: with an end, one firing is a model
         self.max_k = MAX_K if end is None else 0
+        #: IC3's activation variables are numbered from here in every frame's solver, above the
+        #: system's variables and those its counter will take (at most 3 per bit, `_count`)
+        self.acts_from = self.top + 3 * self.max_k + 1
         self.counter: list[int] = []
         self.done = False
         self.proved = False
@@ -157,6 +160,7 @@ class Liveness:
     def _count(self) -> list[Cube]:
         """One more bit of the unary counter, c_K' <-> c_K | (c_K-1 & fire): its clauses."""
         start = len(self.clauses)
+        assert self.top + 3 < self.acts_from, "the counter outgrew its reserved variables"
         c, after = self._latch()
         if self.counter:
             both = self._fresh()
@@ -274,11 +278,37 @@ class _Ic3:
         self.sys = system
         self.lemmas: list[list[Cube]] = []  # lemmas[i]: the clauses whose highest level is i
         self.solvers: list[Solver] = []
-        self._level([[v if value else -v] for v, value in system.init.items()])
+        #: the activation variables each frame's solver has used up (`_activation`)
+        self.spent: list[int] = []
+        self._level()
 
-    def _level(self, units: list[Cube] = ()) -> None:  # type: ignore[assignment]
-        self.solvers.append(self.sys._solver(units))
+    def _level(self) -> None:
+        self.solvers.append(self._frame(len(self.solvers)))
+        self.spent.append(0)
         self.lemmas.append([])
+
+    def _frame(self, i: int) -> Solver:
+        """F_i's solver: the relation, the initial state in F_0, the lemmas of level i and
+        above in the others."""
+        if i == 0:
+            return self.sys._solver([[v if value else -v] for v, value in self.sys.init.items()])
+        return self.sys._solver([c for frame in self.lemmas[i:] for c in frame])
+
+    def _activation(self, i: int) -> int:
+        """A fresh activation variable in F_i's solver. Each query's leaves one behind, fixed
+        false, and the solver's every call costs time in its number of variables (minisat
+        rebuilds its decision heap over all of them): thousands of them made the counters'
+        proofs' 6,000 small calls 90 µs each instead of 20. So the solver is built afresh,
+        its activation variables numbered from `acts_from` again, once they outnumber the
+        system's own."""
+        if self.spent[i] >= self.sys.acts_from:
+            old = self.solvers[i]
+            self.sys._live.remove(old)
+            old.delete()
+            self.solvers[i] = self._frame(i)
+            self.spent[i] = 0
+        self.spent[i] += 1
+        return self.sys.acts_from + self.spent[i] - 1
 
     def widen(self, clauses: list[Cube]) -> None:
         """The counter's new bit: its clauses in every frame, its initial value in F_0."""
@@ -351,8 +381,8 @@ class _Ic3:
         `predecessor`: `_generalise` and pushing only ask whether, and most of their calls
         have a predecessor, whose model, every variable of a solver that grows by one per
         call, was a quarter of the time of a counter's proof)."""
+        act = self._activation(level - 1)
         s = self.solvers[level - 1]
-        act = self.sys._fresh()
         s.add_clause([-act] + [-l for l in cube])
         prime = self.sys.prime
         try:
