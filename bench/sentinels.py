@@ -17,6 +17,15 @@ a regression to fix or, when the change means it (a slower proof traded for many
 a reason to record the new results with `--update` and say so in the commit. The full suites
 (bench/black.py) stay the measure for docs/benchmarks.md; they take an hour, this takes minutes.
 
+Times are compared at this machine's pace (`pace`: the median ratio of this run's times to the
+recorded ones), so that a slower machine does not list every formula; a pace beyond twice the
+record is listed itself (a slowdown of everything, or a much slower machine). Formulas recorded
+near the timeout may still be lost on a slower machine: there, record the commit you compare
+with first, in a file of your own, and run against that (both on this machine, side by side):
+
+    python bench/sentinels.py --command "env PYTHONPATH=../base python -m ltlwit" --update --reference base.json
+    python bench/sentinels.py --reference base.json
+
 The list (`SENTINELS`, with the results it was recorded with) holds, for each suite of
 bench/black.py, every family's slowest answered formula, the formulas that regressed once
 (`PINNED`), and then the slowest answered formulas of the whole suite, each within `CAP` seconds (a slower one would be lost to noise as often as to
@@ -30,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import time
@@ -46,6 +56,10 @@ TIMEOUT = 10.0
 #: more than `SLOWER_BY` seconds above it (start-up alone varies by a tenth of a second).
 SLOWER_RATIO = 2.0
 SLOWER_BY = 1.0
+#: The pace is taken over the formulas answered both times that took at least `PACE_FLOOR`
+#: seconds when recorded (start-up dominates the quicker ones), when there are `PACE_MIN` of them.
+PACE_FLOOR = 1.0
+PACE_MIN = 5
 #: Selection: formulas answered within `CAP` seconds, at most `QUOTA` per suite, `BUDGET`
 #: seconds of recorded wall time for the whole list (under five minutes with start-up).
 CAP = 6.0
@@ -135,9 +149,27 @@ def run(entries: list[dict], args: argparse.Namespace) -> list[dict]:
     return results
 
 
+def pace(recorded: list[dict], now: list[dict]) -> float:
+    """This run's times over the recorded ones, as a median: the machine's speed against the
+    one that recorded them (1.0 when too few formulas tell)."""
+    ratios = [
+        new["wall"] / old["wall"]
+        for old, new in zip(recorded, now)
+        if old["status"] in ANSWERED and new["status"] == old["status"] and old["wall"] >= PACE_FLOOR
+    ]
+    return statistics.median(ratios) if len(ratios) >= PACE_MIN else 1.0
+
+
 def findings(recorded: list[dict], now: list[dict]) -> list[str]:
-    """One line per formula lost, changed or slower; none when the run matches the record."""
+    """One line per formula lost, changed or slower at this run's `pace`, and one for the pace
+    itself beyond `SLOWER_RATIO`; none when the run matches the record."""
+    speed = pace(recorded, now)
     lines = []
+    if speed > SLOWER_RATIO:
+        lines.append(
+            f"slower every formula: {speed:.2f} times the recorded times (median); "
+            "on another machine, record the base commit here with --reference"
+        )
     for old, new in zip(recorded, now):
         label = f"{old['suite']}/{old['name']}"
         if new["unverified"] or (new["status"] in ANSWERED and new["status"] != old["status"]):
@@ -150,8 +182,9 @@ def findings(recorded: list[dict], now: list[dict]) -> list[str]:
             lines.append(
                 f"lost   {label}: {old['status']} in {old['wall']:.2f} s -> {new['status']} in {new['wall']:.2f} s{why}"
             )
-        elif new["wall"] > SLOWER_RATIO * old["wall"] and new["wall"] - old["wall"] > SLOWER_BY:
-            lines.append(f"slower {label}: {old['wall']:.2f} s -> {new['wall']:.2f} s ({new['status']})")
+        elif new["wall"] > SLOWER_RATIO * speed * old["wall"] and new["wall"] - speed * old["wall"] > SLOWER_BY:
+            at = f", {speed * old['wall']:.2f} s at this run's pace" if abs(speed - 1) >= 0.05 else ""
+            lines.append(f"slower {label}: {old['wall']:.2f} s{at} -> {new['wall']:.2f} s ({new['status']})")
     return lines
 
 
@@ -171,10 +204,12 @@ def commit() -> str | None:
 
 def record(results: list[dict], args: argparse.Namespace) -> None:
     keep = [{k: r[k] for k in ("suite", "name", "family", "status", "wall")} for r in results]
-    head = json.dumps({"commit": commit(), "jobs": args.jobs, "timeout": TIMEOUT})[:-1]
+    # another checkout's results (--command) are not this checkout's commit's
+    made = {"command": args.command} if args.command else {"commit": commit()}
+    head = json.dumps({**made, "jobs": args.jobs, "timeout": TIMEOUT})[:-1]
     rows = ",\n".join("  " + json.dumps(k) for k in keep)  # a formula per line: diffs read per formula
-    SENTINELS.write_text(f'{head}, "formulas": [\n{rows}\n]}}\n')
-    print(f"recorded {len(keep)} formulas in {SENTINELS}")
+    args.reference.write_text(f'{head}, "formulas": [\n{rows}\n]}}\n')
+    print(f"recorded {len(keep)} formulas in {args.reference}")
 
 
 def main() -> None:
@@ -185,6 +220,12 @@ def main() -> None:
     ap.add_argument("--command", help="the ltlwit to run (default: the installed one)")
     ap.add_argument("--update", action="store_true", help="record this run's results as the reference")
     ap.add_argument("--select", nargs="+", metavar="SUITE=FILE", help="choose a new list from full runs")
+    ap.add_argument(
+        "--reference",
+        type=Path,
+        default=SENTINELS,
+        help="the recorded results to read (to write, with --update): default bench/sentinels.json",
+    )
     args = ap.parse_args()
     if args.select:
         runs = {}
@@ -195,7 +236,10 @@ def main() -> None:
             runs[suite] = Path(path)
         entries = select(runs)
     else:
-        entries = json.loads(SENTINELS.read_text())["formulas"]
+        if not args.reference.exists() and not args.update:
+            ap.error(f"--reference {args.reference}: no such file (record one with --update)")
+        # a reference not yet recorded takes the committed list
+        entries = json.loads((args.reference if args.reference.exists() else SENTINELS).read_text())["formulas"]
     began = time.perf_counter()
     results = run(entries, args)
     took = time.perf_counter() - began
@@ -203,6 +247,7 @@ def main() -> None:
     print(
         f"{len(entries)} formulas ({', '.join(f'{s} {n}' for s, n in counts.items())}) in {took:.0f} s, "
         f"--jobs {args.jobs}, --timeout {TIMEOUT:g}"
+        + ("" if args.select or args.update else f", at {pace(entries, results):.2f} times the recorded pace")
     )
     if args.select:  # a formula the full run answered but this one did not is no sentinel
         dropped = [r for r in results if r["status"] not in ANSWERED or r["unverified"]]

@@ -78,3 +78,19 @@ def test_select_takes_each_familys_hardest_then_the_slowest_within_cap_and_budge
     assert all(c["suite"] == "finite" for c in chosen)
     monkeypatch.setattr(S, "BUDGET", 5.7)  # the additions go first, the slowest of them first
     assert [c["name"] for c in S.select({"finite": path})] == ["a2", "c1", "b1"]
+
+
+def test_times_are_compared_at_the_runs_pace():
+    """On a machine half again as slow, every formula takes 1.5 times its recorded time: none is
+    listed for that, but one three times as slow still is; and a pace beyond twice the record is
+    listed itself."""
+    walls = [1.0, 1.2, 2.0, 2.5, 3.0, 4.0, 0.3]
+    recorded = [_row(f"f{i}", "sat", w) for i, w in enumerate(walls)]
+    slower_machine = [_now(f"f{i}", "sat", 1.5 * w) for i, w in enumerate(walls)]
+    assert S.pace(recorded, slower_machine) == 1.5
+    assert S.findings(recorded, slower_machine) == []
+    slower_machine[3] = _now("f3", "sat", 3 * 2.5 * 1.5)
+    assert [line.split()[1] for line in S.findings(recorded, slower_machine)] == ["finite/f3:"]
+    everything = [_now(f"f{i}", "sat", 2.5 * w) for i, w in enumerate(walls)]
+    assert S.findings(recorded, everything)[0].startswith("slower every formula: 2.50 times")
+    assert S.pace(recorded[:4], slower_machine[:4]) == 1.0  # too few to tell
