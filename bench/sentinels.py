@@ -75,7 +75,7 @@ PINNED = {
     ],
 }
 
-ANSWERED = ("sat", "unsat")
+ANSWERED = frozenset({"sat", "unsat"})
 
 
 def answered(row: dict) -> bool:
@@ -172,7 +172,7 @@ def findings(recorded: list[dict], now: list[dict]) -> list[str]:
         )
     for old, new in zip(recorded, now):
         label = f"{old['suite']}/{old['name']}"
-        if new["unverified"] or (new["status"] in ANSWERED and new["status"] != old["status"]):
+        if new["unverified"] or (ANSWERED >= {new["status"], old["status"]} and new["status"] != old["status"]):
             lines.append(
                 f"WRONG  {label}: {old['status']} recorded, {new['status']} now"
                 + (" (witness not verified)" if new["unverified"] else "")

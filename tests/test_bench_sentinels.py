@@ -42,6 +42,7 @@ def test_findings_list_lost_changed_and_slower_answers_only():
         _row("unchecked", "sat", 0.5),
         _row("slower", "sat", 1.5),
         _row("twice_but_small", "sat", 0.6),
+        _row("gained", "unknown", 10.0),
     ]
     now = [
         _now("kept", "unsat", 0.45),
@@ -51,6 +52,7 @@ def test_findings_list_lost_changed_and_slower_answers_only():
         _now("unchecked", "sat", 0.5, unverified=True),
         _now("slower", "sat", 3.2),
         _now("twice_but_small", "sat", 1.5),  # 2.5 times, 0.9 s more
+        _now("gained", "sat", 4.0),  # an answer more: nothing to list
     ]
     lines = S.findings(recorded, now)
     assert [line.split()[0] for line in lines] == ["lost", "WRONG", "WRONG", "slower"]
