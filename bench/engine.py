@@ -29,9 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 # The SAT solver and the searches on it load when a formula first needs them (a cold `ltlwit
 # solve` of a small formula never does): here, before any clock starts, so no time includes them.
-import ltlwit.logic.ltl.bounded  # noqa: E402,F401
-import ltlwit.logic.ltl.explore
-import ltlwit.logic.ltl.liveness
+import ltlwit.logic.ltl.searches.bounded  # noqa: E402,F401
+import ltlwit.logic.ltl.searches.explore
+import ltlwit.logic.ltl.searches.liveness
 import ltlwit.logic.prop  # noqa: E402,F401
 from ltlwit.logic.formula import And, Formula, Not, Or, ap, binop, unop  # noqa: E402
 from ltlwit.logic.ltl import Budget, clear_caches, holds, solve  # noqa: E402
@@ -252,7 +252,7 @@ def bench_labels(args: argparse.Namespace) -> None:
     """An and/or/negate round on random labels, per representation and AP count."""
     import timeit
 
-    from ltlwit.logic.ltl.labels import Bdds, TruthTables
+    from ltlwit.logic.ltl.encoding.labels import Bdds, TruthTables
 
     rng = random.Random(0)
     for n in (3, 5, 8, 10, 12, 14, 16):

@@ -373,9 +373,9 @@ def test_exact_length_probes_agree_with_reference():
     reference does, n = 1..4: a refutation there may end the bounded search in an Unsat proof."""
     from ltlwit.logic.budget import Budget, Limit
     from ltlwit.logic.ltl import finite as finite_traces
-    from ltlwit.logic.ltl.rewrite import simplify
-    from ltlwit.logic.ltl.smt_bounded import Probe
-    from ltlwit.logic.ltl.xnf import step
+    from ltlwit.logic.ltl.encoding.rewrite import simplify
+    from ltlwit.logic.ltl.encoding.xnf import step
+    from ltlwit.logic.ltl.searches.smt_bounded import Probe
     from ltlwit.logic.theory.smt import Encoder
 
     failures, asked = [], 0

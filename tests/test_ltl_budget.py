@@ -12,11 +12,12 @@ import pytest
 from ltlwit.logic import budget
 from ltlwit.logic.budget import Limit, OutOfTime
 from ltlwit.logic.formula import Formula
-from ltlwit.logic.ltl import Budget, clear_caches, expand, holds, solve
+from ltlwit.logic.ltl import Budget, clear_caches, holds, solve
 from ltlwit.logic.ltl import solver as solver_module
 from ltlwit.logic.ltl.check import labels_for
-from ltlwit.logic.ltl.expand import MAX_UNCHECKED_PAIRS, Translator
-from ltlwit.logic.ltl.rewrite import simplify
+from ltlwit.logic.ltl.encoding import expand
+from ltlwit.logic.ltl.encoding.expand import MAX_UNCHECKED_PAIRS, Translator
+from ltlwit.logic.ltl.encoding.rewrite import simplify
 from ltlwit.logic.result import Sat, Unknown, Unsat
 from ltlwit.logic.syntax import parse_formula
 
@@ -227,8 +228,8 @@ def test_encoding_a_big_formula_reads_the_deadline() -> None:
     the explicit search's encoding reads the deadline as it goes (`Xnf.tick`), so a deadline
     that passes meanwhile ends it there, before any search."""
     from ltlwit.logic.budget import OutOfTime
-    from ltlwit.logic.ltl.explore import Search
-    from ltlwit.logic.ltl.xnf import TICK
+    from ltlwit.logic.ltl.encoding.xnf import TICK
+    from ltlwit.logic.ltl.searches.explore import Search
 
     f = simplify(parse_formula(" & ".join(f"G(p{i} -> F(q{i} & X r{i}))" for i in range(TICK // 4))))
     calls = []
@@ -266,7 +267,7 @@ def test_a_big_conjunction_build_reads_the_deadline(monkeypatch) -> None:
     than `BIG_NARY` operands (one such build of a 70,000-conjunct root takes most of a second):
     with a spent deadline the root's build is where it stops, even with the per-node reads
     made too rare to catch it."""
-    from ltlwit.logic.ltl import rewrite
+    from ltlwit.logic.ltl.encoding import rewrite
 
     n = rewrite.BIG_NARY + 1
     big = parse_formula(" & ".join(f"G(r{i} -> F g{i})" for i in range(n)))
@@ -296,7 +297,7 @@ def test_the_encodings_walk_reads_the_deadline_on_nodes_met_again() -> None:
     a multi-MB formula the walks over encoded nodes took a second between two readings and the
     UNKNOWN came 1-2 s late. Here each node is listed 50 times as a child, so the walk meets
     the 200-odd nodes 10,000 times and builds each once."""
-    from ltlwit.logic.ltl.xnf import TICK, _bottom_up
+    from ltlwit.logic.ltl.encoding.xnf import TICK, _bottom_up
 
     f = parse_formula(" & ".join(f"(a{i} | b{i})" for i in range(70)))
     ticks = []
@@ -311,7 +312,7 @@ def test_many_small_walks_read_the_deadline_together() -> None:
     """A multi-MB specification's encoding is 100,000s of walks of a few nodes each (its
     closure's formulas one by one): the count of nodes visited goes on from walk to walk, so
     the deadline is read every `TICK` nodes of all of them, not never."""
-    from ltlwit.logic.ltl.xnf import TICK, Xnf
+    from ltlwit.logic.ltl.encoding.xnf import TICK, Xnf
 
     x = Xnf()
     ticks = []
@@ -326,9 +327,9 @@ def test_unrolling_a_big_step_reads_the_deadline() -> None:
     multi-MB formula took tenths of a second, the loop constraints of a bound as long, and the
     deadline passed unread. The copy reads it every `CHECK_CLAUSES` clauses, the loop
     constraints once per loop step, and a spent deadline stops either."""
-    from ltlwit.logic.ltl import bounded
-    from ltlwit.logic.ltl.explore import Search
-    from ltlwit.logic.ltl.xnf import step
+    from ltlwit.logic.ltl.encoding.xnf import step
+    from ltlwit.logic.ltl.searches import bounded
+    from ltlwit.logic.ltl.searches.explore import Search
 
     f = simplify(parse_formula(" & ".join(f"G(p{i} -> F(q{i} & X r{i}))" for i in range(2000))))
     encoding = step(f, Search(f, Limit(None)).x)
@@ -357,7 +358,7 @@ def test_unrolling_a_big_step_reads_the_deadline() -> None:
 def test_the_closure_walk_reads_the_deadline() -> None:
     """The walk collecting a formula's closure, before any encoding, reads it every 4,096 nodes
     (on a multi-MB specification it took 0.4 s, after rewriting had used up the time)."""
-    from ltlwit.logic.ltl.expand import _closure
+    from ltlwit.logic.ltl.encoding.expand import _closure
 
     f = simplify(parse_formula(" & ".join(f"G(p{i} -> F(q{i} & X r{i}))" for i in range(2000))))
     ticks = []

@@ -20,9 +20,9 @@ from ltlwit.logic.assignment import cube
 from ltlwit.logic.budget import Limit
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.ltl import finite, holds, solve
-from ltlwit.logic.ltl.liveness import Liveness
-from ltlwit.logic.ltl.rewrite import simplify
-from ltlwit.logic.ltl.xnf import step
+from ltlwit.logic.ltl.encoding.rewrite import simplify
+from ltlwit.logic.ltl.encoding.xnf import step
+from ltlwit.logic.ltl.searches.liveness import Liveness
 from ltlwit.logic.result import Sat, Unsat
 from ltlwit.logic.syntax import parse_formula, parse_trace
 from ltlwit.logic.trace import Trace
@@ -243,7 +243,7 @@ def finite_bmc(f: Formula, max_steps: int) -> tuple[Trace | None, int, int]:
     """The bounded search with the finite translation's end condition (no loop constraints),
     to `max_steps`: the finite trace its lasso stands for, the clauses it added, and the
     clauses of one step's copy with its links."""
-    from ltlwit.logic.ltl.bounded import Unroller
+    from ltlwit.logic.ltl.searches.bounded import Unroller
 
     ending = ending_encoding(f)
     if ending is None:

@@ -10,7 +10,7 @@ from ltl_reference import prop_value
 from strategies import formulas
 
 from ltlwit.logic.formula import Formula, Not, ap
-from ltlwit.logic.ltl.labels import MAX_TABLE_APS, Bdds, TruthTables, make_labels
+from ltlwit.logic.ltl.encoding.labels import MAX_TABLE_APS, Bdds, TruthTables, make_labels
 
 NAMES = ("a", "b", "c", "d")
 props = formulas(NAMES, max_leaves=10, temporal=False)

@@ -12,10 +12,10 @@ from test_ltl_sat_search import label_verdict
 from ltlwit.logic.budget import Budget, Limit, OutOfBudget
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.ltl import finite, solve
-from ltlwit.logic.ltl.explore import Search
-from ltlwit.logic.ltl.liveness import Liveness, _Ic3
-from ltlwit.logic.ltl.rewrite import simplify
-from ltlwit.logic.ltl.xnf import step
+from ltlwit.logic.ltl.encoding.rewrite import simplify
+from ltlwit.logic.ltl.encoding.xnf import step
+from ltlwit.logic.ltl.searches.explore import Search
+from ltlwit.logic.ltl.searches.liveness import Liveness, _Ic3
 from ltlwit.logic.result import Sat, Unsat
 from ltlwit.logic.syntax import parse_formula
 

@@ -14,11 +14,11 @@ from ltlwit.logic.assignment import cube
 from ltlwit.logic.budget import Budget, Limit
 from ltlwit.logic.formula import FALSE, TRUE, Formula, ap
 from ltlwit.logic.ltl import holds
-from ltlwit.logic.ltl.bounded import Unroller
-from ltlwit.logic.ltl.explore import Search, Unsatisfiable
-from ltlwit.logic.ltl.liveness import Liveness
-from ltlwit.logic.ltl.rewrite import simplify
-from ltlwit.logic.ltl.xnf import step
+from ltlwit.logic.ltl.encoding.rewrite import simplify
+from ltlwit.logic.ltl.encoding.xnf import step
+from ltlwit.logic.ltl.searches.bounded import Unroller
+from ltlwit.logic.ltl.searches.explore import Search, Unsatisfiable
+from ltlwit.logic.ltl.searches.liveness import Liveness
 from ltlwit.logic.syntax import parse_formula
 from ltlwit.logic.trace import Trace
 

@@ -12,7 +12,7 @@ from strategies import formulas, traces
 from ltlwit.logic.formula import Formula, Not, Or
 from ltlwit.logic.ltl import Budget, holds, solve
 from ltlwit.logic.ltl.check import counterexample
-from ltlwit.logic.ltl.rewrite import negate, simplify
+from ltlwit.logic.ltl.encoding.rewrite import negate, simplify
 from ltlwit.logic.rename import Renaming
 from ltlwit.logic.result import Sat, Unknown
 from ltlwit.logic.trace import Trace
@@ -140,8 +140,8 @@ def test_automaton_reductions_preserve_the_language(f: Formula, word) -> None:
     """Implied-obligation removal and subsumption pruning change neither emptiness nor
     membership of a lasso (checked as the product with the full-valuation word)."""
     from ltlwit.logic.ltl.check import labels_for
-    from ltlwit.logic.ltl.emptiness import accepting_scc
-    from ltlwit.logic.ltl.expand import Translator
+    from ltlwit.logic.ltl.encoding.expand import Translator
+    from ltlwit.logic.ltl.searches.emptiness import accepting_scc
 
     L = labels_for(APS)
     g = simplify(f)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ltlwit.logic.formula import Formula, ap, unop
-from ltlwit.logic.ltl.rewrite import negate, simplify
+from ltlwit.logic.ltl.encoding.rewrite import negate, simplify
 from ltlwit.logic.syntax import parse_formula, print_formula
 
 

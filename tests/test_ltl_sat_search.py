@@ -19,14 +19,15 @@ from test_ltl_budget import arbiter
 
 from ltlwit.logic.budget import Limit
 from ltlwit.logic.formula import FALSE, And, Formula
-from ltlwit.logic.ltl import explore, holds, solve
-from ltlwit.logic.ltl.bounded import Unroller, shortest_loop
+from ltlwit.logic.ltl import holds, solve
 from ltlwit.logic.ltl.check import CubeEvaluator, cube_of, labels_for
-from ltlwit.logic.ltl.emptiness import accepting_scc
-from ltlwit.logic.ltl.expand import Translator
-from ltlwit.logic.ltl.explore import Search, Unsatisfiable
-from ltlwit.logic.ltl.rewrite import simplify
-from ltlwit.logic.ltl.xnf import step
+from ltlwit.logic.ltl.encoding.expand import Translator
+from ltlwit.logic.ltl.encoding.rewrite import simplify
+from ltlwit.logic.ltl.encoding.xnf import step
+from ltlwit.logic.ltl.searches import explore
+from ltlwit.logic.ltl.searches.bounded import Unroller, shortest_loop
+from ltlwit.logic.ltl.searches.emptiness import accepting_scc
+from ltlwit.logic.ltl.searches.explore import Search, Unsatisfiable
 from ltlwit.logic.result import Sat
 from ltlwit.logic.syntax import parse_formula
 from ltlwit.logic.trace import Trace
@@ -144,8 +145,8 @@ def test_explicit_search_meets_the_longest_postponed_eventuality_first() -> None
 
 _SEARCH_IN_A_PROCESS = """
 from ltlwit.logic.budget import Limit
-from ltlwit.logic.ltl.explore import Search
-from ltlwit.logic.ltl.rewrite import simplify
+from ltlwit.logic.ltl.searches.explore import Search
+from ltlwit.logic.ltl.encoding.rewrite import simplify
 from test_ltl_budget import arbiter
 print(Search(simplify(arbiter(10)), Limit(None)).run())
 """
@@ -303,8 +304,9 @@ def test_a_constant_word_is_found_before_the_closure_is_encoded(monkeypatch) -> 
     """The portfolio asks for a constant word first, in a search of its own that encodes C of
     the formula only: a formula that one satisfies is answered without the closure's encoding
     (seconds on a multi-MB specification), and its witness is `cycle{σ}`."""
-    from ltlwit.logic.ltl import explore, solver
+    from ltlwit.logic.ltl import solver
     from ltlwit.logic.ltl.check import holds
+    from ltlwit.logic.ltl.searches import explore
 
     f = parse_formula(" & ".join(f"(F r{i} -> G(g{i} | !b{i})) & (G F r{i} -> X q{i})" for i in range(20)))
     assert simplify(f).size > solver.SMALL_SIZE  # past the small-formula automaton

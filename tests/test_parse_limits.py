@@ -197,8 +197,8 @@ def test_paced_checks_every_so_often() -> None:
 def test_the_steps_passes_over_conjuncts_read_the_limit() -> None:
     """`step`'s passes over a big formula's conjuncts and obligations (memo reads, half a second
     on a multi-MB specification) read the limit: a spent one stops the first of them."""
-    from ltlwit.logic.ltl.rewrite import simplify
-    from ltlwit.logic.ltl.xnf import Xnf, step
+    from ltlwit.logic.ltl.encoding.rewrite import simplify
+    from ltlwit.logic.ltl.encoding.xnf import Xnf, step
 
     f = simplify(parse_formula(" & ".join(f"G(p{i} -> F q{i})" for i in range(50))))
     template = Xnf()

@@ -25,10 +25,10 @@ HEAVY = (
     "pysat.solvers",
     "pysat.formula",
     "aiger",
-    "ltlwit.logic.ltl.bounded",
-    "ltlwit.logic.ltl.liveness",
-    "ltlwit.logic.ltl.explore",
-    "ltlwit.logic.ltl.xnf",
+    "ltlwit.logic.ltl.searches.bounded",
+    "ltlwit.logic.ltl.searches.liveness",
+    "ltlwit.logic.ltl.searches.explore",
+    "ltlwit.logic.ltl.encoding.xnf",
     "ltlwit.logic.prop",
     "torch",
     "ltlwit.neural.registry",
@@ -46,7 +46,7 @@ HEAVY = (
     "z3",
     "ltlwit.logic.theory.smt",
     "ltlwit.logic.ltl.data",
-    "ltlwit.logic.ltl.smt_bounded",
+    "ltlwit.logic.ltl.searches.smt_bounded",
     # and the data parser and sorts: a plain formula is told apart by `data_hints` alone
     "ltlwit.logic.syntax.data",
     "ltlwit.logic.theory.sorts",
@@ -103,9 +103,9 @@ def test_a_formula_that_reaches_the_sat_searches_loads_them() -> None:
     assert status == 0 and "cycle{" in out
     assert {
         "pysat.solvers",
-        "ltlwit.logic.ltl.bounded",
-        "ltlwit.logic.ltl.liveness",
-        "ltlwit.logic.ltl.explore",
+        "ltlwit.logic.ltl.searches.bounded",
+        "ltlwit.logic.ltl.searches.liveness",
+        "ltlwit.logic.ltl.searches.explore",
     } <= loaded
 
 

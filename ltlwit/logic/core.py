@@ -200,7 +200,7 @@ def all_conflicts(
     budget) ends the enumeration as incomplete."""
     from pysat.solvers import Solver
 
-    from ltlwit.logic.ltl.xnf import SOLVER
+    from ltlwit.logic.ltl.encoding.xnf import SOLVER
 
     n = len(parts)
     cores: list[tuple[int, ...]] = []

@@ -146,7 +146,7 @@ def _finite(semantics: str) -> bool:
 def clear_caches() -> None:
     """Forget every memoised rewrite, label universe, evaluator and automaton (they are bounded
     LRU caches anyway; this is for cold-start benchmarks and long-lived processes)."""
-    from ltlwit.logic.ltl import rewrite
+    from ltlwit.logic.ltl.encoding import rewrite
 
     rewrite.clear_memo()
     for table in (_check._LABELS, _check._EVALUATORS, _check._TRANSLATORS):

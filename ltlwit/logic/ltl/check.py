@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget, OutOfTime
 from ltlwit.logic.formula import PAST, TRUE, Formula, conjuncts, postorder
-from ltlwit.logic.ltl.emptiness import accepting_scc
-from ltlwit.logic.ltl.expand import Translator
-from ltlwit.logic.ltl.labels import Labels, make_labels
-from ltlwit.logic.ltl.rewrite import negate
+from ltlwit.logic.ltl.encoding.expand import Translator
+from ltlwit.logic.ltl.encoding.labels import Labels, make_labels
+from ltlwit.logic.ltl.encoding.rewrite import negate
+from ltlwit.logic.ltl.searches.emptiness import accepting_scc
 from ltlwit.logic.trace import Trace
 
 if TYPE_CHECKING:
@@ -214,7 +214,7 @@ def counterexample(formula: Formula, trace: Trace) -> tuple[list[dict[str, bool]
     """A concrete lasso word (full valuations of the formula's and trace's APs) matching `trace`
     and violating `formula`, or None when `holds(formula, trace)` (or a step is unsatisfiable).
     The word's cycle may be a multiple of the trace's cycle."""
-    from ltlwit.logic.ltl.emptiness import accepting_cycle, shortest_path
+    from ltlwit.logic.ltl.searches.emptiness import accepting_cycle, shortest_path
 
     names = dict.fromkeys(formula.aps())
     names.update(dict.fromkeys(trace.aps()))
@@ -250,7 +250,7 @@ def violation(
     witness for that is a word checked on full valuations, where the three-valued pass is exact,
     so this never recurses; its proof of unsatisfiability is as trusted as any Unsat it gives.
     Unknown (the limit) raises `OutOfTime`."""
-    from ltlwit.logic.ltl.rewrite import negate as _not
+    from ltlwit.logic.ltl.encoding.rewrite import negate as _not
     from ltlwit.logic.ltl.solver import solve_builtin
     from ltlwit.logic.result import Sat, Unsat
 

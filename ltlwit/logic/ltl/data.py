@@ -30,8 +30,8 @@ import time
 from ltlwit.logic import stage
 from ltlwit.logic.budget import Budget, Limit, OutOfBudget, Watchdog
 from ltlwit.logic.formula import FALSE, collector_paused
-from ltlwit.logic.ltl.refinement import Refinement
-from ltlwit.logic.ltl.smt_bounded import Bounded, TheoryUnroller
+from ltlwit.logic.ltl.searches.refinement import Refinement
+from ltlwit.logic.ltl.searches.smt_bounded import Bounded, TheoryUnroller
 from ltlwit.logic.result import Result, Unknown, Unsat
 from ltlwit.logic.theory.abstraction import Abstraction
 
@@ -85,8 +85,8 @@ def _portfolio(abstraction: Abstraction, limit: Limit) -> Result:
     """The two procedures in rounds of doubling time, the bounded search first (most
     satisfiable formulas have a short model)."""
     from ltlwit.logic.ltl import finite as finite_traces
-    from ltlwit.logic.ltl.rewrite import simplify
-    from ltlwit.logic.ltl.xnf import step
+    from ltlwit.logic.ltl.encoding.rewrite import simplify
+    from ltlwit.logic.ltl.encoding.xnf import step
     from ltlwit.logic.theory.smt import Encoder
 
     stage.enter("rewriting")

@@ -188,7 +188,7 @@ def finite_part(lasso: Trace, alive: Formula) -> Trace | None:
     lasso, so it satisfies φ. None when no step ends it (not a witness of the guarded
     formula)."""
     from ltlwit.logic.ltl.check import cube_of
-    from ltlwit.logic.ltl.rewrite import simplify
+    from ltlwit.logic.ltl.encoding.rewrite import simplify
     from ltlwit.logic.prop import solve_prop
 
     steps: list[Formula] = []

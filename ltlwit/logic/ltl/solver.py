@@ -33,10 +33,10 @@ from ltlwit.logic import stage
 from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget, OutOfTime, Watchdog
 from ltlwit.logic.formula import FALSE, Formula, collector_paused
 from ltlwit.logic.ltl.check import Prover, holds, labels_for
-from ltlwit.logic.ltl.emptiness import accepting_scc
-from ltlwit.logic.ltl.expand import Translator
-from ltlwit.logic.ltl.labels import MAX_TABLE_APS
-from ltlwit.logic.ltl.rewrite import simplify
+from ltlwit.logic.ltl.encoding.expand import Translator
+from ltlwit.logic.ltl.encoding.labels import MAX_TABLE_APS
+from ltlwit.logic.ltl.encoding.rewrite import simplify
+from ltlwit.logic.ltl.searches.emptiness import accepting_scc
 from ltlwit.logic.ltl.witness import best_word, constant_word, lasso, minimise
 from ltlwit.logic.result import Result, Sat, Unknown, Unsat
 from ltlwit.logic.trace import Trace
@@ -142,10 +142,10 @@ def _search(formula: Formula, prepared: Formula, limit: Limit, end: str | None =
     import (60 ms on the development machine, where pysat also loads the py-aiger it finds;
     20 ms without it) counts against that formula's deadline: the watchdog, started after
     it, stops the searches at once if the deadline passed meanwhile."""
-    from ltlwit.logic.ltl.bounded import Unroller, shortest_loop
-    from ltlwit.logic.ltl.explore import Search, Unsatisfiable
-    from ltlwit.logic.ltl.liveness import Liveness
-    from ltlwit.logic.ltl.xnf import step
+    from ltlwit.logic.ltl.encoding.xnf import step
+    from ltlwit.logic.ltl.searches.bounded import Unroller, shortest_loop
+    from ltlwit.logic.ltl.searches.explore import Search, Unsatisfiable
+    from ltlwit.logic.ltl.searches.liveness import Liveness
 
     started = time.perf_counter()
     if end is None and not prepared.past:
@@ -202,7 +202,7 @@ def _constant_word(prepared: Formula, limit: Limit) -> Trace | None:
     encoding, and C's clauses and variables in it cost the bounded search several amba
     specifications (spec_cl_12: 0.7 s, UNKNOWN with them). When it fails, the explicit search
     asks the same of its first state, as it did before this was asked first."""
-    from ltlwit.logic.ltl.explore import Search
+    from ltlwit.logic.ltl.searches.explore import Search
 
     probe = Search(prepared, limit, encode=False)
     try:

@@ -25,9 +25,9 @@ from ltlwit.logic.assignment import cube
 from ltlwit.logic.budget import Limit, OutOfBudget
 from ltlwit.logic.formula import TICK, Formula, transform
 from ltlwit.logic.ltl.check import TIMED_PASS, Prover, cube_evaluator, cube_of, evaluator, labels_for
-from ltlwit.logic.ltl.emptiness import accepting_cycle, shortest_path
-from ltlwit.logic.ltl.expand import Translator
-from ltlwit.logic.ltl.labels import MAX_TABLE_APS, Labels, Literal
+from ltlwit.logic.ltl.encoding.expand import Translator
+from ltlwit.logic.ltl.encoding.labels import MAX_TABLE_APS, Labels, Literal
+from ltlwit.logic.ltl.searches.emptiness import accepting_cycle, shortest_path
 from ltlwit.logic.trace import Trace
 
 #: Alternative SCC entries tried for a shorter lasso.

@@ -3,7 +3,7 @@ equality holds (unit propagation says so) with one side a variable at an instant
 function's entry, whose value is not known yet, and the other side's value known, the first
 takes that value; an atom whose every value read is known is then decided by the exact
 evaluator (`evaluate`), and what it decides goes back to unit propagation
-(`ltl.smt_bounded.Recorded`).
+(`ltl.searches.smt_bounded.Recorded`).
 
 BLACK's counters (`c = 1.0 & G(wnext(c) = 10.0 * c) & X^84(x = c & G(wnext(x) = x / 10.0) &
 F(x = 1.0))`) are arithmetic once the steps are unrolled: z3, searching for which instant

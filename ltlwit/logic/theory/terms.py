@@ -209,8 +209,8 @@ def reads(term: Term) -> set[int]:
     """The instants relative to the atom's own that it may read: each shift's and each
     variable's (whether an instant exists matters as its values do: `prev(1)`), and through a
     `pre` both its branches (`init` where the call is read, e one instant before): what links
-    a pattern of atoms across instants (`ltl.refinement`) and how far a lasso's values must
-    close (`ltl.smt_bounded`)."""
+    a pattern of atoms across instants (`ltl.searches.refinement`) and how far a lasso's values must
+    close (`ltl.searches.smt_bounded`)."""
     out: set[int] = set()
     stack: list[tuple[Term, int]] = [(term, 0)]
     while stack:

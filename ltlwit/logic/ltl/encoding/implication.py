@@ -16,7 +16,7 @@ promise is never kept — with it, GF(a & F!a) accepted a^ω (the tests caught i
 from __future__ import annotations
 
 from ltlwit.logic.formula import FALSE, TRUE, Formula
-from ltlwit.logic.ltl.labels import Labels
+from ltlwit.logic.ltl.encoding.labels import Labels
 
 MAX_DEPTH = 40
 

@@ -17,8 +17,8 @@ import time
 from ltlwit.logic import stage
 from ltlwit.logic.budget import Limit, OutOfTime
 from ltlwit.logic.formula import TRUE, And, Not, ap
-from ltlwit.logic.ltl.bounded import Unroller
-from ltlwit.logic.ltl.xnf import Step
+from ltlwit.logic.ltl.encoding.xnf import Step
+from ltlwit.logic.ltl.searches.bounded import Unroller
 from ltlwit.logic.result import Result, Sat, Unknown, Unsat
 from ltlwit.logic.theory.abstraction import Abstraction
 from ltlwit.logic.theory.evaluate import table_atoms, value_atom
@@ -64,7 +64,7 @@ class Z3Clauses:
         if mirror:
             from pysat.solvers import Solver
 
-            from ltlwit.logic.ltl.xnf import SOLVER
+            from ltlwit.logic.ltl.encoding.xnf import SOLVER
 
             self.abstract = Solver(name=SOLVER)
         self._bools: dict[int, object] = {}
@@ -412,7 +412,7 @@ class Recorded(Z3Clauses):
         linear one takes 0.2: BLACK's `x > 2.0 - 1.0 / c`, every value of c forced)."""
         from pysat.solvers import Solver
 
-        from ltlwit.logic.ltl.xnf import SOLVER
+        from ltlwit.logic.ltl.encoding.xnf import SOLVER
         from ltlwit.logic.theory.forced import Forced
 
         forced = Forced(self.encoder.sig)

@@ -16,7 +16,7 @@ import time
 from ltlwit.logic import stage
 from ltlwit.logic.budget import Budget, Limit
 from ltlwit.logic.formula import TRUE, And, Formula, Not, ap
-from ltlwit.logic.ltl.smt_bounded import _timed_out, later_passes, with_tables
+from ltlwit.logic.ltl.searches.smt_bounded import _timed_out, later_passes, with_tables
 from ltlwit.logic.result import Result, Sat, Unknown, Unsat
 from ltlwit.logic.theory.abstraction import Abstraction
 from ltlwit.logic.theory.evaluate import value_atom

@@ -21,9 +21,9 @@ from typing import Any, Callable
 
 from ltlwit.logic.budget import CHECK_EVERY, Limit
 from ltlwit.logic.formula import TICK, TRUE, Formula
-from ltlwit.logic.ltl.implication import Implications
-from ltlwit.logic.ltl.labels import Labels
-from ltlwit.logic.ltl.rewrite import negate
+from ltlwit.logic.ltl.encoding.implication import Implications
+from ltlwit.logic.ltl.encoding.labels import Labels
+from ltlwit.logic.ltl.encoding.rewrite import negate
 
 #: (next-state mask, promise mask) -> label
 Terms = dict[tuple[int, int], Any]

@@ -56,9 +56,9 @@ from pysat.solvers import Solver
 
 from ltlwit.logic.budget import Limit, OutOfTime, paced
 from ltlwit.logic.formula import Formula, Or, conjuncts, disjuncts
-from ltlwit.logic.ltl.explore import letter_trace
-from ltlwit.logic.ltl.rewrite import negate
-from ltlwit.logic.ltl.xnf import SOLVER, Step, Xnf, folded
+from ltlwit.logic.ltl.encoding.rewrite import negate
+from ltlwit.logic.ltl.encoding.xnf import SOLVER, Step, Xnf, folded
+from ltlwit.logic.ltl.searches.explore import letter_trace
 from ltlwit.logic.trace import Trace
 
 #: Lengths tried at most, and the most clauses the unrolling may hold (memory).

@@ -54,8 +54,8 @@ from pysat.solvers import Solver
 
 from ltlwit.logic.budget import paced
 from ltlwit.logic.formula import PAST, TICK, Formula, conjuncts, disjuncts
-from ltlwit.logic.ltl.expand import _closure
-from ltlwit.logic.ltl.rewrite import negate
+from ltlwit.logic.ltl.encoding.expand import _closure
+from ltlwit.logic.ltl.encoding.rewrite import negate
 
 if TYPE_CHECKING:
     from ltlwit.logic.budget import Limit

@@ -33,8 +33,8 @@ from typing import Callable, Generator, Iterable, Iterator
 from ltlwit.logic.assignment import cube
 from ltlwit.logic.budget import Limit, OutOfTime, Watchdog, paced
 from ltlwit.logic.formula import Formula, conjuncts
-from ltlwit.logic.ltl.emptiness import accepting_cycle, merge, shortest_path
-from ltlwit.logic.ltl.xnf import SOLVER, Xnf, propagations
+from ltlwit.logic.ltl.encoding.xnf import SOLVER, Xnf, propagations
+from ltlwit.logic.ltl.searches.emptiness import accepting_cycle, merge, shortest_path
 from ltlwit.logic.trace import Trace
 
 #: (obligations, past requests that hold)

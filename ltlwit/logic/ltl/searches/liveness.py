@@ -49,7 +49,7 @@ from typing import Generator
 from pysat.solvers import Solver
 
 from ltlwit.logic.budget import Limit, OutOfTime, paced
-from ltlwit.logic.ltl.xnf import SOLVER, Lit, Step, folded
+from ltlwit.logic.ltl.encoding.xnf import SOLVER, Lit, Step, folded
 
 #: The largest K tried; a satisfiable formula refutes every K, so the stage stops there.
 MAX_K = 32
