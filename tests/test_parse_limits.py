@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import gc
 import io
+import json
+import sys
 import weakref
 
 import pytest
@@ -270,3 +272,36 @@ def test_the_clock_starts_at_the_lines_first_byte() -> None:
     assert first.status == "unknown" and "time budget exhausted" in first.message
     assert first.time_ms >= 10_000
     assert second.status == "sat" and second.time_ms < 5_000
+
+
+@pytest.mark.parametrize("command", ["check", "solve"])
+def test_a_spec_files_parse_reads_the_limits_and_the_other_specs_are_answered(monkeypatch, tmp_path, command) -> None:
+    """A spec file's formulas are parsed under --max-memory (and --timeout) as formula lines are,
+    by `check` and by `solve -F`: the big spec answers UNKNOWN with the reason, and the file's
+    other specs are answered (a malformed one: its parse error at its line; a small one: sat).
+    The memory read says 2 MiB while a text of 100 KB is being parsed, 0.5 MiB otherwise."""
+
+    def resident() -> int:
+        frame = sys._getframe(1)
+        while frame is not None:
+            text = frame.f_locals.get("text")
+            if isinstance(text, str) and len(text) > 10_000:
+                return 2 * MiB
+            frame = frame.f_back
+        return MiB // 2
+
+    monkeypatch.setattr(budget, "resident_bytes", resident)
+    monkeypatch.setattr(budget, "MEMORY_EVERY", 0.0)
+    path = tmp_path / "big.spec"
+    path.write_text(f"big: {TEXT}\nbroken: G (a &\nsmall: G(a -> F b)\n")
+    args = ["--format", "json", "--max-memory", "1"]
+    if command == "check":
+        result = run("check", *args, str(path))
+    else:
+        result = run("solve", "--model", "none", *args, "-F", str(path))
+    big, broken, small = [json.loads(line) for line in result.stdout.splitlines()]
+    assert big["status"] == "unknown", big
+    assert "memory limit of 1 MiB reached while parsing" in json.dumps(big)
+    assert broken["status"] == "error" and broken["line"] == 2, broken
+    assert small["status"] in ("pass", "sat"), small
+    assert result.exit_code == 2

@@ -19,19 +19,29 @@ GuessState = tuple[bool, bool]
 
 def parse(text: str, syntax: str = "auto") -> Formula:
     """One formula; ParseError (a ValueError, with a column and a caret rendering) when it is
-    not one. The syntax layer loads on first use (`ltlwit --help` never loads it)."""
+    not one. The syntax layer loads on first use (`ltlwit --help` never loads it). A parse
+    stopped by the enclosing `deadline_scope` raises its limit (`given_up`)."""
     from ltlwit.logic.syntax import parse_formula
 
-    return parse_formula(text, syntax)
+    try:
+        return parse_formula(text, syntax)
+    except HardLimit as exc:
+        raise given_up(exc) from None
 
 
 def given_up(exc: HardLimit) -> HardLimit:
     """`exc` afresh, for a parse that a `deadline_scope`'s limit stopped: its traceback, and
     through the parse's frames the partial formula and tokens (gigabytes, for a line of tens of
-    megabytes), go to `defer_free`, to be freed after the answer instead of before it."""
+    megabytes), go to `defer_free`, to be freed after the answer instead of before it. An
+    exception given up already is passed on as it is (deferring its short traceback would free
+    the remains deferred before it)."""
+    if getattr(exc, "remains_deferred", False):
+        return exc
     defer_free(exc.__traceback__)
     exc.__traceback__ = None
-    return type(exc)(*exc.args)
+    fresh = type(exc)(*exc.args)
+    fresh.remains_deferred = True  # type: ignore[attr-defined]
+    return fresh
 
 
 def name_warnings(text: str, formula: Formula, syntax: str = "auto") -> tuple[str, ...]:

@@ -236,21 +236,20 @@ class Pipeline:
         warnings: tuple[str, ...] = ()
         if isinstance(item, FormulaItem):
             formula = item.formula
-        elif isinstance(item, SpecItem):
-            from ltlwit.pipeline.verify import as_checked
-
-            try:
-                formula = as_checked(parse(item.text, item.syntax or self.options.syntax), item.holds, item.substitute)
-                warnings = name_warnings(item.text, formula, item.syntax or self.options.syntax)
-            except ValueError as exc:
-                return Answered([self._solution(item, "error", start=start, message="parse error", parse_error=exc)])
         else:
             timeout = self.options.timeout
             try:  # the name warnings within the deadline too: they may read the text again
                 ceiling = (self.options.max_memory << 20) or None
                 with deadline_scope(start + timeout if timeout is not None else None, ceiling):
-                    formula = self.parser.parse(item)
-                    warnings = name_warnings(item.text, formula, self.options.syntax)
+                    if isinstance(item, SpecItem):
+                        from ltlwit.pipeline.verify import as_checked
+
+                        syntax = item.syntax or self.options.syntax
+                        formula = as_checked(parse(item.text, syntax), item.holds, item.substitute)
+                    else:
+                        syntax = self.options.syntax
+                        formula = self.parser.parse(item)
+                    warnings = name_warnings(item.text, formula, syntax)
             except ValueError as exc:  # ParseError, with a caret rendering
                 return Answered([self._solution(item, "error", start=start, message="parse error", parse_error=exc)])
             except HardLimit as exc:  # a multi-megabyte input whose reading took all of --timeout or --max-memory

@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, BinaryIO, Callable, ClassVar, Iterable, Iterator, Sequence
 
+from ltlwit.logic.budget import HardLimit, deadline_scope
 from ltlwit.logic.core import all_conflicts, unsat_core
 from ltlwit.logic.formula import And, Formula, Not
 from ltlwit.logic.result import Result, Sat, Unknown, Unsat
@@ -220,6 +221,7 @@ def _check_file(
     specs = list(read_specs(path, stdin, stdin_name))
     parsed: list[tuple[Spec, Formula | None, SpecResult | None]] = []
     warnings: list[tuple[str, ...]] = []  # each parsed spec's (the pipeline sees formulas, not their text)
+    timeout, ceiling = options.solve.timeout, (options.solve.max_memory << 20) or None
     for spec in specs:
         item = InputItem(spec.formula, spec.file, spec.line)
         if spec.error is None and spec.holds == "finally" and (spec.semantics or options.solve.semantics) != "finite":
@@ -231,14 +233,19 @@ def _check_file(
         if spec.error is not None:
             parsed.append((spec, None, SpecResult(item=item, spec=spec, status="error", message=spec.error)))
             continue
+        # a spec's parse has --timeout and --max-memory of its own: its solve comes later, with
+        # the file's other specs, each on a clock of its own
         try:
-            formula = parse(spec.formula, spec.syntax or options.solve.syntax)
+            with deadline_scope(time.perf_counter() + timeout if timeout is not None else None, ceiling):
+                formula = _as_checked(spec, parse(spec.formula, spec.syntax or options.solve.syntax))
         except ValueError as exc:
             parsed.append(
                 (spec, None, SpecResult(item=item, spec=spec, status="error", message="parse error", parse_error=exc))
             )
             continue
-        formula = _as_checked(spec, formula)
+        except HardLimit as exc:  # a multi-megabyte spec whose reading took all of --timeout or --max-memory
+            parsed.append((spec, None, SpecResult(item=item, spec=spec, status="unknown", message=str(exc))))
+            continue
         problem = _sorts_problem(formula, spec, options.solve)
         if problem is not None:
             parsed.append((spec, None, SpecResult(item=item, spec=spec, status="error", message=problem)))
