@@ -21,7 +21,7 @@ from cli_support import ROOT, ltlwit_command, subprocess_env
 
 from ltlwit.cli.environment import Environment
 from ltlwit.cli.output import SolveText
-from ltlwit.cli.progress import StatusLine
+from ltlwit.cli.progress import StatusLine, _duration
 from ltlwit.cli.status import ExitStatus
 from ltlwit.logic import stage
 from ltlwit.pipeline.answers import Solution
@@ -248,6 +248,17 @@ def test_a_long_name_loses_its_start_and_the_line_fits() -> None:
     text = line.text(line.since + 3.25, 70)
     assert len(text) <= 70 and text.startswith("ltlwit: ...") and "clients.ltl:12: 3.2 s" in text
     assert line.text(line.since + 125, 200).startswith("ltlwit: specs/a/long/path/to/the/clients.ltl:12: 2 min 05 s")
+
+
+def test_durations_are_rounded_not_cut() -> None:
+    assert [_duration(s) for s in (3.25, 59.94, 59.96, 125 - 1e-9, 125.4, 3599.6)] == [
+        "3.2 s",
+        "59.9 s",
+        "1 min 00 s",
+        "2 min 05 s",
+        "2 min 05 s",
+        "60 min 00 s",
+    ]
 
 
 def test_the_stage_names_its_task() -> None:

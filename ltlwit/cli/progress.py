@@ -223,10 +223,11 @@ class StatusLine:
 
 
 def _duration(seconds: float) -> str:
-    """`12.5 s`; past a minute `2 min 05 s`."""
-    if seconds < 60:
+    """`12.5 s`; past a minute `2 min 05 s`. Rounded, both ways: a difference of two clock
+    readings that should be 125 s comes out 124.99999999999 as often as not."""
+    if seconds < 59.95:
         return f"{seconds:.1f} s"
-    minutes, rest = divmod(int(seconds), 60)
+    minutes, rest = divmod(round(seconds), 60)
     return f"{minutes} min {rest:02d} s"
 
 
