@@ -298,7 +298,7 @@ class _Ic3:
         """A fresh activation variable in F_i's solver. Each query's leaves one behind, fixed
         false, and the solver's every call costs time in its number of variables (minisat
         rebuilds its decision heap over all of them): thousands of them made the counters'
-        proofs' 6,000 small calls 90 µs each instead of 20. So the solver is built afresh,
+        proofs' 6,000 small calls 90 µs each instead of 27. So the solver is built afresh,
         its activation variables numbered from `acts_from` again, once they outnumber the
         system's own."""
         if self.spent[i] >= self.sys.acts_from:
@@ -379,8 +379,8 @@ class _Ic3:
         """Is `cube` unreachable in one step from F_level-1 ∧ ¬cube? (True, a sub-cube that
         is too, from the unsat core) or (False, the predecessor's cube; an empty one unless
         `predecessor`: `_generalise` and pushing only ask whether, and most of their calls
-        have a predecessor, whose model, every variable of a solver that grows by one per
-        call, was a quarter of the time of a counter's proof)."""
+        have a predecessor, whose model, every variable of the solver, was a quarter of the
+        time of a counter's proof)."""
         act = self._activation(level - 1)
         s = self.solvers[level - 1]
         s.add_clause([-act] + [-l for l in cube])
