@@ -36,7 +36,7 @@ def engine_answer(
     counts what was spent on it before (parsing, the models)."""
     from ltlwit.logic import ltl
 
-    budget = ltl.Budget(seconds=options.timeout, start=started, memory=(options.max_memory << 20) or None)
+    budget = ltl.Budget(seconds=options.timeout, start=started, memory=options.ceiling)
     if logic == "prop":
         from ltlwit.logic.prop import solve_prop
 

@@ -107,6 +107,16 @@ class SolveOptions:
             raise ValueError("the memory ceiling must be a number of MiB (0: none)")
 
     @property
+    def ceiling(self) -> int | None:
+        """`max_memory` in bytes; None for no ceiling."""
+        return (self.max_memory << 20) or None
+
+    def deadline(self, start: float) -> float | None:
+        """When `timeout` runs out for a formula whose clock started at `start` (a
+        `time.perf_counter()` reading); None without a timeout."""
+        return start + self.timeout if self.timeout is not None else None
+
+    @property
     def beam_width(self) -> int:
         if self.beam is not None:
             return self.beam

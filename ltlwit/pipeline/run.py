@@ -237,10 +237,8 @@ class Pipeline:
         if isinstance(item, FormulaItem):
             formula = item.formula
         else:
-            timeout = self.options.timeout
             try:  # the name warnings within the deadline too: they may read the text again
-                ceiling = (self.options.max_memory << 20) or None
-                with deadline_scope(start + timeout if timeout is not None else None, ceiling):
+                with deadline_scope(self.options.deadline(start), self.options.ceiling):
                     if isinstance(item, SpecItem):
                         from ltlwit.pipeline.verify import as_checked
 
@@ -492,7 +490,7 @@ class Pipeline:
         from ltlwit.logic.core import fine_core, top_conjuncts, unsat_core
 
         started = start - p.spent
-        deadline = started + opts.timeout if opts.timeout is not None else None
+        deadline = opts.deadline(started)
         written = _written(p.item.text, p.formula)
         parts = tuple(f for _, _, f in written) if written is not None else top_conjuncts(p.formula)
 

@@ -221,7 +221,6 @@ def _check_file(
     specs = list(read_specs(path, stdin, stdin_name))
     parsed: list[tuple[Spec, Formula | None, SpecResult | None]] = []
     warnings: list[tuple[str, ...]] = []  # each parsed spec's (the pipeline sees formulas, not their text)
-    timeout, ceiling = options.solve.timeout, (options.solve.max_memory << 20) or None
     for spec in specs:
         item = InputItem(spec.formula, spec.file, spec.line)
         if spec.error is None and spec.holds == "finally" and (spec.semantics or options.solve.semantics) != "finite":
@@ -236,7 +235,7 @@ def _check_file(
         # a spec's parse has --timeout and --max-memory of its own: its solve comes later, with
         # the file's other specs, each on a clock of its own
         try:
-            with deadline_scope(time.perf_counter() + timeout if timeout is not None else None, ceiling):
+            with deadline_scope(options.solve.deadline(time.perf_counter()), options.solve.ceiling):
                 formula = _as_checked(spec, parse(spec.formula, spec.syntax or options.solve.syntax))
         except ValueError as exc:
             parsed.append(
@@ -446,7 +445,7 @@ def _redundancy(
         elif isinstance(verdict, Unknown):
             results[i] = replace(results[i], redundancy="undecided")
         else:
-            core = unsat_core([*others, Not(formula)], decide, _expiry(start, solve.timeout))
+            core = unsat_core([*others, Not(formula)], decide, _expiry(solve.deadline(start)))
             results[i] = replace(
                 results[i],
                 redundancy="redundant",
@@ -543,7 +542,7 @@ def _scenario(
             counterexample=verdict.witness,
             message="expected implied, but a trace the requirements allow violates it" + apart,
         )
-    core = unsat_core([*requirements, asked], decide, _expiry(start, solve.timeout))
+    core = unsat_core([*requirements, asked], decide, _expiry(solve.deadline(start)))
     named = tuple(specs[m] for m in core.members if m < len(requirements))
     names = ", ".join(s.cited for s in named)
     proven = "" if core.minimal else " (not proven minimal)"
@@ -581,10 +580,9 @@ def _scenario(
     )
 
 
-def _expiry(start: float, timeout: float | None) -> Callable[[], bool]:
-    """Whether a question's `--timeout`, counted from `start`, is spent (a core's or an
+def _expiry(deadline: float | None) -> Callable[[], bool]:
+    """Whether a question's `--timeout` (its `deadline`) is spent (a core's or an
     enumeration's stop)."""
-    deadline = start + timeout if timeout is not None else None
     return lambda: deadline is not None and time.perf_counter() >= deadline
 
 
@@ -739,7 +737,7 @@ def _vacuity(
         return ConjunctionResult(item=item, status="error", count=len(formulas), message=str(exc)), results
     elapsed = round((time.perf_counter() - start) * 1000.0, 3)
     if isinstance(verdict, Unsat):
-        expired = _expiry(start, options.timeout)
+        expired = _expiry(options.deadline(start))
         core = unsat_core(formulas, decide, expired)
         conflict = tuple(results[conjuncts[m][0]].spec for m in core.members)
         names = ", ".join(spec.cited + (f' "{spec.note}"' if spec.note else "") for spec in conflict)
