@@ -17,9 +17,11 @@ streaming calls (`Solver.solve_many`, `Solver.check`) never raise for one bad in
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import io
 import os
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, BinaryIO, Iterable, Iterator, Mapping, Sequence
 
@@ -36,7 +38,7 @@ from ltlwit.pipeline.parsing import InputParser
 if TYPE_CHECKING:  # `check`'s: the spec files' layer loads when specs are checked
     from ltlwit.logic.theory.sorts import Declarations
     from ltlwit.specs.baseline import Entry
-    from ltlwit.specs.run import ConjunctionResult, SpecResult
+    from ltlwit.specs.run import ConjunctionResult, Decided, SpecResult
 
 __all__ = ["CheckReport", "Solution", "Solver", "check", "parse", "solve", "verify"]
 
@@ -175,26 +177,39 @@ class Solver:
         redundancy: bool = False,
         baseline: Sequence[Entry] = (),
         all_cores: bool = False,
-    ) -> Iterator[SpecResult | ConjunctionResult]:
+        fire: bool | None = None,
+        budget: float | None = None,
+        progress: bool = False,
+    ) -> Iterator[SpecResult | ConjunctionResult | Decided]:
         """The results of spec files (see `check`), lazily, file by file; the path `-` reads
         `stdin`. `jobs` > 1: that many worker processes answer the specs and their vacuity
-        questions (each with its own models, loaded once); results still come in file order."""
+        questions (each with its own models, loaded once); results still come in file order.
+        `fire`: witnesses that make each requirement's trigger fire (None: FRET exports').
+        `budget`: seconds for the whole run (each question within what is left of it).
+        `progress`: also a `Decided` per spec as soon as its own verdict is decided."""
         from ltlwit.specs.run import CheckOptions, check_files
 
-        options = CheckOptions(self.options, vacuity, consistency, redundancy, tuple(baseline), all_cores)
-        if jobs <= 1:
-            yield from check_files(paths, options, self.pipeline, stdin, stdin_name)
-            return
-        from ltlwit.pipeline.parallel import Pool
-        from ltlwit.specs.run import CheckWork
+        solve, kept = self.options, self.pipeline.options
+        if budget is not None:
+            solve = dataclasses.replace(solve, until=time.perf_counter() + budget)
+            self.pipeline.options = dataclasses.replace(kept, until=solve.until)
+        options = CheckOptions(
+            solve, vacuity, consistency, redundancy, tuple(baseline), all_cores, fire=fire, progress=progress
+        )
+        try:
+            if jobs <= 1:
+                yield from check_files(paths, options, self.pipeline, stdin, stdin_name)
+                return
+            from ltlwit.pipeline.parallel import Pool
+            from ltlwit.specs.run import CheckWork
 
-        with Pool(
-            jobs, CheckWork, (self.options,), spawn=self.pipeline.uses_models, notify=self.pipeline.notify
-        ) as pool:
-            try:
-                yield from check_files(paths, options, self.pipeline, stdin, stdin_name, pool)
-            finally:
-                self.pipeline.model_failed |= pool.model_failed
+            with Pool(jobs, CheckWork, (solve,), spawn=self.pipeline.uses_models, notify=self.pipeline.notify) as pool:
+                try:
+                    yield from check_files(paths, options, self.pipeline, stdin, stdin_name, pool)
+                finally:
+                    self.pipeline.model_failed |= pool.model_failed
+        finally:
+            self.pipeline.options = kept
 
     def _item(self, formula: Formula | str, line: int = 1) -> InputItem:
         if isinstance(formula, Formula):
@@ -346,15 +361,18 @@ def check(
     redundancy: bool = False,
     timeout: float | None = 30.0,
     model: str = "auto",
+    fire: bool | None = None,
+    budget: float | None = None,
     **options: object,
 ) -> CheckReport:
     """Check a spec file (a path: text, or TOML by its `.toml` suffix) or spec lines (`name:
     formula  # expect: unsat`, as in a file) against their expectations, as `ltlwit check`
-    does; `vacuity`, `consistency` and `redundancy` add its checks of the specs together. Other
+    does; `vacuity`, `consistency` and `redundancy` add its checks of the specs together,
+    `fire` witnesses in which requirements fire, `budget` a limit on the whole check. Other
     `options` are `Solver`'s."""
     solver = Solver(model=model, timeout=timeout, **options)  # type: ignore[arg-type]
-    together = dict(consistency=consistency, redundancy=redundancy)
+    together = dict(consistency=consistency, redundancy=redundancy, fire=fire, budget=budget)
     if isinstance(path_or_lines, (str, os.PathLike)):
-        return CheckReport(list(solver.check([os.fspath(path_or_lines)], vacuity, **together)))
+        return CheckReport(list(solver.check([os.fspath(path_or_lines)], vacuity, **together)))  # type: ignore[arg-type]
     lines = io.BytesIO("".join(line.rstrip("\n") + "\n" for line in path_or_lines).encode("utf-8"))
-    return CheckReport(list(solver.check(["-"], vacuity, lines, stdin_name="<lines>", **together)))
+    return CheckReport(list(solver.check(["-"], vacuity, lines, stdin_name="<lines>", **together)))  # type: ignore[arg-type]

@@ -164,7 +164,7 @@ def test_redundant_requirements_fail_the_gate(tmp_path) -> None:
     path.write_text("mutex: G !(g1 & g2)\nstrong: G !g1\nlive: G F r\nnever: F(g1 & g2)   # expect: forbidden\n")
     result = run("check", "--redundancy", str(path))
     assert result.exit_code == 1
-    assert f"  REDUNDANT implied by strong ({path}:2)" in result.stdout.splitlines()
+    assert f"  REDUNDANT mutex ({path}:1): implied by strong ({path}:2)" in result.stdout.splitlines()
     assert result.stdout.splitlines()[-1].endswith("; redundancy: 1 redundant, 0 undecided")
     assert run("check", str(path)).exit_code == 0
     junit = tmp_path / "r.xml"

@@ -17,11 +17,12 @@ from ltlwit.logic.result import Sat, Unknown, Unsat
 from ltlwit.logic.syntax import parse_formula
 from ltlwit.pipeline.checking import engine_answer
 from ltlwit.pipeline.options import SolveOptions
+from ltlwit.specs.decider import Decider
 from ltlwit.specs.vacuity import check_spec, occurrences
 
-
-def decide(formula: Formula):
-    return engine_answer(formula, "ltl" if formula.temporal else "prop", SolveOptions())[0]
+#: Each spec set's questions, by the check's own decision procedure (no witnesses carried over:
+#: its cache keys are the questions, which differ per set).
+decide = Decider(SolveOptions())
 
 
 def test_occurrences_and_polarity() -> None:
@@ -74,7 +75,7 @@ def test_propositional_vacuity_matches_the_definition(specs: list[Formula]) -> N
     if not any(evaluate(And(*specs), dict(zip("abc", bits))) for bits in itertools.product((False, True), repeat=3)):
         return  # jointly unsatisfiable: reported instead of vacuity (tested below)
     for which in range(len(specs)):
-        findings = check_spec(specs, which, decide)
+        findings = check_spec(specs, which, decide).findings
         assert not any(f.undecided for f in findings)
         assert {(f.occurrence.index, f.value) for f in findings} == brute_vacuous(specs, which)
 
@@ -97,7 +98,9 @@ def test_ltl_trigger_excluded_by_another_spec(tmp_path) -> None:
     assert parse_formula(finding["implied"]) is parse_formula("G(req -> F 0)")
     assert (quiet["vacuity"], liveness["vacuity"]) == ("clean", "clean")
     text = run("check", "--vacuity", str(path)).stdout
-    assert "  VACUOUS occurrence 1 of 'grant' can be false: the specs imply G(req -> F(0))" in text
+    assert (
+        f"  VACUOUS response ({path}:1): occurrence 1 of 'grant' can be false: the specs imply G(req -> F(0))" in text
+    )
     assert text.splitlines()[-1].endswith("; vacuity: 1 vacuous, 0 undecided")
 
 
@@ -113,14 +116,16 @@ def test_jointly_unsatisfiable_specs_fail_without_vacuity_findings(tmp_path) -> 
     path.write_text("p: G a\nq: F !a\n")
     result = run("check", "--vacuity", str(path))
     assert result.exit_code == 1
-    assert result.stdout.startswith(f"FAIL (all 2 specs of {path} together): jointly unsatisfiable")
+    lines = result.stdout.splitlines()
+    assert [line.split()[:2] for line in lines[:2]] == [["PASS", "p"], ["PASS", "q"]]  # each spec's own, first
+    assert lines[2].startswith(f"FAIL (all 2 specs of {path} together): jointly unsatisfiable")
     assert "VACUOUS" not in result.stdout
     assert result.stdout.splitlines()[-1].endswith("; 1 file whose specs contradict each other")
     assert run("check", str(path)).exit_code == 0  # each is satisfiable on its own
 
 
 def test_undecided_questions_are_reported_and_never_clean(tmp_path, monkeypatch) -> None:
-    import ltlwit.specs.run as check_run
+    import ltlwit.specs.decider as check_run
 
     def budget_runs_out(formula, logic, options):
         if formula.op == "&" and formula.children[1].op == "!":  # a vacuity question C & !s[o := v]
@@ -144,7 +149,7 @@ def test_questions_share_the_witnesses_found(monkeypatch) -> None:
     """Most vacuity questions are satisfied by a trace found for an earlier one: the engine is
     asked far fewer times than there are questions, and the findings are the same as when each
     question is solved on its own."""
-    import ltlwit.specs.run as spec_run
+    import ltlwit.specs.decider as spec_run
 
     specs = [
         parse_formula(f)
@@ -159,9 +164,9 @@ def test_questions_share_the_witnesses_found(monkeypatch) -> None:
     monkeypatch.setattr(spec_run, "engine_answer", counted)
 
     def findings() -> list[list[tuple[str, int, bool]]]:
-        decide = spec_run._memo(SolveOptions())
+        decide = Decider(SolveOptions())
         return [
-            [(f.occurrence.ap, f.occurrence.nth, f.value) for f in check_spec(specs, i, decide)]
+            [(f.occurrence.ap, f.occurrence.nth, f.value) for f in check_spec(specs, i, decide).findings]
             for i in range(len(specs))
         ]
 
@@ -181,7 +186,7 @@ def test_questions_asked_of_subsets_give_the_findings_of_the_whole(specs: list[F
     violate them: the findings are those of asking every question of all specs at once."""
     import ltlwit.specs.vacuity as vacuity
 
-    if not isinstance(decide(And(*specs)), Sat):
+    if not isinstance(Decider(SolveOptions())(And(*specs)), Sat):
         return  # jointly unsatisfiable or undecided: no vacuity questions
     whole = vacuity._conjoined
 
@@ -192,7 +197,10 @@ def test_questions_asked_of_subsets_give_the_findings_of_the_whole(specs: list[F
         vacuity._conjoined = conjoined
         try:
             return [
-                {(f.occurrence.index, f.value, f.undecided) for f in check_spec(specs, i, decide)}
+                {
+                    (f.occurrence.index, f.value, f.undecided)
+                    for f in check_spec(specs, i, Decider(SolveOptions())).findings
+                }
                 for i in range(len(specs))
             ]
         finally:
@@ -204,7 +212,7 @@ def test_questions_asked_of_subsets_give_the_findings_of_the_whole(specs: list[F
 def test_a_vacuous_trigger_is_proved_without_the_other_clients(monkeypatch) -> None:
     """The 4-client arbiter: each response's request is vacuous (its fairness spec forces it),
     proved on the specs that share its APs, never on the conjunction of all sixteen."""
-    import ltlwit.specs.run as spec_run
+    import ltlwit.specs.decider as spec_run
 
     n = 4
     specs = [
@@ -221,8 +229,8 @@ def test_a_vacuous_trigger_is_proved_without_the_other_clients(monkeypatch) -> N
         return engine_answer(formula, logic, options, *rest, **named)
 
     monkeypatch.setattr(spec_run, "engine_answer", recorded)
-    decide = spec_run._memo(SolveOptions())
-    responses = [check_spec(specs, 1 + i, decide) for i in range(n)]
+    decide = Decider(SolveOptions())
+    responses = [check_spec(specs, 1 + i, decide).findings for i in range(n)]
     assert [[(f.occurrence.ap, f.undecided) for f in found] for found in responses] == [
         [(f"r{i}", False)] for i in range(n)
     ]

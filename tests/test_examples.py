@@ -36,7 +36,10 @@ def test_arbiter_specs_pass_the_ci_gate_in_both_formats(tmp_path) -> None:
 def test_vacuous_example_is_flagged() -> None:
     result = run("check", "--vacuity", str(EXAMPLES / "vacuous.spec"))
     assert result.exit_code == 1
-    assert "  VACUOUS occurrence 1 of 'grant' can be false: the specs imply G(req -> F(0))" in result.stdout
+    assert (
+        f"  VACUOUS response ({EXAMPLES / 'vacuous.spec'}:3): occurrence 1 of 'grant' can be false: "
+        "the specs imply G(req -> F(0))" in result.stdout
+    )
     assert run("check", str(EXAMPLES / "vacuous.spec")).exit_code == 0  # every spec is satisfiable
 
 

@@ -15,12 +15,12 @@ import click
 from ltlwit.cli.choices import FORMATS
 from ltlwit.cli.environment import Environment, OutputClosed, OutputFailed
 from ltlwit.cli.jobs import jobs_option
-from ltlwit.cli.options import make_solver, quiet_option, solve_options, syntax_option
+from ltlwit.cli.options import Number, make_solver, quiet_option, solve_options, syntax_option
 from ltlwit.cli.output import Printer
 from ltlwit.cli.status import ExitStatus, exit_status, worst
 from ltlwit.pipeline.answers import plural
-from ltlwit.specs.report import finding_text, junit_xml, record, redundancy_text, witness_text
-from ltlwit.specs.run import ConjunctionResult, SpecResult
+from ltlwit.specs.report import finding_text, junit_xml, record, redundancy_text, unchecked_text, witness_text
+from ltlwit.specs.run import ConjunctionResult, Decided, SpecResult
 
 _COLORS = {
     "PASS": "green",
@@ -100,6 +100,21 @@ _COLORS = {
     help="Write the findings that the spec files do not acknowledge to FILE, for --baseline; they do "
     "not fail this run.",
 )
+@click.option(
+    "--fire/--no-fire",
+    default=None,
+    help="Witnesses in which each requirement's trigger fires (G(t -> ...): t at some instant; a FRET "
+    "requirement's mode and condition), where the requirement allows it, else saying that it cannot "
+    "fire. Default: for FRET exports.",
+)
+@click.option(
+    "--budget",
+    type=Number(min=0, min_open=True),
+    metavar="SECONDS",
+    help="Seconds for the whole run: each question gets what is left of it when its --timeout would end "
+    "later, and those asked once it is spent are UNKNOWN (undecided); a file's joint verdict is asked "
+    "before its vacuity and redundancy questions.",
+)
 @functools.partial(solve_options, timeout=30.0)
 @quiet_option
 @jobs_option
@@ -117,6 +132,8 @@ def check(
     all_cores: bool,
     baseline_file: str | None,
     write_baseline: str | None,
+    fire: bool | None,
+    budget: float | None,
     jobs: int,
     **options: object,
 ) -> ExitStatus:
@@ -169,12 +186,19 @@ def check(
         redundancy=redundancy,
         baseline=baseline,
         all_cores=all_cores,
+        fire=fire,
+        budget=budget,
+        progress=fmt == "text",
     )
     with (
         printer.status_line(solver.options.timeout) if live else contextlib.nullcontext(),
         contextlib.closing(checking) as checked,
     ):
         for result in checked:
+            if isinstance(result, Decided):  # a spec's own verdict, its file's joint checks to come
+                if not stopped:
+                    show(lambda: printer.emit_early(result.result))
+                continue
             results.append(result)
             status = worst(status, exit_status(result))
             if isinstance(result, SpecResult) and result.findings_failed and not write_baseline:
@@ -222,6 +246,18 @@ class CheckPrinter(Printer):
         super().__init__(env)
         self.counts: Counter[str] = Counter()
         self._together: set[tuple[str, str]] = set()  # (file, status): files counted, not projects
+        #: The specs whose own verdict was printed early (`emit_early`), with the status shown.
+        self._shown: dict[tuple[str, int, str | None], str] = {}
+
+    def emit_early(self, result: SpecResult) -> None:
+        """A spec's own verdict, printed as soon as it is decided; what the file's joint checks
+        add comes with `emit`."""
+        self._shown[_key(result.spec)] = result.status
+        with self.answering(result):
+            self.warn(result)
+            if result.status == "error":
+                self.problem(result)
+            self.render(result)
 
     def emit(self, result: SpecResult | ConjunctionResult) -> None:
         if isinstance(result, SpecResult):
@@ -230,6 +266,10 @@ class CheckPrinter(Printer):
             self.counts["redundancy:" + (result.redundancy or "")] += 1
             self.counts["acknowledged"] += len(result.acknowledged)
             self.counts["stale"] += len(result.stale)
+            if self._shown.get(_key(result.spec)) == result.status:
+                with self.answering(result):
+                    self.render_findings(result)
+                return
         elif (result.item.file, result.status) not in self._together:
             self._together.add((result.item.file, result.status))
             self.counts["together:" + result.status] += 1
@@ -241,6 +281,10 @@ class CheckPrinter(Printer):
 
     def render(self, result: SpecResult | ConjunctionResult) -> None:
         raise NotImplementedError
+
+    def render_findings(self, result: SpecResult) -> None:
+        """What the joint checks found about a spec whose verdict was printed already."""
+        return None
 
     def summary(self) -> None:
         return None
@@ -267,18 +311,31 @@ class CheckText(CheckPrinter):
                 self.data(f"  {self._status_word('FIX', 'yellow')} remove {_names(specs)}")
             return
         spec = result.spec
-        label = spec.name + f" ({spec.where})" if spec.name else spec.where
-        self.data(f"{self._status_word(word, _COLORS[word])} {label}: {self._detail(result)}")
+        self.data(f"{self._status_word(word, _COLORS[word])} {spec.cited}: {self._detail(result)}")
+        self._findings(result, "")
+
+    def render_findings(self, result: SpecResult) -> None:
+        self._findings(result, f"{result.spec.cited}: ")
+
+    def _findings(self, result: SpecResult, whose: str) -> None:
+        """Its findings, each on a line of its own, under its spec's line (`whose` empty) or
+        under its file's joint line, naming the spec."""
         for f in result.findings:
-            self._finding("UNDECIDED" if f.undecided else "VACUOUS", finding_text(f), f.key in result.acknowledged)
+            self._finding(
+                "UNDECIDED" if f.undecided else "VACUOUS", whose + finding_text(f), f.key in result.acknowledged
+            )
+        if result.unchecked:
+            self._finding("UNDECIDED", whose + unchecked_text(result), False)
         if result.redundancy in ("redundant", "undecided"):
             self._finding(
                 "REDUNDANT" if result.redundancy == "redundant" else "UNDECIDED",
-                redundancy_text(result),
+                whose + redundancy_text(result),
                 result.finding_keys[-1] in result.acknowledged,
             )
         for ack in result.stale:
-            self.data(f"  {self._status_word('STALE', _COLORS['STALE'])} acknowledgment {ack!r}: no such finding")
+            self.data(
+                f"  {self._status_word('STALE', _COLORS['STALE'])} {whose}acknowledgment {ack!r}: no such finding"
+            )
 
     def _finding(self, tag: str, text: str, acknowledged: bool) -> None:
         if acknowledged:
@@ -332,6 +389,10 @@ def _trace(spec, witness) -> str | None:
 
         return activities_text(witness)
     return witness_text(witness)
+
+
+def _key(spec) -> tuple[str, int, str | None]:
+    return spec.file, spec.line, spec.name
 
 
 def _names(specs) -> str:

@@ -13,6 +13,7 @@ from ltlwit.cli.output import Printer, stdout_console
 from ltlwit.cli.status import ExitStatus, exit_status, worst
 from ltlwit.pipeline.answers import Answer
 from ltlwit.pipeline.inputs import InputItem, has_inputs, read_inputs
+from ltlwit.pipeline.options import SolveOptions
 
 if TYPE_CHECKING:  # loads in `make_solver`: `--help` and `verify` need no solver
     from ltlwit.api import Solver
@@ -331,45 +332,52 @@ def inputs(
     arguments: Iterable[str],
     files: Iterable[str],
     stdin: BinaryIO | None = None,
-    max_memory: int = 0,
+    options: SolveOptions | None = None,
 ) -> Iterator[InputItem]:
     """The command's inputs (arguments, -F files, piped stdin, read from `stdin` when given);
-    none at all is a usage error. `max_memory`: `--max-memory` in MiB (0: none), under which a
-    line too big to parse is refused as it is read (`ltlwit.pipeline.inputs.refusal`)."""
+    none at all is a usage error. `options`: the run's, under which a spec file is read (its
+    specs parsed with their syntax, limits and sorts) and a line too big to parse under
+    `--max-memory` is refused as it is read (`ltlwit.pipeline.inputs.refusal`)."""
     env = Environment.of(ctx)
     arguments, files = list(arguments), list(files)
     if not has_inputs(arguments, files, env.stdin_isatty):
         raise click.UsageError("no input: give formulas as arguments, with -F FILE, or on stdin", ctx)
-    memory = (max_memory << 20) or None
-    return read_inputs(arguments, files, stdin or env.stdin, env.stdin_isatty, spec_items, memory)
+    options = options or SolveOptions(max_memory=0)
+    return read_inputs(
+        arguments, files, stdin or env.stdin, env.stdin_isatty, lambda path: spec_items(path, options), options.ceiling
+    )
 
 
-def spec_items(path: str) -> Iterator[InputItem] | None:
+def spec_items(path: str, options: SolveOptions) -> Iterator[InputItem] | None:
     """The specs of a spec file (`*.spec`, `*.toml`, a FRET export) as inputs, each named, read
-    as its file says (`ltlwit.specs.files`); None for any other file: one formula a line."""
+    as `check` reads the file (`ltlwit.specs.reading`: parsed with its syntax, where it holds,
+    its constants, the file's one reading of its names, a `one-event` file's activities); None
+    for any other file: one formula a line."""
     from ltlwit.pipeline.inputs import SpecItem
 
     if not path.endswith((".spec", ".toml", ".json")):
         return None
-    from ltlwit.specs.files import is_spec_file, read_specs
+    from ltlwit.specs.files import is_spec_file
+    from ltlwit.specs.reading import read_file, spec_inputs
 
     if not is_spec_file(path):
         return None
     return (
         SpecItem(
-            text=s.formula,
-            file=s.file,
-            line=s.line,
-            error=s.error,
-            name=s.name,
-            holds=s.holds,
-            substitute=s.substitute,
-            semantics=s.semantics,
-            declarations=s.declarations,
-            syntax=s.syntax,
-            one_event=s.one_event,
+            text=p.spec.formula,
+            file=p.spec.file,
+            line=p.spec.line,
+            error=p.problem,
+            name=p.spec.name,
+            formula=formula,
+            semantics=p.spec.semantics,
+            declarations=p.spec.declarations,
+            warnings=p.warnings,
+            parse_error=p.parse_error,
+            unknown=p.unknown,
+            one_event=p.spec.one_event or options.one_event,
         )
-        for s in read_specs(path)
+        for p, formula in spec_inputs(read_file(path, options), options.one_event)
     )
 
 

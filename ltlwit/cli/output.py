@@ -290,7 +290,7 @@ class SolvePrinter(Printer):
 
 class SolveText(SolvePrinter):
     def render(self, solution: Solution) -> None:
-        if solution.status == "sat" and self.activities:
+        if solution.status == "sat" and (self.activities or getattr(solution.item, "one_event", False)):
             from ltlwit.logic.declare import activities_text
 
             self.data(activities_text(solution.witness))

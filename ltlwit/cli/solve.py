@@ -129,7 +129,7 @@ def solve(
     env.kept.append(solver)  # its remembered formulas are not freed one by one at the end
     try:
         if jobs == 1:  # (with --jobs the engine works in worker processes: no status line)
-            items = shard_of(inputs(ctx, formulas, files, max_memory=solver.options.max_memory), shard)
+            items = shard_of(inputs(ctx, formulas, files, options=solver.options), shard)
             report = None
             if html:
                 from ltlwit.cli.html_report import HtmlReport
@@ -151,7 +151,7 @@ def solve(
                     status = worst(status, ExitStatus.ERROR)
             model_failed = solver.model_failed
         else:
-            items = shard_of(inputs(ctx, formulas, files, own_stdin(env.stdin), solver.options.max_memory), shard)
+            items = shard_of(inputs(ctx, formulas, files, own_stdin(env.stdin), solver.options), shard)
             uses_models = solver.pipeline.uses_models
             status, model_failed = run_jobs(
                 jobs,

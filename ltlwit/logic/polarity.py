@@ -12,9 +12,10 @@ a time; the fine unsat core (`ltlwit.logic.core`) weakens many occurrences at on
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Mapping
+from dataclasses import dataclass
+from typing import Mapping, Sequence
 
-from ltlwit.logic.formula import FALSE, TRUE, Formula
+from ltlwit.logic.formula import FALSE, TRUE, Formula, transform
 
 #: +1 positive, -1 negative, 0 both (under `<->` or `xor`).
 Polarity = int
@@ -89,3 +90,39 @@ def replace_many(formula: Formula, values: Mapping[int, Formula]) -> Formula:
                 offset += child.size
             stack.extend(reversed(entries))
     return built[0]
+
+
+@dataclass(frozen=True)
+class Parts:
+    """A formula made by putting parts into a template: the proposition `slots[k]` of
+    `template`, wherever it occurs, stands for `parts[k]`. A FRET requirement is made so (its
+    template filled with the condition, response, stop condition and mode its author wrote,
+    some of them several times, some under `!`): its occurrences are the parts', and replacing
+    one replaces it in every copy the template makes."""
+
+    template: Formula
+    slots: tuple[str, ...]
+    parts: tuple[Formula, ...]
+    #: What each part is, for people (FRET's "condition", "response"...).
+    labels: tuple[str, ...] = ()
+
+    def formula(self, parts: Sequence[Formula] | None = None) -> Formula:
+        """The template filled with `parts` (default: its own)."""
+        table = dict(zip(self.slots, self.parts if parts is None else parts))
+
+        def fill(node: Formula, kids: tuple[Formula, ...]) -> Formula:
+            if node.op == "ap" and node.name in table:
+                return table[node.name]  # type: ignore[index]
+            return node if all(k is c for k, c in zip(kids, node.children)) else Formula(node.op, kids, node.name)
+
+        return transform(self.template, fill)
+
+    def polarity(self, slot: int) -> Polarity:
+        """The polarity of the template's copies of part `slot`: +1 or -1 where all of them have
+        it, 0 where they differ (FRET's `H(!cond) | (... cond ...)`) or one is under `<->`."""
+        found = {
+            p
+            for node, p in zip(self.template.walk(), polarities(self.template))
+            if node.op == "ap" and node.name == self.slots[slot]
+        }
+        return found.pop() if len(found) == 1 else 0

@@ -34,9 +34,15 @@ def engine_answer(
     with the same `holds` before returning, and Spot's is checked here by ltlwit's checker.
     `started`: when the input's clock started (`time.perf_counter()`), so that `--timeout`
     counts what was spent on it before (parsing, the models)."""
+    import time
+
     from ltlwit.logic import ltl
 
-    budget = ltl.Budget(seconds=options.timeout, start=started, memory=options.ceiling)
+    start = time.perf_counter() if started is None else started
+    deadline = options.deadline(start)
+    budget = ltl.Budget(
+        seconds=None if deadline is None else max(0.0, deadline - start), start=start, memory=options.ceiling
+    )
     if logic == "prop":
         from ltlwit.logic.prop import solve_prop
 

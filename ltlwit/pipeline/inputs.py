@@ -111,17 +111,21 @@ class FormulaItem(InputItem):
 
 @dataclass(frozen=True, kw_only=True)
 class SpecItem(InputItem):
-    """A spec of a spec file given to `solve -F` (`ltlwit.specs.files.Spec`): its text is read
-    as its file says (`syntax`), where it holds (`holds`: `pipeline.verify.as_checked`), with its
-    constants, semantics and sorts; `name` names it in the answers."""
+    """A question about a spec of a spec file (`solve -F FILE.spec`, and `check`'s own), read as
+    its file reads it (`ltlwit.specs.reading`): `formula` parsed already, where it holds, with
+    its constants and its file's activities, `declarations` the file's one reading of its
+    names; or why it has none: `error`, `parse_error` (with its caret), `unknown` (its parse
+    ran out of time or memory). `name` names it in the answers."""
 
     name: str | None = None
-    holds: str | None = None
-    substitute: tuple[tuple[str, str], ...] = ()
+    formula: Formula | None = None
     semantics: str | None = None
     declarations: Declarations | None = None
-    syntax: str | None = None
-    #: Its file reads traces as one activity per instant (`--one-event`).
+    warnings: tuple[str, ...] = ()
+    parse_error: ValueError | None = field(default=None, compare=False)
+    unknown: str | None = None
+    #: Its file reads traces as one activity per instant (`one-event`): its witnesses are
+    #: activity sequences.
     one_event: bool = False
 
 

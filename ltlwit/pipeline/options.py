@@ -48,6 +48,9 @@ class SolveOptions:
     #: Seconds per formula, from reading it to its answer (None: no limit): parsing, the models'
     #: share, checking candidates and the engine; past it the answer is UNKNOWN.
     timeout: float | None = None
+    #: When the whole run must have ended (a `time.perf_counter()` reading: `check --budget`),
+    #: whatever is left of a formula's `timeout`; None: no such end.
+    until: float | None = None
     #: MiB of resident memory past which the engine gives up on a formula (UNKNOWN, with the
     #: reason) instead of being killed; 0: no ceiling.
     max_memory: int = field(default_factory=default_max_memory)
@@ -113,8 +116,12 @@ class SolveOptions:
 
     def deadline(self, start: float) -> float | None:
         """When `timeout` runs out for a formula whose clock started at `start` (a
-        `time.perf_counter()` reading); None without a timeout."""
-        return start + self.timeout if self.timeout is not None else None
+        `time.perf_counter()` reading), or the run ends (`until`) if that is sooner; None
+        without either."""
+        own = start + self.timeout if self.timeout is not None else None
+        if self.until is None:
+            return own
+        return self.until if own is None else min(own, self.until)
 
     @property
     def beam_width(self) -> int:

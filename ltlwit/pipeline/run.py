@@ -43,7 +43,7 @@ from ltlwit.pipeline.coreform import MAX_MODEL_INPUT, to_core
 from ltlwit.pipeline.inputs import FormulaItem, InputItem, SpecItem
 from ltlwit.pipeline.models import ModelProblem, Selection, check_device, cuda_available, load, select
 from ltlwit.pipeline.options import SolveOptions
-from ltlwit.pipeline.parsing import InputParser, name_warnings, parse
+from ltlwit.pipeline.parsing import InputParser, name_warnings
 from ltlwit.pipeline.sources import CandidateSource, NeuralSource, Proposal, merge
 
 if TYPE_CHECKING:
@@ -193,15 +193,15 @@ class Pipeline:
             start = min(start, read)
         elif item.began is not None:  # from the line's first byte (a slow producer, a huge line)
             start = min(start, item.began)
-        timeout = self.options.timeout
-        if timeout is not None and time.perf_counter() - start >= timeout:  # it waited or read that long
+        deadline = self.options.deadline(start)
+        if deadline is not None and time.perf_counter() >= deadline:  # it waited or read that long
             return Answered([self._solution(item, "unknown", start=start, message="time budget exhausted")])
         try:
             parsed = self._parse(item, start)
             if isinstance(parsed, Answered):
                 return parsed
             formula, logic, warnings = parsed
-            if self.options.one_event or getattr(item, "one_event", False):
+            if self.options.one_event and not isinstance(item, SpecItem):  # a spec file's are in its formula
                 from ltlwit.logic.declare import one_event
 
                 formula = And(formula, one_event(sorted(formula.aps()), logic == "ltl"))
@@ -234,20 +234,21 @@ class Pipeline:
         if item.error is not None:
             return Answered([self._solution(item, "error", start=start, message=item.error)])
         warnings: tuple[str, ...] = ()
-        if isinstance(item, FormulaItem):
+        if isinstance(item, SpecItem):
+            if item.parse_error is not None:
+                return Answered(
+                    [self._solution(item, "error", start=start, message="parse error", parse_error=item.parse_error)]
+                )
+            if item.unknown is not None or item.formula is None:
+                return Answered([self._solution(item, "unknown", start=start, message=item.unknown)])
+            formula, warnings = item.formula, item.warnings
+        elif isinstance(item, FormulaItem):
             formula = item.formula
         else:
             try:  # the name warnings within the deadline too: they may read the text again
                 with deadline_scope(self.options.deadline(start), self.options.ceiling):
-                    if isinstance(item, SpecItem):
-                        from ltlwit.pipeline.verify import as_checked
-
-                        syntax = item.syntax or self.options.syntax
-                        formula = as_checked(parse(item.text, syntax), item.holds, item.substitute)
-                    else:
-                        syntax = self.options.syntax
-                        formula = self.parser.parse(item)
-                    warnings = name_warnings(item.text, formula, syntax)
+                    formula = self.parser.parse(item)
+                    warnings = name_warnings(item.text, formula, self.options.syntax)
             except ValueError as exc:  # ParseError, with a caret rendering
                 return Answered([self._solution(item, "error", start=start, message="parse error", parse_error=exc)])
             except HardLimit as exc:  # a multi-megabyte input whose reading took all of --timeout or --max-memory

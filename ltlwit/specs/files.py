@@ -100,6 +100,21 @@ def acknowledgment(text: str) -> str:
 
 
 @dataclass(frozen=True)
+class Template:
+    """How a spec's formula is made from what its author wrote (a FRET requirement): FRET's
+    template with `$slot$`s (None where the export does not give it), and each slot's name,
+    text and what it is for people (`mode`, `condition`, `stop condition`, `response`; None for
+    what is not the author's words: FRET's `duration`, a scope's mode that does not trigger)."""
+
+    text: str | None
+    slots: tuple[tuple[str, str, str | None], ...]
+
+    def part(self, kind: str) -> str | None:
+        """The text of the slot that is `kind`, if any."""
+        return next((text for _, text, label in self.slots if label == kind), None)
+
+
+@dataclass(frozen=True)
 class Spec:
     """One specification, or (with `error`) why an entry of a spec file could not be read."""
 
@@ -129,6 +144,14 @@ class Spec:
     #: The set of specs it goes together with, apart from the file's others (a FRET export of
     #: several projects: its project), else None: the whole file's.
     group: str | None = None
+    #: Within its group, the specs whose names it reads as they do (a FRET requirement's
+    #: component: `specs.reading`), else None: the group's.
+    component: str | None = None
+    #: How its formula is made from what its author wrote (a FRET requirement's), else None:
+    #: the formula is all the author's.
+    template: Template | None = None
+    #: Its witness shows its trigger firing unless asked otherwise (a FRET requirement's).
+    fire: bool = False
     #: The findings acknowledged next to it (`acknowledgment`).
     acknowledged: tuple[str, ...] = ()
     #: Its file reads traces as one activity per instant (a line `one-event`, TOML's

@@ -27,9 +27,12 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ltlwit.logic.theory.sorts import BOOL, INT, REAL, Declarations, Sort, SortError
+
+if TYPE_CHECKING:  # the spec files' module imports this one when it reads an export
+    from ltlwit.specs.files import Template
 
 #: FRET's and Simulink's data types, as sorts (an empty type: none declared).
 _TYPES: dict[str, Sort] = {
@@ -148,7 +151,53 @@ def _spec(
         warnings=warnings,
         syntax="nuxmv",
         group=project,
+        component=component if isinstance(component, str) else None,
+        template=_template(semantics),
+        fire=True,
     )
+
+
+#: FRET's slots that hold what a requirement's author wrote, and what each is.
+SLOTS = {
+    "scope_mode_pt": "mode",
+    "regular_condition_SMV_pt": "condition",
+    "stop_condition_SMV_pt": "stop condition",
+    "post_condition_SMV_pt": "response",
+}
+_SLOT = re.compile(r"\$(\w+)\$")
+
+
+def _template(semantics: dict) -> Template | None:
+    """FRET's template of the requirement (`ptExpanded_fetched`) and the parts its author wrote:
+    its response, its condition (where it has one), its stop condition, the mode of its scope
+    (`in MODE`: the requirement acts in that mode; other scopes' modes do not trigger it)."""
+    from ltlwit.specs.files import Template
+
+    scope = semantics.get("scope")
+    scoped = isinstance(scope, dict) and scope.get("type") not in (None, "null")
+    text = semantics.get("ptExpanded_fetched")
+    text = " ".join(text.split()) if isinstance(text, str) else None
+    wanted = dict.fromkeys(_SLOT.findall(text)) if text is not None else {}
+    for name in SLOTS:
+        if name == "scope_mode_pt" and not scoped:
+            continue
+        if name == "regular_condition_SMV_pt" and semantics.get("condition") in (None, "null"):
+            continue
+        wanted.setdefault(name)
+    slots = []
+    for name in wanted:
+        value = semantics.get(name)
+        if not isinstance(value, (str, int, float)) or not str(value).strip() or value == "BAD_PT":
+            if text is not None and f"${name}$" in text:
+                text = None  # a template whose slot is not given: its parts alone
+            continue
+        label = SLOTS.get(name)
+        if name == "scope_mode_pt" and not (isinstance(scope, dict) and scope.get("type") in ("in", "onlyIn")):
+            label = None
+        slots.append((name, " ".join(str(value).split()), label))
+    if not slots:
+        return None
+    return Template(text, tuple(slots))
 
 
 def _line_of(text: str, reqid: str, cursor: dict[str, int]) -> int:

@@ -23,11 +23,18 @@ def witness_text(witness: Witness | None) -> str | None:
 
 def finding_text(f: Finding) -> str:
     occ = f.occurrence
-    which = f"occurrence {occ.nth} of {occ.ap!r}"
+    which = f"occurrence {occ.nth} of {occ.ap!r}" + (f" in its {occ.in_part}" if occ.in_part else "")
     value = "true" if f.value else "false"
     if f.undecided:
         return f"{which}: undecided whether it can be {value} ({f.reason})"
+    if occ.part is not None:  # a part of a template's formula (a FRET requirement's condition)
+        what = occ.in_part or "part"
+        return f"{which} can be {value}: the specs imply it with its {what} {f.replaced.to_str('spot')}"
     return f"{which} can be {value}: the specs imply {f.replaced.to_str('spot')}"
+
+
+def unchecked_text(result: SpecResult) -> str:
+    return f"{plural(result.unchecked, 'occurrence')} not checked: its --timeout ran out before their questions"
 
 
 def redundancy_text(result: SpecResult) -> str:
@@ -77,7 +84,9 @@ def record(result: SpecResult | ConjunctionResult) -> dict[str, Any]:
         "reason": result.message if result.status in ("fail", "unknown") else None,
         "error": result.error_text,
         "time_ms": result.time_ms,
+        "fires": result.fires,
         "vacuity": result.vacuity,
+        "unchecked": result.unchecked or None,
         "core": [{"name": s.name, "line": s.line or None} for s in result.core] or None,
         "core_minimal": result.core_minimal,
         "redundancy": result.redundancy,
@@ -88,6 +97,7 @@ def record(result: SpecResult | ConjunctionResult) -> dict[str, Any]:
             {
                 "ap": f.occurrence.ap,
                 "occurrence": f.occurrence.nth,
+                "part": f.occurrence.in_part,
                 "polarity": f.occurrence.polarity,
                 "replacement": f.value,
                 "implied": f.replaced.to_str("spot"),

@@ -1,9 +1,9 @@
-"""Vacuity of a set of specifications: AP occurrences that the specs, taken together, do not need.
+"""Vacuity of a set of specifications: occurrences that the specs, taken together, do not need.
 
 Definition (what `ltlwit check --vacuity` checks). Let S be the specs of one file that are
 expected to be satisfiable, and C their conjunction. For a spec s in S and one occurrence o of
-an atomic proposition in s, let s[o := v] be s with that occurrence (only) replaced by the
-constant v. The occurrence is *vacuous* when for some v
+an atomic proposition or of a comparison over data (`speed > 50.0`) in s, let s[o := v] be s
+with that occurrence (only) replaced by the constant v. The occurrence is *vacuous* when for some v
 
     C  is equivalent to  C with s replaced by s[o := v]
 
@@ -18,6 +18,16 @@ C -> s[o := v], checked as "C & !s[o := v] is unsatisfiable"; for mixed polarity
 Example: with `response: G(req -> F grant)` and `quiet: G !req`, the occurrence of `grant` is
 vacuous: the specs imply `G(req -> F false)` — no request ever comes, so whatever `response`
 says about grants never matters. `req` is not: `G(1 -> F grant)` does not follow.
+
+A spec made of parts by a template (`polarity.Parts`: a FRET requirement, FRET's template
+filled with the condition, response, stop condition and mode its author wrote) has the parts'
+occurrences as candidates, each replaced in every copy of its part; its polarity is the part's
+(mixed where the template copies the part with both, as FRET's `H(!cond) | (... cond ...)`
+does). The occurrences the template adds (FRET's `H(!trigger)`) are FRET's, not the author's,
+and are never reported.
+
+A spec's occurrences and questions share its `--timeout`: those not reached within it are
+counted as unchecked (`Vacuity.unchecked`), not left to run on.
 
 This is Beer et al.'s vacuity (replace a subformula by the constant that strengthens it),
 asked about the specs themselves instead of about a system model: it flags a requirement whose
@@ -37,24 +47,35 @@ its no-spurious-grant spec, not the other N - 1 clients.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable
+import time
+from dataclasses import dataclass, field
+from typing import Protocol
 
-from ltlwit.logic.formula import FALSE, TRUE, And, Formula, Not
-from ltlwit.logic.polarity import polarities, replace_at
+from ltlwit.logic.formula import ATOM, FALSE, TRUE, And, Formula, Not, ap, transform
+from ltlwit.logic.polarity import Parts, polarities, replace_at
 from ltlwit.logic.result import Result, Sat, Unknown, Unsat
-from ltlwit.logic.witness import is_witness
+from ltlwit.logic.witness import Witness
 
-#: A decision procedure (satisfiability with a budget); the check memoises it per run.
-Decide = Callable[[Formula], Result]
+
+class Decide(Protocol):
+    """A decision procedure (satisfiability with a budget; the check's `Decider`), and how it
+    reads a witness against a formula (the file's semantics and sorts)."""
+
+    def __call__(self, formula: Formula) -> Result: ...
+
+    def satisfies(self, formula: Formula, witness: Witness) -> bool: ...
 
 
 @dataclass(frozen=True)
 class Occurrence:
-    index: int  # position in Polish (pre)order, 0-based
-    ap: str
-    nth: int  # 1-based among the occurrences of the same AP in the spec
+    index: int  # position in Polish (pre)order of its part (or of the spec), 0-based
+    ap: str  # the proposition, or the comparison as printed (`speed > 50.0`)
+    nth: int  # 1-based among the occurrences of the same AP (comparison) in the spec
     polarity: int  # +1 positive, -1 negative, 0 both (under <-> or xor)
+    #: The part of the spec it is in (`Parts`: a FRET requirement's condition, response...),
+    #: and what that part is; None where the spec is one part.
+    part: int | None = None
+    in_part: str | None = None
 
 
 @dataclass(frozen=True)
@@ -63,7 +84,7 @@ class Finding:
 
     occurrence: Occurrence
     value: bool  # the constant it can be replaced by
-    replaced: Formula  # the spec with the occurrence replaced
+    replaced: Formula  # the spec with the occurrence replaced (its part, where it has parts)
     undecided: bool = False
     reason: str | None = None
 
@@ -73,37 +94,101 @@ class Finding:
         return f"{'undecided' if self.undecided else 'vacuous'} {self.occurrence.ap}:{self.occurrence.nth}"
 
 
-def occurrences(formula: Formula) -> list[Occurrence]:
-    """The AP occurrences of a formula, in Polish order, with their polarity."""
+@dataclass(frozen=True)
+class Vacuity:
+    """A spec's findings, and how many of its occurrences were not checked: its `--timeout`
+    ran out before their questions were asked."""
+
+    findings: list[Finding] = field(default_factory=list)
+    unchecked: int = 0
+
+
+def occurrences(formula: Formula, part: int | None = None, polarity: int = 1) -> list[Occurrence]:
+    """The occurrences of propositions and comparisons in a formula, in Polish order, with
+    their polarity (times `polarity`, the polarity of the part they are in; 0 stays 0)."""
     out: list[Occurrence] = []
     counts: dict[str, int] = {}
-    for index, (node, polarity) in enumerate(zip(formula.walk(), polarities(formula))):
-        if node.op == "ap":
-            counts[node.name] = counts.get(node.name, 0) + 1  # type: ignore[index]
-            out.append(Occurrence(index, node.name, counts[node.name], polarity))  # type: ignore[arg-type]
+    for index, (node, own) in enumerate(zip(formula.walk(), polarities(formula))):
+        if node.op in ("ap", ATOM):
+            name = node.name if node.op == "ap" else str(node.name)
+            counts[name] = counts.get(name, 0) + 1  # type: ignore[index]
+            out.append(Occurrence(index, name, counts[name], own * polarity, part))  # type: ignore[arg-type]
     return out
 
 
-def check_spec(specs: list[Formula], which: int, decide: Decide) -> list[Finding]:
+def check_spec(
+    specs: list[Formula], which: int, decide: Decide, parts: Parts | None = None, deadline: float | None = None
+) -> Vacuity:
     """Vacuous and undecided occurrences of `specs[which]` within the conjunction of `specs`
-    (which must be satisfiable)."""
+    (which must be satisfiable): those of its `parts` where it is made of parts (each replaced
+    in every copy of its part), else every occurrence. Past `deadline` (a
+    `time.perf_counter()` reading: the spec's `--timeout`, which its enumeration and questions
+    share) the occurrences left are counted, not checked."""
     spec = specs[which]
     rest = [s for i, s in enumerate(specs) if i != which]
+    if parts is not None and not _made_of(parts, spec, decide):
+        parts = None
+    candidates = _candidates(spec, parts)
     findings = []
-    for occ in occurrences(spec):
+    for done, occ in enumerate(candidates):
+        if deadline is not None and time.perf_counter() >= deadline:
+            return Vacuity(_drop_undecided_beside_vacuous(findings), len(candidates) - done)
         values = (False,) if occ.polarity > 0 else (True,) if occ.polarity < 0 else (True, False)
         for value in values:
-            replaced = replace_at(spec, occ.index, TRUE if value else FALSE)
+            replaced, shown = _replaced(spec, parts, occ, TRUE if value else FALSE)
             questions = [(specs, which, Not(replaced))]
             if occ.polarity == 0:
                 questions.append((rest + [replaced], len(rest), Not(spec)))
             verdict = _all_unsat(questions, decide)
             if verdict is True:
-                findings.append(Finding(occ, value, replaced))
+                findings.append(Finding(occ, value, shown))
                 break
             if isinstance(verdict, str):
-                findings.append(Finding(occ, value, replaced, undecided=True, reason=verdict))
-    return _drop_undecided_beside_vacuous(findings)
+                findings.append(Finding(occ, value, shown, undecided=True, reason=verdict))
+    return Vacuity(_drop_undecided_beside_vacuous(findings))
+
+
+def _made_of(parts: Parts, spec: Formula, decide: Decide) -> bool:
+    """Whether the template filled with its parts is the spec: the same formula, or one the
+    engine proves equivalent with every comparison read as a proposition of its own (FRET's
+    `ptExpanded` is its template filled and then simplified: `!!Y 1 & Y a` is `Y a` there)."""
+    made = parts.formula()
+    if made is spec:
+        return True
+    table: dict[object, Formula] = {}
+
+    def opaque(node: Formula, kids: tuple[Formula, ...]) -> Formula:
+        if node.op == ATOM:
+            return table.setdefault(node.name, ap(f"__atom_{len(table)}"))
+        return node if all(k is c for k, c in zip(kids, node.children)) else Formula(node.op, kids, node.name)
+
+    question = Not(Formula("<->", (transform(made, opaque), transform(spec, opaque))))
+    return isinstance(decide(question), Unsat)
+
+
+def _candidates(spec: Formula, parts: Parts | None) -> list[Occurrence]:
+    if parts is None:
+        return occurrences(spec)
+    out: list[Occurrence] = []
+    counts: dict[str, int] = {}
+    for k, part in enumerate(parts.parts):
+        for occ in occurrences(part, k, parts.polarity(k)):
+            counts[occ.ap] = counts.get(occ.ap, 0) + 1
+            label = parts.labels[k] if k < len(parts.labels) else None
+            out.append(Occurrence(occ.index, occ.ap, counts[occ.ap], occ.polarity, k, label))
+    return out
+
+
+def _replaced(spec: Formula, parts: Parts | None, occ: Occurrence, value: Formula) -> tuple[Formula, Formula]:
+    """The spec with `occ` replaced by `value`, and what a finding shows of it: the spec, or
+    the part the occurrence is in."""
+    if parts is None or occ.part is None:
+        replaced = replace_at(spec, occ.index, value)
+        return replaced, replaced
+    part = replace_at(parts.parts[occ.part], occ.index, value)
+    filled = list(parts.parts)
+    filled[occ.part] = part
+    return parts.formula(filled), part
 
 
 #: A question: specs, the one of them its claim is about, and the claim conjoined with them.
@@ -123,26 +208,41 @@ def _all_unsat(questions: list[Question], decide: Decide) -> bool | str:
 
 
 def _conjoined(specs: list[Formula], about: int, claim: Formula, decide: Decide) -> Result:
+    """`conjoined`, starting from the specs that share a name with `specs[about]` or `claim`."""
+    return conjoined(specs, names(specs[about]) | names(claim), claim, decide, {about})[0]
+
+
+def conjoined(
+    specs: list[Formula], start: frozenset[str], claim: Formula, decide: Decide, chosen: set[int] = frozenset()
+) -> tuple[Result, list[int]]:
     """Satisfiability of `claim` and every spec, asked of growing subsets of the specs (module
-    docstring): first those sharing an AP with `specs[about]`, then each time also those that
-    the subset's witness violates. Unsat of a subset is unsat of all; a witness of a subset
-    that satisfies every spec is a witness of all; a subset left undecided leaves the whole
-    question to `decide`."""
-    names = set(specs[about].aps()) | set(claim.aps())
-    chosen = {i for i, s in enumerate(specs) if i == about or names & set(s.aps())}
+    docstring), and the specs of the subset that decided it: first those at `chosen` and those
+    that use a name of `start`, then each time also those that the subset's witness violates.
+    Unsat of a subset is unsat of all; a witness of a subset that satisfies every spec is a
+    witness of all; a subset left undecided leaves the whole question to `decide`."""
+    chosen = set(chosen) | {i for i, s in enumerate(specs) if start & names(s)}
     while len(chosen) < len(specs):
-        result = decide(And(*(specs[i] for i in sorted(chosen)), claim))
+        kept = sorted(chosen)
+        result = decide(And(*(specs[i] for i in kept), claim))
         if isinstance(result, Unsat):
-            return result
+            return result, kept
         if not isinstance(result, Sat):
             break
-        violated = {
-            i for i, s in enumerate(specs) if i not in chosen and not is_witness(s, result.witness, semantics=None)
-        }
+        violated = {i for i, s in enumerate(specs) if i not in chosen and not decide.satisfies(s, result.witness)}
         if not violated:
-            return result
+            return result, list(range(len(specs)))
         chosen |= violated
-    return decide(And(And(*specs), claim))
+    return decide(And(And(*specs), claim)), list(range(len(specs)))
+
+
+def names(formula: Formula) -> frozenset[str]:
+    """The names a formula's truth depends on: its propositions, and over data its variables
+    and functions (rigid: one function at every instant, so it ties the formulas using it)."""
+    if not formula.data:
+        return frozenset(formula.aps())
+    from ltlwit.logic.theory.reading import names as data_names
+
+    return data_names(formula)
 
 
 def _drop_undecided_beside_vacuous(findings: list[Finding]) -> list[Finding]:

@@ -35,6 +35,11 @@ class SortError(ValueError):
         self.name = name
 
 
+class UnknownSort(SortError):
+    """Nothing tells a variable's sort (no declaration, no evidence, no domain): unlike a clash,
+    another formula that mentions it may tell (`theory.reading`)."""
+
+
 @dataclass(frozen=True)
 class Sort:
     """`Bool`, `Int`, `Real`, or an enumeration (its name and values)."""
@@ -108,13 +113,20 @@ def parse_sort(text: str, name: str | None = None) -> Sort:
     return found
 
 
+#: An uninterpreted function's signature: (name, arity) -> (argument sorts, result sort).
+FunctionSort = tuple[tuple[str, int], tuple[tuple[Sort, ...], Sort]]
+
+
 @dataclass(frozen=True)
 class Declarations:
-    """What the user declared: variables' sorts, and the sort of undeclared numeric ones.
-    Immutable and hashable (a solve's options hold it); `declare` gives a new one."""
+    """What the user declared: variables' sorts, and the sort of undeclared numeric ones; and
+    what a set of formulas read together fixed (`theory.reading`): every variable's sort and
+    every uninterpreted function's signature, so that each formula alone reads its names as the
+    set does. Immutable and hashable (a solve's options hold it); `declare` gives a new one."""
 
     entries: tuple[tuple[str, Sort], ...] = ()
     domain: Sort | None = None
+    functions: tuple[FunctionSort, ...] = ()
 
     @property
     def variables(self) -> dict[str, Sort]:
@@ -126,17 +138,25 @@ class Declarations:
             raise SortError(f"variable {name} is declared twice, as {old} and as {sort}", name)
         if old is not None:
             return self
-        return Declarations(self.entries + ((name, sort),), self.domain)
+        return Declarations(self.entries + ((name, sort),), self.domain, self.functions)
 
     def merged(self, other: "Declarations | None") -> "Declarations":
         """These declarations with `other`'s added (a clash of the two is a SortError; its
         domain, when it has one, wins)."""
+        if other is None or other == self:
+            return self
         out = self
-        if other is not None:
-            for name, sort in other.entries:
-                out = out.declare(name, sort)
-            if other.domain is not None:
-                out = Declarations(out.entries, other.domain)
+        for name, sort in other.entries:
+            out = out.declare(name, sort)
+        if other.functions:
+            known = dict(out.functions)
+            for key, signature in other.functions:
+                if known.setdefault(key, signature) != signature:
+                    name, arity = key
+                    raise SortError(f"function {name} of {arity} arguments is read with two signatures", name)
+            out = Declarations(out.entries, out.domain, tuple(known.items()))
+        if other.domain is not None:
+            out = Declarations(out.entries, other.domain, out.functions)
         return out
 
     def enum_values(self) -> dict[str, Sort]:
@@ -323,6 +343,15 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
     clash = next((n for n in variables if n in props and declared.get(n) != BOOL), None)
     if clash is not None:
         raise SortError(f"{clash} is used both as a proposition and as a term (a number or value)", clash)
+    signatures = dict(decls.functions)
+    for key in functions:
+        known = signatures.get(key)
+        if known is not None:  # read with other formulas (`theory.reading`): their signature
+            name, arity = key
+            for k, sort in enumerate(known[0]):
+                classes.note(("arg", name, arity, k), sort, f"argument {k + 1} of {name}")
+            if known[1] != BOOL:
+                classes.note(("fun", name, arity), known[1], f"the result of {name}")
     sorts: dict[object, Sort] = {}
 
     def sort_of_class(x: object, name: str) -> Sort:
@@ -358,6 +387,10 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
         if any(s == BOOL for s in args):
             raise SortError(f"{name}'s arguments must be data, not propositions", name)
         fun_sorts[(name, arity)] = (args, result)
+        known = signatures.get((name, arity))
+        if known is not None and known != (args, result):
+            kind = "a predicate" if known[1] == BOOL else "a function" if result == BOOL else "another signature"
+            raise SortError(f"{name} is {kind} elsewhere, and is used otherwise here", name)
     sig = Signature(var_sorts, constants, fun_sorts)
     for a in dict.fromkeys(atoms):  # every atom's arithmetic checked now, its errors named now
         sig.sorts_in(a)  # type: ignore[arg-type]
@@ -514,4 +547,4 @@ def _decide(evidence: Mapping[str, tuple[Sort, str]], name: str, domain: Sort | 
     if domain is not None:
         return domain
     how = f"declare it (--var {name}:Int)" if BARE_NAME.match(name) else "declare a variable it is computed with"
-    raise SortError(f"the sort of {name} is unknown (Int or Real?): {how} or give --domain Int|Real", name)
+    raise UnknownSort(f"the sort of {name} is unknown (Int or Real?): {how} or give --domain Int|Real", name)

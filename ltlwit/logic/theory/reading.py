@@ -1,0 +1,167 @@
+"""One reading of the names of a set of formulas: the sorts every question about a spec file shares.
+
+A formula alone may read a name otherwise than the formulas beside it do: `G(k >= 0.0)` makes k
+Real, `F(2 * k = m + 1)` alone leaves it Int, and asked alone and together the second would be
+about two different variables (alone unsatisfiable over Int, together satisfiable over Real: a
+set satisfiable while one of its members is not). So a file's formulas are read once, together
+(`read_together`): every variable's sort and every uninterpreted function's signature is inferred
+from all of them, as `sorts.resolve` infers them for one formula, and then declared for each, so
+that each formula alone, their conjunction, and every question built from them (cores,
+scenarios, vacuity, redundancy) read each name the same way.
+
+Formulas that cannot be read with the others are set apart, each with its problem: a clash
+(`m` an enumeration in one, a number in another) belongs to every formula that uses the name
+(or, where no one name is to blame, to every formula of a smallest set that clashes), named to
+each other (`Problem.partners`); a name whose sort nothing tells
+(no declaration, no evidence in any formula, no domain) belongs to each formula that uses it;
+any other problem (a division by the constant 0) to the formula alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from ltlwit.logic.formula import ATOM, And, Formula, postorder
+from ltlwit.logic.theory.sorts import (
+    BOOL,
+    BUILTINS,
+    REAL,
+    Declarations,
+    Signature,
+    SortError,
+    UnknownSort,
+    boolean_comparisons,
+    resolve,
+)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why a formula cannot be read with the others: `error`, met when it is read with the
+    formulas at `partners` (none: it cannot be read at all)."""
+
+    error: SortError
+    partners: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The declarations every formula of the set is read with (what was declared, and every
+    name's inferred sort), and the formulas set apart, by position."""
+
+    declarations: Declarations | None
+    problems: dict[int, Problem] = field(default_factory=dict)
+
+
+def read_together(formulas: Sequence[Formula | None], declared: Declarations | None = None) -> Reading:
+    """The one reading of `formulas` (module docstring); None entries (specs that did not
+    parse) are ignored. A set without data keeps `declared` as it is."""
+    present = [i for i, f in enumerate(formulas) if f is not None]
+    if not any(formulas[i].data for i in present):  # type: ignore[union-attr]
+        return Reading(declared)
+    used = {i: names(formulas[i]) for i in present}  # type: ignore[arg-type]
+    problems: dict[int, Problem] = {}
+
+    def live() -> list[int]:
+        return [i for i in present if i not in problems]
+
+    # Clashes first, read with a stand-in domain: a sort that nothing tells is no clash, and
+    # `resolve` stops at the first problem it meets, which must not hide one.
+    given = declared or Declarations()
+    stand_in = Declarations(given.entries, given.domain or REAL, given.functions)
+    while True:
+        error = _error(formulas, live(), stand_in)
+        if error is None:
+            break
+        culprits = _smallest(formulas, live(), stand_in, used, error)
+        if len(culprits) > 1 and error.name is not None:  # every place the clashing name is used
+            culprits = sorted(set(culprits) | {i for i in live() if error.name in used[i]})
+        for i in culprits:
+            problems[i] = Problem(error, tuple(j for j in culprits if j != i))
+    while True:
+        try:
+            signature, conjunction = _resolve(formulas, live(), declared)
+            break
+        except UnknownSort as exc:
+            users = [i for i in live() if exc.name in used[i]] or live()[:1]
+            for i in users:
+                problems[i] = Problem(exc)
+        except SortError as exc:  # not expected once the clashes are apart; never a crash
+            for i in live():
+                problems[i] = Problem(exc)
+            return Reading(declared, problems)
+    return Reading(_declared(declared, signature, conjunction), problems)
+
+
+def _resolve(
+    formulas: Sequence[Formula | None], which: list[int], declared: Declarations | None
+) -> tuple[Signature, Formula]:
+    """The signature of the formulas at `which` read together, and their conjunction."""
+    conjunction = And(*(formulas[i] for i in which))  # type: ignore[misc]
+    return resolve(boolean_comparisons(conjunction, declared), declared), conjunction
+
+
+def _error(formulas: Sequence[Formula | None], which: list[int], declared: Declarations) -> SortError | None:
+    """The problem reading the formulas at `which` together, or None."""
+    if not which:
+        return None
+    try:
+        _resolve(formulas, which, declared)
+    except SortError as exc:
+        return exc
+    return None
+
+
+def _smallest(
+    formulas: Sequence[Formula | None],
+    which: list[int],
+    declared: Declarations,
+    used: dict[int, frozenset[str]],
+    error: SortError,
+) -> list[int]:
+    """A smallest subset of `which` that cannot be read together (removing any one of its
+    members mends it), looked for first among the formulas that use the name `error` is
+    about; one formula alone when it cannot be read by itself."""
+    users = [i for i in which if error.name is not None and error.name in used[i]]
+    chosen = users if users and _error(formulas, users, declared) is not None else list(which)
+    for i in reversed(list(chosen)):
+        rest = [j for j in chosen if j != i]
+        if rest and _error(formulas, rest, declared) is not None:
+            chosen = rest
+    return chosen
+
+
+def _declared(declared: Declarations | None, signature: Signature, conjunction: Formula) -> Declarations:
+    """`declared`, with the sort of every variable and the signature of every uninterpreted
+    function the reading inferred, and Bool for each name compared as nuXmv compares
+    propositions (`p = q`, p a proposition in another formula): a formula that compares them
+    alone must read them as propositions too."""
+    out = declared or Declarations()
+    for name, sort in signature.variables.items():
+        out = out.declare(name, sort)
+    compared = {
+        c.name
+        for node in postorder(conjunction)
+        if node.op == ATOM and node.name.op in ("=", "!=")  # type: ignore[union-attr]
+        for c in node.name.children  # type: ignore[union-attr]
+        if c.op == "var"
+    }
+    for name in sorted(n for n in compared if n is not None and n not in signature.variables):
+        if name not in signature.constants:
+            out = out.declare(name, BOOL)
+    functions = dict(out.functions)
+    for key, sort in signature.functions.items():
+        functions.setdefault(key, sort)
+    return Declarations(out.entries, out.domain, tuple(sorted(functions.items(), key=lambda kv: kv[0])))
+
+
+def names(formula: Formula) -> frozenset[str]:
+    """Every name a formula uses: its propositions, its data variables and its functions."""
+    out = set(formula.aps())
+    for node in postorder(formula):
+        if node.op == ATOM:
+            for term in node.name.walk():  # type: ignore[union-attr]
+                if term.op in ("var", "call", "pred") and term.name not in BUILTINS:
+                    out.add(term.name)  # type: ignore[arg-type]
+    return frozenset(out)

@@ -1,0 +1,191 @@
+"""A spec file read once, as every question about it reads it: `check` and `solve -F` alike.
+
+Reading a file is more than reading its lines (`specs.files`): each spec is parsed (under
+`--timeout` and `--max-memory` of its own), and then what the file's specs share is fixed for
+all of them at once:
+
+- the sorts of their data (`theory.reading`): each variable's sort and each function's
+  signature, declared or inferred from the whole file, so that a spec alone, the file's
+  conjunction, its scenarios, cores, vacuity and redundancy questions read every name the same
+  way (a spec whose names cannot be read with the others' is an error, naming them);
+- a `one-event` file's activities: the propositions of all its specs, exactly one of which
+  holds at every instant, asked with every spec (alone, `absence(refund)` would be read over
+  the activity `refund` only).
+
+Where names are read together: the whole file, or in a FRET export each component of each
+project (FRET declares variables per component and analyses components apart: `yout` may be
+a variable in one and a function in another).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from typing import BinaryIO, Iterator
+
+from ltlwit.logic.budget import HardLimit, deadline_scope
+from ltlwit.logic.formula import And, Formula
+from ltlwit.logic.polarity import Parts
+from ltlwit.logic.triggers import antecedents, firing
+from ltlwit.pipeline.inputs import STDIN_NAME
+from ltlwit.pipeline.options import SolveOptions
+from ltlwit.pipeline.parsing import name_warnings, parse
+from ltlwit.pipeline.verify import as_checked
+from ltlwit.specs.files import Spec, read_specs
+
+
+@dataclass(frozen=True)
+class ParsedSpec:
+    """A spec as its file reads it: its formula (as checked: where it holds, its constants put
+    in), its declarations the file's one reading (`spec.declarations`), or why it has none:
+    `problem` (an error message), `parse_error` (with its caret), `unknown` (its parse ran out
+    of time or memory)."""
+
+    spec: Spec
+    formula: Formula | None = None
+    problem: str | None = None
+    parse_error: ValueError | None = None
+    unknown: str | None = None
+    #: How its text was read, where that may not be what was meant.
+    warnings: tuple[str, ...] = ()
+    #: The parts its author wrote, where a template made its formula (a FRET requirement's
+    #: condition, response...): what vacuity replaces (`specs.vacuity`).
+    parts: Parts | None = None
+    #: What a trace satisfies when the spec's trigger fires (`logic.triggers`; a FRET
+    #: requirement's: its mode and condition, and its response's antecedents), else None.
+    trigger: Formula | None = None
+
+
+def read_file(
+    path: str, options: SolveOptions, stdin: BinaryIO | None = None, stdin_name: str = STDIN_NAME
+) -> list[ParsedSpec]:
+    """The specs of the file at `path` (`-`: `stdin`, named `stdin_name`), each parsed and
+    read with the others (module docstring)."""
+    parsed = [_parse(spec, options) for spec in read_specs(path, stdin, stdin_name)]
+    scopes: dict[tuple[str | None, str | None], list[int]] = {}
+    for i, p in enumerate(parsed):
+        if p.formula is not None:
+            scopes.setdefault((p.spec.group, p.spec.component), []).append(i)
+    for members in scopes.values():
+        _read_scope(parsed, members, options)
+    return parsed
+
+
+def activities(parsed: list[ParsedSpec], one_event: bool = False) -> Formula | None:
+    """For a `one-event` file (or any file, with `one_event`: `--one-event`): its activities
+    (every proposition of its specs) one at a time at every instant
+    (`logic.declare.one_event`), which every question is asked with; else None."""
+    if not one_event and not any(p.spec.one_event for p in parsed):
+        return None
+    from ltlwit.logic.declare import one_event
+
+    return one_event(sorted({n for p in parsed if p.formula is not None for n in p.formula.aps()}), True)
+
+
+def _parse(spec: Spec, options: SolveOptions) -> ParsedSpec:
+    if spec.error is None and spec.holds == "finally" and (spec.semantics or options.semantics) != "finite":
+        spec = replace(
+            spec,
+            error="a spec that holds finally (at the last instant) needs finite semantics "
+            '(--semantics finite, or semantics = "finite" in TOML)',
+        )
+    if spec.error is not None:
+        return ParsedSpec(spec, problem=spec.error)
+    syntax = spec.syntax or options.syntax
+    try:  # its own --timeout and --max-memory: its questions come later, each on its own clock
+        with deadline_scope(options.deadline(time.perf_counter()), options.ceiling):
+            written = parse(spec.formula, syntax)
+            formula = as_checked(written, spec.holds, spec.substitute)
+            warnings = spec.warnings + name_warnings(spec.formula, formula, syntax)
+            parts = _parts(spec, syntax)
+            trigger = _fret_trigger(spec, syntax) if spec.template is not None else firing(formula)
+    except ValueError as exc:
+        return ParsedSpec(spec, parse_error=exc)
+    except HardLimit as exc:  # a multi-megabyte spec whose reading took all of --timeout or --max-memory
+        return ParsedSpec(spec, unknown=str(exc))
+    return ParsedSpec(spec, formula, warnings=warnings, parts=parts, trigger=trigger)
+
+
+def _parts(spec: Spec, syntax: str) -> Parts | None:
+    """The parts a template made `spec`'s formula of (`Spec.template`), put in as the spec is
+    checked (where it holds, its constants); None where it has no template that reads. The
+    template filled need not be the formula as written (FRET simplifies what it fills in):
+    vacuity uses the parts only where the two are proven equivalent (`specs.vacuity`)."""
+    if spec.template is None or spec.template.text is None:
+        return None
+    from ltlwit.specs.fret import SLOTS
+
+    mine = [(name, text, label) for name, text, label in spec.template.slots if name in SLOTS]
+    placeholder = {name: f"__part_{k}" for k, (name, _, _) in enumerate(mine)}
+    filled = spec.template.text
+    for name, text, _ in spec.template.slots:
+        filled = filled.replace(f"${name}$", placeholder.get(name, text))
+    try:
+        template = parse(filled, syntax)
+        parts = tuple(parse(text, syntax) for _, text, _ in mine)
+    except ValueError:
+        return None
+    return Parts(
+        as_checked(template, spec.holds),
+        tuple(placeholder.values()),
+        tuple(as_checked(part, None, spec.substitute) for part in parts),
+        tuple(label or "mode" for _, _, label in mine),
+    )
+
+
+def _fret_trigger(spec: Spec, syntax: str) -> Formula | None:
+    """When a FRET requirement fires: in its mode (`in MODE`), its condition holding, and its
+    response's antecedents (`if ! level then valve`), at some instant; None where none of
+    these is given."""
+    assert spec.template is not None
+    found: list[Formula] = []
+    try:
+        for kind in ("mode", "condition"):
+            text = spec.template.part(kind)
+            if text is not None:
+                found.append(parse(text, syntax))
+        response = spec.template.part("response")
+        if response is not None:
+            found += antecedents(parse(response, syntax))
+    except ValueError:
+        return None
+    if not found:
+        return None
+    return Formula("F", (as_checked(And(*found), None, spec.substitute),))
+
+
+def _read_scope(parsed: list[ParsedSpec], members: list[int], options: SolveOptions) -> None:
+    """The specs at `members`, which read their names together, given the one reading."""
+    from ltlwit.logic.theory.reading import read_together
+    from ltlwit.logic.theory.sorts import SortError
+
+    declared = options.declarations
+    try:
+        for i in members:
+            own = parsed[i].spec.declarations
+            declared = declared.merged(own) if declared is not None else own
+    except SortError as exc:  # a --var that clashes with the file's own declaration
+        for i in members:
+            if parsed[i].formula.data:  # type: ignore[union-attr]
+                parsed[i] = replace(parsed[i], formula=None, problem=str(exc))
+        return
+    reading = read_together([parsed[i].formula for i in members], declared)
+    for k, i in enumerate(members):
+        problem = reading.problems.get(k)
+        if problem is None:
+            parsed[i] = replace(parsed[i], spec=replace(parsed[i].spec, declarations=reading.declarations))
+            continue
+        partners = ", ".join(parsed[members[j]].spec.cited for j in problem.partners)
+        message = str(problem.error) + (f" (read with {partners})" if partners else "")
+        parsed[i] = replace(parsed[i], formula=None, problem=message)
+
+
+def spec_inputs(parsed: list[ParsedSpec], one_event: bool = False) -> Iterator[tuple[ParsedSpec, Formula | None]]:
+    """Each spec with the formula `solve -F` asks about it: its formula with a `one-event`
+    file's activities (`one_event`: any file's, `--one-event`), None where it has no formula."""
+    events = activities(parsed, one_event)
+    for p in parsed:
+        if p.formula is None:
+            yield p, None
+        else:
+            yield p, And(p.formula, events) if events is not None else p.formula

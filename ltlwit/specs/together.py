@@ -1,0 +1,422 @@
+"""The questions about a spec file's specs together: scenarios, the conjunction (its conflicts),
+vacuity and redundancy (`ltlwit check`'s stages after each spec's own verdict).
+
+Scenarios (`allowed`, `forbidden`, `implied`) are judged against the requirements of their file
+(its specs expected `sat`; a FRET export's: those of the scenario's project), all together:
+`allowed` passes with a witness of the requirements and the scenario, `forbidden` when no trace
+satisfies both (the requirements that rule it out named: a core), `implied` when no trace of
+the requirements violates the property (the requirements that imply it named); otherwise each
+fails with the trace that shows it. A requirement set that conflicts alone makes every scenario
+forbidden and every property implied: that fails too, naming the conflict.
+
+The requirements of a set are those that read and whose names mean one thing in all of them
+(each set's names are read once, `specs.reading`: only a FRET export's components may read a
+name otherwise); the others are named as left out. Every question goes to one `Decider` per set
+(witnesses shared), asked in order of weight: the conjunction first, then each requirement's
+vacuity and redundancy, each within its own `--timeout` and the run's `--budget`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Callable, Iterator, Sequence
+
+from ltlwit.logic import stage
+from ltlwit.logic.core import all_conflicts, unsat_core
+from ltlwit.logic.formula import And, Formula, Not
+from ltlwit.logic.polarity import Parts
+from ltlwit.logic.result import Sat, Unknown, Unsat
+from ltlwit.pipeline.answers import internal_error, plural
+from ltlwit.pipeline.inputs import InputItem
+from ltlwit.pipeline.options import SolveOptions
+from ltlwit.specs.decider import Decider
+from ltlwit.specs.files import SCENARIOS, Spec
+from ltlwit.specs.reading import ParsedSpec
+from ltlwit.specs.run import CheckOptions, ConjunctionResult, SpecResult, vacuity_of
+from ltlwit.specs.vacuity import Vacuity, conjoined, names
+
+if TYPE_CHECKING:
+    from ltlwit.pipeline.parallel import Pool
+
+
+@dataclass(frozen=True)
+class Requirements:
+    """A set's requirements that go together: their places in the file, the options their
+    questions are asked with (their declarations merged), and those left out with the reason."""
+
+    at: list[int]
+    formulas: list[Formula]
+    specs: list[Spec]
+    parts: list[Parts | None]
+    solve: SolveOptions
+    left_out: list[tuple[Spec, str]]
+
+    @property
+    def apart(self) -> str:
+        return "; left out: " + ", ".join(_left_out(self.left_out)) if self.left_out else ""
+
+
+def judge_together(
+    where: str,
+    parsed: list[ParsedSpec],
+    results: list[SpecResult],
+    options: CheckOptions,
+    solve: SolveOptions,
+    pool: Pool | None,
+) -> tuple[list[ConjunctionResult], list[SpecResult]]:
+    """Each set's (a FRET export's projects; else the file's) scenarios judged, and with
+    `options.together` its conjunction, vacuity and redundancy: the sets' conjunction results,
+    and `results` completed."""
+    results = list(results)
+    semantics = _one_semantics(where, parsed, results, options, solve)
+    if isinstance(semantics, ConjunctionResult) or semantics is None:
+        return ([semantics] if semantics is not None else []), results
+    solve = replace(solve, semantics=semantics)
+    conjunctions = []
+    for group in dict.fromkeys(p.spec.group for p in parsed):
+        scope = [i for i, p in enumerate(parsed) if p.spec.group == group]
+        requirements = _requirements(parsed, scope, solve)
+        decide = Decider(requirements.solve)
+        for i in scope:
+            if parsed[i].formula is not None and parsed[i].spec.expect in SCENARIOS and results[i].status == "unknown":
+                results[i] = _scenario(results[i], parsed[i], requirements, decide)
+        if not options.together:
+            continue
+        if options.vacuity:
+            for i in scope:
+                if i not in requirements.at and results[i].status != "error":
+                    results[i] = replace(results[i], vacuity="skipped")
+        if not requirements.formulas:
+            continue
+        conjunction = _conjunction(where, requirements, decide, options.all_cores)
+        conjunctions.append(replace(conjunction, group=group))
+        if conjunction.status != "pass":
+            continue
+        if options.vacuity:
+            _findings(requirements, decide, pool, where, results)
+        if options.redundancy:
+            _redundancy(requirements, decide, results)
+    return conjunctions, results
+
+
+def _one_semantics(
+    where: str, parsed: list[ParsedSpec], results: list[SpecResult], options: CheckOptions, solve: SolveOptions
+) -> str | ConjunctionResult | None:
+    """The semantics the file's joint questions are asked under, its requirements'; where
+    they mix finite and infinite, the scenarios are errors and so is the conjunction (returned,
+    with `together`; else None). A scenario under the other semantics is an error."""
+    requirements = [p for p in parsed if p.formula is not None and p.spec.expect == "sat"]
+    kinds = {p.spec.semantics or solve.semantics for p in requirements}
+    scenarios = [i for i, p in enumerate(parsed) if p.formula is not None and p.spec.expect in SCENARIOS]
+    if len(kinds) > 1:
+        for i in scenarios:
+            results[i] = replace(
+                results[i],
+                status="error",
+                message="a scenario is judged against the requirements, and these mix finite and infinite semantics",
+            )
+        if not options.together:
+            return None
+        return ConjunctionResult(
+            item=InputItem(f"the {plural(len(requirements), 'spec')} expected satisfiable", where, 0),
+            status="error",
+            count=len(requirements),
+            message="vacuity needs the specs of a file under one semantics; these mix finite and infinite",
+        )
+    semantics = kinds.pop() if kinds else solve.semantics
+    for i in scenarios:
+        own = parsed[i].spec.semantics or solve.semantics
+        if own != semantics:
+            results[i] = replace(
+                results[i],
+                status="error",
+                message=f"a scenario under {own} semantics is judged against requirements under {semantics} semantics",
+            )
+    return semantics
+
+
+def _requirements(parsed: list[ParsedSpec], scope: list[int], solve: SolveOptions) -> Requirements:
+    """The requirements of `scope` that go together (module docstring), in file order: each
+    whose declarations clash with those kept before it is left out, with the reason."""
+    from ltlwit.logic.theory.sorts import SortError
+
+    declared = solve.declarations
+    kept: list[int] = []
+    left_out = [
+        (parsed[i].spec, "unreadable") for i in scope if parsed[i].formula is None and parsed[i].spec.expect == "sat"
+    ]
+    for i in scope:
+        p = parsed[i]
+        if p.formula is None or p.spec.expect != "sat":
+            continue
+        try:
+            declared = declared.merged(p.spec.declarations) if declared is not None else p.spec.declarations
+        except SortError as exc:
+            left_out.append((p.spec, str(exc)))
+            continue
+        kept.append(i)
+    if len({parsed[i].spec.component for i in kept}) > 1:  # read apart: their names may still clash
+        kept, apart = _typed_together(kept, parsed, declared)
+        left_out += [(parsed[i].spec, why) for i, why in apart]
+    return Requirements(
+        kept,
+        [parsed[i].formula for i in kept],  # type: ignore[misc]
+        [parsed[i].spec for i in kept],
+        [parsed[i].parts for i in kept],
+        replace(solve, declarations=declared),
+        left_out,
+    )
+
+
+def _typed_together(kept: list[int], parsed: list[ParsedSpec], declared) -> tuple[list[int], list[tuple[int, str]]]:
+    """The requirements whose names take one meaning together (each alone may: `yout` a
+    variable in one FRET component and a function in another), and the others with the
+    reason: all of them where they do, else, in file order, each one that does not with those
+    kept before it is left out."""
+    if _clash(And(*(parsed[i].formula for i in kept)), declared) is None:  # type: ignore[misc]
+        return kept, []
+    together: list[int] = []
+    apart: list[tuple[int, str]] = []
+    for i in kept:
+        why = _clash(And(*(parsed[j].formula for j in together), parsed[i].formula), declared)  # type: ignore[misc]
+        if why is None:
+            together.append(i)
+        else:
+            apart.append((i, why))
+    return together, apart
+
+
+def _clash(formula: Formula, declared) -> str | None:
+    """Why the names of a formula cannot take one sort each as declared, or None."""
+    if not formula.data:
+        return None
+    from ltlwit.logic.theory.sorts import SortError, boolean_comparisons, resolve
+
+    try:
+        resolve(boolean_comparisons(formula, declared), declared)
+    except SortError as exc:
+        return str(exc)
+    return None
+
+
+def _scenario(result: SpecResult, p: ParsedSpec, requirements: Requirements, decide: Decider) -> SpecResult:
+    """One scenario judged against the requirements (module docstring)."""
+    spec, formula = p.spec, p.formula
+    if not requirements.formulas:
+        return replace(
+            result,
+            status="error",
+            message=f"a scenario expected {spec.expect} needs requirements (specs expected sat) "
+            "to be judged against; this file has none",
+        )
+    if spec.declarations != requirements.solve.declarations:  # read apart from them (another FRET component)
+        problem = _clash(And(*requirements.formulas, formula), requirements.solve.declarations)  # type: ignore[arg-type]
+        if problem is not None:
+            return replace(result, status="error", message=f"with the requirements: {problem}")
+    start = time.perf_counter()
+    asked = Not(formula) if spec.expect == "implied" else formula  # type: ignore[arg-type]
+    with stage.within(f"scenario {spec.label}"):
+        try:
+            verdict = decide(And(*requirements.formulas, asked))
+        except ValueError as exc:
+            return replace(result, status="error", message=str(exc))
+        apart = requirements.apart
+
+        def done(**kw) -> SpecResult:
+            return replace(result, time_ms=_ms(start), source="engine", **kw)
+
+        if isinstance(verdict, Unknown):
+            return done(status="unknown", verdict="unknown", message=(verdict.reason or "no answer") + apart)
+        if isinstance(verdict, Sat):
+            return _scenario_allowed(spec, verdict, apart, done)
+        core = unsat_core([*requirements.formulas, asked], decide, _expiry(decide.options.deadline(start)))
+    named = tuple(requirements.specs[m] for m in core.members if m < len(requirements.formulas))
+    names_ = ", ".join(s.cited for s in named)
+    proven = "" if core.minimal else " (not proven minimal)"
+    if len(requirements.formulas) not in core.members:
+        return done(
+            status="fail",
+            verdict="implied" if spec.expect == "implied" else "forbidden",
+            core=named,
+            core_minimal=core.minimal,
+            message=f"the requirements contradict each other ({names_}{proven}): every scenario is "
+            "forbidden and every property implied" + apart,
+        )
+    if not named:  # the question alone is unsatisfiable: whatever the requirements
+        alone = "valid: every trace satisfies it" if spec.expect == "implied" else "no trace satisfies it"
+        return done(
+            status="fail" if spec.expect == "allowed" else "pass",
+            verdict="implied" if spec.expect == "implied" else "forbidden",
+            message=f"{alone}, whatever the requirements" + apart,
+        )
+    if spec.expect == "allowed":
+        return done(
+            status="fail",
+            verdict="forbidden",
+            core=named,
+            core_minimal=core.minimal,
+            message=f"expected allowed, but the requirements rule it out: {names_}{proven}" + apart,
+        )
+    word = "ruled out by" if spec.expect == "forbidden" else "implied by"
+    return done(
+        status="pass",
+        verdict=spec.expect,
+        core=named,
+        core_minimal=core.minimal,
+        message=f"{word} {names_}{proven}" + apart,
+    )
+
+
+def _scenario_allowed(spec: Spec, verdict: Sat, apart: str, done: Callable[..., SpecResult]) -> SpecResult:
+    """A scenario some trace of the requirements satisfies (`allowed`), or whose property one
+    violates (`implied`)."""
+    if spec.expect == "allowed":
+        return done(status="pass", verdict="allowed", witness=verdict.witness, message=apart[2:] or None)
+    if spec.expect == "forbidden":
+        return done(
+            status="fail",
+            verdict="allowed",
+            witness=verdict.witness,
+            message="expected forbidden, but the requirements allow it" + apart,
+        )
+    return done(
+        status="fail",
+        verdict="not implied",
+        counterexample=verdict.witness,
+        message="expected implied, but a trace the requirements allow violates it" + apart,
+    )
+
+
+def _conjunction(where: str, requirements: Requirements, decide: Decider, every: bool) -> ConjunctionResult:
+    """Whether the requirements hold together; when they do not, a minimal set of them that
+    conflicts (with `every`, all of them and every minimal correction set)."""
+    formulas = requirements.formulas
+    item = InputItem(f"the {plural(len(formulas), 'spec')} expected satisfiable", where, 0)
+    start = time.perf_counter()
+    with stage.within(f"the {plural(len(formulas), 'requirement')} together"):
+        try:
+            verdict = decide(And(*formulas))
+        except ValueError as exc:
+            return ConjunctionResult(item=item, status="error", count=len(formulas), message=str(exc))
+        if isinstance(verdict, Unknown):
+            message = (verdict.reason or "no answer within the budget") + requirements.apart
+            return ConjunctionResult(
+                item=item, status="unknown", count=len(formulas), time_ms=_ms(start), message=message
+            )
+        if isinstance(verdict, Sat):
+            return ConjunctionResult(
+                item=item,
+                status="pass",
+                count=len(formulas),
+                time_ms=_ms(start),
+                witness=verdict.witness,
+                message=requirements.apart[2:] or None,
+            )
+        expired = _expiry(decide.options.deadline(start))
+        core = unsat_core(formulas, decide, expired)
+        conflict = tuple(requirements.specs[m] for m in core.members)
+        named = ", ".join(spec.cited + (f' "{spec.note}"' if spec.note else "") for spec in conflict)
+        proven = ("" if core.minimal else " (not proven minimal)") + requirements.apart
+        more: dict = {}
+        if every:  # within what is left of the budget
+            found = all_conflicts(formulas, decide, expired)
+            specs = requirements.specs
+            more = dict(
+                conflicts=tuple(tuple(specs[m] for m in c) for c in found.cores),
+                corrections=tuple(sorted((tuple(specs[m] for m in c) for c in found.corrections), key=len)),
+                complete=found.complete,
+            )
+            proven += (
+                f"; {plural(len(found.cores), 'conflicting set')}, "
+                f"{plural(len(found.corrections), 'correction set')}" + ("" if found.complete else " found so far")
+            )
+    return ConjunctionResult(
+        item=item,
+        status="fail",
+        count=len(formulas),
+        time_ms=_ms(start),
+        message=f"jointly unsatisfiable: no trace satisfies all of them; these conflict: {named}{proven}",
+        conflict=conflict,
+        conflict_minimal=core.minimal,
+        **more,
+    )
+
+
+def _findings(
+    requirements: Requirements, decide: Decider, pool: Pool | None, where: str, results: list[SpecResult]
+) -> None:
+    """Each requirement's vacuity, into `results`."""
+    for i, found in zip(requirements.at, _vacuities(requirements, decide, pool, where)):
+        if isinstance(found, Exception):
+            results[i] = replace(results[i], status="error", message=internal_error(found), exception=found)
+            continue
+        undecided = found.unchecked or any(f.undecided for f in found.findings)
+        state = "vacuous" if any(not f.undecided for f in found.findings) else "undecided" if undecided else "clean"
+        results[i] = replace(results[i], vacuity=state, findings=found.findings, unchecked=found.unchecked)
+
+
+def _vacuities(
+    requirements: Requirements, decide: Decider, pool: Pool | None, where: str
+) -> Iterator[Vacuity | Exception]:
+    """Each requirement's vacuity (or the exception checking it raised), by the workers with `pool`."""
+    formulas = requirements.formulas
+    if pool is not None:
+        which = [InputItem("", where, k) for k in range(len(formulas))]
+        for found in pool.imap("findings", which, context=(formulas, requirements.parts, decide.options)):
+            yield from found
+        return
+    for k, spec in enumerate(requirements.specs):
+        with stage.within(f"vacuity of {spec.label} ({k + 1} of {len(formulas)})"):
+            try:
+                yield vacuity_of(formulas, k, decide, requirements.parts[k])
+            except Exception as exc:  # noqa: BLE001 - one spec's bug must not cost the report
+                yield exc
+
+
+def _redundancy(requirements: Requirements, decide: Decider, results: list[SpecResult]) -> None:
+    """Each requirement of a consistent set judged against the others, into `results`:
+    redundant when they imply it (no trace of theirs violates it), with a set of them that does
+    (a core of the others and its negation). Asked of the others that share its names first
+    (`vacuity.conjoined`), and the core sought among those that decided it."""
+    formulas = requirements.formulas
+    for k, (i, formula) in enumerate(zip(requirements.at, formulas)):
+        others = formulas[:k] + formulas[k + 1 :]
+        specs = requirements.specs[:k] + requirements.specs[k + 1 :]
+        if not others:
+            results[i] = replace(results[i], redundancy="needed")
+            continue
+        start = time.perf_counter()
+        with stage.within(f"redundancy of {requirements.specs[k].label} ({k + 1} of {len(formulas)})"):
+            bounded = decide.bounded(decide.options.deadline(start))
+            try:
+                verdict, used = conjoined(others, names(formula), Not(formula), bounded)
+            except ValueError:
+                verdict, used = Unknown("the engine cannot decide it"), []
+            if isinstance(verdict, Sat):
+                results[i] = replace(results[i], redundancy="needed")
+                continue
+            if not isinstance(verdict, Unsat):
+                results[i] = replace(results[i], redundancy="undecided")
+                continue
+            core = unsat_core([*(others[j] for j in used), Not(formula)], bounded, _expiry(bounded.options.until))
+        results[i] = replace(
+            results[i],
+            redundancy="redundant",
+            core_minimal=core.minimal,
+            implied_by=tuple(specs[used[m]] for m in core.members if m < len(used)),
+        )
+
+
+def _expiry(deadline: float | None) -> Callable[[], bool]:
+    """Whether a question's `--timeout` (its `deadline`) is spent (a core's or an
+    enumeration's stop)."""
+    return lambda: deadline is not None and time.perf_counter() >= deadline
+
+
+def _left_out(specs: Sequence[tuple[Spec, str]]) -> list[str]:
+    return [f"{s.name} ({s.where}, {why})" if s.name else f"{s.where} ({why})" for s, why in specs]
+
+
+def _ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000.0, 3)
