@@ -190,7 +190,7 @@ def test_questions_asked_of_subsets_give_the_findings_of_the_whole(specs: list[F
         return  # jointly unsatisfiable or undecided: no vacuity questions
     whole = vacuity._conjoined
 
-    def at_once(specs, about, claim, decide):
+    def at_once(specs, about, claim, decide, base=None):
         return decide(And(And(*specs), claim))
 
     def found(conjoined) -> list[set[tuple[int, bool, bool]]]:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, BinaryIO, ClassVar, Iterable, Iterator, Sequence
 
 from ltlwit.logic.formula import And, Formula, Not
+from ltlwit.logic.polarity import Parts
 from ltlwit.logic.result import Sat, Unsat
 from ltlwit.logic.witness import Witness
 from ltlwit.pipeline import Pipeline
@@ -201,25 +202,28 @@ class CheckWork:
         ]
 
     def findings(self, chunk: Chunk) -> list[Vacuity | RemoteError]:
-        """`chunk.context`: the file's requirements, their parts, and the options their
-        questions are asked with; each item's `line`: which requirement."""
+        """`chunk.context`: the file's requirements, their parts, the options their questions
+        are asked with and a witness of them all; each item's `line`: which requirement."""
         from ltlwit.pipeline.parallel import RemoteError
 
-        formulas, parts, options = chunk.context
+        formulas, parts, options, base = chunk.context
         decide = Decider(options)
         out: list[Vacuity | RemoteError] = []
         for item in chunk.items:
             try:
-                out.append(vacuity_of(formulas, item.line, decide, parts[item.line]))
+                out.append(vacuity_of(formulas, item.line, decide, parts[item.line], base))
             except Exception as exc:  # noqa: BLE001 - see specs.together.findings
                 out.append(RemoteError.of(exc))
         return out
 
 
-def vacuity_of(formulas: list[Formula], which: int, decide: Decider, parts=None) -> Vacuity:
-    """One requirement's vacuity, its occurrences and questions within its own `--timeout`."""
+def vacuity_of(
+    formulas: list[Formula], which: int, decide: Decider, parts: Parts | None = None, base: Witness | None = None
+) -> Vacuity:
+    """One requirement's vacuity, its occurrences and questions within its own `--timeout`
+    (`base`: a witness of all of `formulas`)."""
     deadline = decide.options.deadline(time.perf_counter())
-    return check_spec(formulas, which, decide.bounded(deadline), parts, deadline)
+    return check_spec(formulas, which, decide.bounded(deadline), parts, deadline, base)
 
 
 def answers(pipeline: Pipeline, pool: Pool | None, queries: list[SpecItem]) -> Iterator[Solution]:

@@ -27,6 +27,7 @@ from ltlwit.logic.core import all_conflicts, unsat_core
 from ltlwit.logic.formula import And, Formula, Not
 from ltlwit.logic.polarity import Parts
 from ltlwit.logic.result import Sat, Unknown, Unsat
+from ltlwit.logic.witness import Witness
 from ltlwit.pipeline.answers import internal_error, plural
 from ltlwit.pipeline.inputs import InputItem
 from ltlwit.pipeline.options import SolveOptions
@@ -34,7 +35,8 @@ from ltlwit.specs.decider import Decider
 from ltlwit.specs.files import SCENARIOS, Spec
 from ltlwit.specs.reading import ParsedSpec
 from ltlwit.specs.run import CheckOptions, ConjunctionResult, SpecResult, vacuity_of
-from ltlwit.specs.vacuity import Vacuity, conjoined, names
+from ltlwit.specs.subsets import conjoined, names
+from ltlwit.specs.vacuity import Vacuity
 
 if TYPE_CHECKING:
     from ltlwit.pipeline.parallel import Pool
@@ -94,9 +96,9 @@ def judge_together(
         if conjunction.status != "pass":
             continue
         if options.vacuity:
-            _findings(requirements, decide, pool, where, results)
+            _findings(requirements, decide, pool, where, results, conjunction.witness)
         if options.redundancy:
-            _redundancy(requirements, decide, results)
+            _redundancy(requirements, decide, results, conjunction.witness)
     return conjunctions, results
 
 
@@ -344,10 +346,15 @@ def _conjunction(where: str, requirements: Requirements, decide: Decider, every:
 
 
 def _findings(
-    requirements: Requirements, decide: Decider, pool: Pool | None, where: str, results: list[SpecResult]
+    requirements: Requirements,
+    decide: Decider,
+    pool: Pool | None,
+    where: str,
+    results: list[SpecResult],
+    base: Witness | None,
 ) -> None:
-    """Each requirement's vacuity, into `results`."""
-    for i, found in zip(requirements.at, _vacuities(requirements, decide, pool, where)):
+    """Each requirement's vacuity, into `results` (`base`: a witness of them all)."""
+    for i, found in zip(requirements.at, _vacuities(requirements, decide, pool, where, base)):
         if isinstance(found, Exception):
             results[i] = replace(results[i], status="error", message=internal_error(found), exception=found)
             continue
@@ -357,24 +364,24 @@ def _findings(
 
 
 def _vacuities(
-    requirements: Requirements, decide: Decider, pool: Pool | None, where: str
+    requirements: Requirements, decide: Decider, pool: Pool | None, where: str, base: Witness | None
 ) -> Iterator[Vacuity | Exception]:
     """Each requirement's vacuity (or the exception checking it raised), by the workers with `pool`."""
     formulas = requirements.formulas
     if pool is not None:
         which = [InputItem("", where, k) for k in range(len(formulas))]
-        for found in pool.imap("findings", which, context=(formulas, requirements.parts, decide.options)):
+        for found in pool.imap("findings", which, context=(formulas, requirements.parts, decide.options, base)):
             yield from found
         return
     for k, spec in enumerate(requirements.specs):
         with stage.within(f"vacuity of {spec.label} ({k + 1} of {len(formulas)})"):
             try:
-                yield vacuity_of(formulas, k, decide, requirements.parts[k])
+                yield vacuity_of(formulas, k, decide, requirements.parts[k], base)
             except Exception as exc:  # noqa: BLE001 - one spec's bug must not cost the report
                 yield exc
 
 
-def _redundancy(requirements: Requirements, decide: Decider, results: list[SpecResult]) -> None:
+def _redundancy(requirements: Requirements, decide: Decider, results: list[SpecResult], base: Witness | None) -> None:
     """Each requirement of a consistent set judged against the others, into `results`:
     redundant when they imply it (no trace of theirs violates it), with a set of them that does
     (a core of the others and its negation). Asked of the others that share its names first
@@ -390,7 +397,7 @@ def _redundancy(requirements: Requirements, decide: Decider, results: list[SpecR
         with stage.within(f"redundancy of {requirements.specs[k].label} ({k + 1} of {len(formulas)})"):
             bounded = decide.bounded(decide.options.deadline(start))
             try:
-                verdict, used = conjoined(others, names(formula), Not(formula), bounded)
+                verdict, used = conjoined(others, names(formula), Not(formula), bounded, base=base)
             except ValueError:
                 verdict, used = Unknown("the engine cannot decide it"), []
             if isinstance(verdict, Sat):

@@ -38,7 +38,7 @@ itself is unsatisfiable every occurrence would be vacuous, so that is reported i
 
 A question conjoins every spec, but its answer seldom needs all of them: it is first asked of
 the specs that share an AP with the one whose occurrence is replaced, and when that is
-satisfiable, of those plus the specs its witness violates, and so on (`_conjoined`). An
+satisfiable, of those plus the specs its witness violates, and so on (`subsets.conjoined`). An
 unsatisfiable subset proves the question unsatisfiable; a witness that satisfies every spec
 answers it. On the N-client arbiter each response's request is vacuous (the fairness spec
 `G F req_i` already forces it), and its proof needs the mutex, that response, its fairness and
@@ -49,21 +49,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Protocol
 
-from ltlwit.logic.formula import ATOM, FALSE, TRUE, And, Formula, Not, ap, transform
+from ltlwit.logic.formula import ATOM, FALSE, TRUE, Formula, Not, ap, transform
 from ltlwit.logic.polarity import Parts, polarities, replace_at
-from ltlwit.logic.result import Result, Sat, Unknown, Unsat
+from ltlwit.logic.result import Result, Unknown, Unsat
 from ltlwit.logic.witness import Witness
-
-
-class Decide(Protocol):
-    """A decision procedure (satisfiability with a budget; the check's `Decider`), and how it
-    reads a witness against a formula (the file's semantics and sorts)."""
-
-    def __call__(self, formula: Formula) -> Result: ...
-
-    def satisfies(self, formula: Formula, witness: Witness) -> bool: ...
+from ltlwit.specs.subsets import Decide, conjoined, names
 
 
 @dataclass(frozen=True)
@@ -117,13 +108,19 @@ def occurrences(formula: Formula, part: int | None = None, polarity: int = 1) ->
 
 
 def check_spec(
-    specs: list[Formula], which: int, decide: Decide, parts: Parts | None = None, deadline: float | None = None
+    specs: list[Formula],
+    which: int,
+    decide: Decide,
+    parts: Parts | None = None,
+    deadline: float | None = None,
+    base: Witness | None = None,
 ) -> Vacuity:
     """Vacuous and undecided occurrences of `specs[which]` within the conjunction of `specs`
     (which must be satisfiable): those of its `parts` where it is made of parts (each replaced
     in every copy of its part), else every occurrence. Past `deadline` (a
     `time.perf_counter()` reading: the spec's `--timeout`, which its enumeration and questions
-    share) the occurrences left are counted, not checked."""
+    share) the occurrences left are counted, not checked. `base`: a witness of all the specs
+    (`subsets.completed` completes the witnesses of subsets with it)."""
     spec = specs[which]
     rest = [s for i, s in enumerate(specs) if i != which]
     if parts is not None and not _made_of(parts, spec, decide):
@@ -139,7 +136,7 @@ def check_spec(
             questions = [(specs, which, Not(replaced))]
             if occ.polarity == 0:
                 questions.append((rest + [replaced], len(rest), Not(spec)))
-            verdict = _all_unsat(questions, decide)
+            verdict = _all_unsat(questions, decide, base)
             if verdict is True:
                 findings.append(Finding(occ, value, shown))
                 break
@@ -195,11 +192,11 @@ def _replaced(spec: Formula, parts: Parts | None, occ: Occurrence, value: Formul
 Question = tuple[list[Formula], int, Formula]
 
 
-def _all_unsat(questions: list[Question], decide: Decide) -> bool | str:
+def _all_unsat(questions: list[Question], decide: Decide, base: Witness | None) -> bool | str:
     """True: every question is unsatisfiable; False: one is satisfiable; a reason: undecided."""
     reason = None
     for q in questions:
-        result = _conjoined(*q, decide)
+        result = _conjoined(*q, decide, base=base)
         if isinstance(result, Unknown):
             reason = result.reason or "no answer within the budget"
         elif not isinstance(result, Unsat):
@@ -207,42 +204,9 @@ def _all_unsat(questions: list[Question], decide: Decide) -> bool | str:
     return True if reason is None else reason
 
 
-def _conjoined(specs: list[Formula], about: int, claim: Formula, decide: Decide) -> Result:
-    """`conjoined`, starting from the specs that share a name with `specs[about]` or `claim`."""
-    return conjoined(specs, names(specs[about]) | names(claim), claim, decide, {about})[0]
-
-
-def conjoined(
-    specs: list[Formula], start: frozenset[str], claim: Formula, decide: Decide, chosen: set[int] = frozenset()
-) -> tuple[Result, list[int]]:
-    """Satisfiability of `claim` and every spec, asked of growing subsets of the specs (module
-    docstring), and the specs of the subset that decided it: first those at `chosen` and those
-    that use a name of `start`, then each time also those that the subset's witness violates.
-    Unsat of a subset is unsat of all; a witness of a subset that satisfies every spec is a
-    witness of all; a subset left undecided leaves the whole question to `decide`."""
-    chosen = set(chosen) | {i for i, s in enumerate(specs) if start & names(s)}
-    while len(chosen) < len(specs):
-        kept = sorted(chosen)
-        result = decide(And(*(specs[i] for i in kept), claim))
-        if isinstance(result, Unsat):
-            return result, kept
-        if not isinstance(result, Sat):
-            break
-        violated = {i for i, s in enumerate(specs) if i not in chosen and not decide.satisfies(s, result.witness)}
-        if not violated:
-            return result, list(range(len(specs)))
-        chosen |= violated
-    return decide(And(And(*specs), claim)), list(range(len(specs)))
-
-
-def names(formula: Formula) -> frozenset[str]:
-    """The names a formula's truth depends on: its propositions, and over data its variables
-    and functions (rigid: one function at every instant, so it ties the formulas using it)."""
-    if not formula.data:
-        return frozenset(formula.aps())
-    from ltlwit.logic.theory.reading import names as data_names
-
-    return data_names(formula)
+def _conjoined(specs: list[Formula], about: int, claim: Formula, decide: Decide, base: Witness | None = None) -> Result:
+    """`subsets.conjoined`, starting from the specs that share a name with `specs[about]` or `claim`."""
+    return conjoined(specs, names(specs[about]) | names(claim), claim, decide, frozenset({about}), base)[0]
 
 
 def _drop_undecided_beside_vacuous(findings: list[Finding]) -> list[Finding]:

@@ -22,6 +22,7 @@ condition of the same engine), `spot` (optional backend).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 from ltlwit.logic import SEMANTICS
@@ -87,11 +88,13 @@ def holds(formula: Formula, trace: Trace, engine: str = "auto", declarations: De
     unsatisfiable. Raises ValueError (one line) for a formula nested too deeply. A formula
     over data needs a data trace (values in its steps: `theory.evaluate`), judged exactly,
     without the SMT solver."""
-    formula = as_declared(formula, declarations)
     if formula.data:
         if _backend(engine) == "spot":
             raise ValueError("the spot engine has no data atoms; the built-in engine (--engine builtin) checks them")
-        return _check.holds_data(abstraction(formula, declarations, trace.finite), trace)
+        return _check.holds_data(_checked_abstraction(formula, declarations, trace.finite), trace)
+    formula = as_declared(formula, declarations)
+    if any(step.data for step in trace.steps):  # a trace of a formula over data, read for its propositions
+        trace = _propositions(trace)
     if _backend(engine) == "spot":
         from ltlwit.logic.ltl import spot
 
@@ -106,6 +109,21 @@ def holds(formula: Formula, trace: Trace, engine: str = "auto", declarations: De
         return _check.holds(_finite_mod.strong(formula), trace)
     except RecursionError:
         raise ValueError("formula nested too deeply for the built-in checker") from None
+
+
+def _propositions(trace: Trace) -> Trace:
+    """A data trace's steps without their data (values, function tables): what a formula
+    without data reads of it. Each step's conjuncts over data are dropped; a step that is no
+    such conjunction is a ValueError (which of its words a formula reads is not a step)."""
+    from ltlwit.logic.formula import And, conjuncts
+
+    def plain(step: Formula) -> Formula:
+        kept = [c for c in conjuncts(step) if not c.data]
+        if any(c.data and c.op != "atom" and not (c.op == "!" and c.children[0].op == "atom") for c in conjuncts(step)):
+            raise ValueError("a step mixes data and propositions otherwise than in a conjunction")
+        return And(*kept)
+
+    return Trace(tuple(plain(s) for s in trace.prefix), tuple(plain(s) for s in trace.cycle))
 
 
 def as_declared(formula: Formula, declarations: Declarations | None) -> Formula:
@@ -137,6 +155,29 @@ def abstraction(formula: Formula, declarations: Declarations | None, finite: boo
     return abstract(formula, resolve(formula, declarations), finite)
 
 
+#: The abstractions `holds` judged traces against lately: `check` judges a few witnesses
+#: against each of its specs again and again (a FRET export's redundancy questions: 1,200
+#: checks, three quarters of their time reading and abstracting the same formulas anew).
+_ABSTRACTIONS: "OrderedDict[tuple, Abstraction]" = OrderedDict()
+_ABSTRACTIONS_KEPT = 256
+_ABSTRACTED_SIZE = 50_000
+
+
+def _checked_abstraction(formula: Formula, declarations: Declarations | None, finite: bool) -> "Abstraction":
+    """`abstraction` of `formula` as declared (`as_declared`), remembered (`_ABSTRACTIONS`)."""
+    if formula.size > _ABSTRACTED_SIZE:  # a multi-megabyte formula is not kept
+        return abstraction(as_declared(formula, declarations), declarations, finite)
+    key = (formula, declarations, finite)
+    found = _ABSTRACTIONS.get(key)
+    if found is None:
+        found = _ABSTRACTIONS[key] = abstraction(as_declared(formula, declarations), declarations, finite)
+        if len(_ABSTRACTIONS) > _ABSTRACTIONS_KEPT:
+            _ABSTRACTIONS.popitem(last=False)
+    else:
+        _ABSTRACTIONS.move_to_end(key)
+    return found
+
+
 def _finite(semantics: str) -> bool:
     if semantics not in SEMANTICS:
         raise ValueError(f"unknown semantics {semantics!r} (choose from {', '.join(SEMANTICS)})")
@@ -149,7 +190,7 @@ def clear_caches() -> None:
     from ltlwit.logic.ltl.encoding import rewrite
 
     rewrite.clear_memo()
-    for table in (_check._LABELS, _check._EVALUATORS, _check._TRANSLATORS):
+    for table in (_check._LABELS, _check._EVALUATORS, _check._TRANSLATORS, _ABSTRACTIONS):
         table.clear()
 
 
