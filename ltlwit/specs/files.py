@@ -34,10 +34,13 @@ TOML spec files (`*.toml`): an array of tables `[[spec]]` with `formula` (requir
 and `acknowledged` (a list of acknowledgments); any other key is an error, so a typo like `expected` is not silently
 ignored. Names must be unique within a file.
 
-Where a spec holds: at the first instant (the default), at every instant (`always`: the formula
-is checked as `G(formula)`, as FRET's past-time requirements are meant) or at the last instant
-of a finite trace (`finally`); per spec in a trailing comment (`# holds: always`) or TOML's
-`holds = "always"`, for a whole file in a line `holds always` or a top-level `holds = "always"`.
+Where a spec holds: at the first instant (`initially`, the default), at every instant
+(`always`: the formula is checked as `G(formula)`, as FRET's past-time requirements are meant)
+or at the last instant of a finite trace (`finally`); per spec in a trailing comment (`# holds:
+always`) or TOML's `holds = "always"`, for a whole file's specs in a line `holds always` or a
+top-level `holds = "always"`. A file's line does not apply to its scenarios (a scenario, a
+trace the requirements must allow or rule out, is read from its first instant unless its own
+comment says otherwise).
 
 Data variables' sorts (formulas over data: `speed > 50`, `mode = on`): in a text file, lines
 `var speed: Real`, `var x, y: Int`, `var mode: {off, on}` and `domain Int` (the sort of data
@@ -192,8 +195,11 @@ def read_specs(path: str, stdin: BinaryIO | None = None, stdin_name: str = STDIN
     specs = [s for s in specs if isinstance(s, Spec)]
     if declared:
         specs = [replace(s, declarations=declared[0].merged(s.declarations)) if s.error is None else s for s in specs]
-    if everywhere:
-        specs = [replace(s, holds=everywhere[0].at) if s.error is None and s.holds is None else s for s in specs]
+    if everywhere:  # a scenario holds where it says: at its first instant unless it says otherwise
+        specs = [
+            replace(s, holds=everywhere[0].at) if s.error is None and s.holds is None and s.expect not in SCENARIOS else s
+            for s in specs
+        ]
     if events:
         specs = [replace(s, one_event=True) for s in specs]
     yield from specs

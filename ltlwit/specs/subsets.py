@@ -6,9 +6,10 @@ one: a FRET export is a dozen components whose names are apart. So a question is
 of the specs connected to the claim by shared names (`conjoined`). An unsatisfiable subset
 proves the question unsatisfiable. A witness of the subset answers the whole question once the
 specs outside it hold on it too: the witness is completed with the values of the names outside
-the subset from a witness of all the specs (`completed`: a trace of C, which the questions are
-only asked once C is known satisfiable), and checked against every spec and the claim; where it
-is not a witness, the subset grows by the specs it violates, up to all of them.
+the subset from a witness of all the specs (`combined`: a trace of C, which the questions are
+only asked once C is known satisfiable), those groups of specs it then breaks asked again for a
+trace of its shape, and it is checked against every spec and the claim; where it is not a
+witness, the subset grows by the specs it violates, up to all of them.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from __future__ import annotations
 from math import lcm
 from typing import Protocol
 
-from ltlwit.logic.formula import And, Formula, conjuncts
-from ltlwit.logic.result import Result, Sat, Unsat
+from ltlwit.logic.formula import TRUE, And, Formula, Not, conjuncts
+from ltlwit.logic.result import Result, Sat
 from ltlwit.logic.trace import Trace
 from ltlwit.logic.witness import Witness
 
@@ -54,61 +55,135 @@ def conjoined(
 ) -> tuple[Result, list[int]]:
     """Satisfiability of `claim` and every spec (module docstring), and the specs of the subset
     that decided it: first those at `chosen` and those that use a name of `start`, then each
-    time also those that the subset's witness, completed from `base` (a witness of every spec)
-    where it can be, violates; a subset left undecided leaves the whole question to `decide`."""
+    time also those that the subset's witness, completed (`_completed`) from `base` (a witness
+    of every spec) where it can be, violates. A subset left undecided leaves the question so:
+    a larger one is harder."""
     used = [names(s) for s in specs]
     wanted = set(chosen) | {i for i, mine in enumerate(used) if mine & start}
     everything = list(range(len(specs)))
     while len(wanted) < len(specs):
         kept = sorted(wanted)
         result = decide(And(*(specs[i] for i in kept), claim))
-        if isinstance(result, Unsat):
-            return result, kept
         if not isinstance(result, Sat):
-            break
-        if base is not None:
-            inside = frozenset().union(*(used[i] for i in kept), names(claim))
-            full = completed(result.witness, base, inside)
-            if full is not None:
-                broken = {i for i in everything if not decide.satisfies(specs[i], full)}
-                if not broken and decide.satisfies(claim, full):
-                    return Sat(full), everything
-                if broken - wanted:
-                    wanted |= broken
-                    continue
-        violated = {i for i in everything if i not in wanted and not decide.satisfies(specs[i], result.witness)}
-        if not violated:
-            return result, everything
-        wanted |= violated
+            return result, kept
+        full, violated = _completed(result.witness, specs, used, kept, claim, decide, base)
+        if full is not None:
+            return Sat(full), everything
+        wanted |= violated or set(everything)
     return decide(And(And(*specs), claim)), everything
 
 
-def completed(inner: Witness, outer: Witness, inside: frozenset[str]) -> Trace | None:
-    """`inner` with the values `outer` gives the names not `inside` (each step of `outer`
-    restricted to its conjuncts over other names), step by step: two lassos unrolled to a
-    common shape, two finite traces to `inner`'s length (`outer`'s last step repeated, or its
-    end cut). None where they do not go together (a lasso and a finite trace, cycles whose
-    common multiple is too long, steps that mix inner and outer names). Not a witness of
-    anything until checked."""
-    if not isinstance(inner, Trace) or not isinstance(outer, Trace) or inner.finite != outer.finite:
+def _completed(
+    witness: Witness,
+    specs: list[Formula],
+    used: list[frozenset[str]],
+    kept: list[int],
+    claim: Formula,
+    decide: Decide,
+    base: Witness | None,
+) -> tuple[Witness | None, set[int]]:
+    """A witness of the whole question made from `witness` (of the specs at `kept` and the
+    claim), or the specs outside `kept` it violates. The names of the specs outside come from
+    `base`; where that breaks some of them that share no name with the inside (a trace of
+    the question's length is needed: FRET's `H[<=100]` needs 101 instants, `base` may have
+    one), each group of them connected by names is asked again for a trace of that shape."""
+    if base is None or not isinstance(witness, Trace):
+        outside = [i for i in range(len(specs)) if i not in kept]
+        return (witness, set()) if all(decide.satisfies(specs[i], witness) for i in outside) else (None, set(outside))
+    inside = frozenset().union(*(used[i] for i in kept), names(claim))
+    outside = [i for i in range(len(specs)) if i not in set(kept)]
+    take = frozenset().union(*(used[i] for i in outside)) - inside
+    full = combined(witness, base, take)
+    if full is None:
+        return None, set(outside)
+    broken = {i for i in outside if not decide.satisfies(specs[i], full)}
+    if any(used[i] & inside for i in broken):
+        return None, {i for i in broken if used[i] & inside}
+    for group in _groups([i for i in outside if i not in broken], broken, used):
+        names_ = frozenset().union(*(used[i] for i in group))
+        if names_ & inside:
+            return None, set(group)
+        again = decide(And(*(specs[i] for i in group), *_shape(witness)))
+        full = combined(full, again.witness, names_) if isinstance(again, Sat) else None
+        if full is None:
+            return None, set(group)
+    if all(decide.satisfies(s, full) for s in specs) and decide.satisfies(claim, full):
+        return full, set()
+    return None, {i for i in outside if not decide.satisfies(specs[i], full)}
+
+
+def _groups(others: list[int], broken: set[int], used: list[frozenset[str]]) -> list[list[int]]:
+    """The broken specs, each with every spec of `others` connected to it by shared names
+    (and so on), one group per set so connected."""
+    groups: list[list[int]] = []
+    free = set(others) | broken
+    for i in sorted(broken):
+        if i not in free:
+            continue
+        group, reach = {i}, set(used[i])
+        grown = True
+        while grown:
+            grown = False
+            for j in sorted(free - group):
+                if used[j] & reach:
+                    group.add(j)
+                    reach |= used[j]
+                    grown = True
+        free -= group
+        groups.append(sorted(group))
+    return groups
+
+
+def _shape(witness: Trace) -> list[Formula]:
+    """What a trace of `witness`'s shape satisfies: for a finite one, exactly its number of
+    instants (`X^(n-1) 1 & !X^n 1`, `X` the strong next); for a lasso, nothing (lassos of any
+    shapes combine, unrolled)."""
+    if not witness.finite:
+        return []
+    n = len(witness.steps)
+    longer = TRUE
+    for _ in range(n):
+        longer = Formula("X", (longer,))
+    return [longer.children[0], Not(longer)]
+
+
+def combined(trace: Trace, other: Trace, take: frozenset[str]) -> Trace | None:
+    """`trace` with the values of the names `take` from `other` (each step's conjuncts over
+    them): two lassos unrolled to a common shape, two finite traces to `trace`'s length
+    (`other`'s last step repeated, or its end cut). None where they do not go together (a
+    lasso and a finite trace, cycles whose common multiple is too long, a conjunct over names
+    of both sides). Not a witness of anything until checked."""
+    if not isinstance(other, Trace) or trace.finite != other.finite:
         return None
-    if inner.finite:
-        n = len(inner.steps)
-        rows = [(inner.steps[i], outer.steps[min(i, len(outer.steps) - 1)]) for i in range(n)]
+    if trace.finite:
+        n = len(trace.steps)
+        rows = [(trace.steps[i], other.steps[min(i, len(other.steps) - 1)]) for i in range(n)]
         prefix = n
     else:
-        prefix = max(len(inner.prefix), len(outer.prefix))
-        cycle = lcm(len(inner.cycle), len(outer.cycle))
+        prefix = max(len(trace.prefix), len(other.prefix))
+        cycle = lcm(len(trace.cycle), len(other.cycle))
         if cycle > LONGEST_CYCLE:
             return None
-        rows = [(_at(inner, i), _at(outer, i)) for i in range(prefix + cycle)]
+        rows = [(_at(trace, i), _at(other, i)) for i in range(prefix + cycle)]
     steps = []
     for mine, theirs in rows:
-        kept = [c for c in conjuncts(theirs) if not names(c) & inside]
-        if any(names(c) & inside and not names(c) <= inside for c in conjuncts(theirs)):
+        own, given = _split(mine, take), _split(theirs, take)
+        if own is None or given is None:
             return None
-        steps.append(And(mine, *kept))
+        steps.append(And(*own[0], *given[1]))
     return Trace(tuple(steps[:prefix]), tuple(steps[prefix:]))
+
+
+def _split(step: Formula, take: frozenset[str]) -> tuple[list[Formula], list[Formula]] | None:
+    """A step's conjuncts over names outside `take`, and those over names in it; None for a
+    conjunct over both."""
+    out: tuple[list[Formula], list[Formula]] = ([], [])
+    for c in conjuncts(step):
+        mine = names(c)
+        if mine & take and not mine <= take:
+            return None
+        out[1 if mine and mine <= take else 0].append(c)
+    return out
 
 
 def _at(lasso: Trace, i: int) -> Formula:
