@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from ltlwit.logic.formula import ATOM
 from ltlwit.logic.syntax import parse_formula
 from ltlwit.logic.theory.sorts import (
     BOOL,
@@ -116,3 +117,33 @@ def test_functions_are_told_apart_by_arity() -> None:
     sig = resolve(parse_formula("det(a, b) & !det(a, b, c) & f(a) > 0"), Declarations(domain=REAL))
     assert set(sig.functions) == {("det", 2), ("det", 3), ("f", 1)}
     assert sig.functions[("det", 2)] == ((REAL, REAL), BOOL)
+
+
+@pytest.mark.parametrize("text", ["2.5 < g(1)", "wprev(2.5) < g(1)", "g(x) > 0.5"])
+def test_a_function_of_integers_with_a_real_result_keeps_integer_arguments(text: str) -> None:
+    """`g` takes Int (its argument is `1`, or the Int `x`) and gives Real (compared with 2.5):
+    z3's API is given an integer argument, as the SMT-LIB text is (it had been converted to
+    the result's Real: z3 raised, an internal error on every search building atoms so)."""
+    import z3
+
+    from ltlwit.logic.theory.smt import Encoder
+
+    formula = parse_formula(text)
+    (atom,) = {node.name for node in formula.walk() if node.op == ATOM}
+    sig = resolve(formula, Declarations(domain=INT))
+    assert sig.functions[("g", 1)] == ((INT,), REAL)
+    enc = Encoder(sig)
+    through_api, text_form = enc.atom(atom, 0), enc.smtlib(atom, 0)
+    declared = "".join(enc.declarations[s] for s in enc.used)
+    (parsed,) = z3.parse_smt2_string(f"{declared}(assert {text_form})", ctx=enc.ctx)
+    assert z3.eq(z3.simplify(through_api), z3.simplify(parsed))
+
+
+def test_a_shifted_decimal_against_a_function_of_an_integer_is_solved() -> None:
+    from ltlwit.logic import ltl
+    from ltlwit.logic.result import Sat
+
+    formula, ints = parse_formula("wprev(2.5) < g(1)"), Declarations(domain=INT)
+    result = ltl.solve(formula, ltl.Budget(seconds=20), declarations=ints)
+    assert isinstance(result, Sat)
+    assert ltl.holds(formula, result.witness, declarations=ints)
