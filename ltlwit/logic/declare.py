@@ -40,7 +40,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ltlwit.logic.formula import ATOM, FALSE, TRUE, And, Formula, Not, Or, ap, make
+from ltlwit.logic.budget import check_deadline
+from ltlwit.logic.formula import ATOM, FALSE, TICK, TRUE, And, Formula, Not, Or, ap, make, transform
 
 
 def F(x: Formula) -> Formula:  # noqa: N802 - LTL's letters
@@ -123,15 +124,18 @@ def expanded(formula: Formula) -> Formula:
     if not formula.data:
         return formula
 
-    def visit(node: Formula) -> Formula:
+    visited = 0
+
+    def rule(node: Formula, kids: tuple[Formula, ...]) -> Formula:
+        nonlocal visited
+        visited += 1
+        if not visited % TICK:  # a part of the parse: a multi-megabyte input's is paced by --timeout
+            check_deadline()
         if node.op == ATOM:
             return _template(node) or node
-        if not node.children:
-            return node
-        kids = tuple(visit(c) for c in node.children)
-        return node if all(k is c for k, c in zip(kids, node.children)) else Formula(node.op, kids)
+        return node if all(k is c for k, c in zip(kids, node.children)) else Formula(node.op, kids, node.name)
 
-    return visit(formula)
+    return transform(formula, rule, skip=lambda node: not node.data)  # each shared subformula once
 
 
 def _template(node: Formula) -> Formula | None:
