@@ -147,3 +147,37 @@ def test_a_shifted_decimal_against_a_function_of_an_integer_is_solved() -> None:
     result = ltl.solve(formula, ltl.Budget(seconds=20), declarations=ints)
     assert isinstance(result, Sat)
     assert ltl.holds(formula, result.witness, declarations=ints)
+
+
+def test_sort_inference_prints_no_term_until_a_message_needs_one(monkeypatch) -> None:
+    """The evidence behind a class's sort is the term itself, printed for a message only: each
+    node of `x + x + ... > 1` had been printed whole as it was read (a sum of 3,000 terms took
+    25 s to say that the sort of x is unknown)."""
+    from ltlwit.logic.theory import printing
+
+    formula, clash = parse_formula(" + ".join(["x"] * 200) + " > 1"), parse_formula("x mod 2 = 1.5")
+    printed: list[object] = []
+    print_term = printing.print_term
+    monkeypatch.setattr(printing, "print_term", lambda term: printed.append(term) or print_term(term))
+    with pytest.raises(SortError, match="the sort of x is unknown"):
+        resolve(formula)
+    assert resolve(formula, Declarations(domain=INT)).variables == {"x": INT}
+    assert printed == []
+    with pytest.raises(SortError, match=r"^x mod 2 needs integers, and 1.5 is Real$"):
+        resolve(clash)  # the message prints the term it names
+
+
+def test_sort_inference_reads_the_deadline() -> None:
+    """Sorts are inferred under the input's deadline (`ltl.solve` sets it from its budget
+    before the search has a limit of its own): a long line's inference stops with the reason."""
+    from ltlwit.logic import budget, ltl
+    from ltlwit.logic.budget import OutOfTime, deadline_scope
+    from ltlwit.logic.result import Unknown
+
+    formula = parse_formula(" + ".join(["x"] * 200) + " > 1")
+    with deadline_scope(budget.time.perf_counter() - 1.0, doing="inferring the sorts"):
+        with pytest.raises(OutOfTime, match="^time budget exhausted while inferring the sorts$"):
+            resolve(formula, Declarations(domain=INT))
+    spent = ltl.Budget(seconds=1.0, start=budget.time.perf_counter() - 2.0)
+    result = ltl.solve(formula, spent, declarations=Declarations(domain=INT))
+    assert isinstance(result, Unknown) and result.reason == "time budget exhausted while inferring the sorts"

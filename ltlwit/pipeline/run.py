@@ -229,7 +229,7 @@ class Pipeline:
         from ltlwit.logic.declare import one_event
 
         try:
-            with deadline_scope(self.options.deadline(start), self.options.ceiling):
+            with deadline_scope(self.options.deadline(start), self.options.ceiling, "adding --one-event"):
                 return one_event(sorted(formula.aps()), logic == "ltl")
         except HardLimit as exc:
             return Answered([self._solution(item, "unknown", start=start, message=str(exc))])

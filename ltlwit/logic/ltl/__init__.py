@@ -22,10 +22,12 @@ condition of the same engine), `spot` (optional backend).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import time
+from contextlib import nullcontext
+from typing import TYPE_CHECKING, ContextManager
 
 from ltlwit.logic import SEMANTICS
-from ltlwit.logic.budget import Budget
+from ltlwit.logic.budget import Budget, HardLimit, deadline_scope
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.ltl import check as _check
 from ltlwit.logic.ltl import finite as _finite_mod
@@ -63,7 +65,12 @@ def solve(
             raise ValueError("the spot engine has no data atoms; the built-in engine (--engine builtin) decides them")
         from ltlwit.logic.ltl import data
 
-        return data.solve(abstraction(formula, declarations, finite), budget)
+        try:
+            with _before_the_search(budget):
+                abstracted = abstraction(formula, declarations, finite)
+        except HardLimit as exc:  # sorts inferred over a line of 100,000s of terms
+            return Unknown(str(exc))
+        return data.solve(abstracted, budget)
     if _backend(engine) == "spot":
         from ltlwit.logic.ltl import spot
 
@@ -135,6 +142,16 @@ def abstraction(formula: Formula, declarations: Declarations | None, finite: boo
     from ltlwit.logic.theory.sorts import resolve
 
     return abstract(formula, resolve(formula, declarations), finite)
+
+
+def _before_the_search(budget: Budget | None) -> ContextManager[None]:
+    """`budget`'s deadline and memory ceiling for the work before the search has its `Limit`
+    (`check_deadline` reads them): inferring the sorts reads every term of the formula."""
+    if budget is None or budget.seconds is None and budget.memory is None:
+        return nullcontext()
+    start = budget.start if budget.start is not None else time.perf_counter()
+    deadline = start + budget.seconds if budget.seconds is not None else None
+    return deadline_scope(deadline, budget.memory, "inferring the sorts")
 
 
 def _finite(semantics: str) -> bool:

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Mapping
 
+from ltlwit.logic.budget import check_deadline, paced
 from ltlwit.logic.formula import ATOM, Formula, ap, postorder, transform
 from ltlwit.logic.theory.terms import RELATIONS, SHIFTS, Term
 
@@ -201,7 +202,7 @@ class _Classes:
 
     def __init__(self) -> None:
         self.parent: dict[object, object] = {}
-        self.evidence: dict[object, dict[str, tuple[Sort, str]]] = {}
+        self.evidence: dict[object, dict[str, tuple[Sort, object]]] = {}
 
     def find(self, x: object) -> object:
         self.parent.setdefault(x, x)
@@ -220,8 +221,10 @@ class _Classes:
             for kind, why in merged.items():
                 self.evidence.setdefault(rb, {}).setdefault(kind, why)
 
-    def note(self, x: object, sort: Sort, why: str) -> None:
-        """`sort` is evidence for x's class; `why` names the variable or numeral behind it."""
+    def note(self, x: object, sort: Sort, why: object) -> None:
+        """`sort` is evidence for x's class; `why` is the variable's name, numeral or term behind
+        it, printed only in a message (a term printed at each node of a sum of 3,000 terms
+        was 4.5 million names printed, 25 s before its error)."""
         key = "enum:" + sort.name if sort.enum else sort.name
         self.evidence.setdefault(self.find(x), {}).setdefault(key, (sort, why))
 
@@ -272,13 +275,13 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
     enums = decls.enum_values()
     classes = _Classes()
     props = {n for n in formula.aps()}
-    atoms = [node.name for node in postorder(formula) if node.op == ATOM]
+    atoms = [node.name for node in postorder(formula, tick=check_deadline) if node.op == ATOM]
     variables: dict[str, None] = {}
     constants: dict[str, Sort] = {}
     functions: dict[tuple[str, int], None] = {}
     seen: set[Term] = set()
     for a in atoms:
-        for node in a.walk():  # type: ignore[union-attr]
+        for node in paced(a.walk(), check_deadline):  # type: ignore[union-attr]
             if node in seen:
                 continue
             seen.add(node)
@@ -286,7 +289,7 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
             if op in RELATIONS:
                 _link(classes, node.children[0], node.children[1])
                 if op not in ("=", "!="):
-                    classes.note(node.children[0], Sort("numeric"), str(node.children[0]))
+                    classes.note(node.children[0], Sort("numeric"), node.children[0])
                 continue
             if op == "pred":
                 _arguments(classes, node, functions)
@@ -309,7 +312,7 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
             elif op in ("+", "-", "*", "/", "mod", "neg"):
                 for c in node.children:
                     _link(classes, node, c)
-                classes.note(node, INT if op == "mod" else Sort("numeric"), str(node))
+                classes.note(node, INT if op == "mod" else Sort("numeric"), node)
             elif op == "call":
                 name = node.name
                 if name in BUILTINS:
@@ -369,7 +372,7 @@ def _atom_sorts(atom: Term, sig: Signature) -> dict[Term, Sort]:
     one `2` stands for every 2)."""
     classes = _Classes()
     nodes: list[Term] = []
-    for node in dict.fromkeys(atom.walk()):
+    for node in dict.fromkeys(paced(atom.walk(), check_deadline)):
         op = node.op
         if op == "num":
             continue
@@ -396,7 +399,7 @@ def _atom_sorts(atom: Term, sig: Signature) -> dict[Term, Sort]:
             for c in node.children:
                 _link(classes, node, c)
             if op == "mod":
-                classes.note(node, Sort("integral"), str(node))
+                classes.note(node, Sort("integral"), node)
         elif op == "call" and node.name in BUILTINS:
             for c in node.children:
                 _link(classes, node, c)
@@ -426,10 +429,10 @@ def _atom_sorts(atom: Term, sig: Signature) -> dict[Term, Sort]:
 def _note_target(classes: _Classes, term: Term, sort: Sort) -> None:
     """A function argument converted to `sort`: an Int argument cannot take Real data."""
     if term.op != "num":
-        classes.note(term, Sort("integral") if sort == INT else Sort("convertible"), str(term))
+        classes.note(term, Sort("integral") if sort == INT else Sort("convertible"), term)
 
 
-def _local(evidence: Mapping[str, tuple[Sort, str]], node: Term) -> Sort:
+def _local(evidence: Mapping[str, tuple[Sort, object]], node: Term) -> Sort:
     enums = [s for k, (s, _) in evidence.items() if k.startswith("enum:")]
     if enums:
         return enums[0]
@@ -488,14 +491,14 @@ def _arguments(classes: _Classes, node: Term, functions: dict[tuple[str, int], N
         _link(classes, ("arg", *key, k), c)
 
 
-def _decide(evidence: Mapping[str, tuple[Sort, str]], name: str, domain: Sort | None) -> Sort:
+def _decide(evidence: Mapping[str, tuple[Sort, object]], name: str, domain: Sort | None) -> Sort:
     enums = [s for k, (s, _) in evidence.items() if k.startswith("enum:")]
     numeric = {k: why for k, (_, why) in evidence.items() if k in ("Int", "Real", "numeric")}
     if BOOL.name in evidence:
         if enums or numeric:
             other = enums[0] if enums else next(iter(numeric))
             raise SortError(
-                f"{evidence['Bool'][1]} is Bool but is compared or computed with {other} data", evidence["Bool"][1]
+                f"{evidence['Bool'][1]} is Bool but is compared or computed with {other} data", str(evidence["Bool"][1])
             )
         return BOOL
     if len(enums) > 1:
