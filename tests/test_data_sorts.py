@@ -95,6 +95,10 @@ def test_enumerations() -> None:
         ("x + p > 1", {"p": BOOL}, "p is Bool but is compared or computed with numeric data"),
         ("x / 0 > 1", {}, "division by zero"),
         ("f(x) > 1 & x > f", {}, "f is a variable, and is applied to arguments too"),
+        # one function of one arity, a predicate and a number: had been UNSAT (z3 read the
+        # predicate's truth as 0 or 1), and `f(1) & f(2) > 0` a witness with f(2) true
+        ("f(x) & f(x) > 1", {}, r"f\(...\) is used both as a proposition and as a term"),
+        ("f(2) > 0 & f(1)", {}, r"f\(...\) is used both as a proposition and as a term"),
     ],
 )
 def test_clashes_name_the_variable(text: str, declared: dict, message: str) -> None:

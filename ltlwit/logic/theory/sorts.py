@@ -352,6 +352,8 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
     for name, arity in functions:
         if name in variables or name in props or declared.get(name) is not None:
             raise SortError(f"{name} is a variable, and is applied to arguments too ({name}(...))", name)
+        if ("pred", name, arity) in classes.parent and ("fun", name, arity) in classes.parent:
+            raise SortError(f"{name}(...) is used both as a proposition and as a term (a number or value)", name)
         args = tuple(sort_of_class(("arg", name, arity, k), f"argument {k + 1} of {name}") for k in range(arity))
         result = (
             BOOL
