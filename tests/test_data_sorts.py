@@ -185,3 +185,22 @@ def test_sort_inference_reads_the_deadline() -> None:
     spent = ltl.Budget(seconds=1.0, start=budget.time.perf_counter() - 2.0)
     result = ltl.solve(formula, spent, declarations=Declarations(domain=INT))
     assert isinstance(result, Unknown) and result.reason == "time budget exhausted while inferring the sorts"
+
+
+def test_comparisons_of_propositions_are_followed_along_a_chain_under_the_deadline() -> None:
+    """nuXmv's `x0 = x1 & x1 = x2 & ... & xN = a` with `a` a proposition: every comparison
+    reads `<->`, found by following each comparison once from the propositions (the chain had
+    been swept once per name it grew by: 3,000 names, 15 s, past any --timeout); the
+    comparisons are read under the input's deadline."""
+    from ltlwit.logic import budget
+    from ltlwit.logic.budget import OutOfTime, deadline_scope
+    from ltlwit.logic.theory.sorts import boolean_comparisons
+
+    n = 50
+    formula = parse_formula(" & ".join(f"x{i} = x{i + 1}" for i in range(n)) + f" & x{n} = a & a")
+    read = boolean_comparisons(formula)
+    assert not read.data
+    assert read == parse_formula(" & ".join(f"(x{i} <-> x{i + 1})" for i in range(n)) + f" & (x{n} <-> a) & a")
+    with deadline_scope(budget.time.perf_counter() - 1.0, doing="inferring the sorts"):
+        with pytest.raises(OutOfTime):
+            boolean_comparisons(formula)

@@ -59,7 +59,11 @@ def solve(
     (`formula.data`) is decided modulo its theories (`data`), its variables' sorts from
     `declarations` or inferred (SortError, a ValueError, where they clash or are unknown)."""
     finite = _finite(semantics)
-    formula = as_declared(formula, declarations)
+    try:
+        with _before_the_search(budget) if formula.data else nullcontext():
+            formula = as_declared(formula, declarations)
+    except HardLimit as exc:
+        return Unknown(str(exc))
     if formula.data:
         if _backend(engine) == "spot":
             raise ValueError("the spot engine has no data atoms; the built-in engine (--engine builtin) decides them")
@@ -146,7 +150,7 @@ def abstraction(formula: Formula, declarations: Declarations | None, finite: boo
 
 def _before_the_search(budget: Budget | None) -> ContextManager[None]:
     """`budget`'s deadline and memory ceiling for the work before the search has its `Limit`
-    (`check_deadline` reads them): inferring the sorts reads every term of the formula."""
+    (`check_deadline` reads them): inferring the sorts reads every atom and term."""
     if budget is None or budget.seconds is None and budget.memory is None:
         return nullcontext()
     start = budget.start if budget.start is not None else time.perf_counter()
