@@ -351,3 +351,43 @@ def test_an_export_of_several_projects_checks_each_apart(tmp_path) -> None:
         ("P1", "fail"),
         ("P2", "pass"),
     ]
+
+
+def test_a_big_fret_export_is_read_in_one_pass(tmp_path, monkeypatch) -> None:
+    """3,000 variables and 300 requirements: the declarations are gathered and made once, not
+    declared one by one (each a copy of all before it: an export of 20,000 variables took 24 s
+    before its first answer), and each requirement's line is read off one index of the file
+    (each had been looked for, and the lines before it counted, from the file's start), the
+    reqid written as the file writes it (`é`, not `\\u00e9`), past its mentions before."""
+    from ltlwit.logic.theory.sorts import REAL, Declarations
+    from ltlwit.specs import fret
+
+    variables = [
+        {"variable_name": f"v{i}", "component_name": "C", "dataType": ["double", "boolean"][i % 2]} for i in range(3000)
+    ]
+    reqids = [f"R-{k}" for k in range(299)] + ["R-é"]
+    requirements = [
+        {
+            "reqid": r,
+            "parent_reqid": reqids[k + 1] if k + 1 < len(reqids) else "",
+            "semantics": {"ptExpanded": f"(H (v{2 * k} > 0.0 & v{2 * k + 1}))", "component_name": "C"},
+        }
+        for k, r in enumerate(reqids)
+    ]
+    path = tmp_path / "big.json"
+    text = json.dumps({"requirements": requirements, "variables": variables}, indent=2, ensure_ascii=False)
+    path.write_text(text, encoding="utf-8")
+    lines = {line.strip(): n for n, line in enumerate(text.splitlines(), 1) if line.strip().startswith('"reqid"')}
+    declared: list[str] = []
+    declare = Declarations.declare
+    monkeypatch.setattr(
+        Declarations, "declare", lambda self, name, sort: declared.append(name) or declare(self, name, sort)
+    )
+    fret._written.cache_clear()
+    specs = list(fret.read_fret(str(path)))
+    assert declared == []
+    assert fret._written.cache_info().misses == 1
+    assert [(s.name, s.line) for s in specs] == [
+        (r, lines[f'"reqid": {json.dumps(r, ensure_ascii=False)},']) for r in reqids
+    ]
+    assert specs[5].declarations.variables == {"v10": REAL, "v11": fret.BOOL}

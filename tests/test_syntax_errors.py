@@ -135,3 +135,36 @@ def test_deep_traces_and_huge_inputs_fail_cleanly():
         parse_formula("X" * N)
     with pytest.raises(ParseError):
         parse_assignment("a1" * N + "a0")
+
+
+@pytest.mark.parametrize(
+    "text, call",
+    [
+        ("det(a, b)", True),
+        ("G det_3x3 (a)", True),
+        ("9f(x)", True),  # digits before a name: the name is applied
+        ("a.f(x)", True),
+        ("X(a) & F (b) & wX(c) & first_match(a)", False),  # operators, not calls
+        ("G(a)", False),
+        (") " + "a" * 50, False),
+        ("a9" * 20, False),
+    ],
+)
+def test_a_call_is_told_from_the_names_before_parentheses(text: str, call: bool) -> None:
+    from ltlwit.logic.syntax.data_hints import call_hint
+
+    assert call_hint(text) is call
+
+
+def test_the_call_hint_tries_a_name_once_not_at_each_of_its_letters() -> None:
+    """Whether a line that Spot cannot read applies a name (then it may be a predicate over
+    data) is asked of every bad line: a match starting inside a name (`bc(` in `abc(`) was
+    tried at each letter of the name, each try to its end, quadratic in the name (33 s before
+    the caret error of a 50,000-letter name). A match may begin where a name begins only."""
+    from ltlwit.logic.syntax.data_hints import _CALL
+
+    text = "x & abc9d (y)"
+    starts = [m.start() for m in (_CALL.match(text, i) for i in range(len(text))) if m is not None]
+    assert starts == [text.index("abc")]
+    assert _CALL.match("9f(x)", 0).group(1) == "f"  # type: ignore[union-attr]
+    assert _CALL.match("9f(x)", 1) is None

@@ -40,7 +40,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ltlwit.logic.formula import ATOM, FALSE, TRUE, And, Formula, Not, Or, ap, make
+from ltlwit.logic.budget import check_deadline
+from ltlwit.logic.formula import ATOM, FALSE, TICK, TRUE, And, Formula, Not, Or, ap, make, transform
 
 
 def F(x: Formula) -> Formula:  # noqa: N802 - LTL's letters
@@ -123,15 +124,18 @@ def expanded(formula: Formula) -> Formula:
     if not formula.data:
         return formula
 
-    def visit(node: Formula) -> Formula:
+    visited = 0
+
+    def rule(node: Formula, kids: tuple[Formula, ...]) -> Formula:
+        nonlocal visited
+        visited += 1
+        if not visited % TICK:  # a part of the parse: a multi-megabyte input's is paced by --timeout
+            check_deadline()
         if node.op == ATOM:
             return _template(node) or node
-        if not node.children:
-            return node
-        kids = tuple(visit(c) for c in node.children)
-        return node if all(k is c for k, c in zip(kids, node.children)) else Formula(node.op, kids)
+        return node if all(k is c for k, c in zip(kids, node.children)) else Formula(node.op, kids, node.name)
 
-    return visit(formula)
+    return transform(formula, rule, skip=lambda node: not node.data)  # each shared subformula once
 
 
 def _template(node: Formula) -> Formula | None:
@@ -159,8 +163,30 @@ def one_event(activities: list[str], temporal: bool = True) -> Formula:
     """Exactly one activity at every instant (`--one-event`: a process trace's reading; at the
     one instant of a propositional formula)."""
     names = [ap(a) for a in activities]
-    exactly = Or(*(And(a, *(Not(b) for b in names if b is not a)) for a in names)) if names else TRUE
+    if not names:
+        return TRUE
+    exactly = And(Or(*names), *_at_most_one(names))
     return G(exactly) if temporal else exactly
+
+
+def _at_most_one(names: list[Formula]) -> list[Formula]:
+    """Conjuncts saying at most one of `names` holds, O(n log n) literals and no proposition
+    of their own (a witness shows the activities only): the two halves each hold at most one,
+    and one half holds none. The pairwise `!(a & b)` is quadratic (a million nodes for 1,000
+    activities), and a ladder of shared prefixes is too once the engine's rewriter flattens
+    each prefix into its own chain."""
+    negated = [Not(a) for a in names]
+    out: list[Formula] = []
+    pending = [(0, len(names))]
+    while pending:
+        start, end = pending.pop()
+        if end - start < 2:
+            continue
+        check_deadline()  # built within the input's deadline (`deadline_scope`): n log n nodes
+        half = (start + end) // 2
+        out.append(Or(And(*negated[start:half]), And(*negated[half:end])))
+        pending += [(start, half), (half, end)]
+    return out
 
 
 def activities_text(witness) -> str:

@@ -174,15 +174,25 @@ class Formula(_Fields):
 
     def aps(self, tick: Callable[[], None] | None = None) -> tuple[str, ...]:
         """AP names in order of first appearance in Polish order (the canonical slot order).
-        `tick`: as `postorder`'s, on a first call (the answer is kept)."""
+        `tick`: as `postorder`'s, on a first call (the answer is kept). Each distinct node is
+        visited once, in Polish order: a subformula met again adds no name that its first
+        occurrence did not (shared subformulas, as bounded operators spell out, make a tree
+        exponentially larger than its nodes: `O[<=3]` nested 12 times is 4^12 leaves)."""
         if self._aps is None:
-            seen: dict[str, None] = {}
-            for i, node in enumerate(self.walk()):
+            names: dict[str, None] = {}
+            visited: set[Formula] = set()
+            stack = [self]
+            while stack:
+                node = stack.pop()
+                if node in visited:
+                    continue
+                visited.add(node)
                 if node.op == "ap":
-                    seen.setdefault(node.name, None)
-                elif tick is not None and not i % TICK:
+                    names.setdefault(node.name, None)
+                elif tick is not None and not len(visited) % TICK:
                     tick()
-            object.__setattr__(self, "_aps", tuple(seen))
+                stack.extend(reversed(node.children))
+            object.__setattr__(self, "_aps", tuple(names))
         return self._aps
 
     def to_str(self, syntax: str = "spot") -> str:

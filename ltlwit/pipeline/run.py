@@ -202,9 +202,10 @@ class Pipeline:
                 return parsed
             formula, logic, warnings = parsed
             if self.options.one_event and not isinstance(item, SpecItem):  # a spec file's are in its formula
-                from ltlwit.logic.declare import one_event
-
-                formula = And(formula, one_event(sorted(formula.aps()), logic == "ltl"))
+                events = self._one_event(item, formula, logic, start)
+                if isinstance(events, Answered):
+                    return events
+                formula = And(formula, events)
             semantics = getattr(item, "semantics", None) or self.options.semantics
             try:
                 declarations = self._declarations(item)
@@ -221,6 +222,17 @@ class Pipeline:
             return pending
         except Exception as exc:  # noqa: BLE001 - a bug on one input must not cost the others
             return Answered([self._solution(item, "error", start=start, message=internal_error(exc), exception=exc)])
+
+    def _one_event(self, item: InputItem, formula: Formula, logic: str, start: float) -> Formula | Answered:
+        """The input's exactly-one-activity constraint, built within its deadline: 20,000
+        activities are 300,000 nodes."""
+        from ltlwit.logic.declare import one_event
+
+        try:
+            with deadline_scope(self.options.deadline(start), self.options.ceiling, "adding --one-event"):
+                return one_event(sorted(formula.aps()), logic == "ltl")
+        except HardLimit as exc:
+            return Answered([self._solution(item, "unknown", start=start, message=str(exc))])
 
     def _declarations(self, item: InputItem) -> Declarations | None:
         """The sorts an input's data has: the run's, and its spec file's on top."""

@@ -197,7 +197,9 @@ def read_specs(path: str, stdin: BinaryIO | None = None, stdin_name: str = STDIN
         specs = [replace(s, declarations=declared[0].merged(s.declarations)) if s.error is None else s for s in specs]
     if everywhere:  # a scenario holds where it says: at its first instant unless it says otherwise
         specs = [
-            replace(s, holds=everywhere[0].at) if s.error is None and s.holds is None and s.expect not in SCENARIOS else s
+            replace(s, holds=everywhere[0].at)
+            if s.error is None and s.holds is None and s.expect not in SCENARIOS
+            else s
             for s in specs
         ]
     if events:

@@ -25,6 +25,8 @@ the tags are taken out, with a warning, so that what is left is read as written.
 
 from __future__ import annotations
 
+import bisect
+import functools
 import json
 import re
 from typing import TYPE_CHECKING, Any, Iterator
@@ -202,15 +204,35 @@ def _template(semantics: dict) -> Template | None:
 
 def _line_of(text: str, reqid: str, cursor: dict[str, int]) -> int:
     """The line of the file where the requirement's reqid is written (1-based; 0: not found),
-    past where the same reqid was found before (`cursor`: a reqid may repeat)."""
+    past where the same reqid was found before (`cursor`: a reqid may repeat). Read off an
+    index of the file made once (`_written`): each requirement had been looked for, and the
+    lines before it counted, from the file's start, quadratic in the requirements."""
+    ends, written = _written(text)
     start = cursor.get(reqid, 0)
-    at = text.find(f'"reqid": {json.dumps(reqid)}', start)
-    if at < 0:
-        at = text.find(json.dumps(reqid), start)
+    places = written.get(reqid, [])
+    found = bisect.bisect_left(places, start)
+    at = places[found] if found < len(places) else text.find(json.dumps(reqid), start)
     if at < 0:
         return 0
     cursor[reqid] = at + 1
-    return text.count("\n", 0, at) + 1
+    return bisect.bisect_right(ends, at) + 1
+
+
+#: A requirement's reqid as the export writes it: `"reqid": "LM-012"`.
+_REQID = re.compile(r'"reqid"\s*:\s*("(?:[^"\\]|\\.)*")')
+
+
+@functools.lru_cache(maxsize=1)
+def _written(text: str) -> tuple[list[int], dict[str, list[int]]]:
+    """The offsets of the export's line ends, and of each reqid's places (in the file's order)."""
+    written: dict[str, list[int]] = {}
+    for match in _REQID.finditer(text):
+        try:
+            name = json.loads(match.group(1))
+        except ValueError:
+            continue
+        written.setdefault(name, []).append(match.start())
+    return [m.start() for m in re.finditer("\n", text)], written
 
 
 def _variables(entries: list) -> tuple[Declarations, dict[str, dict[str, Sort | None]], tuple[tuple[str, str], ...]]:
@@ -218,7 +240,7 @@ def _variables(entries: list) -> tuple[Declarations, dict[str, dict[str, Sort | 
     decides: FRET lists a variable once per component and once more per Simulink port), each
     component's own (None: the component lists the name untyped), and the Internal variables
     whose assignment is a numeral."""
-    declarations = Declarations()
+    typed: dict[str, Sort] = {}  # the declarations, gathered, made once (one by one: quadratic)
     components: dict[str, dict[str, Sort | None]] = {}
     constants: dict[str, str] = {}
     functions: set[str] = set()
@@ -235,8 +257,8 @@ def _variables(entries: list) -> tuple[Declarations, dict[str, dict[str, Sort | 
         if isinstance(kind, list):
             kind = kind[0] if kind else ""
         sort = _TYPES.get(str(kind or "").strip().lower())
-        if sort is not None and name not in declarations.variables:
-            declarations = declarations.declare(name, sort)
+        if sort is not None:
+            typed.setdefault(name, sort)
         if isinstance(entry.get("component_name"), str):
             own = components.setdefault(entry["component_name"], {})
             if own.get(name) is None:
@@ -249,11 +271,9 @@ def _variables(entries: list) -> tuple[Declarations, dict[str, dict[str, Sort | 
                 if sort == REAL and "." not in digits:
                     digits += ".0"  # a double assigned `1` is the Real 1.0 (`c / 2` divides exactly)
                 constants[name] = numeral.group(1) + digits
-    variables = {n: s for n, s in declarations.variables.items() if n not in functions}
-    out = Declarations(domain=REAL)  # FRET's numbers are doubles unless a variable says otherwise
-    for n, s in variables.items():
-        out = out.declare(n, s)
-    return out, components, tuple(sorted(constants.items()))
+    variables = Declarations(tuple((n, s) for n, s in typed.items() if n not in functions))
+    # FRET's numbers are doubles unless a variable says otherwise
+    return Declarations(domain=REAL).merged(variables), components, tuple(sorted(constants.items()))
 
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -265,8 +285,9 @@ def _scoped(declarations: Declarations, own: dict[str, Sort | None], formula: st
     though a Simulink port elsewhere is a double), else as the export does."""
     names = set(_NAME.findall(formula))
     entries = []
+    declared = declarations.variables
     for name in sorted(names):
-        sort = own[name] if name in own else declarations.variables.get(name)
+        sort = own[name] if name in own else declared.get(name)
         if sort is not None:
             entries.append((name, sort))
     return Declarations(tuple(entries), declarations.domain)

@@ -22,11 +22,13 @@ condition of the same engine), `spot` (optional backend).
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
-from typing import TYPE_CHECKING
+from contextlib import nullcontext
+from typing import TYPE_CHECKING, ContextManager
 
 from ltlwit.logic import SEMANTICS
-from ltlwit.logic.budget import Budget
+from ltlwit.logic.budget import Budget, HardLimit, deadline_scope
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.ltl import check as _check
 from ltlwit.logic.ltl import finite as _finite_mod
@@ -58,13 +60,22 @@ def solve(
     (`formula.data`) is decided modulo its theories (`data`), its variables' sorts from
     `declarations` or inferred (SortError, a ValueError, where they clash or are unknown)."""
     finite = _finite(semantics)
-    formula = as_declared(formula, declarations)
+    try:
+        with _before_the_search(budget) if formula.data else nullcontext():
+            formula = as_declared(formula, declarations)
+    except HardLimit as exc:
+        return Unknown(str(exc))
     if formula.data:
         if _backend(engine) == "spot":
             raise ValueError("the spot engine has no data atoms; the built-in engine (--engine builtin) decides them")
         from ltlwit.logic.ltl import data
 
-        return data.solve(abstraction(formula, declarations, finite), budget)
+        try:
+            with _before_the_search(budget):
+                abstracted = abstraction(formula, declarations, finite)
+        except HardLimit as exc:  # sorts inferred over a line of 100,000s of terms
+            return Unknown(str(exc))
+        return data.solve(abstracted, budget)
     if _backend(engine) == "spot":
         from ltlwit.logic.ltl import spot
 
@@ -176,6 +187,16 @@ def _checked_abstraction(formula: Formula, declarations: Declarations | None, fi
     else:
         _ABSTRACTIONS.move_to_end(key)
     return found
+
+
+def _before_the_search(budget: Budget | None) -> ContextManager[None]:
+    """`budget`'s deadline and memory ceiling for the work before the search has its `Limit`
+    (`check_deadline` reads them): inferring the sorts reads every atom and term."""
+    if budget is None or budget.seconds is None and budget.memory is None:
+        return nullcontext()
+    start = budget.start if budget.start is not None else time.perf_counter()
+    deadline = start + budget.seconds if budget.seconds is not None else None
+    return deadline_scope(deadline, budget.memory, "inferring the sorts")
 
 
 def _finite(semantics: str) -> bool:

@@ -15,8 +15,11 @@ _HINT = re.compile(
     r"|\b(?:w?next|w?prev|preReal|preInt|preBool|absReal|absInt)\s*\("
     r"|\b[OH]\s*\[(?!\s*\])|\b[FG]\s*\[\s*(?:[0-9]+\s*,|<|=)"
 )  # nuXmv's and FRET's bounded operators
-#: A name applied to arguments (a predicate), which Spot's reading rejects.
-_CALL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\s*\(")
+#: A name applied to arguments (a predicate), which Spot's reading rejects; a match is tried
+#: at the start of a run of name characters only (digits before the name are skipped), never
+#: again inside it: a name of 50,000 letters with no parenthesis after it was tried 50,000
+#: times, each to its end.
+_CALL = re.compile(r"(?<![A-Za-z0-9_])[0-9]*([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 
 
 #: A quoted name or a comment: what the hints do not look into (`"x < 3"` is a proposition).
@@ -44,7 +47,7 @@ def wring_suffixes(text: str) -> list[str]:
 
 def call_hint(text: str) -> bool:
     """Whether `text` applies a name to arguments: a predicate, if Spot cannot read it."""
-    return any(m.group().rstrip("( \t") not in _NOT_CALLS for m in _CALL.finditer(_bare(text)))
+    return any(m.group(1) not in _NOT_CALLS for m in _CALL.finditer(_bare(text)))
 
 
 #: Words before a parenthesis that are no call: the unary operators, and PSL's `first_match`,

@@ -138,8 +138,6 @@ def _declared(declared: Declarations | None, signature: Signature, conjunction: 
     propositions (`p = q`, p a proposition in another formula): a formula that compares them
     alone must read them as propositions too."""
     out = declared or Declarations()
-    for name, sort in signature.variables.items():
-        out = out.declare(name, sort)
     compared = {
         c.name
         for node in postorder(conjunction)
@@ -147,13 +145,15 @@ def _declared(declared: Declarations | None, signature: Signature, conjunction: 
         for c in node.name.children  # type: ignore[union-attr]
         if c.op == "var"
     }
-    for name in sorted(n for n in compared if n is not None and n not in signature.variables):
-        if name not in signature.constants:
-            out = out.declare(name, BOOL)
-    functions = dict(out.functions)
-    for key, sort in signature.functions.items():
-        functions.setdefault(key, sort)
-    return Declarations(out.entries, out.domain, tuple(sorted(functions.items(), key=lambda kv: kv[0])))
+    booleans = sorted(
+        n for n in compared if n is not None and n not in signature.variables and n not in signature.constants
+    )
+    inferred = Declarations(
+        tuple(signature.variables.items()) + tuple((name, BOOL) for name in booleans),
+        None,
+        tuple(sorted(signature.functions.items(), key=lambda kv: kv[0])),
+    )
+    return out.merged(inferred)
 
 
 def names(formula: Formula) -> frozenset[str]:

@@ -19,7 +19,7 @@ from typing import Callable, Mapping
 import z3
 
 from ltlwit.logic.theory.evaluate import Value, fold
-from ltlwit.logic.theory.sorts import Signature, Sort
+from ltlwit.logic.theory.sorts import BUILTINS, Signature, Sort
 from ltlwit.logic.theory.terms import PRE, RELATIONS, SHIFT_STEP, Term
 
 Where = Callable[[int], int]
@@ -142,6 +142,12 @@ class Encoder:
         op = node.op
         if op in SHIFT_STEP or op == "call" and node.name in PRE:
             return values[0]
+        if op == "call" and node.name not in BUILTINS:
+            # its arguments convert to its argument sorts, whatever the sort of its result:
+            # `g(1)` Int -> Real compared with 2.5 takes the Int 1, not a Real 1.0
+            key = (node.name, len(values))
+            f = self.function(*key)  # type: ignore[arg-type]
+            return f(*(self._coerce(v, s) for v, s in zip(values, self.sig.functions[key][0])))  # type: ignore[index]
         if sort.name == "Real":
             values = [self._coerce(v, sort) for v in values]
         if op == "neg":
@@ -159,13 +165,8 @@ class Encoder:
         if name in ("absReal", "absInt", "abs"):
             (t,) = values
             return z3.If(t >= 0, t, -t)
-        if name in ("min", "max"):
-            a, b = values
-            return z3.If(a <= b, a, b) if name == "min" else z3.If(a >= b, a, b)
-        key = (name, len(values))
-        f = self.function(*key)  # type: ignore[arg-type]
-        args = tuple(self._coerce(v, s) for v, s in zip(values, self.sig.functions[key][0]))  # type: ignore[index]
-        return f(*args)
+        a, b = values  # min, max
+        return z3.If(a <= b, a, b) if name == "min" else z3.If(a >= b, a, b)
 
     # -- atoms as SMT-LIB text ------------------------------------------------------------------
     def smtlib(self, a: Term, at: int, known: Known | None = None) -> str | None:
