@@ -187,11 +187,12 @@ class _ParseLimits:
     `MEMORY_EVERY` seconds into the scope, not on entry (a parse of a short formula takes
     20 µs, a read 10 µs)."""
 
-    __slots__ = ("deadline", "memory", "next_read", "reserve")
+    __slots__ = ("deadline", "memory", "next_read", "reserve", "doing")
 
-    def __init__(self, deadline: float | None, memory: int | None) -> None:
+    def __init__(self, deadline: float | None, memory: int | None, doing: str = "parsing") -> None:
         self.deadline = deadline
         self.memory = memory
+        self.doing = doing
         self.next_read = time.perf_counter() + MEMORY_EVERY
         self.reserve = 0.0  # seconds kept for the end of the process (`END_SECONDS_PER_GIB`)
 
@@ -201,10 +202,10 @@ class _ParseLimits:
             used = resident_bytes()
             self.next_read = now + _read_interval(used, self.memory)
             if self.memory is not None and used > self.memory:
-                return OutOfMemory(f"memory limit of {self.memory >> 20} MiB reached while parsing")
+                return OutOfMemory(f"memory limit of {self.memory >> 20} MiB reached while {self.doing}")
             self.reserve = END_SECONDS_PER_GIB * used / (1 << 30)
         if self.deadline is not None and now > self.deadline - self.reserve:
-            return OutOfTime("time budget exhausted while parsing")
+            return OutOfTime(f"time budget exhausted while {self.doing}")
         return None
 
 
@@ -212,18 +213,20 @@ _scope = threading.local()
 
 
 @contextmanager
-def deadline_scope(deadline: float | None, memory: int | None = None) -> Iterator[None]:
+def deadline_scope(deadline: float | None, memory: int | None = None, doing: str = "parsing") -> Iterator[None]:
     """A deadline (a `time.perf_counter()` reading; None: none) and a memory ceiling (bytes of
     the process's resident memory; None: none) for the loops that run before a solve has a
-    `Limit` to read: the parsers, given a multi-megabyte input under `--timeout` and
-    `--max-memory`, call `check_deadline` and give up with `OutOfTime` or `OutOfMemory`
-    instead of answering seconds late or growing past the ceiling. The deadline keeps a
+    `Limit` to read, or with no solve at all: the parsers, given a multi-megabyte input under
+    `--timeout` and `--max-memory`, and the reading and checking of a log (`verify --log`,
+    over its every instant), call `check_deadline` and give up with `OutOfTime` or
+    `OutOfMemory` (their reason ending in `doing`) instead of answering seconds late or growing
+    past the ceiling. The deadline keeps a
     reserve for the end of the process (`END_SECONDS_PER_GIB`) but none for freeing (unlike
     `Limit.reached`): whoever stops a parse hands what it built to `defer_free`, to be freed
     after the answer. Per thread, as a parse runs in the thread that reads its input."""
     free_deferred()  # what no input reader freed before this input's clock started
     outer = getattr(_scope, "limits", None)
-    _scope.limits = _ParseLimits(deadline, memory) if deadline is not None or memory is not None else None
+    _scope.limits = _ParseLimits(deadline, memory, doing) if deadline is not None or memory is not None else None
     try:
         yield
     finally:
