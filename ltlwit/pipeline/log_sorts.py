@@ -64,7 +64,7 @@ def cell_value(raw: object) -> Value | bool | None:
     if not text:
         return None
     if UNDECODABLE.search(text):
-        raise BadCell("the value is not UTF-8 text")
+        raise BadCell("not UTF-8 text")
     if _INTEGER.match(text):
         return int(text)
     if BARE_NAME.match(text):
@@ -114,7 +114,7 @@ class _Survey:
 
 
 def _survey(log: Log, name: str) -> _Survey:
-    key = ("survey", name)
+    key = ("survey", name, None)
     found = log.typed.get(key)
     if found is None:
         found = _Survey()
@@ -158,7 +158,7 @@ def inferred_declarations(log: Log, formula: Formula, declared: Declarations | N
         if t.op == "var" and t.name not in constants
     )
     entries: dict[str, Sort] = {n: BOOL for n in props if n in columns and n not in given}
-    surveys = {n: _survey(log, n) for n in names if n in columns and n not in given}
+    surveys = {n: _survey(log, n) for n in names if n in columns and n not in given and n not in entries}
     wordy = set()
     for n, survey in surveys.items():
         sort = survey.sort(declared.domain)
@@ -258,7 +258,7 @@ def _groups(wordy: set[str], surveys: dict[str, _Survey], compared: list[tuple[s
 def typed_column(log: Log, name: str, sort: Sort) -> tuple[list, str | None]:
     """The column's values in `sort` (truths for Bool), by instant; or, where some do not fit,
     None-filled and the problem: the first such cell's `path:LINE: why` and how many more."""
-    key = (name, sort)
+    key = ("typed", name, sort)
     found = log.typed.get(key)
     if found is not None:
         return found
@@ -288,7 +288,7 @@ def _cell(raw: object, name: str, sort: Sort) -> Value | bool:
     try:
         value = cell_value(raw)
     except BadCell as exc:
-        raise BadCell(f"{name}'s value: {exc}") from None
+        raise BadCell(f"{name}: {exc}") from None
     if value is None:
         raise BadCell(f"no value for {name}")
     if sort == BOOL:
@@ -300,4 +300,7 @@ def _cell(raw: object, name: str, sort: Sort) -> Value | bool:
         raise BadCell(f"{name} is a proposition, and {raw!r} is not true or false")
     if isinstance(value, bool):
         raise BadCell(f"{name} is {sort}, and {str(value).lower()} is a truth value")
+    if sort.enum != isinstance(value, str):
+        kind = "a word, not a number" if isinstance(value, str) else "a number"
+        raise BadCell(f"{name} is {sort}, and {str(raw).strip()} is {kind}")
     return typed(value, sort, name)

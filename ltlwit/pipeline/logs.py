@@ -50,7 +50,8 @@ class Log:
     json: bool = False
     #: the CSV header's line (blank lines may come before it)
     header: int = 1
-    #: `ltlwit.pipeline.log_sorts.typed_column`'s results, by column and sort
+    #: what `ltlwit.pipeline.log_sorts` found out about a column (in a sort), for the next
+    #: requirement that reads it: by (what, column, sort)
     typed: dict = field(default_factory=dict, repr=False)
 
     def __len__(self) -> int:
