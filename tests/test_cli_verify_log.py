@@ -78,6 +78,16 @@ def test_a_problem_with_the_log_is_told_once_for_all_requirements_it_stops(tmp_p
     ] * 2
 
 
+def test_a_log_with_many_bad_rows_tells_the_first_and_counts_the_others(tmp_path) -> None:
+    log = _log(tmp_path, "run.csv", b"x,y\n" + b"1;2\n" * 12 + b"3,4\n")
+    lines = run("verify", "--log", log, "G(x < 5)").stderr.splitlines()
+    assert lines[:2] == [
+        f"ltlwit: {log}:2: 1 value for 2 columns (x, y)",
+        f"ltlwit: {log}:3: 1 value for 2 columns (x, y)",
+    ]
+    assert lines[10:] == [f"ltlwit: {log}:13: and 2 more rows with problems, the last here"]
+
+
 def test_a_bad_cell_stops_only_the_requirements_that_read_its_column(tmp_path) -> None:
     log = _log(tmp_path, "run.csv", b"x,p\n1,true\n2,maybe\n5,false\n3,yes\n")
     result = run("verify", "--log", log, "G(p -> x > 0)", "G(x <= 3)", "F(p & x = 3)")
@@ -244,3 +254,8 @@ def test_the_reading_stops_at_the_memory_ceiling(tmp_path, monkeypatch) -> None:
 def test_timeout_and_max_memory_are_verify_options(tmp_path) -> None:
     log = _log(tmp_path, "run.csv", b"x\n1\n")
     assert run("verify", "--log", log, "--timeout", "30", "--max-memory", "0", "G(x < 5)").stdout == "HOLDS G(x < 5)\n"
+    # an UNSAT claim's proof has --timeout too: a microsecond is spent before the engine answers
+    formula = "(G F p0 -> G F p1) & (G F p2 -> G F p3) & G(p1 -> !p3) & G F p0 & G F p2"
+    assert run("verify", formula, "UNSAT").stdout == "FAILS\n"
+    spent = run("verify", "--timeout", "0.000001", formula, "UNSAT")
+    assert spent.stdout == "UNKNOWN\n" and "time budget exhausted" in spent.stderr

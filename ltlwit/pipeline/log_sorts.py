@@ -28,7 +28,7 @@ from ltlwit.logic.formula import ATOM, Formula, postorder
 from ltlwit.logic.theory.evaluate import TraceError, Value, typed
 from ltlwit.logic.theory.sorts import BARE_NAME, BOOL, INT, REAL, Declarations, Sort, boolean_comparisons
 from ltlwit.logic.theory.terms import SHIFTS, Term
-from ltlwit.pipeline.logs import UNDECODABLE
+from ltlwit.pipeline.logs import UNDECODABLE, listed
 
 if TYPE_CHECKING:
     from ltlwit.pipeline.logs import Log
@@ -212,8 +212,13 @@ def _no_column(log: Log, name: str) -> str:
     import difflib
 
     close = difflib.get_close_matches(name, list(log.columns), 1)
-    shown = ", ".join(list(log.columns)[:8]) + (", ..." if len(log.columns) > 8 else "")
-    hint = f" (did you mean {close[0]}?)" if close else f" (the columns: {shown})" if log.columns else ""
+    hint = (
+        f" (did you mean {close[0]}?)"
+        if close
+        else f" (the columns: {listed(list(log.columns))})"
+        if log.columns
+        else ""
+    )
     if log.json:
         return f"{log.path}: no state gives {name} a value{hint}"
     return f"{log.path}:{log.header}: no column {name}{hint}"

@@ -62,6 +62,11 @@ class Log:
         return f"{self.path}:{self.lines[instant]}"
 
 
+def listed(names: list[str], most: int = 8) -> str:
+    """Names for a message, the first `most` of them."""
+    return ", ".join(names[:most]) + (", ..." if len(names) > most else "")
+
+
 def read_log(path: str) -> Log:
     """The log at `path`: JSON Lines when its name ends in .jsonl/.ndjson or its first
     non-blank character is `{`, else CSV. LogError when it cannot be read at all."""
@@ -180,7 +185,7 @@ def _csv(path: str, lines: _Lines, problems: _Problems) -> Log:
             continue  # a blank line, or a spreadsheet's row of empty cells: no instant
         if len(row) != len(names):
             count = "1 value" if len(row) == 1 else f"{len(row)} values"
-            problems.add(begins, f"{count} for {len(names)} columns ({', '.join(n or repr(n) for n in names)})")
+            problems.add(begins, f"{count} for {len(names)} columns ({listed([n or repr(n) for n in names])})")
             continue
         for k, cells in kept:
             cells.append(row[k])
