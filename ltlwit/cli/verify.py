@@ -9,7 +9,6 @@ import click
 from ltlwit.cli.environment import Environment
 from ltlwit.cli.jobs import VerifyWork, View, jobs_option, own_stdin, run_jobs, shard_of, shard_option
 from ltlwit.cli.options import (
-    Number,
     data_options,
     declarations_of,
     emit_all,
@@ -18,10 +17,12 @@ from ltlwit.cli.options import (
     format_option,
     inputs,
     logic_option,
+    max_memory_option,
     quiet_option,
     semantics_of,
     semantics_options,
     syntax_option,
+    timeout_option,
     validator_option,
 )
 from ltlwit.cli.output import verify_printer
@@ -51,22 +52,13 @@ from ltlwit.pipeline.verify import Verdict, VerifyOptions, verify_lines, verify_
     "(G(p), a FRET requirement) that fails names the first instant where it does not: FILE:LINE (the "
     "file's line, header included) and the instant (counted from 0).",
 )
-@click.option(
-    "--timeout",
-    type=Number(min=0, min_open=True),
-    metavar="SECONDS",
-    help="Time limit per UNSAT claim, and with --log per requirement (reading the log counts in the "
-    "first's); past it the verdict is UNKNOWN.",
+@timeout_option(
+    "Time limit per UNSAT claim, and with --log per requirement (reading the log counts in the first's); "
+    "past it the verdict is UNKNOWN."
 )
-@click.option(
-    "--max-memory",
-    type=click.IntRange(min=0),
-    metavar="MIB",
-    show_default="half the machine's memory, at most 4096",
-    envvar="LTLWIT_MAX_MEMORY",
-    show_envvar=True,
-    help="Memory ceiling of the process in MiB (0: none) while an UNSAT claim is proved or a log is read "
-    "and checked; past it the verdict is UNKNOWN, with the reason.",
+@max_memory_option(
+    "Memory ceiling of the process in MiB (0: none) while an UNSAT claim is proved or a log is read and "
+    "checked; past it the verdict is UNKNOWN, with the reason."
 )
 @validator_option
 @quiet_option
