@@ -98,7 +98,10 @@ DATA = [
     "nuXmv: p = q is p <-> q. Formulas over data are "
     "decided with the SMT solver z3 under the engine's step encoding; UNSAT only with a proof, else UNKNOWN. "
     "Witnesses give every value at every instant (x = 0; x = 1) and are checked by an exact evaluator that "
-    "does not use z3. fmt --to infix prints such formulas; verify --log checks them against a log of states.",
+    "does not use z3. fmt --to infix prints such formulas; verify --log checks them against a log of states "
+    "(CSV or JSON Lines), its columns' sorts inferred from their values where nothing declares them (integer "
+    "numerals Int, decimals Real, true/false Bool, words an enumeration of them), each message naming the "
+    "log's line as FILE:LINE (header included; CR, LF and CRLF each end a line) and the instant, from 0.",
 ]
 
 SEMANTICS = [

@@ -220,27 +220,40 @@ threads_option = click.option(
 )
 
 
+def timeout_option(help_text: str, default: float | None = None) -> Callable:
+    return click.option(
+        "--timeout",
+        type=Number(min=0, min_open=True),
+        metavar="SECONDS",
+        default=default,
+        show_default=default is not None,
+        help=help_text,
+    )
+
+
+def max_memory_option(help_text: str) -> Callable:
+    return click.option(
+        "--max-memory",
+        type=click.IntRange(min=0),
+        metavar="MIB",
+        show_default="half the machine's memory, at most 4096",
+        envvar="LTLWIT_MAX_MEMORY",
+        show_envvar=True,
+        help=help_text,
+    )
+
+
 def solve_options(command: Callable, timeout: float | None = None) -> Callable:
     """The options `solve` and `check` share: how to find a witness (a `Solver`'s options)."""
     options = [
-        click.option(
-            "--timeout",
-            type=Number(min=0, min_open=True),
-            metavar="SECONDS",
-            default=timeout,
-            show_default=timeout is not None,
-            help="Time limit per formula, from reading it to its answer (parsing, models, "
-            "engine, checking); past it the answer is UNKNOWN.",
+        timeout_option(
+            "Time limit per formula, from reading it to its answer (parsing, models, engine, checking); past "
+            "it the answer is UNKNOWN.",
+            timeout,
         ),
-        click.option(
-            "--max-memory",
-            type=click.IntRange(min=0),
-            metavar="MIB",
-            show_default="half the machine's memory, at most 4096",
-            envvar="LTLWIT_MAX_MEMORY",
-            show_envvar=True,
-            help="Memory ceiling of the process in MiB (0: none); a formula the engine cannot "
-            "decide within it is answered UNKNOWN, with the reason.",
+        max_memory_option(
+            "Memory ceiling of the process in MiB (0: none); a formula the engine cannot decide within it is "
+            "answered UNKNOWN, with the reason."
         ),
         engine_option,
         click.option(

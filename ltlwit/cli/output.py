@@ -471,7 +471,24 @@ def solve_printer(fmt: str, env: Environment, syntax: str = "spot", activities: 
 # -- verify and fmt ----------------------------------------------------------------------------
 
 
-class VerifyText(Printer):
+class LogProblems(Printer):
+    """`verify --log`: each problem with the log once in the run, however many requirements
+    it keeps from being judged (their lines say ERROR; JSON records carry it each)."""
+
+    def __init__(self, env: Environment) -> None:
+        super().__init__(env)
+        self._told: set[str] = set()
+
+    def log_problems(self, verdict: Verdict) -> bool:
+        """Tell the verdict's log problems not told yet; False when it has none."""
+        for text in verdict.log_problems:
+            if text not in self._told:
+                self._told.add(text)
+                self.message("", text)
+        return bool(verdict.log_problems)
+
+
+class VerifyText(LogProblems):
     WORDS = {"holds": ("HOLDS", "green"), "fails": ("FAILS", "red"), "unknown": ("UNKNOWN", "yellow")}
 
     def __init__(self, env: Environment, log: bool = False) -> None:
@@ -483,7 +500,8 @@ class VerifyText(Printer):
         if verdict.status == "error":
             if self.log:  # the labelled line stands for the input; the message on stderr
                 self.data(f"{self._status_word('ERROR', 'red')} {self._label(verdict)}")
-                self.problem(verdict)
+                if not self.log_problems(verdict):
+                    self.problem(verdict)
             else:
                 self.failed(verdict)
             return
@@ -507,7 +525,7 @@ class VerifyText(Printer):
         )
 
 
-class VerifyJson(Printer):
+class VerifyJson(LogProblems):
     def emit(self, verdict: Verdict) -> None:
         self.warn(verdict)
         record = {
@@ -524,12 +542,14 @@ class VerifyJson(Printer):
             "error": verdict.error_text,
             "name": verdict.name,
             "violated_at": verdict.violated_at,
+            "violated_line": verdict.violated_line,
         }
         import json
 
         self.data(json.dumps(record, ensure_ascii=False))
         if verdict.status == "error":
-            self.problem(verdict)
+            if not self.log_problems(verdict):
+                self.problem(verdict)
 
 
 def verify_printer(fmt: str, env: Environment, log: bool = False) -> VerifyText | VerifyJson:

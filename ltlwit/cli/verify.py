@@ -17,10 +17,12 @@ from ltlwit.cli.options import (
     format_option,
     inputs,
     logic_option,
+    max_memory_option,
     quiet_option,
     semantics_of,
     semantics_options,
     syntax_option,
+    timeout_option,
     validator_option,
 )
 from ltlwit.cli.output import verify_printer
@@ -45,8 +47,18 @@ from ltlwit.pipeline.verify import Verdict, VerifyOptions, verify_lines, verify_
     metavar="FILE",
     help="Runtime verification: check each FORMULA (the arguments; -F FILE: spec files, FRET exports "
     "included) against the finite trace of states in FILE, a CSV file (a header of variable names, a row "
-    "per instant) or JSON Lines (an object per instant). A requirement that must hold at every instant "
-    "(G(p), a FRET requirement) that fails names the first instant where it does not.",
+    "per instant) or JSON Lines (an object per instant). Columns nothing declares are Int, Real, Bool or "
+    "enumerations of their words, as their values say. A requirement that must hold at every instant "
+    "(G(p), a FRET requirement) that fails names the first instant where it does not: FILE:LINE (the "
+    "file's line, header included) and the instant (counted from 0).",
+)
+@timeout_option(
+    "Time limit per UNSAT claim, and with --log per requirement (reading the log counts in the first's); "
+    "past it the verdict is UNKNOWN."
+)
+@max_memory_option(
+    "Memory ceiling of the process in MiB (0: none) while an UNSAT claim is proved or a log is read and "
+    "checked; past it the verdict is UNKNOWN, with the reason."
 )
 @validator_option
 @quiet_option
@@ -65,6 +77,8 @@ def verify(
     jobs: int,
     shard: tuple[int, int] | None,
     log: str | None,
+    timeout: float | None,
+    max_memory: int | None,
     **semantics: object,
 ) -> ExitStatus:
     """Check that WITNESS satisfies FORMULA: an assignment (a1c0, JSON or a cube a & !c) must
@@ -76,8 +90,9 @@ def verify(
     when the engine proves FORMULA unsatisfiable, and fails, naming a witness, when it is
     not; UNKNOWN claims nothing and gets UNKNOWN. Exit status 0 when every pair holds, 1 when
     one fails or is unknown, 2 for a bad input."""
+    limits = {"timeout": timeout, "max_memory": default_max_memory(jobs) if max_memory is None else max_memory}
     if log is not None:
-        return _verify_log(ctx, pair, files, log, syntax, fmt, semantics)
+        return _verify_log(ctx, pair, files, log, syntax, fmt, semantics, limits)
     if len(pair) not in (0, 2):
         raise click.UsageError("give FORMULA and WITNESS as two arguments, or pairs with -F FILE", ctx)
     problem = engine_problem(engine)
@@ -90,8 +105,8 @@ def verify(
         semantics=semantics_of(ctx, semantics),
         validators=validators,
         declarations=declarations_of(ctx, semantics),
-        max_memory=default_max_memory(jobs),
-    )  # UNSAT claims' ceiling, per worker as in solve
+        **limits,  # UNSAT claims' ceiling, per worker as in solve
+    )
     env = Environment.of(ctx)
     printer = verify_printer(fmt, env)
     # The pair given as arguments is the first input (position 0 for --shard), the lines follow.
@@ -120,6 +135,7 @@ def _verify_log(
     syntax: str,
     fmt: str,
     options: dict,
+    limits: dict,
 ) -> ExitStatus:
     """`verify --log`: the requirements (arguments, spec files) against one log of states."""
     from ltlwit.pipeline.verify import Requirement, verify_log
@@ -134,7 +150,9 @@ def _verify_log(
         and ctx.get_parameter_source("semantics").name == "COMMANDLINE"
     ):
         raise click.UsageError("a log is a finite trace: --log needs finite semantics", ctx)
-    verify_options = VerifyOptions(syntax=syntax, semantics="finite", declarations=declarations_of(ctx, options))
+    verify_options = VerifyOptions(
+        syntax=syntax, semantics="finite", declarations=declarations_of(ctx, options), **limits
+    )
 
     def requirements():
         for n, text in enumerate(formulas, 1):

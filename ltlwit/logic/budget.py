@@ -216,9 +216,11 @@ _scope = threading.local()
 def deadline_scope(deadline: float | None, memory: int | None = None, doing: str = "parsing") -> Iterator[None]:
     """A deadline (a `time.perf_counter()` reading; None: none) and a memory ceiling (bytes of
     the process's resident memory; None: none) for the loops that run before a solve has a
-    `Limit` to read: the parsers, given a multi-megabyte input under `--timeout` and
-    `--max-memory`, call `check_deadline` and give up with `OutOfTime` or `OutOfMemory`
-    instead of answering seconds late or growing past the ceiling. The deadline keeps a
+    `Limit` to read, or with no solve at all: the parsers, given a multi-megabyte input under
+    `--timeout` and `--max-memory`, and the reading and checking of a log (`verify --log`,
+    over its every instant), call `check_deadline` and give up with `OutOfTime` or
+    `OutOfMemory` (their reason ending in `doing`) instead of answering seconds late or growing
+    past the ceiling. The deadline keeps a
     reserve for the end of the process (`END_SECONDS_PER_GIB`) but none for freeing (unlike
     `Limit.reached`): whoever stops a parse hands what it built to `defer_free`, to be freed
     after the answer. Per thread, as a parse runs in the thread that reads its input. `doing`:

@@ -18,8 +18,9 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, ClassVar, Iterable, Iterator, Literal
+from typing import TYPE_CHECKING, Callable, ClassVar, Iterable, Iterator, Literal
 
+from ltlwit.logic.budget import Budget, HardLimit, Limit, deadline_scope, defer_free
 from ltlwit.logic.formula import FALSE, And, Formula
 from ltlwit.logic.result import Sat, Unknown
 from ltlwit.logic.trace import Trace
@@ -28,10 +29,11 @@ from ltlwit.pipeline.answers import Answer, internal_error
 from ltlwit.pipeline.checking import engine_answer
 from ltlwit.pipeline.inputs import InputItem
 from ltlwit.pipeline.options import SolveOptions, default_max_memory
-from ltlwit.pipeline.parsing import InputParser, name_warnings, parse
+from ltlwit.pipeline.parsing import InputParser, given_up, name_warnings, parse
 
-if TYPE_CHECKING:  # the theory layer loads with the first formula over data
+if TYPE_CHECKING:  # the theory layer loads with the first formula over data, logs with --log
     from ltlwit.logic.theory.sorts import Declarations
+    from ltlwit.pipeline.logs import Log
 
 VerdictStatus = Literal["holds", "fails", "unknown", "error"]
 
@@ -43,8 +45,12 @@ class VerifyOptions:
     engine: str = "auto"
     #: "infinite" (lassos) or "finite" (finite traces); a trace of the other kind is an error.
     semantics: str = "infinite"
-    #: MiB the engine may hold while it proves an `UNSAT` claim (as solve's `max_memory`).
+    #: MiB the process may hold while the engine proves an `UNSAT` claim or a log is checked
+    #: (as solve's `max_memory`; 0: no ceiling).
     max_memory: int = field(default_factory=default_max_memory)
+    #: Seconds for an `UNSAT` claim's proof, and for each requirement checked against a log
+    #: (`verify_log`: reading the log counts in the first's); None: no limit.
+    timeout: float | None = None
     #: Who judges a witness (`ltlwit.logic.validators`): the first decides, the others must agree.
     validators: tuple[str, ...] = ("builtin",)
     #: The sorts of data variables (`--var`, `--domain`), for formulas over data.
@@ -63,8 +69,13 @@ class Verdict(Answer):
     #: For an `UNSAT` claim that fails: the witness the engine found.
     counterexample: Witness | None = None
     #: Checking a log (`verify_log`), for a requirement that must hold at every instant: the
-    #: first instant (0-based) where it does not.
+    #: first instant (0-based) where it does not, and the log's line that instant is on.
     violated_at: int | None = None
+    violated_line: int | None = None
+    #: Checking a log: the problems with it that keep this requirement from being judged
+    #: (`path:LINE: why`); every requirement reading the same bad part has the same, so that
+    #: they are told once.
+    log_problems: tuple[str, ...] = ()
     #: Checking a log: the requirement's name (a spec file's), if it has one.
     name: str | None = None
 
@@ -99,6 +110,7 @@ def judge_unsat(
         engine=options.engine,
         semantics=options.semantics,
         max_memory=options.max_memory,
+        timeout=options.timeout,
         model="none",
         declarations=options.declarations,
     )
@@ -233,40 +245,51 @@ def as_checked(formula: Formula, at: str | None = None, substitute: tuple[tuple[
 
 def verify_log(requirements: Iterable[Requirement], log: str, options: VerifyOptions) -> Iterator[Verdict]:
     """Runtime verification: each requirement against the log of states at `log`
-    (`ltlwit.pipeline.logs`), a finite trace. HOLDS or FAILS per requirement; one that must
-    hold at every instant (`G(p)`, or a spec that holds `always`: FRET's requirements) that
-    fails names the first instant where it does not (`Verdict.violated_at`). A log that cannot
-    be read is an error verdict for each requirement."""
+    (`ltlwit.pipeline.logs`), a finite trace whose columns nothing declares get their sorts
+    from their values (`ltlwit.pipeline.log_sorts`). HOLDS or FAILS per requirement; one that
+    must hold at every instant (`G(p)`, or a spec that holds `always`: FRET's requirements)
+    that fails names the first instant where it does not, and its line. A problem with the log
+    is an error verdict for each requirement it keeps from being judged
+    (`Verdict.log_problems`). Each requirement has `options.timeout` from when its check
+    begins, the first's reading the log; past it, or past the memory ceiling, it is UNKNOWN."""
     from ltlwit.pipeline.logs import LogError, read_log
 
-    rows: list | LogError | None = None
+    limits = SolveOptions(timeout=options.timeout, max_memory=options.max_memory, model="none")
     parser = InputParser(options.syntax)
-    for requirement in requirements:
-        if rows is None:
-            try:
-                rows = read_log(log)
-            except LogError as exc:
-                rows = exc
-        yield _check_log(requirement, rows, log, options, parser)
+    read: Log | LogError | HardLimit | None = None
+    try:
+        for requirement in requirements:
+            start = time.perf_counter()
+            if read is None:
+                try:
+                    with deadline_scope(limits.deadline(start), limits.ceiling, "reading the log"):
+                        read = read_log(log)
+                except (LogError, HardLimit) as exc:  # a limit's keeps the log read so far, for `defer_free`
+                    read = exc
+            yield _check_log(requirement, read, log, options, limits, parser, start)
+    finally:
+        if read is not None:  # a log of gigabytes: freed after the answers (by the CLI, never: its process ends)
+            defer_free(read)
 
 
 def _check_log(
-    requirement: Requirement, rows: list | Exception, log: str, options: VerifyOptions, parser: InputParser
+    requirement: Requirement,
+    read: Log | Exception,
+    path: str,
+    options: VerifyOptions,
+    limits: SolveOptions,
+    parser: InputParser,
+    start: float,
 ) -> Verdict:
-    from ltlwit.logic.ltl import abstraction, as_declared
-    from ltlwit.logic.ltl.check import holds_data, violations
-    from ltlwit.logic.theory.evaluate import state_trace
-
-    start = time.perf_counter()
     item = requirement.item
 
     def done(status: VerdictStatus, **fields: object) -> Verdict:
         elapsed = round((time.perf_counter() - start) * 1000.0, 3)
-        return Verdict(
+        return Verdict(  # type: ignore[arg-type]
             item=item,
             status=status,
             formula=requirement.text,
-            witness=log,  # type: ignore[arg-type]
+            witness=path,
             time_ms=elapsed,
             logic="ltl",
             name=requirement.name,
@@ -275,38 +298,77 @@ def _check_log(
 
     if item.error is not None:
         return done("error", message=item.error)
-    if isinstance(rows, Exception):
-        return done("error", message=str(rows))
+    if isinstance(read, HardLimit):
+        return done("unknown", message=str(read))
+    if isinstance(read, Exception):
+        return done("error", message=str(read), log_problems=(str(read),))
+    deadline = limits.deadline(start)
     try:
-        formula = (
-            parse(requirement.text, requirement.syntax)
-            if requirement.syntax
-            else parser.parse(replace(item, text=requirement.text))
-        )
-    except ValueError as exc:
-        return done("error", message="parse error in the formula", parse_error=exc)
-    formula = as_checked(formula, requirement.holds, requirement.substitute)
-    try:
-        declarations = options.declarations
-        if requirement.declarations is not None:
-            declarations = declarations.merged(requirement.declarations) if declarations else requirement.declarations
-        formula = as_declared(formula, declarations)
-        every = formula.children[0] if formula.op == "G" else None
-        whole = abstraction(formula, declarations, True)
-        trace = state_trace(rows, whole.signature, formula.aps())
-        if holds_data(whole, trace):
-            return done("holds")
-        if every is None:
-            return done("fails", message=f"the log ({len(rows)} states) does not satisfy it")
-        first = violations(abstraction(every, declarations, True), trace)
-        if not first:
-            return done("fails", message=f"the log ({len(rows)} states) does not satisfy it")
-        return done(
-            "fails",
-            message=f"first violated at instant {first[0]} (state {first[0] + 1} of {len(rows)})",
-            violated_at=first[0],
-        )
-    except ValueError as exc:  # a sort clash, a row without a variable's value
+        try:
+            with deadline_scope(deadline, limits.ceiling):
+                formula = (
+                    parse(requirement.text, requirement.syntax)
+                    if requirement.syntax
+                    else parser.parse(replace(item, text=requirement.text))
+                )
+        except ValueError as exc:
+            return done("error", message="parse error in the formula", parse_error=exc)
+        formula = as_checked(formula, requirement.holds, requirement.substitute)
+        with deadline_scope(deadline, limits.ceiling, "checking the log"):
+            limit = Limit(Budget(seconds=options.timeout, memory=limits.ceiling, start=start))
+            return _judge(formula, read, options.declarations, requirement.declarations, limit, done)
+    except HardLimit as exc:
+        return done("unknown", message=str(given_up(exc)))
+    except ValueError as exc:  # a sort clash, a requirement the log cannot judge
         return done("error", message=str(exc))
     except Exception as exc:  # noqa: BLE001 - see answers.internal_error
         return done("error", message=internal_error(exc), exception=exc)
+
+
+def _judge(
+    formula: Formula,
+    log: Log,
+    run: Declarations | None,
+    own: Declarations | None,
+    limit: Limit,
+    done: Callable[..., Verdict],
+) -> Verdict:
+    """A requirement's verdict on the log (`done(status, **fields)` makes it): its columns'
+    sorts as declared (`run`: --var and --domain; `own`: its spec file's, on top) or else
+    inferred from the log."""
+    from ltlwit.logic.ltl import abstraction, as_declared
+    from ltlwit.logic.ltl.check import holds_data, violations
+    from ltlwit.logic.theory.evaluate import state_trace
+    from ltlwit.logic.theory.sorts import BOOL
+    from ltlwit.pipeline.log_sorts import inferred_declarations, typed_column
+
+    declared = run.merged(own) if run is not None else own
+    found = inferred_declarations(log, formula, declared)
+    problems = [*log.problems, *found.problems]
+    declarations = found.declarations.merged(declared)
+    if not problems:
+        formula = as_declared(formula, declarations)
+        whole = abstraction(formula, declarations, True)
+        props = formula.aps()
+        columns = {}
+        for name, sort in [*((p, BOOL) for p in props), *whole.signature.variables.items()]:
+            columns[name], problem = typed_column(log, name, sort)
+            if problem is not None:
+                problems.append(problem)
+    if problems:
+        return done("error", message="; ".join(problems), log_problems=tuple(problems))
+    trace = state_trace(columns, len(log), whole.signature, props)
+    if formula.op != "G":  # G(p) holds where p holds at every instant: `violations` says both
+        if holds_data(whole, trace, limit):
+            return done("holds", warnings=found.warnings)
+        return done("fails", message=f"the log's {len(log)} states do not satisfy it", warnings=found.warnings)
+    first = violations(abstraction(formula.children[0], declarations, True), trace, limit)
+    if not first:
+        return done("holds", warnings=found.warnings)
+    return done(
+        "fails",
+        message=f"first violated at {log.where(first[0])} (instant {first[0]})",
+        violated_at=first[0],
+        violated_line=log.lines[first[0]],
+        warnings=found.warnings,
+    )

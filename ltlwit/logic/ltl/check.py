@@ -20,7 +20,7 @@ from collections import OrderedDict
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget, OutOfTime
+from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget, OutOfTime, check_deadline, paced
 from ltlwit.logic.formula import PAST, TRUE, Formula, conjuncts, postorder
 from ltlwit.logic.ltl.encoding.expand import Translator
 from ltlwit.logic.ltl.encoding.labels import Labels, make_labels
@@ -90,11 +90,12 @@ def holds(formula: Formula, trace: Trace, limit: Limit | None = None) -> bool:
     return not violated(formula, L, steps, loop, limit)
 
 
-def violations(abstraction: "Abstraction", trace: Trace) -> list[int]:
+def violations(abstraction: "Abstraction", trace: Trace, limit: Limit | None = None) -> list[int]:
     """The instants of a finite data trace (a log) where the formula `abstraction` abstracts
     does not hold, each instant's value read on the whole trace (finite semantics): where a
     requirement that must hold at every instant is violated (`G(p)` of FRET's past-time
-    requirements, whose value at an instant depends on the log up to it only)."""
+    requirements, whose value at an instant depends on the log up to it only). `limit`: as
+    `holds_data`'s; the passes over the instants read an enclosing `deadline_scope` too."""
     from ltlwit.logic.formula import ap
     from ltlwit.logic.ltl.finite import alive_name, as_lasso, translate
     from ltlwit.logic.theory.evaluate import boolean_trace
@@ -102,10 +103,11 @@ def violations(abstraction: "Abstraction", trace: Trace) -> list[int]:
     steps = boolean_trace(trace, abstraction.names, abstraction.signature)
     alive = ap(alive_name(abstraction.plain.aps(), steps.aps()))
     lasso = as_lasso(steps, alive)
-    cubes = [cube_of(s) for s in lasso.steps]
+    cubes = [cube_of(s) for s in paced(lasso.steps, check_deadline, CUBES_EVERY)]
     if any(c is None for c in cubes):
         raise ValueError("a log must give every variable a value at every instant")
-    t, _ = CubeEvaluator(translate(abstraction.plain, alive)).masks(cubes, len(lasso.prefix))  # type: ignore[arg-type]
+    evaluator = CubeEvaluator(translate(abstraction.plain, alive), limit)
+    t, _ = evaluator.masks(cubes, len(lasso.prefix), limit)  # type: ignore[arg-type]
     return [i for i in range(len(trace.steps)) if not t >> i & 1]
 
 
@@ -129,12 +131,17 @@ def holds_data(abstraction: "Abstraction", trace: Trace, limit: Limit | None = N
     return holds(strong(abstraction.plain), steps, limit)
 
 
+#: Steps made cubes between two reads of a `deadline_scope`'s limits (a log's trace has
+#: hundreds of thousands).
+CUBES_EVERY = 256
+
+
 @lru_cache(maxsize=16)
 def _cubes(steps: tuple[Formula, ...]) -> list[dict[str, bool] | None]:
     """The steps as cubes (`cube_of`), for the few traces checked against many formulas in a
     row: `check --vacuity` checks each witness against every spec (3,400 checks on the
     12-client arbiter, 80% of them reading the same lassos' steps again). Read only."""
-    return [cube_of(s) for s in steps]
+    return [cube_of(s) for s in paced(steps, check_deadline, CUBES_EVERY)]
 
 
 def evaluator(formula: Formula, L: Labels) -> "Evaluator":

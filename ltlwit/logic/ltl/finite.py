@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from ltlwit.logic import stage
 from ltlwit.logic.assignment import cube
-from ltlwit.logic.budget import Budget, Limit, OutOfBudget
+from ltlwit.logic.budget import Budget, Limit, OutOfBudget, check_deadline, paced
 from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, And, Formula, Not, Or, ap, conjuncts, transform
 from ltlwit.logic.result import Result, Sat, Unknown
 from ltlwit.logic.trace import Trace
@@ -136,7 +136,8 @@ def last_instant(formula: Formula) -> Formula:
 
 def as_lasso(trace: Trace, alive: Formula) -> Trace:
     """The lasso a finite trace stands for: its steps alive, then dead forever."""
-    return Trace(tuple(And(step, alive) if step is not TRUE else alive for step in trace.prefix), (Not(alive),))
+    steps = paced(trace.prefix, check_deadline)  # (a log's instants: a `deadline_scope` may hold them)
+    return Trace(tuple(And(step, alive) if step is not TRUE else alive for step in steps), (Not(alive),))
 
 
 def holds(formula: Formula, trace: Trace, limit: Limit | None = None) -> bool:

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Mapping, TypeVar
+from typing import Callable, Iterable, Mapping, Sequence, TypeVar
 
+from ltlwit.logic.budget import check_deadline, paced
 from ltlwit.logic.formula import ATOM, TRUE, And, Formula, Not, ap, atom, conjuncts
 from ltlwit.logic.theory.sorts import Signature, Sort
 from ltlwit.logic.theory.terms import PRE, SHIFT_STEP, Term, horizon, num, relation, var
@@ -33,6 +34,9 @@ StateAt = Callable[[int], "Mapping[str, Value] | None"]
 #: The uninterpreted functions' tables: (name, argument values) -> value.
 Tables = Mapping[tuple[str, tuple[Value, ...]], Value]
 V = TypeVar("V")
+#: Instants between two reads of a `deadline_scope`'s limits in the loops over a trace (a
+#: log's: hundreds of thousands of instants, each a fraction of a millisecond).
+EVERY = 64
 
 
 class TraceError(ValueError):
@@ -264,7 +268,7 @@ def values_of(steps: tuple[Formula, ...], sig: Signature) -> Values:
     out_steps: list[dict[str, Value]] = []
     tables: dict[tuple[str, tuple[Value, ...]], Value] = {}
     booleans: list[Formula] = []
-    for i, step in enumerate(steps):
+    for i, step in enumerate(paced(steps, check_deadline, EVERY)):
         values: dict[str, Value] = {}
         rest: list[Formula] = []
         for c in conjuncts(step):
@@ -334,15 +338,24 @@ def _constant(t: Term, sig: Signature) -> Value | None:
 
 
 def _typed(value: Value, sort: Sort, name: str, i: int) -> Value:
+    try:
+        return typed(value, sort, name)
+    except TraceError as exc:
+        raise TraceError(f"step {i + 1}: {exc}") from None
+
+
+def typed(value: Value, sort: Sort, name: str) -> Value:
+    """`value` as a value of `name`'s `sort` (an Int's an int, a Real's a Fraction); TraceError
+    saying why for a value that is none of that sort's, where it is left to the caller to say."""
     if sort.enum:
         if value not in sort.values:
-            raise TraceError(f"step {i + 1}: {value} is not a value of {name}'s sort {sort}")
+            raise TraceError(f"{value} is not a value of {name}'s sort {sort}")
         return value
     if isinstance(value, str):
-        raise TraceError(f"step {i + 1}: {name} is {sort.name}, not an enumeration value ({value})")
+        raise TraceError(f"{name} is {sort.name}, not an enumeration value ({value})")
     if sort.name == "Int":
         if Fraction(value).denominator != 1:
-            raise TraceError(f"step {i + 1}: {name} is Int, and {_text(value)} is not an integer")
+            raise TraceError(f"{name} is Int, and {_text(value)} is not an integer")
         return int(value)
     return Fraction(value)
 
@@ -359,7 +372,7 @@ def boolean_trace(trace, names: Mapping[Term, str], sig: Signature, tables: Tabl
         vals = Values(vals.steps, tables, vals.booleans)  # type: ignore[arg-type]
     states = vals.steps
     n, start = len(states), len(trace.prefix)
-    for i, s in enumerate(states):
+    for i, s in enumerate(paced(states, check_deadline)):
         missing = next((v for v in sig.variables if sig.variables[v].name != "Bool" and v not in s), None)
         if missing is not None:
             raise TraceError(f"the trace gives {missing} no value at step {i + 1}")
@@ -380,7 +393,7 @@ def boolean_trace(trace, names: Mapping[Term, str], sig: Signature, tables: Tabl
         return And(*([] if booleans is TRUE else [booleans]), *lits) if lits else booleans
 
     if trace.finite:
-        return Trace(tuple(step(p, vals.booleans[p]) for p in range(n)), ())
+        return Trace(tuple(step(p, vals.booleans[p]) for p in paced(range(n), check_deadline, EVERY)), ())
     back = max((lookback(a) for a in names), default=0)
     first = max((horizon(a) for a in names), default=0)  # a `pre` reads its init below it
     loop = n - start
@@ -400,55 +413,17 @@ def lookback(a: Term) -> int:
     return max(0, -min(reads(a)))
 
 
-def state_trace(rows: list[Mapping[str, object]], sig: Signature, props: tuple[str, ...]):
-    """A finite data trace of a log's states: one row per instant, each giving the data
-    variables' values (numbers, or text: `2.5`, `-1`, `1/3`, `wing_borne`) and the
-    propositions' (`true`/`false`, `1`/`0`, any case). TraceError names the row and the
-    variable it lacks or cannot read; names the formula does not use are ignored."""
+def state_trace(columns: Mapping[str, Sequence[Value]], length: int, sig: Signature, props: Iterable[str]):
+    """A finite data trace of a log's states, its values typed already
+    (`ltlwit.pipeline.log_sorts`): instant i gives each proposition of `props` its truth
+    `columns[name][i]` and each data variable of `sig` its value `columns[name][i]`."""
     from ltlwit.logic.trace import Trace
 
-    if not rows:
-        raise TraceError("the log has no states")
+    truths = [(ap(name), Not(ap(name)), columns[name]) for name in props]
+    values = [(name, columns[name], sort) for name, sort in sig.variables.items()]
     steps = []
-    for i, row in enumerate(rows):
-        parts: list[Formula] = []
-        for name in props:
-            if name not in row:
-                raise TraceError(f"row {i + 1} gives no value to {name}")
-            parts.append(ap(name) if _truth(row[name], name, i) else Not(ap(name)))
-        for name, sort in sig.variables.items():
-            if name not in row:
-                raise TraceError(f"row {i + 1} gives no value to {name}")
-            parts.append(value_atom(name, _typed(_read_value(row[name], name, i), sort, name, i), sort))
+    for i in paced(range(length), check_deadline, EVERY):
+        parts = [yes if cells[i] else no for yes, no, cells in truths]
+        parts += [value_atom(name, cells[i], sort) for name, cells, sort in values]
         steps.append(And(*parts) if parts else TRUE)
     return Trace(tuple(steps), ())
-
-
-def _truth(raw: object, name: str, i: int) -> bool:
-    if isinstance(raw, bool):
-        return raw
-    text = str(raw).strip().lower()
-    if text in ("true", "1", "t", "yes"):
-        return True
-    if text in ("false", "0", "f", "no"):
-        return False
-    raise TraceError(f"row {i + 1}: {name} is a proposition, and {raw!r} is not true or false")
-
-
-def _read_value(raw: object, name: str, i: int) -> Value:
-    if isinstance(raw, bool):
-        raise TraceError(f"row {i + 1}: {name} is data, and {raw!r} is a truth value")
-    if isinstance(raw, int):
-        return raw
-    if isinstance(raw, float):
-        if raw != raw or raw in (float("inf"), float("-inf")):
-            raise TraceError(f"row {i + 1}: {name} = {raw} is not a number")
-        return Fraction(str(raw))  # the decimal as written in the log, not the binary double
-    text = str(raw).strip()
-    try:
-        value = Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        if text and (text[0].isalpha() or text[0] == "_") and text.lower() not in ("nan", "inf", "infinity"):
-            return text  # an enumeration value
-        raise TraceError(f"row {i + 1}: {name} = {raw!r} is not a number") from None
-    return int(value) if value.denominator == 1 and "." not in text else value
