@@ -300,7 +300,7 @@ def test_nuxmv_statements_are_solved_from_the_command_line(tmp_path) -> None:
         "INVARSPEC case x > 3 : p; TRUE : !p; esac;",
         "LTLSPEC G(p -> F q);",
     ]
-    (tmp_path / "specs.txt").write_text("\n".join(lines) + "\n")
+    (tmp_path / "specs.txt").write_text("-- a comment line, skipped as `#` ones are\n" + "\n".join(lines) + "\n")
     for syntax in ("auto", "nuxmv"):
         args = ("solve", "--finite", "--domain", "Int", "--syntax", syntax)
         result = run(*args, *lines)
