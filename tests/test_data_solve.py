@@ -310,3 +310,20 @@ def test_nuxmv_statements_are_solved_from_the_command_line(tmp_path) -> None:
         for meant, witness in zip(["G(x > 3) & F(x < 5)", "G(x > 3 & p | !(x > 3) & !p)", "G(p -> F q)"], witnesses):
             assert holds(meant, witness), (syntax, meant, witness)
         assert run(*args, "-F", str(tmp_path / "specs.txt")).stdout == result.stdout
+
+
+def test_mathematical_functions_are_said_to_be_uninterpreted() -> None:
+    """`sqrt(26) = 0.0` in a witness is right for an uninterpreted sqrt: a warning says once per
+    formula which mathematical functions are read so (any case), and none for a function of
+    the user's own."""
+    formulas = ["G(y = sqrt(x) + sin(x) + SQRT(x)) & x = 26 & F(sqrt(x) > 0)", "F(f(x) > 1)", "G(Cos(x) < 2)"]
+    result = run("solve", "--finite", "--domain", "Real", *formulas)
+    assert result.exit_code == 0, result.stderr
+    warned = [line for line in result.stderr.splitlines() if ": warning: " in line]
+    assert [line.split(": warning: ")[0] for line in warned] == ["ltlwit: <arg 1>", "ltlwit: <arg 3>"]
+    assert (
+        warned[0].split(": warning: ")[1].startswith("sqrt, sin, SQRT: uninterpreted functions, not the mathematical")
+    )
+    assert warned[1].split(": warning: ")[1].startswith("Cos: an uninterpreted function, not the mathematical one")
+    records = json_lines(run("solve", "--finite", "--domain", "Real", "--format", "json", *formulas).stdout)
+    assert [len(r["warnings"]) for r in records] == [1, 0, 1]
