@@ -43,8 +43,17 @@ Data variables' sorts (formulas over data: `speed > 50`, `mode = on`): in a text
 `var speed: Real`, `var x, y: Int`, `var mode: {off, on}` and `domain Int` (the sort of data
 variables nothing declares); in TOML, a `[variables]` table (`speed = "Real"`) and a top-level
 `domain = "Int"`. They hold for the whole file, over the run's `--var` and `--domain`. A FRET
-export (`*.json`) is read by `ltlwit.specs.fret`. Reading reuses the input reader's safety net:
-unreadable files, binary data, over-long lines and bad encodings become error entries.
+export (`*.json`) is read by `ltlwit.specs.fret`.
+
+Text spec files in nuXmv's style: `VAR` and `IVAR` sections (`x : integer;`, `mode : {off, on};
+b : boolean;`, up to the first line that declares nothing) declare as `var` lines do,
+`LTLSPEC NAME r1 := φ;` is a spec named r1 (`INVARSPEC`: one that holds always), and `--`
+starts a comment as `#` does (not inside a spec's leading name, a quoted name, or Spot's arrow
+`-->`); an expectation written in a `--` comment is an error, and so is a line of nuXmv's other
+sections (`MODULE`, `ASSIGN`, ...).
+
+Reading reuses the input reader's safety net: unreadable files, binary data, over-long lines
+and bad encodings become error entries.
 """
 
 from __future__ import annotations

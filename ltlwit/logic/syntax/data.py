@@ -22,6 +22,10 @@ arithmetic a variable; `f(...)` is a predicate where a formula is expected and a
 term. `preBool(init, e)` (FRET: e at the previous instant, `init` at the first) is spelled out
 as `(!Y 1 & init) | Y e`. Quantifiers (`forall`, `exists`) are not supported.
 
+nuXmv's text around a formula reads too (`nuxmv`): `LTLSPEC [NAME n :=] φ;`, `INVARSPEC φ`
+(`G φ`) and `--` comments; and its `case c1 : e1; ...; TRUE : en; esac`, a formula or a term
+by where it stands, spelled out with the connectives (`cases`).
+
 The parser is an operator-precedence parser with explicit stacks and the typing pass an
 explicit-stack walk, so the 1,600-deep `X` chains of BLACK's suite parse without recursion.
 """
