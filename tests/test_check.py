@@ -251,3 +251,38 @@ def test_specs_on_stdin() -> None:
     empty = run("check", "-", input="# nothing\n")
     assert empty.exit_code == 2 and "<stdin>" in empty.stderr and "no specs" in empty.stderr
     assert run("check", "-", "-", input="a\n").exit_code == 2
+
+
+def test_nuxmv_spec_lines() -> None:
+    """`LTLSPEC NAME r1 := φ;` is a spec named r1; `INVARSPEC` one that holds always; a `--`
+    comment ends the formula as `#` does, and `# expect:` after it still counts."""
+    spec = parse_spec_line("LTLSPEC NAME r1 := G(p -> F q); -- the response  # expect: valid")
+    assert (spec.name, spec.formula, spec.expect, spec.holds, spec.error) == ("r1", "G(p -> F q)", "valid", None, None)
+    safe = parse_spec_line("INVARSPEC NAME safe := !(g1 & g2);  # expect: sat")
+    assert (safe.name, safe.formula, safe.holds) == ("safe", "!(g1 & g2)", "always")
+    assert (parse_spec_line("LTLSPEC F a").name, parse_spec_line("LTLSPEC F a").formula) == (None, "F a")
+    dashed = parse_spec_line('req--1: a --> "b--c" -- a note')  # a name's dashes, Spot's arrow, a quoted name
+    assert (dashed.name, dashed.formula) == ("req--1", 'a --> "b--c"')
+    assert parse_spec_line("r2: LTLSPEC NAME r3 := F a;").error == "the spec is named twice: r2: and NAME r3 :="
+    assert parse_spec_line("LTLSPEC NAME r4 := ;").error == "no formula after LTLSPEC"
+    assert parse_spec_line("INVARSPEC a  # holds: finally").error == "an INVARSPEC holds always, not '# holds: finally'"
+    assert parse_spec_line("F a  -- expect: unsat").error.startswith("an expectation in a '--' comment")
+
+
+def test_nuxmv_spec_file(tmp_path) -> None:
+    path = tmp_path / "arbiter.spec"
+    path.write_text(
+        "-- the arbiter, as nuXmv reads it\n"
+        "LTLSPEC NAME mutex := G !(grant1 & grant2);\n"
+        "LTLSPEC NAME never := G !(grant1 & grant2) & F(grant1 & grant2);  # expect: unsat\n"
+        "INVARSPEC NAME quiet := grant1 -> req1; -- every grant was asked for\n"
+        "-- expect: unsat\n"
+        "MODULE main\n"
+    )
+    result = run("check", str(path))
+    assert result.exit_code == 2
+    lines = result.stdout.splitlines()
+    assert [line.split(" ", 2)[:2] for line in lines[:3]] == [["PASS", "mutex"], ["PASS", "never"], ["PASS", "quiet"]]
+    assert f"{path}:5: an expectation in a '--' comment" in result.stderr
+    assert f"{path}:6: nuXmv's MODULE is not read here" in result.stderr
+    assert lines[-1] == "5 specs: 3 passed, 0 failed, 0 unknown, 2 errors"

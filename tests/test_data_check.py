@@ -389,3 +389,30 @@ def test_a_big_fret_export_is_read_in_one_pass(tmp_path, monkeypatch) -> None:
         (r, lines[f'"reqid": {json.dumps(r, ensure_ascii=False)},']) for r in reqids
     ]
     assert specs[5].declarations.variables == {"v10": REAL, "v11": fret.BOOL}
+
+
+def test_nuxmv_var_sections_declare_as_var_lines_do(tmp_path) -> None:
+    """`VAR`/`IVAR` sections (`name : integer;`, several on a line, with comments) declare what
+    `var name: Sort` lines do; a section ends at the first line that declares nothing."""
+    nuxmv = tmp_path / "cruise.spec"
+    nuxmv.write_text(
+        "VAR\n  speed : real;  -- km/h\n  mode : {off, cruise}; n : integer;\n"
+        "IVAR b : boolean;\n"
+        "LTLSPEC NAME limit := G(speed <= 120.0 & (b -> n > 0));\n"
+        "LTLSPEC NAME off := G(mode = off -> speed = 0.0);\n"
+    )
+    plain = tmp_path / "plain.spec"
+    plain.write_text(
+        "var speed: Real\nvar mode: {off, cruise}\nvar n: Int\nvar b: Bool\n"
+        "limit: G(speed <= 120.0 & (b -> n > 0))\noff: G(mode = off -> speed = 0.0)\n"
+    )
+    got, meant = list(read_specs(str(nuxmv))), list(read_specs(str(plain)))
+    assert [(s.name, s.formula, s.error) for s in got] == [(s.name, s.formula, s.error) for s in meant]
+    assert got[0].declarations == meant[0].declarations
+    result = run("check", str(nuxmv))
+    assert result.exit_code == 0, result.stdout + result.stderr
+    bad = tmp_path / "bad.spec"
+    bad.write_text("VAR x : 0..5; y : integer;\nLTLSPEC G(y > 0)\n")
+    result = run("check", str(bad))
+    assert f"{bad}:1: unknown sort '0..5'" in result.stderr
+    assert "PASS" in result.stdout  # y is declared all the same

@@ -279,3 +279,51 @@ def test_witnesses_with_functions_named_as_operators_read_back() -> None:
     result = solve(text)
     assert isinstance(result, Sat) and '"R"(' in str(result.witness)
     assert holds(text, str(result.witness))
+
+
+def test_a_case_takes_its_first_branch_whose_condition_holds() -> None:
+    """nuXmv's case: with x = 5 both conditions hold and the first one decides."""
+    case = "(case x > 3 : 1; x > 0 : 2; TRUE : 3; esac) = y & x = 5"
+    assert isinstance(solve(case + " & y = 2"), Unsat)
+    assert values(solve(case), "y") == [1]
+    assert holds("case x > 3 : y = 1; TRUE : y = 3; esac", "x = 0 & y = 3")
+    assert not holds("case x > 3 : y = 1; TRUE : y = 3; esac", "x = 0 & y = 1")
+    # its negation holds exactly where the case does not: no instant leaves it without a value
+    assert holds("!(case x > 3 : y = 1; TRUE : y = 3; esac)", "x = 9 & y = 3")
+
+
+def test_nuxmv_statements_are_solved_from_the_command_line(tmp_path) -> None:
+    """`LTLSPEC`, `;`, `--` comments and case as nuXmv users write them, as arguments and in
+    a -F text file, with --syntax auto and nuxmv; the output keeps one line per formula."""
+    lines = [
+        "LTLSPEC NAME r1 := G(x > 3) & F(x < 5); -- x is 4 somewhere",
+        "INVARSPEC case x > 3 : p; TRUE : !p; esac;",
+        "LTLSPEC G(p -> F q);",
+    ]
+    (tmp_path / "specs.txt").write_text("-- a comment line, skipped as `#` ones are\n" + "\n".join(lines) + "\n")
+    for syntax in ("auto", "nuxmv"):
+        args = ("solve", "--finite", "--domain", "Int", "--syntax", syntax)
+        result = run(*args, *lines)
+        assert result.exit_code == 0, result.stderr
+        witnesses = result.stdout.splitlines()
+        assert len(witnesses) == 3
+        for meant, witness in zip(["G(x > 3) & F(x < 5)", "G(x > 3 & p | !(x > 3) & !p)", "G(p -> F q)"], witnesses):
+            assert holds(meant, witness), (syntax, meant, witness)
+        assert run(*args, "-F", str(tmp_path / "specs.txt")).stdout == result.stdout
+
+
+def test_mathematical_functions_are_said_to_be_uninterpreted() -> None:
+    """`sqrt(26) = 0.0` in a witness is right for an uninterpreted sqrt: a warning says once per
+    formula which mathematical functions are read so (any case), and none for a function of
+    the user's own."""
+    formulas = ["G(y = sqrt(x) + sin(x) + SQRT(x)) & x = 26 & F(sqrt(x) > 0)", "F(f(x) > 1)", "G(Cos(x) < 2)"]
+    result = run("solve", "--finite", "--domain", "Real", *formulas)
+    assert result.exit_code == 0, result.stderr
+    warned = [line for line in result.stderr.splitlines() if ": warning: " in line]
+    assert [line.split(": warning: ")[0] for line in warned] == ["ltlwit: <arg 1>", "ltlwit: <arg 3>"]
+    assert (
+        warned[0].split(": warning: ")[1].startswith("sqrt, sin, SQRT: uninterpreted functions, not the mathematical")
+    )
+    assert warned[1].split(": warning: ")[1].startswith("Cos: an uninterpreted function, not the mathematical one")
+    records = json_lines(run("solve", "--finite", "--domain", "Real", "--format", "json", *formulas).stdout)
+    assert [len(r["warnings"]) for r in records] == [1, 0, 1]

@@ -74,7 +74,8 @@ def test_enumerations() -> None:
     for text, message in [
         ("mode = 3", "compared or computed with the number 3"),
         ("mode + 1 > 0", "compared or computed with the number"),
-        ("mode < on", "compared or computed with the number"),
+        ("mode < on", r"mode is of the enumeration \{off, on\}, which has no order: mode < on compares numbers"),
+        ("G(x >= mode)", r"x is of the enumeration \{off, on\}, which has no order: x >= mode compares numbers"),
     ]:
         with pytest.raises(SortError, match=message):
             resolve(parse_formula(text), decl)

@@ -164,3 +164,82 @@ def test_quoted_functions_are_calls_and_builtins_keep_their_names() -> None:
     assert parse_formula('"R"(x) > 1') == parse_formula("R(x) > 1")
     with pytest.raises(ParseError, match="next is built in: a function of its own needs another name"):
         parse_formula('"next"(x) > 0')
+
+
+# -- nuXmv's text: LTLSPEC statements, `--` comments, case ---------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, same",
+    [
+        ("LTLSPEC NAME r1 := G(x > 3);", "G(x > 3)"),
+        ("LTLSPEC G(x > 3)", "G(x > 3)"),
+        ("G(x > 3);", "G(x > 3)"),
+        ("INVARSPEC x > 3;", "G(x > 3)"),  # an invariant: at every instant, the whole formula
+        ("INVARSPEC NAME inv := x > 3 -> p", "G(x > 3 -> p)"),
+        ("G(x > 3) -- a note: y < 1", "G(x > 3)"),
+        ("G(x > 3) -- first\n & F p; -- the end", "G(x > 3) & F p"),
+        ("LTLSPEC NAME r2 := G(p -> F q); -- no data atom at all", "G(p -> F q)"),
+        ("G p -- Spot's reading fails at the comment", "G p"),
+        ('x > 1 & "a--b"', 'x > 1 & "a--b"'),  # inside a quoted name, no comment
+        ("x > 1 /* -- */ & p", "x > 1 & p"),
+        ("a --> b", "a -> b"),  # Spot's long arrow is no comment
+    ],
+)
+def test_nuxmv_statements_and_comments_read_as_nuxmv_reads_them(text: str, same: str) -> None:
+    assert parse_formula(text) is parse_formula(same)
+    if text != "a --> b":
+        assert parse_formula(text, "nuxmv") is parse_formula(same, "nuxmv")
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # a Boolean case: the first branch whose condition holds
+        ("case x > 3 : p; TRUE : q; esac", "(| (& [x > 3] p) (& (! [x > 3]) q))"),
+        ("case a : p; b : q; TRUE : r; esac", "(| (& a p) (& (! a) (| (& b q) (& (! b) r))))"),
+        # a term case in a comparison: a disjunct per branch, guarded by the earlier conditions
+        (
+            "case x > 3 : 1; x > 0 : 2; TRUE : 3; esac = y",
+            "(| (| (& [x > 3] [1 = y]) (& (& (! [x > 3]) [x > 0]) [2 = y])) (& (& (! [x > 3]) (! [x > 0])) [3 = y]))",
+        ),
+        ("y + case p : 1; TRUE : 2; esac > 0", "(| (& p [y + 1 > 0]) (& (! p) [y + 2 > 0]))"),
+        ("f(case p : 1; TRUE : x; esac)", "(| (& p [f(1)]) (& (! p) [f(x)]))"),
+        (
+            "case p : 1; TRUE : 2; esac < case q : 1; TRUE : 2; esac",
+            "(| (| (| (& (& p q) [1 < 1]) (& (& p (! q)) [1 < 2])) (& (& (! p) q) [2 < 1])) (& (& (! p) (! q)) [2 < 2]))",
+        ),
+        ("case p : TRUE; TRUE : q; esac = r", "(<-> (| (& p 1) (& (! p) q)) r)"),  # Booleans compared
+        ("case p : 1; TRUE : 2; q : 3; esac = y", "(| (& p [1 = y]) (& (! p) [2 = y]))"),  # never taken
+        (
+            "G(case mode = on : next(x) = x + 1; TRUE : next(x) = x; esac)",
+            "(G (| (& [mode = on] [next(x) = x + 1]) (& (! [mode = on]) [next(x) = x])))",
+        ),
+    ],
+)
+def test_case_spells_out_as_the_first_branch_whose_condition_holds(text: str, expected: str) -> None:
+    assert tree(parse_formula(text)) == expected
+
+
+@pytest.mark.parametrize(
+    "text, column, message",
+    [
+        ("case x > 3 : 1; x <= 3 : 2; esac = y", 16, "a case whose last condition is not TRUE"),
+        ("case p : q; esac", 5, "end the case with a branch `TRUE : value;`"),
+        ("next(case p : 1; TRUE : 2; esac) = y", 0, "unsupported: a case inside next(...)"),
+        ("preReal(0, case p : 1; TRUE : 2; esac) = y", 0, "unsupported: a case inside preReal(...)"),
+        ("case p : 1; TRUE : 2 = y", 0, "a case without esac"),
+        ("case p : 1 : 2; esac = y", 11, "unexpected ':' (a case's branches are `condition : value;`"),
+        ("case p ; 1; esac = y", 7, "unexpected ';' (a case's branches"),
+        ("case esac = y", 5, "unexpected esac"),
+        ("(case p : 1; TRUE : 2) = y", 21, "unexpected closing parenthesis inside a case"),
+        ("x > 1; y > 2", 5, "unexpected ';'"),  # one formula a statement
+        ("LTLSPEC NAME r1 := ;", 19, "no formula after LTLSPEC"),
+        ("LTLSPEC NAME r1 := G(x > ) -- note", 25, "unexpected closing parenthesis"),  # columns of the text as written
+    ],
+)
+def test_nuxmv_errors_have_their_column(text: str, column: int, message: str) -> None:
+    with pytest.raises(ParseError, match=re.escape(message)) as info:
+        parse_formula(text)
+    assert info.value.column == column
+    assert info.value.text == text

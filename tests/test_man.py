@@ -69,3 +69,13 @@ def test_generator_runs_as_a_module_without_torch() -> None:
     )
     assert proc.returncode == 0 and proc.stdout == PAGE.read_text()
     assert "torch" not in proc.stderr
+
+
+def test_the_page_is_installed_where_man_finds_it() -> None:
+    """`pip install` puts the page in <prefix>/share/man/man1 (setuptools' data-files), where
+    man-db looks from <prefix>/bin on PATH: `man ltlwit` works in a venv."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    installed = config["tool"]["setuptools"]["data-files"]["share/man/man1"]
+    assert [ROOT / path for path in installed] == [PAGE]

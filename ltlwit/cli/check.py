@@ -18,6 +18,7 @@ from ltlwit.cli.jobs import jobs_option
 from ltlwit.cli.options import Number, make_solver, quiet_option, solve_options, syntax_option
 from ltlwit.cli.output import Printer
 from ltlwit.cli.status import ExitStatus, exit_status, worst
+from ltlwit.cli.witness_table import witness_table
 from ltlwit.pipeline.answers import plural
 from ltlwit.specs.report import finding_text, junit_xml, record, redundancy_text, unchecked_text, witness_text
 from ltlwit.specs.run import ConjunctionResult, Decided, SpecResult
@@ -296,22 +297,27 @@ class CheckText(CheckPrinter):
         if isinstance(result, ConjunctionResult):
             of = f"{result.item.file}, project {result.group}," if result.group else result.item.file
             label = f"(all {plural(result.count, 'spec')} of {of} together)"
+            table: list[str] = []
             if result.status == "pass":
+                shown, table = _shown(None, result.witness)
                 detail = (
-                    "jointly satisfiable, witness "
-                    + (witness_text(result.witness) or "?")
-                    + (f"; {result.message}" if result.message else "")
+                    "jointly satisfiable, witness " + (shown or "?") + (f"; {result.message}" if result.message else "")
                 )
             else:
                 detail = (result.error_text if result.status == "error" else result.message) or ""
             self.data(f"{self._status_word(word, _COLORS[word])} {label}: {detail}")
+            for line in table:
+                self.data(line)
             for specs in result.conflicts:
                 self.data(f"  {self._status_word('CONFLICT', 'red')} {_names(specs)}")
             for specs in result.corrections:
                 self.data(f"  {self._status_word('FIX', 'yellow')} remove {_names(specs)}")
             return
         spec = result.spec
-        self.data(f"{self._status_word(word, _COLORS[word])} {spec.cited}: {self._detail(result)}")
+        detail, table = self._detail(result)
+        self.data(f"{self._status_word(word, _COLORS[word])} {spec.cited}: {detail}")
+        for line in table:
+            self.data(line)
         self._findings(result, "")
 
     def render_findings(self, result: SpecResult) -> None:
@@ -343,19 +349,22 @@ class CheckText(CheckPrinter):
             tag = "ACKNOWLEDGED"
         self.data(f"  {self._status_word(tag, _COLORS[tag])} {text}")
 
-    def _detail(self, r: SpecResult) -> str:
+    def _detail(self, r: SpecResult) -> tuple[str, list[str]]:
+        """The result line's details, and the lines of a witness shown below it as a table."""
         if r.status == "error":
-            return r.error_text or "error"
+            return r.error_text or "error", []
         if r.status == "unknown":
-            return f"expected {r.spec.expect}, no answer: {r.message}"
+            return f"expected {r.spec.expect}, no answer: {r.message}", []
         if r.verdict == "valid":
-            return "valid"
+            return "valid", []
         if r.counterexample is not None:
-            return f"{r.message}: {_trace(r.spec, r.counterexample)}"
-        text = f"{r.verdict}, witness {_trace(r.spec, r.witness)}" if r.witness is not None else str(r.verdict)
+            shown, table = _shown(r.spec, r.counterexample)
+            return f"{r.message}: {shown}", table
+        shown, table = _shown(r.spec, r.witness)
+        text = f"{r.verdict}, witness {shown}" if r.witness is not None else str(r.verdict)
         if r.status == "fail":
-            return f"{r.message}; {text}"
-        return f"{text} ({r.message})" if r.message else text
+            return f"{r.message}; {text}", table
+        return (f"{text} ({r.message})" if r.message else text), table
 
     def summary(self) -> None:
         c = self.counts
@@ -382,13 +391,16 @@ class CheckJson(CheckPrinter):
         self.data(json.dumps(record(result), ensure_ascii=False))
 
 
-def _trace(spec, witness) -> str | None:
-    """A witness as the text lines show it: an activity sequence in a `one-event` file."""
-    if spec.one_event and witness is not None:
+def _shown(spec, witness) -> tuple[str | None, list[str]]:
+    """A witness as the text lines show it: an activity sequence in a `one-event` file, a
+    table below the line where its values are too many for one (`witness_table`), else its
+    text."""
+    if spec is not None and spec.one_event and witness is not None:
         from ltlwit.logic.declare import activities_text
 
-        return activities_text(witness)
-    return witness_text(witness)
+        return activities_text(witness), []
+    table = witness_table(witness)
+    return ("below", table) if table is not None else (witness_text(witness), [])
 
 
 def _key(spec) -> tuple[str, int, str | None]:

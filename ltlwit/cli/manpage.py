@@ -81,6 +81,9 @@ both:     F(grant1 & grant2)                          # expect: forbidden""",
     "Data variables' sorts, for formulas over data: lines var speed: Real, var x, y: Int, "
     'var mode: {off, on} and domain Int in a text file; a [variables] table (speed = "Real") and a '
     'top-level domain = "Int" in TOML. They hold for the whole file, over --var and --domain.',
+    "nuXmv's text reads too: LTLSPEC NAME r1 := G(x > 3); is a spec named r1, INVARSPEC one that holds always, "
+    "-- starts a comment as # does, and VAR or IVAR sections (x : integer; mode : {off, on};) declare variables "
+    "as var lines do.",
     "A FRET requirements export (*.json with requirements) is read as a spec file: each requirement a spec "
     "named by its reqid, its semantics.ptExpanded checked at every instant of finite traces, the variables' "
     "data types as sorts, Internal variables assigned a numeral as constants; conflicts are named with their "
@@ -95,7 +98,9 @@ DATA = [
     "false at the last (first) instant, one with only weak ones true there. Variables are Bool, Int, Real or "
     "enumerations: --var NAME:SORT declares one, an undeclared one takes the sort of what it is compared with "
     "(a decimal numeral makes it Real) or --domain; otherwise its sort is an error. Propositions compare as in "
-    "nuXmv: p = q is p <-> q. Formulas over data are "
+    "nuXmv: p = q is p <-> q. nuXmv's LTLSPEC [NAME n :=] f; and INVARSPEC f (G f), -- comments and "
+    "case c1 : e1; TRUE : e2; esac (the first branch whose condition holds; the last condition TRUE) are read. "
+    "Formulas over data are "
     "decided with the SMT solver z3 under the engine's step encoding; UNSAT only with a proof, else UNKNOWN. "
     "Witnesses give every value at every instant (x = 0; x = 1) and are checked by an exact evaluator that "
     "does not use z3. fmt --to infix prints such formulas; verify --log checks them against a log of states "

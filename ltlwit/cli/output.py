@@ -429,12 +429,16 @@ class SolveTable(SolvePrinter):
         for name, width in zip(("formula", "status", "witness", "source", "ms"), self.widths):
             table.add_column(name, width=width, overflow="fold", justify="right" if name == "ms" else "left")
         self.header_due = False
+        below = None
         if solution.status == "error":
             detail = solution.error_text or ""
         elif solution.status == "unknown":
             detail = solution.message or ""
         else:
-            detail = solution.to_str(self.syntax)
+            from ltlwit.cli.witness_table import witness_table
+
+            below = witness_table(solution.witness)
+            detail = "below" if below is not None else solution.to_str(self.syntax)
         status = Text(solution.status.upper(), style=self.STYLES.get(solution.status, ""))
         formula = elided(solution.item.text, self.widths[0] * FORMULA_LINES)
         table.add_row(
@@ -446,6 +450,8 @@ class SolveTable(SolvePrinter):
         )
         with writing():
             self.console.print(table)
+            if below is not None:  # a witness with too many values for its cell: a table of its own
+                self.env.stdout.write("".join(line + "\n" for line in below))
             self.env.stdout.flush()
         if solution.status == "error":
             self.problem(solution)

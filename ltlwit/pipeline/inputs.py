@@ -227,8 +227,13 @@ def read_stream(
             if problem:
                 yield InputItem("", name, item.line, error=problem)
                 continue
-        if text and not text.startswith("#"):
+        if text and not comment_line(text):
             yield InputItem(text, name, item.line, began=item.began)
+
+
+def comment_line(text: str) -> bool:
+    """Whether a (stripped) line is a comment: `#`, or nuXmv's `--` (not Spot's arrow `-->`)."""
+    return text.startswith("#") or text.startswith("--") and not text.startswith("-->")
 
 
 def _csv_field(line: str, column: int) -> tuple[str, str | None]:

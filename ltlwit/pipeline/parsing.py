@@ -47,11 +47,46 @@ def given_up(exc: HardLimit) -> HardLimit:
 def name_warnings(text: str, formula: Formula, syntax: str = "auto") -> tuple[str, ...]:
     """Warnings for the names of `text`, parsed as `formula`, that Spot's rules split into an
     operator and a name (`Grant` is `G rant`: see `split_names`), when `text` was read as
-    infix (`spot`, or `auto` where the infix reading is the one taken); () for most texts."""
+    infix (`spot`, or `auto` where the infix reading is the one taken), and one for the
+    mathematical functions it applies, which ltlwit does not interpret (`math_warning`); ()
+    for most texts."""
     try:
-        return _name_warnings(text, formula, syntax)
+        return _name_warnings(text, formula, syntax) + math_warning(formula)
     except HardLimit as exc:
         raise given_up(exc) from None
+
+
+#: Functions that requirements mean mathematically (`sqrt(x)`, `sin(theta)`), which ltlwit
+#: reads as any other name applied to arguments: an uninterpreted function (by lower case).
+MATH_FUNCTIONS = frozenset(
+    "sqrt cbrt exp exp2 expm1 log ln log2 log10 log1p pow power hypot sin cos tan cot sec csc asin acos atan "
+    "atan2 arcsin arccos arctan sinh cosh tanh asinh acosh atanh floor ceil ceiling round trunc truncate sign "
+    "signum sgn fabs fmod rem".split()
+)
+
+
+def math_warning(formula: Formula) -> tuple[str, ...]:
+    """A warning naming the mathematical functions `formula` applies (`MATH_FUNCTIONS`): a
+    witness gives them any values (`sqrt(26) = 0.0`), so a user must know they mean nothing
+    more to ltlwit; () when it applies none."""
+    if not formula.data:
+        return ()
+    from ltlwit.logic.formula import ATOM, postorder
+
+    found = dict.fromkeys(
+        str(node.name)
+        for atom in dict.fromkeys(f.name for f in postorder(formula) if f.op == ATOM)
+        for node in atom.walk()  # type: ignore[union-attr]
+        if node.op in ("call", "pred") and str(node.name).lower() in MATH_FUNCTIONS
+    )
+    if not found:
+        return ()
+    names = ", ".join(found)
+    what, them = ("an uninterpreted function", "it") if len(found) == 1 else ("uninterpreted functions", "them")
+    return (
+        f"{names}: {what}, not the mathematical {'one' if len(found) == 1 else 'ones'}: ltlwit gives {them} any "
+        f"value for each argument (the same at every instant), so a witness's values of {them} are arbitrary",
+    )
 
 
 def _name_warnings(text: str, formula: Formula, syntax: str) -> tuple[str, ...]:

@@ -46,8 +46,17 @@ Data variables' sorts (formulas over data: `speed > 50`, `mode = on`): in a text
 `var speed: Real`, `var x, y: Int`, `var mode: {off, on}` and `domain Int` (the sort of data
 variables nothing declares); in TOML, a `[variables]` table (`speed = "Real"`) and a top-level
 `domain = "Int"`. They hold for the whole file, over the run's `--var` and `--domain`. A FRET
-export (`*.json`) is read by `ltlwit.specs.fret`. Reading reuses the input reader's safety net:
-unreadable files, binary data, over-long lines and bad encodings become error entries.
+export (`*.json`) is read by `ltlwit.specs.fret`.
+
+Text spec files in nuXmv's style: `VAR` and `IVAR` sections (`x : integer;`, `mode : {off, on};
+b : boolean;`, up to the first line that declares nothing) declare as `var` lines do,
+`LTLSPEC NAME r1 := φ;` is a spec named r1 (`INVARSPEC`: one that holds always), and `--`
+starts a comment as `#` does (not inside a spec's leading name, a quoted name, or Spot's arrow
+`-->`); an expectation written in a `--` comment is an error, and so is a line of nuXmv's other
+sections (`MODULE`, `ASSIGN`, ...).
+
+Reading reuses the input reader's safety net: unreadable files, binary data, over-long lines
+and bad encodings become error entries.
 """
 
 from __future__ import annotations
@@ -59,8 +68,9 @@ from difflib import SequenceMatcher
 from typing import BinaryIO, Iterator
 
 from ltlwit.logic import SEMANTICS
+from ltlwit.logic.syntax.nuxmv import statement
 from ltlwit.logic.theory.sorts import Declarations, SortError, parse_declaration, parse_domain, parse_sort
-from ltlwit.pipeline.inputs import STDIN_NAME, max_line_bytes, read_lines
+from ltlwit.pipeline.inputs import STDIN_NAME, comment_line, max_line_bytes, read_lines
 from ltlwit.pipeline.verify import HOLDS
 
 #: What a spec may be expected to be (files' module docstring).
@@ -250,12 +260,39 @@ def _read_text(path: str, stdin: BinaryIO | None, stdin_name: str) -> Iterator[S
     seen: dict[str, int] = {}
     declarations = Declarations()
     holds_line: int | None = None
+    in_section = False  # after nuXmv's `VAR` or `IVAR`, while lines declare variables
     for item in read_lines(path, stdin, stdin_name):
         path = item.file
         if item.error is not None:
             yield Spec(path, item.line, error=item.error)
             continue
         if not item.text:
+            continue
+        if item.text.startswith("--") and comment_line(item.text):
+            if _stray_expectation(item.text[2:]):
+                yield Spec(path, item.line, error=f"an expectation in a '--' comment ({item.text!r}): {_EXPECT_HINT}")
+            continue
+        section = _SECTION.match(item.text)
+        if section is not None or in_section and _NUXMV_DECLARATION.match(_split_comment(item.text)[0]):
+            in_section = True
+            problems = []
+            for part in _split_comment(item.text if section is None else section.group(1))[0].split(";"):
+                try:
+                    declarations = _declare(declarations, part, None) if part.strip() else declarations
+                except SortError as exc:
+                    problems.append(str(exc))
+            if problems:
+                yield Spec(path, item.line, error="; ".join(problems))
+            continue
+        in_section = False
+        other = _NUXMV_SECTION.match(item.text)
+        if other is not None:
+            yield Spec(
+                path,
+                item.line,
+                error=f"nuXmv's {other.group(1)} is not read here: a spec file holds VAR and IVAR declarations "
+                "and LTLSPEC or INVARSPEC specs (or ltlwit's lines)",
+            )
             continue
         if item.text.split("#")[0].strip() == "one-event":
             yield _ONE_EVENT  # type: ignore[misc]
@@ -306,6 +343,19 @@ def _read_text(path: str, stdin: BinaryIO | None, stdin_name: str) -> Iterator[S
 #: A declaration line of a text spec file: `var speed: Real`, `var x, y: Int`,
 #: `var mode: {off, on}`, `domain Real` (the sort of undeclared data variables).
 _DECLARATION = re.compile(r"^(?:var\s+([^#]*?)\s*(?:#.*)?|domain\s+([A-Za-z]+)\s*(?:#.*)?)$")
+
+
+#: nuXmv's sections of variables (`VAR`, `IVAR`: in a spec file both are variables whose value
+#: may change at every instant), with declarations on the same line or the lines after it:
+#: `name : integer;`, `mode : {off, on}; b : boolean;`, each read as `var name: Sort`.
+_SECTION = re.compile(r"^I?VAR(?![A-Za-z0-9_.\-]|\s*:)\s*(.*)$")
+_NUXMV_DECLARATION = re.compile(
+    r"^[A-Za-z_][A-Za-z0-9_.]*\s*:(?!=)[^;]*;(?:\s*[A-Za-z_][A-Za-z0-9_.]*\s*:(?!=)[^;]*;)*$"
+)
+#: nuXmv's other sections, which a spec file does not hold.
+_NUXMV_SECTION = re.compile(
+    r"^(MODULE|DEFINE|ASSIGN|INIT|TRANS|INVAR|FAIRNESS|JUSTICE|COMPASSION|FROZENVAR|CONSTANTS|CTLSPEC|SPEC|PSLSPEC|COMPUTE)\b(?!\s*:)"
+)
 
 
 def _declare(declarations: Declarations, names: str | None, domain: str | None) -> Declarations:
@@ -366,7 +416,10 @@ def _expectation(comment: str | None) -> tuple[str, str | None, tuple[str, ...]]
         return "sat", None, ()
     found: list[str] = []
     acknowledged: list[str] = []
-    for part in comment.split("#")[1:]:
+    parts = comment.split("#")
+    if parts[0].startswith("--") and _looks_like_expectation(parts[0][2:]):
+        return "sat", f"an expectation in a '--' comment ('{parts[0].strip()}'): {_EXPECT_HINT}", ()
+    for part in parts[1:]:
         where = _HOLDS.match(part.strip())
         if where is not None:
             try:
@@ -415,10 +468,20 @@ def parse_spec_line(text: str, file: str = "<spec>", line: int = 1) -> Spec:
     expect, problem, notes = _expectation(comment)
     if problem is not None:
         return Spec(file, line, name, error=problem)
-    body = body.strip()
+    found = statement(body)  # nuXmv's `LTLSPEC NAME r1 := φ;`
+    if found.name is not None:
+        if name is not None:
+            return Spec(file, line, name, error=f"the spec is named twice: {name}: and NAME {found.name} :=")
+        name = found.name
+    body = body[found.start : found.end].strip()
     if not body:
-        return Spec(file, line, name, error="no formula" + (f" after {name!r}:" if name else ""))
+        after = f" after {found.keyword}" if found.keyword else f" after {name!r}:" if name else ""
+        return Spec(file, line, name, error="no formula" + after)
     at = [n.split()[1] for n in notes if n.startswith("holds ")]
+    if found.keyword == "INVARSPEC":  # an invariant: it holds at every instant
+        if any(a != "always" for a in at):
+            return Spec(file, line, name, error=f"an INVARSPEC holds always, not '# holds: {at[0]}'")
+        at = ["always"]
     if len(at) > 1:
         return Spec(file, line, name, error="more than one '# holds:' on the line")
     return Spec(
@@ -433,8 +496,11 @@ def parse_spec_line(text: str, file: str = "<spec>", line: int = 1) -> Spec:
 
 
 def _split_comment(text: str) -> tuple[str, str | None]:
-    """(text before the first `#` outside double quotes, the comment from that `#`)."""
+    """(text before the first `#` or nuXmv's `--` outside double quotes, the comment from
+    there); a `--` inside a spec's leading name (`req--1:`) or Spot's arrow `-->` is none."""
     quoted = escaped = False
+    named = _NAME.match(text)
+    dashes = named.start(2) if named else 0
     for i, ch in enumerate(text):
         if escaped:
             escaped = False
@@ -442,7 +508,9 @@ def _split_comment(text: str) -> tuple[str, str | None]:
             escaped = True
         elif ch == '"':
             quoted = not quoted
-        elif ch == "#" and not quoted:
+        elif quoted:
+            continue
+        elif ch == "#" or ch == "-" and i >= dashes and comment_line(text[i : i + 3]):
             return text[:i].rstrip(), text[i:].strip()
     return text, None
 

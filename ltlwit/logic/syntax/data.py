@@ -22,6 +22,10 @@ arithmetic a variable; `f(...)` is a predicate where a formula is expected and a
 term. `preBool(init, e)` (FRET: e at the previous instant, `init` at the first) is spelled out
 as `(!Y 1 & init) | Y e`. Quantifiers (`forall`, `exists`) are not supported.
 
+nuXmv's text around a formula reads too (`nuxmv`): `LTLSPEC [NAME n :=] φ;`, `INVARSPEC φ`
+(`G φ`) and `--` comments; and its `case c1 : e1; ...; TRUE : en; esac`, a formula or a term
+by where it stands, spelled out with the connectives (`cases`).
+
 The parser is an operator-precedence parser with explicit stacks and the typing pass an
 explicit-stack walk, so the 1,600-deep `X` chains of BLACK's suite parse without recursion.
 """
@@ -33,10 +37,12 @@ from typing import NamedTuple
 
 from ltlwit.logic.budget import check_deadline
 from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, And, Formula, Not, Or, ap, atom
+from ltlwit.logic.syntax.cases import Alternatives, case_formula, case_term, disjunction, lift
 from ltlwit.logic.syntax.errors import ParseError
 from ltlwit.logic.syntax.infix_lex import _skip_comment, check_bounds, read_bounds
 from ltlwit.logic.syntax.names import unquote_at
-from ltlwit.logic.theory.terms import RELATIONS, SHIFTS, Term
+from ltlwit.logic.syntax.nuxmv import blank_comments, statement
+from ltlwit.logic.theory.terms import PRE, RELATIONS, SHIFTS, Term
 
 #: Binary connectives and their level; right-associative levels.
 _LOGIC = {
@@ -73,7 +79,7 @@ _TOKEN = re.compile(
       (?P<num>[0-9]+(?:\.[0-9]+)?|\.[0-9]+)
     | (?P<name>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)
     | (?P<comment>/\*)
-    | (?P<sym>\[\]|<>|/\\|\\/|<->|<=>|->|=>|!=|<=|>=|&&|\|\||[-+*/()<>=!~&|,\[\]{}^%;]|[□◻⬜◇⋄♢○◯¬∧∨→⟶⇒⟹↔⇔⊕])
+    | (?P<sym>\[\]|<>|/\\|\\/|<->|<=>|->|=>|!=|<=|>=|&&|\|\||:=|[-+*/()<>=!~&|,\[\]{}^%;:]|[□◻⬜◇⋄♢○◯¬∧∨→⟶⇒⟹↔⇔⊕])
     | (?P<quote>")
     | (?P<end>\Z)
     )""",
@@ -99,7 +105,7 @@ _BRACKET = re.compile(r"[ \t\n\r]*\[")
 #: What may follow an operand and not start one: after an operator's letter, it makes the
 #: letter a name (FRET's variables `T` and `H`: `x <= T * 2`, `H = 3`), as a binary operator's
 #: letter is one where an operand is expected (`T * 2`).
-_ENDS_OPERAND = re.compile(r"[ \t\n\r]*(?:[+*/%=<>,)&|]|!=|\Z|(?:U|R|V|W|M|S|T|xor|xnor|mod)\b)")
+_ENDS_OPERAND = re.compile(r"[ \t\n\r]*(?:[+*/%=<>,)&|:;]|!=|\Z|(?:U|R|V|W|M|S|T|xor|xnor|mod|esac)\b)")
 _BOUNDS = re.compile(r"\[[ \t\n\r]*([0-9]+)[ \t\n\r]*(?:(\.\.|:|,)[ \t\n\r]*([0-9]*)[ \t\n\r]*)?\]")
 _STRONG = re.compile(r"\[[ \t\n\r]*![ \t\n\r]*\]")
 #: FRET's `O[<=n]` (0 to n steps), `O[<n]` (0 to n - 1) and `O[=n]` (n), for F, G, O and H.
@@ -107,7 +113,7 @@ _UP_TO = re.compile(r"\[[ \t\n\r]*(<=?|=)[ \t\n\r]*([0-9]+)[ \t\n\r]*\]")
 
 
 class Lexeme(NamedTuple):
-    kind: str  # num name quoted const un neg bin rel arith ( ) , call
+    kind: str  # num name quoted const un neg bin rel arith ( ) , call case esac : ; :=
     value: object
     column: int
     width: int
@@ -161,6 +167,9 @@ def tokenize(text: str) -> list[Lexeme]:
                 expect_operand = False
             elif word in ("forall", "exists"):
                 raise ParseError(text, start, f"unsupported: quantifiers ({word})", end - start)
+            elif word in ("case", "esac"):
+                toks.append(Lexeme(word, word, start, end - start))
+                expect_operand = word == "case"
             else:
                 toks.append(Lexeme("name", word, start, end - start))
                 expect_operand = False
@@ -175,8 +184,8 @@ def tokenize(text: str) -> list[Lexeme]:
             elif word == ")":
                 toks.append(Lexeme(")", ")", start, 1))
                 expect_operand = False
-            elif word == ",":
-                toks.append(Lexeme(",", ",", start, 1))
+            elif word in (",", ":", ";", ":="):
+                toks.append(Lexeme(word, word, start, end - start))
                 expect_operand = True
             elif word in _LOGIC:
                 toks.append(Lexeme("bin", _CANON.get(word, word), start, end - start))
@@ -190,7 +199,7 @@ def tokenize(text: str) -> list[Lexeme]:
                 toks.append(Lexeme("arith", "mod" if word == "%" else word, start, 1))
                 expect_operand = True
             else:
-                what = "PSL/SERE syntax" if word in "{};[]" else f"the operator {word!r}"
+                what = "PSL/SERE syntax" if word in "{}[]" else f"the operator {word!r}"
                 raise ParseError(text, start, f"syntax error, unexpected {what}", end - start)
         i = end
 
@@ -273,7 +282,7 @@ def _tree(text: str, toks: list[Lexeme]) -> Operand:
             operands.append(Operand(tok.kind, tok.value, (left, right), left.start, right.end))
 
     def reduce_above(level: float, right_assoc: bool) -> None:
-        while pending and pending[-1][0].kind not in ("(", "call"):
+        while pending and pending[-1][0].kind not in ("(", "call", "case"):
             top = _level(pending[-1][0])
             if top > level or (top == level and not right_assoc and pending[-1][0].kind not in ("un", "neg")):
                 reduce_one()
@@ -299,8 +308,11 @@ def _tree(text: str, toks: list[Lexeme]) -> Operand:
                 else:
                     operands.append(Operand("name", tok.value, (), tok.column, tok.column + tok.width))
                     expect = False
-            elif kind in ("un", "neg", "("):
+            elif kind in ("un", "neg", "(", "case"):
                 pending.append((tok, len(operands)))
+            elif kind == "esac" and toks[k - 1].kind == ";" and pending and pending[-1][0].kind == "case":
+                _close_case(text, tok, pending, operands)
+                expect = False
             elif kind == ")" and pending and pending[-1][0].kind in ("(", "call"):
                 opening = pending[-1][0]
                 raise ParseError(text, opening.column, "unexpected empty block", tok.column + 1 - opening.column)
@@ -311,11 +323,22 @@ def _tree(text: str, toks: list[Lexeme]) -> Operand:
             reduce_above(level, level in _RIGHT and kind == "bin")
             pending.append((tok, len(operands)))
             expect = True
+        elif kind in (":", ";", "esac"):
+            reduce_above(-1.0, False)
+            if kind == "esac":
+                _close_case(text, tok, pending, operands)
+            else:
+                _branch(text, tok, pending, len(operands))
+                expect = True
         elif kind in (")", ","):
             reduce_above(-1.0, False)
             if not pending:
                 raise ParseError(text, tok.column, f"syntax error, unexpected {_describe(tok)}")
             opening, count = pending[-1]
+            if opening.kind == "case":
+                raise ParseError(
+                    text, tok.column, f"syntax error, unexpected {_describe(tok)} inside a case (no esac before it)"
+                )
             if kind == ",":
                 if opening.kind != "call":
                     raise ParseError(text, tok.column, "syntax error, unexpected comma")
@@ -339,11 +362,43 @@ def _tree(text: str, toks: list[Lexeme]) -> Operand:
     reduce_above(-1.0, False)
     if pending:
         opening = pending[-1][0]
-        raise ParseError(text, opening.column, "missing closing parenthesis", end - opening.column)
+        what = "a case without esac" if opening.kind == "case" else "missing closing parenthesis"
+        raise ParseError(text, opening.column, what, end - opening.column)
     return operands[0]
 
 
+#: How nuXmv writes a case's branches, for the errors that find them written otherwise.
+_BRANCHES = "a case's branches are `condition : value;`, its end `esac`"
+
+
+def _branch(text: str, tok: Lexeme, pending: list[tuple[Lexeme, int]], count: int) -> None:
+    """A case's `:` or `;` (its operands reduced): after a condition and after a value."""
+    if not pending or pending[-1][0].kind != "case":
+        raise ParseError(text, tok.column, f"syntax error, unexpected {_describe(tok)}", tok.width)
+    done = count - pending[-1][1]  # operands of the case so far: conditions and values
+    if done % 2 != (tok.kind == ":"):
+        raise ParseError(text, tok.column, f"syntax error, unexpected {_describe(tok)} ({_BRANCHES})", tok.width)
+
+
+def _close_case(text: str, tok: Lexeme, pending: list[tuple[Lexeme, int]], operands: list[Operand]) -> None:
+    """`esac` (the case's operands reduced): the case becomes one operand, its conditions and
+    values alternating."""
+    if not pending or pending[-1][0].kind != "case":
+        raise ParseError(text, tok.column, "syntax error, unexpected esac (no case before it)", tok.width)
+    opening, count = pending.pop()
+    kids = tuple(operands[count:])
+    if not kids or len(kids) % 2:
+        what = "a case without branches" if not kids else f"a branch without its value ({_BRANCHES})"
+        raise ParseError(text, tok.column, what, tok.width)
+    del operands[count:]
+    operands.append(Operand("case", None, kids, opening.column, tok.column + tok.width))
+
+
 def _describe(tok: Lexeme) -> str:
+    if tok.kind in (":", ";", ":="):
+        return f"'{tok.value}'"
+    if tok.kind in ("case", "esac"):
+        return str(tok.value)
     if tok.kind == ")":
         return "closing parenthesis"
     if tok.kind == "(":
@@ -365,13 +420,27 @@ _LOGIC_KINDS = ("const", "un", "bin", "rel")
 
 
 def parse_data(text: str, where: list | None = None) -> Formula:
-    """A formula over data (module docstring); ParseError with a column on bad input.
-    `where`, when given, receives the top-level conjuncts' (start, end) columns."""
-    tree = _tree(text, tokenize(text))
-    formula = _typed(text, tree)
+    """A formula over data (module docstring), in nuXmv's statement if written so
+    (`LTLSPEC NAME r1 := φ;`, `INVARSPEC φ`: `G φ`; `nuxmv`), with `--` comments; ParseError
+    with a column on bad input. `where`, when given, receives the top-level conjuncts' (start,
+    end) columns."""
+    written = blank_comments(text)
+    found = statement(written)
+    bare = written
+    if found.start or found.end < len(bare):  # the formula alone, in its columns
+        bare = " " * found.start + bare[found.start : found.end] + " " * (len(bare) - found.end)
+    try:
+        if found.keyword is not None and not bare.strip():
+            after = written[found.start :]
+            raise ParseError(bare, found.start + len(after) - len(after.lstrip()), f"no formula after {found.keyword}")
+        tree = _tree(bare, tokenize(bare))
+        formula = _typed(bare, tree)
+    except ParseError as exc:
+        raise exc.shifted(text, 0) from None
+    invariant = found.keyword == "INVARSPEC"  # φ at every instant: one conjunct
     if where is not None:
-        where.extend(_conjunct_spans(tree))
-    return formula
+        where.extend([(tree.start, tree.end)] if invariant else _conjunct_spans(tree))
+    return Formula("G", (formula,)) if invariant else formula
 
 
 def _conjunct_spans(tree: Operand) -> list[tuple[int, int]]:
@@ -413,9 +482,11 @@ def _operand_wants(text: str, node: Operand, want: str) -> list[str]:
     if kind in ("un", "bin"):
         return ["formula"] * len(node.kids)
     if kind == "rel":
-        if node.value in ("=", "!=") and any(k.kind in _LOGIC_KINDS for k in node.kids):
+        if node.value in ("=", "!=") and any(_logical(k) for k in node.kids):
             return ["formula", "formula"]  # Booleans compared: `p = TRUE`, `(a & b) != c`
         return ["term", "term"]
+    if kind == "case":  # conditions, and values read as the case is
+        return ["formula", want] * (len(node.kids) // 2)
     if kind in ("arith", "neg"):
         return ["term"] * len(node.kids)
     if kind == "call":
@@ -425,9 +496,34 @@ def _operand_wants(text: str, node: Operand, want: str) -> list[str]:
     return []
 
 
+def _logical(node: Operand) -> bool:
+    """Whether a node is Boolean by its spelling: a connective, a comparison, a constant, or
+    a case with such a value (`case c : TRUE; TRUE : p; esac = q` compares Booleans)."""
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if node.kind in _LOGIC_KINDS:
+            return True
+        if node.kind == "case":
+            stack.extend(node.kids[1::2])
+    return False
+
+
 def _build(text: str, node: Operand, want: str, kids: list) -> object:
     kind, value = node.kind, node.value
     width = node.end - node.start
+    if kind == "case":
+        try:
+            return case_term(kids) if want == "term" else case_formula(kids)
+        except ValueError:
+            last = node.kids[-2]
+            raise ParseError(
+                text,
+                last.start,
+                "a case whose last condition is not TRUE: nuXmv fails where no condition holds; "
+                "end the case with a branch `TRUE : value;`",
+                last.end - last.start,
+            ) from None
     if want == "term":
         if kind == "rel":
             raise ParseError(
@@ -440,10 +536,18 @@ def _build(text: str, node: Operand, want: str, kids: list) -> object:
         if kind == "num":
             return Term("num", (), value)  # type: ignore[arg-type]
         if kind == "neg":
-            return Term("neg", (kids[0],))
+            return lift(kids, lambda ks: Term("neg", ks))
         if kind == "arith":
-            return Term(value, tuple(kids))  # type: ignore[arg-type]
-        return _call_term(text, node, kids)
+            return lift(kids, lambda ks: Term(value, ks))  # type: ignore[arg-type]
+        if (value in SHIFTS or value in PRE) and any(isinstance(k, Alternatives) for k in kids):
+            raise ParseError(
+                text,
+                node.start,
+                f"unsupported: a case inside {value}(...) (its conditions would be read at another instant); "
+                f"apply {value} to the case's values instead",
+                width,
+            )
+        return lift(kids, lambda ks: _call_term(text, node, list(ks)))
     # a formula
     if kind == "const":
         return TRUE if value else FALSE
@@ -463,7 +567,7 @@ def _build(text: str, node: Operand, want: str, kids: list) -> object:
         if isinstance(kids[0], Formula):
             same = Formula("<->", (kids[0], kids[1]))
             return same if value == "=" else Not(same)
-        return atom(Term(value, (kids[0], kids[1])))  # type: ignore[arg-type]
+        return disjunction(lift(kids, lambda ks: atom(Term(value, ks))))  # type: ignore[arg-type]
     if kind in ("arith", "neg"):
         raise ParseError(
             text, node.start, "an arithmetic term where a formula was expected (a comparison is missing)", width
@@ -480,7 +584,7 @@ def _build(text: str, node: Operand, want: str, kids: list) -> object:
         raise ParseError(
             text, node.start, f"{name}(...) is a number, not a formula: compare it (e.g. {name}(...) > 0)", width
         )
-    return atom(Term("pred", tuple(kids), str(name)))  # type: ignore[arg-type]
+    return disjunction(lift(kids, lambda ks: atom(Term("pred", ks, str(name)))))
 
 
 #: Built-in names, by their lower case: a call spelled so in another case is a misspelling

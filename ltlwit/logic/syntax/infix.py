@@ -23,6 +23,7 @@ from ltlwit.logic.formula import FALSE, PAST, TRUE, WEAK_NEXT, Formula, collecto
 from ltlwit.logic.syntax.data_hints import call_hint, data_hint
 from ltlwit.logic.syntax.errors import ParseError
 from ltlwit.logic.syntax.infix_lex import _WORDS, _WORDS_LIMIT, LEVELS, RIGHT, Tok, _word, describe, tokenize
+from ltlwit.logic.syntax.nuxmv import statement_hint
 
 
 def parse_spot(text: str) -> Formula:
@@ -43,7 +44,7 @@ def written_conjuncts(text: str) -> tuple[Formula, list[tuple[int, int, Formula 
     the conjunct's formula as read, before the conjunction's rewriting: `G[0..2] c` stays one
     conjunct, a `true` one counts), `&` flattened through parentheses left to right; the
     formulas are None for formulas over data (spans only)."""
-    if data_hint(text) or (call_hint(text) and _data_reading(text) is not None):
+    if data_hint(text) or ((call_hint(text) or statement_hint(text)) and _data_reading(text) is not None):
         spans: list[tuple[int, int]] = []
         formula = _data(text, spans)
         return formula, [(start, end, None) for start, end in spans]
@@ -77,6 +78,8 @@ def _parse(text: str, where: list[_Span] | None) -> Formula:
     try:
         return _spot(text, where)
     except ParseError:
+        if where is None and statement_hint(text):  # nuXmv's text: its reading, or its error
+            return _data(text)
         # `det_3x3(a, b)`: a predicate over data, which Spot's reading rejects
         found = _data_reading(text) if where is None and call_hint(text) else None
         if found is None:

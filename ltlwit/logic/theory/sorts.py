@@ -329,8 +329,8 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
             op = node.op
             if op in RELATIONS:
                 _link(classes, node.children[0], node.children[1])
-                if op not in ("=", "!="):
-                    classes.note(node.children[0], Sort("numeric"), node.children[0])
+                if op not in ("=", "!="):  # an order: numbers (`ordered`, so that an enumeration says why)
+                    classes.note(node.children[0], Sort("ordered"), node)
                 continue
             if op == "pred":
                 _arguments(classes, node, functions)
@@ -549,10 +549,10 @@ def _arguments(classes: _Classes, node: Term, functions: dict[tuple[str, int], N
 
 def _decide(evidence: Mapping[str, tuple[Sort, object]], name: str, domain: Sort | None) -> Sort:
     enums = [s for k, (s, _) in evidence.items() if k.startswith("enum:")]
-    numeric = {k: why for k, (_, why) in evidence.items() if k in ("Int", "Real", "numeric")}
+    numeric = {k: why for k, (_, why) in evidence.items() if k in ("Int", "Real", "numeric", "ordered")}
     if BOOL.name in evidence:
         if enums or numeric:
-            other = enums[0] if enums else next(iter(numeric))
+            other = enums[0] if enums else next(iter(numeric)).replace("ordered", "numeric")
             raise SortError(
                 f"{evidence['Bool'][1]} is Bool but is compared or computed with {other} data", str(evidence["Bool"][1])
             )
@@ -560,8 +560,14 @@ def _decide(evidence: Mapping[str, tuple[Sort, object]], name: str, domain: Sort
     if len(enums) > 1:
         raise SortError(f"values of two enumerations are compared: {enums[0]} and {enums[1]} (through {name})", name)
     if enums:
+        if list(numeric) == ["ordered"]:  # no number in sight: `m > a` orders the values
+            raise SortError(
+                f"{name} is of the enumeration {enums[0]}, which has no order: {numeric['ordered']} compares "
+                "numbers (an enumeration's values compare with = and != only)",
+                name,
+            )
         if numeric:
-            why = next(iter(numeric.values()))
+            why = next(why for k, why in numeric.items() if k != "ordered")
             raise SortError(
                 f"{name} is of the enumeration {enums[0]} but is compared or computed with the number {why}", name
             )
