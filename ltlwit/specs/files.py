@@ -92,8 +92,11 @@ _FILE_HOLDS = re.compile(r"^holds\s+(\S+)\s*(?:#.*)?$")
 _HOLDS_CHOICES = "use initially, always or finally"
 #: A comment that acknowledges a finding, and what a finding is written as.
 _ACK = re.compile(r"acknowledged?\s*:\s*(.*?)\s*\Z", re.IGNORECASE)
-_FINDING = re.compile(r"(?:(?:vacuous|undecided)\s+\S+?(?::\d+)?|redundant|undecided\s+redundancy)\Z")
-_ACK_HINT = "write '# acknowledged: vacuous AP', 'vacuous AP:N', 'undecided AP[:N]' or 'redundant'"
+_FINDING = re.compile(r"(?:(vacuous|undecided)\s+(.+?)(:\d+)?|redundant|undecided\s+redundancy)\Z")
+_ACK_HINT = (
+    "write '# acknowledged: vacuous AP', 'vacuous AP:N', 'vacuous COMPARISON[:N]' (x > 3), "
+    "'undecided AP[:N]' or 'redundant'"
+)
 
 
 def acknowledges(ack: str, finding: str) -> bool:
@@ -104,12 +107,21 @@ def acknowledges(ack: str, finding: str) -> bool:
 
 def acknowledgment(text: str) -> str:
     """A finding as an acknowledgment writes it (`vacuous grant`, `vacuous grant:2`,
-    `undecided grant:1`, `redundant`, `undecided redundancy`), spaces normalised; ValueError
-    when it is none of these."""
+    `vacuous speed>50.0:1`, `undecided grant:1`, `redundant`, `undecided redundancy`), spaces
+    normalised (none in a comparison: `speed > 50.0` is `speed>50.0`); ValueError when it is
+    none of these."""
     normal = " ".join(text.split())
-    if not _FINDING.match(normal):
+    match = _FINDING.match(normal)
+    if match is None:
         raise ValueError(f"malformed acknowledgment {text!r}: {_ACK_HINT}")
-    return normal
+    if match.group(1) is None or normal == "undecided redundancy":
+        return normal
+    return f"{match.group(1)} {finding_subject(match.group(2))}{match.group(3) or ''}"
+
+
+def finding_subject(text: str) -> str:
+    """A proposition or comparison as findings name it: without spaces (`speed>50.0`)."""
+    return "".join(text.split())
 
 
 @dataclass(frozen=True)

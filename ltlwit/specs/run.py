@@ -295,8 +295,10 @@ def _fires(options: CheckOptions, p: ParsedSpec) -> bool:
 
 
 def _query(p: ParsedSpec, formula: Formula) -> SpecItem:
+    """The question asked about a spec, named by its text (a formula printed again may be
+    far longer: FRET's nested bounded past, spelled out, doubles at each level)."""
     return SpecItem(
-        text=formula.to_str("spot"),
+        text=p.spec.formula,
         file=p.spec.file,
         line=p.spec.line,
         name=p.spec.name,

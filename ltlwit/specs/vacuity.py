@@ -82,7 +82,9 @@ class Finding:
     @property
     def key(self) -> str:
         """The finding as an acknowledgment names it (`specs.files.acknowledgment`)."""
-        return f"{'undecided' if self.undecided else 'vacuous'} {self.occurrence.ap}:{self.occurrence.nth}"
+        from ltlwit.specs.files import finding_subject
+
+        return f"{'undecided' if self.undecided else 'vacuous'} {finding_subject(self.occurrence.ap)}:{self.occurrence.nth}"
 
 
 @dataclass(frozen=True)

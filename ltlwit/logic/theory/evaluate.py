@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Callable, Iterable, Mapping, Sequence, TypeVar
 
 from ltlwit.logic.budget import check_deadline, paced
@@ -263,13 +264,60 @@ class Values:
 
 
 def values_of(steps: tuple[Formula, ...], sig: Signature) -> Values:
-    """Read a data trace's values (module docstring); TraceError for a step that constrains
-    data without giving values (`x > 3`), a value of the wrong sort, two values for one name."""
+    """Read a data trace's values (module docstring) for a formula of signature `sig`: the
+    values of the names it reads, each typed to its sort (a name it does not read is ignored,
+    like an extra proposition, whatever its value); TraceError for a step that constrains data
+    without giving values (`x > 3`), a value of the wrong sort, two values for one name."""
+    read = _read(steps)
     out_steps: list[dict[str, Value]] = []
+    for i, given in enumerate(paced(read.values, check_deadline, EVERY)):
+        values: dict[str, Value] = {}
+        for name, sort in sig.variables.items():
+            terms = given.get(name)
+            if terms is None:
+                continue
+            typed = {_typed(_value(t, sig, i), sort, name, i) for t in terms}
+            if len(typed) > 1:
+                raise TraceError(f"step {i + 1}: two values for {name}")
+            values[name] = typed.pop()
+        for name in given.keys() & sig.constants.keys():
+            raise TraceError(f"step {i + 1}: {name} is an enumeration value, not a variable")
+        out_steps.append(values)
     tables: dict[tuple[str, tuple[Value, ...]], Value] = {}
+    for i, call, value in read.entries:
+        key = (call.name, len(call.children))
+        if key not in sig.functions:
+            continue  # a function the formula does not apply: ignored
+        args = tuple(_value(a, sig, i) for a in call.children)
+        if isinstance(value, bool):
+            _put(tables, (call.name, args), value, i)  # type: ignore[arg-type]
+            continue
+        _put(tables, (call.name, args), _typed(_value(value, sig, i), sig.functions[key][1], call.name, i), i)  # type: ignore[arg-type]
+    return Values(tuple(out_steps), tables, read.booleans)
+
+
+@dataclass(frozen=True)
+class _Given:
+    """A data trace's steps as written, whatever formula reads them: each step's values by
+    name (the constant terms given: one normally, more if the step gives several), the
+    function entries (step, the call or predicate, its value: a constant term, or a truth),
+    each step's propositions' part."""
+
+    values: tuple[dict[str, list[Term]], ...]
+    entries: tuple[tuple[int, Term, "Term | bool"], ...]
+    booleans: tuple[Formula, ...]
+
+
+@lru_cache(maxsize=16)
+def _read(steps: tuple[Formula, ...]) -> _Given:
+    """The steps of a data trace read once (`_Given`), for the few traces checked against many
+    formulas in a row (`check`'s witnesses, against each of its specs: a FRET export's 101-step
+    witness of 300 values a step was read again for each of 86 requirements). Read only."""
+    out_steps: list[dict[str, list[Term]]] = []
+    entries: list[tuple[int, Term, Term | bool]] = []
     booleans: list[Formula] = []
     for i, step in enumerate(paced(steps, check_deadline, EVERY)):
-        values: dict[str, Value] = {}
+        values: dict[str, list[Term]] = {}
         rest: list[Formula] = []
         for c in conjuncts(step):
             negated = c.op == "!" and c.children[0].op == ATOM
@@ -283,34 +331,39 @@ def values_of(steps: tuple[Formula, ...], sig: Signature) -> Values:
                 rest.append(c)
                 continue
             t: Term = leaf.name  # type: ignore[assignment]
-            if t.op == "pred" and all(_constant(a, sig) is not None for a in t.children):
-                _put(tables, (t.name, tuple(_constant(a, sig) for a in t.children)), not negated, i)  # type: ignore[arg-type]
+            if t.op == "pred" and all(_literal(a) for a in t.children):
+                entries.append((i, t, not negated))
                 continue
-            if negated or t.op != "=":
+            if negated or t.op != "=" or not _literal(t.children[1]):
                 raise TraceError(f"step {i + 1}: {c} is a condition, not a value (a trace gives x = 3)")
             left, right = t.children
-            value = _constant(right, sig)
-            if value is None:
-                raise TraceError(f"step {i + 1}: {c} is a condition, not a value (a trace gives x = 3)")
             if left.op == "var":
-                name = left.name
-                sort = sig.variables.get(name)  # type: ignore[arg-type]
-                if sort is None:
-                    if name in sig.constants:
-                        raise TraceError(f"step {i + 1}: {name} is an enumeration value, not a variable")
-                    continue  # a variable the formula does not read: ignored, like extra propositions
-                if name in values and values[name] != _typed(value, sort, name, i):
-                    raise TraceError(f"step {i + 1}: two values for {name}")
-                values[name] = _typed(value, sort, name, i)  # type: ignore[index]
-            elif left.op == "call" and all(_constant(a, sig) is not None for a in left.children):
-                _, result = sig.functions.get((left.name, len(left.children)), ((), None))  # type: ignore[arg-type]
-                key = (left.name, tuple(_constant(a, sig) for a in left.children))
-                _put(tables, key, value if result is None else _typed(value, result, left.name, i), i)  # type: ignore[arg-type]
+                values.setdefault(left.name, []).append(right)  # type: ignore[arg-type]
+            elif left.op == "call" and all(_literal(a) for a in left.children):
+                entries.append((i, left, right))
             else:
                 raise TraceError(f"step {i + 1}: {c} is a condition, not a value (a trace gives x = 3)")
         out_steps.append(values)
         booleans.append(And(*rest) if rest else TRUE)
-    return Values(tuple(out_steps), tables, tuple(booleans))
+    return _Given(tuple(out_steps), tuple(entries), tuple(booleans))
+
+
+def _literal(t: Term) -> bool:
+    """Whether a term is written as a constant: a numeral, its negation or quotient, or a name
+    (an enumeration value, to a formula whose sorts have it)."""
+    if t.op in ("num", "var"):
+        return True
+    if t.op == "neg":
+        return _literal(t.children[0])
+    return t.op == "/" and all(_literal(c) for c in t.children)
+
+
+def _value(t: Term, sig: Signature, i: int) -> Value:
+    """A constant term's value under `sig` (a name must be one of its enumeration values)."""
+    value = _constant(t, sig)
+    if value is None:
+        raise TraceError(f"step {i + 1}: {t} is not a value (a trace gives x = 3)")
+    return value
 
 
 def _put(tables: dict, key: tuple, value: Value, i: int) -> None:
