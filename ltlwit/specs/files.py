@@ -68,7 +68,6 @@ from difflib import SequenceMatcher
 from typing import BinaryIO, Iterator
 
 from ltlwit.logic import SEMANTICS
-from ltlwit.logic.syntax.nuxmv import statement
 from ltlwit.logic.theory.sorts import Declarations, SortError, parse_declaration, parse_domain, parse_sort
 from ltlwit.pipeline.inputs import STDIN_NAME, comment_line, max_line_bytes, read_lines
 from ltlwit.pipeline.verify import HOLDS
@@ -480,6 +479,8 @@ def parse_spec_line(text: str, file: str = "<spec>", line: int = 1) -> Spec:
     expect, problem, notes = _expectation(comment)
     if problem is not None:
         return Spec(file, line, name, error=problem)
+    from ltlwit.logic.syntax.nuxmv import statement  # (the syntax package loads with the first parse)
+
     found = statement(body)  # nuXmv's `LTLSPEC NAME r1 := φ;`
     if found.name is not None:
         if name is not None:
