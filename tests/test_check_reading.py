@@ -249,3 +249,52 @@ def test_one_reading_is_declared_for_every_spec_of_a_file() -> None:
     assert len({id(p.spec.declarations) for p in parsed}) == 1
     variables = parsed[0].spec.declarations.variables
     assert {n: str(s) for n, s in variables.items()} == {"k": "Real", "m": "Real", "p": "Bool", "q": "Bool"}
+
+
+# -- questions asked of the specs that matter -----------------------------------------------------
+
+
+class _Counted(Decider):
+    """The check's decider, recording the questions it is asked."""
+
+    def __init__(self, options: SolveOptions) -> None:
+        super().__init__(options)
+        self.asked: list = []
+
+    def __call__(self, formula):
+        self.asked.append(formula)
+        return super().__call__(formula)
+
+
+def test_a_conjunction_of_groups_apart_is_asked_group_by_group() -> None:
+    """Three groups sharing no name: each asked alone, their witnesses combined (the shorter
+    ones' last step repeated to the longest's length) and checked against the whole, which is
+    never asked."""
+    from ltlwit.logic.formula import And
+    from ltlwit.specs.subsets import jointly
+
+    specs = [parse_formula(f) for f in ["X X a", "G(a -> b)", "c & X !c", "F d"]]
+    decide = _Counted(SolveOptions(semantics="finite"))
+    result, used = jointly(specs, decide)
+    assert result.__class__.__name__ == "Sat" and used == [0, 1, 2, 3]
+    assert ltlwit.verify(And(*specs).to_str(), result.witness, semantics="finite")
+    assert And(*specs) not in decide.asked
+
+
+def test_groups_apart_that_conflict_through_the_length_of_a_trace_are_unsatisfiable() -> None:
+    """No name is shared, each group has a model, but one needs 3 instants and the other at
+    most 2: asked again at the first one's length, the second has none, and the whole is
+    asked: UNSAT, never a combined 'witness'."""
+    from ltlwit.specs.subsets import jointly
+
+    specs = [parse_formula(f) for f in ["X X a", "b & !X X 1"]]
+    result, _ = jointly(specs, Decider(SolveOptions(semantics="finite")))
+    assert result.__class__.__name__ == "Unsat"
+
+
+def test_a_formula_without_data_reads_the_propositions_of_a_data_trace() -> None:
+    """A witness found for a question over data, checked against a spec without data (a FRET
+    export's propositional requirements): its values are no part of the spec's reading."""
+    witness = "p & x = 1; !p & x = 2"
+    assert ltlwit.verify("p & X !p", witness, semantics="finite")
+    assert not ltlwit.verify("G p", witness, semantics="finite")

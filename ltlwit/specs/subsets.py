@@ -18,7 +18,7 @@ from math import lcm
 from typing import Protocol
 
 from ltlwit.logic.formula import TRUE, And, Formula, Not, conjuncts
-from ltlwit.logic.result import Result, Sat
+from ltlwit.logic.result import Result, Sat, Unsat
 from ltlwit.logic.trace import Trace
 from ltlwit.logic.witness import Witness
 
@@ -71,6 +71,42 @@ def conjoined(
             return Sat(full), everything
         wanted |= violated or set(everything)
     return decide(And(And(*specs), claim)), everything
+
+
+def jointly(specs: list[Formula], decide: Decide) -> tuple[Result, list[int]]:
+    """Satisfiability of the conjunction of `specs`, and the specs that decided it: asked of
+    each group of them connected by shared names apart (a FRET export is a dozen components),
+    the groups' witnesses combined into one (a group that the combination breaks asked again
+    for a trace of its shape) and checked against the conjunction as a whole; a group without
+    a model is the answer, with its specs; where the groups do not combine, the whole is asked."""
+    everything = list(range(len(specs)))
+    used = [names(s) for s in specs]
+    groups = sorted(_groups([], set(everything), used), key=len, reverse=True)
+    if len(groups) < 2:
+        return decide(And(*specs)), everything
+    found: list[Trace] = []
+    for group in groups:
+        result = decide(And(*(specs[i] for i in group)))
+        if isinstance(result, Unsat):
+            return result, group
+        if not isinstance(result, Sat) or not isinstance(result.witness, Trace):
+            return decide(And(*specs)), everything
+        found.append(result.witness)
+    whole = And(*specs)
+    longest = max(range(len(groups)), key=lambda k: len(found[k].steps))
+    full: Trace | None = found[longest]
+    for k, group in enumerate(groups):
+        if k == longest or full is None:
+            continue
+        mine = frozenset().union(*(used[i] for i in group))
+        attempt = combined(full, found[k], mine)
+        if attempt is not None and not all(decide.satisfies(specs[i], attempt) for i in group):
+            again = decide(And(*(specs[i] for i in group), *_shape(full)))
+            attempt = combined(full, again.witness, mine) if isinstance(again, Sat) else None
+        full = attempt
+    if full is not None and decide.satisfies(whole, full):
+        return Sat(full), everything
+    return decide(whole), everything
 
 
 def _completed(

@@ -35,7 +35,7 @@ from ltlwit.specs.decider import Decider
 from ltlwit.specs.files import SCENARIOS, Spec
 from ltlwit.specs.reading import ParsedSpec
 from ltlwit.specs.run import CheckOptions, ConjunctionResult, SpecResult, vacuity_of
-from ltlwit.specs.subsets import conjoined, names
+from ltlwit.specs.subsets import conjoined, jointly, names
 from ltlwit.specs.vacuity import Vacuity
 
 if TYPE_CHECKING:
@@ -298,7 +298,7 @@ def _conjunction(where: str, requirements: Requirements, decide: Decider, every:
     start = time.perf_counter()
     with stage.within(f"the {plural(len(formulas), 'requirement')} together"):
         try:
-            verdict = decide(And(*formulas))
+            verdict, used = jointly(formulas, decide)
         except ValueError as exc:
             return ConjunctionResult(item=item, status="error", count=len(formulas), message=str(exc))
         if isinstance(verdict, Unknown):
@@ -316,8 +316,8 @@ def _conjunction(where: str, requirements: Requirements, decide: Decider, every:
                 message=requirements.apart[2:] or None,
             )
         expired = _expiry(decide.options.deadline(start))
-        core = unsat_core(formulas, decide, expired)
-        conflict = tuple(requirements.specs[m] for m in core.members)
+        core = unsat_core([formulas[i] for i in used], decide, expired)  # among the group without a model
+        conflict = tuple(requirements.specs[used[m]] for m in core.members)
         named = ", ".join(spec.cited + (f' "{spec.note}"' if spec.note else "") for spec in conflict)
         proven = ("" if core.minimal else " (not proven minimal)") + requirements.apart
         more: dict = {}
