@@ -35,15 +35,16 @@ class Decider:
         self.options = options
         self._cache: dict[Formula, Result] = {}
         self._found: list[Witness] = []
-        self._bounded = False
+        #: A bound of this view's questions' own (`bounded`), not the run's `--budget`.
+        self._bound: float | None = None
 
     def bounded(self, deadline: float | None) -> "Decider":
         """This decider (its answers and witnesses shared) with every question ending by
         `deadline` too (a spec's vacuity, whose questions share its `--timeout`)."""
         if deadline is None:
             return self
-        view = Decider(replace(self.options, until=min(deadline, self.options.until or deadline)))
-        view._cache, view._found, view._bounded = self._cache, self._found, True
+        view = Decider(self.options)
+        view._cache, view._found, view._bound = self._cache, self._found, deadline
         return view
 
     @property
@@ -61,12 +62,17 @@ class Decider:
             result: Result = Sat(witness)
         elif self.spent():
             result = Unknown(BUDGET_SPENT)
+        elif self._bound is not None and time.perf_counter() >= self._bound:
+            return Unknown("time budget exhausted")
         else:
-            result = engine_answer(formula, logic_of(formula), self.options)[0]
+            options = self.options
+            if self._bound is not None:
+                options = replace(options, until=min(self._bound, options.until or self._bound))
+            result = engine_answer(formula, logic_of(formula), options)[0]
             if isinstance(result, Sat):
                 self._found.insert(0, result.witness)
                 del self._found[SHARED_WITNESSES:]
-        if not (self._bounded and isinstance(result, Unknown)):  # its bound, not the question's own limit
+        if not (self._bound is not None and isinstance(result, Unknown)):  # its bound, not the question's limit
             self._cache[formula] = result
         return result
 

@@ -251,8 +251,7 @@ def _check_file(
         if options.progress and result.spec.expect not in SCENARIOS:
             yield Decided(result)
     if options.together or any(p.formula is not None and p.spec.expect in SCENARIOS for p in parsed):
-        conjunctions, results = judge_together(where, parsed, results, options, solve, pool)
-        yield from conjunctions
+        results = yield from judge_together(where, parsed, results, options, solve, pool)
     yield from _acknowledged(results, options.baseline, [p.spec for p in parsed], where)
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Generator, Iterator, Sequence
 
 from ltlwit.logic import stage
 from ltlwit.logic.core import all_conflicts, unsat_core
@@ -66,16 +66,17 @@ def judge_together(
     options: CheckOptions,
     solve: SolveOptions,
     pool: Pool | None,
-) -> tuple[list[ConjunctionResult], list[SpecResult]]:
+) -> Generator[ConjunctionResult, None, list[SpecResult]]:
     """Each set's (a FRET export's projects; else the file's) scenarios judged, and with
-    `options.together` its conjunction, vacuity and redundancy: the sets' conjunction results,
-    and `results` completed."""
+    `options.together` its conjunction, vacuity and redundancy: yields each set's conjunction
+    result as soon as it is decided, and returns `results` completed."""
     results = list(results)
     semantics = _one_semantics(where, parsed, results, options, solve)
     if isinstance(semantics, ConjunctionResult) or semantics is None:
-        return ([semantics] if semantics is not None else []), results
+        if semantics is not None:
+            yield semantics
+        return results
     solve = replace(solve, semantics=semantics)
-    conjunctions = []
     for group in dict.fromkeys(p.spec.group for p in parsed):
         scope = [i for i, p in enumerate(parsed) if p.spec.group == group]
         requirements = _requirements(parsed, scope, solve)
@@ -92,14 +93,14 @@ def judge_together(
         if not requirements.formulas:
             continue
         conjunction = _conjunction(where, requirements, decide, options.all_cores)
-        conjunctions.append(replace(conjunction, group=group))
+        yield replace(conjunction, group=group)
         if conjunction.status != "pass":
             continue
         if options.vacuity:
             _findings(requirements, decide, pool, where, results, conjunction.witness)
         if options.redundancy:
             _redundancy(requirements, decide, results, conjunction.witness)
-    return conjunctions, results
+    return results
 
 
 def _one_semantics(
@@ -406,7 +407,9 @@ def _redundancy(requirements: Requirements, decide: Decider, results: list[SpecR
             if not isinstance(verdict, Unsat):
                 results[i] = replace(results[i], redundancy="undecided")
                 continue
-            core = unsat_core([*(others[j] for j in used), Not(formula)], bounded, _expiry(bounded.options.until))
+            core = unsat_core(
+                [*(others[j] for j in used), Not(formula)], bounded, _expiry(decide.options.deadline(start))
+            )
         results[i] = replace(
             results[i],
             redundancy="redundant",
