@@ -61,7 +61,12 @@ def read_file(
 ) -> list[ParsedSpec]:
     """The specs of the file at `path` (`-`: `stdin`, named `stdin_name`), each parsed and
     read with the others (module docstring)."""
-    parsed = [_parse(spec, options) for spec in read_specs(path, stdin, stdin_name)]
+    try:  # the file read (a FRET export's JSON, its variables) has --timeout and --max-memory of its own
+        with deadline_scope(options.deadline(time.perf_counter()), options.ceiling, "reading the spec file"):
+            specs = list(read_specs(path, stdin, stdin_name))
+    except HardLimit as exc:
+        return [ParsedSpec(Spec(stdin_name if path == "-" else path, 0), unknown=str(exc))]
+    parsed = [_parse(spec, options) for spec in specs]
     scopes: dict[tuple[str | None, str | None], list[int]] = {}
     for i, p in enumerate(parsed):
         if p.formula is not None:
@@ -169,7 +174,14 @@ def _read_scope(parsed: list[ParsedSpec], members: list[int], options: SolveOpti
             if parsed[i].formula.data:  # type: ignore[union-attr]
                 parsed[i] = replace(parsed[i], formula=None, problem=str(exc))
         return
-    reading = read_together([parsed[i].formula for i in members], declared)
+    try:  # the names of a file of a million terms are read within --timeout and --max-memory
+        with deadline_scope(options.deadline(time.perf_counter()), options.ceiling, "inferring the sorts"):
+            reading = read_together([parsed[i].formula for i in members], declared)
+    except HardLimit as exc:
+        for i in members:
+            if parsed[i].formula.data:  # type: ignore[union-attr]
+                parsed[i] = replace(parsed[i], formula=None, unknown=str(exc))
+        return
     for k, i in enumerate(members):
         problem = reading.problems.get(k)
         if problem is None:
