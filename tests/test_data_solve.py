@@ -327,3 +327,18 @@ def test_mathematical_functions_are_said_to_be_uninterpreted() -> None:
     assert warned[1].split(": warning: ")[1].startswith("Cos: an uninterpreted function, not the mathematical one")
     records = json_lines(run("solve", "--finite", "--domain", "Real", "--format", "json", *formulas).stdout)
     assert [len(r["warnings"]) for r in records] == [1, 0, 1]
+
+
+def test_values_that_never_repeat_have_no_lasso_and_say_so_at_once() -> None:
+    """`next(x) = x + 1` at every instant: x grows without end, so no lasso (whose loop returns
+    to the values it left) is a model, though an infinite trace is: UNKNOWN with that reason,
+    found before any search (the engine had spent the whole timeout), never UNSAT; where the
+    values may stay (`next(x) >= x`), a lasso is the answer."""
+    import ltlwit
+
+    grows = ltlwit.solve("x = 0 & G(next(x) = x + 1)", domain="Int", model="none", timeout=30)
+    assert grows.status == "unknown" and "no lasso can repeat the values: x grows" in grows.message
+    shrinks = ltlwit.solve("G(x > prev(x) - 2 & x < prev(x))", domain="Real", model="none", timeout=30)
+    assert shrinks.status == "unknown" and "x shrinks at every instant" in shrinks.message
+    stays = ltlwit.solve("x = 0 & G(next(x) >= x)", domain="Int", model="none", timeout=30)
+    assert stays.status == "sat"

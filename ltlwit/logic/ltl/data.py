@@ -48,6 +48,10 @@ Z3_LAG = 0.5
 def solve(abstraction: Abstraction, budget: Budget | None = None) -> Result:
     """Decide a formula over data (module docstring), as its `abstraction` says: on finite
     traces when `abstraction.finite`."""
+    if not abstraction.finite:
+        moving = never_repeats(abstraction)
+        if moving is not None:  # no lasso has a model, though infinite traces may: never UNSAT
+            return Unknown(f"no lasso can repeat the values: {moving}, so a trace's values never repeat")
     with collector_paused():
         limit = Limit(budget)
         if limit.deadline is not None:
@@ -62,6 +66,38 @@ def solve(abstraction: Abstraction, budget: Budget | None = None) -> Result:
             raise ValueError(f"the SMT solver gives up on the non-linear atom {hard[0]} ({result.reason})")
         return Unknown(f"{result.reason} (the SMT solver may not decide the non-linear atom {hard[0]})")
     return result
+
+
+def never_repeats(abstraction: Abstraction) -> str | None:
+    """Why no lasso satisfies a formula over data whose values must change the same way at
+    every instant, or None: a comparison that holds everywhere (a conjunct of a top-level `G`)
+    and forces a variable to grow (`next(x) = x + 1`, `next(x) > x`) or to shrink from each
+    instant to the next, as z3 proves of that comparison alone (a lasso's loop returns to the
+    values it left). Such a formula may still have infinite models, none of them a lasso."""
+    from ltlwit.logic.formula import conjuncts
+    from ltlwit.logic.theory.smt import Encoder
+
+    everywhere = [a for g in conjuncts(abstraction.formula) if g.op == "G" for a in conjuncts(g.children[0])]
+    atoms = [abstraction.atoms[a.name] for a in everywhere if a.op == "ap" and a.name in abstraction.atoms]
+    candidates = [a for a in atoms if any(n.op in ("next", "wnext", "prev", "wprev") for n in a.walk())]
+    if not candidates:
+        return None
+    import z3
+
+    encoder = Encoder(abstraction.signature)
+    numeric = [n for n, s in abstraction.signature.variables.items() if s.name in ("Int", "Real")]
+    for a in candidates:
+        held = encoder.atom(a, 5)  # far from the ends: every shift reads an instant there is
+        mine = [n for n in numeric if n in a.variables()]
+        for name, (before, after) in ((n, step) for n in mine for step in ((4, 5), (5, 6))):
+            for grows in (True, False):
+                solver = z3.Solver(ctx=encoder.ctx)
+                solver.set("timeout", 200)
+                x, y = encoder.var(name, before), encoder.var(name, after)
+                solver.add(held, x >= y if grows else x <= y)
+                if solver.check() == z3.unsat:
+                    return f"{name} {'grows' if grows else 'shrinks'} at every instant ({a})"
+    return None
 
 
 def nonlinear(abstraction: Abstraction) -> list[str]:
