@@ -331,14 +331,17 @@ def test_mathematical_functions_are_said_to_be_uninterpreted() -> None:
 
 def test_values_that_never_repeat_have_no_lasso_and_say_so_at_once() -> None:
     """`next(x) = x + 1` at every instant: x grows without end, so no lasso (whose loop returns
-    to the values it left) is a model, though an infinite trace is: UNKNOWN with that reason,
-    found before any search (the engine had spent the whole timeout), never UNSAT; where the
-    values may stay (`next(x) >= x`), a lasso is the answer."""
+    to the values it left) is a model, though an infinite trace is: UNKNOWN with that reason
+    after a short search for a proof that no trace exists (the engine had spent the whole
+    timeout), never UNSAT; where the values are bounded too, that proof is found (UNSAT); where
+    they may stay (`next(x) >= x`), a lasso is the answer."""
     import ltlwit
 
     grows = ltlwit.solve("x = 0 & G(next(x) = x + 1)", domain="Int", model="none", timeout=30)
     assert grows.status == "unknown" and "no lasso can repeat the values: x grows" in grows.message
-    shrinks = ltlwit.solve("G(x > prev(x) - 2 & x < prev(x))", domain="Real", model="none", timeout=30)
+    shrinks = ltlwit.solve("G(x > wprev(x) - 2 & x < wprev(x))", domain="Real", model="none", timeout=30)
     assert shrinks.status == "unknown" and "x shrinks at every instant" in shrinks.message
+    bounded = ltlwit.solve("G(x < next(x)) & G(x >= -1 & x <= 2)", domain="Int", model="none", timeout=30)
+    assert bounded.status == "unsat"
     stays = ltlwit.solve("x = 0 & G(next(x) >= x)", domain="Int", model="none", timeout=30)
     assert stays.status == "sat"

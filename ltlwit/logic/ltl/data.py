@@ -29,7 +29,7 @@ import time
 
 from ltlwit.logic import stage
 from ltlwit.logic.budget import Budget, Limit, OutOfBudget, Watchdog
-from ltlwit.logic.formula import FALSE, collector_paused
+from ltlwit.logic.formula import FALSE, TRUE, Formula, collector_paused
 from ltlwit.logic.ltl.searches.refinement import Refinement
 from ltlwit.logic.ltl.searches.smt_bounded import Bounded, TheoryUnroller
 from ltlwit.logic.result import Result, Unknown, Unsat
@@ -39,6 +39,9 @@ from ltlwit.logic.theory.abstraction import Abstraction
 FIRST_ROUND = 0.25
 #: The refinement's time in a round, as a share of the bounded search's.
 REFINE_SHARE = 0.25
+#: Seconds a formula whose values never repeat (`never_repeats`) is given for a proof of
+#: unsatisfiability (`G(x < next(x)) & G(x <= 2)` takes 0.2 s): it has no lasso to find.
+NO_LASSO_TRY = 1.0
 #: Seconds before the deadline at which z3 is interrupted (at most a tenth of the budget):
 #: simplifying a large problem it heeds an interrupt late, 0.6-1.9 s on 256 instants of
 #: BLACK's LRA counters.
@@ -48,18 +51,19 @@ Z3_LAG = 0.5
 def solve(abstraction: Abstraction, budget: Budget | None = None) -> Result:
     """Decide a formula over data (module docstring), as its `abstraction` says: on finite
     traces when `abstraction.finite`."""
-    if not abstraction.finite:
-        moving = never_repeats(abstraction)
-        if moving is not None:  # no lasso has a model, though infinite traces may: never UNSAT
-            return Unknown(f"no lasso can repeat the values: {moving}, so a trace's values never repeat")
+    moving = never_repeats(abstraction) if not abstraction.finite else None
     with collector_paused():
         limit = Limit(budget)
         if limit.deadline is not None:
             limit.deadline -= min(Z3_LAG, 0.1 * limit.remaining())
+        if moving is not None:  # no lasso to find: only a proof that no trace at all exists
+            limit = limit.sub(NO_LASSO_TRY)
         try:
             result = _portfolio(abstraction, limit)
         except OutOfBudget as e:
             result = Unknown(str(e))
+    if moving is not None and isinstance(result, Unknown):  # infinite models may still exist
+        return Unknown(f"no lasso can repeat the values: {moving}, so a trace's values never repeat")
     hard = nonlinear(abstraction)
     if isinstance(result, Unknown) and hard:
         if result.reason.startswith("the SMT solver gave up"):
@@ -77,7 +81,7 @@ def never_repeats(abstraction: Abstraction) -> str | None:
     from ltlwit.logic.formula import conjuncts
     from ltlwit.logic.theory.smt import Encoder
 
-    everywhere = [a for g in conjuncts(abstraction.formula) if g.op == "G" for a in conjuncts(g.children[0])]
+    everywhere = [_past_escape(a) for g in conjuncts(abstraction.formula) if g.op == "G" for a in conjuncts(g.children[0])]
     atoms = [abstraction.atoms[a.name] for a in everywhere if a.op == "ap" and a.name in abstraction.atoms]
     candidates = [a for a in atoms if any(n.op in ("next", "wnext", "prev", "wprev") for n in a.walk())]
     if not candidates:
@@ -98,6 +102,27 @@ def never_repeats(abstraction: Abstraction) -> str | None:
                 if solver.check() == z3.unsat:
                     return f"{name} {'grows' if grows else 'shrinks'} at every instant ({a})"
     return None
+
+
+def _past_escape(conjunct: Formula) -> Formula:
+    """The atom of `!Y^v 1 | ... | atom` (a weak `prev` read true at the first v instants, the
+    abstraction's guard): it holds at every instant from v on, which is all a lasso's loop
+    needs; any other conjunct as it is."""
+    if conjunct.op != "|":
+        return conjunct
+    rest = [c for c in conjunct.children if not _first_instants(c)]
+    return rest[0] if len(rest) == 1 else conjunct
+
+
+def _first_instants(f: Formula) -> bool:
+    """`!Y^v 1` (v >= 1): true only at the first v instants, or `!X^w 1`: never true on infinite
+    traces."""
+    if f.op != "!" or f.children[0].op not in ("Y", "X"):
+        return False
+    chain = f.children[0]
+    while chain.children[0].op == chain.op:
+        chain = chain.children[0]
+    return chain.children[0] == TRUE
 
 
 def nonlinear(abstraction: Abstraction) -> list[str]:
