@@ -212,7 +212,7 @@ def settle(findings: list[Finding], args: argparse.Namespace, s: Settings, log=p
 
     def shrink(f: Finding) -> None:
         before = f.minimised
-        f.minimised = minimise(before, [], still(f, s), args.minimise_seconds)
+        f.minimised = minimise(before, still(f, s), args.minimise_seconds)
         log(f"minimised: {f.cls}: {f.signature} (case {f.case.index}): {_size(f.case)} -> {_size(f.minimised)} bytes")
 
     with ThreadPoolExecutor(args.jobs) as pool:

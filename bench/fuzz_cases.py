@@ -328,7 +328,8 @@ def _odd_value(rng: random.Random) -> object:
 
 def _mutate_fret(rng: random.Random, reqs: list[dict], variables: list[dict]) -> None:
     roll = rng.randrange(9)
-    req = rng.choice(reqs) if reqs else None
+    tables = [r for r in reqs if isinstance(r, dict)]
+    req = rng.choice(tables) if tables else None
     if roll == 0 and req:  # a field dropped
         sem = req.get("semantics")
         target = sem if isinstance(sem, dict) and rng.random() < 0.6 else req

@@ -1,16 +1,17 @@
 """Minimising bench/fuzz.py's findings: the smallest case found that still shows the class.
 
 Passes, each keeping a change only when the finding is still there (`still`: the same class with
-the same signature): the input the run points at alone (the line an internal error names, the
-line whose answer came late, the API call that raised); the option groups, one at a time;
-delta debugging (Zeller's ddmin) over each file's lines, then over a repeated piece's count
-(`x + x + ... x` of 20,000 terms down to the fewest that still time out), then over the bytes
-of what is left; the same for formula arguments, stdin, and an API call's text and keywords.
+the same signature), on a case already cut to the input the run pointed at (bench/fuzz.py's
+`focus`): the option groups, one at a time;
+a repeated piece's count cut (`x + x + ... x` of 20,000 terms down to the fewest that still
+time out), then delta debugging (Zeller's ddmin) over each file's lines, tokens and, what is left
+being short, bytes; the same for formula arguments, stdin, and an API call's text and keywords.
 Every test is a run, so each finding gets `seconds` at most and keeps the best case found.
 """
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import replace
 from typing import Callable, Sequence, TypeVar
@@ -76,18 +77,24 @@ def shrink_runs(data: bytes, test: Callable[[bytes], bool], budget: Budget) -> b
     return data
 
 
+#: Tokens for ddmin between lines and bytes: names and numbers, spaces, single symbols.
+_TOKEN = re.compile(rb"\w+|\s+|[^\w\s]", re.S)
+
+
 def shrink_bytes(data: bytes, test: Callable[[bytes], bool], budget: Budget) -> bytes:
-    """Runs shrunk, then ddmin over lines and bytes."""
+    """Runs shrunk, then ddmin over lines, tokens and (what is left is short) bytes."""
     data = shrink_runs(data, test, budget)
     if b"\n" in data.rstrip(b"\n"):
         lines = data.split(b"\n")
         data = b"\n".join(ddmin(lines, lambda ls: test(b"\n".join(ls)), budget))
-    if len(data) <= 4096:
+    if len(data) <= 1 << 16:
+        data = b"".join(ddmin(_TOKEN.findall(data), lambda ts: test(b"".join(ts)), budget))
+    if len(data) <= 512:
         data = bytes(ddmin(list(data), lambda bs: test(bytes(bs)), budget))
     return data
 
 
-def minimise(case: Case, hint: list[int], still: Callable[[Case], bool], seconds: float) -> Case:
+def minimise(case: Case, still: Callable[[Case], bool], seconds: float) -> Case:
     """The smallest case found within `seconds` for which `still` holds (it holds for `case`)."""
     budget = Budget(seconds)
     seen: dict[tuple, bool] = {}
@@ -104,14 +111,7 @@ def minimise(case: Case, hint: list[int], still: Callable[[Case], bool], seconds
         return seen[key]
 
     if case.kind == "api":
-        return _minimise_api(case, hint, test, budget)
-    first = _first_file(case)
-    if hint and first is not None:  # the input the run points at, alone
-        lines = case.files[first].split(b"\n")
-        picked = [lines[i] for i in sorted(set(hint)) if i < len(lines)]
-        candidate = replace(case, files={**case.files, first: b"\n".join(picked) + b"\n"})
-        if picked and test(candidate):
-            case = candidate
+        return _minimise_api(case, test, budget)
     # option groups
     i = 0
     while i < len(case.groups) and not budget.spent:
@@ -151,25 +151,13 @@ def minimise(case: Case, hint: list[int], still: Callable[[Case], bool], seconds
     return case
 
 
-def _first_file(case: Case) -> str | None:
-    words = case.words()
-    if "-F" in words:
-        name = words[words.index("-F") + 1][1:-1]
-        return name if name in case.files else None
-    return None
-
-
 def _used_files(files: dict[str, bytes], groups: list[list[str]]) -> dict[str, bytes]:
     words = {w for g in groups for w in g}
     return {n: d for n, d in files.items() if "{" + n + "}" in words}
 
 
-def _minimise_api(case: Case, hint: list[int], test: Callable[[Case], bool], budget: Budget) -> Case:
-    calls = case.calls
-    if hint and test(replace(case, calls=[calls[hint[0]]])):
-        calls = [calls[hint[0]]]
-    else:
-        calls = ddmin(calls, lambda cs: test(replace(case, calls=cs)), budget)
+def _minimise_api(case: Case, test: Callable[[Case], bool], budget: Budget) -> Case:
+    calls = ddmin(case.calls, lambda cs: test(replace(case, calls=cs)), budget)
     case = replace(case, calls=calls, inputs=len(calls))
     if len(calls) != 1:
         return case
