@@ -125,6 +125,7 @@ def campaign(args: argparse.Namespace, s: Settings, log=print) -> tuple[list[Fin
     seconds: Counter = Counter()
     findings: dict[tuple[str, str, str], Finding] = {}
     lock = threading.Lock()
+    harness: list[int] = []
     start = time.perf_counter()
     progress = [0, start]
 
@@ -132,7 +133,13 @@ def campaign(args: argparse.Namespace, s: Settings, log=print) -> tuple[list[Fin
         kind, n = cases[i]
         case = make_case(args.seed, i, kind, n, args)
         began = time.perf_counter()
-        verdicts = verdicts_of(case, s)
+        try:
+            verdicts = verdicts_of(case, s)
+        except OSError as exc:  # the harness's, not ltlwit's: say so and go on
+            log(f"[case {i}] not run: {exc}")
+            with lock:
+                harness.append(i)
+            return
         with lock:
             seconds[kind] += time.perf_counter() - began
             for v in verdicts:
@@ -164,6 +171,7 @@ def campaign(args: argparse.Namespace, s: Settings, log=print) -> tuple[list[Fin
         "inputs": dict(inputs),
         "process_s": {kind: round(x, 1) for kind, x in seconds.items()},
         "classes": {kind: dict(c) for kind, c in counts.items()},
+        "not_run": harness,
         "wall_s": round(wall, 1),
         "inputs_per_s": round(sum(inputs.values()) / wall, 1) if wall else None,
     }
@@ -179,40 +187,35 @@ def still(finding: Finding, s: Settings) -> Callable[[fc.Case], bool]:
     return test
 
 
-def focus(f: Finding, s: Settings) -> fc.Case:
-    """The finding's case cut to what it points at where that still shows it: the API call, or
-    the line of a batch (the internal error's FILE:LINE, the late answer's input)."""
+def confirmed(f: Finding, s: Settings) -> fc.Case | None:
+    """The finding's case run again, cut to what it points at where that still shows it (the API
+    call; the line of a batch that an internal error names, or whose answer came late); None
+    when the finding does not show again."""
     case, test = f.case, still(f, s)
     if case.kind == "api":
-        calls = [case.calls[i] for i in f.verdict.hint]
-        if not calls:  # the call with the flag: run them one by one
-            calls = [c for c, v in zip(case.calls, run_api(case, s)) if v.flags.get(f.cls) == f.signature][:1]
-        return replace(case, calls=calls or case.calls, inputs=len(calls or case.calls))
-    if f.verdict.hint and len(case.files) == 1:
+        case = replace(case, calls=[case.calls[i] for i in f.verdict.hint], inputs=len(f.verdict.hint))
+    elif f.verdict.hint and len(case.files) == 1:
         name, data = next(iter(case.files.items()))
         rows = data.split(b"\n")
         picked = [rows[i] for i in sorted(set(f.verdict.hint)) if i < len(rows)]
         narrow = replace(case, files={name: b"\n".join(picked) + b"\n"}, inputs=len(picked))
         if picked and test(narrow):
             return narrow
-    return case
+    return case if test(case) else None
 
 
 def settle(findings: list[Finding], args: argparse.Namespace, s: Settings, log=print) -> None:
-    """Confirm each finding (its case, or what it points at, run again) and minimise the
-    confirmed ones, at most --minimise-max of each class, the most frequent first."""
+    """Confirm each finding and minimise the confirmed ones, at most --minimise-max of each
+    class, the most frequent first."""
 
     def confirm(f: Finding) -> None:
-        case = focus(f, s)
-        f.confirmed = still(f, s)(case)
-        if f.confirmed:
-            f.minimised = case
-        else:
+        f.minimised = confirmed(f, s)
+        f.confirmed = f.minimised is not None
+        if not f.confirmed:
             log(f"unconfirmed: {f.cls}: {f.signature} (case {f.case.index})")
 
     def shrink(f: Finding) -> None:
-        before = f.minimised
-        f.minimised = minimise(before, still(f, s), args.minimise_seconds)
+        f.minimised = minimise(f.minimised, still(f, s), args.minimise_seconds)
         log(f"minimised: {f.cls}: {f.signature} (case {f.case.index}): {_size(f.case)} -> {_size(f.minimised)} bytes")
 
     with ThreadPoolExecutor(args.jobs) as pool:
@@ -355,6 +358,8 @@ def print_summary(findings: list[Finding], stats: dict) -> None:
         f"{total} inputs, {stats['cases']} cases, {stats['wall_s']} s: {stats['inputs_per_s']} inputs/s (seed {stats['seed']})"
     )
     print("(/s: inputs per second of one process; then cases by class, an API call a case of its own)")
+    if stats["not_run"]:
+        print(f"not run (the harness could not start them): cases {stats['not_run']}")
     for f in findings:
         state = "confirmed" if f.confirmed else "unconfirmed" if f.confirmed is False else "not rerun"
         shape = f", {f.verdict.shape}" if f.verdict.shape else ""

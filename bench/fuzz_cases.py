@@ -521,6 +521,9 @@ def log_case(rng: random.Random, index: int, limit: int) -> Case:
 
 # -- option combinations ----------------------------------------------------------------------
 
+#: Most bytes of formulas given as arguments (Linux takes 128 KiB an argument, about 2 MiB in
+#: all); more go into a file.
+ARGUMENT_BYTES = 100_000
 SOLVE_OPTIONS = (
     ("--finite",), ("--semantics", "infinite"), ("--one-event",), ("--domain", "Int"), ("--domain", "Real"),
     ("--domain", "Complex"), ("--var", "x:Int"), ("--var", "speed:Real"), ("--var", "mode:{off, on}"),
@@ -577,7 +580,7 @@ def cli_case(rng: random.Random, index: int, t: float, limit: int) -> Case:
             for _ in range(n)
         ]
         where = rng.random()
-        if where < 0.4:
+        if where < 0.4 and sum(map(len, formulas)) < ARGUMENT_BYTES:
             args = [f.replace(b"\0", b"").decode("utf-8", "surrogateescape") for f in formulas]  # bytes as they are
             groups += (
                 [["--"], *[[a] for a in args]] if rng.random() < 0.5 else [[a] for a in args if not a.startswith("-")]

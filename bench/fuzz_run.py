@@ -480,7 +480,7 @@ def run_api(case: Case, s: Settings) -> list[Verdict]:
                 result = json.loads(line)
             except ValueError:
                 continue
-            verdicts.append(api_verdict(case.calls[begun + result["i"]], result, case.timeout, s))
+            verdicts.append(api_verdict(case.calls[begun + result["i"]], begun + result["i"], result, case.timeout, s))
         if len(verdicts) < len(case.calls):  # the worker died or was killed on this call
             flags = {"hang": "api"} if run.killed else {"bad exit status": f"api worker: {run.rc}"}
             if b"Traceback" in run.stderr:
@@ -489,7 +489,7 @@ def run_api(case: Case, s: Settings) -> list[Verdict]:
     return verdicts
 
 
-def api_verdict(call: dict, result: dict, timeout: float | None, s: Settings) -> Verdict:
+def api_verdict(call: dict, index: int, result: dict, timeout: float | None, s: Settings) -> Verdict:
     flags: dict[str, str] = {}
     fn = call["fn"]
     detail = " | ".join(result.get("messages", []))
@@ -508,7 +508,7 @@ def api_verdict(call: dict, result: dict, timeout: float | None, s: Settings) ->
     if result["outcome"] == "ValueError":
         flags["clean error"] = ""
     flags["answered"] = ""
-    return Verdict(flags, detail, [], result["wall"])
+    return Verdict(flags, detail, [index], result["wall"])
 
 
 def _api_limit(call: dict, result: dict, timeout: float | None, s: Settings) -> float | None:
