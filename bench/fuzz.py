@@ -81,6 +81,8 @@ class Finding:
     #: The case cut to what it points at, then minimised (None: not confirmed).
     minimised: fc.Case | None = None
     reproducer: str | None = None
+    #: Its place among the findings of its class and signature, most frequent first.
+    rank: int = 0
 
 
 def plan(count: int, mix: dict[str, float], batch: int, api_batch: int) -> list[tuple[str, int]]:
@@ -206,7 +208,7 @@ def confirmed(f: Finding, s: Settings) -> fc.Case | None:
 
 def settle(findings: list[Finding], args: argparse.Namespace, s: Settings, log=print) -> None:
     """Confirm each finding and minimise the confirmed ones, at most --minimise-max of each
-    class, the most frequent first."""
+    class: the most frequent of each signature first."""
 
     def confirm(f: Finding) -> None:
         f.minimised = confirmed(f, s)
@@ -221,9 +223,13 @@ def settle(findings: list[Finding], args: argparse.Namespace, s: Settings, log=p
     with ThreadPoolExecutor(args.jobs) as pool:
         list(pool.map(confirm, findings))
         chosen: list[Finding] = []
-        for cls in FINDINGS:
+        for cls in FINDINGS:  # the most frequent of each signature first, then the next ones
             mine = sorted((f for f in findings if f.cls == cls and f.confirmed), key=lambda f: -f.occurrences)
-            chosen += mine[: args.minimise_max]
+            rank = Counter()
+            for f in mine:
+                rank[f.signature] += 1
+                f.rank = rank[f.signature]
+            chosen += sorted(mine, key=lambda f: f.rank)[: args.minimise_max]
         if args.minimise_seconds > 0:
             list(pool.map(shrink, chosen))
 

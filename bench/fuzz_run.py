@@ -274,11 +274,12 @@ RUN = re.compile(rb"(.{1,16}?)\1{3,}", re.S)
 
 
 def shape(data: bytes) -> str:
-    """The piece repeated over the most bytes (names as `a`, numbers as `0`), or the size when
-    nothing repeats much: slow inputs of one shape are one finding until minimised."""
+    """The piece repeated over the most bytes (names as `a`, numbers as `0`), or the size's order
+    of magnitude when nothing repeats much: slow inputs of one shape are one finding until
+    minimised."""
     best = max(RUN.finditer(data), key=lambda m: len(m.group(0)), default=None)
     if best is None or len(best.group(0)) < 64:
-        return f"{len(data) >> 10} KiB, nothing repeated"
+        return f"under {10 ** len(str(len(data) >> 10))} KiB, nothing repeated"
     piece = re.sub(rb"[0-9]+", b"0", re.sub(rb"[A-Za-z_][A-Za-z0-9_]*", b"a", best.group(1)))
     return f"{piece.decode('utf-8', 'replace')!r} repeated"
 
