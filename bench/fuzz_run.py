@@ -203,7 +203,7 @@ def stall_limit(case: Case, s: Settings) -> float:
 
 # -- classification ---------------------------------------------------------------------------
 
-_INTERNAL = re.compile(rb"internal error[^:\n]*:\s*([^\n]*)")
+_INTERNAL = re.compile(rb'internal error[^:\n]*:\s*([^\n"]*)')
 _LOCATED = re.compile(rb"ltlwit: ([^\n]*?):(\d+): [^\n]*internal error")
 _RESULT = re.compile(rb"^(PASS|FAIL|UNKNOWN|ERROR) ", re.M)
 _CONJUNCTION = re.compile(rb"^(PASS|FAIL|UNKNOWN|ERROR) \(all ", re.M)
@@ -219,7 +219,7 @@ def classify(case: Case, run: Run, s: Settings) -> Verdict:
     if b"Traceback (most recent call last)" in out:
         flags["traceback"] = f"{command}: {traceback_signature(out.decode('utf-8', 'replace'))}"
     if b"internal error" in out.lower():
-        m = _INTERNAL.search(out)
+        m = _INTERNAL.search(run.stderr) or _INTERNAL.search(run.stdout)  # stderr's line, not a JSON record's
         flags["internal error"] = f"{command}: {internal_signature(m.group(1)) if m else '?'}"
         hint += [int(m.group(2)) - 1 for m in _LOCATED.finditer(run.stderr)]
     if run.killed:
