@@ -287,7 +287,7 @@ def shape(data: bytes) -> str:
 def internal_signature(message: bytes) -> str:
     """An internal error's exception and message, numbers and quoted text blanked out."""
     text = message.decode("utf-8", "replace")
-    text = re.sub(r"'[^']*'|\"[^\"]*\"", "'…'", text)
+    text = re.sub(r"(?<!\w)'[^']*'|(?<!\w)\"[^\"]*\"", "'…'", text)  # (not the ' of "can't")
     return re.sub(r"\b[0-9]+\b", "0", text)[:80]
 
 
