@@ -4,6 +4,7 @@ failure minimised to a reproducer.
     python bench/fuzz.py --count 20000 --jobs 2 --out /tmp/fuzz          # seed 1
     python bench/fuzz.py --count 3000 --seed 7 --kinds lines,api          # some kinds only
     python bench/fuzz.py --show 17 --count 20000                          # case 17's command and files
+    python bench/fuzz.py --cases 17,40 --count 20000 --out /tmp/again     # cases 17 and 40 alone
     python bench/fuzz.py --tree ../other --count 20000 --out /tmp/other   # another checkout
 
 What runs (bench/fuzz_cases.py; `--count` inputs split among the kinds by `--mix`):
@@ -164,7 +165,7 @@ def campaign(args: argparse.Namespace, s: Settings, log=print) -> tuple[list[Fin
                 )
 
     with ThreadPoolExecutor(args.jobs) as pool:
-        list(pool.map(work, range(len(cases))))
+        list(pool.map(work, args.cases if args.cases is not None else range(len(cases))))
     wall = time.perf_counter() - start
     stats = {
         "seed": args.seed,
@@ -419,6 +420,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--command", help='the ltlwit command for CLI cases instead (e.g. "ltlwit")')
     p.add_argument(
         "--show", type=int, metavar="CASE", help="print case CASE's reproducer (of this seed and count) and exit"
+    )
+    p.add_argument(
+        "--cases",
+        type=lambda text: [int(n) for n in text.split(",")],
+        metavar="N,M,...",
+        help="run only these cases of the plan (of this seed and count): to confirm and minimise them again",
     )
     return p
 
