@@ -170,7 +170,7 @@ def campaign(args: argparse.Namespace, s: Settings, log=print) -> tuple[list[Fin
     stats = {
         "seed": args.seed,
         "count": args.count,
-        "cases": len(cases),
+        "cases": len(args.cases) if args.cases is not None else len(cases),
         "inputs": dict(inputs),
         "process_s": {kind: round(x, 1) for kind, x in seconds.items()},
         "classes": {kind: dict(c) for kind, c in counts.items()},
