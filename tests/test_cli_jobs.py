@@ -163,6 +163,20 @@ def test_check_with_workers(tmp_path) -> None:
     assert reports[0] == reports[1]
 
 
+def test_check_with_workers_and_a_timeout_answers_every_file(tmp_path) -> None:
+    """With a timeout a worker streams each answer as it comes and closes the chunk after:
+    the next file's run must not receive the last file's closing message (the fuzzer's
+    'internal error: KeyError: 1')."""
+    (tmp_path / "k8.spec").write_text("a\n1 != 4\n")
+    (tmp_path / "k1.spec").write_text("b\n")
+    files = [str(tmp_path / "k8.spec"), str(tmp_path / "k1.spec")]
+    one = run_process("check", "--timeout", "5", *files)
+    two = run_process("check", "--timeout", "5", "--jobs", "2", *files)
+    assert one.returncode == two.returncode == ExitStatus.SUCCESS
+    assert (two.stdout, two.stderr) == (one.stdout, one.stderr)
+    assert two.stdout.count(b"PASS ") == 3
+
+
 def test_jobs_and_shard_values() -> None:
     assert run("solve", "-j", "auto", "a").exit_code == 0
     for bad in (["-j", "0"], ["-j", "two"], ["--shard", "2/2"], ["--shard", "1"], ["--shard", "-1/3"]):

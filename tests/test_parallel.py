@@ -72,6 +72,20 @@ def test_outputs_come_in_input_order(jobs: int) -> None:
         assert flat(pool.imap("answers", items(["again"]))) == [">AGAIN"]  # a pool serves several streams
 
 
+@pytest.mark.parametrize("read", [1, 5, 3000])
+def test_a_stream_left_before_its_end_leaves_nothing_to_the_next(read: int) -> None:
+    """A consumer that stops reading once it has what it wanted (`check` takes exactly one
+    answer per spec, with the chunk's last message still to come; a 'KeyError' in the next
+    file's run): the next stream of the pool gets its own answers, all of them."""
+    texts = [f"f{i}" for i in range(3000)]
+    with Pool(2, Upper) as pool:
+        for _ in range(3):
+            stream = itertools.chain.from_iterable(pool.imap("answers", items(texts)))
+            assert list(itertools.islice(stream, read)) == [t.upper() for t in texts[:read]]
+            stream = None  # dropped, as a finished generator's frame drops it
+            assert flat(pool.imap("answers", items(["again", "more"]))) == ["AGAIN", "MORE"]
+
+
 def test_every_worker_takes_part() -> None:
     with Pool(2, Upper) as pool:
         pids = set(flat(pool.imap("pid", items(f"f{i}" for i in range(2000)))))

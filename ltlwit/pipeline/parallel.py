@@ -305,6 +305,7 @@ class Pool:
                     raise Terminated() if run.signalled == signal.SIGTERM else KeyboardInterrupt()
         finally:
             reader.stop()
+            run.settle()
 
 
 @contextmanager
@@ -382,6 +383,28 @@ class _Run:
                 return
             if self.signalled is None:
                 self._wait(busy)
+
+    def settle(self) -> None:
+        """No worker carries a chunk of this run into the pool's next one (whose slots do not
+        know it), where the consumer stopped reading once it had the answers it wanted: a
+        worker that has answered all its inputs sends its last message at once and is waited
+        for; one still answering is stopped and replaced. Not after a signal: the pool closes."""
+        if self.signalled is not None:
+            return
+        for worker in list(self.pool._workers):
+            while worker.chunks:
+                chunk = worker.chunks[0]
+                slot = self.slots.get(chunk.key[0])
+                part = slot.part(chunk.key) if slot is not None else None
+                done = None
+                if len(worker.chunks) == 1 and part is not None and len(part.outputs) >= len(part.chunk.items):
+                    done = _message(worker)
+                if done is None or done.crash is not None or done.key != chunk.key:
+                    worker.chunks.clear()
+                    worker.process.kill()
+                    self._replace(worker)
+                    break
+                self._receive(worker, done)
 
     # -- handing out ---------------------------------------------------------------------------
 
