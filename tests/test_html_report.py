@@ -82,3 +82,17 @@ def test_a_browser_draws_the_timing_diagram(tmp_path) -> None:
     )
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 2000  # a picture, not a blank page
+
+
+def test_an_argument_that_is_not_utf8_is_reported_in_the_page(tmp_path) -> None:
+    """A byte that is not UTF-8 in an argument: its input is an error as on the terminal, the
+    page is written (UTF-8, the byte as \\udcXX) and the other input still answered."""
+    import os
+
+    from cli_support import run_process
+
+    out = tmp_path / "report.html"
+    result = run_process("solve", "--html", str(out), "--", os.fsdecode(b"\xd5"), "a")
+    assert result.returncode == 2 and b"internal error" not in result.stderr
+    page = out.read_bytes().decode("utf-8")
+    assert "\\udcd5" in page and page.count("<section>") == 2 and "SAT" in page

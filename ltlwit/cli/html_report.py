@@ -79,7 +79,9 @@ class HtmlReport:
             + "\n".join(self.sections)
             + "\n</body></html>\n"
         )
-        with open(path, "w", encoding="utf-8") as out:
+        # an argument's bytes that are not UTF-8 (surrogates in Python) written as \udcXX,
+        # as messages show them: the page says it is UTF-8
+        with open(path, "w", encoding="utf-8", errors="backslashreplace") as out:
             out.write(page)
 
 
