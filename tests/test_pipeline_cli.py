@@ -64,6 +64,21 @@ def test_witness_syntaxes_read_back_as_the_same_witness() -> None:
     assert run("solve", "--model", "none", "--syntax-out", "lbt", formulas[1]).stdout == '& "a" "b"\n'
 
 
+def test_a_core_is_printed_in_the_output_syntax_where_it_can_spell_it() -> None:
+    """As a witness is: network Polish falls back to the spaced form for names of several
+    letters and past operators, a core over data is infix; the next input is still answered
+    (a core with `req` was an internal error that lost every answer)."""
+    from ltlwit.logic.syntax import parse_formula
+
+    result = run("solve", "--model", "none", "--core", "--syntax-out", "polish", "req & !req", "b", "a & !a", "Y a")
+    lines = result.stdout.splitlines()
+    assert result.exit_code == 1 and len(lines) == 4
+    assert parse_formula(lines[0].removeprefix("UNSAT core: "), "polish") == parse_formula("req & !req")
+    assert lines[2] == "UNSAT core: &a!a" and lines[1] != "UNSAT"
+    data = run("solve", "--model", "none", "--core", "--syntax-out", "lbt", "--var", "x:Int", "x > 1 & x < 0")
+    assert data.stdout == "UNSAT core: x > 1 & x < 0\n"
+
+
 def test_all_without_a_model_gives_the_engines_alternatives() -> None:
     """As many as --top (the beam's width by default), each one word of F a."""
     assert run("solve", "--all", "--model", "none", "F a").stdout == "cycle{a}\na; cycle{!a}\n!a; a; cycle{!a}\n"

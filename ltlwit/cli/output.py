@@ -23,6 +23,7 @@ import click
 
 from ltlwit.cli.environment import Environment, OutputClosed, OutputFailed
 from ltlwit.logic.assignment import Assignment
+from ltlwit.logic.syntax import print_answer
 from ltlwit.pipeline.answers import Answer, Solution, core_parts, core_text
 from ltlwit.pipeline.inputs import InputItem
 
@@ -261,7 +262,7 @@ def _core_record(solution: Solution, syntax: str) -> list[dict[str, Any]] | None
             "formula": text,
             "columns": [core.spans[i][0] + 1, core.spans[i][1]] if core.spans is not None else None,
             "witness": w.to_str(syntax) if w is not None else None,
-            "fine": core.fine[k].to_str(syntax) if core.fine is not None else None,
+            "fine": print_answer(core.fine[k], syntax) if core.fine is not None else None,
         }
         for k, (i, text, w) in enumerate(zip(core.members, core_parts(solution, syntax), core.witnesses))
     ]

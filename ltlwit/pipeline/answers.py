@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, ClassVar, Literal
 
+from ltlwit.logic.syntax import print_answer
 from ltlwit.logic.witness import Witness
 from ltlwit.pipeline.inputs import InputItem
 
@@ -112,7 +113,7 @@ def core_parts(solution: Solution, syntax: str = "spot") -> list[str]:
     written = _as_written(solution, syntax)
     if written is not None:
         return written
-    return [f.to_str(syntax) for f in solution.core.formulas]  # type: ignore[union-attr]
+    return [print_answer(f, syntax) for f in solution.core.formulas]  # type: ignore[union-attr]
 
 
 def core_text(solution: Solution, syntax: str = "spot") -> str:
@@ -124,11 +125,11 @@ def core_text(solution: Solution, syntax: str = "spot") -> str:
     assert core is not None
     written = _as_written(solution, syntax)  # as written, each conjunct's text is an operand of `&`
     if core.fine is not None:
-        text = And(*core.fine).to_str(syntax)
+        text = print_answer(And(*core.fine), syntax)
     elif written is not None:
         text = " & ".join(written)
     else:
-        text = And(*core.formulas).to_str(syntax)
+        text = print_answer(And(*core.formulas), syntax)
     return text if core.minimal else f"{text} (not proven minimal)"
 
 

@@ -53,6 +53,7 @@ __all__ = [
     "ParseError",
     "parse_formula",
     "print_formula",
+    "print_answer",
     "print_detectable",
     "parse_trace",
     "print_trace",
@@ -125,6 +126,20 @@ def print_formula(formula: Formula, syntax: str = "spot") -> str:
             f"{_NAMES[syntax]} has no data atoms (comparisons such as x > 1, terms, functions); --to infix carries them"
         )
     return printer(formula)
+
+
+def print_answer(formula: Formula, syntax: str = "spot") -> str:
+    """A formula in an answer (a core, a weakened conjunct) as `--syntax-out` asks, where the
+    syntax can spell it, as `print_trace` writes a witness: network Polish that cannot (a name
+    of several letters, past, weak next) in the spaced form, a formula over data in infix."""
+    if formula.data:
+        return print_formula(formula, "spot")
+    try:
+        return print_formula(formula, syntax)
+    except ValueError:
+        if syntax != "polish":
+            raise
+        return print_spaced(formula)
 
 
 def print_detectable(formula: Formula, syntax: str = "infix") -> str:
