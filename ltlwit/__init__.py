@@ -12,8 +12,7 @@ imports none of the solvers, and never torch.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+# Nothing imported here: the command's Ctrl-C handler for start-up (ltlwit.cli) comes next.
 
 __version__ = "0.1.0"
 
@@ -35,7 +34,9 @@ _PUBLIC = {
 __all__ = ["__version__", *_PUBLIC]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
+    import importlib
+
     module = _PUBLIC.get(name)
     if module is None:
         raise AttributeError(f"module 'ltlwit' has no attribute {name!r}")

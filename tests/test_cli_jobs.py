@@ -12,6 +12,7 @@ import re
 import shlex
 import signal
 import subprocess
+import sys
 import threading
 import time
 
@@ -277,6 +278,31 @@ def _group_gone(pgid: int, wait: float = 10.0) -> bool:
             return False
         time.sleep(0.05)
     return True
+
+
+def test_ctrl_c_while_the_command_loads_exits_quietly() -> None:
+    """Ctrl-C that comes while the command's modules load (an import hook sends it as the
+    command group's module is read): exit status 130 and no traceback, as later."""
+    hook = (
+        "import os, signal, sys\n"
+        "class Hook:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'ltlwit.cli.group':\n"
+        "            os.kill(os.getpid(), signal.SIGINT)\n"
+        "sys.meta_path.insert(0, Hook())\n"
+        "sys.argv = ['ltlwit', 'solve', 'a']\n"
+        "from ltlwit.cli import main\n"
+        "main()\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", hook],
+        capture_output=True,
+        env=subprocess_env(),
+        cwd=ROOT,
+        timeout=60,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # not inherited ignored
+    )
+    assert (proc.returncode, proc.stdout, proc.stderr) == (ExitStatus.INTERRUPTED, b"", b"")
 
 
 def _start(*args: str, stdin: int | None = None) -> subprocess.Popen:
