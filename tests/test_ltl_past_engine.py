@@ -166,3 +166,14 @@ def test_a_counter_of_the_past_is_state_not_an_unrolled_chain() -> None:
     assert explore_verdict(g, f)
     assert bounded_verdict(g, f, 20)
     assert not bounded_verdict(g, f, 14)
+
+
+@pytest.mark.parametrize("op, satisfiable", [("Y", False), ("Z", True)])
+def test_a_chain_of_twenty_thousand_past_requests_is_encoded(op: str, satisfiable: bool) -> None:
+    """`Y Y ... Y a`: each request makes the next as its latch is added (the fuzzer's
+    `Y` * 20,000, once quadratic in the requests): the first instant has no yesterday, so the
+    strong chain is false there and the weak one true."""
+    import ltlwit
+
+    answer = ltlwit.solve(f"{op} " * 20000 + "a", model="none")
+    assert answer.status == ("sat" if satisfiable else "unsat")

@@ -92,7 +92,8 @@ class Xnf:
         self.held_of: dict[int, Formula] = {}
         self.latch: dict[Formula, int] = {}
         self.latch_of: dict[int, Formula] = {}
-        self._latched = 0  # requests whose clause L(r) → E(g) is in (a prefix of `latch`)
+        self._requests: list[Formula] = []  # the keys of `latch` in order (`Y^20000 a` makes 20,000)
+        self._latched = 0  # requests whose clause L(r) → E(g) is in (a prefix of `_requests`)
         self._now: dict[Formula, Lit] = {}
         self._prop: dict[Formula, Lit] = {}
         self._const: dict[Formula, Lit] = {}
@@ -185,6 +186,8 @@ class Xnf:
 
     def request(self, r: Formula) -> int:
         """V(r) of a past request r (`Y g` or `Z g`), with its L(r); `latches` adds L(r) → E(g)."""
+        if r not in self.latch:
+            self._requests.append(r)
         self._named(self.latch, self.latch_of, r)
         return self._named(self.held, self.held_of, r)
 
@@ -192,8 +195,8 @@ class Xnf:
         """Add L(r) → E(g) for every request made so far, and for those that these make: the
         gates of E(g) may make requests of their own (`Y(a S b)` does, of itself: E(a S b)
         reads V(Y(a S b)), which is why this waits until E(g) is built rather than recursing)."""
-        while self._latched < len(self.latch):
-            r = list(self.latch)[self._latched]
+        while self._latched < len(self._requests):
+            r = self._requests[self._latched]
             self._latched += 1
             clause = folded([-self.latch[r], self.now(r.children[0])])
             if clause is not None:
