@@ -41,6 +41,8 @@ from pathlib import Path
 
 from fuzz_cases import Case
 
+from ltlwit.pipeline.inputs import comment_line
+
 CLASSES = ("traceback", "internal error", "hang", "bad exit status", "lost answers", "slow", "clean error", "answered")
 FINDINGS = CLASSES[:6]
 #: What the reader sniffs for NUL bytes before it reads a file as formulas (pipeline/inputs.py).
@@ -343,41 +345,27 @@ def reader_items(data: bytes) -> list[bool]:
     text output prints a line for it (False: a whole-file error, reported on stderr alone)."""
     if b"\0" in data[:BINARY_SNIFF]:
         return [False]
-    items = []
-    rows = data.split(b"\n")
-    if rows and rows[-1] == b"":
-        rows.pop()
-    for number, raw in enumerate(rows, 1):
-        if b"\0" in raw:
-            items.append(True)
-            break
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            items.append(True)
-            continue
-        if number == 1:
-            text = text.removeprefix("\ufeff")
-        text = text.strip()
-        if text and not text.startswith("#"):
-            items.append(True)
-    return items
+    return [True] * len(answering_lines(data))
 
 
 def answering_lines(data: bytes) -> list[int]:
     """The 0-based lines of a file that get an answer, in order (to point at the input behind
-    the k-th answer)."""
+    the k-th answer): blank lines and comments (`#`, nuXmv's `--`) skipped, a line that is not
+    UTF-8 answered with its error, a NUL byte's line answered and the rest of the file not."""
     if b"\0" in data[:BINARY_SNIFF]:
         return []
+    rows = data.split(b"\n")
+    if rows and rows[-1] == b"":
+        rows.pop()
     out = []
-    for number, raw in enumerate(data.split(b"\n")):
+    for number, raw in enumerate(rows):
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
             out.append(number)
             continue
         text = (text.removeprefix("\ufeff") if number == 0 else text).strip()
-        if b"\0" in raw or (text and not text.startswith("#")):
+        if b"\0" in raw or (text and not comment_line(text)):
             out.append(number)
         if b"\0" in raw:
             break
