@@ -57,6 +57,16 @@ def test_verify_and_check_with_the_aiger_validator(tmp_path) -> None:
     assert run("check", "--validator", "aiger", str(spec)).exit_code == 0
 
 
+def test_a_trace_with_values_is_judged_by_the_builtin_checker_alone() -> None:
+    """The aiger validator reads letters, not values: a trace with values (`y = 2`) beside a
+    formula without data atoms is judged by the exact evaluator, with a warning saying so
+    (the fuzzer's 'internal error: IndexError'), as a formula over data is."""
+    out = run("verify", "--finite", "--validator", "aiger", "-F", "-", input="1\ty = 34.81 & z = 10; y = 2\n")
+    assert out.exit_code == 0 and out.stdout == "HOLDS\n"
+    assert "warning: the aiger validator cannot judge data atoms or values" in out.stderr
+    assert "internal error" not in out.stderr
+
+
 def test_what_cannot_run_is_a_usage_error() -> None:
     out = run("solve", "--validator", "aiger,nope", "F a")
     assert out.exit_code == 2 and "unknown validator 'nope'" in out.stderr and out.stdout == ""
