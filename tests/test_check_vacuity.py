@@ -104,6 +104,23 @@ def test_ltl_trigger_excluded_by_another_spec(tmp_path) -> None:
     assert text.splitlines()[-1].endswith("; vacuity: 1 vacuous, 0 undecided")
 
 
+def test_an_occurrence_is_one_as_written_however_often_it_is_spelled_out(tmp_path) -> None:
+    """`O[0,3] grant` reads grant at four instants, spelled out as four copies; its author
+    wrote one occurrence: one finding, its copies replaced together (FRET's `persisted(100,
+    p)` was 101 occurrences, each a question, most left unchecked). Where another spec does
+    not exclude the trigger, the occurrence is needed."""
+    path = tmp_path / "s.spec"
+    path.write_text("resp: G(req -> O[0,3] grant)\nquiet: G !req\n")
+    records = json_lines(run("check", "--vacuity", "--format", "json", str(path)).stdout)
+    resp = next(r for r in records if r.get("name") == "resp")
+    assert [(f["ap"], f["occurrence"], f["status"]) for f in resp["findings"]] == [("grant", 1, "vacuous")]
+    implied = parse_formula(resp["findings"][0]["implied"])
+    assert "grant" not in implied.aps() and implied is parse_formula("G(req -> O[0,3] false)")
+    path.write_text("resp: G(req -> O[0,3] grant)\nsome: F req\n")
+    records = json_lines(run("check", "--vacuity", "--format", "json", str(path)).stdout)
+    assert next(r for r in records if r.get("name") == "resp")["vacuity"] == "clean"
+
+
 def test_only_specs_expected_sat_form_the_conjunction(tmp_path) -> None:
     path = tmp_path / "s.spec"
     path.write_text("a: G(x -> X y)\nb: F x & G !y   # expect: unsat\nc: G(x | !x)   # expect: valid\n")

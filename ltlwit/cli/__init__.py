@@ -9,9 +9,8 @@ share; one module per command (`solve`, `verify`, `fmt`, `check`, `completion`, 
 generates man/ltlwit.1 from the commands themselves.
 """
 
-import time
-
 import _signal  # the builtin under `signal`, which imports enum: slower than a Ctrl-C may be
+import time
 
 #: When this process began running ltlwit: `--timeout` counts start-up for the first input.
 STARTED = time.perf_counter()

@@ -105,9 +105,20 @@ class Parts:
     parts: tuple[Formula, ...]
     #: What each part is, for people (FRET's "condition", "response"...).
     labels: tuple[str, ...] = ()
+    #: What its author wrote around each part, over the slots (FRET's response `H[0,100]
+    #: __part_1_0` around its comparison): what a person is shown of the part; none: the
+    #: whole formula.
+    pieces: tuple[Formula, ...] = ()
 
     def formula(self, parts: Sequence[Formula] | None = None) -> Formula:
         """The template filled with `parts` (default: its own)."""
+        return self._filled(self.template, parts)
+
+    def piece(self, slot: int, parts: Sequence[Formula] | None = None) -> Formula:
+        """What its author wrote around part `slot` (`pieces`), filled with `parts`."""
+        return self._filled(self.pieces[slot] if slot < len(self.pieces) else self.template, parts)
+
+    def _filled(self, template: Formula, parts: Sequence[Formula] | None) -> Formula:
         table = dict(zip(self.slots, self.parts if parts is None else parts))
 
         def fill(node: Formula, kids: tuple[Formula, ...]) -> Formula:
@@ -115,7 +126,7 @@ class Parts:
                 return table[node.name]  # type: ignore[index]
             return node if all(k is c for k, c in zip(kids, node.children)) else Formula(node.op, kids, node.name)
 
-        return transform(self.template, fill)
+        return transform(template, fill)
 
     def polarity(self, slot: int) -> Polarity:
         """The polarity of the template's copies of part `slot`: +1 or -1 where all of them have

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import BinaryIO, Iterator
 
 from ltlwit.logic.budget import HardLimit, deadline_scope
-from ltlwit.logic.formula import And, Formula
+from ltlwit.logic.formula import ATOM, And, Formula
 from ltlwit.logic.polarity import Parts
 from ltlwit.logic.triggers import antecedents, firing
 from ltlwit.pipeline.inputs import STDIN_NAME
@@ -102,7 +102,7 @@ def _parse(spec: Spec, options: SolveOptions) -> ParsedSpec:
             written = parse(spec.formula, syntax)
             formula = as_checked(written, spec.holds, spec.substitute)
             warnings = spec.warnings + name_warnings(spec.formula, formula, syntax)
-            parts = _parts(spec, syntax)
+            parts = _parts(spec, syntax) if spec.template is not None else _written(spec, syntax, formula)
             trigger = _fret_trigger(spec, syntax) if spec.template is not None else firing(formula)
     except ValueError as exc:
         return ParsedSpec(spec, parse_error=exc)
@@ -112,30 +112,82 @@ def _parse(spec: Spec, options: SolveOptions) -> ParsedSpec:
 
 
 def _parts(spec: Spec, syntax: str) -> Parts | None:
-    """The parts a template made `spec`'s formula of (`Spec.template`), put in as the spec is
-    checked (where it holds, its constants); None where it has no template that reads. The
-    template filled need not be the formula as written (FRET simplifies what it fills in):
-    vacuity uses the parts only where the two are proven equivalent (`specs.vacuity`)."""
+    """The parts a template made `spec`'s formula of (`Spec.template`), each part's atoms as
+    its author wrote them (`_atoms_written`), put in as the spec is checked (where it holds,
+    its constants); None where it has no template that reads. The template filled need not be
+    the formula as written (FRET simplifies what it fills in): vacuity uses the parts only
+    where the two are proven equivalent (`specs.vacuity`)."""
     if spec.template is None or spec.template.text is None:
         return None
     from ltlwit.specs.fret import SLOTS
 
     mine = [(name, text, label) for name, text, label in spec.template.slots if name in SLOTS]
-    placeholder = {name: f"__part_{k}" for k, (name, _, _) in enumerate(mine)}
+    pieces: dict[str, str] = {}
+    slots: list[str] = []
+    atoms: list[str] = []
+    labels: list[str] = []
+    around: list[int] = []  # the part each atom is written in
+    for k, (name, text, label) in enumerate(mine):
+        piece, written = _atoms_written(text, f"__part_{k}_")
+        pieces[name] = f"({piece})"
+        slots += [slot for slot, _ in written]
+        atoms += [atom for _, atom in written]
+        labels += [label or "mode"] * len(written)
+        around += [k] * len(written)
     filled = spec.template.text
     for name, text, _ in spec.template.slots:
-        filled = filled.replace(f"${name}$", placeholder.get(name, text))
+        filled = filled.replace(f"${name}$", pieces.get(name, text))
     try:
         template = parse(filled, syntax)
-        parts = tuple(parse(text, syntax) for _, text, _ in mine)
+        parts = tuple(parse(text, syntax) for text in atoms)
+        written = [parse(pieces[name], syntax) for name, _, _ in mine]
     except ValueError:
         return None
     return Parts(
         as_checked(template, spec.holds),
-        tuple(placeholder.values()),
+        tuple(slots),
         tuple(as_checked(part, None, spec.substitute) for part in parts),
-        tuple(label or "mode" for _, _, label in mine),
+        tuple(labels),
+        tuple(written[k] for k in around),
     )
+
+
+def _written(spec: Spec, syntax: str, formula: Formula) -> Parts | None:
+    """A spec's atoms as written, where its formula repeats some (`H[0,100] p` is 101 copies of
+    `p`, one written): vacuity's occurrences are the author's, each replaced in every copy.
+    None where the formula repeats none (its occurrences are those written) or the text does
+    not read back so."""
+    piece, written = _atoms_written(spec.formula, "__atom_")
+    if not written or len(written) >= sum(1 for node in formula.walk() if node.op in ("ap", ATOM)):
+        return None
+    try:
+        template = parse(piece, syntax)
+        parts = tuple(parse(text, syntax) for _, text in written)
+    except ValueError:
+        return None
+    made = Parts(
+        as_checked(template, spec.holds),
+        tuple(slot for slot, _ in written),
+        tuple(as_checked(part, None, spec.substitute) for part in parts),
+    )
+    return made if made.formula() is formula else None
+
+
+def _atoms_written(text: str, prefix: str) -> tuple[str, list[tuple[str, str]]]:
+    """`text` with each atom as written (`parse_data`'s `atoms`) replaced by a name of its own
+    (`prefix` and a number), and each name with the atom's text; the text as it is, one part
+    with no atoms named, where it does not read as a formula over data."""
+    from ltlwit.logic.syntax.data import parse_data
+
+    spans: list[tuple[int, int]] = []
+    try:
+        parse_data(text, atoms=spans)
+    except ValueError:
+        return f"{prefix}0", [(f"{prefix}0", text)]
+    written = [(f"{prefix}{j}", text[start:end]) for j, (start, end) in enumerate(spans)]
+    for (start, end), (slot, _) in zip(reversed(spans), reversed(written)):
+        text = f"{text[:start]} {slot} {text[end:]}"
+    return text, written
 
 
 def _fret_trigger(spec: Spec, syntax: str) -> Formula | None:

@@ -3,7 +3,10 @@
 Definition (what `ltlwit check --vacuity` checks). Let S be the specs of one file that are
 expected to be satisfiable, and C their conjunction. For a spec s in S and one occurrence o of
 an atomic proposition or of a comparison over data (`speed > 50.0`) in s, let s[o := v] be s
-with that occurrence (only) replaced by the constant v. The occurrence is *vacuous* when for some v
+with that occurrence (only) replaced by the constant v. Occurrences are those written: a
+bounded operator reads its operand at several instants and is spelled out with a copy for each
+(`O[0,3] p`, FRET's `persisted(100, p)`), but its author wrote one occurrence, replaced in
+every copy. The occurrence is *vacuous* when for some v
 
     C  is equivalent to  C with s replaced by s[o := v]
 
@@ -184,10 +187,9 @@ def _replaced(spec: Formula, parts: Parts | None, occ: Occurrence, value: Formul
     if parts is None or occ.part is None:
         replaced = replace_at(spec, occ.index, value)
         return replaced, replaced
-    part = replace_at(parts.parts[occ.part], occ.index, value)
     filled = list(parts.parts)
-    filled[occ.part] = part
-    return parts.formula(filled), part
+    filled[occ.part] = replace_at(parts.parts[occ.part], occ.index, value)
+    return parts.formula(filled), parts.piece(occ.part, filled)
 
 
 #: A question: specs, the one of them its claim is about, and the claim conjoined with them.

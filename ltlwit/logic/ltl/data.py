@@ -81,7 +81,9 @@ def never_repeats(abstraction: Abstraction) -> str | None:
     from ltlwit.logic.formula import conjuncts
     from ltlwit.logic.theory.smt import Encoder
 
-    everywhere = [_past_escape(a) for g in conjuncts(abstraction.formula) if g.op == "G" for a in conjuncts(g.children[0])]
+    everywhere = [
+        _past_escape(a) for g in conjuncts(abstraction.formula) if g.op == "G" for a in conjuncts(g.children[0])
+    ]
     atoms = [abstraction.atoms[a.name] for a in everywhere if a.op == "ap" and a.name in abstraction.atoms]
     candidates = [a for a in atoms if any(n.op in ("next", "wnext", "prev", "wprev") for n in a.walk())]
     if not candidates:

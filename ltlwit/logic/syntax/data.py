@@ -419,11 +419,12 @@ _TERM_CALLS = {"absReal": 1, "absInt": 1, "abs": 1, "preReal": 2, "preInt": 2, "
 _LOGIC_KINDS = ("const", "un", "bin", "rel")
 
 
-def parse_data(text: str, where: list | None = None) -> Formula:
+def parse_data(text: str, where: list | None = None, atoms: list | None = None) -> Formula:
     """A formula over data (module docstring), in nuXmv's statement if written so
     (`LTLSPEC NAME r1 := φ;`, `INVARSPEC φ`: `G φ`; `nuxmv`), with `--` comments; ParseError
     with a column on bad input. `where`, when given, receives the top-level conjuncts' (start,
-    end) columns."""
+    end) columns; `atoms` the (start, end) columns of each atom as written (a proposition, a
+    comparison, a predicate), once however often the formula repeats it (`H[0,100] p`)."""
     written = blank_comments(text)
     found = statement(written)
     bare = written
@@ -434,7 +435,7 @@ def parse_data(text: str, where: list | None = None) -> Formula:
             after = written[found.start :]
             raise ParseError(bare, found.start + len(after) - len(after.lstrip()), f"no formula after {found.keyword}")
         tree = _tree(bare, tokenize(bare))
-        formula = _typed(bare, tree)
+        formula = _typed(bare, tree, atoms)
     except ParseError as exc:
         raise exc.shifted(text, 0) from None
     invariant = found.keyword == "INVARSPEC"  # φ at every instant: one conjunct
@@ -454,9 +455,10 @@ def _conjunct_spans(tree: Operand) -> list[tuple[int, int]]:
     return out
 
 
-def _typed(text: str, tree: Operand) -> Formula:
+def _typed(text: str, tree: Operand, atoms: list | None = None) -> Formula:
     """The explicit-stack typing walk: each node is read as a formula or as a term, by where
-    it stands; a node is visited twice (its operands' readings first)."""
+    it stands; a node is visited twice (its operands' readings first). `atoms` receives the
+    columns of the nodes read as atoms, in the order they are written."""
     done: dict[tuple[int, str], object] = {}
     stack: list[tuple[Operand, str, bool]] = [(tree, "formula", False)]
     count = 0
@@ -473,8 +475,27 @@ def _typed(text: str, tree: Operand) -> Formula:
             stack.append((node, want, True))
             stack.extend((kid, w, False) for kid, w in zip(node.kids, wants))
             continue
-        done[key] = _build(text, node, want, [done[(id(kid), w)] for kid, w in zip(node.kids, wants)])
+        built = done[key] = _build(text, node, want, [done[(id(kid), w)] for kid, w in zip(node.kids, wants)])
+        if atoms is not None and want == "formula" and _atom_node(node, built):
+            atoms.append((node.start, node.end))
+    if atoms is not None:  # outermost only: a case's conditions inside a comparison are its own
+        reached, outer = -1, []
+        for start, end in sorted(atoms, key=lambda span: (span[0], -span[1])):
+            if start >= reached:
+                outer.append((start, end))
+            reached = max(reached, end)
+        atoms[:] = outer
     return done[(id(tree), "formula")]  # type: ignore[return-value]
+
+
+def _atom_node(node: Operand, built: object) -> bool:
+    """Whether a node read as a formula is an atom as written: a name, a comparison of terms,
+    a predicate (a comparison over a case is its alternatives' disjunction, one atom written)."""
+    if node.kind in ("name", "quoted"):
+        return True
+    if node.kind == "rel":
+        return not (node.value in ("=", "!=") and any(_logical(k) for k in node.kids))
+    return node.kind == "call" and node.value != "preBool"
 
 
 def _operand_wants(text: str, node: Operand, want: str) -> list[str]:
