@@ -359,16 +359,17 @@ def answering_lines(data: bytes) -> list[int]:
         rows.pop()
     out = []
     for number, raw in enumerate(rows):
+        if b"\0" in raw:
+            out.append(number)
+            break
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
             out.append(number)
             continue
         text = (text.removeprefix("\ufeff") if number == 0 else text).strip()
-        if b"\0" in raw or (text and not comment_line(text)):
+        if text and not comment_line(text):
             out.append(number)
-        if b"\0" in raw:
-            break
     return out
 
 
