@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 
-from cli_support import json_lines, run
+from cli_support import json_lines, run, run_process
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from prop_reference import evaluate
@@ -119,6 +119,22 @@ def test_an_occurrence_is_one_as_written_however_often_it_is_spelled_out(tmp_pat
     path.write_text("resp: G(req -> O[0,3] grant)\nsome: F req\n")
     records = json_lines(run("check", "--vacuity", "--format", "json", str(path)).stdout)
     assert next(r for r in records if r.get("name") == "resp")["vacuity"] == "clean"
+
+
+def test_stacked_bounded_operators_have_one_occurrence_and_an_answer(tmp_path) -> None:
+    """`O[<=3]` stacked 14 times reads b at 4^14 places of its tree, over 43 distinct nodes:
+    its one written occurrence is checked with the tree's polarities taken node by node (they
+    were listed place by place: no answer at all)."""
+    path = tmp_path / "s.spec"
+    path.write_text("s: " + "O[<=3] " * 14 + "b\nq: G !b\n")
+    result = run_process("check", "--vacuity", "--timeout", "20", "--format", "json", str(path))
+    records = json_lines(result.stdout.decode())
+    assert [r["status"] for r in records if r.get("kind") == "conjunction"] == ["fail"]
+    path.write_text("s: " + "O[<=3] " * 14 + "b\nq: F b\n")
+    records = json_lines(
+        run_process("check", "--vacuity", "--timeout", "20", "--format", "json", str(path)).stdout.decode()
+    )
+    assert [r.get("vacuity") for r in records if r.get("name") == "s"] == ["clean"]
 
 
 def test_only_specs_expected_sat_form_the_conjunction(tmp_path) -> None:

@@ -40,6 +40,33 @@ def polarities(formula: Formula) -> list[Polarity]:
     return out
 
 
+def reached_polarities(formula: Formula, name: str) -> set[Polarity]:
+    """The polarities the occurrences of proposition `name` have, each shared subformula
+    visited once per polarity (a bounded operator's copies make the tree exponentially larger
+    than its nodes: `O[<=3]` nested 14 times is 4^14 leaves)."""
+    found: set[Polarity] = set()
+    seen: set[tuple[Formula, Polarity]] = set()
+    stack: list[tuple[Formula, Polarity]] = [(formula, 1)]
+    while stack:
+        node, polarity = stack.pop()
+        if (node, polarity) in seen:
+            continue
+        seen.add((node, polarity))
+        kids = node.children
+        if node.op == "ap":
+            if node.name == name:
+                found.add(polarity)
+        elif node.op == "!":
+            stack.append((kids[0], -polarity))
+        elif node.op in ("<->", "xor"):
+            stack.extend(((kids[0], 0), (kids[1], 0)))
+        elif node.op == "->":
+            stack.extend(((kids[0], -polarity), (kids[1], polarity)))
+        else:
+            stack.extend((k, polarity) for k in kids)
+    return found
+
+
 def weakening(polarity: Polarity) -> Formula | None:
     """The constant that weakens a formula in place of an occurrence of this polarity (None
     under `<->`/`xor`, where neither does)."""
@@ -131,9 +158,5 @@ class Parts:
     def polarity(self, slot: int) -> Polarity:
         """The polarity of the template's copies of part `slot`: +1 or -1 where all of them have
         it, 0 where they differ (FRET's `H(!cond) | (... cond ...)`) or one is under `<->`."""
-        found = {
-            p
-            for node, p in zip(self.template.walk(), polarities(self.template))
-            if node.op == "ap" and node.name == self.slots[slot]
-        }
+        found = reached_polarities(self.template, self.slots[slot])
         return found.pop() if len(found) == 1 else 0

@@ -158,7 +158,7 @@ def _written(spec: Spec, syntax: str, formula: Formula) -> Parts | None:
     None where the formula repeats none (its occurrences are those written) or the text does
     not read back so."""
     piece, written = _atoms_written(spec.formula, "__atom_")
-    if not written or len(written) >= sum(1 for node in formula.walk() if node.op in ("ap", ATOM)):
+    if not written or len(written) >= _atom_positions(formula):
         return None
     try:
         template = parse(piece, syntax)
@@ -171,6 +171,23 @@ def _written(spec: Spec, syntax: str, formula: Formula) -> Parts | None:
         tuple(as_checked(part, None, spec.substitute) for part in parts),
     )
     return made if made.formula() is formula else None
+
+
+def _atom_positions(formula: Formula) -> int:
+    """How many atoms the formula's tree has, each shared subformula counted once per place
+    but visited once (`O[<=3]` nested 12 times is 4^12 leaves over 37 nodes)."""
+    count: dict[Formula, int] = {}
+    stack: list[tuple[Formula, bool]] = [(formula, False)]
+    while stack:
+        node, ready = stack.pop()
+        if node in count:
+            continue
+        if ready or not node.children:
+            count[node] = int(node.op in ("ap", ATOM)) + sum(count[c] for c in node.children)
+        else:
+            stack.append((node, True))
+            stack.extend((c, False) for c in node.children if c not in count)
+    return count[formula]
 
 
 def _atoms_written(text: str, prefix: str) -> tuple[str, list[tuple[str, str]]]:
