@@ -23,7 +23,6 @@ import click
 
 from ltlwit.cli.environment import Environment, OutputClosed, OutputFailed
 from ltlwit.logic.assignment import Assignment
-from ltlwit.logic.syntax import print_answer
 from ltlwit.pipeline.answers import Answer, Solution, core_parts, core_text
 from ltlwit.pipeline.inputs import InputItem
 
@@ -253,6 +252,8 @@ def _core_record(solution: Solution, syntax: str) -> list[dict[str, Any]] | None
     first and last; null when not known), the witness of the other members that shows it
     needed (null if not shown), and with --fine-core the conjunct with the subformulas that do
     not matter weakened to constants (else null)."""
+    from ltlwit.logic.syntax import print_answer
+
     core = solution.core
     if core is None:
         return None

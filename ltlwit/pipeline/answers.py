@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, ClassVar, Literal
 
-from ltlwit.logic.syntax import print_answer
 from ltlwit.logic.witness import Witness
 from ltlwit.pipeline.inputs import InputItem
 
@@ -113,6 +112,8 @@ def core_parts(solution: Solution, syntax: str = "spot") -> list[str]:
     written = _as_written(solution, syntax)
     if written is not None:
         return written
+    from ltlwit.logic.syntax import print_answer  # loads with the first answer (`--help` never does)
+
     return [print_answer(f, syntax) for f in solution.core.formulas]  # type: ignore[union-attr]
 
 
@@ -120,6 +121,7 @@ def core_text(solution: Solution, syntax: str = "spot") -> str:
     """A solution's core as one formula, the conjunction of its members (as weakened, for a
     fine core), flagged when not proven minimal."""
     from ltlwit.logic.formula import And
+    from ltlwit.logic.syntax import print_answer
 
     core = solution.core
     assert core is not None
