@@ -102,7 +102,7 @@ def _parse(spec: Spec, options: SolveOptions) -> ParsedSpec:
             written = parse(spec.formula, syntax)
             formula = as_checked(written, spec.holds, spec.substitute)
             warnings = spec.warnings + name_warnings(spec.formula, formula, syntax)
-            parts = _parts(spec, syntax) if spec.template is not None else _written(spec, syntax, formula)
+            parts = _parts(spec, syntax)
             trigger = _fret_trigger(spec, syntax) if spec.template is not None else firing(formula)
     except ValueError as exc:
         return ParsedSpec(spec, parse_error=exc)
@@ -152,11 +152,11 @@ def _parts(spec: Spec, syntax: str) -> Parts | None:
     )
 
 
-def _written(spec: Spec, syntax: str, formula: Formula) -> Parts | None:
+def written_parts(spec: Spec, syntax: str, formula: Formula) -> Parts | None:
     """A spec's atoms as written, where its formula repeats some (`H[0,100] p` is 101 copies of
     `p`, one written): vacuity's occurrences are the author's, each replaced in every copy.
     None where the formula repeats none (its occurrences are those written) or the text does
-    not read back so."""
+    not read back so. Asked for vacuity only (it reads the spec's text again)."""
     piece, written = _atoms_written(spec.formula, "__atom_")
     if not written or len(written) >= _atom_positions(formula):
         return None

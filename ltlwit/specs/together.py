@@ -33,7 +33,7 @@ from ltlwit.pipeline.inputs import InputItem
 from ltlwit.pipeline.options import SolveOptions
 from ltlwit.specs.decider import Decider
 from ltlwit.specs.files import SCENARIOS, Spec
-from ltlwit.specs.reading import ParsedSpec
+from ltlwit.specs.reading import ParsedSpec, written_parts
 from ltlwit.specs.run import CheckOptions, ConjunctionResult, SpecResult, vacuity_of
 from ltlwit.specs.subsets import conjoined, jointly, names
 from ltlwit.specs.vacuity import Vacuity
@@ -367,17 +367,23 @@ def _findings(
 def _vacuities(
     requirements: Requirements, decide: Decider, pool: Pool | None, where: str, base: Witness | None
 ) -> Iterator[Vacuity | Exception]:
-    """Each requirement's vacuity (or the exception checking it raised), by the workers with `pool`."""
+    """Each requirement's vacuity (or the exception checking it raised), by the workers with
+    `pool`: its occurrences those of its template's parts (a FRET requirement's), else those
+    written (`written_parts`)."""
     formulas = requirements.formulas
+    parts = [
+        made if made is not None else written_parts(spec, spec.syntax or requirements.solve.syntax, formula)
+        for made, spec, formula in zip(requirements.parts, requirements.specs, formulas)
+    ]
     if pool is not None:
         which = [InputItem("", where, k) for k in range(len(formulas))]
-        for found in pool.imap("findings", which, context=(formulas, requirements.parts, decide.options, base)):
+        for found in pool.imap("findings", which, context=(formulas, parts, decide.options, base)):
             yield from found
         return
     for k, spec in enumerate(requirements.specs):
         with stage.within(f"vacuity of {spec.label} ({k + 1} of {len(formulas)})"):
             try:
-                yield vacuity_of(formulas, k, decide, requirements.parts[k], base)
+                yield vacuity_of(formulas, k, decide, parts[k], base)
             except Exception as exc:  # noqa: BLE001 - one spec's bug must not cost the report
                 yield exc
 
