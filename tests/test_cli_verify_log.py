@@ -107,6 +107,20 @@ def test_a_name_no_column_has_is_told_once(tmp_path) -> None:
     assert result.stderr == f"ltlwit: {log}:1: no column sped (did you mean speed?)\n"
 
 
+def test_a_declared_name_no_column_has_is_told_too(tmp_path) -> None:
+    """`--var x:Real` gives x a sort, not a column: the log must still have it (an internal
+    'KeyError' once), and a declared enumeration's values are no columns."""
+    log = _log(tmp_path, "run.csv", b"(x,y\n1,2\n")
+    result = run(
+        "verify", "--log", log, "--var", "x:Real", "--var", "m:{a,b}", "O[<=3] (x = 0)", "G(m = a)", "G(y > 0)"
+    )
+    assert result.stdout == "ERROR O[<=3] (x = 0)\nERROR G(m = a)\nHOLDS G(y > 0)\n"
+    assert result.stderr.splitlines() == [
+        f"ltlwit: {log}:1: no column x (did you mean (x?)",
+        f"ltlwit: {log}:1: no column m (the columns: (x, y)",
+    ]
+
+
 def test_a_csv_error_is_a_line_of_the_log_and_the_other_inputs_go_on(tmp_path) -> None:
     big = "a" * 200_000  # over the csv module's field limit
     log = _log(tmp_path, "run.csv", f'x,note\n1,ok\n2,"{big}"\n'.encode())

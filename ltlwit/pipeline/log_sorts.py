@@ -199,10 +199,8 @@ def inferred_declarations(log: Log, formula: Formula, declared: Declarations | N
             if w not in seen
         ]
     values_of = {v for s in entries.values() for v in s.values}
-    problems += [
-        _no_column(log, n)
-        for n in dict.fromkeys([*props, *names])
-        if n not in columns and n not in given and n not in values_of
+    problems += [  # a declared name needs its column as much as one inferred
+        _no_column(log, n) for n in dict.fromkeys([*props, *names]) if n not in columns and n not in values_of
     ]
     return LogSorts(Declarations(tuple(entries.items())), tuple(problems), tuple(warnings))
 
