@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import BinaryIO, Iterator
 
 from ltlwit.logic.budget import HardLimit, deadline_scope
-from ltlwit.logic.formula import ATOM, And, Formula
+from ltlwit.logic.formula import ATOM, And, Formula, postorder
 from ltlwit.logic.polarity import Parts
 from ltlwit.logic.triggers import antecedents, firing
 from ltlwit.pipeline.inputs import STDIN_NAME
@@ -177,16 +177,8 @@ def _atom_positions(formula: Formula) -> int:
     """How many atoms the formula's tree has, each shared subformula counted once per place
     but visited once (`O[<=3]` nested 12 times is 4^12 leaves over 37 nodes)."""
     count: dict[Formula, int] = {}
-    stack: list[tuple[Formula, bool]] = [(formula, False)]
-    while stack:
-        node, ready = stack.pop()
-        if node in count:
-            continue
-        if ready or not node.children:
-            count[node] = int(node.op in ("ap", ATOM)) + sum(count[c] for c in node.children)
-        else:
-            stack.append((node, True))
-            stack.extend((c, False) for c in node.children if c not in count)
+    for node in postorder(formula):
+        count[node] = int(node.op in ("ap", ATOM)) + sum(count[c] for c in node.children)
     return count[formula]
 
 
