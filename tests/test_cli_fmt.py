@@ -94,3 +94,12 @@ def test_unprintable_and_unparsable_inputs_are_errors(tmp_path) -> None:
 
 def test_fmt_reads_piped_stdin() -> None:
     assert run("fmt", "--to", "polish", input="a & !b\n").stdout == "&a!b\n"
+
+
+def test_a_formula_too_large_to_print_is_an_error_of_its_line() -> None:
+    """`O[<=3]` stacked 14 times: 43 nodes, 805 million occurrences spelled out (no syntax
+    keeps the bounded past): a one-line error for that input, at once, and the next printed
+    (fmt wrote gigabytes, a hang to the fuzzer)."""
+    result = run("fmt", "-F", "-", input="O[<=3] " * 14 + "a\nF b\n")
+    assert result.exit_code == 2 and result.stdout == "ERROR\nFb\n"
+    assert "805,306,366 subformula occurrences" in result.stderr and "too large to print" in result.stderr

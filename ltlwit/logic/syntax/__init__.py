@@ -114,13 +114,25 @@ def parse_formula(text: str, syntax: str = "auto") -> Formula:
     return expanded(formula)
 
 
+#: The most subformula occurrences a printed formula may have: a bounded operator copies its
+#: operand at each instant it reads (`O[<=3]` stacked 14 times is 805 million occurrences of
+#: 43 nodes), and no syntax has them to spell it shorter; 10 million print in about 10 s.
+PRINT_MOST = 10_000_000
+
+
 def print_formula(formula: Formula, syntax: str = "spot") -> str:
     """Render a formula; `polish` raises ValueError for names it cannot spell (multi-letter)
-    and for past operators and the weak next `wX`."""
+    and for past operators and the weak next `wX`; every syntax for a formula of more than
+    `PRINT_MOST` occurrences."""
     try:
         printer = _PRINTERS[syntax]
     except KeyError:
         raise ValueError(f"unknown output syntax {syntax!r}; expected one of {', '.join(OUTPUT_SYNTAXES)}") from None
+    if formula.size > PRINT_MOST:
+        raise ValueError(
+            f"spelled out, it has {formula.size:,} subformula occurrences (its bounded operators copy their "
+            f"operands at every instant they read), over {PRINT_MOST:,}: too large to print"
+        )
     if formula.data and syntax not in ("spot", "infix"):
         raise ValueError(
             f"{_NAMES[syntax]} has no data atoms (comparisons such as x > 1, terms, functions); --to infix carries them"
