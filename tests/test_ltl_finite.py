@@ -285,3 +285,17 @@ def test_a_long_finite_model_costs_its_steps_not_a_loop_per_bound() -> None:
     assert trace is not None and len(trace.prefix) == n
     assert holds(f, trace)
     assert clauses <= (n + 1) * per_step * 1.1, (clauses, per_step)
+
+
+def test_the_rewrite_for_finite_traces_holds_the_deadline() -> None:
+    """The alive-guarded rewrite visits every node before the search has its limit: a
+    formula of 15,000 stacked `O[<=3]` (13,000 nodes) took a second past `--timeout 2` there;
+    with the deadline already passed it is Unknown, saying where."""
+    from ltlwit.logic.budget import Budget
+    from ltlwit.logic.ltl import solve as solve_ltl
+    from ltlwit.logic.result import Unknown
+    from ltlwit.logic.syntax import parse_formula as parse
+
+    f = parse("O[<=3] " * 5000 + "a")
+    answer = solve_ltl(f, Budget(seconds=0.0), semantics="finite")
+    assert isinstance(answer, Unknown) and answer.reason == "time budget exhausted while rewriting for finite traces"

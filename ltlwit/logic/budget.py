@@ -19,9 +19,9 @@ from __future__ import annotations
 import os
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, TypeVar
+from typing import Callable, ContextManager, Iterable, Iterator, TypeVar
 
 #: Work units (term pairs, BFS states, ...) between two clock reads in the long loops.
 CHECK_EVERY = 256
@@ -232,6 +232,16 @@ def deadline_scope(deadline: float | None, memory: int | None = None, doing: str
         yield
     finally:
         _scope.limits = outer
+
+
+def before_the_search(budget: Budget | None, doing: str) -> ContextManager[None]:
+    """`budget`'s deadline and memory ceiling (a `deadline_scope`, which `check_deadline`
+    reads) for work before a search has its `Limit`: `doing` names it in the message."""
+    if budget is None or budget.seconds is None and budget.memory is None:
+        return nullcontext()
+    start = budget.start if budget.start is not None else time.perf_counter()
+    deadline = start + budget.seconds if budget.seconds is not None else None
+    return deadline_scope(deadline, budget.memory, doing)
 
 
 def check_deadline() -> None:

@@ -23,6 +23,8 @@ import zlib
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
+from ltlwit.logic.budget import check_deadline
+
 #: Operator spellings used as `Formula.op`. Constants are "1" and "0"; an AP has op "ap"; a
 #: first-order atom over data (`x + 1 > y`) has op "atom" and its `Term` as `name`
 #: (`ltlwit.logic.theory`): a leaf to every layer but the theory's.
@@ -344,6 +346,8 @@ def transform(
         node, ready = stack.pop()
         if node in done:
             continue
+        if len(done) % TICK == TICK - 1:  # a rewrite of 100,000s of nodes before a search has its limit
+            check_deadline()  # the enclosing deadline_scope's, if any
         if skip is not None and skip(node):
             done[node] = node
         elif ready or not node.children:

@@ -22,13 +22,12 @@ condition of the same engine), `spot` (optional backend).
 
 from __future__ import annotations
 
-import time
 from collections import OrderedDict
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, ContextManager
 
 from ltlwit.logic import SEMANTICS
-from ltlwit.logic.budget import Budget, HardLimit, deadline_scope
+from ltlwit.logic.budget import Budget, HardLimit, before_the_search
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.ltl import check as _check
 from ltlwit.logic.ltl import finite as _finite_mod
@@ -192,11 +191,7 @@ def _checked_abstraction(formula: Formula, declarations: Declarations | None, fi
 def _before_the_search(budget: Budget | None) -> ContextManager[None]:
     """`budget`'s deadline and memory ceiling for the work before the search has its `Limit`
     (`check_deadline` reads them): inferring the sorts reads every atom and term."""
-    if budget is None or budget.seconds is None and budget.memory is None:
-        return nullcontext()
-    start = budget.start if budget.start is not None else time.perf_counter()
-    deadline = start + budget.seconds if budget.seconds is not None else None
-    return deadline_scope(deadline, budget.memory, "inferring the sorts")
+    return before_the_search(budget, "inferring the sorts")
 
 
 def _finite(semantics: str) -> bool:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from ltlwit.logic import stage
 from ltlwit.logic.assignment import cube
-from ltlwit.logic.budget import Budget, Limit, OutOfBudget, check_deadline, paced
+from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget, before_the_search, check_deadline, paced
 from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, And, Formula, Not, Or, ap, conjuncts, transform
 from ltlwit.logic.result import Result, Sat, Unknown
 from ltlwit.logic.trace import Trace
@@ -167,7 +167,11 @@ def solve(formula: Formula, budget: Budget | None = None) -> Result:
     alive-guarded formula (module docstring)."""
     from ltlwit.logic.ltl.solver import solve_builtin
 
-    infinite, alive = guarded(formula)
+    try:  # a rewrite of every node: under the deadline before the search has its own
+        with before_the_search(budget, "rewriting for finite traces"):
+            infinite, alive = guarded(formula)
+    except HardLimit as exc:
+        return Unknown(str(exc))
     result = solve_builtin(infinite, budget, end=alive.name)
     if not isinstance(result, Sat):
         return result

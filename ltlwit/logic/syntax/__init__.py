@@ -129,8 +129,10 @@ def print_formula(formula: Formula, syntax: str = "spot") -> str:
     except KeyError:
         raise ValueError(f"unknown output syntax {syntax!r}; expected one of {', '.join(OUTPUT_SYNTAXES)}") from None
     if formula.size > PRINT_MOST:
+        size = formula.size
+        count = f"{size:,}" if size < 10**15 else f"about 10^{int(size.bit_length() * 0.30103)}"
         raise ValueError(
-            f"spelled out, it has {formula.size:,} subformula occurrences (its bounded operators copy their "
+            f"spelled out, it has {count} subformula occurrences (its bounded operators copy their "
             f"operands at every instant they read), over {PRINT_MOST:,}: too large to print"
         )
     if formula.data and syntax not in ("spot", "infix"):

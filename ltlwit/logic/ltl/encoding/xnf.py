@@ -415,7 +415,8 @@ class Xnf:
             if g in seen:
                 continue
             seen.add(g)
-            if not len(seen) & 4095 and self.tick is not None:  # a state of 100,000s of obligations
+            self.visited += 1  # counted over every call: a state's 1,860 obligations, each a
+            if self.tick is not None and self.visited % TICK == 0:  # walk of a thousand nodes
                 self.tick()
             if not g.temporal:
                 aps.update(self.ap(n) for n in g.aps())
