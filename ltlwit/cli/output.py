@@ -243,7 +243,7 @@ def solve_record(solution: Solution, syntax: str = "spot") -> dict[str, Any]:
 
 
 def _has_data(witness: Any) -> bool:
-    return not isinstance(witness, Assignment) and any(step.data for step in witness.steps)
+    return not isinstance(witness, Assignment) and witness.data
 
 
 def _core_record(solution: Solution, syntax: str) -> list[dict[str, Any]] | None:

@@ -27,7 +27,7 @@ def witness_table(witness: object, indent: str = "    ") -> list[str] | None:
     """The lines that show `witness` as a table, each starting with `indent`; None when it is
     not a trace with values, fits on a line of `WIDE` characters, is about one variable, or has
     a step that is not values alone (a symbolic step such as `a | b`)."""
-    if not isinstance(witness, Trace) or not any(step.data for step in witness.steps):
+    if not isinstance(witness, Trace) or not witness.data:
         return None
     if len(witness.to_str("spot")) <= WIDE:
         return None

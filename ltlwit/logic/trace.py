@@ -33,6 +33,11 @@ class Trace:
         return not self.cycle
 
     @property
+    def data(self) -> bool:
+        """Whether a step gives values (`x = 3`): only the exact evaluator and infix read it."""
+        return any(step.data for step in self.steps)
+
+    @property
     def steps(self) -> tuple[Formula, ...]:
         return self.prefix + self.cycle
 

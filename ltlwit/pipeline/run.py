@@ -490,7 +490,7 @@ class Pipeline:
         written like every witness printed; other witnesses as they are."""
         from ltlwit.logic.witness import concrete, holds
 
-        if not isinstance(witness, Trace) or witness.finite or any(step.data for step in witness.steps):
+        if not isinstance(witness, Trace) or witness.finite or witness.data:
             return witness
         word = concrete(witness, p.formula.aps())
         if not holds(p.formula, word, semantics=p.semantics):

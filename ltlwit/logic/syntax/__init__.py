@@ -204,7 +204,7 @@ def print_trace(trace: Trace, syntax: str = "spot") -> str:
     """A lasso trace in any output syntax (see `Trace.to_str`); each reads back with
     `parse_trace(text, "auto")`. A trace with values (`x = 3`) is written in infix whatever the
     syntax: the others have no data atoms."""
-    if syntax == "spot" or any(step.data for step in trace.steps):
+    if syntax == "spot" or trace.data:
         return print_trace_spot(trace, print_spot)
     if syntax == "lbt":
         return print_trace_spot(trace, print_lbt)

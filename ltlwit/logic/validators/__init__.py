@@ -153,8 +153,9 @@ def second_opinion(
     others = [name for name in names if name != "builtin"]
     if not others:
         return None, ()
-    values = isinstance(witness, Trace) and any(step.data for step in witness.steps)
-    if formula.data or values:  # comparisons over values: only the builtin checker's exact evaluator reads them
+    if (
+        formula.data or isinstance(witness, Trace) and witness.data
+    ):  # comparisons over values: only the builtin checker's exact evaluator reads them
         return None, tuple(
             f"the {name} validator cannot judge data atoms or values (comparisons over values): the builtin "
             "checker, which evaluates them exactly, judged this witness alone"
