@@ -28,15 +28,7 @@ def polarities(formula: Formula) -> list[Polarity]:
     while stack:
         node, polarity = stack.pop()
         out.append(polarity)
-        kids = node.children
-        if node.op == "!":
-            stack.append((kids[0], -polarity))
-        elif node.op in ("<->", "xor"):
-            stack.extend(((kids[1], 0), (kids[0], 0)))
-        elif node.op == "->":
-            stack.extend(((kids[1], polarity), (kids[0], -polarity)))
-        else:
-            stack.extend((k, polarity) for k in reversed(kids))
+        stack.extend(reversed(_children_polarities(node, polarity)))
     return out
 
 
@@ -52,19 +44,22 @@ def reached_polarities(formula: Formula, name: str) -> set[Polarity]:
         if (node, polarity) in seen:
             continue
         seen.add((node, polarity))
-        kids = node.children
-        if node.op == "ap":
-            if node.name == name:
-                found.add(polarity)
-        elif node.op == "!":
-            stack.append((kids[0], -polarity))
-        elif node.op in ("<->", "xor"):
-            stack.extend(((kids[0], 0), (kids[1], 0)))
-        elif node.op == "->":
-            stack.extend(((kids[0], -polarity), (kids[1], polarity)))
-        else:
-            stack.extend((k, polarity) for k in kids)
+        if node.op == "ap" and node.name == name:
+            found.add(polarity)
+        stack.extend(_children_polarities(node, polarity))
     return found
+
+
+def _children_polarities(node: Formula, polarity: Polarity) -> list[tuple[Formula, Polarity]]:
+    """`node`'s children, in order, each with its polarity when `node` has `polarity`."""
+    kids = node.children
+    if node.op == "!":
+        return [(kids[0], -polarity)]
+    if node.op in ("<->", "xor"):
+        return [(kids[0], 0), (kids[1], 0)]
+    if node.op == "->":
+        return [(kids[0], -polarity), (kids[1], polarity)]
+    return [(k, polarity) for k in kids]
 
 
 def weakening(polarity: Polarity) -> Formula | None:

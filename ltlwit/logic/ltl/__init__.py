@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from contextlib import nullcontext
-from typing import TYPE_CHECKING, ContextManager
+from typing import TYPE_CHECKING
 
 from ltlwit.logic import SEMANTICS
 from ltlwit.logic.budget import Budget, HardLimit, before_the_search
@@ -60,7 +60,7 @@ def solve(
     `declarations` or inferred (SortError, a ValueError, where they clash or are unknown)."""
     finite = _finite(semantics)
     try:
-        with _before_the_search(budget) if formula.data else nullcontext():
+        with before_the_search(budget, "inferring the sorts") if formula.data else nullcontext():
             formula = as_declared(formula, declarations)
     except HardLimit as exc:
         return Unknown(str(exc))
@@ -70,7 +70,7 @@ def solve(
         from ltlwit.logic.ltl import data
 
         try:
-            with _before_the_search(budget):
+            with before_the_search(budget, "inferring the sorts"):
                 abstracted = abstraction(formula, declarations, finite)
         except HardLimit as exc:  # sorts inferred over a line of 100,000s of terms
             return Unknown(str(exc))
@@ -103,7 +103,7 @@ def holds(formula: Formula, trace: Trace, engine: str = "auto", declarations: De
             raise ValueError("the spot engine has no data atoms; the built-in engine (--engine builtin) checks them")
         return _check.holds_data(_checked_abstraction(formula, declarations, trace.finite), trace)
     formula = as_declared(formula, declarations)
-    if any(step.data for step in trace.steps):  # a trace of a formula over data, read for its propositions
+    if trace.data:  # a trace of a formula over data, read for its propositions
         trace = _propositions(trace)
     if _backend(engine) == "spot":
         from ltlwit.logic.ltl import spot
@@ -186,12 +186,6 @@ def _checked_abstraction(formula: Formula, declarations: Declarations | None, fi
     else:
         _ABSTRACTIONS.move_to_end(key)
     return found
-
-
-def _before_the_search(budget: Budget | None) -> ContextManager[None]:
-    """`budget`'s deadline and memory ceiling for the work before the search has its `Limit`
-    (`check_deadline` reads them): inferring the sorts reads every atom and term."""
-    return before_the_search(budget, "inferring the sorts")
 
 
 def _finite(semantics: str) -> bool:
