@@ -6,6 +6,7 @@ failure minimised to a reproducer.
     python bench/fuzz.py --show 17 --count 20000                          # case 17's command and files
     python bench/fuzz.py --cases 17,40 --count 20000 --out /tmp/again     # cases 17 and 40 alone
     python bench/fuzz.py --tree ../other --count 20000 --out /tmp/other   # another checkout
+    python bench/fuzz.py --count 100000 --part 2/4 --out /tmp/p2          # a quarter of one run
 
 What runs (bench/fuzz_cases.py; `--count` inputs split among the kinds by `--mix`):
   lines  formula lines in batches of `--batch` (400) to one process, as `ltlwit solve -F`, `fmt -F`
@@ -129,6 +130,8 @@ def campaign(args: argparse.Namespace, s: Settings, log=print) -> tuple[list[Fin
     """Run every case of the plan: the findings (one per class, signature and shape, with how
     often each was met) and the counts."""
     cases = plan(args.count, parse_mix(args.mix), args.batch, args.api_batch)
+    k, n = args.part
+    run = args.cases if args.cases is not None else range(k - 1, len(cases), n)
     counts: dict[str, Counter] = defaultdict(Counter)
     inputs: Counter = Counter()
     seconds: Counter = Counter()
@@ -167,16 +170,17 @@ def campaign(args: argparse.Namespace, s: Settings, log=print) -> tuple[list[Fin
                 progress[1] = time.perf_counter()
                 rate = sum(inputs.values()) / (progress[1] - start)
                 log(
-                    f"[{progress[0]}/{len(cases)} cases, {sum(inputs.values())} inputs, {rate:.0f}/s, {len(findings)} findings]"
+                    f"[{progress[0]}/{len(run)} cases, {sum(inputs.values())} inputs, {rate:.0f}/s, {len(findings)} findings]"
                 )
 
     with ThreadPoolExecutor(args.jobs) as pool:
-        list(pool.map(work, args.cases if args.cases is not None else range(len(cases))))
+        list(pool.map(work, run))
     wall = time.perf_counter() - start
     stats = {
         "seed": args.seed,
         "count": args.count,
-        "cases": len(args.cases) if args.cases is not None else len(cases),
+        "part": "{}/{}".format(*args.part),
+        "cases": len(run),
         "inputs": dict(inputs),
         "process_s": {kind: round(x, 1) for kind, x in seconds.items()},
         "classes": {kind: dict(c) for kind, c in counts.items()},
@@ -428,12 +432,26 @@ def parser() -> argparse.ArgumentParser:
         "--show", type=int, metavar="CASE", help="print case CASE's reproducer (of this seed and count) and exit"
     )
     p.add_argument(
+        "--part",
+        type=_part,
+        default=(1, 1),
+        metavar="K/N",
+        help="run every N-th case of the plan from the K-th (1/2 and 2/2 on two machines or days: one run)",
+    )
+    p.add_argument(
         "--cases",
         type=lambda text: [int(n) for n in text.split(",")],
         metavar="N,M,...",
         help="run only these cases of the plan (of this seed and count): to confirm and minimise them again",
     )
     return p
+
+
+def _part(text: str) -> tuple[int, int]:
+    k, _, n = text.partition("/")
+    if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+        raise argparse.ArgumentTypeError(f"{text!r} is not K/N with 1 <= K <= N")
+    return int(k), int(n)
 
 
 def main(argv_: list[str] | None = None) -> int:
