@@ -340,19 +340,21 @@ def late_answer(case: Case, run: Run, s: Settings) -> tuple[int, float] | None:
 # -- counting answers -------------------------------------------------------------------------
 
 
-def reader_items(data: bytes) -> list[bool]:
+def reader_items(data: bytes, sniffed: bool = True) -> list[bool]:
     """The inputs ltlwit's line reader makes of a file (pipeline/inputs.py), each True where
-    text output prints a line for it (False: a whole-file error, reported on stderr alone)."""
-    if b"\0" in data[:BINARY_SNIFF]:
+    text output prints a line for it (False: a whole-file error, reported on stderr alone).
+    `sniffed` False: as read when the sniff for NUL bytes missed them (a pipe's first read
+    may hold less than `BINARY_SNIFF` bytes)."""
+    if sniffed and b"\0" in data[:BINARY_SNIFF]:
         return [False]
-    return [True] * len(answering_lines(data))
+    return [True] * len(answering_lines(data, sniffed))
 
 
-def answering_lines(data: bytes) -> list[int]:
+def answering_lines(data: bytes, sniffed: bool = True) -> list[int]:
     """The 0-based lines of a file that get an answer, in order (to point at the input behind
     the k-th answer): blank lines and comments (`#`, nuXmv's `--`) skipped, a line that is not
     UTF-8 answered with its error, a NUL byte's line answered and the rest of the file not."""
-    if b"\0" in data[:BINARY_SNIFF]:
+    if sniffed and b"\0" in data[:BINARY_SNIFF]:
         return []
     rows = data.split(b"\n")
     if rows and rows[-1] == b"":
@@ -409,18 +411,24 @@ def expected_answers(case: Case) -> tuple[str, int, int] | None:
         items = [True] if len(positional) == 2 else []
     else:
         items = [True] * len(positional)
+    variants = [items]  # the inputs as read, each way a pipe's first read may be sniffed
     for source in sources:
         data = case.stdin if source == "-" else case.files.get(source[1:-1])
         if data is None:
             return None
-        items += reader_items(data)
-    if "--shard" in options:
-        k, n = (int(x) for x in options["--shard"].split("/"))
-        items = items[k::n]
-    count = sum(items) if fmt == "text" else len(items)
+        ways = [reader_items(data)]
+        if source == "-" and b"\0" in data[:BINARY_SNIFF]:
+            ways.append(reader_items(data, sniffed=False))
+        variants = [v + w for v in variants for w in ways]
+    counts = []
+    for items in variants:
+        if "--shard" in options:
+            k, n = (int(x) for x in options["--shard"].split("/"))
+            items = items[k::n]
+        counts.append(sum(items) if fmt == "text" else len(items))
     if "--all" in options:
-        return fmt, count, count * int(options.get("--top", "3"))
-    return fmt, count, count
+        return fmt, min(counts), max(counts) * int(options.get("--top", "3"))
+    return fmt, min(counts), max(counts)
 
 
 def printed_answers(fmt: str, stdout: bytes) -> int:

@@ -52,6 +52,18 @@ def test_binary_stream_is_one_error() -> None:
     assert items(b"a\n\x00\x01\x02\nb\n") == [("", 0, "binary data (NUL bytes), not a formula file; skipped")]
 
 
+def test_a_file_is_sniffed_for_nul_bytes_in_its_first_8_kib(tmp_path) -> None:
+    """As a pipe's first read may be; a file opened with the file system's 4 KiB buffer let a
+    NUL byte at 5,000 through to its line, which then skipped the rest of the file."""
+    from ltlwit.pipeline.inputs import read_lines
+
+    path = tmp_path / "late-nul.txt"
+    path.write_bytes(b"a\n" * 2500 + b"b\x00\n" + b"c\n" * 10)
+    assert [(i.text, i.line, i.error) for i in read_lines(str(path))] == [
+        ("", 0, "binary data (NUL bytes), not a formula file; skipped")
+    ]
+
+
 def test_where() -> None:
     assert InputItem("a", "f.txt", 3).where == "f.txt:3"
     assert InputItem("", "f.txt", 0, error="x").where == "f.txt"

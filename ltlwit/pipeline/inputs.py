@@ -11,6 +11,8 @@ so the caller reports it, sets exit status 2, and goes on with the other inputs.
 
 from __future__ import annotations
 
+import io
+
 import os
 import re
 import time
@@ -201,7 +203,9 @@ def read_lines(path: str, stdin: BinaryIO | None = None, stdin_name: str = STDIN
 
 def _from_file(path: str, read: Callable[[BinaryIO], Iterator[InputItem]]) -> Iterator[InputItem]:
     try:
-        stream = open(path, "rb")  # noqa: SIM115 - closed below, after streaming
+        # a buffer that holds the whole sniff (`_looks_binary`): open's default is the file
+        # system's block, 4,096 bytes here, and a NUL byte past it was found a line later
+        stream = open(path, "rb", buffering=max(_BINARY_SNIFF, io.DEFAULT_BUFFER_SIZE))  # noqa: SIM115 - closed below
     except OSError as exc:
         yield InputItem("", path, 0, error=f"cannot open: {_os_reason(exc)}")
         return
@@ -297,7 +301,8 @@ def _lines(stream: BinaryIO, name: str, memory: int | None = None) -> Iterator[I
 
 
 def _looks_binary(stream: BinaryIO) -> bool:
-    """NUL bytes near the start, as grep and git decide it; buffered streams only (peek)."""
+    """NUL bytes near the start, as grep and git decide it: in a file's first `_BINARY_SNIFF`
+    bytes, in what a pipe's first read holds; buffered streams only (peek)."""
     peek = getattr(stream, "peek", None)
     if peek is None:
         return False
