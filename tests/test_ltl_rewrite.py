@@ -112,3 +112,35 @@ def test_deep_formulas_are_fine() -> None:
         f = unop("X", f)
     g = simplify(Formula("!", (f,)))
     assert g.size == f.size + 1
+
+
+def test_a_chain_that_repeats_its_links_is_flattened_once() -> None:
+    """`f | f` twenty times over is a DAG of 21 nodes but a tree of a million operands: the
+    chain's operands are its distinct ones, each link walked once."""
+    from ltlwit.logic.formula import Or
+    from ltlwit.logic.ltl.encoding.rewrite import _dependencies
+
+    f = Or(ap("a"), ap("b"))
+    for _ in range(20):
+        f = Or(f, f)
+    assert _dependencies(f, False) == [(ap("a"), False), (ap("b"), False)]
+    assert print_formula(simplify(f)) == "a | b"
+
+
+def test_the_deadline_is_read_as_often_as_operands_are_built() -> None:
+    """300 stacked `O[<=3]` over data's guards make a few hundred n-ary nodes of hundreds of
+    operands each; read every 1,024 nodes, the deadline went unread for seconds (2,638 of them
+    ran 60 s past a 2 s --timeout)."""
+    from ltlwit.logic.budget import Budget, Limit
+    from ltlwit.logic.ltl.encoding import rewrite
+
+    class Counting(Limit):
+        reads = 0
+
+        def check_time(self) -> None:
+            Counting.reads += 1
+
+    formula = parse_formula("O[<=3] " * 300 + "(a | X b) M Y c")
+    rewrite.clear_memo()
+    simplify(formula, Counting(Budget(seconds=60)))
+    assert Counting.reads >= 20
