@@ -9,6 +9,7 @@ import time
 
 import data_reference as ref
 import numpy as np
+import pytest
 from cli_support import json_lines, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -298,3 +299,26 @@ def test_a_formula_without_data_reads_the_propositions_of_a_data_trace() -> None
     witness = "p & x = 1; !p & x = 2"
     assert ltlwit.verify("p & X !p", witness, semantics="finite")
     assert not ltlwit.verify("G p", witness, semantics="finite")
+
+
+def test_a_formula_that_only_looks_back_is_lengthened_by_a_lasso_of_it() -> None:
+    """A model of 5 instants for p alternating from true: its one-instant model repeated
+    breaks it, and a search for exactly 5 instants is what runs out of time beside FRET's
+    non-linear requirements; a lasso of it is found at once, and its prefix is a model."""
+    from ltlwit.logic.trace import Trace
+    from ltlwit.specs.subsets import _as_long, looks_back
+
+    alternating = parse_formula("G((!Y 1 -> p) & (Y p -> !p) & (Y !p -> p))")
+    assert looks_back(alternating)
+    decide = _Counted(SolveOptions(semantics="finite"))
+    got = _as_long(alternating, Trace(tuple(parse_formula("q") for _ in range(5)), ()), decide)
+    assert got is not None and got.finite and len(got.steps) == 5
+    assert ltlwit.verify(alternating.to_str(), got, semantics="finite")
+    assert decide.asked == []  # the lasso's, not a finite search of that length
+
+
+@pytest.mark.parametrize("text", ["G(p -> X q)", "G(p) & F q", "G(x < next(x))", "H p"])
+def test_what_looks_ahead_or_is_not_everywhere_is_not_lengthened_by_a_lasso(text: str) -> None:
+    from ltlwit.specs.subsets import looks_back
+
+    assert not looks_back(parse_formula(text))

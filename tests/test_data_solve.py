@@ -345,3 +345,68 @@ def test_values_that_never_repeat_have_no_lasso_and_say_so_at_once() -> None:
     assert bounded.status == "unsat"
     stays = ltlwit.solve("x = 0 & G(next(x) >= x)", domain="Int", model="none", timeout=30)
     assert stays.status == "sat"
+
+
+# -- atoms that constrain nothing together: the abstraction is exact --------------------------
+
+
+def _random_ltl(rng, size: int) -> str:
+    """A random LTL formula over p, q, r (future and past operators), in Spot's syntax."""
+    if size <= 1:
+        return rng.choice(["p", "q", "r", "!p", "1"])
+    if rng.random() < 0.4:
+        return f"{rng.choice(['X', 'F', 'G', 'Y', 'O', 'H', '!'])}({_random_ltl(rng, size - 1)})"
+    left = rng.randint(1, size - 2) if size > 2 else 1
+    op = rng.choice(["&", "|", "U", "R", "S", "->"])
+    return f"({_random_ltl(rng, left)}) {op} ({_random_ltl(rng, size - 1 - left)})"
+
+
+@pytest.mark.parametrize("semantics", ["finite", "infinite"])
+def test_independent_atoms_have_their_abstraction_s_verdict(semantics: str) -> None:
+    """Atoms over variables of their own, each true for some values and false for others: a
+    formula over them is satisfiable exactly when its propositional skeleton is (`data.exact`),
+    and its witness holds with values."""
+    import random
+
+    from ltlwit.logic.ltl import data
+
+    rng = random.Random(7)
+    decl = INTS.declare("m", parse_sort("{on, off}"))
+    atoms = {"p": "(x > 1)", "q": "(y <= -2)", "r": "(m = on)"}
+    for _ in range(60):
+        plain = _random_ltl(rng, rng.randint(2, 9))
+        text = "".join(atoms.get(ch, ch) for ch in plain)
+        formula = parse_formula(text)
+        assert data.exact(ltl.abstraction(ltl.as_declared(formula, decl), decl, semantics == "finite")), text
+        expected = ltl.solve(parse_formula(plain), ltl.Budget(seconds=20), semantics=semantics)
+        got = solve(text, decl, semantics)
+        assert type(got) is type(expected), (text, got, expected)
+        if isinstance(got, Sat):
+            assert ltl.holds(formula, got.witness, declarations=decl)
+
+
+@pytest.mark.parametrize(
+    "text, exact",
+    [
+        ("F(x > 1) & G(y < 0)", True),
+        ("G(x > 1) & F(x < 0)", False),  # x in two atoms: they constrain each other
+        ("G(x > 1) & F(next(y) < 0)", False),  # a shift reads another instant
+        ("G(f(x) > 1)", False),  # an uninterpreted function is rigid
+        ("G(x + y > 1) & F(z > 2)", True),
+        ("F(x < x)", False),  # never true: its proposition must be false
+    ],
+)
+def test_which_abstractions_are_exact(text: str, exact: bool) -> None:
+    from ltlwit.logic.ltl import data
+
+    formula = parse_formula(text)
+    assert data.exact(ltl.abstraction(formula, INTS, True)) is exact
+
+
+def test_a_persisted_condition_gets_its_long_witness_from_the_engine() -> None:
+    """FRET's `persisted(100, x > 50.0)` violated needs 101 instants: the exact abstraction's
+    witness, given values and checked."""
+    text = "!G(H(!(H[0,100](x > 50.0) & H[0,99](Y 1))))"
+    result = solve(text, REALS)
+    assert isinstance(result, Sat) and len(result.witness.steps) == 101
+    assert ltl.holds(parse_formula(text), result.witness, declarations=REALS)

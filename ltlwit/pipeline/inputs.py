@@ -12,7 +12,6 @@ so the caller reports it, sets exit status 2, and goes on with the other inputs.
 from __future__ import annotations
 
 import io
-
 import os
 import re
 import time

@@ -37,6 +37,8 @@ class Decider:
         self._found: list[Witness] = []
         #: A bound of this view's questions' own (`bounded`), not the run's `--budget`.
         self._bound: float | None = None
+        #: The same questions on infinite traces (`on_lassos`), once asked: shared by the views.
+        self._lassos: list[Decider] = []
 
     def bounded(self, deadline: float | None) -> "Decider":
         """This decider (its answers and witnesses shared) with every question ending by
@@ -44,8 +46,19 @@ class Decider:
         if deadline is None:
             return self
         view = Decider(self.options)
-        view._cache, view._found, view._bound = self._cache, self._found, deadline
+        view._cache, view._found, view._bound, view._lassos = self._cache, self._found, deadline, self._lassos
         return view
+
+    def on_lassos(self) -> "Decider":
+        """This decider for the same questions on infinite traces (its bound kept): a lasso of
+        a formula that only looks back (`G` of a past formula, as FRET writes requirements)
+        gives it a finite model of every length, its prefixes; a finite model can only be
+        lengthened by another search."""
+        if self.options.semantics == "infinite":
+            return self
+        if not self._lassos:
+            self._lassos.append(Decider(replace(self.options, semantics="infinite")))
+        return self._lassos[0].bounded(self._bound)
 
     @property
     def assume(self) -> Formula | None:

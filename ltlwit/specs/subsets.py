@@ -17,11 +17,13 @@ from __future__ import annotations
 from math import lcm
 from typing import Protocol
 
-from ltlwit.logic.formula import TRUE, And, Formula, Not, conjuncts
+from ltlwit.logic.formula import ATOM, PAST, TEMPORAL, TRUE, And, Formula, Not, conjuncts, postorder
 from ltlwit.logic.result import Result, Sat, Unsat
 from ltlwit.logic.trace import Trace
 from ltlwit.logic.witness import Witness
 
+#: The operators that look ahead.
+FUTURE = TEMPORAL - PAST
 #: The longest cycle a completed lasso may have (the two cycles' least common multiple).
 LONGEST_CYCLE = 64
 
@@ -33,6 +35,8 @@ class Decide(Protocol):
     def __call__(self, formula: Formula) -> Result: ...
 
     def satisfies(self, formula: Formula, witness: Witness) -> bool: ...
+
+    def on_lassos(self) -> "Decide": ...
 
 
 def names(formula: Formula) -> frozenset[str]:
@@ -101,8 +105,8 @@ def jointly(specs: list[Formula], decide: Decide) -> tuple[Result, list[int]]:
         mine = frozenset().union(*(used[i] for i in group))
         attempt = combined(full, found[k], mine)
         if attempt is not None and not all(decide.satisfies(specs[i], attempt) for i in group):
-            again = decide(And(*(specs[i] for i in group), *_shape(full)))
-            attempt = combined(full, again.witness, mine) if isinstance(again, Sat) else None
+            again = _as_long(And(*(specs[i] for i in group)), full, decide)
+            attempt = combined(full, again, mine) if again is not None else None
         full = attempt
     if full is not None and decide.satisfies(whole, full):
         return Sat(full), everything
@@ -132,15 +136,19 @@ def _completed(
     full = combined(witness, base, take)
     if full is None:
         return None, set(outside)
-    broken = {i for i in outside if not decide.satisfies(specs[i], full)}
+    # A spec outside that shares no name with the inside reads `base` alone, the same word
+    # where the shapes agree: it holds there, as on `base` (the final check judges it again).
+    same = not witness.finite or len(witness.steps) == len(base.steps)
+    suspects = [i for i in outside if not same or used[i] & inside]
+    broken = {i for i in suspects if not decide.satisfies(specs[i], full)}
     if any(used[i] & inside for i in broken):
         return None, {i for i in broken if used[i] & inside}
     for group in _groups([i for i in outside if i not in broken], broken, used):
         names_ = frozenset().union(*(used[i] for i in group))
         if names_ & inside:
             return None, set(group)
-        again = decide(And(*(specs[i] for i in group), *_shape(witness)))
-        full = combined(full, again.witness, names_) if isinstance(again, Sat) else None
+        again = _as_long(And(*(specs[i] for i in group)), witness, decide)
+        full = combined(full, again, names_) if again is not None else None
         if full is None:
             return None, set(group)
     if all(decide.satisfies(s, full) for s in specs) and decide.satisfies(claim, full):
@@ -168,6 +176,33 @@ def _groups(others: list[int], broken: set[int], used: list[frozenset[str]]) -> 
         free -= group
         groups.append(sorted(group))
     return groups
+
+
+def _as_long(formula: Formula, witness: Trace, decide: Decide) -> Trace | None:
+    """A trace of `formula` of `witness`'s shape (`_shape`), to be checked: for a finite
+    `witness` and a formula that only looks back (`looks_back`), the prefix of a lasso of it
+    where one exists (the search for a lasso is short where one of exactly 101 instants,
+    FRET's `persisted(100, p)` beside non-linear arithmetic, runs out of time), else a trace
+    asked for that shape."""
+    if witness.finite and looks_back(formula):
+        lasso = decide.on_lassos()(formula)
+        if isinstance(lasso, Sat) and isinstance(lasso.witness, Trace) and not lasso.witness.finite:
+            return Trace(tuple(_at(lasso.witness, i) for i in range(len(witness.steps))), ())
+    again = decide(And(formula, *_shape(witness)))
+    return again.witness if isinstance(again, Sat) and isinstance(again.witness, Trace) else None
+
+
+def looks_back(formula: Formula) -> bool:
+    """Whether each conjunct of `formula` is `G` of a formula of the past and present alone:
+    then every prefix of a model, and of a lasso, is a model on finite traces."""
+    return all(
+        c.op == "G"
+        and not any(
+            n.op in FUTURE or n.op == ATOM and any(t.op in ("next", "wnext") for t in n.name.walk())  # type: ignore[union-attr]
+            for n in postorder(c.children[0])
+        )
+        for c in conjuncts(formula)
+    )
 
 
 def _shape(witness: Trace) -> list[Formula]:

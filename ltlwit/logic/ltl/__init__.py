@@ -202,6 +202,7 @@ def clear_caches() -> None:
     rewrite.clear_memo()
     for table in (_check._LABELS, _check._EVALUATORS, _check._TRANSLATORS, _ABSTRACTIONS):
         table.clear()
+    _finite_mod._translated.cache_clear()
 
 
 def _backend(engine: str) -> str:

@@ -35,7 +35,9 @@ _LABELS: "OrderedDict[tuple[str, ...], Labels]" = OrderedDict()
 _EVALUATORS: "OrderedDict[tuple[Formula, int], Evaluator]" = OrderedDict()
 _TRANSLATORS: "OrderedDict[tuple[Formula, int], Translator]" = OrderedDict()
 # Keys use id(labels): safe, since every cached evaluator/translator keeps its labels alive.
-_CACHE_SIZE = 64
+#: Entries each keeps: more than a requirement set's specs, which `check` judges in turn, each
+#: against many witnesses (64 made every judgment of a 97-requirement FRET export a miss).
+_CACHE_SIZE = 256
 #: A label universe's formula memo is reset past this size (long streams of candidates).
 _LABEL_MEMO_LIMIT = 50_000
 
