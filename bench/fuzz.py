@@ -147,8 +147,8 @@ def campaign(args: argparse.Namespace, s: Settings, log=print) -> tuple[list[Fin
         began = time.perf_counter()
         try:
             verdicts = verdicts_of(case, s)
-        except OSError as exc:  # the harness's, not ltlwit's: say so and go on
-            log(f"[case {i}] not run: {exc}")
+        except Exception as exc:  # the harness's, not ltlwit's: say so and go on, the run kept
+            log(f"[case {i}] not run: {type(exc).__name__}: {exc}")
             with lock:
                 harness.append(i)
             return

@@ -55,6 +55,7 @@ VALUED = frozenset(
 )
 #: Most bytes of stdout kept per run (a runaway output is cut, not stored).
 MAX_OUTPUT = 64 << 20
+csv.field_size_limit(MAX_OUTPUT)  # a CSV answer's witness may be megabytes long
 
 
 @dataclass

@@ -73,6 +73,15 @@ def test_json_csv_and_table_carry_a_row_per_input(tmp_path) -> None:
     assert code == ExitStatus.ERROR and table.count("ERROR") == len(BAD)
 
 
+def test_a_csv_row_quotes_an_input_holding_a_carriage_return(tmp_path) -> None:
+    """A bare CR inside a line is part of that line's input, and the CSV cell that repeats it
+    is quoted (unquoted, a CSV reader saw a row end there: 21 rows for 19 inputs)."""
+    path = tmp_path / "cr.txt"
+    path.write_bytes(b"a &\r b\nF c\n")
+    rows = list(csv.DictReader(io.StringIO(run("solve", "--format", "csv", "-F", str(path)).stdout, newline="")))
+    assert [r["input"] for r in rows] == ["a &\r b", "F c"]
+
+
 def test_jobs_print_the_same_lines_as_one_process(tmp_path) -> None:
     # Enough lines, with their own names, for the chunks to spread over both workers.
     lines = [f.replace("a", f"a{k}") for k in range(40) for f in FORMULAS]

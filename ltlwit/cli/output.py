@@ -360,9 +360,9 @@ class SolveCsv(SolvePrinter):
     def _row(self, values: list[Any]) -> str:
         import csv
 
-        buf = io.StringIO()
-        csv.writer(buf, lineterminator="").writerow(values)
-        return buf.getvalue()
+        buf = io.StringIO()  # the row's own terminator, so that a field holding a bare CR is quoted
+        csv.writer(buf, lineterminator="\r\n").writerow(values)
+        return buf.getvalue().removesuffix("\r\n")
 
     def render(self, solution: Solution) -> None:
         if self.header_due:
