@@ -54,8 +54,8 @@ def test_a_clash_is_an_error_at_each_place_the_name_is_used(tmp_path) -> None:
     path.write_text("a: G(level > 2)\nb: F(level & p)\nc: G(p)\n")
     records = json_lines(run("check", "--domain", "Int", "--format", "json", str(path)).stdout)
     assert [(r["name"], r["status"]) for r in records] == [("a", "error"), ("b", "error"), ("c", "pass")]
-    assert "level is used both as a proposition and as a term" in records[0]["error"]
-    assert f"b ({path}:2)" in records[0]["error"] and f"a ({path}:1)" in records[1]["error"]
+    assert records[0]["error"] == f"level is a variable here, but a proposition in b ({path}:2)"
+    assert records[1]["error"] == f"level is a proposition here, but a variable in a ({path}:1)"
 
 
 # -- random spec files: each spec's verdict agrees with the joint verdict and its core -------------

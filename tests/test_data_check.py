@@ -288,8 +288,11 @@ def test_a_name_read_two_ways_in_one_component_is_an_error_at_each_place(tmp_pat
         ["ERROR", "R2"],
         ["ERROR", "R3"],
     ]
-    r2 = next(line for line in lines if line.startswith("ERROR R2"))
-    assert "yout is a variable, and is applied to arguments too" in r2 and f"R1 ({path}:1)" in r2 and "R3 (" in r2
+    r1, r2, r3 = (next(line for line in lines if line.startswith(f"ERROR {r} ")) for r in ("R1", "R2", "R3"))
+    # each says how it reads the name, and where it is read the other way
+    assert r2.endswith(f"yout is applied to arguments here, but a variable in R1 ({path}:1), R3 ({path}:1)")
+    assert r1.endswith(f"yout is a variable here, but applied to arguments in R2 ({path}:1)")
+    assert r3.endswith(f"yout is a variable here, but applied to arguments in R2 ({path}:1)")
 
 
 def test_requirements_of_components_whose_names_clash_are_left_out_of_the_conjunction(tmp_path) -> None:

@@ -165,3 +165,16 @@ def names(formula: Formula) -> frozenset[str]:
                 if term.op in ("var", "call", "pred") and term.name not in BUILTINS:
                     out.add(term.name)  # type: ignore[arg-type]
     return frozenset(out)
+
+
+def usage(formula: Formula, name: str) -> str | None:
+    """How a formula uses a name, in words (`applied to arguments`, `a variable`, `a
+    proposition`), for a clash's message at each place; None where it does not use it."""
+    for node in postorder(formula):
+        if node.op == ATOM:
+            for term in node.name.walk():  # type: ignore[union-attr]
+                if term.name == name and term.op in ("call", "pred"):
+                    return "applied to arguments"
+                if term.name == name and term.op == "var":
+                    return "a variable"
+    return "a proposition" if name in formula.aps() else None
