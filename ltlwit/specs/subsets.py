@@ -136,13 +136,15 @@ def _completed(
     full = combined(witness, base, take)
     if full is None:
         return None, set(outside)
-    # A spec outside that shares no name with the inside reads `base` alone, the same word
-    # where the shapes agree: it holds there, as on `base` (the final check judges it again).
+    # A spec reads its own names alone. One outside that shares none with the inside reads
+    # `base` alone, the same word where the shapes agree: it holds there as on `base`, which
+    # was checked; the others outside are judged here, each on the word it reads in `full`.
     same = not witness.finite or len(witness.steps) == len(base.steps)
     suspects = [i for i in outside if not same or used[i] & inside]
     broken = {i for i in suspects if not decide.satisfies(specs[i], full)}
     if any(used[i] & inside for i in broken):
         return None, {i for i in broken if used[i] & inside}
+    asked: set[int] = set()  # the groups asked again: their names' values change in `full`
     for group in _groups([i for i in outside if i not in broken], broken, used):
         names_ = frozenset().union(*(used[i] for i in group))
         if names_ & inside:
@@ -151,7 +153,10 @@ def _completed(
         full = combined(full, again, names_) if again is not None else None
         if full is None:
             return None, set(group)
-    if all(decide.satisfies(s, full) for s in specs) and decide.satisfies(claim, full):
+        asked |= set(group)
+    # Judged on `full` as it is now: the claim, the inside, and the groups asked again; every
+    # other spec reads the same word as when it was judged above (or on `base`).
+    if all(decide.satisfies(specs[i], full) for i in [*kept, *sorted(asked)]) and decide.satisfies(claim, full):
         return full, set()
     return None, {i for i in outside if not decide.satisfies(specs[i], full)}
 
