@@ -410,3 +410,15 @@ def test_a_persisted_condition_gets_its_long_witness_from_the_engine() -> None:
     result = solve(text, REALS)
     assert isinstance(result, Sat) and len(result.witness.steps) == 101
     assert ltl.holds(parse_formula(text), result.witness, declarations=REALS)
+
+
+def test_the_search_for_values_that_never_repeat_keeps_the_deadline() -> None:
+    """z3 ran seconds past its own timeout on a comparison with a numeral of 73,000 digits,
+    before the solve's clock was read at all: the first question is asked within it."""
+    from ltlwit.logic.budget import Budget, Limit, OutOfTime
+    from ltlwit.logic.ltl import data
+
+    abstraction = ltl.abstraction(parse_formula("G(next(x) > x + 1)"), INTS, False)
+    assert data.never_repeats(abstraction) is not None
+    with pytest.raises(OutOfTime):
+        data.never_repeats(abstraction, Limit(Budget(seconds=0)))

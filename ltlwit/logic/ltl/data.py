@@ -54,14 +54,15 @@ Z3_LAG = 0.5
 def solve(abstraction: Abstraction, budget: Budget | None = None) -> Result:
     """Decide a formula over data (module docstring), as its `abstraction` says: on finite
     traces when `abstraction.finite`."""
-    moving = never_repeats(abstraction) if not abstraction.finite else None
+    moving = None
     with collector_paused():
         limit = Limit(budget)
         if limit.deadline is not None:
             limit.deadline -= min(Z3_LAG, 0.1 * limit.remaining())
-        if moving is not None:  # no lasso to find: only a proof that no trace at all exists
-            limit = limit.sub(NO_LASSO_TRY)
         try:
+            moving = never_repeats(abstraction, limit) if not abstraction.finite else None
+            if moving is not None:  # no lasso to find: only a proof that no trace at all exists
+                limit = limit.sub(NO_LASSO_TRY)
             result = _portfolio(abstraction, limit)
         except OutOfBudget as e:
             result = Unknown(str(e))
@@ -75,12 +76,13 @@ def solve(abstraction: Abstraction, budget: Budget | None = None) -> Result:
     return result
 
 
-def never_repeats(abstraction: Abstraction) -> str | None:
+def never_repeats(abstraction: Abstraction, limit: Limit | None = None) -> str | None:
     """Why no lasso satisfies a formula over data whose values must change the same way at
     every instant, or None: a comparison that holds everywhere (a conjunct of a top-level `G`)
     and forces a variable to grow (`next(x) = x + 1`, `next(x) > x`) or to shrink from each
     instant to the next, as z3 proves of that comparison alone (a lasso's loop returns to the
-    values it left). Such a formula may still have infinite models, none of them a lasso."""
+    values it left). Such a formula may still have infinite models, none of them a lasso.
+    Within `limit` (z3 took seconds past its own timeout on a numeral of 73,000 digits)."""
     from ltlwit.logic.formula import conjuncts
     from ltlwit.logic.theory.smt import Encoder
 
@@ -95,17 +97,25 @@ def never_repeats(abstraction: Abstraction) -> str | None:
 
     encoder = Encoder(abstraction.signature)
     numeric = [n for n, s in abstraction.signature.variables.items() if s.name in ("Int", "Real")]
-    for a in candidates:
-        held = encoder.atom(a, 5)  # far from the ends: every shift reads an instant there is
-        mine = [n for n in numeric if n in a.variables()]
-        for name, (before, after) in ((n, step) for n in mine for step in ((4, 5), (5, 6))):
-            for grows in (True, False):
-                solver = z3.Solver(ctx=encoder.ctx)
-                solver.set("timeout", 200)
-                x, y = encoder.var(name, before), encoder.var(name, after)
-                solver.add(held, x >= y if grows else x <= y)
-                if solver.check() == z3.unsat:
-                    return f"{name} {'grows' if grows else 'shrinks'} at every instant ({a})"
+    limit = limit or Limit(None)
+    try:
+        with Watchdog(limit, encoder.interrupt):
+            for a in candidates:
+                held = encoder.atom(a, 5)  # far from the ends: every shift reads an instant there is
+                mine = [n for n in numeric if n in a.variables()]
+                for name, (before, after) in ((n, step) for n in mine for step in ((4, 5), (5, 6))):
+                    for grows in (True, False):
+                        limit.check_time()
+                        solver = z3.Solver(ctx=encoder.ctx)
+                        solver.set("timeout", 200)
+                        x, y = encoder.var(name, before), encoder.var(name, after)
+                        solver.add(held, x >= y if grows else x <= y)
+                        if solver.check() == z3.unsat:
+                            return f"{name} {'grows' if grows else 'shrinks'} at every instant ({a})"
+    except z3.Z3Exception:  # a check the watchdog's interrupt cut short: out of time, if it was
+        limit.check_time()
+        raise
+    limit.check_time()  # an interrupted check answers unknown: out of time, not "no proof"
     return None
 
 
