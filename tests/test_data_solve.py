@@ -368,8 +368,6 @@ def test_independent_atoms_have_their_abstraction_s_verdict(semantics: str) -> N
     and its witness holds with values."""
     import random
 
-    from ltlwit.logic.ltl import data
-
     rng = random.Random(7)
     decl = INTS.declare("m", parse_sort("{on, off}"))
     atoms = {"p": "(x > 1)", "q": "(y <= -2)", "r": "(m = on)"}
@@ -377,7 +375,7 @@ def test_independent_atoms_have_their_abstraction_s_verdict(semantics: str) -> N
         plain = _random_ltl(rng, rng.randint(2, 9))
         text = "".join(atoms.get(ch, ch) for ch in plain)
         formula = parse_formula(text)
-        assert data.exact(ltl.abstraction(ltl.as_declared(formula, decl), decl, semantics == "finite")), text
+        assert _exact(ltl.abstraction(ltl.as_declared(formula, decl), decl, semantics == "finite")), text
         expected = ltl.solve(parse_formula(plain), ltl.Budget(seconds=20), semantics=semantics)
         got = solve(text, decl, semantics)
         assert type(got) is type(expected), (text, got, expected)
@@ -397,10 +395,15 @@ def test_independent_atoms_have_their_abstraction_s_verdict(semantics: str) -> N
     ],
 )
 def test_which_abstractions_are_exact(text: str, exact: bool) -> None:
-    from ltlwit.logic.ltl import data
+    assert _exact(ltl.abstraction(parse_formula(text), INTS, True)) is exact
 
-    formula = parse_formula(text)
-    assert data.exact(ltl.abstraction(formula, INTS, True)) is exact
+
+def _exact(abstraction: ltl.Abstraction, budget: ltl.Budget | None = None) -> bool:
+    from ltlwit.logic.budget import Limit
+    from ltlwit.logic.ltl import data
+    from ltlwit.logic.theory.smt import Encoder
+
+    return data.exact(abstraction, Encoder(abstraction.signature), Limit(budget))
 
 
 def test_a_persisted_condition_gets_its_long_witness_from_the_engine() -> None:
@@ -422,3 +425,7 @@ def test_the_search_for_values_that_never_repeat_keeps_the_deadline() -> None:
     assert data.never_repeats(abstraction) is not None
     with pytest.raises(OutOfTime):
         data.never_repeats(abstraction, Limit(Budget(seconds=0)))
+    exact = ltl.abstraction(parse_formula("F(x > 1) & G(y < 0)"), INTS, True)
+    assert _exact(exact)
+    with pytest.raises(OutOfTime):  # its questions are asked within the solve's deadline too
+        _exact(exact, Budget(seconds=0))

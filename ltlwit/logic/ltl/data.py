@@ -26,6 +26,9 @@ does not use z3, before it is returned.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from ltlwit.logic import stage
 from ltlwit.logic.budget import Budget, Limit, OutOfBudget, Watchdog
@@ -36,6 +39,9 @@ from ltlwit.logic.result import Result, Unknown, Unsat
 from ltlwit.logic.theory.abstraction import Abstraction
 from ltlwit.logic.theory.terms import SHIFTS
 
+if TYPE_CHECKING:
+    from ltlwit.logic.theory.smt import Encoder
+
 #: The first round's time, in seconds; each round doubles it.
 FIRST_ROUND = 0.25
 #: The refinement's time in a round, as a share of the bounded search's.
@@ -43,6 +49,9 @@ REFINE_SHARE = 0.25
 #: Seconds a formula whose values never repeat (`never_repeats`) is given for a proof of
 #: unsatisfiability (`G(x < next(x)) & G(x <= 2)` takes 0.2 s): it has no lasso to find.
 NO_LASSO_TRY = 1.0
+#: Seconds z3 is given for each of the small questions that classify a formula (`never_repeats`,
+#: `exact`): one atom at one or two instants.
+SMALL_QUESTION = 0.2
 #: The exact abstraction's time when the solve has no deadline.
 NO_END = 1e9
 #: Seconds before the deadline at which z3 is interrupted (at most a tenth of the budget):
@@ -82,7 +91,7 @@ def never_repeats(abstraction: Abstraction, limit: Limit | None = None) -> str |
     and forces a variable to grow (`next(x) = x + 1`, `next(x) > x`) or to shrink from each
     instant to the next, as z3 proves of that comparison alone (a lasso's loop returns to the
     values it left). Such a formula may still have infinite models, none of them a lasso.
-    Within `limit` (z3 took seconds past its own timeout on a numeral of 73,000 digits)."""
+    Within `limit`."""
     from ltlwit.logic.formula import conjuncts
     from ltlwit.logic.theory.smt import Encoder
 
@@ -93,30 +102,42 @@ def never_repeats(abstraction: Abstraction, limit: Limit | None = None) -> str |
     candidates = [a for a in atoms if any(n.op in ("next", "wnext", "prev", "wprev") for n in a.walk())]
     if not candidates:
         return None
-    import z3
-
     encoder = Encoder(abstraction.signature)
     numeric = [n for n, s in abstraction.signature.variables.items() if s.name in ("Int", "Real")]
     limit = limit or Limit(None)
-    try:
-        with Watchdog(limit, encoder.interrupt):
-            for a in candidates:
-                held = encoder.atom(a, 5)  # far from the ends: every shift reads an instant there is
-                mine = [n for n in numeric if n in a.variables()]
-                for name, (before, after) in ((n, step) for n in mine for step in ((4, 5), (5, 6))):
-                    for grows in (True, False):
-                        limit.check_time()
-                        solver = z3.Solver(ctx=encoder.ctx)
-                        solver.set("timeout", 200)
-                        x, y = encoder.var(name, before), encoder.var(name, after)
-                        solver.add(held, x >= y if grows else x <= y)
-                        if solver.check() == z3.unsat:
-                            return f"{name} {'grows' if grows else 'shrinks'} at every instant ({a})"
-    except z3.Z3Exception:  # a check the watchdog's interrupt cut short: out of time, if it was
-        limit.check_time()
-        raise
+    with _small_questions(encoder, limit) as ask:
+        for a in candidates:
+            held = encoder.atom(a, 5)  # far from the ends: every shift reads an instant there is
+            mine = [n for n in numeric if n in a.variables()]
+            for name, (before, after) in ((n, step) for n in mine for step in ((4, 5), (5, 6))):
+                for grows in (True, False):
+                    x, y = encoder.var(name, before), encoder.var(name, after)
+                    if ask(held, x >= y if grows else x <= y) == "unsat":
+                        return f"{name} {'grows' if grows else 'shrinks'} at every instant ({a})"
     limit.check_time()  # an interrupted check answers unknown: out of time, not "no proof"
     return None
+
+
+@contextmanager
+def _small_questions(encoder: Encoder, limit: Limit) -> Iterator[Callable[..., str]]:
+    """Ask z3 small questions (a conjunction each: "sat", "unsat" or "unknown") within
+    `SMALL_QUESTION` seconds each and the solve's deadline: z3 took seconds past its own timeout
+    on a numeral of 73,000 digits, so the watchdog interrupts it at the deadline."""
+    import z3
+
+    def ask(*constraints: z3.ExprRef) -> str:
+        limit.check_time()
+        solver = z3.Solver(ctx=encoder.ctx)
+        solver.set("timeout", int(SMALL_QUESTION * 1000))
+        solver.add(*constraints)
+        return str(solver.check())
+
+    try:
+        with Watchdog(limit, encoder.interrupt):
+            yield ask
+    except z3.Z3Exception:  # a call the watchdog's interrupt cut short: out of time, if it was
+        limit.check_time()
+        raise
 
 
 def _past_escape(conjunct: Formula) -> Formula:
@@ -157,14 +178,14 @@ def nonlinear(abstraction: Abstraction) -> list[str]:
     return out
 
 
-def exact(abstraction: Abstraction) -> bool:
+def exact(abstraction: Abstraction, encoder: Encoder, limit: Limit) -> bool:
     """Whether the abstraction has exactly the formula's models: each atom reads its own
     instant only (no shift, no `pre`) and no uninterpreted function, no two atoms share a
-    variable, and each is true for some values and false for others (z3). Then every truth
-    assignment to the atoms at an instant has values, and the engine decides the abstraction
-    alone, without the theory in its search: FRET's `persisted(100, x > 50.0)` needs 101
-    instants, which the bounded search with the theory reaches in 3-9 s and the engine in
-    under one."""
+    variable, and each is true for some values and false for others (z3, through `encoder`,
+    within `limit`). Then every truth assignment to the atoms at an instant has values, and the
+    engine decides the abstraction alone, without the theory in its search: FRET's
+    `persisted(100, x > 50.0)` needs 101 instants, which the bounded search with the theory
+    reaches in 3-9 s and the engine in under one."""
     seen: set[str] = set()
     for a in abstraction.atoms.values():
         if any(n.op in SHIFTS or n.op in ("call", "pred") for n in a.walk()):
@@ -175,16 +196,10 @@ def exact(abstraction: Abstraction) -> bool:
         seen |= mine
     import z3
 
-    from ltlwit.logic.theory.smt import Encoder
-
-    encoder = Encoder(abstraction.signature)
-    for a in abstraction.atoms.values():
-        held = encoder.atom(a, 0)
-        for want in (held, z3.Not(held)):
-            solver = z3.Solver(ctx=encoder.ctx)
-            solver.set("timeout", 200)
-            solver.add(want)
-            if solver.check() != z3.sat:
+    with _small_questions(encoder, limit) as ask:
+        for a in abstraction.atoms.values():
+            held = encoder.atom(a, 0)
+            if ask(held) != "sat" or ask(z3.Not(held)) != "sat":
                 return False
     return True
 
@@ -197,8 +212,9 @@ def _portfolio(abstraction: Abstraction, limit: Limit) -> Result:
     from ltlwit.logic.ltl.encoding.xnf import step
     from ltlwit.logic.theory.smt import Encoder
 
-    if exact(abstraction):  # the engine alone, once: no lemma is ever needed
-        refinement = Refinement(abstraction, Encoder(abstraction.signature))
+    encoder = Encoder(abstraction.signature)  # the refinement's, which also asks whether it is exact
+    if exact(abstraction, encoder, limit):  # the engine alone, once: no lemma is ever needed
+        refinement = Refinement(abstraction, encoder)
         stage.enter("abstraction, exact")
         with Watchdog(limit, refinement.encoder.interrupt):
             result = refinement.advance(limit, min(limit.remaining(), NO_END))
@@ -217,13 +233,14 @@ def _portfolio(abstraction: Abstraction, limit: Limit) -> Result:
         return Unsat("rewriting")
     encoding = step(prepared, limit=limit)
     end = -encoding.aps[alive.name] if alive is not None and alive.name in encoding.aps else None
-    encoder = Encoder(abstraction.signature)
     bounded = Bounded(
         abstraction,
-        TheoryUnroller(encoding, abstraction, encoder, limit, end, alive.name if alive is not None else None),
+        TheoryUnroller(
+            encoding, abstraction, Encoder(abstraction.signature), limit, end, alive.name if alive is not None else None
+        ),
         limit,
     )
-    refinement = Refinement(abstraction, Encoder(abstraction.signature))
+    refinement = Refinement(abstraction, encoder)
     seconds = FIRST_ROUND
     owed = 0.0  # what the refinement took past its shares so far (the engine's searches overrun)
     import z3
