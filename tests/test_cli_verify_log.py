@@ -100,6 +100,20 @@ def test_a_bad_cell_stops_only_the_requirements_that_read_its_column(tmp_path) -
     assert result.stderr == f"ltlwit: {log}:3: p is a proposition, and 'maybe' is not true or false\n"
 
 
+@pytest.mark.parametrize("name, data", [("run.csv", "x\n1\n{big}\n"), ("run.jsonl", '{{"x": 1}}\n{{"x": {big}}}\n')])
+def test_a_number_too_long_to_read_is_told_in_ltlwit_s_words(tmp_path, name: str, data: str) -> None:
+    """Python converts at most 4,300 digits to a number, and said so: 'use sys.set_int_max_str_digits()'."""
+    log = _log(tmp_path, name, data.format(big="8" * 5000).encode())
+    result = run("verify", "--log", log, "G(x > 0)")
+    assert result.exit_code == 2
+    line = 3 if name.endswith(".csv") else 2
+    field = "x: " if name.endswith(".csv") else ""
+    assert (
+        result.stderr
+        == f"ltlwit: {log}:{line}: {field}numeral 888888888888... (5,000 digits) too long (at most 4,000 characters)\n"
+    )
+
+
 def test_a_name_no_column_has_is_told_once(tmp_path) -> None:
     log = _log(tmp_path, "run.csv", b"speed,mode\n1,off\n")
     result = run("verify", "--log", log, "G(sped < 3)", "F(sped = 2)")

@@ -126,12 +126,21 @@ def test_other_syntaxes_say_they_have_no_data_atoms() -> None:
         ("H[<= 200 sec] (x > 0)", 1, "expected H[a..b], H[a,b] or H[<=n]"),
         ("absreal(x) > 1", 0, "unknown function absreal (did you mean absReal?)"),
         ("G(PreReal(0, x) < 1)", 2, "unknown function PreReal (did you mean preReal?)"),
+        # Python converts at most 4,300 digits, and said so in its words: ltlwit's, with a caret
+        ("G(x > " + "7" * 5000 + ")", 6, "numeral 777777777777... (5,000 digits) too long (at most 4,000 characters)"),
+        ("F(x = 0." + "5" * 4000 + ")", 6, "numeral 0.5555555555... (4,002 digits) too long"),
+        ("F[<=" + "9" * 5000 + "] (x > 0)", 1, "bound 999999999999... (5,000 digits) too large in F[..]"),
     ],
 )
 def test_errors_have_their_column(text: str, column: int, message: str) -> None:
     with pytest.raises(ParseError, match=re.escape(message)) as info:
         parse_formula(text)
     assert info.value.column == column
+
+
+def test_the_longest_numeral_reads() -> None:
+    formula = parse_formula("G(x > " + "7" * 4000 + ")")
+    assert str(formula).count("7") == 4000
 
 
 def test_formulas_without_data_read_as_spot_reads_them() -> None:

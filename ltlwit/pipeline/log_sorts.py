@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from ltlwit.logic.budget import check_deadline, paced
 from ltlwit.logic.formula import ATOM, Formula, postorder
+from ltlwit.logic.syntax.infix_lex import numeral_too_long
 from ltlwit.logic.theory.evaluate import TraceError, Value, typed
 from ltlwit.logic.theory.sorts import BARE_NAME, BOOL, INT, REAL, Declarations, Sort, boolean_comparisons
 from ltlwit.logic.theory.terms import SHIFTS, Term
@@ -65,6 +66,8 @@ def cell_value(raw: object) -> Value | bool | None:
         return None
     if UNDECODABLE.search(text):
         raise BadCell("not UTF-8 text")
+    if not BARE_NAME.match(text) and (why := numeral_too_long(text)) is not None:
+        raise BadCell(why)
     if _INTEGER.match(text):
         return int(text)
     if BARE_NAME.match(text):

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Iterator, TextIO
 
 from ltlwit.logic.budget import HardLimit, check_deadline
+from ltlwit.logic.syntax.infix_lex import numeral_too_long
 from ltlwit.pipeline.inputs import max_line_bytes
 
 #: Rows whose problems are told one by one; past them, how many more and the last one's line.
@@ -193,6 +194,19 @@ def _csv(path: str, lines: _Lines, problems: _Problems) -> Log:
     return Log(path, columns, numbers, problems.all(), header=start)
 
 
+class _TooLong(ValueError):
+    pass
+
+
+def _json_integer(text: str) -> int:
+    """A JSON integer, under the length a formula's numeral has (Python converts at most 4,300
+    digits and says so in its own terms)."""
+    why = numeral_too_long(text)
+    if why is not None:
+        raise _TooLong(why)
+    return int(text)
+
+
 def _json_lines(path: str, lines: _Lines, problems: _Problems) -> Log:
     columns: dict[str, list[object]] = {}
     numbers: list[int] = []
@@ -203,7 +217,10 @@ def _json_lines(path: str, lines: _Lines, problems: _Problems) -> Log:
             problems.add(lines.number, "not UTF-8 text")
             continue
         try:
-            state = json.loads(line)
+            state = json.loads(line, parse_int=_json_integer)
+        except _TooLong as exc:
+            problems.add(lines.number, str(exc))
+            continue
         except ValueError as exc:
             problems.add(lines.number, f"not JSON: {exc}")
             continue

@@ -39,7 +39,7 @@ from ltlwit.logic.budget import check_deadline
 from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, And, Formula, Not, Or, ap, atom
 from ltlwit.logic.syntax.cases import Alternatives, case_formula, case_term, disjunction, lift
 from ltlwit.logic.syntax.errors import ParseError
-from ltlwit.logic.syntax.infix_lex import _skip_comment, check_bounds, read_bounds
+from ltlwit.logic.syntax.infix_lex import _skip_comment, check_bounds, numeral_too_long, read_bounds
 from ltlwit.logic.syntax.names import unquote_at
 from ltlwit.logic.syntax.nuxmv import blank_comments, statement
 from ltlwit.logic.theory.terms import PRE, RELATIONS, SHIFTS, Term
@@ -151,6 +151,8 @@ def tokenize(text: str) -> list[Lexeme]:
         word = m.group(kind)
         end = m.end()
         if kind == "num":
+            if (why := numeral_too_long(word)) is not None:
+                raise ParseError(text, start, why, end - start)
             toks.append(Lexeme("num", word, start, end - start))
             expect_operand = False
         elif kind == "name":

@@ -375,7 +375,25 @@ def check_bounds(text: str, start: int, numbers: list[str], word: str, width: in
     """ParseError under the bracket at `start` where a bound (digits) is over `MAX_BOUND`."""
     big = next((n for n in numbers if len(n.lstrip("0")) > len(str(MAX_BOUND)) or int(n) > MAX_BOUND), None)
     if big is not None:
-        raise ParseError(text, start, f"bound {big} too large in {word}[..] (at most {MAX_BOUND})", width)
+        raise ParseError(text, start, f"bound {shortened(big)} too large in {word}[..] (at most {MAX_BOUND})", width)
+
+
+def shortened(digits: str) -> str:
+    """A numeral as a message quotes it: a long one by its first digits and its length (a
+    message of 5,000 digits is no message)."""
+    return digits if len(digits) <= 24 else f"{digits[:12]}... ({len(digits):,} digits)"
+
+
+#: The longest numeral read, in characters: Python converts text of at most 4,300 digits to a
+#: number (a longer one, CPython says, costs quadratic time), and no requirement needs more.
+MAX_NUMERAL = 4000
+
+
+def numeral_too_long(numeral: str) -> str | None:
+    """Why a numeral (of a formula, a log's cell) is not read, or None."""
+    if len(numeral) <= MAX_NUMERAL:
+        return None
+    return f"numeral {shortened(numeral)} too long (at most {MAX_NUMERAL:,} characters)"
 
 
 def _skip_comment(text: str, i: int) -> int:
