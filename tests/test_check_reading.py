@@ -45,7 +45,7 @@ def test_solve_reads_a_one_event_file_as_check_does(tmp_path) -> None:
     path.write_text("one-event\nnoreturn: absence(refund)\nx: existence(ship)\n")
     solved = run("solve", "--finite", "-F", str(path))
     checked = run("check", "--finite", "--format", "json", str(path))
-    assert solved.stdout.splitlines() == ["ship", "ship"]
+    assert solved.stdout.splitlines() == ["noreturn: ship", "x: ship"]
     assert [r["status"] for r in json_lines(checked.stdout)] == ["pass", "pass"]
 
 

@@ -200,3 +200,18 @@ def test_the_terminal_table_elides_long_formulas_and_witnesses() -> None:
     assert status == 0 and len(out.splitlines()) < 20 and "more characters)" in " ".join(out.split())
     (record,) = json_lines(run("solve", "--model", "none", "--format", "json", formula).stdout)
     assert record["input"] == formula and "more characters" not in record["witness"]
+
+
+# -- solve -F names a spec file's specs ----------------------------------------------------------
+
+
+def test_solve_names_a_spec_file_s_specs_in_text_as_check_does(tmp_path) -> None:
+    """Each answer after its spec's name where the file gives one (JSON had it, text did not);
+    a plain formula file's lines as they were."""
+    spec = tmp_path / "r.spec"
+    spec.write_text("r1: G(req -> F grant)\nF q\nbad: p & !p\nwhy: G(x > 0) & F(x < 0)\n")
+    result = run("solve", "--domain", "Int", "-F", str(spec))
+    assert result.stdout.splitlines() == ["r1: cycle{!req}", "cycle{q}", "bad: UNSAT", "why: UNSAT"]
+    plain = tmp_path / "r.txt"
+    plain.write_text("F q\np & !p\n")
+    assert run("solve", "-F", str(plain)).stdout == "cycle{q}\nUNSAT\n"

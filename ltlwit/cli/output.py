@@ -295,18 +295,24 @@ class SolveText(SolvePrinter):
         if solution.status == "sat" and (self.activities or getattr(solution.item, "one_event", False)):
             from ltlwit.logic.declare import activities_text
 
-            self.data(activities_text(solution.witness))
+            self._named(solution, activities_text(solution.witness))
         elif solution.status == "sat":
-            self.data(solution.to_str(self.syntax))
+            self._named(solution, solution.to_str(self.syntax))
         elif solution.status == "unsat":
             core = f" core: {core_text(solution, self.syntax)}" if solution.core is not None else ""
-            self.data(self._status_word("UNSAT", "red") + core)
+            self._named(solution, self._status_word("UNSAT", "red") + core)
         elif solution.status == "unknown":
-            self.data(self._status_word("UNKNOWN", "yellow"))
+            self._named(solution, self._status_word("UNKNOWN", "yellow"))
             if solution.message:
                 self.message(solution.item.where, f"unknown: {solution.message}")
         else:
             self.failed(solution)
+
+    def _named(self, solution: Solution, text: str) -> None:
+        """An answer, after its spec's name where a spec file gives one (`r1: cycle{p}`, as
+        check names it), so that the answers of a spec file can be told apart."""
+        name = getattr(solution.item, "name", None)
+        self.data(f"{name}: {text}" if name else text)
 
 
 class SolveJson(SolvePrinter):
