@@ -4,11 +4,21 @@
 weights are installed; their witnesses are as valid as the engine's but may differ from the
 exact ones the CLI tests expect. So every test runs with `LTLWIT_MODEL=none` (the engine
 alone) unless it asks for a model with `--model` or changes the variable itself.
+
+Property tests draw new examples on every run here; CI sets `HYPOTHESIS_PROFILE=ci`, which
+derives each test's examples from its name, so that a red CI run fails again the same way on
+any machine (and prints the failing example's blob for `@reproduce_failure`).
 """
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import settings
+
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 @pytest.fixture(autouse=True)
