@@ -136,6 +136,24 @@ def test_a_solver_crash_is_one_error_line_not_the_end_of_the_run(monkeypatch) ->
     assert result.stderr == "ltlwit: <arg 1>: internal error (please report it): KeyError: 'boom'\n"
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_witness_its_own_checker_rejects_is_an_error_to_report_not_unknown(monkeypatch, jobs: str) -> None:
+    """The engine's last line of defence: a witness the checker rejects is never printed, and
+    the user is told it is a bug (with the formula and the witness), not a time-out; from a
+    worker process too (the error crosses it pickled)."""
+    from ltlwit.logic.ltl import solver
+
+    real = solver.holds
+    monkeypatch.setattr(
+        solver, "holds", lambda formula, trace, limit=None: "bug" not in formula.aps() and real(formula, trace, limit)
+    )
+    result = run("solve", "--jobs", jobs, "--engine", "builtin", "G F bug", "G F ok")
+    assert result.exit_code == 2
+    assert result.stdout.splitlines() == ["ERROR", "cycle{ok}"]
+    assert result.stderr.startswith("ltlwit: <arg 1>: internal error (please report it): WitnessRejected: the witness ")
+    assert result.stderr.endswith(" of GFbug failed its check\n")
+
+
 @pytest.mark.parametrize(
     "args",
     [["solve", "--model", "none", "F a"], ["solve", "--format", "table", "a"], ["fmt", "a & b"], ["models", "list"]],

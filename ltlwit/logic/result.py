@@ -31,3 +31,21 @@ class Unknown:
 
 
 Result = Union[Sat, Unsat, Unknown]
+
+
+class WitnessRejected(Exception):
+    """A witness the engine found and its own checker rejects: a bug in ltlwit, so an error
+    the user reports, with the formula and the witness (an UNKNOWN answer hid it among the
+    time-outs). Not a ValueError, which is the input's fault. Made by `of` (its one argument,
+    the message, is what a worker process pickles)."""
+
+    @classmethod
+    def of(cls, formula: object, witness: object) -> WitnessRejected:
+        return cls(f"the witness {_printed(witness)} of {_printed(formula)} failed its check")
+
+
+def _printed(thing: object) -> str:
+    try:
+        return str(thing)
+    except ValueError as e:  # a formula or trace too large to print says so
+        return f"({e})"

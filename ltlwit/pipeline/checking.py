@@ -12,7 +12,7 @@ from __future__ import annotations
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.rename import Renaming
-from ltlwit.logic.result import Result, Sat, Unknown
+from ltlwit.logic.result import Result, Sat, Unknown, WitnessRejected
 from ltlwit.logic.trace import Trace
 from ltlwit.logic.witness import Prediction, Witness, holds, invert, is_witness, minimise
 from ltlwit.pipeline.options import SolveOptions
@@ -48,7 +48,7 @@ def engine_answer(
 
         result = solve_prop(formula, budget)
         if isinstance(result, Sat) and not holds(formula, result.witness):
-            raise ValueError("internal error: the SAT path produced an assignment that does not entail the formula")
+            raise WitnessRejected.of(formula, result.witness)
         return result, "sat-solver"
     data = {"declarations": options.declarations} if formula.data or options.declarations is not None else {}
     result = ltl.solve(formula, budget, engine=options.engine, semantics=options.semantics, **data)

@@ -32,7 +32,7 @@ from ltlwit.logic import stage
 from ltlwit.logic.assignment import cube
 from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget, before_the_search, check_deadline, paced
 from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, And, Formula, Not, Or, ap, conjuncts, transform
-from ltlwit.logic.result import Result, Sat, Unknown
+from ltlwit.logic.result import Result, Sat, Unknown, WitnessRejected
 from ltlwit.logic.trace import Trace
 
 
@@ -192,7 +192,7 @@ def solve(formula: Formula, budget: Budget | None = None) -> Result:
     except OutOfBudget as e:
         return Unknown(str(e))
     if not verified:
-        return Unknown(f"internal error: the finite witness cut from {result.witness} failed its check")
+        raise WitnessRejected.of(formula, trace if trace is not None else f"cut from {result.witness}")
     return Sat(trace)
 
 

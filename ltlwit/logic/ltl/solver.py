@@ -38,7 +38,7 @@ from ltlwit.logic.ltl.encoding.labels import MAX_TABLE_APS
 from ltlwit.logic.ltl.encoding.rewrite import simplify
 from ltlwit.logic.ltl.searches.emptiness import accepting_scc
 from ltlwit.logic.ltl.witness import best_word, constant_word, lasso, minimise
-from ltlwit.logic.result import Result, Sat, Unknown, Unsat
+from ltlwit.logic.result import Result, Sat, Unknown, Unsat, WitnessRejected
 from ltlwit.logic.trace import Trace
 
 #: Step 3 is tried on formulas of at most this many APs and nodes after rewriting...
@@ -240,4 +240,4 @@ def _verified(formula: Formula, trace: Trace, limit: Limit | None = None) -> Res
     stage.enter("checking the witness")
     if holds(formula, trace, limit):
         return Sat(trace)
-    return Unknown(f"internal error: candidate witness {trace.prefix}/{trace.cycle} failed its check")
+    raise WitnessRejected.of(formula, trace)

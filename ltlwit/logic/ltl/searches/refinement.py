@@ -17,7 +17,7 @@ from ltlwit.logic import stage
 from ltlwit.logic.budget import Budget, Limit
 from ltlwit.logic.formula import TRUE, And, Formula, Not, ap
 from ltlwit.logic.ltl.searches.smt_bounded import _timed_out, later_passes, with_tables
-from ltlwit.logic.result import Result, Sat, Unknown, Unsat
+from ltlwit.logic.result import Result, Sat, Unknown, Unsat, WitnessRejected
 from ltlwit.logic.theory.abstraction import Abstraction
 from ltlwit.logic.theory.evaluate import value_atom
 from ltlwit.logic.theory.terms import has_pre, reads
@@ -71,7 +71,7 @@ class Refinement:
                 stage.enter("checking the witness")
                 if holds_data(self.abstraction, found, limit):
                     return Sat(found)
-                return Unknown(f"internal error: the witness {found} failed its exact check")
+                raise WitnessRejected.of(self.abstraction.formula, found)
         return None
 
     def _concretise(self, trace: Trace, limit: Limit, seconds: float) -> Trace | None:

@@ -19,7 +19,7 @@ from ltlwit.logic.budget import Limit, OutOfTime
 from ltlwit.logic.formula import TRUE, And, Not, ap
 from ltlwit.logic.ltl.encoding.xnf import Step
 from ltlwit.logic.ltl.searches.bounded import Unroller
-from ltlwit.logic.result import Result, Sat, Unknown, Unsat
+from ltlwit.logic.result import Result, Sat, Unknown, Unsat, WitnessRejected
 from ltlwit.logic.theory.abstraction import Abstraction
 from ltlwit.logic.theory.evaluate import table_atoms, value_atom
 from ltlwit.logic.theory.terms import reads
@@ -676,7 +676,7 @@ class Bounded:
         stage.enter("checking the witness")
         if holds_data(self.abstraction, trace, self.limit):
             return Sat(trace)
-        return Unknown(f"internal error: the witness {trace} failed its exact check")
+        raise WitnessRejected.of(self.abstraction.formula, trace)
 
     def interrupt(self) -> None:
         self.unroller.interrupt()
