@@ -101,6 +101,34 @@ def test_the_pipeline_never_imports_eval_or_train() -> None:
             assert not {layer_of(t) for t in targets} & {"eval", "train", "specs", "api", "cli"}, module
 
 
+#: Inside logic/: the engine (`ltl`) above the formulas, syntaxes, theories, traces and SAT it
+#: is built on, and below what is built on it (cores from its proofs, the other validators);
+#: every other module of logic/ is of the ground floor, which imports neither.
+LOGIC_ABOVE_THE_ENGINE = {"core", "validators"}
+
+
+def logic_floor(module: str) -> int | None:
+    """0 for logic's ground floor, 1 for the engine, 2 above it; None outside logic/."""
+    parts = module.split(".")
+    if parts[:2] != ["ltlwit", "logic"] or len(parts) < 3:
+        return None
+    return 1 if parts[2] == "ltl" else 2 if parts[2] in LOGIC_ABOVE_THE_ENGINE else 0
+
+
+def test_inside_logic_the_engine_sits_between_its_ground_and_what_is_built_on_it() -> None:
+    """Syntax and theory below `ltl/`, `ltl/` below cores and validators: the largest layer's
+    own import graph, checked as the layers' is."""
+    wrong = []
+    for module, targets in graph().items():
+        floor = logic_floor(module)
+        for target in targets:
+            above = logic_floor(target)
+            if floor is not None and above is not None and above > floor:
+                wrong.append(f"{module} imports {target}")
+    assert not wrong, "\n".join(wrong)
+    assert logic_floor("ltlwit.logic.syntax.data") == 0 and logic_floor("ltlwit.logic.validators.aiger") == 2
+
+
 def test_the_checker_sees_lazy_and_relative_imports(tmp_path) -> None:
     source = tmp_path / "probe.py"
     source.write_text(
