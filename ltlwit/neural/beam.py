@@ -30,6 +30,33 @@ class Candidate:
     tokens: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class BeamSearch:
+    """A loaded model's beam search with its settings, called on batches of formulas over slot
+    names: the one wrapper that the pipeline's candidate source (which keeps the scores, to
+    merge two models' candidates) and evaluation's predictor (which ranks witnesses only) read
+    each their way. `n_best` is at most `beam` (default: `beam`)."""
+
+    model: nn.Module
+    beam: int = 3
+    n_best: int | None = None
+    batch_size: int = 128
+    max_len: int = 160
+    device: str | None = None
+
+    def __call__(self, formulas: Sequence[Formula]) -> list[list[Candidate]]:
+        n_best = self.beam if self.n_best is None else min(self.n_best, self.beam)
+        return beam_search(
+            self.model,
+            list(formulas),
+            beam=self.beam,
+            n_best=n_best,
+            max_len=self.max_len,
+            batch_size=self.batch_size,
+            device=self.device,
+        )
+
+
 def length_penalty(length: int, alpha: float) -> float:
     return ((5.0 + length) / 6.0) ** alpha
 

@@ -3,8 +3,8 @@
 A source is anything with `label` (`model:si-ltl`), `task`, `max_aps` and `propose`; the pipeline
 never trusts what it proposes (every candidate is validated against the user's formula), which
 is what lets the tests plug in a source that lies. `NeuralSource` is a model's batched beam
-search; it keeps the scores (`ltlwit.eval.predictor.NeuralPredictor` drops them), because
-`--model both` lists the union of two models' candidates by score. A source's answers are
+search (`ltlwit.neural.beam.BeamSearch`); it keeps the scores, because `--model both` lists the
+union of two models' candidates by score. A source's answers are
 `Proposal`s: a candidate witness (a `Prediction`, over slot names) with its score and source.
 """
 
@@ -42,25 +42,16 @@ class NeuralSource:
     def __init__(
         self, name: str, model: Any, manifest: dict[str, Any], beam: int, n_best: int, batch_size: int, max_len: int
     ) -> None:
+        from ltlwit.neural.beam import BeamSearch
+
         self.label = f"model:{name}"
         self.task = str(manifest.get("task"))
         max_aps = manifest.get("max_aps")
         self.max_aps = int(max_aps) if isinstance(max_aps, int) else None
-        self.model, self.beam, self.n_best = model, beam, min(n_best, beam)
-        self.batch_size, self.max_len = batch_size, max_len
+        self.search = BeamSearch(model, beam=beam, n_best=n_best, batch_size=batch_size, max_len=max_len)
 
     def propose(self, formulas: Sequence[Formula]) -> list[list[Proposal]]:
-        from ltlwit.neural.beam import beam_search
-
-        found = beam_search(
-            self.model,
-            list(formulas),
-            beam=self.beam,
-            n_best=self.n_best,
-            max_len=self.max_len,
-            batch_size=self.batch_size,
-        )
-        return [[Proposal(c.witness, c.score, self.label) for c in cands] for cands in found]
+        return [[Proposal(c.witness, c.score, self.label) for c in cands] for cands in self.search(formulas)]
 
 
 def merge(lists: Sequence[Sequence[Proposal]]) -> list[Proposal]:
