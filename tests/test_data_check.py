@@ -360,7 +360,7 @@ def test_a_big_fret_export_is_read_in_one_pass(tmp_path, monkeypatch) -> None:
     before its first answer), and each requirement's line is read off one index of the file
     (each had been looked for, and the lines before it counted, from the file's start), the
     reqid written as the file writes it (`é`, not `\\u00e9`), past its mentions before."""
-    from ltlwit.logic.theory.sorts import REAL, Declarations
+    from ltlwit.logic.theory.sorts import BOOL, REAL, Declarations
     from ltlwit.specs import fret
 
     variables = [
@@ -391,7 +391,7 @@ def test_a_big_fret_export_is_read_in_one_pass(tmp_path, monkeypatch) -> None:
     assert [(s.name, s.line) for s in specs] == [
         (r, lines[f'"reqid": {json.dumps(r, ensure_ascii=False)},']) for r in reqids
     ]
-    assert specs[5].declarations.variables == {"v10": REAL, "v11": fret.BOOL}
+    assert specs[5].declarations.variables == {"v10": REAL, "v11": BOOL}
 
 
 def test_nuxmv_var_sections_declare_as_var_lines_do(tmp_path) -> None:

@@ -31,29 +31,11 @@ import json
 import re
 from typing import TYPE_CHECKING, Any, Iterator
 
-from ltlwit.logic.theory.sorts import BOOL, INT, REAL, Declarations, Sort, SortError
+from ltlwit.logic.theory.sorts import REAL, Declarations, Sort, SortError, base_sort
 
 if TYPE_CHECKING:  # the spec files' module imports this one when it reads an export
     from ltlwit.specs.files import Template
 
-#: FRET's and Simulink's data types, as sorts (an empty type: none declared).
-_TYPES: dict[str, Sort] = {
-    "boolean": BOOL,
-    "integer": INT,
-    "unsigned integer": INT,
-    "int8": INT,
-    "int16": INT,
-    "int32": INT,
-    "int64": INT,
-    "uint8": INT,
-    "uint16": INT,
-    "uint32": INT,
-    "uint64": INT,
-    "double": REAL,
-    "single": REAL,
-    "real": REAL,
-    "float": REAL,
-}
 _TAGS = re.compile(r"</?\s*[A-Za-z]+\s*>")
 _NUMERAL = re.compile(r"\s*(-?)\s*([0-9]+(?:\.[0-9]+)?)\s*\Z")
 
@@ -256,7 +238,7 @@ def _variables(entries: list) -> tuple[Declarations, dict[str, dict[str, Sort | 
         kind = entry.get("dataType")
         if isinstance(kind, list):
             kind = kind[0] if kind else ""
-        sort = _TYPES.get(str(kind or "").strip().lower())
+        sort = base_sort(str(kind or ""))  # (an empty type: none declared)
         if sort is not None:
             typed.setdefault(name, sort)
         if isinstance(entry.get("component_name"), str):

@@ -109,10 +109,16 @@ def parse_sort(text: str, name: str | None = None) -> Sort:
         if bad is not None:
             raise SortError(f"enumeration value {bad!r} is not a name", name)
         return Sort("{" + ", ".join(values) + "}", values)  # one sort for every variable with these values
-    found = _SPELLINGS.get(body.lower())
+    found = base_sort(body)
     if found is None:
         raise SortError(f"unknown sort {body!r} (expected Int, Real, Bool or an enumeration {{a, b, c}})", name)
     return found
+
+
+def base_sort(spelling: str) -> Sort | None:
+    """Bool, Int or Real as a declaration, a FRET export or a Simulink model spells it (any
+    case: `integer`, `double`, `uint8`...), or None."""
+    return _SPELLINGS.get(spelling.strip().lower())
 
 
 #: An uninterpreted function's signature: (name, arity) -> (argument sorts, result sort).
