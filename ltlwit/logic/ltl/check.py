@@ -78,10 +78,7 @@ def holds(formula: Formula, trace: Trace, limit: Limit | None = None) -> bool:
         verdict = cube_evaluator(formula, limit).run(cubes, loop, limit)  # type: ignore[arg-type]
         if verdict is not None:
             return verdict
-    names = dict.fromkeys(formula.aps())
-    names.update(dict.fromkeys(trace.aps()))
-    L = labels_for(tuple(names))
-    steps = [L.of(s) for s in trace.steps]
+    L, steps = _labelled(formula, trace)
     if any(s == L.false for s in steps):
         return False
     verdict = evaluator(formula, L).run(steps, loop)
@@ -219,16 +216,22 @@ def _product(tr: Translator, steps: list[Any], loop: int, limit: Limit | None = 
     return scc, explored, initial, successors, tr.all_marks
 
 
+def _labelled(formula: Formula, trace: Trace) -> tuple[Any, list[Any]]:
+    """The labels over the formula's and the trace's APs, and each step's label (a step whose
+    cube is unsatisfiable is `false`)."""
+    names = dict.fromkeys(formula.aps())
+    names.update(dict.fromkeys(trace.aps()))
+    L = labels_for(tuple(names))
+    return L, [L.of(s) for s in trace.steps]
+
+
 def counterexample(formula: Formula, trace: Trace) -> tuple[list[dict[str, bool]], list[dict[str, bool]]] | None:
     """A concrete lasso word (full valuations of the formula's and trace's APs) matching `trace`
     and violating `formula`, or None when `holds(formula, trace)` (or a step is unsatisfiable).
     The word's cycle may be a multiple of the trace's cycle."""
     from ltlwit.logic.ltl.searches.emptiness import accepting_cycle, shortest_path
 
-    names = dict.fromkeys(formula.aps())
-    names.update(dict.fromkeys(trace.aps()))
-    L = labels_for(tuple(names))
-    steps = [L.of(s) for s in trace.steps]
+    L, steps = _labelled(formula, trace)
     if any(s == L.false for s in steps):
         return None
 
