@@ -611,19 +611,17 @@ class Bounded:
         self.exhausted = True
         return None
 
+    def _new_probe(self) -> Probe:
+        """An unroller of its own over the main search's encoding and encoder."""
+        u = self.unroller
+        return Probe(u.encoding, self.abstraction, u.encoder, self.limit, u.end, u.alive)
+
     def _exact(self, k: int) -> bool | None:
         """Bound k as a `Probe` (kept, unrolled, when it runs out of the round's time)."""
         if self.exact is None or self.exact.steps <= k - 1 or k not in self.exact._loops:
             if self.exact is not None:
                 self.exact.close()
-            self.exact = Probe(
-                self.unroller.encoding,
-                self.abstraction,
-                self.unroller.encoder,
-                self.limit,
-                self.unroller.end,
-                self.unroller.alive,
-            )
+            self.exact = self._new_probe()
         self.exact._build(k)
         self.exact.solver.set_timeout(self.unroller.solver._timeout or 1)
         return self.exact.ask(k)
@@ -631,14 +629,7 @@ class Bounded:
     def _probes(self, ends: float) -> Result | None:
         while self.probe is not None and self.probe < min(MAX_STEPS, PROBE_AHEAD * self.k):
             if self.prober is None:
-                self.prober = Probe(
-                    self.unroller.encoding,
-                    self.abstraction,
-                    self.unroller.encoder,
-                    self.limit,
-                    self.unroller.end,
-                    self.unroller.alive,
-                )
+                self.prober = self._new_probe()
             p = self.prober
             stage.enter(f"theory search, probe {self.probe}")
             p._build(self.probe)
