@@ -237,7 +237,7 @@ def _declarations(
 @functools.lru_cache(maxsize=8)
 def _solver(**options: object) -> Solver:
     if isinstance(options.get("variables"), tuple):  # made hashable by `solve`
-        options["variables"] = dict(options["variables"])  # type: ignore[arg-type]
+        options["variables"] = dict(options["variables"])
     return Solver(**options)  # type: ignore[arg-type]
 
 

@@ -145,7 +145,7 @@ class Parts:
 
         def fill(node: Formula, kids: tuple[Formula, ...]) -> Formula:
             if node.op == "ap" and node.name in table:
-                return table[node.name]  # type: ignore[index]
+                return table[node.name]
             return node if all(k is c for k, c in zip(kids, node.children)) else Formula(node.op, kids, node.name)
 
         return transform(template, fill)

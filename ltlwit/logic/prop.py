@@ -90,7 +90,7 @@ class _Encoding:
             folded = _fold(op, a, b)
             if folded is None:
                 top += 1
-                _define(op, top, a, b, self.clauses)  # type: ignore[arg-type]
+                _define(op, top, a, b, self.clauses)
                 folded = top
             if negate:
                 folded = (not folded) if isinstance(folded, bool) else -folded
@@ -134,7 +134,7 @@ class _Encoding:
         """If ¬φ ∧ lits is unsat (lits entail φ), the core among `lits`; otherwise None."""
         if solver is None:
             return [] if self.root else None
-        neg_root = -self.root  # type: ignore[operator]
+        neg_root = -self.root
         if _solve(solver, [neg_root, *lits], limit):
             return None
         return [x for x in (solver.get_core() or ()) if x != neg_root]

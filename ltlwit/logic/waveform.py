@@ -44,7 +44,7 @@ def values(step: Formula) -> dict[str, Value]:
             out[leaf.name] = not negated  # type: ignore[index]
         elif leaf.op == ATOM and not negated and leaf.name.op == "=" and leaf.name.children[0].op == "var":  # type: ignore[union-attr]
             right = leaf.name.children[1]  # type: ignore[union-attr]
-            out[leaf.name.children[0].name] = _constant(right)  # type: ignore[union-attr,index]
+            out[leaf.name.children[0].name] = _constant(right)  # type: ignore[union-attr]
     return out
 
 
@@ -53,7 +53,7 @@ def _constant(term) -> Value:
         return term.value if term.decimal or term.value.denominator != 1 else int(term.value)
     if term.op == "neg":
         inner = _constant(term.children[0])
-        return -inner if isinstance(inner, (int, Fraction)) else inner  # type: ignore[operator]
+        return -inner if isinstance(inner, (int, Fraction)) else inner
     if term.op == "/":
         a, b = (_constant(c) for c in term.children)
         return Fraction(a) / Fraction(b) if isinstance(a, (int, Fraction)) and isinstance(b, (int, Fraction)) else None
@@ -159,10 +159,10 @@ def _vcd_value(value: Value, kind: str, code: str) -> str:
             )
             + " "
             + code
-        )  # type: ignore[operator]
+        )
     if kind == "string":
         return "s" + ("x" if value is None else str(value)) + " " + code
-    return ("r" + ("nan" if value is None else repr(float(value)))) + " " + code  # type: ignore[arg-type]
+    return ("r" + ("nan" if value is None else repr(float(value)))) + " " + code
 
 
 def svg(trace: Trace, passes: int = PASSES, highlight: Sequence[str] = ()) -> str:

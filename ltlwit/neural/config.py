@@ -217,7 +217,7 @@ def config_from_dict(data: dict[str, Any]) -> ModelConfig:
     """Inverse of `ModelConfig.to_dict` (manifests, checkpoints); unknown keys are an error."""
     data = dict(data)
     arch = data.pop("arch", None)
-    cls = ARCHS.get(arch)  # type: ignore[arg-type]
+    cls = ARCHS.get(arch)
     if cls is None:
         raise ValueError(f"unknown architecture {arch!r} in config")
     names = {f.name for f in fields(cls)}

@@ -149,7 +149,7 @@ def verify_one(
 
     def done(status: VerdictStatus, **fields: object) -> Verdict:
         elapsed = round((time.perf_counter() - start) * 1000.0, 3)
-        return Verdict(  # type: ignore[arg-type]
+        return Verdict(
             item=item,
             status=status,
             formula=formula_text,
@@ -285,7 +285,7 @@ def _check_log(
 
     def done(status: VerdictStatus, **fields: object) -> Verdict:
         elapsed = round((time.perf_counter() - start) * 1000.0, 3)
-        return Verdict(  # type: ignore[arg-type]
+        return Verdict(
             item=item,
             status=status,
             formula=requirement.text,

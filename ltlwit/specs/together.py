@@ -177,12 +177,12 @@ def _typed_together(kept: list[int], parsed: list[ParsedSpec], declared) -> tupl
     variable in one FRET component and a function in another), and the others with the
     reason: all of them where they do, else, in file order, each one that does not with those
     kept before it is left out."""
-    if _clash(And(*(parsed[i].formula for i in kept)), declared) is None:  # type: ignore[misc]
+    if _clash(And(*(parsed[i].formula for i in kept)), declared) is None:
         return kept, []
     together: list[int] = []
     apart: list[tuple[int, str]] = []
     for i in kept:
-        why = _clash(And(*(parsed[j].formula for j in together), parsed[i].formula), declared)  # type: ignore[misc]
+        why = _clash(And(*(parsed[j].formula for j in together), parsed[i].formula), declared)
         if why is None:
             together.append(i)
         else:

@@ -254,7 +254,7 @@ class Trainer:
         self._say(
             f"captured a CUDA graph for batch shape {key[0][0]}x({key[0][1]}+{key[1][1]}), "
             f"{key[3]} APs in {seconds:.1f}s ({len(self.stepper.graphs)} so far)"
-        )  # type: ignore[attr-defined]
+        )
 
     # -- one step ------------------------------------------------------------------------------
     def lr_at(self, step: int) -> float:

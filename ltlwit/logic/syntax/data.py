@@ -639,15 +639,15 @@ def _call_term(text: str, node: Operand, kids: list) -> Term:
     if name in SHIFTS:
         if len(kids) != 1:
             raise ParseError(text, node.start, f"{name} takes one argument, not {len(kids)}", width)
-        return Term(name, (kids[0],))  # type: ignore[arg-type]
-    arity = _TERM_CALLS.get(name)  # type: ignore[arg-type]
+        return Term(name, (kids[0],))
+    arity = _TERM_CALLS.get(name)
     if arity is not None and len(kids) != arity:
         raise ParseError(
             text, node.start, f"{name} takes {arity} argument{'s' if arity > 1 else ''}, not {len(kids)}", width
         )
     if name == "preBool":
         raise ParseError(text, node.start, "preBool(...) is a formula, not a term", width)
-    return Term("call", tuple(kids), str(name))  # type: ignore[arg-type]
+    return Term("call", tuple(kids), str(name))
 
 
 def _spell_out(op: str, low: int, high: int | None, f: Formula) -> Formula:

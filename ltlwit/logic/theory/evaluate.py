@@ -80,7 +80,7 @@ def _compare(op: str, left: Value, right: Value) -> bool:
         return left != right
     if isinstance(left, str) or isinstance(right, str):
         raise TraceError(f"enumeration values are not ordered: {left} {op} {right}")
-    return {"<": left < right, "<=": left <= right, ">": left > right, ">=": left >= right}[op]  # type: ignore[operator]
+    return {"<": left < right, "<=": left <= right, ">": left > right, ">=": left >= right}[op]
 
 
 def _reads(term: Term, at: int):
@@ -186,16 +186,16 @@ def _apply(node: Term, values: list[Value], sort: Sort, tables: Tables) -> Value
         if b == 0:
             raise Undefined()
         if real and op == "/":
-            return Fraction(a) / Fraction(b)  # type: ignore[arg-type]
-        q, r = euclid(int(a), int(b))  # type: ignore[arg-type]
+            return Fraction(a) / Fraction(b)
+        q, r = euclid(int(a), int(b))
         return q if op == "/" else r
     name = node.name
     if name in ("absReal", "absInt", "abs"):
         return abs(values[0])  # type: ignore[arg-type]
     if name == "min":
-        return min(values)  # type: ignore[type-var]
+        return min(values)
     if name == "max":
-        return max(values)  # type: ignore[type-var]
+        return max(values)
     if name in PRE:
         return values[0]
     return _entry(tables, name, tuple(values))  # type: ignore[arg-type]
@@ -224,7 +224,7 @@ def value_term(value: Value) -> Term:
     """A value as the term a trace step writes it: `3`, `-2`, `2.5`, `1.0 / 3`, a name."""
     if isinstance(value, str):
         return var(value)
-    return num(value)  # type: ignore[arg-type]
+    return num(value)
 
 
 def value_atom(name: str, value: Value, sort: Sort) -> Formula:
@@ -286,7 +286,7 @@ def values_of(steps: tuple[Formula, ...], sig: Signature) -> Values:
             continue  # a function the formula does not apply: ignored
         args = tuple(_value(a, sig, i) for a in call.children)
         if isinstance(value, bool):
-            _put(tables, (call.name, args), value, i)  # type: ignore[arg-type]
+            _put(tables, (call.name, args), value, i)
             continue
         _put(tables, (call.name, args), _typed(_value(value, sig, i), sig.functions[key][1], call.name, i), i)  # type: ignore[arg-type]
     return Values(tuple(out_steps), tables, read.booleans)
@@ -438,12 +438,12 @@ def _constant(t: Term, sig: Signature) -> Value | None:
         return t.name if t.name in sig.constants else None
     if t.op == "neg":
         v = _constant(t.children[0], sig)
-        return -v if v is not None and not isinstance(v, str) else None  # type: ignore[operator]
+        return -v if v is not None and not isinstance(v, str) else None
     if t.op == "/":
         a, b = (_constant(c, sig) for c in t.children)
         if a is None or b is None or isinstance(a, str) or isinstance(b, str) or b == 0:
             return None
-        return Fraction(a) / Fraction(b)  # type: ignore[arg-type]
+        return Fraction(a) / Fraction(b)
     return None
 
 

@@ -98,7 +98,7 @@ def _resolve(
     formulas: Sequence[Formula | None], which: list[int], declared: Declarations | None
 ) -> tuple[Signature, Formula]:
     """The signature of the formulas at `which` read together, and their conjunction."""
-    conjunction = And(*(formulas[i] for i in which))  # type: ignore[misc]
+    conjunction = And(*(formulas[i] for i in which))
     return resolve(boolean_comparisons(conjunction, declared), declared), conjunction
 
 
@@ -163,7 +163,7 @@ def names(formula: Formula) -> frozenset[str]:
         if node.op == ATOM:
             for term in node.name.walk():  # type: ignore[union-attr]
                 if term.op in ("var", "call", "pred") and term.name not in BUILTINS:
-                    out.add(term.name)  # type: ignore[arg-type]
+                    out.add(term.name)
     return frozenset(out)
 
 

@@ -92,7 +92,7 @@ class Encoder:
             args = tuple(
                 self._term(c, at, where, divisors, s, sorts, known)
                 for c, s in zip(a.children, self.sig.functions[key][0])
-            )  # type: ignore[index]
+            )
             core = f(*args)
         else:
             left, right = a.children
@@ -183,7 +183,7 @@ class Encoder:
             key = (a.name, len(a.children))
             args = [
                 self._text(c, at, divisors, s, sorts, known) for c, s in zip(a.children, self.sig.functions[key][0])
-            ]  # type: ignore[index]
+            ]
             core = f"({self._declare_function(*key)} {' '.join(args)})"  # type: ignore[arg-type]
         else:
             left, right = a.children
@@ -203,7 +203,7 @@ class Encoder:
         if self._enums or any(s.enum for s in self.sig.variables.values()):
             return None
         integer = self.sig.variables[name].name == "Int"
-        return f"(= {self._declare_var(name, at)} {_numeral_text(Fraction(value), integer)[0]})"  # type: ignore[arg-type]
+        return f"(= {self._declare_var(name, at)} {_numeral_text(Fraction(value), integer)[0]})"
 
     def _declare_var(self, name: str, at: int) -> str:
         symbol = f"|{_symbol('v', name, at)}|"
@@ -231,7 +231,7 @@ class Encoder:
                 return _numeral_text(node.value, _sort(node, sorts).name == "Int")
             value = known.get(p, _NONE).get(node.name) if known is not None else None  # type: ignore[arg-type]
             if value is not None:
-                return _numeral_text(Fraction(value), self.sig.variables[node.name].name == "Int")  # type: ignore[arg-type,index]
+                return _numeral_text(Fraction(value), self.sig.variables[node.name].name == "Int")  # type: ignore[index]
             return self._declare_var(node.name, p), self.sig.variables[node.name].name == "Int"  # type: ignore[index]
 
         text, integer = fold(term, at, leaf, lambda node, values: self._apply_text(node, values, divisors, sorts[node]))
@@ -293,7 +293,7 @@ class Encoder:
     def constant(self, value: Value, sort: Sort) -> z3.ExprRef:
         if sort.enum:
             return self._enum(sort)[1][value]  # type: ignore[index]
-        return self._numeral(Fraction(value), sort)  # type: ignore[arg-type]
+        return self._numeral(Fraction(value), sort)
 
     def interrupt(self) -> None:
         self.ctx.interrupt()

@@ -287,7 +287,7 @@ def boolean_comparisons(formula: Formula, declarations: Declarations | None = No
         if a.op == ATOM
         and a.name.op in ("=", "!=")  # type: ignore[union-attr]
         and all(c.op == "var" and c.name not in enums for c in a.name.children)
-    )  # type: ignore[union-attr]
+    )
     if not pairs:
         return formula
     booleans = set(formula.aps()) | {n for n, sort in declared.items() if sort == BOOL}
@@ -344,14 +344,14 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
             if op == "var":
                 name = node.name
                 if name in enums:
-                    constants[name] = enums[name]  # type: ignore[index]
-                    classes.note(node, enums[name], name)  # type: ignore[arg-type]
+                    constants[name] = enums[name]
+                    classes.note(node, enums[name], name)
                     continue
-                variables[name] = None  # type: ignore[index]
+                variables[name] = None
                 classes.union(node, ("var", name))
-                sort = declared.get(name)  # type: ignore[arg-type]
+                sort = declared.get(name)
                 if sort is not None:
-                    classes.note(node, sort, name)  # type: ignore[arg-type]
+                    classes.note(node, sort, name)
             elif op == "num":
                 continue  # a numeral has no class of its own (`_link`)
             elif op in SHIFTS:
@@ -363,7 +363,7 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
             elif op == "call":
                 name = node.name
                 if name in BUILTINS:
-                    result = BUILTINS[name]  # type: ignore[index]
+                    result = BUILTINS[name]
                     for c in node.children:
                         _link(classes, node, c)
                     classes.note(node, result or Sort("numeric"), f"{name}(...)")
@@ -454,7 +454,7 @@ def _atom_sorts(atom: Term, sig: Signature) -> dict[Term, Sort]:
                 raise SortError(f"{node.name} has no sort", node.name)
             if sort == BOOL:
                 raise SortError(f"{node.name} is a proposition (Bool), used as a number", node.name)
-            classes.note(node, sort, node.name)  # type: ignore[arg-type]
+            classes.note(node, sort, node.name)
         elif op in SHIFTS:
             _link(classes, node, node.children[0])
         elif op in ("+", "-", "*", "/", "mod", "neg"):
@@ -465,7 +465,7 @@ def _atom_sorts(atom: Term, sig: Signature) -> dict[Term, Sort]:
         elif op == "call" and node.name in BUILTINS:
             for c in node.children:
                 _link(classes, node, c)
-            result = BUILTINS[node.name]  # type: ignore[index]
+            result = BUILTINS[node.name]
             if result is not None:
                 classes.note(node, result if result == REAL else Sort("integral"), f"{node.name}(...)")
         elif op == "call":
@@ -539,7 +539,7 @@ def _link(classes: _Classes, a: object, b: object) -> None:
     for x, y in ((a, b), (b, a)):
         if isinstance(y, Term) and y.op == "num":
             if not (isinstance(x, Term) and x.op == "num"):
-                classes.note(x, REAL if y.decimal else Sort("numeric"), y.name)  # type: ignore[arg-type]
+                classes.note(x, REAL if y.decimal else Sort("numeric"), y.name)
             return
     classes.union(a, b)
 

@@ -298,7 +298,7 @@ def substituted(formula, values: dict[str, str]):
 
     def term_rule(node: Term, kids: tuple[Term, ...]) -> Term:
         if node.op == "var" and node.name in values:
-            text = values[node.name]  # type: ignore[index]
+            text = values[node.name]
             return Term("neg", (Term("num", (), text[1:]),)) if text.startswith("-") else Term("num", (), text)
         return Term(node.op, kids, node.name) if kids else node
 

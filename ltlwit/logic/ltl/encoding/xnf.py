@@ -151,7 +151,7 @@ class Xnf:
                 return x
             return new[x] if x > 0 else -new[-x]
 
-        self.clauses = [[lit(v) for v in clause] for clause in self.clauses]  # type: ignore[misc]
+        self.clauses = [[lit(v) for v in clause] for clause in self.clauses]
         self.aps = {k: new[v] for k, v in self.aps.items()}
         self.ap_names = {v: k for k, v in self.aps.items()}
         self.nxt = {k: new[v] for k, v in self.nxt.items()}
@@ -225,7 +225,7 @@ class Xnf:
             if x is absorbing:
                 return absorbing
             if x is not (not absorbing):
-                kids.append(x)  # type: ignore[arg-type]
+                kids.append(x)
         kids = list(dict.fromkeys(kids))
         if not kids:
             return not absorbing
@@ -250,7 +250,7 @@ class Xnf:
                 return (a != b) if xor else (a == b)
             const, other = (a, b) if isinstance(a, bool) else (b, a)
             positive = const != xor
-            return other if positive else -other  # type: ignore[operator]
+            return other if positive else -other
         if a == b or a == -b:
             same = a == b
             return same != xor
@@ -327,7 +327,7 @@ class Xnf:
             return rest[0] if rest else True
         y = self.fresh()
         for k in paced(rest, self.tick):
-            self.add([-y, k])  # type: ignore[operator]
+            self.add([-y, k])
         for clause in paced(clauses, self.tick):
             self.add([-y] + clause)
         return y

@@ -153,17 +153,17 @@ class Unroller:
         for n, clause in enumerate(self.clauses_per_step):
             if not n % CHECK_CLAUSES:  # copying a multi-MB formula's step takes tenths of a second
                 self.limit.check_time()
-            self.solver.add_clause([self.lit(i, v) for v in clause])  # type: ignore[misc]
+            self.solver.add_clause([self.lit(i, v) for v in clause])
         self.clauses += len(self.clauses_per_step) + len(self.latches)
         if i:
             for n, e in self.links:
-                self._clause([-self.lit(i - 1, n), self.lit(i, e)])  # type: ignore[operator]
+                self._clause([-self.lit(i - 1, n), self.lit(i, e)])
             for held, latch, _ in self.latches:
-                self.solver.add_clause([-self.lit(i, held), self.lit(i - 1, latch)])  # type: ignore[operator]
+                self.solver.add_clause([-self.lit(i, held), self.lit(i - 1, latch)])
         else:
             for held, _, weak in self.latches:
                 if not weak:  # `Y` is false at the first instant
-                    self.solver.add_clause([-self.lit(0, held)])  # type: ignore[operator]
+                    self.solver.add_clause([-self.lit(0, held)])
 
     def _loop(self, k: int) -> tuple[int, list[int]]:
         """The constraints that close a lasso after step k, under a fresh selector: it loops
@@ -174,9 +174,9 @@ class Unroller:
         if self.end is not None:
             sel = self._fresh()
             self.solver.add_clause([-act, sel])
-            self._clause([-sel, self.lit(k, self.end)])  # type: ignore[list-item]
+            self._clause([-sel, self.lit(k, self.end)])
             for p in self.posts:
-                self.solver.add_clause([-sel, -self.lit(k, p)])  # type: ignore[operator]
+                self.solver.add_clause([-sel, -self.lit(k, p)])
             self.clauses += 2 + len(self.posts)
             return act, [sel]
         loops = [self._fresh() for _ in range(k + 1)]
@@ -185,9 +185,9 @@ class Unroller:
         for l, sel in enumerate(loops):
             self.limit.check_time()
             for n, e in self.links:
-                self._clause([-sel, -self.lit(k, n), self.lit(l, e)])  # type: ignore[operator]
+                self._clause([-sel, -self.lit(k, n), self.lit(l, e)])
             for held, latch, _ in self.latches:  # step l follows step k too
-                self.solver.add_clause([-sel, -self.lit(l, held), self.lit(k, latch)])  # type: ignore[operator]
+                self.solver.add_clause([-sel, -self.lit(l, held), self.lit(k, latch)])
         inside = []  # inside[j]: the loop starts at or before step j
         for j in range(k + 1):
             v = self._fresh()
@@ -197,7 +197,7 @@ class Unroller:
             met = []
             for j in range(k + 1):
                 v = self._fresh()
-                self.solver.add_clause([-v, -self.lit(j, p)])  # type: ignore[operator]
+                self.solver.add_clause([-v, -self.lit(j, p)])
                 self.solver.add_clause([-v, inside[j]])
                 met.append(v)
             self.solver.add_clause([-act] + met)
@@ -313,13 +313,7 @@ class Unroller:
         model = self.solver.get_model()
         loop = k if self.end is not None else next(l for l, sel in enumerate(self._loops[k][1]) if model[sel - 1] > 0)
         letters = [
-            tuple(
-                sorted(
-                    (name, model[self.lit(i, v) - 1] > 0)  # type: ignore[operator]
-                    for name, v in self.aps.items()
-                )
-            )
-            for i in range(k + 1)
+            tuple(sorted((name, model[self.lit(i, v) - 1] > 0) for name, v in self.aps.items())) for i in range(k + 1)
         ]
         return letter_trace(letters[:loop], letters[loop:])
 
@@ -373,13 +367,13 @@ def shortest_loop(formula: Formula, limit: Limit | None = None) -> int:
             if lit is False:
                 return 1  # unsatisfiable: the other searches say so
             if lit is not True:
-                x.add([lit])  # type: ignore[list-item]
+                x.add([lit])
         lits = {r: x.prop(r) for r in recurring}
         props = [r for r in recurring if not isinstance(lits[r], bool)]
         apart: dict[Formula, set[Formula]] = {r: set() for r in props}
         negated: dict[int, list[Formula]] = {}  # ¬lit: the recurring propositions it denies
         for r in props:
-            negated.setdefault(-lits[r], []).append(r)  # type: ignore[operator]
+            negated.setdefault(-lits[r], []).append(r)
         for r in props:
             if limit is not None:
                 limit.check_time()

@@ -263,7 +263,7 @@ def _literals(lits: list[Lit]) -> list[int] | None:
     """The literals of a conjunction whose members may be constants: None if one is false."""
     if any(l is False for l in lits):
         return None
-    return [l for l in lits if l is not True]  # type: ignore[misc]
+    return [l for l in lits if l is not True]
 
 
 def _primed(prime: dict[int, int], lit: int) -> int:

@@ -209,7 +209,7 @@ class TheoryUnroller(Unroller):
         self.ahead = max([0, *reach])
         super().__init__(encoding, limit, max_steps=MAX_STEPS, end=end, shortest=1)
 
-    def _new_solver(self) -> Z3Clauses:  # type: ignore[override]
+    def _new_solver(self) -> Z3Clauses:
         return Z3Clauses(self.encoder, self.limit, mirror=True)
 
     def add_step(self) -> None:
@@ -217,7 +217,7 @@ class TheoryUnroller(Unroller):
         i = self.steps - 1
         self.limit.check_time()
         for v, a in self.theory:
-            self._define(self.lit(i, v), a, i)  # type: ignore[arg-type]
+            self._define(self.lit(i, v), a, i)
 
     def _define(self, var: int, a, at: int) -> None:
         """Proposition `var` stands for the comparison `a` at instant `at` (as text where it
@@ -263,7 +263,7 @@ class TheoryUnroller(Unroller):
     def _asked_at(self, k: int, alive: range) -> list:
         self._build(k)
         act, _ = self._loops[k]
-        extra = [self.lit(j, -self.end) for j in alive] if self.end is not None else []  # type: ignore[operator]
+        extra = [self.lit(j, -self.end) for j in alive] if self.end is not None else []
         return [self.lit(0, e) for e in self.initial if e is not True] + [act] + extra
 
     def reaches(self, k: int) -> bool | None:
@@ -272,7 +272,7 @@ class TheoryUnroller(Unroller):
         self._build(k)
         extra = [] if self.end is None else [-self.end]
         assumptions = [self.lit(0, e) for e in self.initial if e is not True] + [self.lit(k, x) for x in extra]
-        return self._check(assumptions)  # type: ignore[arg-type]
+        return self._check(assumptions)
 
     def outlive(self, k: int) -> None:
         """Bound k is done with: every model asked for from now on has more than k instants,
@@ -280,7 +280,7 @@ class TheoryUnroller(Unroller):
         comparisons hold outright there instead of being decided anew in every check."""
         if self.end is not None:
             self._build(k)
-            self.solver.add_clause([self.lit(k, -self.end)])  # type: ignore[list-item]
+            self.solver.add_clause([self.lit(k, -self.end)])
 
     def _check(self, assumptions: list) -> bool | None:
         if any(x is False for x in assumptions):
@@ -304,7 +304,7 @@ class TheoryUnroller(Unroller):
         model = s.model
         steps = []
         for i in range(last + 1):
-            lits = [ap(n) if s.true(self.lit(i, v)) else Not(ap(n)) for n, v in props]  # type: ignore[arg-type]
+            lits = [ap(n) if s.true(self.lit(i, v)) else Not(ap(n)) for n, v in props]
             values = [value_atom(n, self.encoder.value(model, self.encoder.var(n, i)), sort) for n, sort in data]
             steps.append(lits + values)
         formulas = tuple(And(*st) if st else TRUE for st in steps)
@@ -372,7 +372,7 @@ class Probe(TheoryUnroller):
     problem with every comparison behind a proposition took 1.5 s, and under assumptions in
     the incremental solver minutes."""
 
-    def _new_solver(self) -> "Recorded":  # type: ignore[override]
+    def _new_solver(self) -> "Recorded":
         return Recorded(self.encoder, self.limit)
 
     def _define(self, var: int, a, at: int) -> None:
