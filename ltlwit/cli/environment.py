@@ -15,7 +15,7 @@ import os
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Mapping, TextIO
+from typing import Any, BinaryIO, Mapping, TextIO, cast
 
 
 class OutputClosed(Exception):
@@ -87,7 +87,7 @@ class Environment:
         stdin = getattr(stdin_text, "buffer", stdin_text) if stdin_text is not None else io.BytesIO()
         return cls(
             stdin=stdin,  # type: ignore[arg-type]
-            stdout=sys.stdout if sys.stdout is not None else _Closed(),
+            stdout=sys.stdout if sys.stdout is not None else cast(TextIO, _Closed()),
             stderr=sys.stderr if sys.stderr is not None else open(os.devnull, "w"),  # noqa: SIM115
             stdin_isatty=_isatty(stdin_text),
             stdout_isatty=_isatty(sys.stdout),

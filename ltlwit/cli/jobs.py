@@ -278,7 +278,7 @@ def run_jobs(
     origin: float | None = None,
     least: int = 1,
     notify: Notify | None = None,
-) -> tuple[int, bool]:
+) -> tuple[ExitStatus, bool]:
     """Answer `items` with `jobs` workers running `work(*args)`; print what they rendered through
     `printer` in input order. (The run's exit status, whether a model failed.)
 

@@ -245,7 +245,7 @@ def max_memory_option(help_text: str) -> Callable:
 
 def solve_options(command: Callable, timeout: float | None = None) -> Callable:
     """The options `solve` and `check` share: how to find a witness (a `Solver`'s options)."""
-    options = [
+    options: list[Callable[[Callable], Callable]] = [
         timeout_option(
             "Time limit per formula, from reading it to its answer (parsing, models, engine, checking); past "
             "it the answer is UNKNOWN.",

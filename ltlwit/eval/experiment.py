@@ -80,7 +80,7 @@ def run_experiment(
 
     # one tokenised copy of the data for every run (a run's own default is its checkpoint folder)
     cache = "" if os.environ.get("LTLWIT_CACHE") else str(registry.checkpoints_dir() / f"{plan.prefix}-cache")
-    runs = []
+    runs: list[Run] = []
     total = len(plan.archs) * len(plan.seeds)
     for arch in plan.archs:
         for seed in plan.seeds:

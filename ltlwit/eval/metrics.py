@@ -41,7 +41,7 @@ def load_samples(path: str | os.PathLike, task: str, limit: int | None = None) -
 
     if task not in ("ltl", "prop"):
         raise ValueError(f"unknown task {task!r} (expected ltl or prop)")
-    out = []
+    out: list[Sample] = []
     for raw in read_samples(path):
         if limit is not None and len(out) >= limit:
             break

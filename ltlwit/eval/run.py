@@ -64,13 +64,11 @@ class EvalOptions:
             object.__setattr__(self, "paper_alpha_variants", PAPER_VARIANTS[self.limit is not None])
         if self.beam < 1 or (self.top is not None and not 1 <= self.top <= self.beam):
             raise ValueError(f"need beam >= 1 and 1 <= top <= beam (got beam {self.beam}, top {self.top})")
-        if self.alpha_samples < 0 or self.alpha_variants < 2 or self.size_bucket < 1:  # type: ignore[operator]
+        samples, paper_samples, paper_variants = self.alpha_samples, self.paper_alpha_samples, self.paper_alpha_variants
+        assert samples is not None and paper_samples is not None and paper_variants is not None  # (filled above)
+        if samples < 0 or self.alpha_variants < 2 or self.size_bucket < 1:
             raise ValueError("alpha samples must be >= 0, alpha variants >= 2, size bucket >= 1")
-        if (
-            self.paper_alpha_samples < 0
-            or self.paper_alpha_variants < 2  # type: ignore[operator]
-            or self.paper_alpha_pool < 0
-        ):
+        if paper_samples < 0 or paper_variants < 2 or self.paper_alpha_pool < 0:
             raise ValueError("paper alpha samples and pool must be >= 0, paper alpha variants >= 2")
 
 

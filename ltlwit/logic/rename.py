@@ -90,7 +90,7 @@ class Renaming:
         return transform(
             formula,
             lambda node, kids: (
-                ap(mapping[node.name]) if node.op == "ap" else node if not kids else Formula(node.op, kids)
+                ap(mapping[str(node.name)]) if node.op == "ap" else node if not kids else Formula(node.op, kids)
             ),
         )
 

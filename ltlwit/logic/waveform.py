@@ -149,17 +149,9 @@ def _vcd_value(value: Value, kind: str, code: str) -> str:
     if kind == "wire":
         return ("x" if value is None else "1" if value else "0") + code
     if kind == "integer":
-        return (
-            (
-                "bx"
-                if value is None
-                else "b" + format(value, "b")
-                if value >= 0  # type: ignore[operator]
-                else "b" + format((1 << 64) + value, "064b")
-            )
-            + " "
-            + code
-        )
+        if not isinstance(value, int):  # (an integer column's values are ints)
+            return "bx " + code
+        return ("b" + format(value, "b") if value >= 0 else "b" + format((1 << 64) + value, "064b")) + " " + code
     if kind == "string":
         return "s" + ("x" if value is None else str(value)) + " " + code
     return ("r" + ("nan" if value is None else repr(float(value)))) + " " + code

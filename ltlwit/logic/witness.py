@@ -266,8 +266,8 @@ def concrete(witness: Trace, aps: Sequence[str]) -> Trace:
     from ltlwit.logic.prop import solve_prop
 
     def letter(step: Formula) -> Formula:
-        found = solve_prop(step)
-        values = dict(found.witness.values) if hasattr(found, "witness") else {}
+        found = getattr(solve_prop(step), "witness", None)
+        values = dict(found.values) if isinstance(found, Assignment) else {}
         return And(*(ap(n) if values.get(n, False) else Not(ap(n)) for n in aps))
 
     return Trace(tuple(letter(s) for s in witness.prefix), tuple(letter(s) for s in witness.cycle))

@@ -187,7 +187,7 @@ _PRESETS: dict[tuple[str, str, str], dict[str, Any]] = {
 #: What a freshly built model of every preset gets beyond its sizes: the papers' details that
 #: the first bundled models lacked. Tiny models (tests) keep dropout off.
 _FRESH = dict(emb_dropout=0.1, cross_rope=True)
-_SIZES = {
+_SIZES: dict[tuple[str, str], dict[str, float]] = {
     ("small", "dual"): dict(d_model=64, n_layers=3, n_heads=4, d_ff=256),
     ("small", "si"): dict(d_model=64, n_layers=3, n_heads=4, d_ff=256),
     ("tiny", "dual"): dict(d_model=32, n_layers=3, n_heads=4, d_ff=128, dropout=0.0, emb_dropout=0.0),

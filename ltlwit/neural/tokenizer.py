@@ -91,7 +91,7 @@ def _slot(name: str, slots: Mapping[str, int] | None) -> int:
 
 def encode_formula(formula: Formula, slots: Mapping[str, int] | None = None) -> list[int]:
     """Polish-order ids. Without `slots`, AP names must be slot names (`a`, `b`, ..., `p26`)."""
-    return [N_BASE + _slot(n.name, slots) if n.op == "ap" else _ID[n.op] for n in formula.walk()]
+    return [N_BASE + _slot(str(n.name), slots) if n.op == "ap" else _ID[n.op] for n in formula.walk()]
 
 
 def encode_trace(trace: Trace, slots: Mapping[str, int] | None = None) -> list[int]:

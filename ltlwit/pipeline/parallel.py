@@ -210,7 +210,7 @@ class Pool:
     ) -> None:
         self.jobs = jobs
         self.factory, self.args = factory, args
-        self.notify = notify or (lambda text, exc=None: None)
+        self.notify: Callable[[str, BaseException | None], None] = notify or (lambda text, exc: None)
         self.model_failed = False
         self._said: set[str] = set()
         fork = not spawn and sys.platform.startswith("linux") and threading.active_count() == 1

@@ -102,7 +102,9 @@ def _spec(
     line = _line_of(text, name, cursor) if name else 0
     note = requirement.get("fulltext") if isinstance(requirement.get("fulltext"), str) else None
     semantics = requirement.get("semantics")
-    formula = semantics.get("ptExpanded") if isinstance(semantics, dict) else None
+    if not isinstance(semantics, dict):
+        semantics = {}
+    formula = semantics.get("ptExpanded")
     project = requirement.get("project") if by_project and isinstance(requirement.get("project"), str) else None
     if name is None:
         return Spec(path, line, error="a requirement without a reqid", group=project)
@@ -119,7 +121,7 @@ def _spec(
     if _TAGS.search(formula):
         formula = _TAGS.sub(" ", formula)
         warnings = ("the formula held HTML tags from FRET's editor (<b>, <i>); they were taken out",)
-    component = semantics.get("component_name") if isinstance(semantics, dict) else None
+    component = semantics.get("component_name")
     own = components.get(component, {}) if isinstance(component, str) else {}
     return Spec(
         path,

@@ -20,7 +20,7 @@ silently. Branches after a `TRUE` condition are never taken and are left out.
 from __future__ import annotations
 
 from itertools import product
-from typing import Callable, Sequence
+from typing import Callable, Sequence, cast
 
 from ltlwit.logic.formula import TRUE, And, Formula, Not, Or
 
@@ -43,11 +43,11 @@ def branches(kids: Sequence) -> list[tuple[Formula, object]]:
 def case_formula(kids: Sequence[Formula]) -> Formula:
     """A Boolean case: `(c1 & e1) | (!c1 & ((c2 & e2) | (!c2 & ...)))`, its last branch's value
     unguarded (its condition is `TRUE`)."""
-    taken = branches(kids)
+    taken = [(condition, cast(Formula, value)) for condition, value in branches(kids)]  # (a Boolean case's values)
     body = taken[-1][1]
     for condition, value in reversed(taken[:-1]):
         body = Or(And(condition, value), And(Not(condition), body))
-    return body  # type: ignore[return-value]
+    return body
 
 
 def case_term(kids: Sequence) -> Alternatives:

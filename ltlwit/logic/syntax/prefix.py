@@ -59,7 +59,7 @@ def build(tokens: list[Token], text: str) -> Formula:
                 check_deadline()
             arity = ARITY[tok.op]
             if arity == 0:
-                push(ap(tok.name) if tok.op == "ap" else Formula(tok.op))
+                push(ap(str(tok.name)) if tok.op == "ap" else Formula(tok.op))
             elif arity == 1:
                 push(Formula(tok.op, (pop(),)))
             else:

@@ -98,7 +98,7 @@ def _resolve(
     formulas: Sequence[Formula | None], which: list[int], declared: Declarations | None
 ) -> tuple[Signature, Formula]:
     """The signature of the formulas at `which` read together, and their conjunction."""
-    conjunction = And(*(formulas[i] for i in which))
+    conjunction = And(*(f for f in (formulas[i] for i in which) if f is not None))
     return resolve(boolean_comparisons(conjunction, declared), declared), conjunction
 
 

@@ -26,7 +26,7 @@ n-ary & and |: flattening, constants, duplicates, complementary literals, absorp
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Iterable, TypeVar
+from typing import TYPE_CHECKING, Callable, Iterable, TypeVar
 
 from ltlwit.logic.budget import paced
 from ltlwit.logic.formula import FALSE, TRUE, Formula, Not
@@ -512,7 +512,7 @@ def _mk_nary(op: str, args: list[Formula]) -> Formula:
     return built
 
 
-_MAKERS = {
+_MAKERS: dict[str, Callable[..., Formula]] = {
     "X": mk_X,
     "F": mk_F,
     "G": mk_G,

@@ -183,7 +183,7 @@ class Refinement:
             return Not(_shifted(by_instant))
         reads = {}
         for i, part in core:
-            touched = set()
+            touched: set[int] = set()
             for name in part.aps():
                 touched.update(i + d for d in self._atoms_read.get(name, (0,)))
             reads[(i, part)] = touched
