@@ -34,8 +34,8 @@ def models_list(ctx: click.Context, fmt: str) -> ExitStatus:
     env = Environment.of(ctx)
     rows = [m.summary() for m in list_models()]
     if fmt == "json":
-        for row in rows:
-            env.stdout.write(json.dumps(row) + "\n")
+        for summary in rows:
+            env.stdout.write(json.dumps(summary) + "\n")
         return ExitStatus.SUCCESS
     # `device` is where the model was trained, not where it runs (`--device` of solve and eval).
     header = ("name", "source", "task", "arch", "parameters", "steps", "trained on")

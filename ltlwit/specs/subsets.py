@@ -127,7 +127,7 @@ def _completed(
     `base`; where that breaks some of them that share no name with the inside (a trace of
     the question's length is needed: FRET's `H[<=100]` needs 101 instants, `base` may have
     one), each group of them connected by names is asked again for a trace of that shape."""
-    if base is None or not isinstance(witness, Trace):
+    if not isinstance(base, Trace) or not isinstance(witness, Trace):
         outside = [i for i in range(len(specs)) if i not in kept]
         return (witness, set()) if all(decide.satisfies(specs[i], witness) for i in outside) else (None, set(outside))
     inside = frozenset().union(*(used[i] for i in kept), names(claim))

@@ -245,8 +245,12 @@ def _portfolio(abstraction: Abstraction, limit: Limit) -> Result:
     owed = 0.0  # what the refinement took past its shares so far (the engine's searches overrun)
     import z3
 
+    def interrupt() -> None:
+        bounded.interrupt()
+        refinement.encoder.interrupt()
+
     try:
-        with Watchdog(limit, lambda: (bounded.interrupt(), refinement.encoder.interrupt())):
+        with Watchdog(limit, interrupt):
             while True:
                 result = bounded.advance(seconds)
                 if result is not None:

@@ -191,7 +191,7 @@ def solve(formula: Formula, budget: Budget | None = None) -> Result:
         verified = trace is not None and holds(formula, trace, Limit(budget))
     except OutOfBudget as e:
         return Unknown(str(e))
-    if not verified:
+    if trace is None or not verified:
         raise WitnessRejected.of(formula, trace if trace is not None else f"cut from {result.witness}")
     return Sat(trace)
 
@@ -207,12 +207,13 @@ def finite_part(lasso: Trace, alive: Formula) -> Trace | None:
     from ltlwit.logic.prop import solve_prop
 
     steps: list[Formula] = []
+    awake = str(alive.name)
     for step in lasso.steps:
         literals = cube_of(step)
         if literals is not None:
-            if literals.get(alive.name) is not True:
+            if literals.get(awake) is not True:
                 break
-            steps.append(cube((n, v) for n, v in literals.items() if n != alive.name))
+            steps.append(cube((n, v) for n, v in literals.items() if n != awake))
         else:
             if isinstance(solve_prop(_with(step, alive, FALSE)), Sat):
                 break

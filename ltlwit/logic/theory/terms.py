@@ -53,6 +53,7 @@ class Term:
     op: str
     children: tuple["Term", ...]
     name: str | None
+    _hash: int
 
     def __new__(cls, op: str, children: tuple["Term", ...] = (), name: str | None = None) -> "Term":
         key = (op, name, *map(id, children))
