@@ -186,6 +186,31 @@ def test_a_requirement_reads_its_own_component_s_types(tmp_path) -> None:
     assert [line.split()[:2] for line in lines[:2]] == [["PASS", "R1"], ["PASS", "R2"]]
 
 
+def test_a_function_two_components_read_two_ways_says_both_and_who(tmp_path) -> None:
+    """`det` is a Real function in component A and a predicate in B (FRET's LM export:
+    det_3x3 of 9 arguments): the conjunction leaves out the later one, naming both signatures
+    and the requirement that reads it the first way."""
+    path = tmp_path / "signatures.json"
+    path.write_text(
+        _export(
+            [("R1", "A", "(H (det(v, v) > 0.5))"), ("R2", "B", "(H det(w, w))")],
+            [
+                {"variable_name": "v", "component_name": "A", "dataType": "double"},
+                {"variable_name": "w", "component_name": "B", "dataType": "double"},
+                {"variable_name": "det", "component_name": "A", "idType": "Function"},
+                {"variable_name": "det", "component_name": "B", "idType": "Function"},
+            ],
+        )
+    )
+    result = run("check", "--model", "none", "--consistency", str(path))
+    assert result.exit_code == 0, result.stderr
+    joint = result.stdout.splitlines()[2]
+    assert joint.startswith("PASS (all 1 spec of") and joint.endswith(
+        f"left out: R2 ({path}:1, function det of 2 arguments is read with two signatures, "
+        "Real^2 -> Real and Real^2 -> Bool (R1, component A, reads it the first way))"
+    )
+
+
 def test_fret_exports_are_read_whatever_comes_first(tmp_path) -> None:
     """The `variables` may come first, past any head a sniff would read; a BOM is allowed; a
     JSON object without requirements says so."""

@@ -156,7 +156,7 @@ def _requirements(parsed: list[ParsedSpec], scope: list[int], solve: SolveOption
         try:
             declared = declared.merged(p.spec.declarations) if declared is not None else p.spec.declarations
         except SortError as exc:
-            left_out.append((p.spec, str(exc)))
+            left_out.append((p.spec, str(exc) + _read_first_by(exc.name, [parsed[j].spec for j in kept])))
             continue
         kept.append(i)
     if len({parsed[i].spec.component for i in kept}) > 1:  # read apart: their names may still clash
@@ -170,6 +170,17 @@ def _requirements(parsed: list[ParsedSpec], scope: list[int], solve: SolveOption
         replace(solve, declarations=declared),
         left_out,
     )
+
+
+def _read_first_by(name: str | None, kept: list[Spec]) -> str:
+    """Which requirement kept before reads `name` the other way (the first of its component),
+    for the reason a requirement is left out: the clash is between the two."""
+    for spec in kept:
+        own = spec.declarations
+        if own is not None and (name in dict(own.entries) or any(f == name for (f, _), _ in own.functions)):
+            where = f", component {spec.component}," if spec.component else ""
+            return f" ({spec.name or spec.where}{where} reads it the first way)"
+    return ""
 
 
 def _typed_together(kept: list[int], parsed: list[ParsedSpec], declared) -> tuple[list[int], list[tuple[int, str]]]:

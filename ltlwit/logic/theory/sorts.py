@@ -125,6 +125,15 @@ def base_sort(spelling: str) -> Sort | None:
 FunctionSort = tuple[tuple[str, int], tuple[tuple[Sort, ...], Sort]]
 
 
+def signature_text(arguments: tuple[Sort, ...], result: Sort) -> str:
+    """`Real^9 -> Bool`, `Int, Real -> Real`: a signature as a message shows it."""
+    if len(arguments) > 1 and len(set(arguments)) == 1:
+        given = f"{arguments[0]}^{len(arguments)}"
+    else:
+        given = ", ".join(map(str, arguments))
+    return f"{given} -> {result}"
+
+
 @dataclass(frozen=True)
 class Declarations:
     """What the user declared: variables' sorts, and the sort of undeclared numeric ones; and
@@ -173,8 +182,13 @@ class Declarations:
                 added[name] = sort
         functions = dict(self.functions)
         for key, signature in other.functions:
-            if functions.setdefault(key, signature) != signature:
-                raise SortError(f"function {key[0]} of {key[1]} arguments is read with two signatures", key[0])
+            old_signature = functions.setdefault(key, signature)
+            if old_signature != signature:
+                raise SortError(
+                    f"function {key[0]} of {key[1]} argument{'s' if key[1] != 1 else ''} is read with two signatures, "
+                    f"{signature_text(*old_signature)} and {signature_text(*signature)}",
+                    key[0],
+                )
         if not added and other.domain is None and len(functions) == len(self.functions):
             return self
         return Declarations(
