@@ -60,7 +60,9 @@ def progress_bar(
         task = bar.add_task(description, total=total, **initial)
 
         def update(completed: float, total: float | None = None, **values: Any) -> None:
-            bar.update(task, completed=completed, **({"total": total} if total is not None else {}), **values)
+            if total is not None:
+                bar.update(task, total=total)
+            bar.update(task, completed=completed, **values)
 
         yield update
 

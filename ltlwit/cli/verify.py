@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import click
 
@@ -90,7 +91,10 @@ def verify(
     when the engine proves FORMULA unsatisfiable, and fails, naming a witness, when it is
     not; UNKNOWN claims nothing and gets UNKNOWN. Exit status 0 when every pair holds, 1 when
     one fails or is unknown, 2 for a bad input."""
-    limits = {"timeout": timeout, "max_memory": default_max_memory(jobs) if max_memory is None else max_memory}
+    limits: dict[str, Any] = {
+        "timeout": timeout,
+        "max_memory": default_max_memory(jobs) if max_memory is None else max_memory,
+    }
     if log is not None:
         return _verify_log(ctx, pair, files, log, syntax, fmt, semantics, limits)
     if len(pair) not in (0, 2):
@@ -144,11 +148,7 @@ def _verify_log(
     if not formulas and not files:
         raise click.UsageError("give the requirements to check against the log: formulas, or -F SPEC_FILE", ctx)
     semantics = semantics_of(ctx, options)
-    if (
-        semantics == "infinite"
-        and ctx.get_parameter_source("semantics") is not None
-        and ctx.get_parameter_source("semantics").name == "COMMANDLINE"
-    ):
+    if semantics == "infinite" and ctx.get_parameter_source("semantics") == click.core.ParameterSource.COMMANDLINE:
         raise click.UsageError("a log is a finite trace: --log needs finite semantics", ctx)
     verify_options = VerifyOptions(
         syntax=syntax, semantics="finite", declarations=declarations_of(ctx, options), **limits

@@ -106,9 +106,9 @@ def occurrences(formula: Formula, part: int | None = None, polarity: int = 1) ->
     counts: dict[str, int] = {}
     for index, (node, own) in enumerate(zip(formula.walk(), polarities(formula))):
         if node.op in ("ap", ATOM):
-            name = node.name if node.op == "ap" else str(node.name)
-            counts[name] = counts.get(name, 0) + 1  # type: ignore[index]
-            out.append(Occurrence(index, name, counts[name], own * polarity, part))  # type: ignore[arg-type]
+            name = str(node.name)  # an AP's name, an atom's Term as written
+            counts[name] = counts.get(name, 0) + 1
+            out.append(Occurrence(index, name, counts[name], own * polarity, part))
     return out
 
 
@@ -131,7 +131,7 @@ def check_spec(
     if parts is not None and not _made_of(parts, spec, decide):
         parts = None
     candidates = _candidates(spec, parts)
-    findings = []
+    findings: list[Finding] = []
     for done, occ in enumerate(candidates):
         if deadline is not None and time.perf_counter() >= deadline:
             return Vacuity(_drop_undecided_beside_vacuous(findings), len(candidates) - done)

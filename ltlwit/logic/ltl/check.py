@@ -275,6 +275,7 @@ def violation(
     if not isinstance(result, Sat):
         raise OutOfTime(f"deciding the trace: {result.reason}")
     word = result.witness
+    assert isinstance(word, Trace)  # (a temporal solve's witness)
     letters = [{n: c.get(n, False) for n in names} for c in (cube_of(s) or {} for s in word.steps)]
     return letters[: len(word.prefix)], letters[len(word.prefix) :]
 
@@ -353,9 +354,9 @@ class CubeEvaluator:
         # every node, children first: APs and constants as the pass's leaves
         tick = limit.check_time if limit is not None and formula.size > TIMED_PASS else None
         self.plan = _indexed(postorder(formula, tick=tick), lambda f: not f.children)
-        self.aps = [(i, f.name) for i, (f, _, _) in enumerate(self.plan) if f.op == "ap"]
+        self.aps = [(i, str(f.name)) for i, (f, _, _) in enumerate(self.plan) if f.op == "ap"]
         #: the formula's APs in `Formula.aps()`'s order (its leaves come left to right in either walk)
-        self.names: tuple[str, ...] = tuple(name for _, name in self.aps)  # type: ignore[misc]
+        self.names: tuple[str, ...] = tuple(name for _, name in self.aps)
         self.constants = [(i, f is TRUE) for i, (f, _, _) in enumerate(self.plan) if f.op in ("1", "0")]
 
     def run(self, cubes: list[dict[str, bool]], loop: int, limit: Limit | None = None) -> bool | None:

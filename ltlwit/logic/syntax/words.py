@@ -147,7 +147,9 @@ def compact_entries(text: str) -> list[tuple[str, bool, int]]:
             raise ParseError(text, column, "syntax error, expected an AP name followed by 0 or 1")
         quoted, bare, digit = m.groups()
         if quoted is not None:
-            entries.append((unquote_at(text, m.start(1) - 1)[0], digit == "1", m.start(1) - 1))
+            got = unquote_at(text, m.start(1) - 1)
+            assert got is not None  # (the pattern matched a closed quote)
+            entries.append((got[0], digit == "1", m.start(1) - 1))
         else:
             entries.append((bare, digit == "1", m.start(2)))
         pos = m.end()
@@ -194,9 +196,9 @@ def parse_cube(text: str, formula: Formula) -> Assignment:
         if node.op == "&":
             stack.extend(node.children)
         elif node.op == "ap":
-            _add(values, node.name, True, text, 0)
+            _add(values, str(node.name), True, text, 0)
         elif node.op == "!" and node.children[0].op == "ap":
-            _add(values, node.children[0].name, False, text, 0)
+            _add(values, str(node.children[0].name), False, text, 0)
         else:
             raise ParseError(text, 0, f"not a cube of literals: {text.strip()!r}", len(text))
     return Assignment.of(values)
