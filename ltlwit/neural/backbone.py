@@ -22,7 +22,7 @@ near 0.9, and AdaCos jumps to its scale cap for the first few dozen steps.
 from __future__ import annotations
 
 import math
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import torch
 import torch.nn.functional as F
@@ -30,6 +30,9 @@ from torch import Tensor, nn
 
 from ltlwit.neural.positional import Rotary
 from ltlwit.neural.tokenizer import PAD, START
+
+if TYPE_CHECKING:
+    from ltlwit.neural.config import ModelConfig
 
 MAX_SCALE = 100.0
 #: A decoding cache: one dict per decoder layer, sublayer name -> {"k", "v"} tensors.
@@ -343,3 +346,17 @@ def reorder_cache(cache: Cache, rows: Tensor) -> None:
             if not name.startswith("cross"):
                 for key, t in entry.items():
                     entry[key] = t.index_select(0, rows)
+
+
+class WitnessModel(nn.Module):
+    """What decoding, saving and training ask of a model of either family (and of the
+    baselines, which subclass them): its config, the encoder's state for a batch of inputs, one
+    decoder step's logits. The families subclass it; nothing builds it alone."""
+
+    cfg: ModelConfig
+
+    def encode(self, src: Tensor, n_slots: int, n_aps: int, beams: int = 1) -> Any:
+        raise NotImplementedError
+
+    def decode_step(self, state: Any, tokens: Tensor) -> Tensor:
+        raise NotImplementedError

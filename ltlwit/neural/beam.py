@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from typing import Sequence
 
 import torch
-from torch import Tensor, nn
+from torch import Tensor
 
 from ltlwit.logic.formula import Formula
-from ltlwit.neural.backbone import resolve_device
+from ltlwit.neural.backbone import WitnessModel, resolve_device
 from ltlwit.neural.tokenizer import EOS, N_BASE, PAD, START, DecodeError, Witness, decode_witness, encode_formula
 
 
@@ -37,7 +37,7 @@ class BeamSearch:
     merge two models' candidates) and evaluation's predictor (which ranks witnesses only) read
     each their way. `n_best` is at most `beam` (default: `beam`)."""
 
-    model: nn.Module
+    model: WitnessModel
     beam: int = 3
     n_best: int | None = None
     batch_size: int = 128
@@ -61,12 +61,12 @@ def length_penalty(length: int, alpha: float) -> float:
     return ((5.0 + length) / 6.0) ** alpha
 
 
-def _model_device(model: nn.Module) -> torch.device:
+def _model_device(model: WitnessModel) -> torch.device:
     return next(model.parameters()).device
 
 
 @torch.no_grad()
-def greedy(model: nn.Module, src: Tensor, n_slots: int, n_aps: int, max_len: int = 160) -> list[list[int]]:
+def greedy(model: WitnessModel, src: Tensor, n_slots: int, n_aps: int, max_len: int = 160) -> list[list[int]]:
     """Greedy decoding of a batch of encoded inputs (eval mode is the caller's business);
     returns each output's ids without <eos> (unfinished outputs are returned as they stand)."""
     state = model.encode(src, n_slots, n_aps)
@@ -98,7 +98,7 @@ Hypothesis = tuple[float, tuple[int, ...]]  # (length-normalised log-probability
 
 @torch.inference_mode()
 def beam_hypotheses(
-    model: nn.Module,
+    model: WitnessModel,
     formulas: Sequence[Formula],
     beam: int = 3,
     alpha: float = 1.0,
@@ -131,7 +131,7 @@ def beam_hypotheses(
 
 
 def beam_search(
-    model: nn.Module,
+    model: WitnessModel,
     formulas: Sequence[Formula],
     beam: int = 3,
     n_best: int | None = None,
@@ -161,7 +161,7 @@ def beam_search(
 
 
 def _beam_chunk(
-    model: nn.Module, formulas: list[Formula], k: int, alpha: float, max_len: int, dev: torch.device
+    model: WitnessModel, formulas: list[Formula], k: int, alpha: float, max_len: int, dev: torch.device
 ) -> list[list[Hypothesis]]:
     """Beam search over one batch. The encoder runs once per input (its beams share the memory);
     an input leaves the batch, its cache rows with it, as soon as it is done, so the decoder

@@ -25,9 +25,10 @@ dataclass default, which is the behaviour of the weights written before the key 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from torch import nn
+if TYPE_CHECKING:
+    from ltlwit.neural.backbone import WitnessModel
 
 TASKS = ("ltl", "prop")
 ATTENTION_PARTS = ("EP", "DP", "EA", "DA", "CP", "CA")
@@ -67,7 +68,7 @@ class ModelConfig:
         unless the architecture is defined by that augmentation."""
         return 0
 
-    def build(self) -> nn.Module:
+    def build(self) -> WitnessModel:
         raise NotImplementedError
 
 
@@ -87,7 +88,7 @@ class DualConfig(ModelConfig):
         if not 0 < self.d_beta < self.d_model:
             raise ValueError(f"d_beta must be in 1..{self.d_model - 1}, got {self.d_beta}")
 
-    def build(self) -> nn.Module:
+    def build(self) -> WitnessModel:
         from ltlwit.neural.dual import DualTransformer
 
         return DualTransformer(self)
@@ -113,7 +114,7 @@ class SIConfig(ModelConfig):
     def parts(self) -> set[str]:
         return set(filter(None, self.attention.upper().split("-")))
 
-    def build(self) -> nn.Module:
+    def build(self) -> WitnessModel:
         from ltlwit.neural.symbol_invariant import SymbolInvariantTransformer
 
         return SymbolInvariantTransformer(self)
@@ -132,7 +133,7 @@ class FullConfig(ModelConfig):
         if self.vocab_aps < 1:
             raise ValueError(f"vocab_aps must be positive, got {self.vocab_aps}")
 
-    def build(self) -> nn.Module:
+    def build(self) -> WitnessModel:
         from ltlwit.neural.baselines import FullVocabTransformer
 
         return FullVocabTransformer(self)
@@ -160,7 +161,7 @@ class LexConfig(ModelConfig):
     beta_seed: int = 0
     arch: ClassVar[str] = "lexinv"
 
-    def build(self) -> nn.Module:
+    def build(self) -> WitnessModel:
         from ltlwit.neural.baselines import LexinvariantTransformer
 
         return LexinvariantTransformer(self)

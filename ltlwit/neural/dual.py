@@ -31,6 +31,7 @@ from ltlwit.neural.backbone import (
     Cache,
     DecoderLayer,
     EncoderLayer,
+    WitnessModel,
     cosines,
     counted_rows,
     initial_scale,
@@ -139,7 +140,7 @@ class DualState:
         reorder_cache(self.cache, rows)
 
 
-class TiedTransformer(nn.Module):
+class TiedTransformer(WitnessModel):
     """A standard encoder-decoder over one tied embedding table (encoder input, decoder input,
     output projection). The models built on it differ only in how the table is made: the
     dual-part model's here, the baselines' in `ltlwit.neural.baselines`. A subclass creates its

@@ -31,6 +31,7 @@ from ltlwit.neural.backbone import (
     Cache,
     DecoderLayer,
     EncoderLayer,
+    WitnessModel,
     cosines,
     counted_rows,
     initial_scale,
@@ -169,7 +170,9 @@ class SIState:
         )
 
 
-class SymbolInvariantTransformer(nn.Module):
+class SymbolInvariantTransformer(WitnessModel):
+    cfg: SIConfig
+
     def __init__(self, cfg: SIConfig) -> None:
         super().__init__()
         self.cfg = cfg

@@ -23,6 +23,7 @@ import torch
 from torch import nn
 
 from ltlwit import __version__
+from ltlwit.neural.backbone import WitnessModel
 from ltlwit.neural.config import config_from_dict
 from ltlwit.neural.tokenizer import BASE_TOKENS
 
@@ -39,7 +40,7 @@ def _write_atomic(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-def save_weights(model: nn.Module, path: str | os.PathLike, training: dict[str, Any] | None = None) -> Path:
+def save_weights(model: WitnessModel, path: str | os.PathLike, training: dict[str, Any] | None = None) -> Path:
     """Write `path.pt` and `path.json` (a `.pt`/`.json` suffix on `path` is ignored); returns the .pt path."""
     stem = Path(path)
     if stem.suffix in (".pt", ".json"):

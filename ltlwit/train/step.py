@@ -34,14 +34,14 @@ from typing import Callable
 import torch
 from torch import Tensor, nn
 
-from ltlwit.neural.backbone import adacos_loss
+from ltlwit.neural.backbone import WitnessModel, adacos_loss
 from ltlwit.train.data import Batch
 
 Autocast = Callable[[], contextlib.AbstractContextManager]
 
 
 def make_optimizer(
-    model: nn.Module, lr: float, weight_decay: float, device: torch.device, graphs: bool = False
+    model: WitnessModel, lr: float, weight_decay: float, device: torch.device, graphs: bool = False
 ) -> torch.optim.Optimizer:
     """AdamW, betas (0.9, 0.95), no decay on vectors; fused on CUDA; capturable with a tensor
     learning rate for CUDA graphs."""
@@ -90,7 +90,12 @@ class EagerStep:
     """forward -> AdaCos (scale update) -> backward -> clip -> AdamW, as Python runs it."""
 
     def __init__(
-        self, model: nn.Module, net: nn.Module, optimizer: torch.optim.Optimizer, grad_clip: float, autocast: Autocast
+        self,
+        model: WitnessModel,
+        net: nn.Module,
+        optimizer: torch.optim.Optimizer,
+        grad_clip: float,
+        autocast: Autocast,
     ) -> None:
         self.model, self.net, self.opt, self.grad_clip, self.autocast = model, net, optimizer, grad_clip, autocast
 
@@ -116,7 +121,7 @@ class GraphedStep(EagerStep):
 
     def __init__(
         self,
-        model: nn.Module,
+        model: WitnessModel,
         net: nn.Module,
         optimizer: torch.optim.Optimizer,
         grad_clip: float,
