@@ -36,8 +36,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
+from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula, Not
 from ltlwit.logic.result import Sat
+from ltlwit.logic.trace import Trace
 from ltlwit.train.generate import (
     DEFAULT_ALPHA,
     DEFAULT_ALPHABET,
@@ -66,7 +68,7 @@ def label(task: str, formula: Formula, seconds: float | None = None) -> str | No
         from ltlwit.logic.ltl import Budget, solve
 
         result = solve(formula, Budget(seconds=seconds) if seconds else None)
-        if not isinstance(result, Sat):
+        if not isinstance(result, Sat) or not isinstance(result.witness, Trace):
             return None
         trace = result.witness
         if any(node.op == "0" for step in trace.steps for node in step.walk()):
@@ -78,6 +80,7 @@ def label(task: str, formula: Formula, seconds: float | None = None) -> str | No
         result = solve_prop(formula)
         if not isinstance(result, Sat) or not isinstance(solve_prop(Not(formula)), Sat):
             return None  # unsatisfiable, or a tautology (its negation is unsatisfiable)
+        assert isinstance(result.witness, Assignment)  # (the SAT solver's)
         return print_assignment(result.witness, "polish")
     raise ValueError(f"unknown task {task!r} (expected ltl or prop)")
 
