@@ -72,6 +72,18 @@ def holds(formula: Formula, trace: Trace, limit: Limit | None = None) -> bool:
     """Whether every word matching `trace` satisfies `formula` (False for an unsatisfiable step).
     `limit`: a solve's deadline for the product stage (`OutOfTime` past it; the shared
     automaton of ¬φ then keeps only what it had completed)."""
+    verdict = passes(formula, trace, limit)
+    if verdict is not None:
+        return verdict
+    if formula.past:
+        return violation(formula, trace, limit) is None
+    L, steps = _labelled(formula, trace)
+    return not violated(formula, L, steps, len(trace.prefix), limit)
+
+
+def passes(formula: Formula, trace: Trace, limit: Limit | None = None) -> bool | None:
+    """`holds`' linear passes alone (three-valued, over the steps' cubes, then their labels):
+    its verdict, or None where the values the steps leave free decide it."""
     loop = len(trace.prefix)
     cubes = _cubes(trace.steps)
     if all(c is not None for c in cubes):  # the linear pass first (see `CubeEvaluator`)
@@ -81,12 +93,7 @@ def holds(formula: Formula, trace: Trace, limit: Limit | None = None) -> bool:
     L, steps = _labelled(formula, trace)
     if any(s == L.false for s in steps):
         return False
-    verdict = evaluator(formula, L).run(steps, loop)
-    if verdict is not None:
-        return verdict
-    if formula.past:
-        return violation(formula, trace, limit) is None
-    return not violated(formula, L, steps, loop, limit)
+    return evaluator(formula, L).run(steps, loop)
 
 
 def violations(abstraction: "Abstraction", trace: Trace, limit: Limit | None = None) -> list[int]:

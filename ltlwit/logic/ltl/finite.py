@@ -27,11 +27,12 @@ checked again, on the formula as written, before it is returned.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Callable
 
 from ltlwit.logic import stage
 from ltlwit.logic.assignment import cube
 from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget, before_the_search, check_deadline, paced
-from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, And, Formula, Not, Or, ap, conjuncts, transform
+from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, And, Formula, Not, Or, ap, conjuncts, postorder, transform
 from ltlwit.logic.result import Result, Sat, Unknown, WitnessRejected
 from ltlwit.logic.trace import Trace
 
@@ -144,11 +145,133 @@ def as_lasso(trace: Trace, alive: Formula) -> Trace:
 
 def holds(formula: Formula, trace: Trace, limit: Limit | None = None) -> bool:
     """Whether every finite word matching the finite `trace` satisfies `formula` (finite
-    semantics), by the one checker on the lasso the trace stands for; `limit` as `check.holds`."""
+    semantics), by the one checker on the lasso the trace stands for; `limit` as `check.holds`.
+    Where the checker's linear passes cannot tell (values the steps leave free decide it) and
+    the formula looks back, the words are finite: the formula spelled out instant by instant
+    over them is a propositional question (`unrolled`), where the checker asks the engine."""
     from ltlwit.logic.ltl import check
 
     alive = ap(alive_name(formula.aps(), trace.aps()))
-    return check.holds(_translated(formula, alive), as_lasso(trace, alive), limit)
+    translated, lasso = _translated(formula, alive), as_lasso(trace, alive)
+    if not formula.past or not trace.prefix:
+        return check.holds(translated, lasso, limit)
+    verdict = check.passes(translated, lasso, limit)
+    return verdict if verdict is not None else _every_word(formula, trace, limit)
+
+
+def _every_word(formula: Formula, trace: Trace, limit: Limit | None) -> bool:
+    """Whether every word matching the finite `trace` satisfies `formula`: no assignment to
+    the values its steps leave free satisfies the steps and not the formula (SAT), within
+    `limit` (`OutOfTime` past it)."""
+    from ltlwit.logic.budget import OutOfTime
+    from ltlwit.logic.prop import solve_prop
+
+    n = len(trace.prefix)
+    tick = limit.check_time if limit is not None else check_deadline
+    steps = [_at(step, i) for i, step in enumerate(trace.prefix)]
+    question = And(*steps, Not(unrolled(formula, n, tick)[0]))
+    budget = None if limit is None or limit.deadline is None else Budget(seconds=limit.remaining())
+    result = solve_prop(question, budget)
+    if isinstance(result, Unknown):
+        raise OutOfTime(f"deciding the trace: {result.reason}")
+    return not isinstance(result, Sat)
+
+
+def _at(step: Formula, i: int) -> Formula:
+    """A step's propositional formula over the values at instant i (`unrolled`'s names)."""
+    return transform(
+        step,
+        lambda node, kids: ap(f"{i}:{node.name}") if node.op == "ap" else node if not kids else Formula(node.op, kids),
+    )
+
+
+def unrolled(formula: Formula, n: int, tick: Callable[[], None] = check_deadline) -> list[Formula]:
+    """`formula`'s value at each of the n instants of a finite word, as propositional formulas
+    over `I:p` (p's value at instant I): each operator's finite semantics spelled out instant by
+    instant (a strong `X` is false at the last instant, a weak one true; `Y` false at the first,
+    `Z` true), each subformula at each instant made once, so the size is the formula's DAG
+    times n. The direct decision where a finite trace leaves values free."""
+    values: dict[Formula, list[Formula]] = {}
+    for node in postorder(formula, tick=tick):
+        op, kids = node.op, [values[c] for c in node.children]
+        if op == "ap":
+            out = [ap(f"{i}:{node.name}") for i in range(n)]
+        elif op in ("1", "0"):
+            out = [node] * n
+        elif op == "!":
+            out = [_not(a) for a in kids[0]]
+        elif op in ("&", "|", "->", "<->", "xor"):
+            out = [_BOOLEAN[op](a, b) for a, b in zip(kids[0], kids[1])]
+        elif op in _FUTURE or op in _PAST:
+            out = _temporal(op, kids, n)
+        else:
+            raise ValueError(f"no finite semantics for {op!r} here")
+        values[node] = out
+        if len(values) & 1023 == 0:
+            tick()
+    return values[formula]
+
+
+def _temporal(op: str, kids: list[list[Formula]], n: int) -> list[Formula]:
+    """A temporal operator's value at each instant from its operands': the future ones from the
+    last instant back, the past ones from the first on, each by its one-step expansion."""
+    a = kids[0]
+    b = kids[1] if len(kids) > 1 else a
+    out: list[Formula] = [FALSE] * n
+    if op in _FUTURE:
+        end, step = _FUTURE[op]
+        after = end  # the value past the last instant
+        for i in range(n - 1, -1, -1):
+            after = out[i] = step(a[i], b[i], after, a[i + 1] if i + 1 < n else None)
+    else:
+        start, step = _PAST[op]
+        before = start  # the value before the first instant
+        for i in range(n):
+            before = out[i] = step(a[i], b[i], before, a[i - 1] if i > 0 else None)
+    return out
+
+
+def _not(a: Formula) -> Formula:
+    return FALSE if a is TRUE else TRUE if a is FALSE else a.children[0] if a.op == "!" else Not(a)
+
+
+def _and(a: Formula, b: Formula) -> Formula:
+    return FALSE if FALSE in (a, b) else b if a is TRUE else a if b is TRUE else And(a, b)
+
+
+def _or(a: Formula, b: Formula) -> Formula:
+    return TRUE if TRUE in (a, b) else b if a is FALSE else a if b is FALSE else Or(a, b)
+
+
+_BOOLEAN: dict[str, Callable[[Formula, Formula], Formula]] = {
+    "&": _and,
+    "|": _or,
+    "->": lambda a, b: _or(_not(a), b),
+    "<->": lambda a, b: _or(_and(a, b), _and(_not(a), _not(b))),
+    "xor": lambda a, b: _or(_and(a, _not(b)), _and(_not(a), b)),
+}
+#: Each future operator: its value past the last instant, and its value at an instant from its
+#: operands' there (`a`, `b`), its own at the next instant, and its operand's at the next (X).
+_FUTURE: dict[str, tuple[Formula, Callable[..., Formula]]] = {
+    "X": (FALSE, lambda a, b, after, next_a: next_a if next_a is not None else FALSE),
+    WEAK_NEXT: (TRUE, lambda a, b, after, next_a: next_a if next_a is not None else TRUE),
+    "F": (FALSE, lambda a, b, after, next_a: _or(a, after)),
+    "G": (TRUE, lambda a, b, after, next_a: _and(a, after)),
+    "U": (FALSE, lambda a, b, after, next_a: _or(b, _and(a, after))),
+    "W": (TRUE, lambda a, b, after, next_a: _or(b, _and(a, after))),
+    "R": (TRUE, lambda a, b, after, next_a: _and(b, _or(a, after))),
+    "M": (FALSE, lambda a, b, after, next_a: _and(b, _or(a, after))),
+}
+#: Each past operator: its value before the first instant, and its value at an instant from its
+#: operands' there, its own at the previous instant, and its operand's at the previous (Y).
+_PAST: dict[str, tuple[Formula, Callable[..., Formula]]] = {
+    "Y": (FALSE, lambda a, b, before, last_a: last_a if last_a is not None else FALSE),
+    "Z": (TRUE, lambda a, b, before, last_a: last_a if last_a is not None else TRUE),
+    "O": (FALSE, lambda a, b, before, last_a: _or(a, before)),
+    "H": (TRUE, lambda a, b, before, last_a: _and(a, before)),
+    "S": (FALSE, lambda a, b, before, last_a: _or(b, _and(a, before))),
+    "T": (TRUE, lambda a, b, before, last_a: _and(b, _or(a, before))),
+}
 
 
 @lru_cache(maxsize=256)
