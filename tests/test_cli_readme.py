@@ -34,9 +34,11 @@ def test_ci_runs_the_readme_test_command_verbatim() -> None:
 def test_ci_also_runs_the_slow_tests_on_every_core() -> None:
     """The README's command leaves out the tests marked slow (pyproject's addopts); CI adds
     them back through PYTEST_ADDOPTS, which pytest reads after addopts, with a worker per core
-    (pytest-xdist, which the test extra installs)."""
+    (pytest-xdist, which the test extra installs), listing the slowest; property tests' examples
+    are fixed there (the Hypothesis profile tests/conftest.py registers)."""
     ci = (ROOT / ".ci" / "run").read_text()
-    assert "export PYTEST_ADDOPTS=\"-m 'slow or not slow' -n auto --dist loadfile\"" in ci
+    assert "export PYTEST_ADDOPTS=\"-m 'slow or not slow' -n auto --dist loadfile --durations=30\"" in ci
+    assert "export HYPOTHESIS_PROFILE=ci" in ci
     assert "pytest-xdist" in (ROOT / "pyproject.toml").read_text()
 
 

@@ -217,6 +217,6 @@ def test_solve_reads_spec_files(tmp_path) -> None:
     assert records[1]["input"] == "g1 & X !g1"  # as written; solved at every instant (holds always)
     assert f"ltlwit: {path}:6: parse error" in result.stderr and result.exit_code == 2
     core = run("solve", "--model", "none", "--core", "-F", str(path)).stdout.splitlines()
-    assert core[1] == "UNSAT core: G(g1 & X!g1)"
+    assert core[1] == "flip: UNSAT core: G(g1 & X!g1)"  # named as check names it
     jobs = run("solve", "--model", "none", "--format", "json", "--jobs", "2", "-F", str(path))
     assert [(r["name"], r["status"]) for r in json_lines(jobs.stdout)] == [(r["name"], r["status"]) for r in records]
