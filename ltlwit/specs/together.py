@@ -177,7 +177,7 @@ def _read_first_by(name: str | None, kept: list[Spec]) -> str:
     for the reason a requirement is left out: the clash is between the two."""
     for spec in kept:
         own = spec.declarations
-        if own is not None and (name in dict(own.entries) or any(f == name for (f, _), _ in own.functions)):
+        if own is not None and (name in own.variables or any(f == name for (f, _), _ in own.functions)):
             where = f", component {spec.component}," if spec.component else ""
             return f" ({spec.name or spec.where}{where} reads it the first way)"
     return ""

@@ -29,6 +29,7 @@ from ltlwit.logic.ltl.searches.emptiness import accepting_scc
 from ltlwit.logic.trace import Trace
 
 if TYPE_CHECKING:
+    from ltlwit.logic.result import Result, Sat, Unsat
     from ltlwit.logic.theory.abstraction import Abstraction
 
 _LABELS: "OrderedDict[tuple[str, ...], Labels]" = OrderedDict()
@@ -271,20 +272,28 @@ def violation(
     Unknown (the limit) raises `OutOfTime`."""
     from ltlwit.logic.ltl.encoding.rewrite import negate as _not
     from ltlwit.logic.ltl.solver import solve_builtin
-    from ltlwit.logic.result import Sat, Unsat
+    from ltlwit.logic.result import Unsat
 
     names = list(dict.fromkeys(formula.aps() + trace.aps()))
     follows = trace_formula(trace, set(names))
-    budget = None if limit is None or limit.deadline is None else Budget(seconds=limit.remaining())
-    result = solve_builtin(Formula("&", (_not(formula), follows)), budget)
+    result = deciding(lambda budget: solve_builtin(Formula("&", (_not(formula), follows)), budget), limit)
     if isinstance(result, Unsat):
         return None
-    if not isinstance(result, Sat):
-        raise OutOfTime(f"deciding the trace: {result.reason}")
     word = result.witness
     assert isinstance(word, Trace)  # (a temporal solve's witness)
     letters = [{n: c.get(n, False) for n in names} for c in (cube_of(s) or {} for s in word.steps)]
     return letters[: len(word.prefix)], letters[len(word.prefix) :]
+
+
+def deciding(ask: Callable[[Budget | None], Result], limit: Limit | None) -> Sat | Unsat:
+    """The answer to a question the checker puts to a solver (whether a word matching the trace
+    violates the formula), given the time `limit` leaves; `OutOfTime` where it runs out."""
+    from ltlwit.logic.result import Unknown
+
+    result = ask(None if limit is None or limit.deadline is None else Budget(seconds=limit.remaining()))
+    if isinstance(result, Unknown):
+        raise OutOfTime(f"deciding the trace: {result.reason}")
+    return result
 
 
 def trace_formula(trace: Trace, taken: set[str]) -> Formula:

@@ -163,26 +163,27 @@ def _every_word(formula: Formula, trace: Trace, limit: Limit | None) -> bool:
     """Whether every word matching the finite `trace` satisfies `formula`: no assignment to
     the values its steps leave free satisfies the steps and not the formula (SAT), within
     `limit` (`OutOfTime` past it)."""
-    from ltlwit.logic.budget import OutOfTime
+    from ltlwit.logic.ltl.check import deciding
     from ltlwit.logic.prop import solve_prop
 
     n = len(trace.prefix)
     tick = limit.check_time if limit is not None else check_deadline
     steps = [_at(step, i) for i, step in enumerate(trace.prefix)]
     question = And(*steps, Not(unrolled(formula, n, tick)[0]))
-    budget = None if limit is None or limit.deadline is None else Budget(seconds=limit.remaining())
-    result = solve_prop(question, budget)
-    if isinstance(result, Unknown):
-        raise OutOfTime(f"deciding the trace: {result.reason}")
-    return not isinstance(result, Sat)
+    return not isinstance(deciding(lambda budget: solve_prop(question, budget), limit), Sat)
 
 
 def _at(step: Formula, i: int) -> Formula:
     """A step's propositional formula over the values at instant i (`unrolled`'s names)."""
     return transform(
         step,
-        lambda node, kids: ap(f"{i}:{node.name}") if node.op == "ap" else node if not kids else Formula(node.op, kids),
+        lambda node, kids: _at_instant(node, i) if node.op == "ap" else node if not kids else Formula(node.op, kids),
     )
+
+
+def _at_instant(p: Formula, i: int) -> Formula:
+    """The proposition for AP `p`'s value at instant i: `I:p` (the first colon ends I)."""
+    return ap(f"{i}:{p.name}")
 
 
 def unrolled(formula: Formula, n: int, tick: Callable[[], None] = check_deadline) -> list[Formula]:
@@ -195,7 +196,7 @@ def unrolled(formula: Formula, n: int, tick: Callable[[], None] = check_deadline
     for node in postorder(formula, tick=tick):
         op, kids = node.op, [values[c] for c in node.children]
         if op == "ap":
-            out = [ap(f"{i}:{node.name}") for i in range(n)]
+            out = [_at_instant(node, i) for i in range(n)]
         elif op in ("1", "0"):
             out = [node] * n
         elif op == "!":
