@@ -67,6 +67,20 @@ def test_a_trace_with_values_is_judged_by_the_builtin_checker_alone() -> None:
     assert "internal error" not in out.stderr
 
 
+def test_a_second_opinion_stops_at_the_timeout() -> None:
+    """The aiger validator unrolls a lasso once per stacked past operator: quadratic in a
+    formula of 1,000 `H` (seconds of circuit building). It stops at --timeout like the engine,
+    and the builtin checker's witness stands with a warning (the fuzzer's 28.7 s reproducer)."""
+    deep = "H " * 1000 + "p"
+    said = "warning: the aiger validator gave no opinion (time budget exhausted while judging the witness again)"
+    solved = run("solve", "--timeout", "0.5", "--validator", "aiger", deep)
+    assert solved.exit_code == 0 and solved.stdout == "cycle{p}\n" and said in solved.stderr
+    verified = run("verify", "--timeout", "0.5", "--validator", "aiger", deep, "cycle{p}")
+    assert verified.exit_code == 0 and verified.stdout == "HOLDS\n" and said in verified.stderr
+    small = run("solve", "--timeout", "10", "--validator", "aiger", "H H p")
+    assert small.stdout == "cycle{p}\n" and "warning" not in small.stderr  # time enough: judged
+
+
 def test_what_cannot_run_is_a_usage_error() -> None:
     out = run("solve", "--validator", "aiger,nope", "F a")
     assert out.exit_code == 2 and "unknown validator 'nope'" in out.stderr and out.stdout == ""

@@ -55,7 +55,8 @@ from ltlwit.pipeline.verify import Verdict, VerifyOptions, verify_lines, verify_
 )
 @timeout_option(
     "Time limit per UNSAT claim, and with --log per requirement (reading the log counts in the first's); "
-    "past it the verdict is UNKNOWN."
+    "past it the verdict is UNKNOWN. A --validator's second opinion on a witness stops there too, with a "
+    "warning (the builtin checker's verdict stands)."
 )
 @max_memory_option(
     "Memory ceiling of the process in MiB (0: none) while an UNSAT claim is proved or a log is read and "

@@ -257,6 +257,16 @@ def check_deadline() -> None:
                 reached = None  # as in `Limit.check_time`: no cycle holds the parse's frames
 
 
+def scope_limit() -> Limit | None:
+    """The enclosing `deadline_scope`'s deadline and memory ceiling as a `Limit`, for a C call
+    made under the scope (a SAT solver) that only a `Watchdog` can stop; None outside one."""
+    limits = getattr(_scope, "limits", None)
+    if limits is None:
+        return None
+    seconds = None if limits.deadline is None else max(0.0, limits.deadline - limits.reserve - time.perf_counter())
+    return Limit(Budget(seconds=seconds, memory=limits.memory))
+
+
 _deferred: list[object] = []
 
 

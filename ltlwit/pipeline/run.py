@@ -361,7 +361,7 @@ class Pipeline:
     def _finish(self, p: Pending) -> Iterator[Solution]:
         start = time.perf_counter()
         try:
-            solutions = [self._second_opinion(p, s) for s in self._answer(p, start)]
+            solutions = [self._second_opinion(p, s, start - p.spent) for s in self._answer(p, start)]
         except Exception as exc:  # noqa: BLE001 - see _prepare
             solutions = [
                 self._solution(
@@ -379,18 +379,20 @@ class Pipeline:
             _remember(self._memo, (p.formula, p.logic, p.semantics, p.declarations), solutions)
         yield from solutions
 
-    def _second_opinion(self, p: Pending, s: Solution) -> Solution:
+    def _second_opinion(self, p: Pending, s: Solution, started: float) -> Solution:
         """A witness the builtin checker passed, judged again by the other validators of
-        `--validator` (`ltlwit.logic.validators`). A disagreement is never silent: the answer
-        becomes an error whose message holds the formula, the witness and each verdict, and
-        the witness is not printed as one; a validator that could only search up to a bound
-        leaves the answer as it is, with a warning."""
+        `--validator` (`ltlwit.logic.validators`), within the input's `--timeout` from
+        `started`. A disagreement is never silent: the answer becomes an error whose message
+        holds the formula, the witness and each verdict, and the witness is not printed as
+        one; a validator that could only search up to a bound, or ran out of time, leaves the
+        answer as it is, with a warning."""
         if s.witness is None or len(self.options.validators) < 2:
             return s
         from ltlwit.logic.validators import second_opinion
 
         try:
-            text, warnings = second_opinion(self.options.validators, p.formula, s.witness, True, p.semantics)
+            with deadline_scope(self.options.deadline(started), self.options.ceiling, "judging the witness again"):
+                text, warnings = second_opinion(self.options.validators, p.formula, s.witness, True, p.semantics)
         except ValueError as exc:
             return replace(s, status="error", witness=None, verified=None, message=f"validator: {exc}")
         if text is not None:

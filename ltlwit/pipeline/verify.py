@@ -48,8 +48,9 @@ class VerifyOptions:
     #: MiB the process may hold while the engine proves an `UNSAT` claim or a log is checked
     #: (as solve's `max_memory`; 0: no ceiling).
     max_memory: int = field(default_factory=default_max_memory)
-    #: Seconds for an `UNSAT` claim's proof, and for each requirement checked against a log
-    #: (`verify_log`: reading the log counts in the first's); None: no limit.
+    #: Seconds for an `UNSAT` claim's proof, for the other validators' second opinion on a
+    #: witness, and for each requirement checked against a log (`verify_log`: reading the log
+    #: counts in the first's); None: no limit.
     timeout: float | None = None
     #: Who judges a witness (`ltlwit.logic.validators`): the first decides, the others must agree.
     validators: tuple[str, ...] = ("builtin",)
@@ -197,7 +198,9 @@ def verify_one(
         if len(options.validators) > 1:
             from ltlwit.logic.validators import second_opinion
 
-            text, bounded = second_opinion(options.validators, formula, witness, valid, options.semantics)
+            deadline = start + options.timeout if options.timeout is not None else None
+            with deadline_scope(deadline, None, "judging the witness again"):
+                text, bounded = second_opinion(options.validators, formula, witness, valid, options.semantics)
             if text is not None:
                 return done("error", logic=logic, message=text)
             warnings += bounded

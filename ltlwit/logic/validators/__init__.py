@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from ltlwit.logic.budget import HardLimit
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.trace import Trace
 from ltlwit.logic.witness import Witness
@@ -149,7 +150,9 @@ def second_opinion(
 ) -> tuple[str | None, tuple[str, ...]]:
     """The builtin checker's verdict `valid` set beside the other validators of `names`: the
     disagreement (`disagreement`'s line, None when they agree) and a warning for each that
-    could only search up to a bound. ValueError from a validator propagates."""
+    could only search up to a bound, or was stopped by the enclosing `deadline_scope` (the
+    caller's `--timeout` or memory ceiling: a second opinion never makes an answer late).
+    ValueError from a validator propagates."""
     others = [name for name in names if name != "builtin"]
     if not others:
         return None, ()
@@ -161,8 +164,16 @@ def second_opinion(
             "checker, which evaluates them exactly, judged this witness alone"
             for name in others
         )
-    verdicts = {"builtin": Validation(valid), **judge(others, formula, witness, semantics)}
-    return disagreement(formula, witness, verdicts), tuple(
+    verdicts = {"builtin": Validation(valid)}
+    warnings = []
+    for name in others:
+        try:
+            verdicts[name] = VALIDATORS[name](formula, witness, semantics)
+        except HardLimit as exc:  # the enclosing deadline_scope's: the answer still comes in time
+            warnings.append(
+                f"the {name} validator gave no opinion ({exc}): the builtin checker judged this witness alone"
+            )
+    return disagreement(formula, witness, verdicts), tuple(warnings) + tuple(
         f"the {name} validator confirms the witness only up to a bound (it found no counterexample)"
         for name in bounded(verdicts)
     )

@@ -61,6 +61,7 @@ from typing import Any, Callable
 
 from ltlwit.logic import SEMANTICS
 from ltlwit.logic.assignment import Assignment
+from ltlwit.logic.budget import Watchdog, check_deadline, scope_limit
 from ltlwit.logic.formula import PAST, WEAK_NEXT, Formula, postorder
 from ltlwit.logic.trace import Trace
 from ltlwit.logic.validators import Validation
@@ -170,6 +171,7 @@ class _Query:
         self._gates: dict[tuple[Formula, int], Node] = {}
         steps = self.circuit.true
         for j in range(width):
+            check_deadline()
             steps = self.circuit.conj(steps, self._gate(trace.steps[self._fold[j]], j))
         self.solver = aiger_sat.SolverWrapper(Minisat22())
         self._assert(steps)
@@ -183,7 +185,22 @@ class _Query:
         """Whether `node` can be true (with the steps), asked behind a fresh guard."""
         guard = self.circuit.input(f"guard{len(self.circuit.inputs)}")
         self._assert(self.circuit.disj(self.circuit.neg(guard), node))
-        return self.solver.is_sat({guard.name: True})
+        return self._is_sat({guard.name: True})
+
+    def _is_sat(self, assumptions: dict[str, bool] | None = None) -> bool:
+        """py-aiger-sat's `is_sat`, stopped by the enclosing `deadline_scope` (a `Watchdog`
+        interrupts the SAT solver, which py-aiger-sat's own call cannot be)."""
+        check_deadline()
+        limit = scope_limit()
+        if limit is None:
+            return bool(self.solver.is_sat(assumptions))
+        lits = [(1 if value else -1) * self.solver.sym_table[name] for name, value in (assumptions or {}).items()]
+        self.solver.unsolved = False  # what `is_sat` records, for `get_model`
+        with Watchdog(limit, self.solver.solver.interrupt):
+            result = self.solver.solver.solve_limited(assumptions=lits, expect_interrupt=True)
+        if result is None:
+            limit.check_time()  # the watchdog's reason
+        return bool(result)
 
     def _gate(self, formula: Formula, j: int) -> Node:
         """A propositional formula's value on the word's letter at position j."""
@@ -197,7 +214,7 @@ class _Query:
         return value, self.circuit.neg(value)
 
     def has_words(self) -> bool:
-        return self.solver.is_sat()
+        return self._is_sat()
 
     def _root(self, leaf: Callable[[Formula, int], Rails]) -> Rails:
         """φ's rails at position 0, given its leaves' at every position of the evaluation: the
@@ -229,11 +246,11 @@ class _Query:
                     equal, self.circuit.boolean("<->", self.circuit.input(f"leaf{k}@{j}"), self._gate(f, j))
                 )
         self._assert(equal)
-        circuit, solver = self.circuit, self.solver
+        circuit = self.circuit
         constant = {
             (f, j): (
-                circuit.false if solver.is_sat({f"leaf{k}@{j}": False}) else circuit.true,
-                circuit.false if solver.is_sat({f"leaf{k}@{j}": True}) else circuit.true,
+                circuit.false if self._is_sat({f"leaf{k}@{j}": False}) else circuit.true,
+                circuit.false if self._is_sat({f"leaf{k}@{j}": True}) else circuit.true,
             )
             for k, f in enumerate(leaves)
             for j in loop
@@ -270,6 +287,7 @@ def _evaluate(
     true, false = circuit.true, circuit.false
     values: dict[Formula, list[Rails]] = {}
     for node in postorder(formula, descend=lambda g: g.temporal):
+        check_deadline()  # n nodes per operator: a deep past formula's unrolling is quadratic
         if not node.temporal:
             values[node] = [leaf(node, e) for e in range(n)]
             continue
