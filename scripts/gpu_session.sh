@@ -137,8 +137,8 @@ train)
     mkdir -p "$run"
     train() {  # train until SECONDS less RESERVE (the evaluation and the copies) are left
         local left=$((seconds - RESERVE - (SECONDS - started)))
-        python3 -m ltlwit.train.loop --task "$task" --arch "$arch" --preset paper --data "$data" \
-            --out "$run" --cache runs/cache --init-from "$init" --resume --steps 1000000 --val-semantic \
+        python3 -m ltlwit train --task "$task" --arch "$arch" --preset paper --data "$data" \
+            --out "$run" --cache runs/cache --init-from "$init" --resume --steps 1000000 \
             --fit-steps-to-time --time-limit "$left" --lr 5e-4 --emb-dropout 0.1 --static-shapes 16 \
             --checkpoint-part-mb 15 --log-every 100 --val-every 0 --ckpt-every 1000 --workers 16 \
             "${extra[@]}" "$@" 2>&1 | tee -a "$run.log"
@@ -188,7 +188,7 @@ ablate)  # one arm of an A/B from scratch: same data, seed and steps; compare th
     arch=${name%-*}; task=${name#*-}
     [[ -f .data/gen/$task/train.txt.gz ]] || generate "$task"
     run=runs/ablate-$name-$tag
-    python3 -m ltlwit.train.loop --task "$task" --arch "$arch" --preset paper --data .data/gen/$task --out "$run" \
+    python3 -m ltlwit train --task "$task" --arch "$arch" --preset paper --data .data/gen/$task --out "$run" \
         --cache runs/cache --steps "$steps" --time-limit "$((seconds - 20))" --static-shapes 16 --cuda-graphs \
         --log-every 100 --val-every 1000 --ckpt-every 0 --val-samples 4096 --greedy-samples 512 --workers 16 \
         "$@" 2>&1 | tee "$run.log" || echo "ablation failed"

@@ -29,7 +29,7 @@ for model in si-ltl dual-ltl si-prop dual-prop; do
     data=.data/${task}35
     n=$steps
     case "$steps" in *=*) n=$(tr ',' '\n' <<<"$steps" | sed -n "s/^$model=//p") ;; esac
-    python3 -m ltlwit.train.loop --task "$task" --arch "$arch" --preset paper --data "$data" \
+    python3 -m ltlwit train --task "$task" --arch "$arch" --preset paper --data "$data" \
         --out "runs/bundled/$model" --cache runs/cache --steps "$n" --resume \
         --time-limit "$left" --log-every 200 --val-every 2000 --ckpt-every 2000 \
         > "runs/bundled/$model.log" 2>&1 &

@@ -4,10 +4,13 @@ tests/data/neural (short LTL35 / Prop35 samples), cached per session."""
 from __future__ import annotations
 
 import functools
+import json
 from pathlib import Path
 
 import pytest
 import torch
+from cli_support import run
+from click.testing import Result
 
 from ltlwit.train.data import encode_file
 from ltlwit.train.loop import Settings, Trainer
@@ -78,3 +81,38 @@ def trained(arch: str, task: str, steps: int = 150) -> torch.nn.Module:
         while tr.step < steps:
             tr.train_step()
     return tr.model.eval()
+
+
+def train_into(out: Path, *extra: str, arch: str = "dual", task: str = "ltl") -> Result:
+    """`ltlwit train --out OUT` of a tiny model on the 64 pairs, in-process: the loop's own
+    front end, as scripts run it (its messages on stderr)."""
+    return run(
+        "train",
+        "--task",
+        task,
+        "--arch",
+        arch,
+        "--preset",
+        "tiny",
+        "--data",
+        str(DATA / task),
+        "--out",
+        str(out),
+        "--batch-size",
+        "16",
+        "--log-every",
+        "1",
+        "--val-every",
+        "0",
+        "--val-samples",
+        "16",
+        "--greedy-samples",
+        "8",
+        *extra,
+    )
+
+
+def losses(out: Path) -> dict[int, float]:
+    """The logged training loss of each step of the run in `out`."""
+    rows = [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
+    return {r["step"]: r["loss"] for r in rows if "loss" in r}

@@ -8,7 +8,9 @@ import json
 import subprocess
 import sys
 
+import click
 import pytest
+import torch
 from cli_support import ROOT, run, subprocess_env
 
 from ltlwit.train.label import GenerateConfig, generate_dataset
@@ -121,15 +123,25 @@ def test_train_errors(data_dir, home, tmp_path):
     assert missing.exit_code == 2 and "no train.txt.gz or train.txt" in missing.stderr
 
 
-def test_every_option_of_the_loop_is_on_ltlwit_train():
-    """One front end: `ltlwit train` has each option of `python -m ltlwit.train.loop` but the
-    bare loop's output folder and its opt-in engine check (`ltlwit train` always checks)."""
-    from ltlwit.cli.train import train
-    from ltlwit.train.loop import parser
+def test_training_settings_are_declared_once():
+    """`ltlwit train`'s options are the loop's `Settings` fields, with their defaults: one place
+    to add a setting (the papers' fixed constants are fields and no options; None as an
+    option's default means the field's own, "the preset's" or "the config's")."""
+    from dataclasses import fields
 
-    ours = {opt for param in train.params for opt in (*param.opts, *param.secondary_opts)}
-    loop = {opt for action in parser()._actions for opt in action.option_strings} - {"-h", "--help"}
-    assert loop - ours == {"--out", "--val-semantic"}
+    from ltlwit.cli.train import train
+    from ltlwit.train.settings import Settings
+
+    fixed = {"weight_decay", "grad_clip", "calib_samples"}
+    field_of = {"data_dir": "data", "compile_": "compile"}
+    options = {field_of.get(p.name, p.name): p for p in train.params if p.name != "name"}
+    defaults = {f.name: f.default for f in fields(Settings)}
+    assert set(options) == set(defaults) - fixed
+    ctx = click.Context(train)
+    for name, option in options.items():
+        default = () if option.multiple else option.get_default(ctx)  # a repeatable option: () unless given
+        if not (option.required or default is None):
+            assert default == defaults[name], name
 
 
 def test_schedule_and_model_options_reach_the_loop(data_dir, home):
@@ -243,4 +255,7 @@ def test_two_process_torchrun_on_cpu(data_dir, tmp_path):
     assert done.stdout.splitlines()[-1:] == ["ddp"]  # rank 0 alone registers and prints
     manifest = json.loads((tmp_path / "home" / "models" / "ddp.json").read_text())
     assert manifest["training"]["world_size"] == 2 and manifest["training"]["steps"] == 6
-    assert "batch 8 x 2" in done.stderr
+    assert "batch 8 x 2" in done.stderr and done.stderr.count("step 6/6") == 1  # rank 0 logs alone
+    state = torch.load(tmp_path / "home" / "checkpoints" / "ddp" / "checkpoint.pt", weights_only=True)
+    assert state["step"] == 6 and len(state["rng"]) == 2  # each rank's own random state
+    assert not torch.equal(state["rng"][0]["cpu"], state["rng"][1]["cpu"])

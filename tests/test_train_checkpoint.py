@@ -8,47 +8,15 @@ from pathlib import Path
 
 import pytest
 import torch
-from neural_support import DATA, one_thread  # noqa: F401 - one_thread is a fixture
+from neural_support import DATA, losses, one_thread, train_into  # noqa: F401 - one_thread is a fixture
 
 from ltlwit.train import checkpoint
-from ltlwit.train.loop import main
 
 KIB = 1 / 1024  # MiB
 
 
-def run(out: Path, *extra: str, arch: str = "dual", task: str = "ltl") -> int:
-    return main(
-        [
-            "--task",
-            task,
-            "--arch",
-            arch,
-            "--preset",
-            "tiny",
-            "--data",
-            str(DATA / task),
-            "--out",
-            str(out),
-            "--batch-size",
-            "16",
-            "--log-every",
-            "1",
-            "--val-every",
-            "0",
-            "--val-samples",
-            "16",
-            "--greedy-samples",
-            "8",
-            "--cache",
-            str(out.parent / "cache"),
-            *extra,
-        ]
-    )
-
-
-def losses(out: Path) -> dict[int, float]:
-    rows = [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
-    return {r["step"]: r["loss"] for r in rows if "loss" in r}
+def run(out: Path, *extra: str) -> int:
+    return train_into(out, "--cache", str(out.parent / "cache"), *extra).exit_code
 
 
 def test_parts_round_trip_and_stay_under_the_limit(tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ from ltlwit.train.settings import Settings as D
 @click.option(
     "--preset",
     type=click.Choice(PRESETS),
-    default="small",
+    default=D.preset,
     show_default=True,
     help="Model size: the papers' (for a GPU), CPU-sized, or a test toy.",
 )
@@ -53,18 +53,26 @@ from ltlwit.train.settings import Settings as D
 @click.option(
     "--device",
     type=click.Choice(DEVICES),
-    default="auto",
+    default=D.device,
     show_default=True,
     help="auto: CUDA when available, else the CPU.",
 )
 @click.option("--resume", is_flag=True, help="Continue from the model's last checkpoint.")
 @click.option("--name", default=None, help="Model name to register [default: ARCH-TASK-PRESET].")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=None,
+    metavar="DIR",
+    help="Train into DIR (checkpoints, model.pt and model.json, log.jsonl) instead of the model's checkpoint "
+    "folder, and register nothing: for scripts and clusters (use the weights as --model DIR/model.pt).",
+)
 @click.option("--batch-size", type=click.IntRange(min=1), default=None, help="Per process [default: the preset's].")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of initialisation and batch order.")
+@click.option("--seed", type=int, default=D.seed, show_default=True, help="Seed of initialisation and batch order.")
 @click.option(
     "--time-limit",
     type=Number(min=0),
-    default=0.0,
+    default=D.time_limit,
     metavar="SECONDS",
     help="Stop so that the run, data loading and its final checkpoint and weights included, ends before "
     "SECONDS (continue with --resume). The loop stops early by its estimate of that end (3x the last "
@@ -73,14 +81,14 @@ from ltlwit.train.settings import Settings as D
 @click.option(
     "--stop-at",
     type=click.IntRange(min=0),
-    default=0,
+    default=D.stop_at,
     metavar="STEP",
     help="Checkpoint and stop at STEP (continue with --resume).",
 )
 @click.option(
     "--log-every",
     type=click.IntRange(min=1),
-    default=50,
+    default=D.log_every,
     show_default=True,
     metavar="N",
     help="Log loss and speed every N steps.",
@@ -88,7 +96,7 @@ from ltlwit.train.settings import Settings as D
 @click.option(
     "--val-every",
     type=click.IntRange(min=0),
-    default=1000,
+    default=D.val_every,
     show_default=True,
     metavar="N",
     help="Validate (loss, greedy outputs checked by the engine) every N steps; 0: at the end only.",
@@ -96,7 +104,7 @@ from ltlwit.train.settings import Settings as D
 @click.option(
     "--ckpt-every",
     type=click.IntRange(min=0),
-    default=1000,
+    default=D.ckpt_every,
     show_default=True,
     metavar="N",
     help="Checkpoint every N steps (and always at the end).",
@@ -148,7 +156,7 @@ from ltlwit.train.settings import Settings as D
 @click.option(
     "--rename-aps",
     type=click.IntRange(min=0),
-    default=0,
+    default=D.rename_aps,
     metavar="POOL",
     help="Augmentation: rename each training sample's APs by a fresh random bijection of POOL slots "
     "(e.g. 5), so that the model sees every AP name in every role [default: off].",
@@ -163,7 +171,7 @@ from ltlwit.train.settings import Settings as D
 @click.option(
     "--static-shapes",
     type=click.IntRange(min=0),
-    default=0,
+    default=D.static_shapes,
     metavar="STEP",
     help="Pad batch widths to multiples of STEP (e.g. 16): a few shapes, for --cuda-graphs.",
 )
@@ -171,7 +179,7 @@ from ltlwit.train.settings import Settings as D
 @click.option(
     "--checkpoint-part-mb",
     type=Number(min=0),
-    default=0.0,
+    default=D.checkpoint_part_mb,
     metavar="MIB",
     help="Write checkpoints as parts of at most MIB MiB [default: one file].",
 )
@@ -230,6 +238,7 @@ def train(
     device: str,
     resume: bool,
     name: str | None,
+    out: str | None,
     batch_size: int | None,
     seed: int,
     time_limit: float,
@@ -257,8 +266,8 @@ def train(
     cache: str | None,
 ) -> ExitStatus:
     """Train a model on DIR and register it under NAME for `solve` and `eval`. Checkpoints go
-    to the user data dir ($LTLWIT_HOME overrides). Several processes or GPUs: run it under
-    `torchrun --nproc_per_node N -m ltlwit train ...`."""
+    to the user data dir ($LTLWIT_HOME overrides), or to --out. Several processes or GPUs: run
+    it under `torchrun --nproc_per_node N -m ltlwit train ...`."""
     env = Environment.of(ctx)
     name = model_name(task, arch, preset, name)
     lead = rank() == 0
@@ -286,6 +295,7 @@ def train(
             result = run_training(
                 name,
                 on_log,
+                out,
                 task=task,
                 arch=arch,
                 preset=preset,
@@ -326,6 +336,10 @@ def train(
             f"use it with `ltlwit solve --model {result.name}` or `ltlwit eval --model {result.name} --data FILE`",
         )
         env.stdout.write(result.name + "\n")
+    elif lead and result.stopped == "done":
+        weights = result.out / "model.pt"
+        say(ctx, "", f"weights in {weights}; use them with `ltlwit solve --model {weights}`")
+        env.stdout.write(f"{weights}\n")
     elif lead:
         say(
             ctx,

@@ -1,7 +1,9 @@
 """The training loop: AdamW + warm-up/cosine schedule + AdaCos, periodic validation, exact resume.
+Its front end is `ltlwit train` (`ltlwit.cli.train`, over `ltlwit.train.run`), whose options are
+`Settings`' fields:
 
-    python -m ltlwit.train.loop --task ltl --arch si --preset small --data DIR --out DIR --steps N
-    torchrun --nproc_per_node 2 -m ltlwit.train.loop ...     (DDP: gloo on CPU, nccl on GPU)
+    ltlwit train --task ltl --arch si --preset small --data DIR --out DIR --steps N
+    torchrun --nproc_per_node 2 -m ltlwit train ...     (DDP: gloo on CPU, nccl on GPU)
 
 Built to be fast on a GPU within a short time limit: the data sit pre-tokenised on the device, a step
 is a slice, a forward/backward under bf16 autocast, clipping and a fused AdamW step, with no
@@ -29,7 +31,6 @@ Imports torch, the standard library and ltlwit's pure-Python parsing only.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import gc
 import json
@@ -37,9 +38,9 @@ import math
 import os
 import sys
 import time
-from dataclasses import asdict, fields, replace
+from dataclasses import asdict, replace
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Iterator, Optional, Sequence
 
 import torch
 import torch.distributed as dist
@@ -48,7 +49,7 @@ from torch.nn.parallel import DistributedDataParallel
 from ltlwit.logic.formula import Formula
 from ltlwit.neural.backbone import adacos_loss, resolve_device
 from ltlwit.neural.beam import greedy
-from ltlwit.neural.config import ARCHS, ModelConfig, config_from_dict, preset
+from ltlwit.neural.config import ModelConfig, config_from_dict, preset
 from ltlwit.neural.tokenizer import EOS, PAD, DecodeError, Witness, decode_formula, decode_witness
 from ltlwit.neural.weights import load_weights, save_weights
 from ltlwit.train import checkpoint
@@ -610,138 +611,6 @@ def _hms(seconds: float) -> str:
     return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
-def parser() -> argparse.ArgumentParser:
-    """The bare loop's options. `ltlwit train` has every one of them (tests/test_cli_train.py
-    holds the two together) but `--out` and `--val-semantic`, and registers the model."""
-    d = Settings
-    p = argparse.ArgumentParser(
-        prog="python -m ltlwit.train.loop",
-        description="The bare training loop, for scripts: checkpoints and weights in --out, no "
-        "model registered. `ltlwit train` takes the same options and registers "
-        "the model under --name.",
-    )
-    p.add_argument("--task", choices=["ltl", "prop"], required=True)
-    p.add_argument("--arch", choices=list(ARCHS), required=True)
-    p.add_argument("--preset", choices=["paper", "small", "tiny"], default=d.preset)
-    p.add_argument(
-        "--data", required=True, help="folder with train.txt[.gz] and val.txt[.gz] (DeepLTL two-line format)"
-    )
-    p.add_argument("--out", required=True, help="folder for checkpoint.pt, model.pt/json, log.jsonl")
-    p.add_argument("--steps", type=int, required=True)
-    p.add_argument("--batch-size", type=int, default=d.batch_size, help="per rank; default: the preset's")
-    p.add_argument("--device", default=d.device, help="auto | cpu | cuda")
-    p.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint.pt when it exists")
-    p.add_argument(
-        "--init-from",
-        default=d.init_from,
-        metavar="WEIGHTS",
-        help="without a checkpoint: start from these fp16 weights (OUT/model.pt of an earlier run) at "
-        f"their step, with a fresh optimiser: {REWARM} warm-up steps, then the cosine from --lr "
-        "over the remaining steps",
-    )
-    p.add_argument("--seed", type=int, default=d.seed)
-    p.add_argument(
-        "--time-limit",
-        type=float,
-        default=d.time_limit,
-        help="seconds; stop early enough that the checkpoint and weights are written by then",
-    )
-    p.add_argument("--stop-at", type=int, default=d.stop_at, help="checkpoint and exit at this step")
-    p.add_argument("--lr", type=float, default=d.lr)
-    p.add_argument("--warmup", type=int, default=d.warmup, help="default: min(1000, steps // 10)")
-    p.add_argument("--log-every", type=int, default=d.log_every)
-    p.add_argument("--val-every", type=int, default=d.val_every)
-    p.add_argument("--ckpt-every", type=int, default=d.ckpt_every)
-    p.add_argument("--val-samples", type=int, default=d.val_samples)
-    p.add_argument("--greedy-samples", type=int, default=d.greedy_samples)
-    p.add_argument("--compile", action="store_true", help="torch.compile the model (compiles for minutes)")
-    p.add_argument(
-        "--static-shapes",
-        type=int,
-        default=d.static_shapes,
-        metavar="STEP",
-        help="pad batch widths to multiples of STEP (e.g. 16) and fix the AP count: few shapes",
-    )
-    p.add_argument(
-        "--cuda-graphs",
-        action="store_true",
-        help="capture each static shape's whole step in a CUDA graph (needs --static-shapes, one GPU)",
-    )
-    p.add_argument(
-        "--checkpoint-part-mb",
-        type=float,
-        default=d.checkpoint_part_mb,
-        metavar="MIB",
-        help="write checkpoints as parts of at most MIB MiB (e.g. 16) instead of one file",
-    )
-    p.add_argument(
-        "--extra-train",
-        action="append",
-        default=[],
-        metavar="FILE",
-        help="another training file appended to DATA/train (repeatable; e.g. 0/1-AP augmentation)",
-    )
-    p.add_argument(
-        "--emb-dropout",
-        type=float,
-        default=d.emb_dropout,
-        metavar="P",
-        help="dropout on the embeddings of a new or continued model (default: its config's)",
-    )
-    p.add_argument(
-        "--cross-rope",
-        dest="cross_rope",
-        action="store_const",
-        const=True,
-        default=d.cross_rope,
-        help="RoPE in cross-attention (default: the config's; on for presets)",
-    )
-    p.add_argument("--no-cross-rope", dest="cross_rope", action="store_const", const=False)
-    p.add_argument(
-        "--val-semantic",
-        action="store_true",
-        help="validation also checks the greedy outputs with the engine (val_semantic: share verified)",
-    )
-    p.add_argument(
-        "--fit-steps-to-time",
-        action="store_true",
-        help="measure the step time early on and end the schedule (--steps) where --time-limit ends",
-    )
-    p.add_argument(
-        "--min-lr-ratio",
-        type=float,
-        default=d.min_lr_ratio,
-        help="cosine decay to this share of --lr (default 0: to zero)",
-    )
-    p.add_argument(
-        "--cache", default=d.cache, help="folder for tokenised data caches (default OUT/cache or $LTLWIT_CACHE)"
-    )
-    p.add_argument(
-        "--rename-aps",
-        type=int,
-        default=d.rename_aps,
-        metavar="POOL",
-        help="augment: rename APs by a random bijection of POOL slots per sample",
-    )
-    p.add_argument(
-        "--max-tokens",
-        type=int,
-        default=d.max_tokens,
-        help="split batches above this many padded tokens (x APs for si): bounds GPU memory",
-    )
-    p.add_argument(
-        "--workers", type=int, default=d.workers, help="processes for parsing data (default: cores, at most 8)"
-    )
-    return p
-
-
-def parse_args(argv: Sequence[str] | None = None) -> Settings:
-    a = parser().parse_args(argv)
-    a.extra_train = tuple(a.extra_train)
-    names = {f.name for f in fields(Settings)}
-    return Settings(**{k: v for k, v in vars(a).items() if k in names})
-
-
 def verified_share(pairs: list[tuple[Formula, Optional[Witness]]]) -> float:
     """`val_semantic`: the share of greedy validation outputs the checker verifies (what counts
     when the training labels are in another style than the validation split's)."""
@@ -750,24 +619,17 @@ def verified_share(pairs: list[tuple[Formula, Optional[Witness]]]) -> float:
     return sum(w is not None and is_witness(f, w) for f, w in pairs) / len(pairs) if pairs else 0.0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    settings = parse_args(argv)
+@contextlib.contextmanager
+def process_group() -> Iterator[None]:
+    """Around a run: every rank leaves it together, and the process group (if any) is destroyed
+    once the finished trainer is freed. Left to the interpreter's exit, gloo's threads meet a
+    dying interpreter and abort the rank ("terminate called without an active exception", 1
+    run in ~15 on the CPU test); the trainer's DDP reducer holds the group until collected."""
     try:
-        Trainer(settings, validate_fn=verified_share if settings.val_semantic else None).run()
+        yield
         if dist.is_initialized():
-            dist.barrier()  # every rank leaves together
-    except ValueError as e:
-        print(f"ltlwit train: {e}", file=sys.stderr)
-        return 2
+            dist.barrier()
     finally:
         if dist.is_initialized():
-            # the finished trainer (its DDP reducer holds the process group) is freed first: left
-            # to the interpreter's exit, gloo's threads meet a dying interpreter and abort the rank
-            # ("terminate called without an active exception", 1 run in ~15 on the CPU test)
             gc.collect()
             dist.destroy_process_group()
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,6 +1,7 @@
 """`ltlwit train` as a function: the training loop (`ltlwit.train.loop`) run under a model name,
-with its checkpoints in `<home>/checkpoints/NAME/`, validation checked by the engine, and the
-finished model registered as a user model NAME (`ltlwit.neural.registry`).
+with its checkpoints in `<home>/checkpoints/NAME/` (or a folder of the caller's), validation
+checked by the engine, and the finished model registered as a user model NAME
+(`ltlwit.neural.registry`).
 
 Under `torchrun` every rank runs this; the loop does the distributed work and only rank 0
 writes, reports and registers.
@@ -52,28 +53,30 @@ def checkpoint_dir(name: str) -> Path:
     return registry.checkpoints_dir() / name
 
 
-def train(name: str, on_log: LogHook | None = None, **settings: Any) -> TrainResult:
+def train(name: str, on_log: LogHook | None = None, out: str | Path | None = None, **settings: Any) -> TrainResult:
     """Train (or resume) model `name` with the loop's `Settings` fields (`task`, `arch`, `preset`,
-    `data`, `steps`, `resume`, ...; `out` is the name's checkpoint folder, `steps` None the
-    preset's default); register it when the run completes."""
-    from ltlwit.train.loop import Settings, Trainer, verified_share
+    `data`, `steps`, `resume`, ...; `steps` None the preset's default) in the name's checkpoint
+    folder, and register it when the run completes; or, given `out`, in that folder, with
+    nothing registered (scripts and clusters keep their runs where they choose)."""
+    from ltlwit.train.loop import Settings, Trainer, process_group, verified_share
 
-    registry.user_model_stem(name)  # a valid name that is not a bundled model's, before any work
-    out = checkpoint_dir(name)
-    if not settings.get("resume") and (out / "checkpoint.pt").exists():
-        raise ValueError(
-            f"{out} already holds a checkpoint of {name!r}: continue it with --resume, or train under another --name"
-        )
+    if out is None:
+        registry.user_model_stem(name)  # a valid name that is not a bundled model's, before any work
+    folder = checkpoint_dir(name) if out is None else Path(out)
+    if not settings.get("resume") and (folder / "checkpoint.pt").exists():
+        again = "train under another --name" if out is None else "train into another --out"
+        raise ValueError(f"{folder} already holds a checkpoint of {name!r}: continue it with --resume, or {again}")
     if not Path(settings["data"]).is_dir():
         raise ValueError(f"{settings['data']}: not a directory (expected train.txt[.gz] and val.txt[.gz] in it)")
     if settings.get("steps") is None:
         settings["steps"] = default_steps(settings["task"], settings["preset"])
-    config = Settings(out=str(out), **settings)
+    config = Settings(out=str(folder), **settings)
 
-    result = Trainer(config, validate_fn=verified_share, on_log=on_log).run()
+    with process_group():
+        result = Trainer(config, validate_fn=verified_share, on_log=on_log).run()
     stopped = result.pop("stopped")
     step = result.pop("step")
     registered = None
-    if stopped == "done" and rank() == 0:
-        registered = registry.register(out / "model.pt", name)
-    return TrainResult(name, out, step, stopped, result, registered)
+    if stopped == "done" and rank() == 0 and out is None:
+        registered = registry.register(folder / "model.pt", name)
+    return TrainResult(name, folder, step, stopped, result, registered)

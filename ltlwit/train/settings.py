@@ -1,5 +1,5 @@
-"""The training loop's settings, without torch: `ltlwit train` shows and passes them (its
-options' defaults are these fields'), `python -m ltlwit.train.loop` parses them, the loop
+"""The training loop's settings, declared once and without torch: `ltlwit train`'s options are
+these fields, with their defaults (tests/test_cli_train.py holds the two together), and the loop
 (`ltlwit.train.loop.Trainer`) runs them."""
 
 from __future__ import annotations
@@ -46,4 +46,3 @@ class Settings:
     cross_rope: Optional[bool] = None  # None: the config's (presets on, older weights off)
     checkpoint_part_mb: float = 0.0  # write checkpoints as parts of at most this many MiB (0: one file)
     fit_steps_to_time: bool = False  # set `steps` from the measured step time so the run ends at time_limit
-    val_semantic: bool = False  # `python -m ltlwit.train.loop`: validate greedy outputs with the engine
