@@ -63,13 +63,13 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from difflib import SequenceMatcher
 from typing import BinaryIO, Iterator
 
 from ltlwit.logic import SEMANTICS
 from ltlwit.logic.theory.sorts import Declarations, SortError, parse_declaration, parse_domain, parse_sort
-from ltlwit.pipeline.inputs import STDIN_NAME, comment_line, max_line_bytes, read_lines
+from ltlwit.pipeline.inputs import STDIN_NAME, InputItem, comment_line, max_line_bytes, read_lines
 from ltlwit.pipeline.verify import HOLDS
 
 #: What a spec may be expected to be (files' module docstring).
@@ -268,87 +268,136 @@ def _head(path: str) -> bytes:
 def _read_text(path: str, stdin: BinaryIO | None, stdin_name: str) -> Iterator[Spec | Declarations | _Holds]:
     """The specs, and last the file's declarations (`var NAME, NAME: SORT` and `domain Int|Real`
     lines, which hold for every spec of the file, wherever they stand)."""
-    seen: dict[str, int] = {}
-    declarations = Declarations()
-    holds_line: int | None = None
-    in_section = False  # after nuXmv's `VAR` or `IVAR`, while lines declare variables
+    state = _TextReading()
     for item in read_lines(path, stdin, stdin_name):
-        path = item.file
-        if item.error is not None:
-            yield Spec(path, item.line, error=item.error)
-            continue
-        if not item.text:
-            continue
-        if item.text.startswith("--") and comment_line(item.text):
-            if _stray_expectation(item.text[2:]):
-                yield Spec(path, item.line, error=f"an expectation in a '--' comment ({item.text!r}): {_EXPECT_HINT}")
-            continue
-        section = _SECTION.match(item.text)
-        if section is not None or in_section and _NUXMV_DECLARATION.match(_split_comment(item.text)[0]):
-            in_section = True
-            problems = []
-            for part in _split_comment(item.text if section is None else section.group(1))[0].split(";"):
-                try:
-                    declarations = _declare(declarations, part, None) if part.strip() else declarations
-                except SortError as exc:
-                    problems.append(str(exc))
-            if problems:
-                yield Spec(path, item.line, error="; ".join(problems))
-            continue
-        in_section = False
-        other = _NUXMV_SECTION.match(item.text)
-        if other is not None:
-            yield Spec(
-                path,
-                item.line,
-                error=f"nuXmv's {other.group(1)} is not read here: a spec file holds VAR and IVAR declarations "
-                "and LTLSPEC or INVARSPEC specs (or ltlwit's lines)",
-            )
-            continue
-        if item.text.split("#")[0].strip() == "one-event":
-            yield _ONE_EVENT  # type: ignore[misc]
-            continue
-        everywhere = _FILE_HOLDS.match(item.text)
-        if everywhere is not None:
-            try:
-                if holds_line is not None:
-                    raise ValueError(f"where the file's specs hold is given twice (first at line {holds_line})")
-                yield _Holds(_holds(everywhere.group(1)))
-                holds_line = item.line
-            except ValueError as exc:
-                yield Spec(path, item.line, error=str(exc))
-            continue
-        declaration = _DECLARATION.match(item.text)
-        if declaration is not None:
-            try:
-                declarations = _declare(declarations, declaration.group(1), declaration.group(2))
-            except SortError as exc:
-                yield Spec(path, item.line, error=str(exc))
-            continue
-        if item.text.startswith("#"):
-            if _stray_expectation(item.text[1:]) or _ACK.match(item.text[1:].strip()):
-                what = "expectation" if _stray_expectation(item.text[1:]) else "acknowledgment"
-                yield Spec(
-                    path,
-                    item.line,
-                    error=f"{what} {item.text!r} on a line of its own belongs "
-                    "to no spec: put it after the formula, on the formula's line",
-                )
-            continue
-        spec = parse_spec_line(item.text, path, item.line)
-        if spec.name is not None and spec.error is None:
-            if spec.name in seen:
-                spec = Spec(
-                    path,
-                    item.line,
-                    spec.name,
-                    error=f"duplicate spec name {spec.name!r} (first at line {seen[spec.name]})",
-                )
-            else:
-                seen[spec.name] = item.line
-        yield spec
-    if declarations.entries or declarations.domain is not None:
-        yield declarations
+        yield from _text_line(item, state)
+    if state.declarations.entries or state.declarations.domain is not None:
+        yield state.declarations
+
+
+@dataclass
+class _TextReading:
+    """What the lines of a text spec file read so far mean for the next: the declarations (they
+    hold for the whole file), each spec name's line and the line of the file's `holds` (each
+    is given once), and whether nuXmv's `VAR` section goes on (its declarations need no `var`)."""
+
+    declarations: Declarations = field(default_factory=Declarations)
+    seen: dict[str, int] = field(default_factory=dict)
+    holds_line: int | None = None
+    in_section: bool = False
+
+
+def _text_line(item: InputItem, state: _TextReading) -> Iterator[Spec | Declarations | _Holds]:
+    """What one line of a text spec file gives, `state` updated. nuXmv's lines are told apart
+    first, so that none of them is read as a spec: a `--` comment, a `VAR` section's
+    declarations (up to a line that is none: a blank line or a `--` comment leaves the section
+    open) and its other sections, which are not read."""
+    if item.error is not None:
+        yield Spec(item.file, item.line, error=item.error)
+        return
+    if not item.text:
+        return
+    if item.text.startswith("--") and comment_line(item.text):
+        if _stray_expectation(item.text[2:]):
+            yield Spec(item.file, item.line, error=f"an expectation in a '--' comment ({item.text!r}): {_EXPECT_HINT}")
+        return
+    section = _SECTION.match(item.text)
+    if section is not None or state.in_section and _NUXMV_DECLARATION.match(_split_comment(item.text)[0]):
+        state.in_section = True
+        yield from _section_line(item, item.text if section is None else section.group(1), state)
+        return
+    state.in_section = False
+    other = _NUXMV_SECTION.match(item.text)
+    if other is not None:
+        yield Spec(
+            item.file,
+            item.line,
+            error=f"nuXmv's {other.group(1)} is not read here: a spec file holds VAR and IVAR declarations "
+            "and LTLSPEC or INVARSPEC specs (or ltlwit's lines)",
+        )
+        return
+    yield from _own_line(item, state)
+
+
+def _section_line(item: InputItem, text: str, state: _TextReading) -> Iterator[Spec]:
+    """The declarations of a line of nuXmv's `VAR` section (`text`: after the `VAR`), into
+    `state`; the problems of all of them in one error, since each declaration stands alone."""
+    problems = []
+    for part in _split_comment(text)[0].split(";"):
+        try:
+            state.declarations = _declare(state.declarations, part, None) if part.strip() else state.declarations
+        except SortError as exc:
+            problems.append(str(exc))
+    if problems:
+        yield Spec(item.file, item.line, error="; ".join(problems))
+
+
+def _own_line(item: InputItem, state: _TextReading) -> Iterator[Spec | _Holds]:
+    """A line in ltlwit's own words, `state` updated: `one-event`, `holds`, `var` or `domain`,
+    a comment, or a spec."""
+    if item.text.split("#")[0].strip() == "one-event":
+        yield _ONE_EVENT  # type: ignore[misc]
+        return
+    everywhere = _FILE_HOLDS.match(item.text)
+    if everywhere is not None:
+        yield _file_holds(item, everywhere.group(1), state)
+        return
+    declaration = _DECLARATION.match(item.text)
+    if declaration is not None:
+        try:
+            state.declarations = _declare(state.declarations, declaration.group(1), declaration.group(2))
+        except SortError as exc:
+            yield Spec(item.file, item.line, error=str(exc))
+        return
+    if item.text.startswith("#"):
+        yield from _lone_comment(item)
+        return
+    spec = parse_spec_line(item.text, item.file, item.line)
+    taken = _taken(spec.name, spec.line, state.seen) if spec.error is None else None
+    yield spec if taken is None else Spec(spec.file, spec.line, spec.name, error=taken)
+
+
+def _file_holds(item: InputItem, value: str, state: _TextReading) -> Spec | _Holds:
+    """A `holds` line: where the file's specs hold, once (`state` keeps its line), since two
+    such lines would leave it to their order."""
+    if state.holds_line is not None:
+        return Spec(
+            item.file,
+            item.line,
+            error=f"where the file's specs hold is given twice (first at line {state.holds_line})",
+        )
+    try:
+        at = _Holds(_holds(value))
+    except ValueError as exc:
+        return Spec(item.file, item.line, error=str(exc))
+    state.holds_line = item.line
+    return at
+
+
+def _lone_comment(item: InputItem) -> Iterator[Spec]:
+    """A `#` comment on a line of its own: a note, unless it is an expectation or an
+    acknowledgment, which would silently belong to no spec."""
+    comment = item.text[1:]
+    if _stray_expectation(comment) or _ACK.match(comment.strip()):
+        what = "expectation" if _stray_expectation(comment) else "acknowledgment"
+        yield Spec(
+            item.file,
+            item.line,
+            error=f"{what} {item.text!r} on a line of its own belongs "
+            "to no spec: put it after the formula, on the formula's line",
+        )
+
+
+def _taken(name: str | None, line: int, seen: dict[str, int]) -> str | None:
+    """Why `name` cannot name the spec at `line` (`seen`: each name's first line, which it
+    joins): a name taken before, since a name stands for one spec in messages, baselines and
+    acknowledgments; else None."""
+    if name is None:
+        return None
+    if name in seen:
+        return f"duplicate spec name {name!r} (first at line {seen[name]})"
+    seen[name] = line
+    return None
 
 
 #: A declaration line of a text spec file: `var speed: Real`, `var x, y: Int`,
@@ -529,68 +578,74 @@ def _split_comment(text: str) -> tuple[str, str | None]:
 
 
 def _read_toml(path: str) -> Iterator[Spec | Declarations | _Holds]:
+    """A TOML spec file as `_read_text` gives a text file: what holds for all its specs, the
+    specs, and last its declarations; a problem with its top level is the file's one error,
+    since its specs would be read with the wrong settings."""
+    loaded = _load_toml(path)
+    if isinstance(loaded, Spec):
+        yield loaded
+        return
+    data, text = loaded
+    try:
+        yield from _toml_settings(data)
+        declarations = _toml_declarations(data)
+    except ValueError as exc:  # (a SortError is one)
+        yield Spec(path, 0, error=str(exc))
+        return
+    lines = [i for i, row in enumerate(text.splitlines(), 1) if _TOML_SPEC.match(row)]
+    seen: dict[str, int] = {}
+    for index, entry in enumerate(data.get("spec", [])):
+        line = lines[index] if index < len(lines) else 0
+        yield _toml_spec(entry, path, line, seen)
+    if declarations is not None:
+        yield declarations
+
+
+def _load_toml(path: str) -> tuple[dict, str] | Spec:
+    """A TOML file's data and its text (where its `[[spec]]` tables are written), or an error
+    spec: one read whole, so only up to 4 times the line limit."""
     try:
         import tomllib
     except ImportError:  # Python 3.10
         try:
             import tomli as tomllib  # type: ignore[no-redef]
         except ImportError:
-            yield Spec(path, 0, error="TOML spec files need Python 3.11 or the tomli package")
-            return
+            return Spec(path, 0, error="TOML spec files need Python 3.11 or the tomli package")
     try:
         with open(path, "rb") as stream:
             raw = stream.read(4 * max_line_bytes() + 1)
     except OSError as exc:
-        yield Spec(path, 0, error=f"cannot open: {exc.strerror or type(exc).__name__}")
-        return
+        return Spec(path, 0, error=f"cannot open: {exc.strerror or type(exc).__name__}")
     if len(raw) > 4 * max_line_bytes():
-        yield Spec(
+        return Spec(
             path,
             0,
             error=f"larger than {4 * max_line_bytes()} bytes (4 times the line limit, LTLWIT_MAX_LINE_MIB); not read",
         )
-        return
     try:
         text = raw.decode("utf-8")
-        data = tomllib.loads(text)
+        return tomllib.loads(text), text
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        yield Spec(path, 0, error=f"not a valid TOML file: {exc}")
-        return
-    entries = data.get("spec", [])
+        return Spec(path, 0, error=f"not a valid TOML file: {exc}")
+
+
+def _toml_settings(data: dict) -> Iterator[_Holds]:
+    """What a TOML file's top level says for all its specs (`one_event`, `holds`); ValueError
+    for a key it does not know, so that a typo is not silently ignored."""
     extra = sorted(set(data) - {"spec", "variables", "domain", "holds", "one_event"})
-    if extra or not isinstance(entries, list):
-        yield Spec(
-            path,
-            0,
-            error="a TOML spec file holds [[spec]] tables, a [variables] table, a domain and "
-            "where its specs hold" + (f" (found {', '.join(extra)})" if extra else ""),
+    if extra or not isinstance(data.get("spec", []), list):
+        raise ValueError(
+            "a TOML spec file holds [[spec]] tables, a [variables] table, a domain and "
+            "where its specs hold" + (f" (found {', '.join(extra)})" if extra else "")
         )
-        return
     if data.get("one_event") is True:
         yield _ONE_EVENT  # type: ignore[misc]
     elif "one_event" in data and data["one_event"] is not False:
-        yield Spec(path, 0, error="one_event is true or false")
-        return
+        raise ValueError("one_event is true or false")
     if "holds" in data:
-        try:
-            if not isinstance(data["holds"], str):
-                raise ValueError('holds is a string: holds = "always"')
-            yield _Holds(_holds(data["holds"]))
-        except ValueError as exc:
-            yield Spec(path, 0, error=str(exc))
-            return
-    try:
-        declarations = _toml_declarations(data)
-    except SortError as exc:
-        yield Spec(path, 0, error=str(exc))
-        return
-    lines = [i for i, row in enumerate(text.splitlines(), 1) if _TOML_SPEC.match(row)]
-    seen: dict[str, int] = {}
-    for index, entry in enumerate(entries):
-        line = lines[index] if index < len(lines) else 0
-        yield _toml_spec(entry, path, line, seen)
-    if declarations is not None:
-        yield declarations
+        if not isinstance(data["holds"], str):
+            raise ValueError('holds is a string: holds = "always"')
+        yield _Holds(_holds(data["holds"]))
 
 
 def _toml_declarations(data: dict) -> Declarations | None:
@@ -609,48 +664,23 @@ def _toml_declarations(data: dict) -> Declarations | None:
 
 
 def _toml_spec(entry: object, path: str, line: int, seen: dict[str, int]) -> Spec:
+    """A `[[spec]]` table as a spec, or an error spec with the first thing wrong with it."""
     if not isinstance(entry, dict):
         return Spec(path, line, error="[[spec]] must be a table")
     name, formula, expect = entry.get("name"), entry.get("formula"), entry.get("expect", "sat")
-    semantics, acks, at = entry.get("semantics"), entry.get("acknowledged", []), entry.get("holds")
-    unknown = sorted(set(entry) - {"name", "formula", "expect", "semantics", "acknowledged", "holds"})
-    if unknown:  # `expected`, `Expect`, `expect_` must not leave the spec expecting sat
-        return Spec(
-            path,
-            line,
-            name if isinstance(name, str) else None,
-            error=f"unknown key {unknown[0]!r} in [[spec]] (known: name, formula, expect, semantics, "
-            "acknowledged, holds)",
-        )
     try:
-        at = _holds(at) if isinstance(at, str) else at
-        if at is not None and at not in HOLDS:
-            raise ValueError(f"unknown place {at!r} for a spec to hold ({_HOLDS_CHOICES})")
+        at, acknowledged, semantics = _toml_keys(entry)
     except ValueError as exc:
         return Spec(path, line, name if isinstance(name, str) else None, error=str(exc))
-    try:
-        if not isinstance(acks, list) or not all(isinstance(a, str) for a in acks):
-            raise ValueError('acknowledged is a list of strings: acknowledged = ["vacuous grant"]')
-        acknowledged = tuple(acknowledgment(a) for a in acks)
-    except ValueError as exc:
-        return Spec(path, line, name if isinstance(name, str) else None, error=str(exc))
-    if semantics is not None and semantics not in SEMANTICS:
-        return Spec(
-            path,
-            line,
-            name if isinstance(name, str) else None,
-            error=f"unknown semantics {semantics!r} (use {' or '.join(SEMANTICS)})",
-        )
     if not isinstance(formula, str) or not formula.strip():
         return Spec(path, line, name if isinstance(name, str) else None, error="[[spec]] needs a formula string")
     if name is not None and (not isinstance(name, str) or not name.strip()):
         return Spec(path, line, error="a spec name must be a non-empty string")
     if not isinstance(expect, str) or expect.lower() not in EXPECTATIONS:
         return Spec(path, line, name, error=f"unknown expectation {expect!r} ({_EXPECT_CHOICES})")
-    if name is not None:
-        if name in seen:
-            return Spec(path, line, name, error=f"duplicate spec name {name!r} (first at line {seen[name]})")
-        seen[name] = line
+    taken = _taken(name, line, seen)
+    if taken is not None:
+        return Spec(path, line, name, error=taken)
     if acknowledged and expect.lower() != "sat":
         return Spec(
             path,
@@ -661,3 +691,24 @@ def _toml_spec(entry: object, path: str, line: int, seen: dict[str, int]) -> Spe
     return Spec(
         path, line, name, formula.strip(), expect.lower(), semantics=semantics, acknowledged=acknowledged, holds=at
     )
+
+
+def _toml_keys(entry: dict) -> tuple[str | None, tuple[str, ...], str | None]:
+    """A `[[spec]]` table's keys beside its formula, name and expectation: (where it holds, its
+    acknowledgments, its semantics); ValueError for a key it does not know, since `expected`,
+    `Expect` or `expect_` must not leave the spec expecting sat."""
+    unknown = sorted(set(entry) - {"name", "formula", "expect", "semantics", "acknowledged", "holds"})
+    if unknown:
+        raise ValueError(
+            f"unknown key {unknown[0]!r} in [[spec]] (known: name, formula, expect, semantics, acknowledged, holds)"
+        )
+    at, acks, semantics = entry.get("holds"), entry.get("acknowledged", []), entry.get("semantics")
+    at = _holds(at) if isinstance(at, str) else at
+    if at is not None and at not in HOLDS:
+        raise ValueError(f"unknown place {at!r} for a spec to hold ({_HOLDS_CHOICES})")
+    if not isinstance(acks, list) or not all(isinstance(a, str) for a in acks):
+        raise ValueError('acknowledged is a list of strings: acknowledged = ["vacuous grant"]')
+    acknowledged = tuple(acknowledgment(a) for a in acks)
+    if semantics is not None and semantics not in SEMANTICS:
+        raise ValueError(f"unknown semantics {semantics!r} (use {' or '.join(SEMANTICS)})")
+    return at, acknowledged, semantics

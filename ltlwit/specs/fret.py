@@ -29,12 +29,13 @@ import bisect
 import functools
 import json
 import re
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterator
 
 from ltlwit.logic.theory.sorts import REAL, Declarations, Sort, SortError, base_sort
 
 if TYPE_CHECKING:  # the spec files' module imports this one when it reads an export
-    from ltlwit.specs.files import Template
+    from ltlwit.specs.files import Spec, Template
 
 _TAGS = re.compile(r"</?\s*[A-Za-z]+\s*>")
 _NUMERAL = re.compile(r"\s*(-?)\s*([0-9]+(?:\.[0-9]+)?)\s*\Z")
@@ -74,69 +75,82 @@ def read_fret(path: str) -> Iterator[Any]:
         return
     requirements = data["requirements"]
     projects = {r.get("project") for r in requirements if isinstance(r, dict) and isinstance(r.get("project"), str)}
-    seen: dict[tuple[str | None, str], int] = {}
-    cursor: dict[str, int] = {}
+    export = _Export(path, text, declarations, components, constants, len(projects) > 1)
     for requirement in requirements:
-        yield _spec(requirement, path, text, seen, cursor, declarations, components, constants, len(projects) > 1)
+        yield _spec(requirement, export)
 
 
-def _spec(
-    requirement: Any,
-    path: str,
-    text: str,
-    seen: dict[tuple[str | None, str], int],
-    cursor: dict[str, int],
-    declarations: Declarations,
-    components: dict[str, dict[str, Sort | None]],
-    constants: tuple[tuple[str, str], ...],
-    by_project: bool,
-) -> Any:
-    """One requirement as a spec; `by_project`: the export holds several projects, each a
-    set of requirements of its own (its reqids may be another's too)."""
+@dataclass(frozen=True)
+class _Export:
+    """What each requirement of an export is read with: the file (its text: where a reqid is
+    written), its variables' sorts and constants (`_variables`), whether it holds several
+    projects (each a set of requirements of its own, whose reqids may be another's too), and
+    what the requirements read so far leave for the next: the line of each (project, reqid),
+    since a reqid names one requirement, and where each reqid was last found (`_line_of`)."""
+
+    path: str
+    text: str
+    declarations: Declarations
+    components: dict[str, dict[str, Sort | None]]
+    constants: tuple[tuple[str, str], ...]
+    by_project: bool
+    seen: dict[tuple[str | None, str], int] = field(default_factory=dict)
+    cursor: dict[str, int] = field(default_factory=dict)
+
+
+def _spec(requirement: Any, export: _Export) -> Spec:
+    """One requirement as a spec, or an error spec that says why it is none."""
     from ltlwit.specs.files import Spec
 
     if not isinstance(requirement, dict):
-        return Spec(path, 0, error="a requirement must be an object")
+        return Spec(export.path, 0, error="a requirement must be an object")
     reqid = requirement.get("reqid")
     name = reqid if isinstance(reqid, str) and reqid.strip() else None
-    line = _line_of(text, name, cursor) if name else 0
+    line = _line_of(export.text, name, export.cursor) if name else 0
     note = requirement.get("fulltext") if isinstance(requirement.get("fulltext"), str) else None
     semantics = requirement.get("semantics")
     if not isinstance(semantics, dict):
         semantics = {}
     formula = semantics.get("ptExpanded")
-    project = requirement.get("project") if by_project and isinstance(requirement.get("project"), str) else None
+    project = requirement.get("project")
+    project = project if export.by_project and isinstance(project, str) else None
     if name is None:
-        return Spec(path, line, error="a requirement without a reqid", group=project)
-    if (project, name) in seen:
-        return Spec(
-            path, line, name, error=f"duplicate reqid {name!r} (first at line {seen[project, name]})", group=project
-        )
-    seen[project, name] = line
+        return Spec(export.path, line, error="a requirement without a reqid", group=project)
+    if (project, name) in export.seen:
+        first = export.seen[project, name]
+        return Spec(export.path, line, name, error=f"duplicate reqid {name!r} (first at line {first})", group=project)
+    export.seen[project, name] = line
     if not isinstance(formula, str) or not formula.strip():
         return Spec(
-            path, line, name, note=note, error="no semantics.ptExpanded (FRET has not formalized it)", group=project
+            export.path,
+            line,
+            name,
+            note=note,
+            error="no semantics.ptExpanded (FRET has not formalized it)",
+            group=project,
         )
+    return _formalized(Spec(export.path, line, name, note=note, group=project), formula, semantics, export)
+
+
+def _formalized(spec: Spec, formula: str, semantics: dict, export: _Export) -> Spec:
+    """A requirement's spec with its formula (`ptExpanded`) read as FRET's own analyses read it
+    (module docstring): over finite traces, at every instant, in nuXmv's syntax, its names as
+    its component declares them."""
     warnings: tuple[str, ...] = ()
     if _TAGS.search(formula):
         formula = _TAGS.sub(" ", formula)
         warnings = ("the formula held HTML tags from FRET's editor (<b>, <i>); they were taken out",)
     component = semantics.get("component_name")
-    own = components.get(component, {}) if isinstance(component, str) else {}
-    return Spec(
-        path,
-        line,
-        name,
-        " ".join(formula.split()),
-        "sat",
+    own = export.components.get(component, {}) if isinstance(component, str) else {}
+    return replace(
+        spec,
+        formula=" ".join(formula.split()),
         semantics="finite",
-        note=note,
         holds="always",
-        declarations=_scoped(declarations, own, formula),
-        substitute=constants,
+        declarations=_scoped(export.declarations, own, formula),
+        substitute=export.constants,
         warnings=warnings,
         syntax="nuxmv",
-        group=project,
         component=component if isinstance(component, str) else None,
         template=_template(semantics),
         fire=True,

@@ -13,6 +13,7 @@ from typing import Any, Iterable
 
 from ltlwit.logic.witness import Witness
 from ltlwit.pipeline.answers import plural
+from ltlwit.specs.files import Spec
 from ltlwit.specs.run import ConjunctionResult, SpecResult
 from ltlwit.specs.vacuity import Finding
 
@@ -46,28 +47,39 @@ def redundancy_text(result: SpecResult) -> str:
     return f"implied by {names}" + ("" if result.core_minimal else " (not proven minimal)")
 
 
-def _refs(specs) -> list[dict[str, Any]]:
+def _refs(specs: Iterable[Spec]) -> list[dict[str, Any]]:
     return [{"name": s.name, "line": s.line or None} for s in specs]
 
 
 def record(result: SpecResult | ConjunctionResult) -> dict[str, Any]:
-    if isinstance(result, ConjunctionResult):
-        return {
-            "kind": "conjunction",
-            "file": result.item.file,
-            "group": result.group,
-            "specs": result.count,
-            "status": result.status,
-            "witness": witness_text(result.witness),
-            "reason": result.message if result.status != "error" else None,
-            "error": result.error_text,
-            "time_ms": result.time_ms,
-            "conflict": [{"name": s.name, "line": s.line or None} for s in result.conflict] or None,
-            "conflict_minimal": result.conflict_minimal,
-            "conflicts": [_refs(c) for c in result.conflicts] or None,
-            "corrections": [_refs(c) for c in result.corrections] or None,
-            "complete": result.complete,
-        }
+    """A result as a JSON record (module docstring), every key of its kind present whatever
+    its value, so that a reader need not ask whether one is there."""
+    return _conjunction_record(result) if isinstance(result, ConjunctionResult) else _spec_record(result)
+
+
+def _conjunction_record(result: ConjunctionResult) -> dict[str, Any]:
+    """Whether a file's requirements (a FRET project's) hold together, the specs of a conflict
+    named by name and line: what a reader finds them by in the file."""
+    return {
+        "kind": "conjunction",
+        "file": result.item.file,
+        "group": result.group,
+        "specs": result.count,
+        "status": result.status,
+        "witness": witness_text(result.witness),
+        "reason": result.message if result.status != "error" else None,
+        "error": result.error_text,
+        "time_ms": result.time_ms,
+        "conflict": _refs(result.conflict) or None,
+        "conflict_minimal": result.conflict_minimal,
+        "conflicts": [_refs(c) for c in result.conflicts] or None,
+        "corrections": [_refs(c) for c in result.corrections] or None,
+        "complete": result.complete,
+    }
+
+
+def _spec_record(result: SpecResult) -> dict[str, Any]:
+    """A spec's own verdict and what the questions about its file's specs together found of it."""
     spec = result.spec
     return {
         "kind": "spec",
@@ -87,26 +99,29 @@ def record(result: SpecResult | ConjunctionResult) -> dict[str, Any]:
         "fires": result.fires,
         "vacuity": result.vacuity,
         "unchecked": result.unchecked or None,
-        "core": [{"name": s.name, "line": s.line or None} for s in result.core] or None,
+        "core": _refs(result.core) or None,
         "core_minimal": result.core_minimal,
         "redundancy": result.redundancy,
-        "implied_by": [{"name": s.name, "line": s.line or None} for s in result.implied_by] or None,
+        "implied_by": _refs(result.implied_by) or None,
         "acknowledged": list(result.acknowledged) or None,
         "stale": list(result.stale) or None,
-        "findings": [
-            {
-                "ap": f.occurrence.ap,
-                "occurrence": f.occurrence.nth,
-                "part": f.occurrence.in_part,
-                "polarity": f.occurrence.polarity,
-                "replacement": f.value,
-                "implied": f.replaced.to_str("spot"),
-                "status": "undecided" if f.undecided else "vacuous",
-                "reason": f.reason,
-                "acknowledged": f.key in result.acknowledged,
-            }
-            for f in result.findings
-        ],
+        "findings": [_finding_record(f, f.key in result.acknowledged) for f in result.findings],
+    }
+
+
+def _finding_record(f: Finding, acknowledged: bool) -> dict[str, Any]:
+    """A vacuity finding; `acknowledged`: whether its spec acknowledges it, which the finding
+    itself does not know, and then it does not fail the check."""
+    return {
+        "ap": f.occurrence.ap,
+        "occurrence": f.occurrence.nth,
+        "part": f.occurrence.in_part,
+        "polarity": f.occurrence.polarity,
+        "replacement": f.value,
+        "implied": f.replaced.to_str("spot"),
+        "status": "undecided" if f.undecided else "vacuous",
+        "reason": f.reason,
+        "acknowledged": acknowledged,
     }
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Callable, Generator, Iterator, Sequence
 
 from ltlwit.logic import stage
-from ltlwit.logic.core import all_conflicts, unsat_core
+from ltlwit.logic.core import Core, all_conflicts, unsat_core
 from ltlwit.logic.formula import And, Formula, Not
 from ltlwit.logic.polarity import Parts
 from ltlwit.logic.result import Sat, Unknown, Unsat
@@ -217,17 +217,9 @@ def _clash(formula: Formula, declared) -> str | None:
 def _scenario(result: SpecResult, p: ParsedSpec, requirements: Requirements, decide: Decider) -> SpecResult:
     """One scenario judged against the requirements (module docstring)."""
     spec, formula = p.spec, p.formula
-    if not requirements.formulas:
-        return replace(
-            result,
-            status="error",
-            message=f"a scenario expected {spec.expect} needs requirements (specs expected sat) "
-            "to be judged against; this file has none",
-        )
-    if spec.declarations != requirements.solve.declarations:  # read apart from them (another FRET component)
-        problem = _clash(And(*requirements.formulas, formula), requirements.solve.declarations)  # type: ignore[arg-type]
-        if problem is not None:
-            return replace(result, status="error", message=f"with the requirements: {problem}")
+    problem = _unjudged(spec, formula, requirements)  # type: ignore[arg-type]
+    if problem is not None:
+        return replace(result, status="error", message=problem)
     start = time.perf_counter()
     asked = Not(formula) if spec.expect == "implied" else formula  # type: ignore[arg-type]
     with stage.within(f"scenario {spec.label}"):
@@ -245,9 +237,56 @@ def _scenario(result: SpecResult, p: ParsedSpec, requirements: Requirements, dec
         if isinstance(verdict, Sat):
             return _scenario_allowed(spec, verdict, apart, done)
         core = unsat_core([*requirements.formulas, asked], decide, _expiry(decide.options.deadline(start)))
+    return _scenario_ruled_out(spec, core, requirements, done)
+
+
+def _unjudged(spec: Spec, formula: Formula, requirements: Requirements) -> str | None:
+    """Why a scenario cannot be judged against the requirements, or None: there are none, or
+    its names do not mean what they do in theirs (it was read apart from them: in another
+    FRET component)."""
+    if not requirements.formulas:
+        return (
+            f"a scenario expected {spec.expect} needs requirements (specs expected sat) "
+            "to be judged against; this file has none"
+        )
+    if spec.declarations != requirements.solve.declarations:  # read apart from them
+        problem = _clash(And(*requirements.formulas, formula), requirements.solve.declarations)
+        if problem is not None:
+            return f"with the requirements: {problem}"
+    return None
+
+
+def _scenario_allowed(spec: Spec, verdict: Sat, apart: str, done: Callable[..., SpecResult]) -> SpecResult:
+    """A scenario some trace of the requirements satisfies (`allowed`), or whose property one
+    violates (`implied`)."""
+    if spec.expect == "allowed":
+        return done(status="pass", verdict="allowed", witness=verdict.witness, message=apart[2:] or None)
+    if spec.expect == "forbidden":
+        return done(
+            status="fail",
+            verdict="allowed",
+            witness=verdict.witness,
+            message="expected forbidden, but the requirements allow it" + apart,
+        )
+    return done(
+        status="fail",
+        verdict="not implied",
+        counterexample=verdict.witness,
+        message="expected implied, but a trace the requirements allow violates it" + apart,
+    )
+
+
+def _scenario_ruled_out(
+    spec: Spec, core: Core, requirements: Requirements, done: Callable[..., SpecResult]
+) -> SpecResult:
+    """A scenario no trace of the requirements satisfies (`forbidden`), or whose property none
+    violates (`implied`), with the requirements that do it (`core`: of them and the question,
+    last): a core without the question says they conflict alone, one without requirements that
+    the question is unsatisfiable whatever they say."""
     named = tuple(requirements.specs[m] for m in core.members if m < len(requirements.formulas))
     names_ = ", ".join(s.cited for s in named)
     proven = "" if core.minimal else " (not proven minimal)"
+    apart = requirements.apart
     if len(requirements.formulas) not in core.members:
         return done(
             status="fail",
@@ -282,26 +321,6 @@ def _scenario(result: SpecResult, p: ParsedSpec, requirements: Requirements, dec
     )
 
 
-def _scenario_allowed(spec: Spec, verdict: Sat, apart: str, done: Callable[..., SpecResult]) -> SpecResult:
-    """A scenario some trace of the requirements satisfies (`allowed`), or whose property one
-    violates (`implied`)."""
-    if spec.expect == "allowed":
-        return done(status="pass", verdict="allowed", witness=verdict.witness, message=apart[2:] or None)
-    if spec.expect == "forbidden":
-        return done(
-            status="fail",
-            verdict="allowed",
-            witness=verdict.witness,
-            message="expected forbidden, but the requirements allow it" + apart,
-        )
-    return done(
-        status="fail",
-        verdict="not implied",
-        counterexample=verdict.witness,
-        message="expected implied, but a trace the requirements allow violates it" + apart,
-    )
-
-
 def _conjunction(where: str, requirements: Requirements, decide: Decider, every: bool) -> ConjunctionResult:
     """Whether the requirements hold together; when they do not, a minimal set of them that
     conflicts (with `every`, all of them and every minimal correction set)."""
@@ -328,32 +347,45 @@ def _conjunction(where: str, requirements: Requirements, decide: Decider, every:
                 message=requirements.apart[2:] or None,
             )
         expired = _expiry(decide.options.deadline(start))
-        core = unsat_core([formulas[i] for i in used], decide, expired)  # among the group without a model
-        conflict = tuple(requirements.specs[used[m]] for m in core.members)
-        named = ", ".join(spec.cited + (f' "{spec.note}"' if spec.note else "") for spec in conflict)
-        proven = ("" if core.minimal else " (not proven minimal)") + requirements.apart
-        more: dict = {}
+        failed = _conflict(item, requirements, used, decide, expired)
         if every:  # within what is left of the budget
-            found = all_conflicts(formulas, decide, expired)
-            specs = requirements.specs
-            more = dict(
-                conflicts=tuple(tuple(specs[m] for m in c) for c in found.cores),
-                corrections=tuple(sorted((tuple(specs[m] for m in c) for c in found.corrections), key=len)),
-                complete=found.complete,
-            )
-            proven += (
-                f"; {plural(len(found.cores), 'conflicting set')}, "
-                f"{plural(len(found.corrections), 'correction set')}" + ("" if found.complete else " found so far")
-            )
+            failed = _every_conflict(failed, requirements, decide, expired)
+    return replace(failed, time_ms=_ms(start))
+
+
+def _conflict(
+    item: InputItem, requirements: Requirements, used: list[int], decide: Decider, expired: Callable[[], bool]
+) -> ConjunctionResult:
+    """The requirements that conflict, as a failed conjunction: a core sought among `used`
+    (`jointly`'s group of them without a model), which holds one, not among all of them."""
+    core = unsat_core([requirements.formulas[i] for i in used], decide, expired)
+    conflict = tuple(requirements.specs[used[m]] for m in core.members)
+    named = ", ".join(spec.cited + (f' "{spec.note}"' if spec.note else "") for spec in conflict)
+    proven = ("" if core.minimal else " (not proven minimal)") + requirements.apart
     return ConjunctionResult(
         item=item,
         status="fail",
-        count=len(formulas),
-        time_ms=_ms(start),
+        count=len(requirements.formulas),
         message=f"jointly unsatisfiable: no trace satisfies all of them; these conflict: {named}{proven}",
         conflict=conflict,
         conflict_minimal=core.minimal,
-        **more,
+    )
+
+
+def _every_conflict(
+    failed: ConjunctionResult, requirements: Requirements, decide: Decider, expired: Callable[[], bool]
+) -> ConjunctionResult:
+    """A failed conjunction with every minimal conflicting set and correction set found before
+    `expired` (`--all-cores`): the smallest corrections first, the least to give up."""
+    found = all_conflicts(requirements.formulas, decide, expired)
+    specs = requirements.specs
+    return replace(
+        failed,
+        conflicts=tuple(tuple(specs[m] for m in c) for c in found.cores),
+        corrections=tuple(sorted((tuple(specs[m] for m in c) for c in found.corrections), key=len)),
+        complete=found.complete,
+        message=f"{failed.message}; {plural(len(found.cores), 'conflicting set')}, "
+        f"{plural(len(found.corrections), 'correction set')}" + ("" if found.complete else " found so far"),
     )
 
 
