@@ -421,10 +421,11 @@ def test_a_big_fret_export_is_read_in_one_pass(tmp_path, monkeypatch) -> None:
 
 def test_nuxmv_var_sections_declare_as_var_lines_do(tmp_path) -> None:
     """`VAR`/`IVAR` sections (`name : integer;`, several on a line, with comments) declare what
-    `var name: Sort` lines do; a section ends at the first line that declares nothing."""
+    `var name: Sort` lines do; a section ends at the first line that declares nothing (a
+    comment, `--` or `#`, declares nothing and ends nothing: `mode : {...}` after one is no spec)."""
     nuxmv = tmp_path / "cruise.spec"
     nuxmv.write_text(
-        "VAR\n  speed : real;  -- km/h\n  mode : {off, cruise}; n : integer;\n"
+        "VAR\n  speed : real;  -- km/h\n# the modes\n  mode : {off, cruise}; n : integer;\n"
         "IVAR b : boolean;\n"
         "LTLSPEC NAME limit := G(speed <= 120.0 & (b -> n > 0));\n"
         "LTLSPEC NAME off := G(mode = off -> speed = 0.0);\n"

@@ -290,8 +290,8 @@ class _TextReading:
 def _text_line(item: InputItem, state: _TextReading) -> Iterator[Spec | Declarations | _Holds]:
     """What one line of a text spec file gives, `state` updated. nuXmv's lines are told apart
     first, so that none of them is read as a spec: a `--` comment, a `VAR` section's
-    declarations (up to a line that is none: a blank line or a `--` comment leaves the section
-    open) and its other sections, which are not read."""
+    declarations (up to a line that is none: a blank line or a comment, `--` or `#`, leaves the
+    section open) and its other sections, which are not read."""
     if item.error is not None:
         yield Spec(item.file, item.line, error=item.error)
         return
@@ -300,6 +300,9 @@ def _text_line(item: InputItem, state: _TextReading) -> Iterator[Spec | Declarat
     if item.text.startswith("--") and comment_line(item.text):
         if _stray_expectation(item.text[2:]):
             yield Spec(item.file, item.line, error=f"an expectation in a '--' comment ({item.text!r}): {_EXPECT_HINT}")
+        return
+    if item.text.startswith("#"):
+        yield from _lone_comment(item)
         return
     section = _SECTION.match(item.text)
     if section is not None or state.in_section and _NUXMV_DECLARATION.match(_split_comment(item.text)[0]):
@@ -334,7 +337,7 @@ def _section_line(item: InputItem, text: str, state: _TextReading) -> Iterator[S
 
 def _own_line(item: InputItem, state: _TextReading) -> Iterator[Spec | _Holds]:
     """A line in ltlwit's own words, `state` updated: `one-event`, `holds`, `var` or `domain`,
-    a comment, or a spec."""
+    or a spec."""
     if item.text.split("#")[0].strip() == "one-event":
         yield _ONE_EVENT  # type: ignore[misc]
         return
@@ -348,9 +351,6 @@ def _own_line(item: InputItem, state: _TextReading) -> Iterator[Spec | _Holds]:
             state.declarations = _declare(state.declarations, declaration.group(1), declaration.group(2))
         except SortError as exc:
             yield Spec(item.file, item.line, error=str(exc))
-        return
-    if item.text.startswith("#"):
-        yield from _lone_comment(item)
         return
     spec = parse_spec_line(item.text, item.file, item.line)
     taken = _taken(spec.name, spec.line, state.seen) if spec.error is None else None
