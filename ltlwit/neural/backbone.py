@@ -354,6 +354,14 @@ class WitnessModel(nn.Module):
     decoder step's logits. The families subclass it; nothing builds it alone."""
 
     cfg: ModelConfig
+    #: AdaCos' scale, a buffer each family registers: decoding multiplies the cosines by it,
+    #: training re-estimates it, checkpoints and manifests record it.
+    logit_scale: Tensor
+
+    @property
+    def max_aps(self) -> int | None:
+        """The most APs one input may have (None: any number); each family says."""
+        raise NotImplementedError
 
     def encode(self, src: Tensor, n_slots: int, n_aps: int, beams: int = 1) -> Any:
         raise NotImplementedError
