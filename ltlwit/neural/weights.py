@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import torch
-from torch import nn
 
 from ltlwit import __version__
 from ltlwit.neural.backbone import WitnessModel
@@ -123,7 +122,7 @@ def _one_line(e: BaseException, limit: int = 240) -> str:
 
 def load_weights(
     name_or_path: str | os.PathLike, directory: str | os.PathLike | None = None, device: str | torch.device = "cpu"
-) -> tuple[nn.Module, dict[str, Any]]:
+) -> tuple[WitnessModel, dict[str, Any]]:
     """Build the model a manifest describes and load its weights (float32, eval mode)."""
     manifest = read_manifest(name_or_path, directory)
     res, shown = manifest.pop("_resource"), manifest.pop("_shown")
