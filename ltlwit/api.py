@@ -23,7 +23,7 @@ import io
 import os
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, BinaryIO, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, BinaryIO, Generator, Iterable, Iterator, Mapping, Sequence
 
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula
@@ -180,7 +180,7 @@ class Solver:
         fire: bool | None = None,
         budget: float | None = None,
         progress: bool = False,
-    ) -> Iterator[SpecResult | ConjunctionResult | Decided]:
+    ) -> Generator[SpecResult | ConjunctionResult | Decided, None, None]:
         """The results of spec files (see `check`), lazily, file by file; the path `-` reads
         `stdin`. `jobs` > 1: that many worker processes answer the specs and their vacuity
         questions (each with its own models, loaded once); results still come in file order.

@@ -110,11 +110,13 @@ class Task(Protocol):
     """What a worker runs. Built once per worker by the pool's factory; `getattr(task, method)`
     answers a chunk (one output per input); `parser` (or None) is the InputParser whose guesses a
     chunk's `states` set; `notices` collects once-per-run messages (text, exception) to be said
-    once."""
+    once; `model_failed`, read after each chunk, whether a model failed in this worker."""
 
     parser: InputParser | None
     notices: list[tuple[str, BaseException | None]]
-    model_failed: bool
+
+    @property
+    def model_failed(self) -> bool: ...
 
 
 @dataclass(frozen=True)
