@@ -37,6 +37,7 @@ from ltlwit.specs.vacuity import Finding, Vacuity, check_spec
 
 if TYPE_CHECKING:
     from ltlwit.pipeline.parallel import Chunk, Pool, RemoteError
+    from ltlwit.pipeline.parsing import InputParser
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -180,7 +181,7 @@ class CheckWork:
     questions, answered by its own pipeline (models load once per worker), and the vacuity
     checks of single specs."""
 
-    parser = None
+    parser: InputParser | None = None  # no syntax guesses to share: the main process reads the spec files
 
     def __init__(self, options: SolveOptions) -> None:
         self.options = options
