@@ -23,7 +23,7 @@ import io
 import os
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, BinaryIO, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, BinaryIO, Generator, Iterable, Iterator, Literal, Mapping, Sequence
 
 from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.formula import Formula
@@ -32,7 +32,7 @@ from ltlwit.pipeline import Pipeline
 from ltlwit.pipeline.answers import Notify, Solution
 from ltlwit.pipeline.inputs import STDIN_NAME, FormulaItem, InputItem
 from ltlwit.pipeline.models import check_device
-from ltlwit.pipeline.options import SolveOptions, engine_problem
+from ltlwit.pipeline.options import SolveOptions, default_max_memory, engine_problem
 from ltlwit.pipeline.parsing import InputParser
 
 if TYPE_CHECKING:  # `check`'s: the spec files' layer loads when specs are checked
@@ -95,7 +95,7 @@ class Solver:
         device: str = "auto",
         fallback: bool = True,
         all: bool = False,
-        core: bool | str = False,
+        core: bool | Literal["fine"] = False,
         batch_size: int = 128,
         max_len: int = 160,
         validators: str | Sequence[str] = "builtin",
@@ -113,12 +113,11 @@ class Solver:
             problem = f"core must be True, False or 'fine', not {core!r}"
         if problem:
             raise ValueError(problem)
-        memory = {} if max_memory is None else {"max_memory": max_memory}
         self.options = SolveOptions(
             logic=logic,
             syntax=syntax,
             timeout=timeout,
-            **memory,
+            max_memory=default_max_memory() if max_memory is None else max_memory,
             engine=engine,
             semantics=semantics,
             model=model,
@@ -180,7 +179,7 @@ class Solver:
         fire: bool | None = None,
         budget: float | None = None,
         progress: bool = False,
-    ) -> Iterator[SpecResult | ConjunctionResult | Decided]:
+    ) -> Generator[SpecResult | ConjunctionResult | Decided, None, None]:
         """The results of spec files (see `check`), lazily, file by file; the path `-` reads
         `stdin`. `jobs` > 1: that many worker processes answer the specs and their vacuity
         questions (each with its own models, loaded once); results still come in file order.
@@ -235,10 +234,10 @@ def _declarations(
 
 
 @functools.lru_cache(maxsize=8)
-def _solver(**options: object) -> Solver:
+def _solver(**options: Any) -> Solver:
     if isinstance(options.get("variables"), tuple):  # made hashable by `solve`
         options["variables"] = dict(options["variables"])
-    return Solver(**options)  # type: ignore[arg-type]
+    return Solver(**options)
 
 
 def solve(
@@ -247,7 +246,7 @@ def solve(
     model: str = "auto",
     timeout: float | None = None,
     top: int | None = None,
-    **options: object,
+    **options: Any,  # Solver's, which checks them
 ) -> Solution:
     """A verified witness of `formula`, or a proof that it has none.
 
@@ -363,16 +362,22 @@ def check(
     model: str = "auto",
     fire: bool | None = None,
     budget: float | None = None,
-    **options: object,
+    **options: Any,  # Solver's, which checks them
 ) -> CheckReport:
     """Check a spec file (a path: text, or TOML by its `.toml` suffix) or spec lines (`name:
     formula  # expect: unsat`, as in a file) against their expectations, as `ltlwit check`
     does; `vacuity`, `consistency` and `redundancy` add its checks of the specs together,
     `fire` witnesses in which requirements fire, `budget` a limit on the whole check. Other
     `options` are `Solver`'s."""
-    solver = Solver(model=model, timeout=timeout, **options)  # type: ignore[arg-type]
-    together = dict(consistency=consistency, redundancy=redundancy, fire=fire, budget=budget)
+    from ltlwit.specs.run import Decided
+
+    solver = Solver(model=model, timeout=timeout, **options)
+    run = functools.partial(
+        solver.check, vacuity=vacuity, consistency=consistency, redundancy=redundancy, fire=fire, budget=budget
+    )
     if isinstance(path_or_lines, (str, os.PathLike)):
-        return CheckReport(list(solver.check([os.fspath(path_or_lines)], vacuity, **together)))  # type: ignore[arg-type]
-    lines = io.BytesIO("".join(line.rstrip("\n") + "\n" for line in path_or_lines).encode("utf-8"))
-    return CheckReport(list(solver.check(["-"], vacuity, lines, stdin_name="<lines>", **together)))  # type: ignore[arg-type]
+        results = run([os.fspath(path_or_lines)])
+    else:
+        lines = io.BytesIO("".join(line.rstrip("\n") + "\n" for line in path_or_lines).encode("utf-8"))
+        results = run(["-"], stdin=lines, stdin_name="<lines>")
+    return CheckReport([r for r in results if not isinstance(r, Decided)])  # none come without `progress`

@@ -198,14 +198,14 @@ def check(
         for result in checked:
             if isinstance(result, Decided):  # a spec's own verdict, its file's joint checks to come
                 if not stopped:
-                    show(lambda: printer.emit_early(result.result))
+                    show(functools.partial(printer.emit_early, result.result))
                 continue
             results.append(result)
             status = worst(status, exit_status(result))
             if isinstance(result, SpecResult) and result.findings_failed and not write_baseline:
                 status = worst(status, ExitStatus.NEGATIVE)
             if not stopped:
-                show(lambda: printer.emit(result))
+                show(functools.partial(printer.emit, result))
             elif result.status == "error":
                 printer.problem(result)  # stderr still works
     if not stopped:

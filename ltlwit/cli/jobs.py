@@ -17,12 +17,12 @@ import io
 import itertools
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Iterator, Protocol, TextIO, TypeVar, cast
 
 import click
 
 from ltlwit.cli.environment import Environment
-from ltlwit.cli.output import Printer, solve_printer, verify_printer
+from ltlwit.cli.output import solve_printer, verify_printer
 from ltlwit.cli.status import ExitStatus, exit_status, worst
 from ltlwit.pipeline.answers import Answer, Notify
 from ltlwit.pipeline.inputs import InputItem
@@ -35,9 +35,6 @@ if TYPE_CHECKING:  # `verify`'s: loads with that command
 #: status) where an answer's output ends, so the main process ticks the progress line exactly
 #: where one process would (between one answer's messages and the next one's).
 Event = tuple[int, str]
-
-#: The exit status of a run that SIGTERM ended (128 + SIGTERM, as shells report it).
-TERMINATED = 143
 
 
 class Jobs(click.ParamType):
@@ -171,8 +168,9 @@ class View:
     def recording(self, events: list[Event]) -> Environment:
         return Environment(
             stdin=io.BytesIO(),
-            stdout=_Recorder(events, 1),
-            stderr=_Recorder(events, 2),
+            # cast: a TextIOBase is a text stream, but typeshed's io.TextIOBase does not declare typing.TextIO
+            stdout=cast(TextIO, _Recorder(events, 1)),
+            stderr=cast(TextIO, _Recorder(events, 2)),
             stdin_isatty=False,
             stdout_isatty=self.stdout_isatty,
             stderr_isatty=self.stderr_isatty,
@@ -192,7 +190,11 @@ class Rendered:
 
 class _Work:
     parser: Any = None
-    model_failed = False
+
+    @property
+    def model_failed(self) -> bool:
+        """Whether a model failed in this worker (only solve's pipeline runs models)."""
+        return False
 
     @staticmethod
     def timeout_of(*args: Any) -> float | None:
@@ -231,7 +233,7 @@ class SolveWork(_Work):
         self.printer.progress = None
 
     @property
-    def model_failed(self) -> bool:  # type: ignore[override]
+    def model_failed(self) -> bool:
         return self.pipeline.model_failed
 
     @staticmethod
@@ -264,14 +266,31 @@ class VerifyWork(_Work):
 
 # -- in the main process ----------------------------------------------------------------------
 
+_AnswerIn = TypeVar("_AnswerIn", bound=Answer, contravariant=True)
+_AnswerT = TypeVar("_AnswerT", bound=Answer)
+
+
+class AnswerPrinter(Protocol[_AnswerIn]):
+    """What `run_jobs` asks of the command's printer (`SolvePrinter`, `VerifyText`,
+    `VerifyJson`): write a lost input's answer, replay what the workers rendered (and know
+    that a header came with it), say notices."""
+
+    header_due: bool
+
+    def emit(self, answer: _AnswerIn, /) -> None: ...
+
+    def replay(self, events: Iterable[Event]) -> None: ...
+
+    def notice(self, text: str, exception: BaseException | None = None) -> None: ...
+
 
 def run_jobs(
     jobs: int,
-    work: Callable[..., _Work],
+    work: type[_Work],
     args: tuple,
     items: Iterable[InputItem],
-    printer: Printer,
-    lost: Callable[[InputItem, str], Answer],
+    printer: AnswerPrinter[_AnswerT],
+    lost: Callable[[InputItem, str], _AnswerT],
     *,
     syntax: str,
     spawn: bool = False,
@@ -284,7 +303,7 @@ def run_jobs(
 
     Ctrl-C (SIGINT) and SIGTERM end the run with every answer finished before them printed, in
     input order up to the first input without one (`Pool.imap`'s `signals`): then
-    KeyboardInterrupt propagates (status 130), and SIGTERM gives status `TERMINATED`."""
+    KeyboardInterrupt propagates (status 130), and SIGTERM gives status `ExitStatus.TERMINATED`."""
     from ltlwit.pipeline.parallel import Lost, Pool, Terminated
 
     status = ExitStatus.SUCCESS
@@ -315,4 +334,4 @@ def run_jobs(
                     status = worst(status, ExitStatus(rendered.status))
             return status, pool.model_failed
     except Terminated:
-        return TERMINATED, False
+        return ExitStatus.TERMINATED, False

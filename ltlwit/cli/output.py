@@ -86,6 +86,10 @@ def stdout_console(env: Environment, **options: Any) -> Any:
 
 
 class Printer:
+    #: A header (CSV's, the table's) is to be written before the next answer; `--jobs` clears
+    #: it once a worker's printer wrote one (`ltlwit.cli.jobs.run_jobs`).
+    header_due = False
+
     def __init__(self, env: Environment) -> None:
         self.env = env
         self.progress: ProgressLine | None = None
@@ -270,8 +274,6 @@ def _core_record(solution: Solution, syntax: str) -> list[dict[str, Any]] | None
 
 
 class SolvePrinter(Printer):
-    #: A header (CSV's, the table's) is to be written before the next answer.
-    header_due = False
     #: Witnesses as activity sequences (plain lines, `--one-event`).
     activities = False
 

@@ -24,6 +24,8 @@ class ExitStatus(IntEnum):
     INTERRUPTED = 130
     #: The reader of stdout went away (`| head -1`): 128 + SIGPIPE, as shells report it.
     BROKEN_PIPE = 141
+    #: SIGTERM ended a `--jobs` run: 128 + SIGTERM, as shells report it.
+    TERMINATED = 143
 
 
 def worst(current: ExitStatus, new: ExitStatus) -> ExitStatus:

@@ -240,7 +240,8 @@ class EncoderLayer(nn.Module):
         if self.self_attn is not None:
             h = next(norms)(h + self.drop(self.self_attn(h, mask=mask)))
         if self.agg_attn is not None:
-            g, k = aggregate(h)  # type: ignore[misc]
+            assert aggregate is not None  # a layer with attention to the aggregated view is given the aggregator
+            g, k = aggregate(h)
             h = next(norms)(h + self.drop(self.agg_attn(h, g, mask=mask[::k])))
         return next(norms)(h + self.drop(self.ff(h, rows)))
 
@@ -289,10 +290,15 @@ class DecoderLayer(nn.Module):
         if self.self_attn is not None:
             h = next(norms)(h + self.drop(self.self_attn(h, causal=True, cache=sub("self"))))
         if self.agg_attn is not None:
-            g, k = aggregate(h)  # type: ignore[misc]
+            assert aggregate is not None  # a layer with attention to the aggregated view is given the aggregator
+            g, k = aggregate(h)
             h = next(norms)(h + self.drop(self.agg_attn(h, g, causal=True, cache=sub("agg"), groups=k)))
         for i, (mode, attn) in enumerate(zip(self.cross_modes, self.cross)):
-            src, mask, per = (memory, memory_mask, streams) if mode == "per" else (*agg_memory, 1)  # type: ignore[misc]
+            if mode == "per":
+                src, mask, per = memory, memory_mask, streams
+            else:
+                assert agg_memory is not None  # a layer with cross-attention to the aggregated view is given it
+                (src, mask), per = agg_memory, 1
             h = next(norms)(
                 h + self.drop(attn(h, src, mask=mask, cache=sub(f"cross{i}"), static=True, offset=offset, streams=per))
             )
@@ -354,6 +360,14 @@ class WitnessModel(nn.Module):
     decoder step's logits. The families subclass it; nothing builds it alone."""
 
     cfg: ModelConfig
+    #: AdaCos' scale, a buffer each family registers: decoding multiplies the cosines by it,
+    #: training re-estimates it, checkpoints and manifests record it.
+    logit_scale: Tensor
+
+    @property
+    def max_aps(self) -> int | None:
+        """The most APs one input may have (None: any number); each family says."""
+        raise NotImplementedError
 
     def encode(self, src: Tensor, n_slots: int, n_aps: int, beams: int = 1) -> Any:
         raise NotImplementedError

@@ -88,7 +88,8 @@ def draw_betas(method: str, d_beta: int, n: int, generator: torch.Generator | No
     if d_beta > 32:
         vectors = torch.randint(0, base, (n, d_beta), generator=generator, device=_CPU)
     else:
-        ints = torch.tensor(_distinct_integers(size, n, generator), dtype=torch.long, device=_CPU)  # type: ignore[arg-type]
+        assert size is not None  # hypercube or neighbours: a finite set
+        ints = torch.tensor(_distinct_integers(size, n, generator), dtype=torch.long, device=_CPU)
         if base == 3:
             ints = ints + (ints >= (3**d_beta - 1) // 2).long()  # skip the zero vector's integer
         vectors = _digits(ints, base, d_beta)
@@ -152,9 +153,9 @@ class TiedTransformer(WitnessModel):
         super().__init__()
         self.cfg = cfg
         self._embeddings()
-        layer = dict(d=cfg.d_model, heads=cfg.n_heads, d_ff=cfg.d_ff, dropout=cfg.dropout)
-        self.encoder = nn.ModuleList(EncoderLayer(**layer) for _ in range(cfg.n_layers))
-        self.decoder = nn.ModuleList(DecoderLayer(**layer, cross_rope=cfg.cross_rope) for _ in range(cfg.n_layers))
+        sizes = (cfg.d_model, cfg.n_heads, cfg.d_ff, cfg.dropout)  # d, heads, d_ff, dropout
+        self.encoder = nn.ModuleList(EncoderLayer(*sizes) for _ in range(cfg.n_layers))
+        self.decoder = nn.ModuleList(DecoderLayer(*sizes, cross_rope=cfg.cross_rope) for _ in range(cfg.n_layers))
         self.emb_drop = nn.Dropout(cfg.emb_dropout)
         self.register_buffer("logit_scale", torch.tensor(initial_scale(N_BASE + 5)))
 

@@ -59,6 +59,8 @@ def tree_positions(tokens: Tensor, d: int, dtype: torch.dtype = torch.float32) -
 class Rotary(nn.Module):
     """Rotary position embedding (Su et al.) on (N, heads, T, head_dim), half-split pairing."""
 
+    inv_freq: Tensor  # a buffer (moves with the module), annotated for the type checker
+
     def __init__(self, head_dim: int, base: float = 10000.0) -> None:
         super().__init__()
         if head_dim % 2:

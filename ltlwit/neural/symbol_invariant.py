@@ -178,15 +178,15 @@ class SymbolInvariantTransformer(WitnessModel):
         self.cfg = cfg
         parts = cfg.parts
         d = cfg.d_model
-        layer = dict(d=d, heads=cfg.n_heads, d_ff=cfg.d_ff, dropout=cfg.dropout)
+        sizes = (d, cfg.n_heads, cfg.d_ff, cfg.dropout)  # d, heads, d_ff, dropout
         cross = [m for m, p in (("per", "CP"), ("agg", "CA")) if p in parts]
         self.embedding = nn.Parameter(torch.randn(N_BASE + 2, d))  # + actual and placeholder rows
         self.encoder = nn.ModuleList(
-            EncoderLayer(**layer, per_stream="EP" in parts, aggregated="EA" in parts) for _ in range(cfg.n_layers)
+            EncoderLayer(*sizes, per_stream="EP" in parts, aggregated="EA" in parts) for _ in range(cfg.n_layers)
         )
         self.decoder = nn.ModuleList(
             DecoderLayer(
-                **layer, per_stream="DP" in parts, aggregated="DA" in parts, cross=cross, cross_rope=cfg.cross_rope
+                *sizes, per_stream="DP" in parts, aggregated="DA" in parts, cross=cross, cross_rope=cfg.cross_rope
             )
             for _ in range(cfg.n_layers)
         )

@@ -17,15 +17,17 @@ import os
 import platform
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import torch
-from torch import nn
 
 from ltlwit import __version__
 from ltlwit.neural.backbone import WitnessModel
 from ltlwit.neural.config import config_from_dict
 from ltlwit.neural.tokenizer import BASE_TOKENS
+
+if TYPE_CHECKING:
+    from importlib.abc import Traversable  # importlib.resources.abc from Python 3.11
 
 FORMAT = "ltlwit-weights/1"
 
@@ -83,7 +85,7 @@ def bundled_weights() -> list[str]:
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
 
 
-def _locate(name_or_path: str | os.PathLike, directory: str | os.PathLike | None) -> tuple[Any, str]:
+def _locate(name_or_path: str | os.PathLike, directory: str | os.PathLike | None) -> tuple[Traversable, str]:
     """(manifest resource, how to name it in messages): a path, `directory/NAME`, or bundled NAME."""
     text = str(name_or_path)
     path = Path(text)
@@ -92,7 +94,7 @@ def _locate(name_or_path: str | os.PathLike, directory: str | os.PathLike | None
     if directory is not None and (Path(directory) / f"{text}.json").exists():
         p = Path(directory) / f"{text}.json"
         return p, str(p)
-    res = resources.files("ltlwit").joinpath("weights", f"{text}.json")
+    res = resources.files("ltlwit").joinpath("weights").joinpath(f"{text}.json")  # one name a call on 3.10
     if res.is_file():
         return res, f"ltlwit/weights/{text}.json"
     where = f"{directory} or the bundled models" if directory is not None else "the bundled models"
@@ -120,7 +122,7 @@ def _one_line(e: BaseException, limit: int = 240) -> str:
 
 def load_weights(
     name_or_path: str | os.PathLike, directory: str | os.PathLike | None = None, device: str | torch.device = "cpu"
-) -> tuple[nn.Module, dict[str, Any]]:
+) -> tuple[WitnessModel, dict[str, Any]]:
     """Build the model a manifest describes and load its weights (float32, eval mode)."""
     manifest = read_manifest(name_or_path, directory)
     res, shown = manifest.pop("_resource"), manifest.pop("_shown")
@@ -129,7 +131,9 @@ def load_weights(
     name = manifest.get("weights")
     if not isinstance(name, str) or not name or "/" in name or "\\" in name:
         raise WeightsError(f"{shown}: the manifest names no weights file")
-    pt_res = res.with_name(name) if isinstance(res, Path) else resources.files("ltlwit").joinpath("weights", name)
+    pt_res = (
+        res.with_name(name) if isinstance(res, Path) else resources.files("ltlwit").joinpath("weights").joinpath(name)
+    )
     pt_shown = str(Path(shown).with_name(name))
     try:
         data = pt_res.read_bytes()

@@ -62,7 +62,7 @@ from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from multiprocessing import connection, get_context
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Generator, Iterable, Iterator
 
 from ltlwit.pipeline.inputs import InputItem
 from ltlwit.pipeline.parsing import GuessState
@@ -286,7 +286,7 @@ class Pool:
         context: Any = None,
         timeout: float | None = None,
         signals: bool = False,
-    ) -> Iterator[list[Any] | Lost]:
+    ) -> Generator[list[Any] | Lost, None, None]:
         """The outputs of `getattr(task, method)(chunk)` for the chunks of `items`, in input order:
         a list per chunk (or part of one), or a `Lost` in place of an input that killed a worker.
         `syntax`: the inputs are text read with `--syntax auto` (see the module docstring);

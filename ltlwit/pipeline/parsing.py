@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any, Hashable
+from typing import TYPE_CHECKING, Hashable
 
 from ltlwit.logic.budget import HardLimit, defer_free
 from ltlwit.logic.formula import Formula
 from ltlwit.pipeline.inputs import InputItem
+
+if TYPE_CHECKING:  # loads with the syntax layer, on the first parse
+    from ltlwit.logic.syntax.detect import SyntaxGuess
 
 #: Input texts up to this many characters have their parse remembered (`InputParser(remember=)`).
 SHORT = 512
@@ -40,7 +43,7 @@ def given_up(exc: HardLimit) -> HardLimit:
     defer_free(exc.__traceback__)
     exc.__traceback__ = None
     fresh = type(exc)(*exc.args)
-    fresh.remains_deferred = True  # type: ignore[attr-defined]
+    fresh.remains_deferred = True  # type: ignore[attr-defined]  # a mark on this one instance, read above
     return fresh
 
 
@@ -76,7 +79,7 @@ def math_warning(formula: Formula) -> tuple[str, ...]:
     found = dict.fromkeys(
         str(node.name)
         for atom in dict.fromkeys(f.name for f in postorder(formula) if f.op == ATOM)
-        for node in atom.walk()  # type: ignore[union-attr]
+        for node in atom.walk()  # type: ignore[union-attr]  # a data atom's name is a Term; Formula.name says str
         if node.op in ("call", "pred") and str(node.name).lower() in MATH_FUNCTIONS
     )
     if not found:
@@ -133,10 +136,10 @@ class InputParser:
         self.syntax = syntax
         self.remember = remember
         self.evidence: list[tuple[InputItem, str, bool]] | None = None
-        self._guesses: dict[str, Any] = {}
+        self._guesses: dict[str, SyntaxGuess] = {}
         self._cache: OrderedDict[Hashable, tuple[Formula, str | None]] = OrderedDict()
 
-    def _guess(self, item: InputItem) -> Any:
+    def _guess(self, item: InputItem) -> SyntaxGuess:
         guess = self._guesses.get(item.file)
         if guess is None:
             from ltlwit.logic.syntax.detect import SyntaxGuess
@@ -173,9 +176,9 @@ class InputParser:
         if cached is not None:
             self._cache.move_to_end(key)
             formula, kind = cached
-            if kind == "polish":  # replayed: the guess may have been put back since (`set_state`)
+            if guess is not None and kind == "polish":  # replayed: the guess may have been put back since (`set_state`)
                 guess.polish_only = True
-            elif kind == "spot":
+            elif guess is not None and kind == "spot":
                 guess.spot_only = True
         elif guess is None:
             formula, kind = parse(item.text, self.syntax), None

@@ -28,7 +28,7 @@ import itertools
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from ltlwit.logic import stage
 from ltlwit.logic.budget import HardLimit, deadline_scope
@@ -37,7 +37,7 @@ from ltlwit.logic.rename import Renaming
 from ltlwit.logic.result import Result, Sat, Unsat
 from ltlwit.logic.trace import Trace
 from ltlwit.logic.witness import Witness, logic_of, same_words
-from ltlwit.pipeline.answers import Notify, Solution, internal_error
+from ltlwit.pipeline.answers import Notify, Solution, Status, internal_error
 from ltlwit.pipeline.checking import engine_answer, validate
 from ltlwit.pipeline.coreform import MAX_MODEL_INPUT, to_core
 from ltlwit.pipeline.inputs import FormulaItem, InputItem, SpecItem
@@ -102,10 +102,11 @@ class Pipeline:
         notify: Notify | None = None,
     ) -> None:
         self.options = options
-        self.notify: Notify = notify or (lambda text, exc=None: None)
+        self.notify: Notify = notify or _silent
         self.model_failed = False
         self._sources: dict[str, list[CandidateSource]] = {t: list(s) for t, s in (sources or {}).items()}
-        self._memo: OrderedDict[tuple[Formula, str, str], list[Solution]] = OrderedDict()
+        #: Answers by (formula, logic, semantics, declarations), least recently asked first.
+        self._memo: OrderedDict[tuple[Formula, str, str, Declarations | None], list[Solution]] = OrderedDict()
         #: Parses the inputs, remembering the parses of short texts.
         self.parser = InputParser(options.syntax, remember=REMEMBERED)
         self._selection = Selection({t: () for t in self._sources}) if sources is not None else select(options)
@@ -341,8 +342,12 @@ class Pipeline:
             return
         stage.enter(f"models (a batch of {len(pending)})")
         start = time.perf_counter()
+        formulas = []
+        for p in pending:
+            assert p.model_input is not None  # `_takes` passes only inputs a model may take
+            formulas.append(p.model_input.formula)
         try:
-            found = source.propose([p.model_input.formula for p in pending])  # type: ignore[union-attr]
+            found = source.propose(formulas)
             if len(found) != len(pending):
                 raise ValueError(f"{len(found)} candidate lists for {len(pending)} formulas")
         except Exception as exc:  # noqa: BLE001 - a model failure costs speed, never answers
@@ -415,7 +420,7 @@ class Pipeline:
 
         skipped = self._skipped(p)
 
-        def solution(status: str, **fields: object) -> Solution:
+        def solution(status: Status, **fields: object) -> Solution:
             return self._solution(
                 p.item,
                 status,
@@ -469,8 +474,8 @@ class Pipeline:
         found: list = []
         aps = p.formula.aps()
         while len(known) + len(found) < opts.n_best:
-            others = [excluding(w, aps) for w in known + found]
-            if any(x is None for x in others):
+            others = [x for x in (excluding(w, aps) for w in known + found) if x is not None]
+            if len(others) < len(known) + len(found):
                 break  # a witness with data values
             try:
                 result, _ = engine_answer(And(p.formula, *others), p.logic, opts, started=start - p.spent)
@@ -486,7 +491,7 @@ class Pipeline:
             found.append(self._word(p, result.witness))
         return found
 
-    def _word(self, p: Pending, witness):
+    def _word(self, p: Pending, witness: Witness | None) -> Witness | None:
         """A lasso as one word (`witness.concrete`), so that `--all`'s lassos differ in a word (a
         symbolic loop's words cannot be excluded by a formula), checked against the formula as
         written like every witness printed; other witnesses as they are."""
@@ -559,24 +564,32 @@ class Pipeline:
     # -- helpers -----------------------------------------------------------------------------
 
     def _solution(
-        self, item: InputItem, status: str, spent: float = 0.0, start: float | None = None, **fields: object
+        self, item: InputItem, status: Status, spent: float = 0.0, start: float | None = None, **fields: Any
     ) -> Solution:
+        """`fields`: the Solution's other fields, by name."""
         if start is not None:
             spent += time.perf_counter() - start
-        return Solution(item=item, status=status, time_ms=_ms(spent), **fields)  # type: ignore[arg-type]
+        return Solution(item=item, status=status, time_ms=_ms(spent), **fields)
 
     def _model_failed(self, message: str, exc: BaseException | None) -> None:
         self.model_failed = True
         self.notify(message, exc)
 
 
+def _silent(text: str, exc: BaseException | None = None) -> None:
+    """The notices of a pipeline given no `notify`: none."""
+
+
 def _distinct(solutions: list[Solution]) -> list[Solution]:
     """The solutions whose witnesses stand for other words than the earlier ones' (lassos made
     one word each for `--all` may meet)."""
     out: list[Solution] = []
+    words: list[Witness] = []  # theirs
     for s in solutions:
-        if not any(same_words(s.witness, t.witness) for t in out):  # type: ignore[arg-type]
+        assert s.witness is not None  # `--all`'s answers: sat, each with its witness
+        if not any(same_words(s.witness, w) for w in words):
             out.append(s)
+            words.append(s.witness)
     return out
 
 
@@ -591,9 +604,10 @@ def _written(text: str, formula: Formula) -> list[tuple[int, int, Formula]] | No
         read, parts = written_conjuncts(text)
     except ValueError:
         return None
-    if read is not formula or len(parts) < 2 or any(f is None for _, _, f in parts):
+    conjuncts = [(start, end, f) for start, end, f in parts if f is not None]
+    if read is not formula or len(parts) < 2 or len(conjuncts) < len(parts):
         return None
-    return parts  # type: ignore[return-value]
+    return conjuncts
 
 
 def _spans(text: str, formula: Formula, count: int) -> tuple[tuple[int, int], ...] | None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Callable, ClassVar, Iterable, Iterator, Literal
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Iterator, Literal
 
 from ltlwit.logic.budget import Budget, HardLimit, Limit, deadline_scope, defer_free
 from ltlwit.logic.formula import FALSE, And, Formula
@@ -148,7 +148,7 @@ def verify_one(
     start = time.perf_counter()
     warnings: tuple[str, ...] = ()  # about how the formula was read, once it is
 
-    def done(status: VerdictStatus, **fields: object) -> Verdict:
+    def done(status: VerdictStatus, **fields: Any) -> Verdict:  # fields: the Verdict's others, by name
         elapsed = round((time.perf_counter() - start) * 1000.0, 3)
         return Verdict(
             item=item,
@@ -286,7 +286,7 @@ def _check_log(
 ) -> Verdict:
     item = requirement.item
 
-    def done(status: VerdictStatus, **fields: object) -> Verdict:
+    def done(status: VerdictStatus, **fields: Any) -> Verdict:  # fields: the Verdict's others, by name
         elapsed = round((time.perf_counter() - start) * 1000.0, 3)
         return Verdict(
             item=item,

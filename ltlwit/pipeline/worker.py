@@ -110,11 +110,13 @@ class Task(Protocol):
     """What a worker runs. Built once per worker by the pool's factory; `getattr(task, method)`
     answers a chunk (one output per input); `parser` (or None) is the InputParser whose guesses a
     chunk's `states` set; `notices` collects once-per-run messages (text, exception) to be said
-    once."""
+    once; `model_failed`, read after each chunk, whether a model failed in this worker."""
 
     parser: InputParser | None
     notices: list[tuple[str, BaseException | None]]
-    model_failed: bool
+
+    @property
+    def model_failed(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -285,6 +287,7 @@ def _answer(task: Task, chunk: Chunk, courier: _Courier) -> None:
     if chunk.read is not None:
         offset = time.perf_counter() - time.monotonic()
         clocks = {id(item): read + offset for item, read in zip(chunk.items, chunk.read)}
+    # the task takes its items as an iterator (Chunk's docstring); the main process's are a list
     given = replace(chunk, items=courier.feed(), clocks=clocks)  # type: ignore[arg-type]
     try:
         for output in getattr(task, chunk.method)(given):

@@ -204,16 +204,17 @@ def read_specs(path: str, stdin: BinaryIO | None = None, stdin_name: str = STDIN
     CI gate pointed at the wrong file must not pass silently."""
     from ltlwit.specs.fret import is_fret, read_fret
 
+    read: list[_Read]
     if path.endswith(".toml"):
-        specs = list(_read_toml(path))
+        read = list(_read_toml(path))
     elif path.endswith(".json") and is_fret(path, _head(path)):
-        specs = list(read_fret(path))
+        read = list(read_fret(path))
     else:
-        specs = list(_read_text(path, stdin, stdin_name))
-    declared = [s for s in specs if isinstance(s, Declarations)]
-    everywhere = [s for s in specs if isinstance(s, _Holds)]
-    events = any(s is _ONE_EVENT for s in specs)
-    specs = [s for s in specs if isinstance(s, Spec)]
+        read = list(_read_text(path, stdin, stdin_name))
+    declared = [s for s in read if isinstance(s, Declarations)]
+    everywhere = [s for s in read if isinstance(s, _Holds)]
+    events = any(isinstance(s, _OneEvent) for s in read)
+    specs = [s for s in read if isinstance(s, Spec)]
     if declared:
         specs = [replace(s, declarations=declared[0].merged(s.declarations)) if s.error is None else s for s in specs]
     if everywhere:  # a scenario holds where it says: at its first instant unless it says otherwise
@@ -230,8 +231,12 @@ def read_specs(path: str, stdin: BinaryIO | None = None, stdin_name: str = STDIN
         yield Spec(stdin_name if path == "-" else path, 0, error="no specs in this file")
 
 
-#: A file's `one-event` line (TOML: `one_event = true`).
-_ONE_EVENT = object()
+@dataclass(frozen=True)
+class _OneEvent:
+    """A file's `one-event` line (TOML: `one_event = true`)."""
+
+
+_ONE_EVENT = _OneEvent()
 
 
 @dataclass(frozen=True)
@@ -239,6 +244,10 @@ class _Holds:
     """A file's `holds` line: where its specs hold unless they say."""
 
     at: str
+
+
+#: What reading a spec file gives: its specs, and what holds for all of them.
+_Read = Spec | Declarations | _Holds | _OneEvent
 
 
 def _holds(value: str) -> str:
@@ -265,7 +274,7 @@ def _head(path: str) -> bytes:
         return b""
 
 
-def _read_text(path: str, stdin: BinaryIO | None, stdin_name: str) -> Iterator[Spec | Declarations | _Holds]:
+def _read_text(path: str, stdin: BinaryIO | None, stdin_name: str) -> Iterator[_Read]:
     """The specs, and last the file's declarations (`var NAME, NAME: SORT` and `domain Int|Real`
     lines, which hold for every spec of the file, wherever they stand)."""
     state = _TextReading()
@@ -287,7 +296,7 @@ class _TextReading:
     in_section: bool = False
 
 
-def _text_line(item: InputItem, state: _TextReading) -> Iterator[Spec | Declarations | _Holds]:
+def _text_line(item: InputItem, state: _TextReading) -> Iterator[_Read]:
     """What one line of a text spec file gives, `state` updated. nuXmv's lines are told apart
     first, so that none of them is read as a spec: a `--` comment, a `VAR` section's
     declarations (up to a line that is none: a blank line or a comment, `--` or `#`, leaves the
@@ -335,11 +344,11 @@ def _section_line(item: InputItem, text: str, state: _TextReading) -> Iterator[S
         yield Spec(item.file, item.line, error="; ".join(problems))
 
 
-def _own_line(item: InputItem, state: _TextReading) -> Iterator[Spec | _Holds]:
+def _own_line(item: InputItem, state: _TextReading) -> Iterator[Spec | _Holds | _OneEvent]:
     """A line in ltlwit's own words, `state` updated: `one-event`, `holds`, `var` or `domain`,
     or a spec."""
     if item.text.split("#")[0].strip() == "one-event":
-        yield _ONE_EVENT  # type: ignore[misc]
+        yield _ONE_EVENT
         return
     everywhere = _FILE_HOLDS.match(item.text)
     if everywhere is not None:
@@ -577,7 +586,7 @@ def _split_comment(text: str) -> tuple[str, str | None]:
     return text, None
 
 
-def _read_toml(path: str) -> Iterator[Spec | Declarations | _Holds]:
+def _read_toml(path: str) -> Iterator[_Read]:
     """A TOML spec file as `_read_text` gives a text file: what holds for all its specs, the
     specs, and last its declarations; a problem with its top level is the file's one error,
     since its specs would be read with the wrong settings."""
@@ -608,7 +617,7 @@ def _load_toml(path: str) -> tuple[dict, str] | Spec:
         import tomllib
     except ImportError:  # Python 3.10
         try:
-            import tomli as tomllib  # type: ignore[no-redef]
+            import tomli as tomllib
         except ImportError:
             return Spec(path, 0, error="TOML spec files need Python 3.11 or the tomli package")
     try:
@@ -629,7 +638,7 @@ def _load_toml(path: str) -> tuple[dict, str] | Spec:
         return Spec(path, 0, error=f"not a valid TOML file: {exc}")
 
 
-def _toml_settings(data: dict) -> Iterator[_Holds]:
+def _toml_settings(data: dict) -> Iterator[_Holds | _OneEvent]:
     """What a TOML file's top level says for all its specs (`one_event`, `holds`); ValueError
     for a key it does not know, so that a typo is not silently ignored."""
     extra = sorted(set(data) - {"spec", "variables", "domain", "holds", "one_event"})
@@ -639,7 +648,7 @@ def _toml_settings(data: dict) -> Iterator[_Holds]:
             "where its specs hold" + (f" (found {', '.join(extra)})" if extra else "")
         )
     if data.get("one_event") is True:
-        yield _ONE_EVENT  # type: ignore[misc]
+        yield _ONE_EVENT
     elif "one_event" in data and data["one_event"] is not False:
         raise ValueError("one_event is true or false")
     if "holds" in data:

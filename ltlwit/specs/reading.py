@@ -82,9 +82,9 @@ def activities(parsed: list[ParsedSpec], one_event: bool = False) -> Formula | N
     (`logic.declare.one_event`), which every question is asked with; else None."""
     if not one_event and not any(p.spec.one_event for p in parsed):
         return None
-    from ltlwit.logic.declare import one_event
+    from ltlwit.logic.declare import one_event as one_at_a_time
 
-    return one_event(sorted({n for p in parsed if p.formula is not None for n in p.formula.aps()}), True)
+    return one_at_a_time(sorted({n for p in parsed if p.formula is not None for n in p.formula.aps()}), True)
 
 
 def _parse(spec: Spec, options: SolveOptions) -> ParsedSpec:
@@ -140,7 +140,7 @@ def _parts(spec: Spec, syntax: str) -> Parts | None:
     try:
         template = parse(filled, syntax)
         parts = tuple(parse(text, syntax) for text in atoms)
-        written = [parse(pieces[name], syntax) for name, _, _ in mine]
+        wholes = [parse(pieces[name], syntax) for name, _, _ in mine]  # each part as written
     except ValueError:
         return None
     return Parts(
@@ -148,7 +148,7 @@ def _parts(spec: Spec, syntax: str) -> Parts | None:
         tuple(slots),
         tuple(as_checked(part, None, spec.substitute) for part in parts),
         tuple(labels),
-        tuple(written[k] for k in around),
+        tuple(wholes[k] for k in around),
     )
 
 
@@ -232,7 +232,8 @@ def _read_scope(parsed: list[ParsedSpec], members: list[int], options: SolveOpti
             declared = declared.merged(own) if declared is not None else own
     except SortError as exc:  # a --var that clashes with the file's own declaration
         for i in members:
-            if parsed[i].formula.data:  # type: ignore[union-attr]
+            formula = parsed[i].formula  # (every member has one)
+            if formula is not None and formula.data:
                 parsed[i] = replace(parsed[i], formula=None, problem=str(exc))
         return
     try:  # the names of a file of a million terms are read within --timeout and --max-memory
@@ -240,7 +241,8 @@ def _read_scope(parsed: list[ParsedSpec], members: list[int], options: SolveOpti
             reading = read_together([parsed[i].formula for i in members], declared)
     except HardLimit as exc:
         for i in members:
-            if parsed[i].formula.data:  # type: ignore[union-attr]
+            formula = parsed[i].formula  # (every member has one)
+            if formula is not None and formula.data:
                 parsed[i] = replace(parsed[i], formula=None, unknown=str(exc))
         return
     formulas = [parsed[i].formula for i in members]

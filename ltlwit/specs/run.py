@@ -17,6 +17,7 @@ whose shape has a trigger (`G(req -> ...)`, a FRET requirement's condition) gets
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, BinaryIO, ClassVar, Iterable, Iterator, Sequence
@@ -37,6 +38,7 @@ from ltlwit.specs.vacuity import Finding, Vacuity, check_spec
 
 if TYPE_CHECKING:
     from ltlwit.pipeline.parallel import Chunk, Pool, RemoteError
+    from ltlwit.pipeline.parsing import InputParser
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -180,7 +182,7 @@ class CheckWork:
     questions, answered by its own pipeline (models load once per worker), and the vacuity
     checks of single specs."""
 
-    parser = None
+    parser: InputParser | None = None  # no syntax guesses to share: the main process reads the spec files
 
     def __init__(self, options: SolveOptions) -> None:
         self.options = options
@@ -233,7 +235,7 @@ def answers(pipeline: Pipeline, pool: Pool | None, queries: list[SpecItem]) -> I
         return
     least = pipeline.options.batch_size if pipeline.uses_models else 1
     for solutions in pool.imap("answers", queries, origin=pipeline.take_origin(), least=least):
-        yield from solutions
+        yield from solutions  # type: ignore[misc]  # a Lost (a worker died on a query) is not handled here
 
 
 def _check_file(
@@ -324,8 +326,9 @@ def _fired(p: ParsedSpec, solution: Solution, fire: Formula, events: Formula | N
         return _judge(p.spec, solution, p.warnings)
     start = time.perf_counter()
     decide = Decider(replace(solve, semantics=p.spec.semantics or solve.semantics, declarations=p.spec.declarations))
+    assert p.formula is not None  # it was asked about, so it was read
     try:
-        alone = decide(p.formula)  # type: ignore[arg-type]
+        alone = decide(p.formula)
     except ValueError as exc:
         return replace(_judge(p.spec, solution, p.warnings), status="error", message=str(exc))
     solved = Solution(
@@ -344,7 +347,8 @@ def _fired(p: ParsedSpec, solution: Solution, fire: Formula, events: Formula | N
 
 
 def _judge(spec: Spec, solution: Solution, warnings: tuple[str, ...]) -> SpecResult:
-    common = dict(
+    result = functools.partial(
+        SpecResult,
         item=solution.item,
         spec=spec,
         time_ms=solution.time_ms,
@@ -353,31 +357,29 @@ def _judge(spec: Spec, solution: Solution, warnings: tuple[str, ...]) -> SpecRes
         warnings=warnings,
     )
     if solution.status == "error":
-        return SpecResult(
+        return result(
             status="error",
             message=solution.message,
             parse_error=solution.parse_error,
             exception=solution.exception,
-            **common,
         )
     if solution.status == "unknown":
-        return SpecResult(status="unknown", verdict="unknown", message=solution.message or "no answer", **common)
+        return result(status="unknown", verdict="unknown", message=solution.message or "no answer")
     if spec.expect == "valid":
         if solution.status == "unsat":
-            return SpecResult(status="pass", verdict="valid", **common)
-        return SpecResult(
+            return result(status="pass", verdict="valid")
+        return result(
             status="fail",
             verdict="invalid",
             counterexample=solution.witness,
             message="expected valid, but a trace violates it",
-            **common,
         )
     if solution.status == spec.expect:
-        return SpecResult(status="pass", verdict=solution.status, witness=solution.witness, **common)
+        return result(status="pass", verdict=solution.status, witness=solution.witness)
     message = (
         "expected unsat, but it is satisfiable" if solution.status == "sat" else "expected sat, but it is unsatisfiable"
     )
-    return SpecResult(status="fail", verdict=solution.status, witness=solution.witness, message=message, **common)
+    return result(status="fail", verdict=solution.status, witness=solution.witness, message=message)
 
 
 def _acknowledged(

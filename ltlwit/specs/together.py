@@ -39,6 +39,7 @@ from ltlwit.specs.subsets import conjoined, jointly, names
 from ltlwit.specs.vacuity import Vacuity
 
 if TYPE_CHECKING:
+    from ltlwit.logic.theory.sorts import Declarations
     from ltlwit.pipeline.parallel import Pool
 
 
@@ -82,8 +83,9 @@ def judge_together(
         requirements = _requirements(parsed, scope, solve)
         decide = Decider(requirements.solve)
         for i in scope:
-            if parsed[i].formula is not None and parsed[i].spec.expect in SCENARIOS and results[i].status == "unknown":
-                results[i] = _scenario(results[i], parsed[i], requirements, decide)
+            p = parsed[i]
+            if p.formula is not None and p.spec.expect in SCENARIOS and results[i].status == "unknown":
+                results[i] = _scenario(results[i], p.spec, p.formula, requirements, decide)
         if not options.together:
             continue
         if options.vacuity:
@@ -146,6 +148,7 @@ def _requirements(parsed: list[ParsedSpec], scope: list[int], solve: SolveOption
 
     declared = solve.declarations
     kept: list[int] = []
+    formulas: dict[int, Formula] = {}  # the kept ones', by place
     left_out = [
         (parsed[i].spec, "unreadable") for i in scope if parsed[i].formula is None and parsed[i].spec.expect == "sat"
     ]
@@ -159,12 +162,13 @@ def _requirements(parsed: list[ParsedSpec], scope: list[int], solve: SolveOption
             left_out.append((p.spec, str(exc) + _read_first_by(exc.name, [parsed[j].spec for j in kept])))
             continue
         kept.append(i)
+        formulas[i] = p.formula
     if len({parsed[i].spec.component for i in kept}) > 1:  # read apart: their names may still clash
-        kept, apart = _typed_together(kept, parsed, declared)
+        kept, apart = _typed_together(kept, formulas, declared)
         left_out += [(parsed[i].spec, why) for i, why in apart]
     return Requirements(
         kept,
-        [parsed[i].formula for i in kept],  # type: ignore[misc]
+        [formulas[i] for i in kept],
         [parsed[i].spec for i in kept],
         [parsed[i].parts for i in kept],
         replace(solve, declarations=declared),
@@ -183,17 +187,19 @@ def _read_first_by(name: str | None, kept: list[Spec]) -> str:
     return ""
 
 
-def _typed_together(kept: list[int], parsed: list[ParsedSpec], declared) -> tuple[list[int], list[tuple[int, str]]]:
+def _typed_together(
+    kept: list[int], formulas: dict[int, Formula], declared: Declarations | None
+) -> tuple[list[int], list[tuple[int, str]]]:
     """The requirements whose names take one meaning together (each alone may: `yout` a
     variable in one FRET component and a function in another), and the others with the
     reason: all of them where they do, else, in file order, each one that does not with those
     kept before it is left out."""
-    if _clash(And(*(parsed[i].formula for i in kept)), declared) is None:
+    if _clash(And(*(formulas[i] for i in kept)), declared) is None:
         return kept, []
     together: list[int] = []
     apart: list[tuple[int, str]] = []
     for i in kept:
-        why = _clash(And(*(parsed[j].formula for j in together), parsed[i].formula), declared)
+        why = _clash(And(*(formulas[j] for j in together), formulas[i]), declared)
         if why is None:
             together.append(i)
         else:
@@ -201,7 +207,7 @@ def _typed_together(kept: list[int], parsed: list[ParsedSpec], declared) -> tupl
     return together, apart
 
 
-def _clash(formula: Formula, declared) -> str | None:
+def _clash(formula: Formula, declared: Declarations | None) -> str | None:
     """Why the names of a formula cannot take one sort each as declared, or None."""
     if not formula.data:
         return None
@@ -214,14 +220,15 @@ def _clash(formula: Formula, declared) -> str | None:
     return None
 
 
-def _scenario(result: SpecResult, p: ParsedSpec, requirements: Requirements, decide: Decider) -> SpecResult:
-    """One scenario judged against the requirements (module docstring)."""
-    spec, formula = p.spec, p.formula
-    problem = _unjudged(spec, formula, requirements)  # type: ignore[arg-type]
+def _scenario(
+    result: SpecResult, spec: Spec, formula: Formula, requirements: Requirements, decide: Decider
+) -> SpecResult:
+    """One scenario (`spec`, read as `formula`) judged against the requirements (module docstring)."""
+    problem = _unjudged(spec, formula, requirements)
     if problem is not None:
         return replace(result, status="error", message=problem)
     start = time.perf_counter()
-    asked = Not(formula) if spec.expect == "implied" else formula  # type: ignore[arg-type]
+    asked = Not(formula) if spec.expect == "implied" else formula
     with stage.within(f"scenario {spec.label}"):
         try:
             verdict = decide(And(*requirements.formulas, asked))
@@ -421,7 +428,7 @@ def _vacuities(
     if pool is not None:
         which = [InputItem("", where, k) for k in range(len(formulas))]
         for found in pool.imap("findings", which, context=(formulas, parts, decide.options, base)):
-            yield from found
+            yield from found  # type: ignore[misc]  # a Lost (a worker died on a question) is not handled here
         return
     for k, spec in enumerate(requirements.specs):
         with stage.within(f"vacuity of {spec.label} ({k + 1} of {len(formulas)})"):

@@ -324,7 +324,7 @@ class Batches:
         self.max_tokens, self.per_ap = max_tokens, per_ap
         self.epoch, self.pos = 0, 0
         self._plans: list[tuple[int, tuple[int, int, int, int]]] = []
-        self._index: Tensor | None = None
+        self._index = torch.empty(0, dtype=torch.long)  # the epoch's samples, by _load_epoch
         self._loaded = -1
 
     def _load_epoch(self) -> None:
@@ -364,8 +364,8 @@ class Batches:
             if rows % pieces:  # an odd row count: halves of unequal size, one shape more
                 return [part for piece in torch.tensor_split(index, 2) for part in self._capped(piece)]
             return [part for piece in index.chunk(pieces) for part in self._capped(piece)]
-        pieces = torch.tensor_split(index, min(rows, -(-cost // self.max_tokens)))
-        return [part for piece in pieces for part in self._capped(piece)]
+        split = torch.tensor_split(index, min(rows, -(-cost // self.max_tokens)))
+        return [part for piece in split for part in self._capped(piece)]
 
     def shapes(self) -> set[tuple[int, int, int, int]]:
         """The batch shapes of the current epoch (what a static-shape step compiles for)."""
@@ -384,7 +384,7 @@ class Batches:
             self._load_epoch()
         offset, shape = self._plans[self.pos]
         self.pos += 1
-        return self.data.batch(self._index[offset : offset + shape[0]], shape)  # type: ignore[index]
+        return self.data.batch(self._index[offset : offset + shape[0]], shape)
 
     def state_dict(self) -> dict[str, int]:
         return {"epoch": self.epoch, "pos": self.pos}

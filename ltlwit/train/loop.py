@@ -40,7 +40,7 @@ import sys
 import time
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import Any, Callable, Iterator, Optional, Sequence
+from typing import Any, Callable, Iterator, Optional, Protocol, Sequence, cast, runtime_checkable
 
 import torch
 import torch.distributed as dist
@@ -49,7 +49,7 @@ from torch.nn.parallel import DistributedDataParallel
 from ltlwit.logic.formula import Formula
 from ltlwit.neural.backbone import adacos_loss, resolve_device
 from ltlwit.neural.beam import greedy
-from ltlwit.neural.config import ModelConfig, config_from_dict, preset
+from ltlwit.neural.config import DualConfig, LexConfig, ModelConfig, config_from_dict, preset
 from ltlwit.neural.tokenizer import EOS, PAD, DecodeError, Witness, decode_formula, decode_witness
 from ltlwit.neural.weights import load_weights, save_weights
 from ltlwit.train import checkpoint
@@ -59,6 +59,16 @@ from ltlwit.train.settings import Settings
 from ltlwit.train.step import EagerStep, GraphedStep, graph_autocast, make_optimizer, portable_state, restore_lr, set_lr
 
 ValidateFn = Callable[[list[tuple[Formula, Optional[Witness]]]], float]
+
+
+@runtime_checkable
+class _Calibrated(Protocol):
+    """A model whose inference draw is seeded, the seed fixed by calibration (dual-part,
+    lexinvariant: `DualTransformer.calibrate`)."""
+
+    def calibrate(self, loss_of: Callable[[], float]) -> list[tuple[float, int]]: ...
+
+
 REWARM = 100  # warm-up steps after --init-from
 FIT_WINDOW = (30, 130)  # --fit-steps-to-time: steps of this process between which the step time is measured
 PRESET_BATCH = {
@@ -111,14 +121,10 @@ class Trainer:
         if (cfg.arch, cfg.task) != (s.arch, s.task):
             raise ValueError(f"{s.init_from if init else ckpt}: a {cfg.arch}/{cfg.task} model, not {s.arch}/{s.task}")
         if not state:  # the paper-detail options change a new run's config, never a resumed one's
-            cfg = replace(
-                cfg,
-                **{
-                    k: v
-                    for k, v in (("emb_dropout", s.emb_dropout), ("cross_rope", s.cross_rope))
-                    if v is not None and v != -1.0
-                },
-            )
+            if s.emb_dropout != -1.0:  # -1: the config's
+                cfg = replace(cfg, emb_dropout=s.emb_dropout)
+            if s.cross_rope is not None:  # None: the config's
+                cfg = replace(cfg, cross_rope=s.cross_rope)
         if s.cuda_graphs and (self.device.type != "cuda" or not s.static_shapes or self.world > 1):
             raise ValueError("--cuda-graphs needs a CUDA device, --static-shapes and a single process")
         if s.fit_steps_to_time and not s.time_limit:
@@ -252,6 +258,7 @@ class Trainer:
             log.write_text("".join(line + "\n" for line in keep), encoding="utf-8")
 
     def _captured(self, key: tuple, seconds: float) -> None:
+        assert isinstance(self.stepper, GraphedStep)  # only a graphed step captures
         self._say(
             f"captured a CUDA graph for batch shape {key[0][0]}x({key[0][1]}+{key[1][1]}), "
             f"{key[3]} APs in {seconds:.1f}s ({len(self.stepper.graphs)} so far)"
@@ -294,7 +301,7 @@ class Trainer:
     def _calibrates(self) -> bool:
         """Whether this process calibrates the model's inference draw at the end (rank 0, a model
         with a random draw: dual, lexinv)."""
-        return self.rank == 0 and hasattr(self.model, "calibrate")
+        return self.rank == 0 and isinstance(self.model, _Calibrated)
 
     def _end_cost(self) -> float:
         """Seconds the run's end takes once the loop stops, which `--time-limit` keeps free: the
@@ -486,13 +493,10 @@ class Trainer:
                     exact += pred == gold
                     n += 1
                     if self.validate_fn is not None:
+                        formula = decode_formula([x for x in src if x != PAD])
+                        assert not isinstance(formula, DecodeError)  # the split's sources are encoded formulas
                         witness = decode_witness(self.s.task, pred)
-                        pairs.append(
-                            (
-                                decode_formula([x for x in src if x != PAD]),
-                                None if isinstance(witness, DecodeError) else witness,
-                            )
-                        )
+                        pairs.append((formula, None if isinstance(witness, DecodeError) else witness))
             metrics: dict[str, Any] = {
                 "step": self.step,
                 "val_loss": loss,
@@ -515,12 +519,14 @@ class Trainer:
     def calibrate(self) -> list[tuple[float, int]]:
         """Dual-part and lexinvariant models: fix the inference draw to the median-loss one on
         the calibration slice of the validation split (never the test data)."""
-        self.model.eval()
+        model, cfg = self.model, self.model.cfg
+        assert isinstance(model, _Calibrated) and isinstance(cfg, (DualConfig, LexConfig))  # as _calibrates() found
+        model.eval()
         try:
-            results = self.model.calibrate(lambda: self.evaluate_loss(self.calib_index)[0])
+            results = model.calibrate(lambda: self.evaluate_loss(self.calib_index)[0])
         finally:
-            self.model.train()
-        self._say(f"calibration: beta_seed {self.model.cfg.beta_seed} (median of {len(results)} draws)")
+            model.train()
+        self._say(f"calibration: beta_seed {cfg.beta_seed} (median of {len(results)} draws)")
         return results
 
     # -- persistence ---------------------------------------------------------------------------
@@ -597,7 +603,8 @@ def _compiled(net: torch.nn.Module, static: bool) -> torch.nn.Module:
     for name in ("recompile_limit", "cache_size_limit"):
         if hasattr(torch._dynamo.config, name):
             setattr(torch._dynamo.config, name, max(getattr(torch._dynamo.config, name), 256))
-    return torch.compile(net, dynamic=False if static else None)
+    # torch.compile is annotated to return a Callable; given a Module it returns an OptimizedModule, a Module
+    return cast(torch.nn.Module, torch.compile(net, dynamic=False if static else None))
 
 
 def _device_name(device: torch.device) -> str:
