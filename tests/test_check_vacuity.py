@@ -270,3 +270,51 @@ def test_a_vacuous_trigger_is_proved_without_the_other_clients(monkeypatch) -> N
     everything = set(specs)
     proofs = [f for f in asked if isinstance(decide(f), Unsat)]
     assert proofs and all(not everything <= set(conjuncts(f)) for f in proofs)
+
+
+class _DyingPool:
+    """A pool whose worker dies on the second input (`Lost` in place of its outputs), as a worker
+    killed by the system would; the others are answered by `answer(item)`."""
+
+    def __init__(self, answer) -> None:
+        self.answer = answer
+
+    def imap(self, task, items, **_):
+        from ltlwit.pipeline.worker import Lost
+
+        for k, item in enumerate(items):
+            yield (
+                Lost(item, "the worker process answering it ended (killed by signal 9)")
+                if k == 1
+                else [self.answer(item)]
+            )
+
+
+def test_a_worker_dying_on_a_spec_costs_that_spec_alone() -> None:
+    """`check --jobs`: a worker that dies on one spec's query, or on one requirement's vacuity
+    questions, makes that spec's answer an error saying so; the others keep theirs (a `Lost`
+    was iterated as a list of answers: TypeError, the whole run an internal error)."""
+    from ltlwit.pipeline import Pipeline
+    from ltlwit.pipeline.answers import Solution
+    from ltlwit.pipeline.inputs import InputItem
+    from ltlwit.pipeline.options import SolveOptions
+    from ltlwit.specs.decider import Decider
+    from ltlwit.specs.files import Spec
+    from ltlwit.specs.run import SpecResult, answers
+    from ltlwit.specs.together import Requirements, _findings
+    from ltlwit.specs.vacuity import Vacuity
+
+    options = SolveOptions(model="none")
+    items = [InputItem(text, "f.spec", k + 1) for k, text in enumerate(["F a", "G b", "a U b"])]
+    pool = _DyingPool(lambda item: Solution(item=item, status="sat"))
+    got = list(answers(Pipeline(options), pool, items))  # type: ignore[arg-type]
+    assert [(s.item.line, s.status) for s in got] == [(1, "sat"), (2, "error"), (3, "sat")]
+    assert "killed by signal 9" in got[1].message
+
+    specs = [Spec("f.spec", k + 1, f"s{k}", text) for k, text in enumerate(["F a", "G b", "a U b"])]
+    formulas = [parse_formula(s.formula) for s in specs]
+    results = [SpecResult(item=item, status="pass", spec=spec) for item, spec in zip(items, specs)]
+    requirements = Requirements([0, 1, 2], formulas, specs, [None] * 3, options, [])
+    _findings(requirements, Decider(options), _DyingPool(lambda item: Vacuity()), "f.spec", results, None)  # type: ignore[arg-type]
+    assert [(r.status, r.vacuity) for r in results] == [("pass", "clean"), ("error", None), ("pass", "clean")]
+    assert "killed by signal 9" in results[1].message and "internal error" not in results[1].message

@@ -234,8 +234,13 @@ def answers(pipeline: Pipeline, pool: Pool | None, queries: list[SpecItem]) -> I
         yield from pipeline.run(queries)
         return
     least = pipeline.options.batch_size if pipeline.uses_models else 1
+    from ltlwit.pipeline.worker import Lost
+
     for solutions in pool.imap("answers", queries, origin=pipeline.take_origin(), least=least):
-        yield from solutions  # type: ignore[misc]  # a Lost (a worker died on a query) is not handled here
+        if isinstance(solutions, Lost):  # a worker died on this query by itself: its answer alone is lost
+            yield Solution(item=solutions.item, status="error", message=solutions.message)
+        else:
+            yield from solutions
 
 
 def _check_file(

@@ -406,12 +406,20 @@ def _findings(
 ) -> None:
     """Each requirement's vacuity, into `results` (`base`: a witness of them all)."""
     for i, found in zip(requirements.at, _vacuities(requirements, decide, pool, where, base)):
+        if isinstance(found, WorkerDied):
+            results[i] = replace(results[i], status="error", message=str(found))
+            continue
         if isinstance(found, Exception):
             results[i] = replace(results[i], status="error", message=internal_error(found), exception=found)
             continue
         undecided = found.unchecked or any(f.undecided for f in found.findings)
         state = "vacuous" if any(not f.undecided for f in found.findings) else "undecided" if undecided else "clean"
         results[i] = replace(results[i], vacuity=state, findings=found.findings, unchecked=found.unchecked)
+
+
+class WorkerDied(Exception):
+    """The worker asking a requirement's vacuity questions died on them (`Lost`: killed by the
+    system, out of memory); the requirement's answer says so, the others keep theirs."""
 
 
 def _vacuities(
@@ -427,8 +435,13 @@ def _vacuities(
     ]
     if pool is not None:
         which = [InputItem("", where, k) for k in range(len(formulas))]
+        from ltlwit.pipeline.worker import Lost
+
         for found in pool.imap("findings", which, context=(formulas, parts, decide.options, base)):
-            yield from found  # type: ignore[misc]  # a Lost (a worker died on a question) is not handled here
+            if isinstance(found, Lost):  # a worker died on this requirement's questions by itself
+                yield WorkerDied(found.message)
+            else:
+                yield from found
         return
     for k, spec in enumerate(requirements.specs):
         with stage.within(f"vacuity of {spec.label} ({k + 1} of {len(formulas)})"):
