@@ -305,3 +305,18 @@ def test_a_spec_files_parse_reads_the_limits_and_the_other_specs_are_answered(mo
     assert broken["status"] == "error" and broken["line"] == 2, broken
     assert small["status"] in ("pass", "sat"), small
     assert result.exit_code == 2
+
+
+def test_weak_nexts_are_rewritten_within_the_deadline() -> None:
+    """Under infinite semantics every node above a weak next is rebuilt (`finite.strong`): in
+    15,660 stacked `O[<=3]` over `wX p`, 94,000 nodes, 1.5 s outside any deadline (the fuzzer's
+    2.7 s under --timeout 2). The rewrite reads the solve's deadline; a formula without a weak
+    next is not rebuilt at all."""
+    from ltlwit.logic import ltl
+    from ltlwit.logic.ltl.finite import strong
+
+    deep = parse_formula("O[<=3] " * 2000 + "wX p")
+    result = ltl.solve(deep, Budget(seconds=0))
+    assert result.reason == "time budget exhausted while rewriting weak nexts"
+    plain = parse_formula("O[<=3] " * 2000 + "X p")
+    assert strong(plain) is plain and strong(parse_formula("G(a & wX b)")) is parse_formula("G(a & X b)")

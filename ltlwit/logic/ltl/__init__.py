@@ -83,13 +83,21 @@ def solve(
                 "the spot engine decides infinite traces only; the built-in engine "
                 "(--engine builtin) decides finite ones"
             )
-        return spot.solve(_finite_mod.strong(formula), budget)
+        return spot.solve(_strong(formula, budget), budget)
     try:
         if finite:
             return _finite_mod.solve(formula, budget)
-        return solve_builtin(_finite_mod.strong(formula), budget)
+        return solve_builtin(_strong(formula, budget), budget)
+    except HardLimit as exc:  # weak nexts rewritten in a formula of 100,000s of nodes
+        return Unknown(str(exc))
     except RecursionError:
         return Unknown("formula nested too deeply for the built-in engine")
+
+
+def _strong(formula: Formula, budget: Budget | None) -> Formula:
+    """`finite.strong` within `budget`'s deadline: every node above a weak next is rebuilt."""
+    with before_the_search(budget, "rewriting weak nexts"):
+        return _finite_mod.strong(formula)
 
 
 def holds(formula: Formula, trace: Trace, engine: str = "auto", declarations: Declarations | None = None) -> bool:

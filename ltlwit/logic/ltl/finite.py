@@ -52,7 +52,9 @@ def strong(formula: Formula) -> Formula:
     if not formula.weak:
         return formula
     return transform(
-        formula, lambda node, kids: Formula("X" if node.op == WEAK_NEXT else node.op, kids, node.name) if kids else node
+        formula,
+        lambda node, kids: Formula("X" if node.op == WEAK_NEXT else node.op, kids, node.name) if kids else node,
+        skip=lambda node: not node.weak,  # a subformula without a weak next stays as it is
     )
 
 
