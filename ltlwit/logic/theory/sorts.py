@@ -25,7 +25,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from ltlwit.logic.budget import check_deadline, paced
-from ltlwit.logic.formula import ATOM, Formula, ap, postorder, transform
+from ltlwit.logic.formula import Formula, ap, postorder, transform
 from ltlwit.logic.theory.terms import RELATIONS, SHIFTS, Term
 
 
@@ -154,9 +154,11 @@ class Declarations:
         return MappingProxyType(self._by_name())
 
     def _by_name(self) -> dict[str, Sort]:
-        if self._index is None:
-            object.__setattr__(self, "_index", dict(self.entries))
-        return self._index  # type: ignore[return-value]
+        index = self._index
+        if index is None:
+            index = dict(self.entries)
+            object.__setattr__(self, "_index", index)
+        return index
 
     def declare(self, name: str, sort: Sort) -> "Declarations":
         old = self._by_name().get(name)
@@ -296,18 +298,18 @@ def boolean_comparisons(formula: Formula, declarations: Declarations | None = No
     declared = (declarations or Declarations()).variables
     enums = (declarations or Declarations()).enum_values()
     pairs = dict.fromkeys(
-        a.name
+        a.term
         for a in postorder(formula, tick=check_deadline)
-        if a.op == ATOM
-        and a.name.op in ("=", "!=")  # type: ignore[union-attr]
-        and all(c.op == "var" and c.name not in enums for c in a.name.children)
+        if a.term is not None
+        and a.term.op in ("=", "!=")
+        and all(c.op == "var" and c.name not in enums for c in a.term.children)
     )
     if not pairs:
         return formula
     booleans = set(formula.aps()) | {n for n, sort in declared.items() if sort == BOOL}
     linked: dict[str, list[str]] = {}  # a name -> the names it is compared with, where both may be Bool
     for t in paced(pairs, check_deadline):
-        left, right = (c.name for c in t.children)  # type: ignore[union-attr]
+        left, right = (c.symbol for c in t.children)
         if declared.get(left, BOOL) == BOOL and declared.get(right, BOOL) == BOOL:
             linked.setdefault(left, []).append(right)
             linked.setdefault(right, []).append(left)
@@ -319,11 +321,11 @@ def boolean_comparisons(formula: Formula, declarations: Declarations | None = No
                 reached.append(other)
 
     def rule(node: Formula, kids: tuple[Formula, ...]) -> Formula:
-        t = node.name
-        if node.op != ATOM or t not in pairs or not {c.name for c in t.children} <= booleans:  # type: ignore[union-attr]
-            return node if not kids else Formula(node.op, kids, node.name)
-        left, right = (ap(c.name) for c in t.children)  # type: ignore[union-attr]
-        return Formula("<->" if t.op == "=" else "xor", (left, right))  # type: ignore[union-attr]
+        t = node.term
+        if t is None or t not in pairs or not {c.symbol for c in t.children} <= booleans:
+            return node if not kids else Formula(node.op, kids)
+        left, right = (ap(c.symbol) for c in t.children)
+        return Formula("<->" if t.op == "=" else "xor", (left, right))
 
     return transform(formula, rule, skip=lambda node: not node.data)
 
@@ -336,13 +338,13 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
     enums = decls.enum_values()
     classes = _Classes()
     props = {n for n in formula.aps()}
-    atoms = [node.name for node in postorder(formula, tick=check_deadline) if node.op == ATOM]
+    atoms = [node.term for node in postorder(formula, tick=check_deadline) if node.term is not None]
     variables: dict[str, None] = {}
     constants: dict[str, Sort] = {}
     functions: dict[tuple[str, int], None] = {}
     seen: set[Term] = set()
     for a in atoms:
-        for node in paced(a.walk(), check_deadline):  # type: ignore[union-attr]
+        for node in paced(a.walk(), check_deadline):
             if node in seen:
                 continue
             seen.add(node)
@@ -356,7 +358,7 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
                 _arguments(classes, node, functions)
                 continue
             if op == "var":
-                name = node.name
+                name = node.symbol
                 if name in enums:
                     constants[name] = enums[name]
                     classes.note(node, enums[name], name)
@@ -375,7 +377,7 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
                     _link(classes, node, c)
                 classes.note(node, INT if op == "mod" else Sort("numeric"), node)
             elif op == "call":
-                name = node.name
+                name = node.symbol
                 if name in BUILTINS:
                     result = BUILTINS[name]
                     for c in node.children:
@@ -439,7 +441,7 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
             raise SortError(f"{name} is {kind} elsewhere, and is used otherwise here", name)
     sig = Signature(var_sorts, constants, fun_sorts)
     for a in dict.fromkeys(atoms):  # every atom's arithmetic checked now, its errors named now
-        sig.sorts_in(a)  # type: ignore[arg-type]
+        sig.sorts_in(a)
     return sig
 
 
@@ -456,19 +458,20 @@ def _atom_sorts(atom: Term, sig: Signature) -> dict[Term, Sort]:
             _link(classes, node.children[0], node.children[1])
             continue
         if op == "pred":
-            for c, sort in zip(node.children, sig.functions[(node.name, len(node.children))][0]):  # type: ignore[index]
+            for c, sort in zip(node.children, sig.functions[(node.symbol, len(node.children))][0]):
                 classes.find(c)
                 _note_target(classes, c, sort)
             continue
         nodes.append(node)
         classes.find(node)
         if op == "var":
-            sort = sig.variables.get(node.name) or sig.constants.get(node.name)  # type: ignore[arg-type]
-            if sort is None:
-                raise SortError(f"{node.name} has no sort", node.name)
-            if sort == BOOL:
-                raise SortError(f"{node.name} is a proposition (Bool), used as a number", node.name)
-            classes.note(node, sort, node.name)
+            name = node.symbol
+            found = sig.variables.get(name) or sig.constants.get(name)
+            if found is None:
+                raise SortError(f"{name} has no sort", name)
+            if found == BOOL:
+                raise SortError(f"{name} is a proposition (Bool), used as a number", name)
+            classes.note(node, found, name)
         elif op in SHIFTS:
             _link(classes, node, node.children[0])
         elif op in ("+", "-", "*", "/", "mod", "neg"):
@@ -479,11 +482,11 @@ def _atom_sorts(atom: Term, sig: Signature) -> dict[Term, Sort]:
         elif op == "call" and node.name in BUILTINS:
             for c in node.children:
                 _link(classes, node, c)
-            result = BUILTINS[node.name]
+            result = BUILTINS[node.symbol]
             if result is not None:
                 classes.note(node, result if result == REAL else Sort("integral"), f"{node.name}(...)")
         elif op == "call":
-            args, result = sig.functions[(node.name, len(node.children))]  # type: ignore[index]
+            args, result = sig.functions[(node.symbol, len(node.children))]
             classes.note(node, result, f"{node.name}(...)")
             for c, sort in zip(node.children, args):
                 _note_target(classes, c, sort)
@@ -559,8 +562,8 @@ def _link(classes: _Classes, a: object, b: object) -> None:
 
 
 def _arguments(classes: _Classes, node: Term, functions: dict[tuple[str, int], None]) -> None:
-    key = (node.name, len(node.children))
-    functions[key] = None  # type: ignore[index]
+    key = (node.symbol, len(node.children))
+    functions[key] = None
     if node.op == "pred":
         classes.find(("pred", *key))
     for k, c in enumerate(node.children):
