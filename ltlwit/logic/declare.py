@@ -200,7 +200,7 @@ def activities_text(witness) -> str:
     def letter(step: Formula) -> str:
         if step.data:
             return step.to_str("spot")
-        named = [c.name for c in _conjuncts(step) if c.op == "ap"]
+        named = [c.name for c in _conjuncts(step) if c.name is not None]
         return named[0] if len(named) == 1 else step.to_str("spot")
 
     if not isinstance(witness, Trace):

@@ -164,10 +164,12 @@ class Formula(_Fields):
             node.data = left.data or right.data
             node._hash = hash((_OPCODE[op], left._hash, right._hash))
         node.__class__ = Formula
-        ref = _Ref(node, _forget)
+        # the node is a Formula now, which no type checker can follow through the class change
+        formula: Formula = node  # type: ignore[assignment]
+        ref = _Ref(formula, _forget)
         ref.key = key
         _TABLE[key] = ref
-        return node  # type: ignore[return-value]  # a Formula now: its class was set above
+        return formula
 
     def __setattr__(self, key: str, value: object) -> None:
         raise AttributeError("formulas are immutable")

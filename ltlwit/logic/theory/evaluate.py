@@ -182,7 +182,7 @@ def _apply(node: Term, values: list[Value], sort: Sort, tables: Tables) -> Value
         a, b = (_number(v) for v in values)
         return a + b if op == "+" else a - b if op == "-" else a * b
     if op in ("/", "mod"):
-        a, b = values
+        a, b = (_number(v) for v in values)
         if b == 0:
             raise Undefined()
         if real and op == "/":
@@ -191,7 +191,8 @@ def _apply(node: Term, values: list[Value], sort: Sort, tables: Tables) -> Value
         return q if op == "/" else r
     name = node.symbol  # a call: the rest are
     if name in ("absReal", "absInt", "abs"):
-        return abs(_number(values[0]))
+        number = _number(values[0])
+        return -number if number < 0 else number
     if name == "min":
         return min(values)
     if name == "max":
@@ -282,12 +283,11 @@ def values_of(steps: tuple[Formula, ...], sig: Signature) -> Values:
     like an extra proposition, whatever its value); TraceError for a step that constrains data
     without giving values (`x > 3`), a value of the wrong sort, two values for one name."""
     read = _read(steps)
-    columns = [
-        (name, column) for name, sort in sig.variables.items() if (column := _column(read, name, sort)) is not None
-    ]
-    if len(columns) == len(sig.variables) and not any(given.keys() & sig.constants.keys() for given in read.values):
+    typed_columns = {name: _column(read, name, sort) for name, sort in sig.variables.items()}
+    columns = [(name, column) for name, column in typed_columns.items() if column is not None]
+    if len(columns) == len(typed_columns) and not any(given.keys() & sig.constants.keys() for given in read.values):
         out_steps = [
-            {name: value for name, column in columns if (value := column[i]) is not None}
+            {name: cell for name, column in columns if (cell := column[i]) is not None}
             for i in paced(range(len(read.values)), check_deadline, EVERY)
         ]
     else:

@@ -178,7 +178,7 @@ class Encoder:
         is involved (its sort lives in the API only): `atom` then. `known` as in `atom`."""
         if self._enums or any(s.enum for s in self.sig.variables.values()):
             return None
-        divisors: list[str] = []
+        divisors: list[tuple[str, str]] = []  # (divisor, its sort's zero)
         sorts = self.sig.sorts_in(a)
         if a.op == "pred":
             key = (a.symbol, len(a.children))
@@ -223,7 +223,13 @@ class Encoder:
         return symbol
 
     def _text(
-        self, term: Term, at: int, divisors: list, want: Sort, sorts: Mapping[Term, Sort], known: Known | None = None
+        self,
+        term: Term,
+        at: int,
+        divisors: list[tuple[str, str]],
+        want: Sort,
+        sorts: Mapping[Term, Sort],
+        known: Known | None = None,
     ) -> str:
         """`_term` as text: the same sorts, coercions and division guards."""
 
@@ -239,7 +245,9 @@ class Encoder:
         text, integer = fold(term, at, leaf, lambda node, values: self._apply_text(node, values, divisors, sorts[node]))
         return f"(to_real {text})" if want.name == "Real" and integer else text
 
-    def _apply_text(self, node: Term, values: list[tuple[str, bool]], divisors: list, sort: Sort) -> tuple[str, bool]:
+    def _apply_text(
+        self, node: Term, values: list[tuple[str, bool]], divisors: list[tuple[str, str]], sort: Sort
+    ) -> tuple[str, bool]:
         op = node.op
         if op in SHIFT_STEP or op == "call" and node.name in PRE:
             return values[0]
