@@ -19,7 +19,7 @@ from typing import Callable, Mapping
 import z3
 
 from ltlwit.logic.theory.evaluate import Value, fold
-from ltlwit.logic.theory.sorts import BUILTINS, Signature, Sort
+from ltlwit.logic.theory.sorts import BUILTINS, INT, REAL, Signature, Sort
 from ltlwit.logic.theory.terms import PRE, RELATIONS, SHIFT_STEP, Term
 
 Where = Callable[[int], int]
@@ -325,12 +325,12 @@ def _sort(term: Term, sorts: Mapping[Term, Sort]) -> Sort:
     found = sorts.get(term)
     if found is not None:
         return found
-    return Sort("Real") if term.decimal or term.value.denominator != 1 else Sort("Int")
+    return REAL if term.decimal or term.value.denominator != 1 else INT
 
 
 def _common(a: Sort, b: Sort) -> Sort:
     if a.name == "Real" or b.name == "Real":
-        return Sort("Real")
+        return REAL
     return a
 
 
