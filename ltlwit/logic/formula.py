@@ -76,7 +76,7 @@ def _forget(ref: _Ref, table: dict[tuple, _Ref] = _TABLE) -> None:
 class _Fields:
     """A formula node's fields. A node is built as a `_Node`, whose fields are set by plain
     attribute stores, and then becomes a `Formula`, which forbids them: `object.__setattr__`
-    for each of ten fields cost a microsecond per node, a second on a multi-megabyte parse."""
+    for each of its fields cost a microsecond per node, a second on a multi-megabyte parse."""
 
     __slots__ = (
         "op",
@@ -108,8 +108,9 @@ class _Fields:
     weak: bool
     #: some leaf of the formula is a first-order atom over data (op "atom")
     data: bool
-    #: the AP names in order of first appearance, once asked for (`Formula.aps`)
-    _aps: tuple[str, ...] | None
+    #: the AP names in order of first appearance, set when first asked for (`Formula.aps`):
+    #: unset before, which costs the constructor no store
+    _aps: tuple[str, ...]
     _hash: int
 
 
@@ -142,7 +143,6 @@ class Formula(_Fields):
         node.children = children
         node.name = name
         node.term = term
-        node._aps = None
         if not children:
             node.size, node.temporal, node.past, node.weak = 1, False, False, False
             node.data = op == ATOM
@@ -209,24 +209,26 @@ class Formula(_Fields):
         visited once, in Polish order: a subformula met again adds no name that its first
         occurrence did not (shared subformulas, as bounded operators spell out, make a tree
         exponentially larger than its nodes: `O[<=3]` nested 12 times is 4^12 leaves)."""
-        found = self._aps
-        if found is None:
-            names: dict[str, None] = {}
-            visited: set[Formula] = set()
-            stack = [self]
-            while stack:
-                node = stack.pop()
-                if node in visited:
-                    continue
-                visited.add(node)
-                name = node.name
-                if name is not None:  # an AP (`_Fields.name`)
-                    names.setdefault(name, None)
-                elif tick is not None and not len(visited) % TICK:
-                    tick()
-                stack.extend(reversed(node.children))
-            found = tuple(names)
-            object.__setattr__(self, "_aps", found)
+        try:
+            return self._aps
+        except AttributeError:  # not asked for before
+            pass
+        names: dict[str, None] = {}
+        visited: set[Formula] = set()
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            if node in visited:
+                continue
+            visited.add(node)
+            name = node.name
+            if name is not None:  # an AP (`_Fields.name`)
+                names.setdefault(name, None)
+            elif tick is not None and not len(visited) % TICK:
+                tick()
+            stack.extend(reversed(node.children))
+        found = tuple(names)
+        object.__setattr__(self, "_aps", found)
         return found
 
     def to_str(self, syntax: str = "spot") -> str:
