@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from ltlwit.logic.formula import ATOM
 from ltlwit.logic.syntax import parse_formula
 from ltlwit.logic.theory.sorts import (
     BOOL,
@@ -134,7 +133,7 @@ def test_a_function_of_integers_with_a_real_result_keeps_integer_arguments(text:
     from ltlwit.logic.theory.smt import Encoder
 
     formula = parse_formula(text)
-    (atom,) = {node.name for node in formula.walk() if node.op == ATOM}
+    (atom,) = {node.term for node in formula.walk() if node.term is not None}
     sig = resolve(formula, Declarations(domain=INT))
     assert sig.functions[("g", 1)] == ((INT,), REAL)
     enc = Encoder(sig)

@@ -15,9 +15,9 @@ from ltlwit.logic.theory.terms import offsets
 def tree(f: Formula) -> str:
     """Operators in prefix with atoms as their text: the structure, spelled out."""
     if f.op == ATOM:
-        return f"[{f.name}]"
-    if f.op == "ap":
-        return f.name  # type: ignore[return-value]
+        return f"[{f.term}]"
+    if f.name is not None:  # an AP
+        return f.name
     if not f.children:
         return f.op
     return "(" + " ".join([f.op, *(tree(c) for c in f.children)]) + ")"
@@ -152,7 +152,8 @@ def test_formulas_without_data_read_as_spot_reads_them() -> None:
 
 
 def test_offsets_say_where_and_how_strongly_an_atom_reads() -> None:
-    atom = parse_formula("next(wnext(x)) + prev(y) > wprev(z)").name
+    atom = parse_formula("next(wnext(x)) + prev(y) > wprev(z)").term
+    assert atom is not None
     assert sorted(offsets(atom)) == [("x", 2, True), ("y", -1, True), ("z", -1, False)]
 
 

@@ -15,7 +15,7 @@ keep the one line: a person reads this, a program reads those.
 
 from __future__ import annotations
 
-from ltlwit.logic.formula import ATOM, Formula, conjuncts
+from ltlwit.logic.formula import Formula, conjuncts
 from ltlwit.logic.trace import Trace
 
 #: A witness whose one line is longer than this is shown as a table.
@@ -68,10 +68,10 @@ def _values(step: Formula, rigid: dict[str, None]) -> dict[str, str] | None:
         leaf = part.children[0] if negated else part
         if leaf.op == "ap":
             out[leaf.to_str("spot")] = "false" if negated else "true"
-        elif leaf.op == ATOM and leaf.name.op == "pred":  # type: ignore[union-attr]
-            rigid[f"{leaf.name} = {'false' if negated else 'true'}"] = None
-        elif leaf.op == ATOM and not negated and leaf.name.op == "=":  # type: ignore[union-attr]
-            left, right = leaf.name.children  # type: ignore[union-attr]
+        elif leaf.term is not None and leaf.term.op == "pred":
+            rigid[f"{leaf.term} = {'false' if negated else 'true'}"] = None
+        elif leaf.term is not None and not negated and leaf.term.op == "=":
+            left, right = leaf.term.children
             if left.op == "var":
                 out[str(left)] = str(right)
             elif left.op == "call":

@@ -105,7 +105,9 @@ def fine_core(core: Core, decide: Callable[[Formula], Result], expired: Callable
     def weakened(occurrences: Iterable[tuple[int, int]]) -> tuple[Formula, ...]:
         by_member: dict[int, dict[int, Formula]] = {}
         for k, position in occurrences:
-            by_member.setdefault(k, {})[position] = weakening(signs[k][position])  # type: ignore[assignment]
+            constant = weakening(signs[k][position])
+            if constant is not None:  # none under `<->`/`xor`, whose occurrences are not offered
+                by_member.setdefault(k, {})[position] = constant
         return tuple(replace_many(m, by_member.get(k, {})) for k, m in enumerate(members))
 
     replaced: set[tuple[int, int]] = set()

@@ -38,10 +38,13 @@ hint: it would otherwise read as an uninterpreted predicate of data.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from ltlwit.logic.budget import check_deadline
-from ltlwit.logic.formula import ATOM, FALSE, TICK, TRUE, And, Formula, Not, Or, ap, make, transform
+from ltlwit.logic.formula import FALSE, TICK, TRUE, And, Formula, Not, Or, ap, make, transform
+
+if TYPE_CHECKING:  # the theory loads with the first formula over data
+    from ltlwit.logic.theory.terms import Term
 
 
 def F(x: Formula) -> Formula:  # noqa: N802 - LTL's letters
@@ -131,19 +134,19 @@ def expanded(formula: Formula) -> Formula:
         visited += 1
         if not visited % TICK:  # a part of the parse: a multi-megabyte input's is paced by --timeout
             check_deadline()
-        if node.op == ATOM:
-            return _template(node) or node
+        if node.term is not None:  # an atom
+            return _template(node.term) or node
         return node if all(k is c for k, c in zip(kids, node.children)) else Formula(node.op, kids, node.name)
 
     return transform(formula, rule, skip=lambda node: not node.data)  # each shared subformula once
 
 
-def _template(node: Formula) -> Formula | None:
-    term = node.name
-    if getattr(term, "op", None) != "pred" or not all(c.op == "var" for c in term.children):
+def _template(term: Term) -> Formula | None:
+    """An atom's meaning when it is a template applied to activities, else None."""
+    if term.op != "pred" or not all(c.op == "var" for c in term.children):
         return None
-    name = key(term.name)
-    args = [ap(c.name) for c in term.children]
+    name = key(term.symbol)
+    args = [ap(c.symbol) for c in term.children]
     if name not in TEMPLATES:
         import difflib
 
@@ -197,7 +200,7 @@ def activities_text(witness) -> str:
     def letter(step: Formula) -> str:
         if step.data:
             return step.to_str("spot")
-        named = [c.name for c in _conjuncts(step) if c.op == "ap"]
+        named = [c.name for c in _conjuncts(step) if c.name is not None]
         return named[0] if len(named) == 1 else step.to_str("spot")
 
     if not isinstance(witness, Trace):

@@ -21,13 +21,16 @@ import gc
 import weakref
 import zlib
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from ltlwit.logic.budget import check_deadline
 
-#: Operator spellings used as `Formula.op`. Constants are "1" and "0"; an AP has op "ap"; a
-#: first-order atom over data (`x + 1 > y`) has op "atom" and its `Term` as `name`
-#: (`ltlwit.logic.theory`): a leaf to every layer but the theory's.
+if TYPE_CHECKING:  # the theory imports this module: its terms are only named here
+    from ltlwit.logic.theory.terms import Term
+
+#: Operator spellings used as `Formula.op`. Constants are "1" and "0"; an AP has op "ap" and
+#: its name as `name`; a first-order atom over data (`x + 1 > y`) has op "atom" and its `Term`
+#: as `term` (`ltlwit.logic.theory`): a leaf to every layer but the theory's.
 CONSTANTS = ("1", "0")
 ATOM = "atom"
 #: The past-time operators, in BLACK's and nuXmv's letters: `Y` yesterday (there is a previous
@@ -48,11 +51,13 @@ OPERATORS = UNARY + BINARY
 _OPCODE = {op: i for i, op in enumerate(OPERATORS)}
 
 
-class _Ref(weakref.ref):
+class _Ref(weakref.ref["Formula"]):
     """A weak reference to a formula that knows its intern-table key (the standard library's
     `KeyedRef` without its Python-level constructor, a microsecond per node)."""
 
     __slots__ = ("key",)
+
+    key: tuple
 
 
 #: The intern table: a formula's key (its operator and its children's ids, or a leaf's name)
@@ -71,13 +76,29 @@ def _forget(ref: _Ref, table: dict[tuple, _Ref] = _TABLE) -> None:
 class _Fields:
     """A formula node's fields. A node is built as a `_Node`, whose fields are set by plain
     attribute stores, and then becomes a `Formula`, which forbids them: `object.__setattr__`
-    for each of nine fields cost a microsecond per node, a second on a multi-megabyte parse."""
+    for each of its fields cost a microsecond per node, a second on a multi-megabyte parse."""
 
-    __slots__ = ("op", "children", "name", "size", "temporal", "past", "weak", "data", "_aps", "_hash", "__weakref__")
+    __slots__ = (
+        "op",
+        "children",
+        "name",
+        "term",
+        "size",
+        "temporal",
+        "past",
+        "weak",
+        "data",
+        "_aps",
+        "_hash",
+        "__weakref__",
+    )
 
     op: str
     children: tuple["Formula", ...]
+    #: an AP's name; None on every other node (so a node with a name is an AP)
     name: str | None
+    #: an atom's comparison or predicate; None on every other node
+    term: Term | None
     size: int
     temporal: bool
     #: some node of the formula is a past operator (the engine's automaton and the models are
@@ -87,6 +108,10 @@ class _Fields:
     weak: bool
     #: some leaf of the formula is a first-order atom over data (op "atom")
     data: bool
+    #: the AP names in order of first appearance, set when first asked for (`Formula.aps`):
+    #: unset before, which costs the constructor no store
+    _aps: tuple[str, ...]
+    _hash: int
 
 
 class _Node(_Fields):
@@ -98,10 +123,12 @@ class Formula(_Fields):
 
     __slots__ = ()
 
-    def __new__(cls, op: str, children: tuple["Formula", ...] = (), name: str | None = None) -> "Formula":
+    def __new__(
+        cls, op: str, children: tuple["Formula", ...] = (), name: str | None = None, term: Term | None = None
+    ) -> "Formula":
         # Explicit arity cases: this constructor is the hot path of every parser.
         if not children:
-            key: tuple = (op, name)
+            key: tuple = (op, name) if term is None else (op, term)
         elif len(children) == 1:
             key = (op, id(children[0]))
         else:
@@ -111,15 +138,15 @@ class Formula(_Fields):
             found = ref()
             if found is not None:
                 return found
-        node = object.__new__(_Node)
+        node: _Fields = object.__new__(_Node)
         node.op = op
         node.children = children
         node.name = name
-        node._aps = None
+        node.term = term
         if not children:
             node.size, node.temporal, node.past, node.weak = 1, False, False, False
             node.data = op == ATOM
-            node._hash = zlib.crc32(f"{op}\0{name}".encode())
+            node._hash = zlib.crc32(f"{op}\0{name if term is None else term}".encode())
         elif len(children) == 1:
             child = children[0]
             node.size = 1 + child.size
@@ -137,10 +164,12 @@ class Formula(_Fields):
             node.data = left.data or right.data
             node._hash = hash((_OPCODE[op], left._hash, right._hash))
         node.__class__ = Formula
-        ref = _Ref(node, _forget)
+        # the node is a Formula now, which no type checker can follow through the class change
+        formula: Formula = node  # type: ignore[assignment]
+        ref = _Ref(formula, _forget)
         ref.key = key
         _TABLE[key] = ref
-        return node  # type: ignore[return-value]
+        return formula
 
     def __setattr__(self, key: str, value: object) -> None:
         raise AttributeError("formulas are immutable")
@@ -180,22 +209,27 @@ class Formula(_Fields):
         visited once, in Polish order: a subformula met again adds no name that its first
         occurrence did not (shared subformulas, as bounded operators spell out, make a tree
         exponentially larger than its nodes: `O[<=3]` nested 12 times is 4^12 leaves)."""
-        if self._aps is None:
-            names: dict[str, None] = {}
-            visited: set[Formula] = set()
-            stack = [self]
-            while stack:
-                node = stack.pop()
-                if node in visited:
-                    continue
-                visited.add(node)
-                if node.op == "ap":
-                    names.setdefault(node.name, None)
-                elif tick is not None and not len(visited) % TICK:
-                    tick()
-                stack.extend(reversed(node.children))
-            object.__setattr__(self, "_aps", tuple(names))
-        return self._aps
+        try:
+            return self._aps
+        except AttributeError:  # not asked for before
+            pass
+        names: dict[str, None] = {}
+        visited: set[Formula] = set()
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            if node in visited:
+                continue
+            visited.add(node)
+            name = node.name
+            if name is not None:  # an AP (`_Fields.name`)
+                names.setdefault(name, None)
+            elif tick is not None and not len(visited) % TICK:
+                tick()
+            stack.extend(reversed(node.children))
+        found = tuple(names)
+        object.__setattr__(self, "_aps", found)
+        return found
 
     def to_str(self, syntax: str = "spot") -> str:
         """Render in `spot` (infix), `polish`, `polish-spaced` or `lbt` syntax."""
@@ -210,17 +244,21 @@ class Formula(_Fields):
         return f"formula({self.to_str('spot')!r})"
 
 
-def _flatten(formula: Formula) -> tuple[tuple[str, str | None, tuple[int, ...]], ...]:
-    """The distinct nodes of `formula`, children first: (op, name, indices of the children)."""
+#: A formula's node as it is pickled: (op, name, term, indices of the children).
+_Flat = tuple[str, "str | None", "Term | None", tuple[int, ...]]
+
+
+def _flatten(formula: Formula) -> tuple[_Flat, ...]:
+    """The distinct nodes of `formula`, children first."""
     order = postorder(formula)
     index = {node: i for i, node in enumerate(order)}
-    return tuple((node.op, node.name, tuple(index[c] for c in node.children)) for node in order)
+    return tuple((node.op, node.name, node.term, tuple(index[c] for c in node.children)) for node in order)
 
 
-def _unflatten(nodes: tuple[tuple[str, str | None, tuple[int, ...]], ...]) -> Formula:
+def _unflatten(nodes: tuple[_Flat, ...]) -> Formula:
     built: list[Formula] = []
-    for op, name, children in nodes:
-        built.append(Formula(op, tuple(built[i] for i in children), name))
+    for op, name, term, children in nodes:
+        built.append(Formula(op, tuple(built[i] for i in children), name, term))
     return built[-1]
 
 
@@ -266,11 +304,11 @@ def ap(name: str) -> Formula:
     return Formula("ap", (), name)
 
 
-def atom(term: object) -> Formula:
+def atom(term: Term) -> Formula:
     """A first-order atom over data: a comparison or predicate `Term` (`ltlwit.logic.theory`)."""
-    if not getattr(term, "is_atom", False):
+    if not getattr(term, "is_atom", False):  # also for an untyped caller's non-term
         raise ValueError(f"not an atom: {term!r}")
-    return Formula(ATOM, (), term)  # type: ignore[arg-type]
+    return Formula(ATOM, (), None, term)
 
 
 def const(value: bool) -> Formula:
@@ -312,12 +350,15 @@ def _chain(op: str, fs: tuple[Formula, ...], empty: Formula) -> Formula:
     return result
 
 
-def make(op: str, *children: Formula, name: str | None = None) -> Formula:
-    """Generic constructor keyed by operator spelling, for code that maps over trees."""
+def make(op: str, *children: Formula, name: str | None = None, term: Term | None = None) -> Formula:
+    """Generic constructor keyed by operator spelling, for code that maps over trees: an AP
+    takes its `name`, an atom its `term`."""
     if op == "ap":
-        return ap(name)  # type: ignore[arg-type]
+        return ap(name or "")  # no name: ap's own error
     if op == ATOM:
-        return atom(name)
+        if term is None:
+            raise ValueError("an atom needs a term")
+        return atom(term)
     if op in CONSTANTS:
         if children:
             raise ValueError(f"constant {op} takes no operands")

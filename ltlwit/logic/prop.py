@@ -66,11 +66,12 @@ class _Encoding:
         lit: dict[int, _Lit] = {}
         for node in postorder(formula):
             op = node.op
-            if op == "ap":
-                v = self.var.get(node.name)  # type: ignore[arg-type]
+            name = node.name
+            if name is not None:  # an AP
+                v = self.var.get(name)
                 if v is None:
                     top += 1
-                    v = self.var[node.name] = top  # type: ignore[index]
+                    v = self.var[name] = top
                 lit[id(node)] = v
                 continue
             if op == "1" or op == "0":
@@ -302,11 +303,11 @@ def to_aiger(formula: Formula, *, negate: bool = False):  # -> aiger.BoolExpr (l
     rebuilds the circuit top-down.
     """
     aiger = _reference_backend("aiger")
-    from aiger.aig import AIG, ConstFalse, Input
+    from aiger.aig import AIG, ConstFalse, Input, Node
 
     _require_propositional(formula)
     false = ConstFalse()
-    gate: dict[int, object] = {}
+    gate: dict[int, Node] = {}
     for node in postorder(formula):
         op = node.op
         if op == "ap":

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 from html import escape
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-from ltlwit.logic.formula import ATOM, Formula, conjuncts
+from ltlwit.logic.formula import Formula, conjuncts
 from ltlwit.logic.trace import Trace
+
+if TYPE_CHECKING:  # the theory loads with the first formula over data
+    from ltlwit.logic.theory.terms import Term
 
 #: Passes through a lasso's loop a waveform shows.
 PASSES = 2
@@ -40,15 +43,15 @@ def values(step: Formula) -> dict[str, Value]:
     for c in conjuncts(step):
         negated = c.op == "!"
         leaf = c.children[0] if negated else c
-        if leaf.op == "ap":
-            out[leaf.name] = not negated  # type: ignore[index]
-        elif leaf.op == ATOM and not negated and leaf.name.op == "=" and leaf.name.children[0].op == "var":  # type: ignore[union-attr]
-            right = leaf.name.children[1]  # type: ignore[union-attr]
-            out[leaf.name.children[0].name] = _constant(right)  # type: ignore[union-attr]
+        if leaf.name is not None:  # an AP
+            out[leaf.name] = not negated
+        elif leaf.term is not None and not negated and leaf.term.op == "=" and leaf.term.children[0].op == "var":
+            variable, right = leaf.term.children
+            out[variable.symbol] = _constant(right)
     return out
 
 
-def _constant(term) -> Value:
+def _constant(term: Term) -> Value:
     if term.op == "num":
         return term.value if term.decimal or term.value.denominator != 1 else int(term.value)
     if term.op == "neg":

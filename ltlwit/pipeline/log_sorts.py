@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Iterable
 
 from ltlwit.logic.budget import check_deadline, paced
-from ltlwit.logic.formula import ATOM, Formula, postorder
+from ltlwit.logic.formula import Formula, postorder
 from ltlwit.logic.syntax.infix_lex import numeral_too_long
 from ltlwit.logic.theory.evaluate import TraceError, Value, typed
 from ltlwit.logic.theory.sorts import BARE_NAME, BOOL, INT, REAL, Declarations, Sort, boolean_comparisons
@@ -153,13 +153,8 @@ def inferred_declarations(log: Log, formula: Formula, declared: Declarations | N
     bools = Declarations(tuple((n, BOOL) for n in formula.aps() if n in columns and n not in given))
     formula = boolean_comparisons(formula, declared.merged(bools))
     props = formula.aps()
-    atoms = [node.name for node in postorder(formula) if node.op == ATOM]
-    names = dict.fromkeys(
-        t.name
-        for a in atoms
-        for t in a.walk()  # type: ignore[union-attr]
-        if t.op == "var" and t.name not in constants
-    )
+    atoms = [node.term for node in postorder(formula) if node.term is not None]
+    names = dict.fromkeys(t.symbol for a in atoms for t in a.walk() if t.op == "var" and t.symbol not in constants)
     entries: dict[str, Sort] = {n: BOOL for n in props if n in columns and n not in given}
     surveys = {n: _survey(log, n) for n in names if n in columns and n not in given and n not in entries}
     wordy = set()
@@ -169,7 +164,7 @@ def inferred_declarations(log: Log, formula: Formula, declared: Declarations | N
             entries[n] = sort
         elif survey.words > survey.numbers:
             wordy.add(n)
-    compared = list(_compared(atoms))  # type: ignore[arg-type]
+    compared = list(_compared(atoms))
     group = _groups(wordy, surveys, compared)
     asked: dict[str, dict[str, None]] = {}  # the requirement's words, by group
     for a, b in compared:
@@ -231,7 +226,7 @@ def _compared(atoms: Iterable[Term]) -> Iterable[tuple[str, str]]:
         if a.op in ("=", "!="):
             left, right = (_base(c) for c in a.children)
             if left.op == "var" and right.op == "var":
-                yield left.name, right.name  # type: ignore[misc]
+                yield left.symbol, right.symbol
 
 
 def _base(term: Term) -> Term:

@@ -74,13 +74,13 @@ def math_warning(formula: Formula) -> tuple[str, ...]:
     more to ltlwit; () when it applies none."""
     if not formula.data:
         return ()
-    from ltlwit.logic.formula import ATOM, postorder
+    from ltlwit.logic.formula import postorder
 
     found = dict.fromkeys(
-        str(node.name)
-        for atom in dict.fromkeys(f.name for f in postorder(formula) if f.op == ATOM)
-        for node in atom.walk()  # type: ignore[union-attr]  # a data atom's name is a Term; Formula.name says str
-        if node.op in ("call", "pred") and str(node.name).lower() in MATH_FUNCTIONS
+        node.symbol
+        for atom in dict.fromkeys(f.term for f in postorder(formula) if f.term is not None)
+        for node in atom.walk()
+        if node.op in ("call", "pred") and node.symbol.lower() in MATH_FUNCTIONS
     )
     if not found:
         return ()

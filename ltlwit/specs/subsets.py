@@ -17,7 +17,7 @@ from __future__ import annotations
 from math import lcm
 from typing import Protocol
 
-from ltlwit.logic.formula import ATOM, PAST, TEMPORAL, TRUE, And, Formula, Not, conjuncts, postorder
+from ltlwit.logic.formula import PAST, TEMPORAL, TRUE, And, Formula, Not, conjuncts, postorder
 from ltlwit.logic.result import Result, Sat, Unsat
 from ltlwit.logic.trace import Trace
 from ltlwit.logic.witness import Witness
@@ -203,7 +203,7 @@ def looks_back(formula: Formula) -> bool:
     return all(
         c.op == "G"
         and not any(
-            n.op in FUTURE or n.op == ATOM and any(t.op in ("next", "wnext") for t in n.name.walk())  # type: ignore[union-attr]
+            n.op in FUTURE or n.term is not None and any(t.op in ("next", "wnext") for t in n.term.walk())
             for n in postorder(c.children[0])
         )
         for c in conjuncts(formula)

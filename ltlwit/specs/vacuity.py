@@ -106,7 +106,7 @@ def occurrences(formula: Formula, part: int | None = None, polarity: int = 1) ->
     counts: dict[str, int] = {}
     for index, (node, own) in enumerate(zip(formula.walk(), polarities(formula))):
         if node.op in ("ap", ATOM):
-            name = str(node.name)  # an AP's name, an atom's Term as written
+            name = node.name or str(node.term)  # an AP's name, an atom's Term as written
             counts[name] = counts.get(name, 0) + 1
             out.append(Occurrence(index, name, counts[name], own * polarity, part))
     return out
@@ -161,7 +161,7 @@ def _made_of(parts: Parts, spec: Formula, decide: Decide) -> bool:
 
     def opaque(node: Formula, kids: tuple[Formula, ...]) -> Formula:
         if node.op == ATOM:
-            return table.setdefault(node.name, ap(f"__atom_{len(table)}"))
+            return table.setdefault(node.term, ap(f"__atom_{len(table)}"))
         return node if all(k is c for k, c in zip(kids, node.children)) else Formula(node.op, kids, node.name)
 
     question = Not(Formula("<->", (transform(made, opaque), transform(spec, opaque))))

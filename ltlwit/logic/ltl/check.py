@@ -87,8 +87,8 @@ def passes(formula: Formula, trace: Trace, limit: Limit | None = None) -> bool |
     its verdict, or None where the values the steps leave free decide it."""
     loop = len(trace.prefix)
     cubes = _cubes(trace.steps)
-    if all(c is not None for c in cubes):  # the linear pass first (see `CubeEvaluator`)
-        verdict = cube_evaluator(formula, limit).run(cubes, loop, limit)  # type: ignore[arg-type]
+    if cubes is not None:  # the linear pass first (see `CubeEvaluator`)
+        verdict = cube_evaluator(formula, limit).run(cubes, loop, limit)
         if verdict is not None:
             return verdict
     L, steps = _labelled(formula, trace)
@@ -110,11 +110,14 @@ def violations(abstraction: "Abstraction", trace: Trace, limit: Limit | None = N
     steps = boolean_trace(trace, abstraction.names, abstraction.signature)
     alive = ap(alive_name(abstraction.plain.aps(), steps.aps()))
     lasso = as_lasso(steps, alive)
-    cubes = [cube_of(s) for s in paced(lasso.steps, check_deadline, CUBES_EVERY)]
-    if any(c is None for c in cubes):
-        raise ValueError("a log must give every variable a value at every instant")
+    cubes = []
+    for s in paced(lasso.steps, check_deadline, CUBES_EVERY):
+        cube = cube_of(s)
+        if cube is None:
+            raise ValueError("a log must give every variable a value at every instant")
+        cubes.append(cube)
     evaluator = CubeEvaluator(translate(abstraction.plain, alive), limit)
-    t, _ = evaluator.masks(cubes, len(lasso.prefix), limit)  # type: ignore[arg-type]
+    t, _ = evaluator.masks(cubes, len(lasso.prefix), limit)
     return [i for i in range(len(trace.steps)) if not t >> i & 1]
 
 
@@ -144,11 +147,14 @@ CUBES_EVERY = 256
 
 
 @lru_cache(maxsize=16)
-def _cubes(steps: tuple[Formula, ...]) -> list[dict[str, bool] | None]:
-    """The steps as cubes (`cube_of`), for the few traces checked against many formulas in a
-    row: `check --vacuity` checks each witness against every spec (3,400 checks on the
-    12-client arbiter, 80% of them reading the same lassos' steps again). Read only."""
-    return [cube_of(s) for s in paced(steps, check_deadline, CUBES_EVERY)]
+def _cubes(steps: tuple[Formula, ...]) -> list[dict[str, bool]] | None:
+    """The steps as cubes (`cube_of`), None where one is none, for the few traces checked
+    against many formulas in a row: `check --vacuity` checks each witness against every spec
+    (3,400 checks on the 12-client arbiter, 80% of them reading the same lassos' steps again).
+    Read only."""
+    cubes = [cube_of(s) for s in paced(steps, check_deadline, CUBES_EVERY)]
+    known = [c for c in cubes if c is not None]
+    return known if len(known) == len(cubes) else None
 
 
 def evaluator(formula: Formula, L: Labels) -> "Evaluator":
@@ -417,13 +423,11 @@ def cube_of(step: Formula) -> dict[str, bool] | None:
     None otherwise, and for a step that says both `a` and `!a` (it denotes no letter)."""
     cube: dict[str, bool] = {}
     for g in conjuncts(step):
-        if g.op == "ap":
-            name, value = g.name, True
-        elif g.op == "!" and g.children[0].op == "ap":
-            name, value = g.children[0].name, False
-        else:
+        value = g.op != "!"
+        name = (g if value else g.children[0]).name
+        if name is None:  # no literal
             return None
-        if cube.setdefault(name, value) != value:  # type: ignore[arg-type]
+        if cube.setdefault(name, value) != value:
             return None
     return cube
 

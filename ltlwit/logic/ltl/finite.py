@@ -311,7 +311,8 @@ def solve(formula: Formula, budget: Budget | None = None) -> Result:
     result = solve_builtin(infinite, budget, end=alive.name)
     if not isinstance(result, Sat):
         return result
-    trace = finite_part(result.witness, alive)  # type: ignore[arg-type]
+    lasso = result.witness  # the guarded formula is temporal: its witness is a lasso
+    trace = finite_part(lasso, alive) if isinstance(lasso, Trace) else None
     stage.enter("checking the finite witness")
     try:
         verified = trace is not None and holds(formula, trace, Limit(budget))

@@ -30,6 +30,7 @@ from __future__ import annotations
 import time
 
 from ltlwit.logic import stage
+from ltlwit.logic.assignment import Assignment
 from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget, OutOfTime, Watchdog
 from ltlwit.logic.formula import FALSE, Formula, collector_paused
 from ltlwit.logic.ltl.check import Prover, holds, labels_for
@@ -159,8 +160,14 @@ def _search(formula: Formula, prepared: Formula, limit: Limit, end: str | None =
     proof = Liveness(encoding, limit, end=ending)
     work = FIRST_WORK
     stopped: OutOfBudget | None = None
+
+    def interrupt() -> None:
+        search.x.interrupt()
+        lassos.interrupt()
+        proof.interrupt()
+
     try:
-        with Watchdog(limit, lambda: (search.x.interrupt(), lassos.interrupt(), proof.interrupt())):
+        with Watchdog(limit, interrupt):
             while True:
                 stage.enter(f"search round {(work // FIRST_WORK).bit_length()}")  # work doubles each round
                 began = time.perf_counter()
@@ -190,6 +197,7 @@ def _search(formula: Formula, prepared: Formula, limit: Limit, end: str | None =
         # collection after the answer (the 19-bit counter's 780,000 objects: 1.1 s past it)
         del search, lassos, proof, encoding
         raise stopped
+    assert trace is not None  # the loop ends with one, or the search returns or raises
     return _minimised(formula, trace, limit, started)
 
 
@@ -232,7 +240,9 @@ def _propositional(formula: Formula, prepared: Formula, budget: Budget | None) -
     result = solve_prop(prepared, budget)
     if not isinstance(result, Sat):
         return result
-    return _verified(formula, Trace((), (result.witness.to_formula(),)))
+    assignment = result.witness
+    assert isinstance(assignment, Assignment)  # what the SAT solver finds
+    return _verified(formula, Trace((), (assignment.to_formula(),)))
 
 
 def _verified(formula: Formula, trace: Trace, limit: Limit | None = None) -> Result:

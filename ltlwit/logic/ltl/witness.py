@@ -18,8 +18,10 @@ The caller re-checks the final trace with `holds` before returning it.
 
 from __future__ import annotations
 
+import operator
 import time
-from typing import Any
+from functools import partial
+from typing import Any, Callable, TypeVar
 
 from ltlwit.logic.assignment import cube
 from ltlwit.logic.budget import Limit, OutOfBudget
@@ -29,6 +31,9 @@ from ltlwit.logic.ltl.encoding.expand import Translator
 from ltlwit.logic.ltl.encoding.labels import MAX_TABLE_APS, Labels, Literal
 from ltlwit.logic.ltl.searches.emptiness import accepting_cycle, shortest_path
 from ltlwit.logic.trace import Trace
+
+#: A literal of a step as `_drop_chunks` takes it.
+Lit = TypeVar("Lit")
 
 #: Alternative SCC entries tried for a shorter lasso.
 MAX_ENTRIES = 8
@@ -51,7 +56,7 @@ def best_word(tr: Translator, scc: set, explored: dict, limit: Limit | None = No
     best = simplify_word(L, [e[0] for e in prefix], [e[0] for e in cycle])
     others = list(dict.fromkeys(e[1] for e in cycle if e[1] != entry))[:MAX_ENTRIES]
     for other in others:
-        p2 = shortest_path(tr.initial, lambda s, o=other: s == o, tr.edges, allowed, limit=limit)
+        p2 = shortest_path(tr.initial, partial(operator.eq, other), tr.edges, allowed, limit=limit)
         c2 = accepting_cycle(other, scc, tr.edges, tr.all_marks, limit)
         word = simplify_word(L, [e[0] for e in p2], [e[0] for e in c2])
         if len(word[0]) + len(word[1]) < len(best[0]) + len(best[1]):
@@ -258,7 +263,7 @@ def _in_order(steps: list[dict[str, bool]], names: tuple[str, ...], loop: int, l
     return Trace(tuple(forms[:loop]), tuple(forms[loop:]))
 
 
-def _drop_chunks(lits: list[Literal], proves: Any) -> list[Literal]:
+def _drop_chunks(lits: list[Lit], proves: Callable[[list[Lit]], bool]) -> list[Lit]:
     """Delete literals in chunks of halving size while `proves(remaining)` holds."""
     chunk = max(1, len(lits) // 2)
     while lits:

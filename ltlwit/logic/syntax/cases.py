@@ -20,13 +20,19 @@ silently. Branches after a `TRUE` condition are never taken and are left out.
 from __future__ import annotations
 
 from itertools import product
-from typing import Callable, Sequence, cast
+from typing import Callable, Generic, Sequence, TypeVar, cast
 
 from ltlwit.logic.formula import TRUE, And, Formula, Not, Or
+from ltlwit.logic.theory.terms import Term
+
+#: What a case's alternatives hold: terms, or the atoms built over them (`lift`).
+T = TypeVar("T")
+R = TypeVar("R")
 
 
-class Alternatives(tuple):
-    """A term case as (guard, term) pairs: exactly one guard holds at any instant."""
+class Alternatives(tuple[tuple[Formula, T], ...], Generic[T]):
+    """A term case as (guard, term) pairs, or what is built over it (guard, atom): exactly one
+    guard holds at any instant."""
 
 
 def branches(kids: Sequence) -> list[tuple[Formula, object]]:
@@ -50,24 +56,28 @@ def case_formula(kids: Sequence[Formula]) -> Formula:
     return body
 
 
-def case_term(kids: Sequence) -> Alternatives:
+def case_term(kids: Sequence) -> Alternatives[Term]:
     """A term case's alternatives: branch i's guard is `!c1 & ... & !c(i-1) & ci` (its own
     condition left out when `TRUE`), with the alternatives of a value that is a case itself."""
-    out = []
+    out: list[tuple[Formula, Term]] = []
     earlier: Formula = TRUE
     for condition, value in branches(kids):
         guard = earlier if condition is TRUE else _and(earlier, condition)
-        for inner, term in value if isinstance(value, Alternatives) else ((TRUE, value),):
-            out.append((_and(guard, inner), term))
+        if isinstance(value, Alternatives):
+            out.extend((_and(guard, inner), term) for inner, term in value)
+        else:
+            assert isinstance(value, Term)  # read where a term is wanted (`data._typed`)
+            out.append((guard, value))
         earlier = _and(earlier, Not(condition))
     return Alternatives(out)
 
 
-def lift(kids: Sequence, make: Callable[[tuple], object]) -> object:
+def lift(kids: Sequence[Term | Alternatives[Term]], make: Callable[[tuple[Term, ...]], R]) -> R | Alternatives[R]:
     """`make(kids)` where some kids may be cases: the alternatives of every choice of their
     branches, or `make`'s term where none is a case."""
-    if not any(isinstance(k, Alternatives) for k in kids):
-        return make(tuple(kids))
+    terms = tuple(k for k in kids if not isinstance(k, Alternatives))
+    if len(terms) == len(kids):
+        return make(terms)
     choices = [k if isinstance(k, Alternatives) else ((TRUE, k),) for k in kids]
     out = []
     for picked in product(*choices):
@@ -78,11 +88,11 @@ def lift(kids: Sequence, make: Callable[[tuple], object]) -> object:
     return Alternatives(out)
 
 
-def disjunction(found: object) -> Formula:
+def disjunction(found: Formula | Alternatives[Formula]) -> Formula:
     """A comparison or predicate built over cases (`lift` with an atom-making `make`), as the
     formula it is: the disjunction of its guarded atoms."""
     if not isinstance(found, Alternatives):
-        return found  # type: ignore[return-value]
+        return found
     return Or(*(_and(guard, atom) for guard, atom in found))
 
 

@@ -114,7 +114,8 @@ _UP_TO = re.compile(r"\[[ \t\n\r]*(<=?|=)[ \t\n\r]*([0-9]+)[ \t\n\r]*\]")
 
 class Lexeme(NamedTuple):
     kind: str  # num name quoted const un neg bin rel arith ( ) , call case esac : ; :=
-    value: object
+    #: the operator, the name or numeral as written, a constant's `true` or `false`
+    value: str
     column: int
     width: int
     bounds: tuple[int, int | None] | None = None
@@ -131,8 +132,8 @@ def tokenize(text: str) -> list[Lexeme]:
         if m is None:
             j = i + len(text[i:]) - len(text[i:].lstrip(" \t\n\r"))
             raise ParseError(text, j, f"syntax error, unexpected character {text[j]!r}")
-        kind = m.lastgroup
-        start = m.start(kind) if kind else m.end()
+        kind = m.lastgroup or "end"  # every alternative is a group
+        start = m.start(kind)
         if kind == "end":
             return toks
         if kind == "comment":
@@ -165,7 +166,7 @@ def tokenize(text: str) -> list[Lexeme]:
                 toks.append(Lexeme("arith", "mod", start, end - start))
                 expect_operand = True
             elif word.lower() in ("true", "false"):
-                toks.append(Lexeme("const", word.lower() == "true", start, end - start))
+                toks.append(Lexeme("const", word.lower(), start, end - start))
                 expect_operand = False
             elif word in ("forall", "exists"):
                 raise ParseError(text, start, f"unsupported: quantifiers ({word})", end - start)
@@ -233,18 +234,19 @@ def _unary(text: str, i: int, word: str, toks: list[Lexeme]) -> int:
     found = _BOUNDS.match(text, start)
     if found is not None and not found.group(3) and word in ("O", "H"):
         found = None  # the past has no open bound
-    low, high = read_bounds(text, start, found, word, op, _BOUNDED[word])
-    toks.append(Lexeme("un", op, i, found.end() - i, (low, high)))
-    return found.end()
+    low, high, end = read_bounds(text, start, found, word, op, _BOUNDED[word])
+    toks.append(Lexeme("un", op, i, end - i, (low, high)))
+    return end
 
 
 # -- the parse tree -----------------------------------------------------------------------
 class Operand(NamedTuple):
-    """A parsed operand: `kind` one of num name quoted const un neg bin rel arith call, its
-    operator or text, its operands, and where it is written (start, end)."""
+    """A parsed operand: `kind` one of num name quoted const un neg bin rel arith call case,
+    its operator or text (`Lexeme.value`; a case's is `case`), its operands, and where it is
+    written (start, end)."""
 
     kind: str
-    value: object
+    value: str
     kids: tuple["Operand", ...]
     start: int
     end: int
@@ -253,11 +255,11 @@ class Operand(NamedTuple):
 
 def _level(tok: Lexeme) -> float:
     if tok.kind == "bin":
-        return _LOGIC[tok.value]  # type: ignore[index]
+        return _LOGIC[tok.value]
     if tok.kind == "rel":
         return _COMPARE
     if tok.kind == "arith":
-        return _ARITH[tok.value]  # type: ignore[index]
+        return _ARITH[tok.value]
     if tok.kind == "un":
         return _UNARY_LEVEL
     if tok.kind == "neg":
@@ -393,7 +395,7 @@ def _close_case(text: str, tok: Lexeme, pending: list[tuple[Lexeme, int]], opera
         what = "a case without branches" if not kids else f"a branch without its value ({_BRANCHES})"
         raise ParseError(text, tok.column, what, tok.width)
     del operands[count:]
-    operands.append(Operand("case", None, kids, opening.column, tok.column + tok.width))
+    operands.append(Operand("case", "case", kids, opening.column, tok.column + tok.width))
 
 
 def _describe(tok: Lexeme) -> str:
@@ -412,7 +414,7 @@ def _describe(tok: Lexeme) -> str:
     if tok.kind == "num":
         return f"number {tok.value}"
     if tok.kind == "const":
-        return "constant " + ("true" if tok.value else "false")
+        return "constant " + tok.value
     return f"operator {tok.value!r}" if tok.kind != "un" else f"{tok.value} operator"
 
 
@@ -452,7 +454,7 @@ def _conjunct_spans(tree: Operand) -> list[tuple[int, int]]:
         node = stack.pop()
         if node.kind == "bin" and node.value == "&":
             stack.extend(reversed(node.kids))
-        elif not (node.kind == "const" and node.value is True) and not (node.kind == "num" and node.value == "1"):
+        elif not (node.kind == "const" and node.value == "true") and not (node.kind == "num" and node.value == "1"):
             out.append((node.start, node.end))
     return out
 
@@ -487,7 +489,9 @@ def _typed(text: str, tree: Operand, atoms: list | None = None) -> Formula:
                 outer.append((start, end))
             reached = max(reached, end)
         atoms[:] = outer
-    return done[(id(tree), "formula")]  # type: ignore[return-value]
+    formula = done[(id(tree), "formula")]
+    assert isinstance(formula, Formula)  # what the walk builds where a formula is wanted
+    return formula
 
 
 def _atom_node(node: Operand, built: object) -> bool:
@@ -555,13 +559,13 @@ def _build(text: str, node: Operand, want: str, kids: list) -> object:
         if kind in ("un", "bin", "const"):
             raise ParseError(text, node.start, "a formula where a term (a number or variable) was expected", width)
         if kind in ("name", "quoted"):
-            return Term("var", (), value)  # type: ignore[arg-type]
+            return Term("var", (), value)
         if kind == "num":
-            return Term("num", (), value)  # type: ignore[arg-type]
+            return Term("num", (), value)
         if kind == "neg":
             return lift(kids, lambda ks: Term("neg", ks))
         if kind == "arith":
-            return lift(kids, lambda ks: Term(value, ks))  # type: ignore[arg-type]
+            return lift(kids, lambda ks: Term(value, ks))
         if (value in SHIFTS or value in PRE) and any(isinstance(k, Alternatives) for k in kids):
             raise ParseError(
                 text,
@@ -573,24 +577,24 @@ def _build(text: str, node: Operand, want: str, kids: list) -> object:
         return lift(kids, lambda ks: _call_term(text, node, list(ks)))
     # a formula
     if kind == "const":
-        return TRUE if value else FALSE
+        return TRUE if value == "true" else FALSE
     if kind in ("name", "quoted"):
-        return ap(value)  # type: ignore[arg-type]
+        return ap(value)
     if kind == "num":
         if value in ("1", "0"):
             return TRUE if value == "1" else FALSE
         raise ParseError(text, node.start, f"a number where a formula was expected (compare it: x = {value})", width)
     if kind == "un":
         if node.bounds is not None:
-            return _spell_out(value, *node.bounds, kids[0])  # type: ignore[arg-type]
-        return Formula(value, (kids[0],))  # type: ignore[arg-type]
+            return _spell_out(value, *node.bounds, kids[0])
+        return Formula(value, (kids[0],))
     if kind == "bin":
-        return Formula(value, (kids[0], kids[1]))  # type: ignore[arg-type]
+        return Formula(value, (kids[0], kids[1]))
     if kind == "rel":
         if isinstance(kids[0], Formula):
             same = Formula("<->", (kids[0], kids[1]))
             return same if value == "=" else Not(same)
-        return disjunction(lift(kids, lambda ks: atom(Term(value, ks))))  # type: ignore[arg-type]
+        return disjunction(lift(kids, lambda ks: atom(Term(value, ks))))
     if kind in ("arith", "neg"):
         raise ParseError(
             text, node.start, "an arithmetic term where a formula was expected (a comparison is missing)", width
@@ -658,9 +662,10 @@ def _spell_out(op: str, low: int, high: int | None, f: Formula) -> Formula:
         from ltlwit.logic.syntax.infix import spell_out
 
         return spell_out(op, low, high, f)
+    assert high is not None  # the past has no open bound (`_unary`)
     step, join = ("Y", "|") if op == "O" else ("Z", "&")
     body = f
-    for _ in range(high - low):  # type: ignore[operator]
+    for _ in range(high - low):
         body = Formula(join, (f, Formula(step, (body,))))
     for _ in range(low):
         body = Formula(step, (body,))

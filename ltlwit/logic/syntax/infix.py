@@ -50,7 +50,8 @@ def written_conjuncts(text: str) -> tuple[Formula, list[tuple[int, int, Formula 
         return formula, [(start, end, None) for start, end in spans]
     where: list[_Span] = []
     formula = _parse(text, where)
-    out, stack = [], [where[0]]
+    out: list[tuple[int, int, Formula | None]] = []
+    stack = [where[0]]
     while stack:
         start, end, kids, part = stack.pop()
         if kids is not None:
@@ -113,9 +114,10 @@ def _spot(text: str, where: list[_Span] | None) -> Formula:
         kind = tok.kind
         if expect_operand:
             if kind == "atom":
-                operands.append(tok.value)
+                atom: Formula = tok.value  # type: ignore[assignment]  # an atom's (`Tok.value`)
+                operands.append(atom)
                 if where is not None:
-                    where.append((tok.column, tok.column + tok.width, None, tok.value))
+                    where.append((tok.column, tok.column + tok.width, None, atom))
                 _apply_unary(operands, pending, where)
                 expect_operand = False
             elif kind == "un" or kind == "(":
@@ -168,7 +170,7 @@ def _spot(text: str, where: list[_Span] | None) -> Formula:
 #: which ends it too.)
 _PLAIN = re.compile(r"[ \t\n\r]*([a-zA-Z_.][a-zA-Z0-9_.]*|\(|[)!01]|&&?|\|\||\|[-=]|\||->|<->|[^ \t\n\r])")
 #: The symbols among them: (kind, operator, level) as `Tok`'s.
-_PLAIN_SYMBOLS: dict[str, tuple[str, object, float]] = {
+_PLAIN_SYMBOLS: dict[str, tuple[str, Formula | str, float]] = {
     "(": ("(", "(", 0.0),
     ")": (")", ")", 0.0),
     "!": ("un", "!", 0.0),
@@ -211,7 +213,7 @@ def _plain(text: str) -> Formula | None:
     toks.reverse()
     pop = toks.pop
     operands: list[Formula] = []
-    pending: list[tuple[str, object, float]] = []  # "(", unary and binary operators not yet applied
+    pending: list[tuple[str, str, float]] = []  # "(", unary and binary operators not yet applied
     expect_operand = True
     after_operand = False  # as `tokenize`'s: a name or `)` came last
     count = 0
@@ -234,7 +236,7 @@ def _plain(text: str) -> Formula | None:
                 tok = found[0]
                 if tok.bounds is not None:
                     return None
-                known = (tok.kind, tok.value, width, tok.level, tok.kind == "atom" and tok.value.op == "ap")
+                known = (tok.kind, tok.value, width, tok.level, isinstance(tok.value, Formula) and tok.value.op == "ap")
                 if len(_WORDS) < _WORDS_LIMIT:
                     _WORDS[(t, after_operand)] = known
             kind, value, width, level, after_operand = known
@@ -246,13 +248,13 @@ def _plain(text: str) -> Formula | None:
         kind = sym[0]
         if expect_operand:
             if kind == "atom":
-                operand = sym[1]
+                operand: Formula = sym[1]  # type: ignore[assignment]  # an atom's (`Tok.value`)
                 while pending and pending[-1][0] == "un":
-                    operand = Formula(pending.pop()[1], (operand,))  # type: ignore[arg-type]
-                operands.append(operand)  # type: ignore[arg-type]
+                    operand = Formula(pending.pop()[1], (operand,))
+                operands.append(operand)
                 expect_operand = False
             elif kind == "un" or kind == "(":
-                pending.append(sym)
+                pending.append(sym)  # type: ignore[arg-type]  # an operator's: its value is its op
             else:
                 return None
         elif kind == "bin":
@@ -263,18 +265,18 @@ def _plain(text: str) -> Formula | None:
                 and (pending[-1][2] > level or (pending[-1][2] == level and level not in RIGHT))
             ):
                 right = operands.pop()
-                operands[-1] = Formula(pending.pop()[1], (operands[-1], right))  # type: ignore[arg-type]
-            pending.append(sym)
+                operands[-1] = Formula(pending.pop()[1], (operands[-1], right))
+            pending.append(sym)  # type: ignore[arg-type]  # an operator's: its value is its op
             expect_operand = True
         elif kind == ")":
             while pending and pending[-1][0] == "bin":
                 right = operands.pop()
-                operands[-1] = Formula(pending.pop()[1], (operands[-1], right))  # type: ignore[arg-type]
+                operands[-1] = Formula(pending.pop()[1], (operands[-1], right))
             if not pending:
                 return None
             pending.pop()
             while pending and pending[-1][0] == "un":
-                operands[-1] = Formula(pending.pop()[1], (operands[-1],))  # type: ignore[arg-type]
+                operands[-1] = Formula(pending.pop()[1], (operands[-1],))
         else:
             return None
     if expect_operand:
@@ -284,7 +286,7 @@ def _plain(text: str) -> Formula | None:
         if op[0] == "(":
             return None
         right = operands.pop()
-        operands[-1] = Formula(op[1], (operands[-1], right))  # type: ignore[arg-type]
+        operands[-1] = Formula(op[1], (operands[-1], right))
     return operands[0]
 
 
@@ -321,17 +323,19 @@ def spell_out(op: str, low: int, high: int | None, f: Formula) -> Formula:
 def _apply_unary(operands: list[Formula], pending: list[Tok], where: list[_Span] | None = None) -> None:
     while pending and pending[-1].kind == "un":
         tok = pending.pop()
+        op: str = tok.value  # type: ignore[assignment]  # an operator's (`Tok.value`)
         if tok.bounds is None:
-            operands[-1] = Formula(tok.value, (operands[-1],))
+            operands[-1] = Formula(op, (operands[-1],))
         else:
-            operands[-1] = spell_out(tok.value, *tok.bounds, operands[-1])
+            operands[-1] = spell_out(op, *tok.bounds, operands[-1])
         if where is not None:
             where[-1] = (tok.column, where[-1][1], None, operands[-1])
 
 
 def _apply_binary(operands: list[Formula], tok: Tok, where: list[_Span] | None = None) -> None:
     right = operands.pop()
-    operands[-1] = Formula(tok.value, (operands[-1], right))
+    op: str = tok.value  # type: ignore[assignment]  # an operator's (`Tok.value`)
+    operands[-1] = Formula(op, (operands[-1], right))
     if where is not None:
         second = where.pop()
         first = where[-1]

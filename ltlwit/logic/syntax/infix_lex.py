@@ -50,7 +50,9 @@ from ltlwit.logic.syntax.names import unquote_at
 
 class Tok(NamedTuple):
     kind: str  # "atom", "un", "bin", "(", ")"
-    value: object  # Formula for atoms, the Formula op for operators
+    #: an atom's Formula (kind "atom"), an operator's Formula op (every other kind): the parsers
+    #: tell them apart by `kind`, which costs their hot loops nothing, not by an isinstance
+    value: Formula | str
     column: int
     width: int
     level: float = 0.0  # binding strength of a binary operator (higher binds tighter)
@@ -150,12 +152,12 @@ NAMES = {
 
 def describe(tok: Tok) -> str:
     """Bison-style name of a token, for `syntax error, unexpected ...`."""
-    if tok.kind == "atom":
-        f = tok.value
+    f = tok.value
+    if isinstance(f, Formula):  # an atom
         if f is TRUE or f is FALSE:
             return "constant " + ("true" if f is TRUE else "false")
         return "atomic proposition"
-    return NAMES[tok.kind if tok.kind in "()" else tok.value]
+    return NAMES[tok.kind if tok.kind in "()" else f]
 
 
 def _unsupported(text: str, column: int, width: int, what: str) -> ParseError:
@@ -167,7 +169,7 @@ def _unsupported(text: str, column: int, width: int, what: str) -> ParseError:
 #: multi-megabyte formula has a million of them). Only tokens within the run are kept: what
 #: follows a unary operator that is the whole run (a bracket: `X[!]`, `F[2..4]`) is looked at
 #: again each time. Bounded, as AP names come from the input.
-_WORDS: dict[tuple[str, bool], tuple[str, object, int, float, bool]] = {}
+_WORDS: dict[tuple[str, bool], tuple[str, Formula | str, int, float, bool]] = {}
 _WORDS_LIMIT = 100_000
 
 
@@ -190,7 +192,8 @@ def tokenize(text: str) -> list[Tok]:
     while True:
         if not len(toks) & 4095:
             check_deadline()
-        m = common(text, i)
+        # every part of _COMMON is optional: it always matches (an assert costs the loop)
+        m: re.Match[str] = common(text, i)  # type: ignore[assignment]
         group = m.lastindex
         if group == 1:
             word = m.group(1)
@@ -201,7 +204,7 @@ def tokenize(text: str) -> list[Tok]:
             if known is None:
                 i = _word(text, i, word, after_operand, append)
                 last = toks[-1]
-                name = last.kind == "atom" and last.value.op == "ap"
+                name = isinstance(last.value, Formula) and last.value.op == "ap"  # a name's atom
                 if last.bounds is None and last.width <= len(word) and len(_WORDS) < _WORDS_LIMIT:
                     _WORDS[(word, after_operand)] = (last.kind, last.value, last.width, last.level, name)
                 after_operand = last_bare_ap = name
@@ -271,6 +274,7 @@ def tokenize(text: str) -> list[Tok]:
                 )
             if kind == "neg":
                 prev = toks[-1]
+                assert isinstance(prev.value, Formula)  # a name's atom came last (`last_bare_ap`)
                 toks[-1] = Tok("atom", Formula("!", (prev.value,)), prev.column, i + size - prev.column)
             last_bare_ap = False
             i += size
@@ -345,18 +349,18 @@ def _unary(text: str, i: int, op: str, append) -> int:
 def _bounded(text: str, i: int, op: str, start: int, append) -> int:
     """Emit Spot's bounded operator `op` spelled at i, its bracket opening at `start`; errors
     are marked under the bracket. Return the index after it."""
-    found = _BOUNDS.match(text, start)
-    bounds = read_bounds(text, start, found, op, op, _BOUNDED[op])
-    append(Tok("un", op, i, found.end() - i, bounds=bounds))  # type: ignore[union-attr]
-    return found.end()  # type: ignore[union-attr]
+    low, high, end = read_bounds(text, start, _BOUNDS.match(text, start), op, op, _BOUNDED[op])
+    append(Tok("un", op, i, end - i, bounds=(low, high)))
+    return end
 
 
 def read_bounds(
     text: str, start: int, found: re.Match | None, word: str, op: str, expected: str
-) -> tuple[int, int | None]:
+) -> tuple[int, int | None, int]:
     """The bounds (low, high; None: none above) of the bounded operator `word` (`op`) whose
-    bracket opens at `start`, `found` its match (None where malformed); errors are marked under
-    the bracket. Shared by Spot's reading and the data formulas' (nuXmv's `F[a,b]`)."""
+    bracket opens at `start`, `found` its match (None where malformed), and the index after the
+    bracket; errors are marked under the bracket. Shared by Spot's reading and the data
+    formulas' (nuXmv's `F[a,b]`)."""
     close = text.find("]", start)
     width = (close + 1 if close >= 0 else len(text)) - start
     if found is None or (op == "X") != (found.group(2) is None):
@@ -368,7 +372,7 @@ def read_bounds(
         raise ParseError(
             text, start, f"reversed range in {word}[{low}..{high}]: the upper bound is below the lower one", width
         )
-    return low, high
+    return low, high, found.end()
 
 
 def check_bounds(text: str, start: int, numbers: list[str], word: str, width: int) -> None:
@@ -437,21 +441,18 @@ def split_names(text: str) -> list[tuple[str, str]]:
     k = 0
     while k < len(toks):
         start = toks[k].column
-        if (
-            toks[k].kind not in ("un", "bin")
-            or not _WORD.match(text[start])
-            or (start and _WORD.match(text[start - 1]))
-        ):
+        word = _WORD.match(text, start)
+        if toks[k].kind not in ("un", "bin") or word is None or (start and _WORD.match(text[start - 1])):
             k += 1
             continue
-        end = _WORD.match(text, start).end()
+        end = word.end()
         run = k + 1
         while run < len(toks) and toks[run].column < end:
             run += 1
         last = toks[run - 1]
         if (
             run - k > 1
-            and last.kind == "atom"
+            and isinstance(last.value, Formula)  # an atom
             and last.value.op in ("ap", "!")
             and _WORDLIKE.match(text, last.column)
             and all(t.kind != "atom" for t in toks[k + 1 : run - 1])

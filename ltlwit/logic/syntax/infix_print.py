@@ -41,10 +41,10 @@ def print_spot(formula: Formula) -> str:
             out.append(item)
             continue
         op = item.op
-        if op == "ap":
+        if item.name is not None:  # an AP
             out.append(name(item.name))
-        elif op == ATOM:
-            out.append(print_term(item.name))
+        elif item.term is not None:  # an atom
+            out.append(print_term(item.term))
         elif op == "1" or op == "0":
             out.append(op)
         elif len(item.children) == 1:

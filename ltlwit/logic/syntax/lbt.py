@@ -66,10 +66,14 @@ def parse_lbt(text: str, strict: bool = False) -> Formula:
     pos, end = 0, len(text.rstrip())
     while pos < end:
         m = _LEX.match(text, pos)
+        # a non-blank is left, and one of the groups takes it
+        assert m is not None and m.lastindex is not None
         quoted, unclosed, word, char = m.groups()
         column = m.start(m.lastindex)
         if quoted is not None:
-            tokens.append(Token("ap", unquote_at(text, column)[0], column, quoted))
+            name = unquote_at(text, column)
+            assert name is not None  # the pattern took a closed string
+            tokens.append(Token("ap", name[0], column, quoted))
         elif unclosed is not None:
             raise ParseError(text, column, "unclosed string: missing closing double quote")
         elif word is not None:
@@ -88,5 +92,6 @@ def parse_lbt(text: str, strict: bool = False) -> Formula:
 
 def print_lbt(formula: Formula) -> str:
     return " ".join(
-        (n.name if _PNUM.match(n.name) else quote(n.name)) if n.op == "ap" else FROM_OP[n.op] for n in formula.walk()
+        (n.name if _PNUM.match(n.name) else quote(n.name)) if n.name is not None else FROM_OP[n.op]
+        for n in formula.walk()
     )

@@ -49,7 +49,9 @@ def blank_comments(text: str) -> str:
             return "".join(out)
         start = m.start()
         if m.group() == '"':
-            end = _QUOTED.match(text, start).end()  # type: ignore[union-attr]
+            quoted = _QUOTED.match(text, start)
+            assert quoted is not None  # its closing quote is optional: it matches at any '"'
+            end = quoted.end()
         elif m.group() == "/*":
             close = text.find("*/", start + 2)
             end = len(text) if close < 0 else close + 2

@@ -95,8 +95,8 @@ def print_network(formula: Formula) -> str:
     n_xor = 0
     for node in formula.walk():
         op = node.op
-        if op == "ap":
-            name = node.name
+        name = node.name
+        if name is not None:  # an AP
             if len(name) != 1 or not name.isalpha() or name in _OP_LETTERS:
                 raise ValueError(f"network Polish needs single-letter AP names, got {name!r}; use polish-spaced")
             parts.append(name)
@@ -140,4 +140,4 @@ def spaced_ap(name: str) -> str:
 
 def print_spaced(formula: Formula) -> str:
     """Space-separated Polish with any AP names."""
-    return " ".join(spaced_ap(n.name) if n.op == "ap" else n.op for n in formula.walk())
+    return " ".join(spaced_ap(n.name) if n.name is not None else n.op for n in formula.walk())

@@ -19,8 +19,9 @@ Two abstractions of one formula:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
-from ltlwit.logic.formula import ATOM, FALSE, TRUE, And, Formula, Not, Or, ap, transform
+from ltlwit.logic.formula import FALSE, TRUE, And, Formula, Not, Or, ap, transform
 from ltlwit.logic.theory.sorts import Signature
 from ltlwit.logic.theory.terms import Term, branch_reads, horizon
 
@@ -55,14 +56,14 @@ def abstract(formula: Formula, signature: Signature, finite: bool) -> Abstractio
         return found
 
     def plain_rule(node: Formula, kids: tuple[Formula, ...]) -> Formula:
-        if node.op == ATOM:
-            return ap(name(node.name))  # type: ignore[arg-type]
-        return Formula(node.op, kids, node.name) if kids else node
+        if node.term is not None:  # an atom
+            return ap(name(node.term))
+        return Formula(node.op, kids) if kids else node
 
     def solve_rule(node: Formula, kids: tuple[Formula, ...]) -> Formula:
-        if node.op == ATOM:
-            return _guarded(node.name, name, atoms, finite)  # type: ignore[arg-type]
-        return Formula(node.op, kids, node.name) if kids else node
+        if node.term is not None:  # an atom
+            return _guarded(node.term, name, atoms, finite)
+        return Formula(node.op, kids) if kids else node
 
     plain = transform(formula, plain_rule, skip=lambda node: not node.data)
     written = dict(names)
@@ -70,7 +71,7 @@ def abstract(formula: Formula, signature: Signature, finite: bool) -> Abstractio
     return Abstraction(solving, plain, written, atoms, signature, finite)
 
 
-def _guarded(a: Term, name, atoms: dict[str, Term], finite: bool) -> Formula:
+def _guarded(a: Term, name: Callable[[Term], str], atoms: dict[str, Term], finite: bool) -> Formula:
     """The atom's proposition with its boundary made explicit (module docstring). With a `pre`,
     which reads are made depends on where the trace starts, so the guard is written per
     instant below its `horizon` (`Y^j !Y 1`: the instant is j) and once for the rest."""

@@ -66,7 +66,7 @@ def atom_value(a: Term, at: int, state: StateAt, sig: Signature, tables: Tables)
     try:
         if a.op == "pred":
             args = tuple(term_value(c, at, state, sig, tables, sorts) for c in a.children)
-            return bool(_entry(tables, a.name, args))  # type: ignore[arg-type]
+            return bool(_entry(tables, a.symbol, args))
         left, right = (term_value(c, at, state, sig, tables, sorts) for c in a.children)
     except Undefined:
         return False
@@ -112,7 +112,7 @@ def term_value(
     return fold(
         term,
         at,
-        lambda node, p: _variable(node.name, p, state, sig) if node.op == "var" else _numeral(node),
+        lambda node, p: _variable(node.symbol, p, state, sig) if node.op == "var" else _numeral(node),
         lambda node, values: _apply(node, values, sorts[node], tables),
     )
 
@@ -177,28 +177,37 @@ def _apply(node: Term, values: list[Value], sort: Sort, tables: Tables) -> Value
         return values[0]
     real = sort.name == "Real"
     if op == "neg":
-        return -values[0]  # type: ignore[operator]
+        return -_number(values[0])
     if op in ("+", "-", "*"):
-        a, b = values
-        return a + b if op == "+" else a - b if op == "-" else a * b  # type: ignore[operator]
+        a, b = (_number(v) for v in values)
+        return a + b if op == "+" else a - b if op == "-" else a * b
     if op in ("/", "mod"):
-        a, b = values
+        a, b = (_number(v) for v in values)
         if b == 0:
             raise Undefined()
         if real and op == "/":
             return Fraction(a) / Fraction(b)
         q, r = euclid(int(a), int(b))
         return q if op == "/" else r
-    name = node.name
+    name = node.symbol  # a call: the rest are
     if name in ("absReal", "absInt", "abs"):
-        return abs(values[0])  # type: ignore[arg-type]
+        number = _number(values[0])
+        return -number if number < 0 else number
     if name == "min":
         return min(values)
     if name == "max":
         return max(values)
     if name in PRE:
         return values[0]
-    return _entry(tables, name, tuple(values))  # type: ignore[arg-type]
+    return _entry(tables, name, tuple(values))
+
+
+def _number(value: Value) -> int | Fraction:
+    """An operand of arithmetic: a number (the sorts keep enumeration values out of it,
+    `sorts.resolve`)."""
+    if isinstance(value, str):
+        raise TraceError(f"arithmetic on the enumeration value {value}")
+    return value
 
 
 def euclid(a: int, b: int) -> tuple[int, int]:
@@ -228,12 +237,17 @@ def value_term(value: Value) -> Term:
 
 
 def value_atom(name: str, value: Value, sort: Sort) -> Formula:
-    """`name = value` as a step atom; a Real's whole values keep a decimal point (`3.0`)."""
+    """`name = value` as a step atom."""
+    return atom(relation("=", var(name), _sorted_value_term(value, sort)))
+
+
+def _sorted_value_term(value: Value, sort: Sort) -> Term:
+    """`value_term`, where a Real's whole values keep a decimal point (`3.0`)."""
     if sort.name == "Real" and not isinstance(value, str) and Fraction(value).denominator == 1:
         v = int(value)
         t = num(f"{abs(v)}.0")
-        return atom(relation("=", var(name), t if v >= 0 else Term("neg", (t,))))
-    return atom(relation("=", var(name), value_term(value)))
+        return t if v >= 0 else Term("neg", (t,))
+    return value_term(value)
 
 
 def table_atoms(tables: Tables, sig: Signature) -> list[Formula]:
@@ -248,7 +262,7 @@ def table_atoms(tables: Tables, sig: Signature) -> list[Formula]:
             known = sig.functions.get((name, len(args)))
             result = known[1] if known is not None else None
             left = Term("call", tuple(call), name)
-            right = value_atom("_", value, result).name.children[1] if result is not None else value_term(value)  # type: ignore[union-attr]
+            right = _sorted_value_term(value, result) if result is not None else value_term(value)
             out.append(atom(relation("=", left, right)))
     return out
 
@@ -258,7 +272,7 @@ class Values:
     """What a data trace's steps say beyond propositions: each step's values and the tables."""
 
     steps: tuple[dict[str, Value], ...]
-    tables: dict[tuple[str, tuple[Value, ...]], Value]
+    tables: Tables
     #: each step without its value atoms (the propositions' part)
     booleans: tuple[Formula, ...]
 
@@ -269,26 +283,25 @@ def values_of(steps: tuple[Formula, ...], sig: Signature) -> Values:
     like an extra proposition, whatever its value); TraceError for a step that constrains data
     without giving values (`x > 3`), a value of the wrong sort, two values for one name."""
     read = _read(steps)
-    columns = [(name, _column(read, name, sort)) for name, sort in sig.variables.items()]
-    if all(column is not None for _, column in columns) and not any(
-        given.keys() & sig.constants.keys() for given in read.values
-    ):
+    typed_columns = {name: _column(read, name, sort) for name, sort in sig.variables.items()}
+    columns = [(name, column) for name, column in typed_columns.items() if column is not None]
+    if len(columns) == len(typed_columns) and not any(given.keys() & sig.constants.keys() for given in read.values):
         out_steps = [
-            {name: column[i] for name, column in columns if column[i] is not None}  # type: ignore[index]
+            {name: cell for name, column in columns if (cell := column[i]) is not None}
             for i in paced(range(len(read.values)), check_deadline, EVERY)
         ]
     else:
         out_steps = _typed_steps(read, sig)
     tables: dict[tuple[str, tuple[Value, ...]], Value] = {}
     for i, call, value in read.entries:
-        key = (call.name, len(call.children))
+        key = (call.symbol, len(call.children))
         if key not in sig.functions:
             continue  # a function the formula does not apply: ignored
         args = tuple(_value(a, sig, i) for a in call.children)
         if isinstance(value, bool):
-            _put(tables, (call.name, args), value, i)
+            _put(tables, (call.symbol, args), value, i)
             continue
-        _put(tables, (call.name, args), _typed(_value(value, sig, i), sig.functions[key][1], call.name, i), i)  # type: ignore[arg-type]
+        _put(tables, (call.symbol, args), _typed(_value(value, sig, i), sig.functions[key][1], call.symbol, i), i)
     return Values(tuple(out_steps), tables, read.booleans)
 
 
@@ -300,17 +313,18 @@ def _column(read: "_Given", name: str, sort: Sort) -> "tuple[Value | None, ...] 
     (`_typed_steps`) says which."""
     key = (name, sort)
     if key not in read.columns:
-        out: list[Value | None] | None = []
+        out: list[Value | None] = []
         for terms in (given.get(name) for given in read.values):
             if terms is None:
-                out.append(None)  # type: ignore[union-attr]
+                out.append(None)
                 continue
             values = {_given_numeral(t, sort, name) for t in terms}
             if len(values) != 1 or None in values:
-                out = None
+                read.columns[key] = None
                 break
-            out.append(values.pop())  # type: ignore[union-attr]
-        read.columns[key] = tuple(out) if out is not None else None
+            out.append(values.pop())
+        else:
+            read.columns[key] = tuple(out)
     return read.columns[key]
 
 
@@ -378,8 +392,8 @@ def _read(steps: tuple[Formula, ...]) -> _Given:
         rest: list[Formula] = []
         for c in conjuncts(step):
             negated = c.op == "!" and c.children[0].op == ATOM
-            leaf = c.children[0] if negated else c
-            if leaf.op != ATOM:
+            t = (c.children[0] if negated else c).term
+            if t is None:  # no atom
                 if c.data:
                     raise TraceError(
                         f"step {i + 1}: {c} mixes data into a propositional part: "
@@ -387,7 +401,6 @@ def _read(steps: tuple[Formula, ...]) -> _Given:
                     )
                 rest.append(c)
                 continue
-            t: Term = leaf.name  # type: ignore[assignment]
             if t.op == "pred" and all(_literal(a) for a in t.children):
                 entries.append((i, t, not negated))
                 continue
@@ -395,7 +408,7 @@ def _read(steps: tuple[Formula, ...]) -> _Given:
                 raise TraceError(f"step {i + 1}: {c} is a condition, not a value (a trace gives x = 3)")
             left, right = t.children
             if left.op == "var":
-                values.setdefault(left.name, []).append(right)  # type: ignore[arg-type]
+                values.setdefault(left.symbol, []).append(right)
             elif left.op == "call" and all(_literal(a) for a in left.children):
                 entries.append((i, left, right))
             else:
@@ -432,8 +445,8 @@ def _put(tables: dict, key: tuple, value: Value, i: int) -> None:
 def _constant(t: Term, sig: Signature) -> Value | None:
     """The value of a constant term (a numeral, its negation or quotient, an enumeration value)."""
     if t.op == "num":
-        v = t.value
-        return int(v) if v.denominator == 1 and not t.decimal else v
+        exact = t.value
+        return int(exact) if exact.denominator == 1 and not t.decimal else exact
     if t.op == "var":
         return t.name if t.name in sig.constants else None
     if t.op == "neg":
@@ -479,7 +492,7 @@ def boolean_trace(trace, names: Mapping[Term, str], sig: Signature, tables: Tabl
 
     vals = values_of(trace.steps, sig)
     if tables is not None:  # given (a solver's model, while its witness is written): the steps' are none
-        vals = Values(vals.steps, tables, vals.booleans)  # type: ignore[arg-type]
+        vals = Values(vals.steps, tables, vals.booleans)
     states = vals.steps
     n, start = len(states), len(trace.prefix)
     for i, s in enumerate(paced(states, check_deadline)):

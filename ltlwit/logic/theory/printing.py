@@ -62,11 +62,11 @@ def print_term(term: Term) -> str:
             continue
         op = item.op
         if op == "var":
-            out.append(name_text(item.name))  # type: ignore[arg-type]
+            out.append(name_text(item.symbol))
         elif op == "num":
-            out.append(item.name)  # type: ignore[arg-type]
+            out.append(item.symbol)
         elif op in ("call", "pred") or op in SHIFTS:
-            out.append(f"{name_text(item.name) if op in ('call', 'pred') else op}(")  # type: ignore[arg-type]
+            out.append(f"{name_text(item.symbol) if op in ('call', 'pred') else op}(")
             stack.append(")")
             for k, child in enumerate(reversed(item.children)):
                 stack.append(child)

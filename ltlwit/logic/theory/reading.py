@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from ltlwit.logic.formula import ATOM, And, Formula, postorder
+from ltlwit.logic.formula import And, Formula, postorder
 from ltlwit.logic.theory.sorts import (
     BOOL,
     BUILTINS,
@@ -57,10 +57,10 @@ class Reading:
 def read_together(formulas: Sequence[Formula | None], declared: Declarations | None = None) -> Reading:
     """The one reading of `formulas` (module docstring); None entries (specs that did not
     parse) are ignored. A set without data keeps `declared` as it is."""
-    present = [i for i, f in enumerate(formulas) if f is not None]
-    if not any(formulas[i].data for i in present):  # type: ignore[union-attr]
+    present = {i: f for i, f in enumerate(formulas) if f is not None}
+    if not any(f.data for f in present.values()):
         return Reading(declared)
-    used = {i: names(formulas[i]) for i in present}  # type: ignore[arg-type]
+    used = {i: names(f) for i, f in present.items()}
     problems: dict[int, Problem] = {}
 
     def live() -> list[int]:
@@ -139,15 +139,13 @@ def _declared(declared: Declarations | None, signature: Signature, conjunction: 
     alone must read them as propositions too."""
     out = declared or Declarations()
     compared = {
-        c.name
+        c.symbol
         for node in postorder(conjunction)
-        if node.op == ATOM and node.name.op in ("=", "!=")  # type: ignore[union-attr]
-        for c in node.name.children  # type: ignore[union-attr]
+        if node.term is not None and node.term.op in ("=", "!=")
+        for c in node.term.children
         if c.op == "var"
     }
-    booleans = sorted(
-        n for n in compared if n is not None and n not in signature.variables and n not in signature.constants
-    )
+    booleans = sorted(n for n in compared if n not in signature.variables and n not in signature.constants)
     inferred = Declarations(
         tuple(signature.variables.items()) + tuple((name, BOOL) for name in booleans),
         None,
@@ -160,10 +158,10 @@ def names(formula: Formula) -> frozenset[str]:
     """Every name a formula uses: its propositions, its data variables and its functions."""
     out = set(formula.aps())
     for node in postorder(formula):
-        if node.op == ATOM:
-            for term in node.name.walk():  # type: ignore[union-attr]
-                if term.op in ("var", "call", "pred") and term.name not in BUILTINS:
-                    out.add(term.name)
+        if node.term is not None:  # an atom
+            for term in node.term.walk():
+                if term.op in ("var", "call", "pred") and term.symbol not in BUILTINS:
+                    out.add(term.symbol)
     return frozenset(out)
 
 
@@ -171,8 +169,8 @@ def usage(formula: Formula, name: str) -> str | None:
     """How a formula uses a name, in words (`applied to arguments`, `a variable`, `a
     proposition`), for a clash's message at each place; None where it does not use it."""
     for node in postorder(formula):
-        if node.op == ATOM:
-            for term in node.name.walk():  # type: ignore[union-attr]
+        if node.term is not None:  # an atom
+            for term in node.term.walk():
                 if term.name == name and term.op in ("call", "pred"):
                     return "applied to arguments"
                 if term.name == name and term.op == "var":

@@ -19,7 +19,7 @@ from typing import Callable, Mapping
 import z3
 
 from ltlwit.logic.theory.evaluate import Value, fold
-from ltlwit.logic.theory.sorts import BUILTINS, Signature, Sort
+from ltlwit.logic.theory.sorts import BUILTINS, INT, REAL, Signature, Sort
 from ltlwit.logic.theory.terms import PRE, RELATIONS, SHIFT_STEP, Term
 
 Where = Callable[[int], int]
@@ -87,8 +87,8 @@ class Encoder:
         divisors: list[z3.ExprRef] = []
         sorts = self.sig.sorts_in(a)
         if a.op == "pred":
-            key = (a.name, len(a.children))
-            f = self.function(*key)  # type: ignore[arg-type]
+            key = (a.symbol, len(a.children))
+            f = self.function(*key)
             args = tuple(
                 self._term(c, at, where, divisors, s, sorts, known)
                 for c, s in zip(a.children, self.sig.functions[key][0])
@@ -117,12 +117,13 @@ class Encoder:
         def leaf(node: Term, p: int) -> z3.ExprRef:
             if node.op == "num":
                 return self._numeral(node.value, _sort(node, sorts))
-            if node.name in self.sig.constants:
-                return self._enum(self.sig.constants[node.name])[1][node.name]  # type: ignore[index]
-            value = known.get(p, _NONE).get(node.name) if known is not None else None  # type: ignore[arg-type]
+            name = node.symbol
+            if name in self.sig.constants:
+                return self._enum(self.sig.constants[name])[1][name]
+            value = known.get(p, _NONE).get(name) if known is not None else None
             if value is not None:
-                return self.constant(value, self.sig.variables[node.name])  # type: ignore[index]
-            return self.var(node.name, where(p) if where else p)  # type: ignore[arg-type]
+                return self.constant(value, self.sig.variables[name])
+            return self.var(name, where(p) if where else p)
 
         return self._coerce(
             fold(term, at, leaf, lambda node, values: self._apply(node, values, divisors, sorts[node])), want
@@ -145,9 +146,9 @@ class Encoder:
         if op == "call" and node.name not in BUILTINS:
             # its arguments convert to its argument sorts, whatever the sort of its result:
             # `g(1)` Int -> Real compared with 2.5 takes the Int 1, not a Real 1.0
-            key = (node.name, len(values))
-            f = self.function(*key)  # type: ignore[arg-type]
-            return f(*(self._coerce(v, s) for v, s in zip(values, self.sig.functions[key][0])))  # type: ignore[index]
+            key = (node.symbol, len(values))
+            f = self.function(*key)
+            return f(*(self._coerce(v, s) for v, s in zip(values, self.sig.functions[key][0])))
         if sort.name == "Real":
             values = [self._coerce(v, sort) for v in values]
         if op == "neg":
@@ -177,14 +178,14 @@ class Encoder:
         is involved (its sort lives in the API only): `atom` then. `known` as in `atom`."""
         if self._enums or any(s.enum for s in self.sig.variables.values()):
             return None
-        divisors: list[str] = []
+        divisors: list[tuple[str, str]] = []  # (divisor, its sort's zero)
         sorts = self.sig.sorts_in(a)
         if a.op == "pred":
-            key = (a.name, len(a.children))
+            key = (a.symbol, len(a.children))
             args = [
                 self._text(c, at, divisors, s, sorts, known) for c, s in zip(a.children, self.sig.functions[key][0])
             ]
-            core = f"({self._declare_function(*key)} {' '.join(args)})"  # type: ignore[arg-type]
+            core = f"({self._declare_function(*key)} {' '.join(args)})"
         else:
             left, right = a.children
             target = _common(_sort(left, sorts), _sort(right, sorts))
@@ -222,22 +223,31 @@ class Encoder:
         return symbol
 
     def _text(
-        self, term: Term, at: int, divisors: list, want: Sort, sorts: Mapping[Term, Sort], known: Known | None = None
+        self,
+        term: Term,
+        at: int,
+        divisors: list[tuple[str, str]],
+        want: Sort,
+        sorts: Mapping[Term, Sort],
+        known: Known | None = None,
     ) -> str:
         """`_term` as text: the same sorts, coercions and division guards."""
 
         def leaf(node: Term, p: int) -> tuple[str, bool]:  # (text, an Int)
             if node.op == "num":
                 return _numeral_text(node.value, _sort(node, sorts).name == "Int")
-            value = known.get(p, _NONE).get(node.name) if known is not None else None  # type: ignore[arg-type]
+            name = node.symbol
+            value = known.get(p, _NONE).get(name) if known is not None else None
             if value is not None:
-                return _numeral_text(Fraction(value), self.sig.variables[node.name].name == "Int")  # type: ignore[index]
-            return self._declare_var(node.name, p), self.sig.variables[node.name].name == "Int"  # type: ignore[index]
+                return _numeral_text(Fraction(value), self.sig.variables[name].name == "Int")
+            return self._declare_var(name, p), self.sig.variables[name].name == "Int"
 
         text, integer = fold(term, at, leaf, lambda node, values: self._apply_text(node, values, divisors, sorts[node]))
         return f"(to_real {text})" if want.name == "Real" and integer else text
 
-    def _apply_text(self, node: Term, values: list[tuple[str, bool]], divisors: list, sort: Sort) -> tuple[str, bool]:
+    def _apply_text(
+        self, node: Term, values: list[tuple[str, bool]], divisors: list[tuple[str, str]], sort: Sort
+    ) -> tuple[str, bool]:
         op = node.op
         if op in SHIFT_STEP or op == "call" and node.name in PRE:
             return values[0]
@@ -251,7 +261,7 @@ class Encoder:
         if op in ("/", "mod"):
             divisors.append((texts[1], zero))
             return f"({'/' if real and op == '/' else 'div' if op == '/' else 'mod'} {texts[0]} {texts[1]})", not real
-        name = node.name
+        name = node.symbol  # a call: the rest are
         if name in ("absReal", "absInt", "abs"):  # `let`: nested ones would copy their operand
             return f"(let ((|a!| {texts[0]})) (ite (>= |a!| {zero}) |a!| (- |a!|)))", not real
         if name in ("min", "max"):
@@ -261,9 +271,9 @@ class Encoder:
                 not real,
             )
         key = (name, len(values))
-        sorts = self.sig.functions[key][0]  # type: ignore[index]
-        args = [f"(to_real {t})" if s.name == "Real" and i else t for (t, i), s in zip(values, sorts)]
-        return f"({self._declare_function(*key)} {' '.join(args)})", self.sig.functions[key][1].name == "Int"  # type: ignore[index,arg-type]
+        arguments, result = self.sig.functions[key]
+        args = [f"(to_real {t})" if s.name == "Real" and i else t for (t, i), s in zip(values, arguments)]
+        return f"({self._declare_function(*key)} {' '.join(args)})", result.name == "Int"
 
     # -- models -------------------------------------------------------------------------------
     def value(self, model: z3.ModelRef, e: z3.ExprRef) -> Value:
@@ -292,7 +302,8 @@ class Encoder:
 
     def constant(self, value: Value, sort: Sort) -> z3.ExprRef:
         if sort.enum:
-            return self._enum(sort)[1][value]  # type: ignore[index]
+            assert isinstance(value, str)  # an enumeration's values are names
+            return self._enum(sort)[1][value]
         return self._numeral(Fraction(value), sort)
 
     def interrupt(self) -> None:
@@ -314,12 +325,12 @@ def _sort(term: Term, sorts: Mapping[Term, Sort]) -> Sort:
     found = sorts.get(term)
     if found is not None:
         return found
-    return Sort("Real") if term.decimal or term.value.denominator != 1 else Sort("Int")
+    return REAL if term.decimal or term.value.denominator != 1 else INT
 
 
 def _common(a: Sort, b: Sort) -> Sort:
     if a.name == "Real" or b.name == "Real":
-        return Sort("Real")
+        return REAL
     return a
 
 

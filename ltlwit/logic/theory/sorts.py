@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from enum import Enum
 from types import MappingProxyType
 from typing import Mapping
 
 from ltlwit.logic.budget import check_deadline, paced
-from ltlwit.logic.formula import ATOM, Formula, ap, postorder, transform
+from ltlwit.logic.formula import Formula, ap, postorder, transform
 from ltlwit.logic.theory.terms import RELATIONS, SHIFTS, Term
 
 
@@ -154,9 +155,11 @@ class Declarations:
         return MappingProxyType(self._by_name())
 
     def _by_name(self) -> dict[str, Sort]:
-        if self._index is None:
-            object.__setattr__(self, "_index", dict(self.entries))
-        return self._index  # type: ignore[return-value]
+        index = self._index
+        if index is None:
+            index = dict(self.entries)
+            object.__setattr__(self, "_index", index)
+        return index
 
     def declare(self, name: str, sort: Sort) -> "Declarations":
         old = self._by_name().get(name)
@@ -254,12 +257,28 @@ class Signature:
         return not self.variables and not self.functions
 
 
+class _Clue(Enum):
+    """What a class of terms is known to be short of a sort: a number (`NUMERIC`: an integer
+    numeral, arithmetic), a number compared by an order (`ORDERED`: `<`; an enumeration has
+    none), an integer (`INTEGRAL`: `mod`, `absInt`, an Int argument), or data an argument
+    converts from (`CONVERTIBLE`)."""
+
+    NUMERIC = "numeric"
+    ORDERED = "ordered"
+    INTEGRAL = "integral"
+    CONVERTIBLE = "convertible"
+
+
+#: What a class of terms is known to be, each with why: a sort (an enumeration's too), or a clue.
+_Evidence = Mapping[Sort | _Clue, object]
+
+
 class _Classes:
     """Union-find over sort slots, with what each class is known to be."""
 
     def __init__(self) -> None:
         self.parent: dict[object, object] = {}
-        self.evidence: dict[object, dict[str, tuple[Sort, object]]] = {}
+        self.evidence: dict[object, dict[Sort | _Clue, object]] = {}
 
     def find(self, x: object) -> object:
         self.parent.setdefault(x, x)
@@ -278,12 +297,11 @@ class _Classes:
             for kind, why in merged.items():
                 self.evidence.setdefault(rb, {}).setdefault(kind, why)
 
-    def note(self, x: object, sort: Sort, why: object) -> None:
-        """`sort` is evidence for x's class; `why` is the variable's name, numeral or term behind
-        it, printed only in a message (a term printed at each node of a sum of 3,000 terms
-        was 4.5 million names printed, 25 s before its error)."""
-        key = "enum:" + sort.name if sort.enum else sort.name
-        self.evidence.setdefault(self.find(x), {}).setdefault(key, (sort, why))
+    def note(self, x: object, what: Sort | _Clue, why: object) -> None:
+        """`what` is evidence for x's class; `why` is the variable's name, numeral or term
+        behind it, printed only in a message (a term printed at each node of a sum of 3,000
+        terms was 4.5 million names printed, 25 s before its error)."""
+        self.evidence.setdefault(self.find(x), {}).setdefault(what, why)
 
 
 def boolean_comparisons(formula: Formula, declarations: Declarations | None = None) -> Formula:
@@ -296,18 +314,18 @@ def boolean_comparisons(formula: Formula, declarations: Declarations | None = No
     declared = (declarations or Declarations()).variables
     enums = (declarations or Declarations()).enum_values()
     pairs = dict.fromkeys(
-        a.name
+        a.term
         for a in postorder(formula, tick=check_deadline)
-        if a.op == ATOM
-        and a.name.op in ("=", "!=")  # type: ignore[union-attr]
-        and all(c.op == "var" and c.name not in enums for c in a.name.children)
+        if a.term is not None
+        and a.term.op in ("=", "!=")
+        and all(c.op == "var" and c.name not in enums for c in a.term.children)
     )
     if not pairs:
         return formula
     booleans = set(formula.aps()) | {n for n, sort in declared.items() if sort == BOOL}
     linked: dict[str, list[str]] = {}  # a name -> the names it is compared with, where both may be Bool
     for t in paced(pairs, check_deadline):
-        left, right = (c.name for c in t.children)  # type: ignore[union-attr]
+        left, right = (c.symbol for c in t.children)
         if declared.get(left, BOOL) == BOOL and declared.get(right, BOOL) == BOOL:
             linked.setdefault(left, []).append(right)
             linked.setdefault(right, []).append(left)
@@ -319,11 +337,11 @@ def boolean_comparisons(formula: Formula, declarations: Declarations | None = No
                 reached.append(other)
 
     def rule(node: Formula, kids: tuple[Formula, ...]) -> Formula:
-        t = node.name
-        if node.op != ATOM or t not in pairs or not {c.name for c in t.children} <= booleans:  # type: ignore[union-attr]
-            return node if not kids else Formula(node.op, kids, node.name)
-        left, right = (ap(c.name) for c in t.children)  # type: ignore[union-attr]
-        return Formula("<->" if t.op == "=" else "xor", (left, right))  # type: ignore[union-attr]
+        t = node.term
+        if t is None or t not in pairs or not {c.symbol for c in t.children} <= booleans:
+            return node if not kids else Formula(node.op, kids)
+        left, right = (ap(c.symbol) for c in t.children)
+        return Formula("<->" if t.op == "=" else "xor", (left, right))
 
     return transform(formula, rule, skip=lambda node: not node.data)
 
@@ -336,13 +354,13 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
     enums = decls.enum_values()
     classes = _Classes()
     props = {n for n in formula.aps()}
-    atoms = [node.name for node in postorder(formula, tick=check_deadline) if node.op == ATOM]
+    atoms = [node.term for node in postorder(formula, tick=check_deadline) if node.term is not None]
     variables: dict[str, None] = {}
     constants: dict[str, Sort] = {}
     functions: dict[tuple[str, int], None] = {}
     seen: set[Term] = set()
     for a in atoms:
-        for node in paced(a.walk(), check_deadline):  # type: ignore[union-attr]
+        for node in paced(a.walk(), check_deadline):
             if node in seen:
                 continue
             seen.add(node)
@@ -350,13 +368,13 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
             if op in RELATIONS:
                 _link(classes, node.children[0], node.children[1])
                 if op not in ("=", "!="):  # an order: numbers (`ordered`, so that an enumeration says why)
-                    classes.note(node.children[0], Sort("ordered"), node)
+                    classes.note(node.children[0], _Clue.ORDERED, node)
                 continue
             if op == "pred":
                 _arguments(classes, node, functions)
                 continue
             if op == "var":
-                name = node.name
+                name = node.symbol
                 if name in enums:
                     constants[name] = enums[name]
                     classes.note(node, enums[name], name)
@@ -373,14 +391,14 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
             elif op in ("+", "-", "*", "/", "mod", "neg"):
                 for c in node.children:
                     _link(classes, node, c)
-                classes.note(node, INT if op == "mod" else Sort("numeric"), node)
+                classes.note(node, INT if op == "mod" else _Clue.NUMERIC, node)
             elif op == "call":
-                name = node.name
+                name = node.symbol
                 if name in BUILTINS:
                     result = BUILTINS[name]
                     for c in node.children:
                         _link(classes, node, c)
-                    classes.note(node, result or Sort("numeric"), f"{name}(...)")
+                    classes.note(node, result or _Clue.NUMERIC, f"{name}(...)")
                 else:
                     _arguments(classes, node, functions)
                     classes.union(node, ("fun", name, len(node.children)))
@@ -439,7 +457,7 @@ def resolve(formula: Formula, declarations: Declarations | None = None) -> Signa
             raise SortError(f"{name} is {kind} elsewhere, and is used otherwise here", name)
     sig = Signature(var_sorts, constants, fun_sorts)
     for a in dict.fromkeys(atoms):  # every atom's arithmetic checked now, its errors named now
-        sig.sorts_in(a)  # type: ignore[arg-type]
+        sig.sorts_in(a)
     return sig
 
 
@@ -456,34 +474,35 @@ def _atom_sorts(atom: Term, sig: Signature) -> dict[Term, Sort]:
             _link(classes, node.children[0], node.children[1])
             continue
         if op == "pred":
-            for c, sort in zip(node.children, sig.functions[(node.name, len(node.children))][0]):  # type: ignore[index]
+            for c, sort in zip(node.children, sig.functions[(node.symbol, len(node.children))][0]):
                 classes.find(c)
                 _note_target(classes, c, sort)
             continue
         nodes.append(node)
         classes.find(node)
         if op == "var":
-            sort = sig.variables.get(node.name) or sig.constants.get(node.name)  # type: ignore[arg-type]
-            if sort is None:
-                raise SortError(f"{node.name} has no sort", node.name)
-            if sort == BOOL:
-                raise SortError(f"{node.name} is a proposition (Bool), used as a number", node.name)
-            classes.note(node, sort, node.name)
+            name = node.symbol
+            found = sig.variables.get(name) or sig.constants.get(name)
+            if found is None:
+                raise SortError(f"{name} has no sort", name)
+            if found == BOOL:
+                raise SortError(f"{name} is a proposition (Bool), used as a number", name)
+            classes.note(node, found, name)
         elif op in SHIFTS:
             _link(classes, node, node.children[0])
         elif op in ("+", "-", "*", "/", "mod", "neg"):
             for c in node.children:
                 _link(classes, node, c)
             if op == "mod":
-                classes.note(node, Sort("integral"), node)
+                classes.note(node, _Clue.INTEGRAL, node)
         elif op == "call" and node.name in BUILTINS:
             for c in node.children:
                 _link(classes, node, c)
-            result = BUILTINS[node.name]
+            result = BUILTINS[node.symbol]
             if result is not None:
-                classes.note(node, result if result == REAL else Sort("integral"), f"{node.name}(...)")
+                classes.note(node, result if result == REAL else _Clue.INTEGRAL, f"{node.name}(...)")
         elif op == "call":
-            args, result = sig.functions[(node.name, len(node.children))]  # type: ignore[index]
+            args, result = sig.functions[(node.symbol, len(node.children))]
             classes.note(node, result, f"{node.name}(...)")
             for c, sort in zip(node.children, args):
                 _note_target(classes, c, sort)
@@ -505,17 +524,20 @@ def _atom_sorts(atom: Term, sig: Signature) -> dict[Term, Sort]:
 def _note_target(classes: _Classes, term: Term, sort: Sort) -> None:
     """A function argument converted to `sort`: an Int argument cannot take Real data."""
     if term.op != "num":
-        classes.note(term, Sort("integral") if sort == INT else Sort("convertible"), term)
+        classes.note(term, _Clue.INTEGRAL if sort == INT else _Clue.CONVERTIBLE, term)
 
 
-def _local(evidence: Mapping[str, tuple[Sort, object]], node: Term) -> Sort:
-    enums = [s for k, (s, _) in evidence.items() if k.startswith("enum:")]
+def _enumerations(evidence: _Evidence) -> list[Sort]:
+    return [k for k in evidence if isinstance(k, Sort) and k.enum]
+
+
+def _local(evidence: _Evidence, node: Term) -> Sort:
+    enums = _enumerations(evidence)
     if enums:
         return enums[0]
-    real = "Real" in evidence
-    if real and "integral" in evidence:
-        why = evidence["integral"][1]
-        raise SortError(f"{why} needs integers, and {evidence['Real'][1]} is Real", None)
+    real = REAL in evidence
+    if real and _Clue.INTEGRAL in evidence:
+        raise SortError(f"{evidence[_Clue.INTEGRAL]} needs integers, and {evidence[REAL]} is Real", None)
     return REAL if real else INT
 
 
@@ -553,48 +575,49 @@ def _link(classes: _Classes, a: object, b: object) -> None:
     for x, y in ((a, b), (b, a)):
         if isinstance(y, Term) and y.op == "num":
             if not (isinstance(x, Term) and x.op == "num"):
-                classes.note(x, REAL if y.decimal else Sort("numeric"), y.name)
+                classes.note(x, REAL if y.decimal else _Clue.NUMERIC, y.name)
             return
     classes.union(a, b)
 
 
 def _arguments(classes: _Classes, node: Term, functions: dict[tuple[str, int], None]) -> None:
-    key = (node.name, len(node.children))
-    functions[key] = None  # type: ignore[index]
+    key = (node.symbol, len(node.children))
+    functions[key] = None
     if node.op == "pred":
         classes.find(("pred", *key))
     for k, c in enumerate(node.children):
         _link(classes, ("arg", *key, k), c)
 
 
-def _decide(evidence: Mapping[str, tuple[Sort, object]], name: str, domain: Sort | None) -> Sort:
-    enums = [s for k, (s, _) in evidence.items() if k.startswith("enum:")]
-    numeric = {k: why for k, (_, why) in evidence.items() if k in ("Int", "Real", "numeric", "ordered")}
-    if BOOL.name in evidence:
+def _decide(evidence: _Evidence, name: str, domain: Sort | None) -> Sort:
+    enums = _enumerations(evidence)
+    numeric = {k: why for k, why in evidence.items() if k in (INT, REAL, _Clue.NUMERIC, _Clue.ORDERED)}
+    if BOOL in evidence:
         if enums or numeric:
-            other = enums[0] if enums else next(iter(numeric)).replace("ordered", "numeric")
+            first = next(iter(numeric), None)
+            other = enums[0] if enums else first.name if isinstance(first, Sort) else _Clue.NUMERIC.value
             raise SortError(
-                f"{evidence['Bool'][1]} is Bool but is compared or computed with {other} data", str(evidence["Bool"][1])
+                f"{evidence[BOOL]} is Bool but is compared or computed with {other} data", str(evidence[BOOL])
             )
         return BOOL
     if len(enums) > 1:
         raise SortError(f"values of two enumerations are compared: {enums[0]} and {enums[1]} (through {name})", name)
     if enums:
-        if list(numeric) == ["ordered"]:  # no number in sight: `m > a` orders the values
+        if list(numeric) == [_Clue.ORDERED]:  # no number in sight: `m > a` orders the values
             raise SortError(
-                f"{name} is of the enumeration {enums[0]}, which has no order: {numeric['ordered']} compares "
+                f"{name} is of the enumeration {enums[0]}, which has no order: {numeric[_Clue.ORDERED]} compares "
                 "numbers (an enumeration's values compare with = and != only)",
                 name,
             )
         if numeric:
-            why = next(why for k, why in numeric.items() if k != "ordered")
+            why = next(why for k, why in numeric.items() if k is not _Clue.ORDERED)
             raise SortError(
                 f"{name} is of the enumeration {enums[0]} but is compared or computed with the number {why}", name
             )
         return enums[0]
-    if "Real" in numeric:
+    if REAL in numeric:
         return REAL
-    if "Int" in numeric:
+    if INT in numeric:
         return INT
     if domain is not None:
         return domain

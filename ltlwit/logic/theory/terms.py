@@ -1,7 +1,8 @@
 """Terms and first-order atoms: what a requirement over data compares (`kgs <= 20.0`,
 `lift_mode = thrust_borne`, `next(x) = x + 1`, `f(n) = 2 * f(n - 1) + c`).
 
-An atom is a leaf of the one formula type (`Formula("atom", name=<Term>)`), so every layer
+An atom is a leaf of the one formula type (`formula.atom(term)`: op "atom", its `term` this
+package's `Term`), so every layer
 that walks formulas (the printers, the rewriting, the step encoding once atoms are abstracted
 into propositions) keeps its shape; what an atom means is this package's business. Terms are
 hash-consed like formulas: structurally equal terms are the same object, so an atom is keyed
@@ -28,7 +29,10 @@ from __future__ import annotations
 
 import weakref
 from fractions import Fraction
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
+
+if TYPE_CHECKING:
+    from ltlwit.logic.formula import Formula
 
 #: The comparison operators, and their negations (for printing and rewriting).
 RELATIONS = ("=", "!=", "<", "<=", ">", ">=")
@@ -52,6 +56,7 @@ class Term:
 
     op: str
     children: tuple["Term", ...]
+    #: what a `var`, `num`, `call` or `pred` node names (`symbol`); None on the operators'
     name: str | None
     _hash: int
 
@@ -78,14 +83,23 @@ class Term:
         return (_unflatten, (_flatten(self),))
 
     @property
+    def symbol(self) -> str:
+        """The name of a `var`, `num`, `call` or `pred` node, always set there: the variable,
+        the numeral as written, the function or predicate."""
+        name = self.name
+        if name is None:
+            raise ValueError(f"a {self.op} term names nothing")
+        return name
+
+    @property
     def is_atom(self) -> bool:
         return self.op in ATOM_OPS
 
     @property
     def value(self) -> Fraction:
         """A numeral's exact value."""
-        assert self.op == "num" and self.name is not None
-        return Fraction(self.name)
+        assert self.op == "num"
+        return Fraction(self.symbol)
 
     @property
     def decimal(self) -> bool:
@@ -102,7 +116,7 @@ class Term:
 
     def variables(self) -> tuple[str, ...]:
         """Variable names in order of first appearance."""
-        return tuple(dict.fromkeys(n.name for n in self.walk() if n.op == "var"))  # type: ignore[misc]
+        return tuple(dict.fromkeys(n.symbol for n in self.walk() if n.op == "var"))
 
     def __str__(self) -> str:
         from ltlwit.logic.theory.printing import print_term
@@ -282,7 +296,7 @@ def offsets(term: Term) -> Iterator[tuple[str, int, bool]]:
     while stack:
         node, at, strong = stack.pop()
         if node.op == "var":
-            yield node.name, at, strong  # type: ignore[misc]
+            yield node.symbol, at, strong
             continue
         step = SHIFT_STEP.get(node.op)
         if step is not None:
@@ -291,21 +305,21 @@ def offsets(term: Term) -> Iterator[tuple[str, int, bool]]:
         stack.extend((c, at, strong) for c in node.children)
 
 
-def substituted(formula, values: dict[str, str]):
+def substituted(formula: Formula, values: dict[str, str]) -> Formula:
     """`formula` with the variables named in `values` replaced by those numerals in every atom
     (FRET's constants: `ap_nominal_state` is `1.0`)."""
-    from ltlwit.logic.formula import ATOM, Formula
+    from ltlwit.logic.formula import Formula, atom
     from ltlwit.logic.formula import transform as transform_formula
 
     def term_rule(node: Term, kids: tuple[Term, ...]) -> Term:
-        if node.op == "var" and node.name in values:
-            text = values[node.name]
+        if node.op == "var" and node.symbol in values:
+            text = values[node.symbol]
             return Term("neg", (Term("num", (), text[1:]),)) if text.startswith("-") else Term("num", (), text)
         return Term(node.op, kids, node.name) if kids else node
 
     def rule(node: Formula, kids: tuple[Formula, ...]) -> Formula:
-        if node.op == ATOM:
-            return Formula(ATOM, (), transform(node.name, term_rule))  # type: ignore[arg-type]
+        if node.term is not None:  # an atom
+            return atom(transform(node.term, term_rule))
         return Formula(node.op, kids, node.name) if kids else node
 
     return transform_formula(formula, rule, skip=lambda node: not node.data)

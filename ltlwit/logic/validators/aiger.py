@@ -267,8 +267,8 @@ def _gate(formula: Formula, circuit: "_Circuit", letter: dict[str, Node]) -> Nod
     values: dict[Formula, Node] = {}
     for node in postorder(formula):
         op = node.op
-        if op == "ap":
-            values[node] = letter[node.name]  # type: ignore[index]
+        if node.name is not None:  # an AP
+            values[node] = letter[node.name]
         elif op == "1" or op == "0":
             values[node] = circuit.true if op == "1" else circuit.false
         elif op == "!":

@@ -134,10 +134,10 @@ class Translator:
 
     def _reduce_terms(self, terms: Terms, limit: Limit | None = None) -> Terms:
         out: Terms = {}
-        check = limit is not None and len(terms) > CHECK_EVERY
+        check = limit if limit is not None and len(terms) > CHECK_EVERY else None
         for (nxt, prom), label in terms.items():
-            if check:
-                limit.spend(1)  # type: ignore[union-attr]
+            if check is not None:
+                check.spend(1)
             key = (self.reduce(nxt), prom)
             old = out.get(key)
             out[key] = label if old is None else old | label
@@ -231,11 +231,11 @@ class Translator:
 def _product(t1: Terms, t2: Terms, false: Any, limit: Limit | None = None) -> Terms:
     """The pairwise conjunctions (empty labels dropped). Past MAX_UNCHECKED_PAIRS pairs the
     clock is read once per term of `t1`, i.e. every len(t2) pairs: `OutOfTime` past the deadline."""
-    checked = limit is not None and len(t1) * len(t2) > MAX_UNCHECKED_PAIRS
+    checked = limit if limit is not None and len(t1) * len(t2) > MAX_UNCHECKED_PAIRS else None
     out: Terms = {}
     for (n1, p1), l1 in t1.items():
-        if checked:
-            limit.check_time()  # type: ignore[union-attr]
+        if checked is not None:
+            checked.check_time()
         for (n2, p2), l2 in t2.items():
             label = l1 & l2
             if label == false:

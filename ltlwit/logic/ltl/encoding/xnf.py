@@ -269,8 +269,8 @@ class Xnf:
 
     def _prop_gate(self, node: Formula, kids: list[Lit]) -> Lit:
         op = node.op
-        if op == "ap":
-            return self.ap(node.name)  # type: ignore[arg-type]
+        if node.name is not None:  # an AP
+            return self.ap(node.name)
         if op == "1":
             return True
         if op == "0":
@@ -573,10 +573,10 @@ def _clause(f: Formula) -> list[tuple[str, bool] | bool] | None:
         return None
     out: list[tuple[str, bool] | bool] = []
     for d in disjuncts(f):  # `0` has none: the empty clause
-        if d.op == "ap":
-            out.append((d.name, True))  # type: ignore[arg-type]
-        elif d.op == "!" and d.children[0].op == "ap":
-            out.append((d.children[0].name, False))  # type: ignore[arg-type]
+        if d.name is not None:  # an AP
+            out.append((d.name, True))
+        elif d.op == "!" and d.children[0].name is not None:
+            out.append((d.children[0].name, False))
         elif d.op in ("1", "0"):
             out.append(d.op == "1")
         else:

@@ -104,9 +104,11 @@ def shortest_path(
                 continue
             if targets(t):
                 path = [(s, edge)]
-                while parent[s] is not None:
-                    s, e = parent[s]  # type: ignore[misc]
-                    path.append((s, e))
+                back = parent[s]
+                while back is not None:
+                    path.append(back)
+                    s = back[0]
+                    back = parent[s]
                 path.reverse()
                 return [e for _, e in path]
             if t not in parent:

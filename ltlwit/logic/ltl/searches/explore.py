@@ -243,9 +243,11 @@ class Search:
                     return
             model = x.solver.get_model()
             true = _true(model, np)
-            if true and forced is None:
-                forced = self._forced(np, base)
-            optional = [v for v in true if self._key(v) not in forced] if true else []
+            optional = []
+            if true:
+                if forced is None:
+                    forced = self._forced(np, base)
+                optional = [v for v in true if self._key(v) not in forced]
             if len(optional) > DELETE_AT_MOST:
                 # many optional costs: ask for a model with at least one fewer, until none, or
                 # until the round's work is spent: a bigger edge is still an edge (the states
@@ -278,7 +280,7 @@ class Search:
             found.append(keys)
             # a paused generator per state on the search stack: it keeps only `found` and
             # `forced` (the model alone is a list over every variable)
-            model = ones = base = aps = np = true = optional = None  # type: ignore[assignment]
+            del model, ones, base, aps, np, true, optional
             nxt = (
                 frozenset(g for kind, g in keys if kind == NEXT),
                 frozenset(r for r in self.requests if (UNLATCHED, r) not in keys) if self.requests else _NONE,
@@ -447,7 +449,7 @@ class Search:
                     self.stats["states"] += 1
                     letter = self.constant_letter(t)
                     if letter is not None:
-                        path = [e for _, _, e in todo[1:]] + [edge]
+                        path = [e for _, _, e in todo[1:] if e is not None] + [edge]  # all but the root's
                         return self._trace([e[0] for e in path], [letter])
                     n = len(index) + 1
                     index[t] = n

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import heapq
 import time
-from typing import Generator
+from typing import Generator, Sequence
 
 from pysat.solvers import Solver
 
@@ -205,7 +205,7 @@ class Liveness:
             s.delete()
         self._live = []
 
-    def _solver(self, units: list[Cube] = ()) -> Solver:  # type: ignore[assignment]
+    def _solver(self, units: Sequence[Cube] = ()) -> Solver:
         s = Solver(name=self.solver)
         self._live.append(s)  # (deleted by `close` even when the copy below stops at a limit)
         for clause in paced(self.clauses, self.limit.check_time):  # a multi-MB formula's: seconds

@@ -61,8 +61,10 @@ class Refinement:
                 return None
             from ltlwit.logic.theory.smt import Irrational
 
+            witness = result.witness
+            assert isinstance(witness, Trace)  # the engine's witnesses are traces, a propositional one's too
             try:
-                found = self._concretise(result.witness, limit, left)  # type: ignore[arg-type]
+                found = self._concretise(witness, limit, left)
             except Irrational as e:
                 return Unknown(str(e))
             if isinstance(found, Trace):
@@ -121,8 +123,8 @@ class Refinement:
 
         for node in postorder(f):
             op = node.op
-            if op == "ap":
-                a = atoms.get(node.name)  # type: ignore[arg-type]
+            if node.name is not None:  # an AP
+                a = atoms.get(node.name)
                 done[node] = (
                     enc.atom(a, at, where)
                     if a is not None
@@ -236,12 +238,10 @@ class Refinement:
 def _shifted(by_offset: dict[int, list[Formula]]) -> Formula:
     """`p0 & X(p1 & X(... ))` for the parts at each offset from the window's first instant
     (`X^d` of nothing where an offset has no part)."""
-    pattern: Formula | None = None
-    for d in range(max(by_offset), -1, -1):
-        now = by_offset.get(d, [])
-        inner = [Formula("X", (pattern,))] if pattern is not None else []
-        pattern = And(*now, *inner) if now or inner else TRUE
-    return pattern  # type: ignore[return-value]
+    pattern = And(*by_offset.get(max(by_offset), []))
+    for d in range(max(by_offset) - 1, -1, -1):
+        pattern = And(*by_offset.get(d, []), Formula("X", (pattern,)))
+    return pattern
 
 
 def _parts(step: Formula) -> list[Formula]:

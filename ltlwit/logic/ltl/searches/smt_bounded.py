@@ -13,6 +13,7 @@ own, after Boolean unit propagation).
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from ltlwit.logic import stage
 from ltlwit.logic.budget import Limit, OutOfTime
@@ -24,6 +25,9 @@ from ltlwit.logic.theory.abstraction import Abstraction
 from ltlwit.logic.theory.evaluate import table_atoms, value_atom
 from ltlwit.logic.theory.terms import reads
 from ltlwit.logic.trace import Trace
+
+if TYPE_CHECKING:  # loaded with the search that mirrors its clauses
+    from pysat.solvers import Solver
 
 #: Lengths the bounded search tries at most (BLACK's suite has models of 1,600 instants).
 MAX_STEPS = 100_000
@@ -60,7 +64,7 @@ class Z3Clauses:
         self.limit = limit
         self.solver = z3.Solver(ctx=encoder.ctx)
         #: The same clauses in MiniSat, without the comparisons' meaning (`abstract`)
-        self.abstract = None
+        self.abstract: Solver | None = None
         if mirror:
             from pysat.solvers import Solver
 
@@ -75,14 +79,15 @@ class Z3Clauses:
         self._timeout: int | None = None
         self.theory = False  # the last check needed z3 (the clauses alone did not refute it)
 
-    def bool(self, v: int):
+    def z3_bool(self, v: int):
+        """Variable v as z3's Boolean."""
         found = self._bools.get(v)
         if found is None:
             found = self._bools[v] = self.z3.Bool(f"b{v}", self.encoder.ctx)
         return found
 
     def literal(self, x: int):
-        return self.bool(x) if x > 0 else self.z3.Not(self.bool(-x))
+        return self.z3_bool(x) if x > 0 else self.z3.Not(self.z3_bool(-x))
 
     def add_clause(self, clause: list[int]) -> None:
         if self.abstract is not None:
@@ -151,7 +156,7 @@ class Z3Clauses:
         False`: a model of exactly 150 instants) refute every shorter bound this way, in a
         millisecond each."""
         self.theory = False
-        if self.abstract is not None and self.refuted(assumptions):
+        if self.refuted(assumptions):
             return False
         self.theory = True
         self.flush()
@@ -174,12 +179,15 @@ class Z3Clauses:
         return self.solver.reason_unknown()
 
     def true(self, v: int) -> bool:
-        return self.z3.is_true(self.model.eval(self.bool(v), model_completion=True))
+        return self.z3.is_true(self.model.eval(self.z3_bool(v), model_completion=True))
 
     def refuted(self, assumptions: list[int]) -> bool:
         """Whether the clauses alone refute the assumptions (MiniSat, interruptible: an
-        interrupted call refutes nothing, and z3, interrupted too, says so next)."""
-        return self.abstract.solve_limited(assumptions=assumptions, expect_interrupt=True) is False  # type: ignore[union-attr]
+        interrupted call refutes nothing, and z3, interrupted too, says so next); never
+        without the mirror."""
+        if self.abstract is None:
+            return False
+        return self.abstract.solve_limited(assumptions=assumptions, expect_interrupt=True) is False
 
     def interrupt(self) -> None:
         self.encoder.interrupt()
@@ -197,6 +205,8 @@ class TheoryUnroller(Unroller):
     """`Unroller` over z3 with each atom's proposition bound to its comparison at each step
     (module docstring). Driven bound by bound by `Bounded`, not by `Unroller.advance`: z3 has
     no propagation budget, and a refutation here may also prove unsatisfiability."""
+
+    solver: Z3Clauses
 
     def __init__(
         self, encoding: Step, abstraction: Abstraction, encoder, limit: Limit, end: int | None, alive: str | None = None
@@ -225,7 +235,7 @@ class TheoryUnroller(Unroller):
         s = self.solver
         text = self.encoder.smtlib(a, at)
         if text is None:
-            s.solver.add(s.bool(var) == self.encoder.atom(a, at))
+            s.solver.add(s.z3_bool(var) == self.encoder.atom(a, at))
         else:
             s.define(var, text)
 
@@ -245,9 +255,9 @@ class TheoryUnroller(Unroller):
             ]
             for v, a in self.theory:
                 for at, step, where in later_passes(a, l, k):
-                    closed.append(self.solver.bool(self.lit(step, v)) == self.encoder.atom(a, at, where))
+                    closed.append(self.solver.z3_bool(self.lit(step, v)) == self.encoder.atom(a, at, where))
             if closed:
-                self.solver.solver.add(z3.Implies(self.solver.bool(sel), z3.And(*closed)))
+                self.solver.solver.add(z3.Implies(self.solver.z3_bool(sel), z3.And(*closed)))
         return act, loops
 
     def bound(self, k: int, alive: range = range(0)) -> bool | None:
@@ -372,6 +382,8 @@ class Probe(TheoryUnroller):
     problem with every comparison behind a proposition took 1.5 s, and under assumptions in
     the incremental solver minutes."""
 
+    solver: Recorded
+
     def _new_solver(self) -> "Recorded":
         return Recorded(self.encoder, self.limit)
 
@@ -431,7 +443,7 @@ class Recorded(Z3Clauses):
             text = enc.smtlib(a, at, forced.states)
             if text is None:
                 e = enc.atom(a, at, known=forced.states)
-                posed.append(self.bool(var) == e if value is None else e if value else z3.Not(e))
+                posed.append(self.z3_bool(var) == e if value is None else e if value else z3.Not(e))
             elif value is None:
                 self.define(var, text)
             else:
@@ -573,20 +585,21 @@ class Bounded:
                 return None
             k = self.k
             stage.enter(f"theory search, bound {k}")
+            asker: TheoryUnroller
             if self.probe is not None and not self.hard and k >= PROBE and u.possible(k):
                 # a bound the clauses allow after bounds they refuted (the length an `X` chain
                 # demands: BLACK's EUF counters): asked as a probe is, in a problem of its own
-                found, asker = self._exact(k), self.exact
+                found, asker = self._exact(k)
                 self.hard = True
             else:
                 found, asker = u.bound(k), u
                 self.hard = u.solver.theory
-            if found is None and _timed_out(asker.solver.reason()):  # type: ignore[union-attr]
+            if found is None and _timed_out(asker.solver.reason()):
                 return None  # this bound again next round
             if found:
-                return self._witness(asker, k)  # type: ignore[arg-type]
+                return self._witness(asker, k)
             if found is None:
-                self.doubt = asker.solver.reason()  # type: ignore[union-attr]
+                self.doubt = asker.solver.reason()
             elif self.doubt is None and (k <= DEATH_EVERY or k & (k - 1) == 0 and self.hard):
                 # a question whose run z3 must build in full (a satisfiable prefix of EUF
                 # counters: seconds) gets at most a share of the search's time so far; past
@@ -616,15 +629,17 @@ class Bounded:
         u = self.unroller
         return Probe(u.encoding, self.abstraction, u.encoder, self.limit, u.end, u.alive)
 
-    def _exact(self, k: int) -> bool | None:
-        """Bound k as a `Probe` (kept, unrolled, when it runs out of the round's time)."""
-        if self.exact is None or self.exact.steps <= k - 1 or k not in self.exact._loops:
-            if self.exact is not None:
-                self.exact.close()
-            self.exact = self._new_probe()
-        self.exact._build(k)
-        self.exact.solver.set_timeout(self.unroller.solver._timeout or 1)
-        return self.exact.ask(k)
+    def _exact(self, k: int) -> tuple[bool | None, Probe]:
+        """Bound k as a `Probe` (kept, unrolled, when it runs out of the round's time): its
+        answer, and the probe."""
+        exact = self.exact
+        if exact is None or exact.steps <= k - 1 or k not in exact._loops:
+            if exact is not None:
+                exact.close()
+            exact = self.exact = self._new_probe()
+        exact._build(k)
+        exact.solver.set_timeout(self.unroller.solver._timeout or 1)
+        return exact.ask(k), exact
 
     def _probes(self, ends: float) -> Result | None:
         while self.probe is not None and self.probe < min(MAX_STEPS, PROBE_AHEAD * self.k):
@@ -647,7 +662,8 @@ class Bounded:
         if self.prober is not None:
             self.prober.close()
             self.prober = None
-        self.probe = 2 * max(self.probe, self.k)  # type: ignore[type-var]
+        if self.probe is not None:
+            self.probe = 2 * max(self.probe, self.k)
 
     def _time(self, u: "TheoryUnroller", ends: float) -> bool:
         left = ends - time.perf_counter()
