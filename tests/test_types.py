@@ -26,13 +26,13 @@ def test_mypy_finds_no_error() -> None:
 
 def test_no_module_is_left_unchecked() -> None:
     """Every module is checked: no `ignore_errors` override (the list the modules left one by
-    one is gone), and each `type: ignore` in the package names its error code."""
+    one is gone), and each `type: ignore` in the package names its error code and says why."""
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert "ignore_errors" not in text and "[[tool.mypy.overrides]]" not in text
     bare = [
         f"{path.relative_to(ROOT)}:{n}"
         for path in sorted((ROOT / "ltlwit").rglob("*.py"))
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-        if re.search(r"type: ignore(?!\[[-a-z,]+\])", line)
+        if "type: ignore" in line and not re.search(r"type: ignore\[[-a-z,]+\] +# \S", line)
     ]
     assert not bare, bare

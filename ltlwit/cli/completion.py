@@ -26,5 +26,8 @@ def completion(ctx: click.Context, shell: str) -> ExitStatus:
 def completion_script(shell: str) -> str:
     """click's completion script for `ltlwit` (without click's bash version probe, so the
     output depends on nothing but the shell's name)."""
-    comp = get_completion_class(shell)(cli, {}, "ltlwit", "_LTLWIT_COMPLETE")  # type: ignore[misc]
+    made = get_completion_class(shell)
+    if made is None:  # click's shells are the command's choices
+        raise ValueError(f"no completion for the shell {shell!r}")
+    comp = made(cli, {}, "ltlwit", "_LTLWIT_COMPLETE")
     return comp.source_template % comp.source_vars()

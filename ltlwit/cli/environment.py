@@ -35,7 +35,7 @@ class _Closed(io.TextIOBase):
 
 def _isatty(stream: object) -> bool:
     try:
-        return bool(stream.isatty())  # type: ignore[attr-defined]
+        return bool(stream.isatty())  # type: ignore[attr-defined]  # any object: those without one are caught
     except (AttributeError, ValueError):  # no isatty, or a closed stream
         return False
 
@@ -86,7 +86,7 @@ class Environment:
         stdin_text = sys.stdin
         stdin = getattr(stdin_text, "buffer", stdin_text) if stdin_text is not None else io.BytesIO()
         return cls(
-            stdin=stdin,  # type: ignore[arg-type]
+            stdin=stdin,  # type: ignore[arg-type]  # sys.stdin's buffer, or sys.stdin itself where it has none
             stdout=sys.stdout if sys.stdout is not None else cast(TextIO, _Closed()),
             stderr=sys.stderr if sys.stderr is not None else open(os.devnull, "w"),  # noqa: SIM115
             stdin_isatty=_isatty(stdin_text),

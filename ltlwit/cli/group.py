@@ -67,7 +67,7 @@ class LtlwitGroup(click.Group):
         ]
         return names + click.Command.shell_complete(self, ctx, incomplete)
 
-    def main(  # type: ignore[override]
+    def main(  # type: ignore[override]  # click's main, returning the exit status it is given
         self,
         args: list[str] | None = None,
         prog_name: str | None = None,

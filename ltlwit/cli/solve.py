@@ -143,11 +143,11 @@ def solve(
 
             with printer.status_line(solver.options.timeout) as track:
                 status = emit_all(solver.run(track(items)), emit)
-            if report is not None:
+            if report is not None and html is not None:  # (a report is made for --html alone)
                 try:
-                    report.write(html)  # type: ignore[arg-type]
+                    report.write(html)
                 except OSError as exc:
-                    printer.message(html, f"cannot write the HTML report: {exc.strerror or exc}")  # type: ignore[arg-type]
+                    printer.message(html, f"cannot write the HTML report: {exc.strerror or exc}")
                     status = worst(status, ExitStatus.ERROR)
             model_failed = solver.model_failed
         else:

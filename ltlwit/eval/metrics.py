@@ -136,7 +136,7 @@ def _confirmed(formula: Formula, candidate: Prediction, validators: Sequence[str
     from ltlwit.logic.validators import judge as validate
 
     try:
-        return all(v.valid for v in validate(others, formula, candidate).values())  # type: ignore[arg-type]
+        return all(v.valid for v in validate(others, formula, candidate).values())  # type: ignore[arg-type]  # a witness: is_witness passed it
     except ValueError:
         return False
 

@@ -229,4 +229,4 @@ def _paper_alpha_plan(options: EvalOptions, samples: list[Sample]) -> AlphaPlan 
     chosen = _subset([s.formula for s in samples if s.formula.aps()], options.paper_alpha_samples, options.seed)
     if pool < 2 or not chosen:
         return None
-    return plan_alpha(chosen, pool, options.paper_alpha_variants, options.seed)  # type: ignore[arg-type]
+    return plan_alpha(chosen, pool, options.paper_alpha_variants, options.seed)  # type: ignore[arg-type]  # set by __post_init__

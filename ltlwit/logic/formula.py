@@ -164,8 +164,7 @@ class Formula(_Fields):
             node.data = left.data or right.data
             node._hash = hash((_OPCODE[op], left._hash, right._hash))
         node.__class__ = Formula
-        # the node is a Formula now, which no type checker can follow through the class change
-        formula: Formula = node  # type: ignore[assignment]
+        formula: Formula = node  # type: ignore[assignment]  # a Formula now: no checker follows a class change
         ref = _Ref(formula, _forget)
         ref.key = key
         _TABLE[key] = ref

@@ -119,11 +119,15 @@ def encode_assignment(assignment: Assignment, slots: Mapping[str, int] | None = 
 
 def encode_witness(task: str, witness: Witness, slots: Mapping[str, int] | None = None) -> list[int]:
     """Target ids for a task: `ltl` -> trace, `prop` -> assignment."""
-    if task == "ltl":
-        return encode_trace(witness, slots)  # type: ignore[arg-type]
-    if task == "prop":
-        return encode_assignment(witness, slots)  # type: ignore[arg-type]
-    raise ValueError(f"unknown task {task!r} (expected ltl or prop)")
+    if task not in ("ltl", "prop"):
+        raise ValueError(f"unknown task {task!r} (expected ltl or prop)")
+    if task == "ltl" and isinstance(witness, Trace):
+        return encode_trace(witness, slots)
+    if task == "prop" and isinstance(witness, Assignment):
+        return encode_assignment(witness, slots)
+    raise TypeError(
+        f"a {task} target is {'a Trace' if task == 'ltl' else 'an Assignment'}, not {type(witness).__name__}"
+    )
 
 
 def _strip(ids: Sequence[int]) -> list[int]:

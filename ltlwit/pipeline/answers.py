@@ -114,7 +114,7 @@ def core_parts(solution: Solution, syntax: str = "spot") -> list[str]:
         return written
     from ltlwit.logic.syntax import print_answer  # loads with the first answer (`--help` never does)
 
-    return [print_answer(f, syntax) for f in solution.core.formulas]  # type: ignore[union-attr]
+    return [print_answer(f, syntax) for f in solution.core.formulas] if solution.core is not None else []
 
 
 def core_text(solution: Solution, syntax: str = "spot") -> str:

@@ -287,8 +287,7 @@ def _answer(task: Task, chunk: Chunk, courier: _Courier) -> None:
     if chunk.read is not None:
         offset = time.perf_counter() - time.monotonic()
         clocks = {id(item): read + offset for item, read in zip(chunk.items, chunk.read)}
-    # the task takes its items as an iterator (Chunk's docstring); the main process's are a list
-    given = replace(chunk, items=courier.feed(), clocks=clocks)  # type: ignore[arg-type]
+    given = replace(chunk, items=courier.feed(), clocks=clocks)  # type: ignore[arg-type]  # a task's: an iterator
     try:
         for output in getattr(task, chunk.method)(given):
             courier.answered(output)

@@ -194,7 +194,7 @@ class RandomFormulas:
             kids = [self._normal(k, rng, tries) for k in sizes]
             if any(k is None for k in kids):
                 continue
-            node = Formula(op, tuple(kids))  # type: ignore[arg-type]
+            node = Formula(op, tuple(k for k in kids if k is not None))
             if not rewrites_root(node):
                 return node
         return None

@@ -192,8 +192,7 @@ def tokenize(text: str) -> list[Tok]:
     while True:
         if not len(toks) & 4095:
             check_deadline()
-        # every part of _COMMON is optional: it always matches (an assert costs the loop)
-        m: re.Match[str] = common(text, i)  # type: ignore[assignment]
+        m: re.Match[str] = common(text, i)  # type: ignore[assignment]  # _COMMON's parts are optional: it matches
         group = m.lastindex
         if group == 1:
             word = m.group(1)
