@@ -10,9 +10,9 @@ from typing import Any, TextIO
 
 import click
 
-from ltlwit.cli.choices import DEVICES
 from ltlwit.cli.environment import Environment
 from ltlwit.cli.options import (
+    device_option,
     fail,
     model_completer,
     report_console,
@@ -127,13 +127,7 @@ from ltlwit.eval.run import EvalOptions, EvalResult, prepare
     help="Renamings per formula for the papers' alpha-covariance: all when there are at most this many, "
     "else this many random ones [default: 120; with --limit, 24].",
 )
-@click.option(
-    "--device",
-    type=click.Choice(DEVICES),
-    default="auto",
-    show_default=True,
-    help="auto: CUDA when available, else the CPU.",
-)
+@device_option
 @click.option(
     "--batch-size", type=click.IntRange(min=1), default=128, show_default=True, help="Formulas per beam-search batch."
 )

@@ -9,9 +9,9 @@ from typing import Any
 
 import click
 
-from ltlwit.cli.choices import ARCHS, DEVICES, PRESETS
+from ltlwit.cli.choices import ARCHS, PRESETS
 from ltlwit.cli.environment import Environment
-from ltlwit.cli.options import fail, report_format, say, task_option
+from ltlwit.cli.options import device_option, fail, report_format, say, task_option, training_data_option
 from ltlwit.cli.status import ExitStatus
 
 
@@ -32,14 +32,7 @@ def _seeds(ctx: click.Context, _: click.Parameter, value: str) -> tuple[int, ...
 
 @click.command()
 @task_option
-@click.option(
-    "--data",
-    "data_dir",
-    type=click.Path(exists=True, file_okay=False),
-    required=True,
-    metavar="DIR",
-    help="Training folder: train.txt[.gz] and val.txt[.gz].",
-)
+@training_data_option
 @click.option(
     "--test",
     "test_file",
@@ -94,13 +87,7 @@ def _seeds(ctx: click.Context, _: click.Parameter, value: str) -> tuple[int, ...
     help="Training steps per model [default: the preset's, as for train].",
 )
 @click.option("--batch-size", type=click.IntRange(min=1), default=None, help="Training batch [default: the preset's].")
-@click.option(
-    "--device",
-    type=click.Choice(DEVICES),
-    default="auto",
-    show_default=True,
-    help="auto: CUDA when available, else the CPU.",
-)
+@device_option
 @click.option(
     "--limit", type=click.IntRange(min=1), default=None, metavar="N", help="Test on the first N samples only."
 )

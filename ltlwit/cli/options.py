@@ -420,6 +420,25 @@ def report_console(env: Environment) -> Any:
     )
 
 
+#: Where a model trains or runs, for the commands that use torch directly (`train`, `eval`,
+#: `experiment`; `solve`'s is among its model options).
+device_option = click.option(
+    "--device",
+    type=click.Choice(DEVICES),
+    default="auto",
+    show_default=True,
+    help="auto: CUDA when available, else the CPU.",
+)
+#: A training folder (`train`, `experiment`).
+training_data_option = click.option(
+    "--data",
+    "data_dir",
+    type=click.Path(exists=True, file_okay=False),
+    required=True,
+    metavar="DIR",
+    help="Training folder: train.txt[.gz] and val.txt[.gz].",
+)
+
 task_option = click.option(
     "--task",
     type=click.Choice(TASKS),

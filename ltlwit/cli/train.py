@@ -9,9 +9,9 @@ from typing import Any
 
 import click
 
-from ltlwit.cli.choices import ARCHS, DEVICES, PRESETS
+from ltlwit.cli.choices import ARCHS, PRESETS
 from ltlwit.cli.environment import Environment
-from ltlwit.cli.options import Number, fail, say, task_option
+from ltlwit.cli.options import Number, device_option, fail, say, task_option, training_data_option
 from ltlwit.cli.progress import progress_bar
 from ltlwit.cli.status import ExitStatus
 from ltlwit.train.run import default_steps, model_name, rank
@@ -36,27 +36,14 @@ from ltlwit.train.settings import Settings as D
     show_default=True,
     help="Model size: the papers' (for a GPU), CPU-sized, or a test toy.",
 )
-@click.option(
-    "--data",
-    "data_dir",
-    type=click.Path(exists=True, file_okay=False),
-    required=True,
-    metavar="DIR",
-    help="Folder with train.txt[.gz] and val.txt[.gz].",
-)
+@training_data_option
 @click.option(
     "--steps",
     type=click.IntRange(min=1),
     default=None,
     help="Training steps [default: paper 52000 ltl / 50000 prop, small 20000, tiny 200].",
 )
-@click.option(
-    "--device",
-    type=click.Choice(DEVICES),
-    default=D.device,
-    show_default=True,
-    help="auto: CUDA when available, else the CPU.",
-)
+@device_option
 @click.option("--resume", is_flag=True, help="Continue from the model's last checkpoint.")
 @click.option("--name", default=None, help="Model name to register [default: ARCH-TASK-PRESET].")
 @click.option(
