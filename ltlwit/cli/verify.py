@@ -60,7 +60,8 @@ from ltlwit.pipeline.verify import Verdict, VerifyOptions, verify_lines, verify_
 )
 @max_memory_option(
     "Memory ceiling of the process in MiB (0: none) while an UNSAT claim is proved or a log is read and "
-    "checked; past it the verdict is UNKNOWN, with the reason."
+    "checked; past it the verdict is UNKNOWN, with the reason. A --validator's second opinion stops there "
+    "too, with a warning."
 )
 @validator_option
 @quiet_option

@@ -45,8 +45,8 @@ class VerifyOptions:
     engine: str = "auto"
     #: "infinite" (lassos) or "finite" (finite traces); a trace of the other kind is an error.
     semantics: str = "infinite"
-    #: MiB the process may hold while the engine proves an `UNSAT` claim or a log is checked
-    #: (as solve's `max_memory`; 0: no ceiling).
+    #: MiB the process may hold while the engine proves an `UNSAT` claim, the other validators
+    #: judge a witness or a log is checked (as solve's `max_memory`; 0: no ceiling).
     max_memory: int = field(default_factory=default_max_memory)
     #: Seconds for an `UNSAT` claim's proof, for the other validators' second opinion on a
     #: witness, and for each requirement checked against a log (`verify_log`: reading the log
@@ -56,6 +56,11 @@ class VerifyOptions:
     validators: tuple[str, ...] = ("builtin",)
     #: The sorts of data variables (`--var`, `--domain`), for formulas over data.
     declarations: Declarations | None = None
+
+    def limits(self) -> SolveOptions:
+        """`timeout` and `max_memory` as a solve's, whose `deadline` and `ceiling` the checks
+        that are no solve (a second opinion, a log) read too."""
+        return SolveOptions(timeout=self.timeout, max_memory=self.max_memory, model="none")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -198,8 +203,8 @@ def verify_one(
         if len(options.validators) > 1:
             from ltlwit.logic.validators import second_opinion
 
-            deadline = start + options.timeout if options.timeout is not None else None
-            with deadline_scope(deadline, None, "judging the witness again"):
+            limits = options.limits()
+            with deadline_scope(limits.deadline(start), limits.ceiling, "judging the witness again"):
                 text, bounded = second_opinion(options.validators, formula, witness, valid, options.semantics)
             if text is not None:
                 return done("error", logic=logic, message=text)
@@ -257,7 +262,7 @@ def verify_log(requirements: Iterable[Requirement], log: str, options: VerifyOpt
     begins, the first's reading the log; past it, or past the memory ceiling, it is UNKNOWN."""
     from ltlwit.pipeline.logs import LogError, read_log
 
-    limits = SolveOptions(timeout=options.timeout, max_memory=options.max_memory, model="none")
+    limits = options.limits()
     parser = InputParser(options.syntax)
     read: Log | LogError | HardLimit | None = None
     try:
