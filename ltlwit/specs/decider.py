@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from typing import Callable
 
 from ltlwit.logic.formula import And, Formula
 from ltlwit.logic.result import Result, Sat, Unknown
@@ -92,6 +93,12 @@ class Decider:
     def satisfies(self, formula: Formula, witness: Witness) -> bool:
         """Whether `witness` satisfies `formula` as the file reads it (its semantics, its sorts)."""
         return is_witness(formula, witness, semantics=self.options.semantics, declarations=self.options.declarations)
+
+    def expiry(self, start: float) -> Callable[[], bool]:
+        """Whether the `--timeout` of a question started at `start` is spent: where a core's
+        shrinking or an enumeration of conflicts stops."""
+        deadline = self.options.deadline(start)
+        return lambda: deadline is not None and time.perf_counter() >= deadline
 
     def spent(self) -> bool:
         """Whether the run's `--budget` is spent."""

@@ -222,14 +222,13 @@ def _fret_trigger(spec: Spec, syntax: str) -> Formula | None:
 
 def _read_scope(parsed: list[ParsedSpec], members: list[int], options: SolveOptions) -> None:
     """The specs at `members`, which read their names together, given the one reading."""
-    from ltlwit.logic.theory.reading import read_together
+    from ltlwit.logic.theory.reading import explained, merged, read_together
     from ltlwit.logic.theory.sorts import SortError
 
     declared = options.declarations
     try:
         for i in members:
-            own = parsed[i].spec.declarations
-            declared = declared.merged(own) if declared is not None else own
+            declared = merged(declared, parsed[i].spec.declarations)
     except SortError as exc:  # a --var that clashes with the file's own declaration
         for i in members:
             formula = parsed[i].formula  # (every member has one)
@@ -246,31 +245,13 @@ def _read_scope(parsed: list[ParsedSpec], members: list[int], options: SolveOpti
                 parsed[i] = replace(parsed[i], formula=None, unknown=str(exc))
         return
     formulas = [parsed[i].formula for i in members]
+    cited = [parsed[i].spec.cited for i in members]
     for k, i in enumerate(members):
         problem = reading.problems.get(k)
         if problem is None:
             parsed[i] = replace(parsed[i], spec=replace(parsed[i].spec, declarations=reading.declarations))
             continue
-        parsed[i] = replace(parsed[i], formula=None, problem=_clash(parsed, members, formulas, k, problem))
-
-
-def _clash(parsed: list[ParsedSpec], members: list[int], formulas: list, k: int, problem) -> str:
-    """A spec's reading problem, naming the specs it is read with: where they use the name
-    otherwise than this one (a variable here, applied to arguments there), those, saying how;
-    else all of them."""
-    from ltlwit.logic.theory.reading import usage
-
-    name = problem.error.name
-    mine = usage(formulas[k], name) if name is not None else None
-    others: dict[str, list[str]] = {}
-    for j in problem.partners:
-        theirs = usage(formulas[j], name) if mine is not None else None
-        if theirs is not None and theirs != mine:
-            others.setdefault(theirs, []).append(parsed[members[j]].spec.cited)
-    if others:
-        return f"{name} is {mine} here, but " + "; ".join(f"{how} in {', '.join(c)}" for how, c in others.items())
-    partners = ", ".join(parsed[members[j]].spec.cited for j in problem.partners)
-    return str(problem.error) + (f" (read with {partners})" if partners else "")
+        parsed[i] = replace(parsed[i], formula=None, problem=explained(problem, formulas, k, cited))
 
 
 def spec_inputs(parsed: list[ParsedSpec], one_event: bool = False) -> Iterator[tuple[ParsedSpec, Formula | None]]:

@@ -39,7 +39,6 @@ from ltlwit.specs.subsets import conjoined, jointly, names
 from ltlwit.specs.vacuity import Vacuity
 
 if TYPE_CHECKING:
-    from ltlwit.logic.theory.sorts import Declarations
     from ltlwit.pipeline.parallel import Pool
 
 
@@ -144,6 +143,7 @@ def _one_semantics(
 def _requirements(parsed: list[ParsedSpec], scope: list[int], solve: SolveOptions) -> Requirements:
     """The requirements of `scope` that go together (module docstring), in file order: each
     whose declarations clash with those kept before it is left out, with the reason."""
+    from ltlwit.logic.theory.reading import merged, typed_together
     from ltlwit.logic.theory.sorts import SortError
 
     declared = solve.declarations
@@ -157,15 +157,16 @@ def _requirements(parsed: list[ParsedSpec], scope: list[int], solve: SolveOption
         if p.formula is None or p.spec.expect != "sat":
             continue
         try:
-            declared = declared.merged(p.spec.declarations) if declared is not None else p.spec.declarations
+            declared = merged(declared, p.spec.declarations)
         except SortError as exc:
             left_out.append((p.spec, str(exc) + _read_first_by(exc.name, [parsed[j].spec for j in kept])))
             continue
         kept.append(i)
         formulas[i] = p.formula
     if len({parsed[i].spec.component for i in kept}) > 1:  # read apart: their names may still clash
-        kept, apart = _typed_together(kept, formulas, declared)
-        left_out += [(parsed[i].spec, why) for i, why in apart]
+        together, apart = typed_together([formulas[i] for i in kept], declared)
+        left_out += [(parsed[kept[k]].spec, why) for k, why in apart]
+        kept = [kept[k] for k in together]
     return Requirements(
         kept,
         [formulas[i] for i in kept],
@@ -185,39 +186,6 @@ def _read_first_by(name: str | None, kept: list[Spec]) -> str:
             where = f", component {spec.component}," if spec.component else ""
             return f" ({spec.name or spec.where}{where} reads it the first way)"
     return ""
-
-
-def _typed_together(
-    kept: list[int], formulas: dict[int, Formula], declared: Declarations | None
-) -> tuple[list[int], list[tuple[int, str]]]:
-    """The requirements whose names take one meaning together (each alone may: `yout` a
-    variable in one FRET component and a function in another), and the others with the
-    reason: all of them where they do, else, in file order, each one that does not with those
-    kept before it is left out."""
-    if _clash(And(*(formulas[i] for i in kept)), declared) is None:
-        return kept, []
-    together: list[int] = []
-    apart: list[tuple[int, str]] = []
-    for i in kept:
-        why = _clash(And(*(formulas[j] for j in together), formulas[i]), declared)
-        if why is None:
-            together.append(i)
-        else:
-            apart.append((i, why))
-    return together, apart
-
-
-def _clash(formula: Formula, declared: Declarations | None) -> str | None:
-    """Why the names of a formula cannot take one sort each as declared, or None."""
-    if not formula.data:
-        return None
-    from ltlwit.logic.theory.sorts import SortError, boolean_comparisons, resolve
-
-    try:
-        resolve(boolean_comparisons(formula, declared), declared)
-    except SortError as exc:
-        return str(exc)
-    return None
 
 
 def _scenario(
@@ -243,7 +211,7 @@ def _scenario(
             return done(status="unknown", verdict="unknown", message=(verdict.reason or "no answer") + apart)
         if isinstance(verdict, Sat):
             return _scenario_allowed(spec, verdict, apart, done)
-        core = unsat_core([*requirements.formulas, asked], decide, _expiry(decide.options.deadline(start)))
+        core = unsat_core([*requirements.formulas, asked], decide, decide.expiry(start))
     return _scenario_ruled_out(spec, core, requirements, done)
 
 
@@ -257,7 +225,9 @@ def _unjudged(spec: Spec, formula: Formula, requirements: Requirements) -> str |
             "to be judged against; this file has none"
         )
     if spec.declarations != requirements.solve.declarations:  # read apart from them
-        problem = _clash(And(*requirements.formulas, formula), requirements.solve.declarations)
+        from ltlwit.logic.theory.reading import clash
+
+        problem = clash(And(*requirements.formulas, formula), requirements.solve.declarations)
         if problem is not None:
             return f"with the requirements: {problem}"
     return None
@@ -353,7 +323,7 @@ def _conjunction(where: str, requirements: Requirements, decide: Decider, every:
                 witness=verdict.witness,
                 message=requirements.apart[2:] or None,
             )
-        expired = _expiry(decide.options.deadline(start))
+        expired = decide.expiry(start)
         failed = _conflict(item, requirements, used, decide, expired)
         if every:  # within what is left of the budget
             failed = _every_conflict(failed, requirements, decide, expired)
@@ -476,21 +446,13 @@ def _redundancy(requirements: Requirements, decide: Decider, results: list[SpecR
             if not isinstance(verdict, Unsat):
                 results[i] = replace(results[i], redundancy="undecided")
                 continue
-            core = unsat_core(
-                [*(others[j] for j in used), Not(formula)], bounded, _expiry(decide.options.deadline(start))
-            )
+            core = unsat_core([*(others[j] for j in used), Not(formula)], bounded, decide.expiry(start))
         results[i] = replace(
             results[i],
             redundancy="redundant",
             core_minimal=core.minimal,
             implied_by=tuple(specs[used[m]] for m in core.members if m < len(used)),
         )
-
-
-def _expiry(deadline: float | None) -> Callable[[], bool]:
-    """Whether a question's `--timeout` (its `deadline`) is spent (a core's or an
-    enumeration's stop)."""
-    return lambda: deadline is not None and time.perf_counter() >= deadline
 
 
 def _left_out(specs: Sequence[tuple[Spec, str]]) -> list[str]:

@@ -176,3 +176,58 @@ def usage(formula: Formula, name: str) -> str | None:
                 if term.name == name and term.op == "var":
                     return "a variable"
     return "a proposition" if name in formula.aps() else None
+
+
+def explained(problem: Problem, formulas: Sequence[Formula | None], k: int, cited: Sequence[str]) -> str:
+    """The formula at `k`'s problem in words, naming the formulas it is read with (`cited`, by
+    position): where they use the clashing name otherwise than it does (a variable here, applied
+    to arguments there), those, saying how; else all of them."""
+    name = problem.error.name
+    mine = formulas[k]
+    how = usage(mine, name) if name is not None and mine is not None else None
+    others: dict[str, list[str]] = {}
+    for j in problem.partners:
+        theirs = formulas[j]
+        their_use = usage(theirs, name) if how is not None and name is not None and theirs is not None else None
+        if their_use is not None and their_use != how:
+            others.setdefault(their_use, []).append(cited[j])
+    if others:
+        return f"{name} is {how} here, but " + "; ".join(f"{use} in {', '.join(c)}" for use, c in others.items())
+    partners = ", ".join(cited[j] for j in problem.partners)
+    return str(problem.error) + (f" (read with {partners})" if partners else "")
+
+
+def clash(formula: Formula, declared: Declarations | None) -> str | None:
+    """Why the names of a formula cannot take one sort each as declared, or None."""
+    if not formula.data:
+        return None
+    try:
+        resolve(boolean_comparisons(formula, declared), declared)
+    except SortError as exc:
+        return str(exc)
+    return None
+
+
+def typed_together(
+    formulas: Sequence[Formula], declared: Declarations | None
+) -> tuple[list[int], list[tuple[int, str]]]:
+    """The positions of the formulas whose names take one meaning together (each read alone
+    may: `yout` a variable in one FRET component and a function in another), and the others
+    with the reason: all of them where they do, else, in order, each one that does not with
+    those kept before it is set apart."""
+    if clash(And(*formulas), declared) is None:
+        return list(range(len(formulas))), []
+    together: list[int] = []
+    apart: list[tuple[int, str]] = []
+    for i, formula in enumerate(formulas):
+        why = clash(And(*(formulas[j] for j in together), formula), declared)
+        if why is None:
+            together.append(i)
+        else:
+            apart.append((i, why))
+    return together, apart
+
+
+def merged(declared: Declarations | None, own: Declarations | None) -> Declarations | None:
+    """`declared` with a formula's `own` declarations added (SortError where they clash)."""
+    return declared.merged(own) if declared is not None else own
