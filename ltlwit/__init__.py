@@ -22,6 +22,8 @@ _PUBLIC = {
     "solve": "ltlwit.api",
     "verify": "ltlwit.api",
     "check": "ltlwit.api",
+    "similar": "ltlwit.api",
+    "embed": "ltlwit.api",
     "Solver": "ltlwit.api",
     "CheckReport": "ltlwit.api",
     "Solution": "ltlwit.pipeline.answers",

@@ -39,8 +39,9 @@ if TYPE_CHECKING:  # `check`'s: the spec files' layer loads when specs are check
     from ltlwit.logic.theory.sorts import Declarations
     from ltlwit.specs.baseline import Entry
     from ltlwit.specs.run import ConjunctionResult, Decided, SpecResult
+    from ltlwit.specs.similar import Embedded, Similar
 
-__all__ = ["CheckReport", "Solution", "Solver", "check", "parse", "solve", "verify"]
+__all__ = ["CheckReport", "Solution", "Solver", "check", "embed", "parse", "similar", "solve", "verify"]
 
 #: Where API inputs say they come from (`Solution.item.file`).
 API_NAME = "<api>"
@@ -381,3 +382,38 @@ def check(
         lines = io.BytesIO("".join(line.rstrip("\n") + "\n" for line in path_or_lines).encode("utf-8"))
         results = run(["-"], stdin=lines, stdin_name="<lines>")
     return CheckReport([r for r in results if not isinstance(r, Decided)])  # none come without `progress`
+
+
+def similar(
+    paths: str | os.PathLike | Sequence[str | os.PathLike],
+    queries: Iterable[str] = (),
+    *,
+    top: int = 5,
+    timeout: float | None = 10.0,
+    **options: Any,  # Solver's, which checks them
+) -> list[Similar]:
+    """For each query (each spec of the files against the others when there is none), its `top`
+    nearest specs of the spec files at `paths` by semantic fingerprint, each with its relation
+    decided by the engine (`equivalent`, `stronger`, `weaker`, `overlapping`, `disjoint`, or
+    `undecided` with the reason), each question within `timeout`, as `ltlwit similar` does. A
+    spec or query that cannot be read comes back with its `error`."""
+    from ltlwit.specs.similar import Compared, Similar, entries
+    from ltlwit.specs.similar import similar as nearest
+
+    solve = Solver(model="none", timeout=timeout, **options).options
+    files = [os.fspath(paths)] if isinstance(paths, (str, os.PathLike)) else [os.fspath(p) for p in paths]
+    read = list(entries(files, list(queries), solve))
+    pool = [e for e in read if isinstance(e, Compared) and e.where is not None]
+    asked = [e for e in read if isinstance(e, Compared) and e.where is None]
+    return [r for r in read if isinstance(r, Similar)] + list(nearest(pool, asked, solve, top))
+
+
+def embed(formulas: Iterable[str | Formula], *, semantics: str = "infinite", syntax: str = "auto") -> list[Embedded]:
+    """Each formula's vector: its semantic fingerprint (`ltlwit.logic.fingerprint`), the ±1
+    truth values on a fixed set of traces, equal for equivalent formulas; as `ltlwit embed`
+    prints them. ParseError for a text that is not a formula."""
+    from ltlwit.specs.similar import Compared
+    from ltlwit.specs.similar import embed as vectors
+
+    read = [Compared(str(f), f if isinstance(f, Formula) else parse(f, syntax), semantics) for f in formulas]
+    return list(vectors(read))

@@ -102,9 +102,10 @@ def test_the_pipeline_never_imports_eval_or_train() -> None:
 
 
 #: Inside logic/: the engine (`ltl`) above the formulas, syntaxes, theories, traces and SAT it
-#: is built on, and below what is built on it (cores from its proofs, the other validators);
-#: every other module of logic/ is of the ground floor, which imports neither.
-LOGIC_ABOVE_THE_ENGINE = {"core", "validators"}
+#: is built on, and below what is built on it (cores from its proofs, the other validators,
+#: fingerprints and relations from its checker and verdicts); every other module of logic/ is
+#: of the ground floor, which imports neither.
+LOGIC_ABOVE_THE_ENGINE = {"core", "validators", "fingerprint", "relations"}
 
 
 def logic_floor(module: str) -> int | None:

@@ -29,6 +29,7 @@ __all__ = [
     "SOLVE_FORMATS",
     "SYNTAXES",
     "TASKS",
+    "VECTOR_FORMATS",
 ]
 
 #: `ltlwit.logic.ltl.ENGINES`.
@@ -46,6 +47,8 @@ TASKS = ("ltl", "prop")
 
 #: Every command's `--format` (text for people, json for machines) ...
 FORMATS = ("text", "json")
+#: `embed --format`.
+VECTOR_FORMATS = ("json", "csv")
 #: ... but `solve`'s, which adds a streamed table (auto: on a terminal, else text) and CSV.
 SOLVE_FORMATS = ("auto", "table", "text", "json", "csv", "vcd")
 SHELLS = ("bash", "zsh", "fish")

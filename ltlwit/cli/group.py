@@ -28,6 +28,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "verify": ("ltlwit.cli.verify", "verify", "Check that a witness satisfies a formula."),
     "fmt": ("ltlwit.cli.fmt", "fmt", "Print formulas in another syntax."),
     "check": ("ltlwit.cli.check", "check", "Check spec files against their expectations (a CI gate)."),
+    "similar": ("ltlwit.cli.similar", "similar", "Find the specs nearest to each, with their relation decided."),
+    "embed": ("ltlwit.cli.embed", "embed", "Print a vector (semantic fingerprint) per formula."),
     "completion": ("ltlwit.cli.completion", "completion", "Print the tab-completion script for a shell."),
     "data": ("ltlwit.cli.data", "data", "Make and inspect training data sets."),
     "train": ("ltlwit.cli.train", "train", "Train a model and register it for solve and eval."),

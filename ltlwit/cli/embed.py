@@ -1,0 +1,95 @@
+"""`ltlwit embed`: one vector per formula, JSON Lines or CSV (`ltlwit.specs.similar.embed`)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import click
+
+from ltlwit.cli.choices import VECTOR_FORMATS
+from ltlwit.cli.environment import Environment
+from ltlwit.cli.options import semantics_of, semantics_options, syntax_option
+from ltlwit.cli.output import Printer
+from ltlwit.cli.status import ExitStatus
+
+
+@click.command()
+@click.argument("formulas", nargs=-1, metavar="[FORMULA]...")
+@click.option(
+    "-F",
+    "--file",
+    "files",
+    multiple=True,
+    metavar="FILE",
+    type=click.Path(allow_dash=True),
+    help="A spec file ('-': stdin), read as `check` reads it: a vector per spec, with its name. Repeatable.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(VECTOR_FORMATS),
+    default="json",
+    show_default=True,
+    help="json: JSON Lines (input, name, where, vector); csv: a row per formula, the vector's entries after "
+    "input, name and where.",
+)
+@click.option(
+    "--size",
+    type=click.IntRange(min=1, max=65536),
+    default=256,
+    show_default=True,
+    metavar="N",
+    help="The vector's length: the number of traces of the fingerprint.",
+)
+@syntax_option
+@semantics_options
+@click.pass_context
+def embed(
+    ctx: click.Context,
+    formulas: tuple[str, ...],
+    files: tuple[str, ...],
+    fmt: str,
+    size: int,
+    syntax: str,
+    **options: object,
+) -> ExitStatus:
+    """Print a vector for each FORMULA and each spec of the files: its semantic fingerprint, the formula's
+    truth values (+1, -1) on a fixed set of traces (lassos; finite traces with --finite), the same in
+    every run. Equivalent formulas get equal vectors; cosine similarity ranks the others (`ltlwit
+    similar`). A formula over data gets its skeleton's (each comparison a proposition).
+
+    Exit status 0, or 2 when a formula or spec does not parse (the others are still printed)."""
+    from ltlwit.api import Solver
+    from ltlwit.specs.similar import Compared, Similar, entries
+    from ltlwit.specs.similar import embed as vectors
+
+    env = Environment.of(ctx)
+    printer = Printer(env)
+    solve = Solver(model="none", syntax=syntax, semantics=semantics_of(ctx, dict(options))).options
+    status = ExitStatus.SUCCESS
+    if fmt == "csv":
+        printer.data(_row(["input", "name", "where", *(f"v{k}" for k in range(size))]))
+    read: list[Compared] = []
+    for item in entries(files, formulas, solve, env.stdin):
+        if isinstance(item, Similar):
+            status = ExitStatus.ERROR
+            render = getattr(item.parse_error, "render", None)
+            where = item.entry.where or "input"
+            printer.message(where, "parse error:" if render else str(item.error), render() if render else None)
+        else:
+            read.append(item)
+    for done in vectors(read, size):
+        e = done.entry
+        if fmt == "csv":
+            printer.data(_row([e.text, e.name or "", e.where or "", *map(str, done.vector)]))
+        else:
+            printer.data(json.dumps({"input": e.text, "name": e.name, "where": e.where, "vector": list(done.vector)}))
+    return status
+
+
+def _row(cells: list[str]) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="").writerow(cells)
+    return out.getvalue()

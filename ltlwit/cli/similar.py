@@ -1,0 +1,129 @@
+"""`ltlwit similar`: each spec's (or query's) nearest specs, each pair's relation decided by the
+engine; text lines or JSON Lines (`ltlwit.specs.similar`)."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from ltlwit.cli.choices import FORMATS
+from ltlwit.cli.environment import Environment
+from ltlwit.cli.options import semantics_of, semantics_options, syntax_option, timeout_option
+from ltlwit.cli.output import Printer
+from ltlwit.cli.status import ExitStatus, worst
+from ltlwit.logic.relations import Relation
+
+if TYPE_CHECKING:
+    from ltlwit.specs.similar import Similar
+
+
+@click.command()
+@click.argument("queries", nargs=-1, metavar="[QUERY]...")
+@click.option(
+    "-F",
+    "--file",
+    "files",
+    multiple=True,
+    required=True,
+    metavar="FILE",
+    type=click.Path(allow_dash=True),
+    help="A spec file ('-': stdin), read as `check` reads it. Repeatable: the specs of all of them are compared.",
+)
+@click.option(
+    "--top", type=click.IntRange(min=1), default=5, show_default=True, metavar="K", help="Nearest specs per query."
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="text: each query, then its nearest indented below it; json: JSON Lines, one object per query.",
+)
+@syntax_option
+@semantics_options
+@timeout_option("Time limit per engine question deciding a relation; past it the relation is undecided.", 10.0)
+@click.pass_context
+def similar(
+    ctx: click.Context,
+    queries: tuple[str, ...],
+    files: tuple[str, ...],
+    top: int,
+    fmt: str,
+    syntax: str,
+    timeout: float | None,
+    **options: object,
+) -> ExitStatus:
+    """For each QUERY (each spec of the files against the others when no QUERY is given), the K specs
+    of the files nearest to it by cosine similarity of semantic fingerprints (truth values on a fixed
+    set of traces: equivalent formulas get equal ones), and how each relates to it, decided by the
+    engine: equivalent, stronger (it implies the query), weaker (the query implies it), overlapping,
+    disjoint (jointly unsatisfiable), or undecided with the reason when --timeout stops it.
+
+    Exit status 0 when every relation is decided, 1 when one is undecided, 2 for errors (a spec or
+    query that does not parse: the others are still compared)."""
+    from ltlwit.api import Solver
+    from ltlwit.specs.similar import Compared, Similar, entries
+    from ltlwit.specs.similar import similar as nearest
+
+    env = Environment.of(ctx)
+    printer = Printer(env)
+    solve = Solver(model="none", syntax=syntax, timeout=timeout, semantics=semantics_of(ctx, dict(options))).options
+    status = ExitStatus.SUCCESS
+    pool: list[Compared] = []
+    asked: list[Compared] = []
+    answers: list[Similar] = []
+    for read in entries(files, queries, solve, env.stdin):
+        if isinstance(read, Similar):
+            answers.append(read)
+        elif read.where is not None:
+            pool.append(read)
+        else:
+            asked.append(read)
+    for answer in [*answers, *nearest(pool, asked, solve, top)]:
+        if answer.error is not None:
+            status = worst(status, ExitStatus.ERROR)
+            render = getattr(answer.parse_error, "render", None)
+            where = answer.entry.where or "query"
+            printer.message(where, "parse error:" if render else answer.error, render() if render else None)
+        elif any(n.related.relation is Relation.UNDECIDED for n in answer.neighbours):
+            status = worst(status, ExitStatus.NEGATIVE)
+        printer.data(json.dumps(_record(answer)) if fmt == "json" else _text(answer))
+    return status
+
+
+def _text(answer: Similar) -> str:
+    head = f"{answer.entry.label}: {answer.entry.text}" if answer.entry.where else answer.entry.text
+    if answer.error is not None:
+        return f"ERROR {head}"
+    if answer.note is not None:
+        return f"{head}\n  ({answer.note})"
+    lines = [head]
+    for n in answer.neighbours:
+        reason = f" ({n.related.reason})" if n.related.reason else ""
+        lines.append(f"  {n.similarity:5.2f}  {n.related.relation.value:<11}  {n.entry.label}: {n.entry.text}{reason}")
+    return "\n".join(lines)
+
+
+def _record(answer: Similar) -> dict[str, Any]:
+    entry = answer.entry
+    return {
+        "input": entry.text,
+        "name": entry.name,
+        "where": entry.where,
+        "neighbours": [
+            {
+                "input": n.entry.text,
+                "name": n.entry.name,
+                "where": n.entry.where,
+                "similarity": round(n.similarity, 4),
+                "relation": n.related.relation.value,
+                "reason": n.related.reason,
+            }
+            for n in answer.neighbours
+        ],
+        "note": answer.note,
+        "error": answer.error,
+    }

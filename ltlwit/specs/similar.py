@@ -1,0 +1,172 @@
+"""Which specs of a file say nearly the same thing: `ltlwit similar` and `ltlwit embed`.
+
+Asked pair by pair, "which of these requirements say nearly the same thing?" costs n² engine
+questions (half a million for 1,000 specs). Here each formula gets a vector (its semantic
+fingerprint, `logic.fingerprint`: equivalent formulas get equal ones), each query or spec its
+`top` nearest by cosine similarity, and only those pairs a relation **decided** by the engine
+(`logic.relations`): a ranking is a guess, the relation the claim. Most questions are answered
+by a trace of the fingerprints' set (checked); the engine proves the others.
+
+A file is read as `check` reads it (`specs.reading`): its specs' names read together, each
+with its file's semantics and declarations; a pair is related with those of the spec it is
+compared with. Formulas over data are ranked by their skeleton's fingerprint (each comparison a
+proposition) and related by the engine alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import BinaryIO, Iterable, Iterator
+
+from ltlwit.logic.fingerprint import Fingerprints, cosine
+from ltlwit.logic.formula import Formula
+from ltlwit.logic.relations import Related, relate
+from ltlwit.logic.theory.sorts import Declarations
+from ltlwit.pipeline.options import SolveOptions
+from ltlwit.specs.decider import Decider
+
+
+@dataclass(frozen=True)
+class Compared:
+    """A formula compared: a spec of a file (`name`, `where`: FILE:LINE) or a query (its text)."""
+
+    text: str
+    formula: Formula | None
+    semantics: str
+    declarations: Declarations | None = None
+    name: str | None = None
+    where: str | None = None
+
+    @property
+    def label(self) -> str:
+        """How a line names it: `NAME (FILE:LINE)`, `FILE:LINE`, or the query's text."""
+        if self.where is None:
+            return self.text
+        return f"{self.name} ({self.where})" if self.name else self.where
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """One of an entry's nearest: its cosine similarity, and the relation decided."""
+
+    entry: Compared
+    similarity: float
+    related: Related
+
+
+@dataclass(frozen=True)
+class Similar:
+    """An entry's nearest (`neighbours`, nearest first), or why it has none: `error` (it did
+    not parse, it cannot be read) or `note` (nothing to compare it with)."""
+
+    entry: Compared
+    neighbours: tuple[Neighbour, ...] = ()
+    error: str | None = None
+    note: str | None = None
+    #: The parse error behind `error`, for its caret rendering.
+    parse_error: ValueError | None = None
+
+
+@dataclass(frozen=True)
+class Embedded:
+    """An entry's vector (its fingerprint's ±1 entries), or why it has none."""
+
+    entry: Compared
+    vector: tuple[int, ...] = ()
+    error: str | None = None
+
+
+def entries(
+    paths: Iterable[str], queries: Iterable[str], solve: SolveOptions, stdin: BinaryIO | None = None
+) -> Iterator[Compared | Similar]:
+    """The specs of the files at `paths` (`-`: `stdin`), read as `check` reads them, then the
+    `queries` (formulas in `solve.syntax`): an `Compared` each, or a `Similar` with the error of
+    one that cannot be compared."""
+    from ltlwit.pipeline.parsing import parse
+    from ltlwit.specs.reading import read_file
+
+    for path in paths:
+        for p in read_file(path, solve, stdin):
+            spec = p.spec
+            entry = Compared(
+                spec.formula,
+                p.formula,
+                spec.semantics or solve.semantics,
+                spec.declarations,
+                spec.name,
+                f"{spec.file}:{spec.line}",
+            )
+            if p.formula is None:
+                why = p.problem or p.unknown or spec.error or "not read"
+                yield Similar(
+                    entry, error=f"parse error: {p.parse_error}" if p.parse_error else why, parse_error=p.parse_error
+                )
+            else:
+                yield entry
+    for text in queries:
+        try:
+            yield Compared(text, parse(text, solve.syntax), solve.semantics, solve.declarations)
+        except ValueError as exc:
+            yield Similar(Compared(text, None, solve.semantics), error=f"parse error: {exc}", parse_error=exc)
+
+
+def similar(
+    pool: list[Compared], queries: list[Compared], solve: SolveOptions, top: int = 5, size: int = 256
+) -> Iterator[Similar]:
+    """For each query (each entry of `pool` against the others where there is none), its `top`
+    nearest entries of `pool` of its semantics, each with its relation to the query (`stronger`:
+    it implies the query) decided (module docstring) with its declarations, each question
+    within `solve`'s `--timeout`."""
+    sets = {s: Fingerprints(s, size) for s in {e.semantics for e in pool + queries}}
+    prints: dict[Compared, int] = {}
+
+    def fingerprint(entry: Compared) -> int:
+        if entry not in prints:
+            assert entry.formula is not None  # (an entry is a formula read)
+            prints[entry] = sets[entry.semantics].of(entry.formula)
+        return prints[entry]
+
+    deciders: dict[tuple[str, Declarations | None], Decider] = {}
+
+    def decider(entry: Compared) -> Decider:
+        key = (entry.semantics, entry.declarations)
+        if key not in deciders:
+            deciders[key] = Decider(replace(solve, semantics=entry.semantics, declarations=entry.declarations))
+        return deciders[key]
+
+    for query in queries or pool:
+        others = [e for e in pool if e.semantics == query.semantics and e is not query]
+        if not others:
+            yield Similar(query, note=_nothing_to_compare(query, pool))
+            continue
+        mine = fingerprint(query)
+        size_of = sets[query.semantics].size
+        ranked = sorted(
+            ((cosine(mine, fingerprint(e), size_of), -k, e) for k, e in enumerate(others)),
+            key=lambda t: (t[0], t[1]),
+            reverse=True,
+        )[:top]
+        neighbours = []
+        for score, _, other in ranked:
+            assert query.formula is not None and other.formula is not None  # (entries are formulas read)
+            evidence = (sets[query.semantics], fingerprint(other), mine)
+            related = relate(other.formula, query.formula, decider(other), evidence)  # the neighbour's to the query
+            neighbours.append(Neighbour(other, score, related))
+        yield Similar(query, tuple(neighbours))
+
+
+def embed(entries: Iterable[Compared], size: int = 256) -> Iterator[Embedded]:
+    """Each entry's fingerprint as a ±1 vector, on the traces of its semantics."""
+    from ltlwit.logic.fingerprint import vector
+
+    sets: dict[str, Fingerprints] = {}
+    for entry in entries:
+        assert entry.formula is not None  # (an entry is a formula read)
+        fp = sets.setdefault(entry.semantics, Fingerprints(entry.semantics, size))
+        yield Embedded(entry, tuple(vector(fp.of(entry.formula), size)))
+
+
+def _nothing_to_compare(query: Compared, pool: list[Compared]) -> str:
+    if not pool or (len(pool) == 1 and pool[0] is query):
+        return "nothing to compare it with: the files have no other spec"
+    return f"nothing to compare it with: no spec of {query.semantics} semantics"
