@@ -18,6 +18,7 @@ __all__ = [
     "DEVICES",
     "DOMAINS",
     "ENGINES",
+    "EQUIV_LOGICS",
     "FMT_SYNTAXES",
     "FORMATS",
     "LOGICS",
@@ -47,6 +48,8 @@ TASKS = ("ltl", "prop")
 
 #: Every command's `--format` (text for people, json for machines) ...
 FORMATS = ("text", "json")
+#: `data equiv --logic`: `ltlwit.train.equiv.RULES`.
+EQUIV_LOGICS = ("prop", "ltl", "ltlf")
 #: `embed --format`.
 VECTOR_FORMATS = ("json", "csv")
 #: ... but `solve`'s, which adds a streamed table (auto: on a terminal, else text) and CSV.

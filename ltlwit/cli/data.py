@@ -1,5 +1,6 @@
-"""`ltlwit data generate|stats`: data sets in DeepLTL's two-line format, made and labelled by
-ltlwit's own engine (`ltlwit.train.label`), and their statistics."""
+"""`ltlwit data generate|stats|equiv`: data sets in DeepLTL's two-line format, made and labelled
+by ltlwit's own engine (`ltlwit.train.label`), and their statistics; equivalence classes for the
+embeddings (`ltlwit.train.equiv`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import os
 
 import click
 
-from ltlwit.cli.choices import ALPHABETS
+from ltlwit.cli.choices import ALPHABETS, EQUIV_LOGICS
 from ltlwit.cli.environment import Environment
 from ltlwit.cli.options import Number, fail, report_console, report_format, say, task_option
 from ltlwit.cli.progress import progress_bar
@@ -198,4 +199,80 @@ def data_stats(ctx: click.Context, file: str, fmt: str, reference: str | None, l
         render_stats(report_console(env), stats)
     else:
         render_comparison(report_console(env), ref, stats)
+    return ExitStatus.SUCCESS
+
+
+@data.command("equiv")
+@click.option(
+    "--logic",
+    type=click.Choice(EQUIV_LOGICS),
+    default="ltl",
+    show_default=True,
+    help="prop: propositional formulas; ltl: LTL on infinite traces; ltlf: LTL on finite traces (each class's "
+    "equivalence decided under that semantics).",
+)
+@click.option("--aps", type=click.IntRange(1, 26), default=3, show_default=True, metavar="N", help="APs (a, b, ...).")
+@click.option(
+    "--max-size",
+    type=click.IntRange(3, MAX_NORMAL_SIZE),
+    default=10,
+    show_default=True,
+    metavar="S",
+    help="Largest size of a class's first formula (Polish tokens); its other members are at most twice that.",
+)
+@click.option("-n", "--classes", type=click.IntRange(min=1), required=True, metavar="COUNT", help="Classes to make.")
+@click.option(
+    "--members", type=click.IntRange(min=2), default=8, show_default=True, metavar="M", help="Most formulas per class."
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    required=True,
+    metavar="FILE[.gz]",
+    help="JSON Lines file, written anew.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed (same seed, same classes).")
+@click.option(
+    "--timeout",
+    type=Number(min=0, min_open=True),
+    default=2.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Engine time per equivalence question; a member it does not prove equivalent is left out.",
+)
+@click.pass_context
+def data_equiv(
+    ctx: click.Context,
+    logic: str,
+    aps: int,
+    max_size: int,
+    classes: int,
+    members: int,
+    output: str,
+    seed: int,
+    timeout: float,
+) -> ExitStatus:
+    """Equivalence classes of formulas, for the embeddings of the fifth paper: each class a random
+    formula and formulas made from it by identities applied at random positions (De Morgan, the
+    temporal dualities, absorption, expansion laws, distribution...), every member proved
+    equivalent to the first by the engine; no two classes equivalent; classes split whole into
+    train, val and test (test classes are never seen in training). JSON Lines, a class a line."""
+    from ltlwit.train.equiv import EquivConfig, write_classes
+
+    env = Environment.of(ctx)
+    config = EquivConfig(
+        logic=logic, n_aps=aps, max_size=max_size, classes=classes, members=members, seed=seed, seconds=timeout
+    )
+    try:
+        with progress_bar(env, "classes", total=classes) as update:
+            stats = write_classes(output, config, update)
+    except (ValueError, OSError) as e:
+        return fail(ctx, e)
+    for s in stats:
+        say(
+            ctx,
+            output,
+            f"{s.split}: {s.classes} classes, {s.formulas} formulas, length mean {s.mean_length}, max {s.max_length}",
+        )
     return ExitStatus.SUCCESS

@@ -1,0 +1,398 @@
+"""Equivalence classes of formulas: the data of the fifth paper's embeddings (`ltlwit data equiv`).
+
+The paper ("Semantic Representations of Mathematical Expressions in a Continuous Vector
+Space") trains an encoder-decoder to turn an expression into a different, equivalent one, and
+measures its embedding on equivalence classes never seen in training. Its classes come from
+SymPy's simplification under a time limit; here equivalence is decided: every member of a class
+is proved equivalent to the class's first formula by the engine (`a xor b` unsatisfiable under
+the class's semantics), so no class holds a non-equivalent member.
+
+A class starts from a random formula (`generate.RandomFormulas.normal_formula`, so it looks like
+the models' other data), and its members come from identities applied at random positions, one
+to five in a row, double negations removed (`RULES`: De Morgan, the F/G, U/R, W/M, past dualities, absorption `G G a = G
+a`, `F G F a = G F a`, expansion laws, distribution, idempotence, commutativity...), each valid
+under the semantics it is listed for. Two classes are never equivalent to each other: a start
+whose fingerprint (`logic.fingerprint`) equals an earlier class's is asked against it and
+dropped where equivalent, so that the test classes are unseen in training (the paper's
+UnseenEqClass). Classes are split whole: train, validation and test.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from ltlwit.logic.budget import Budget
+from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, Formula, Not
+from ltlwit.logic.result import Result, Sat, Unsat
+
+Rule = Callable[[Formula], "Formula | None"]
+
+
+def _f(op: str, *kids: Formula) -> Formula:
+    return Formula(op, kids)
+
+
+def _kids(node: Formula, op: str) -> tuple[Formula, ...] | None:
+    return node.children if node.op == op else None
+
+
+def _de_morgan(node: Formula) -> Formula | None:
+    """`!(a & b)` = `!a | !b`, `!(a | b)` = `!a & !b`, and back."""
+    if node.op == "!" and node.children[0].op in ("&", "|"):
+        a, b = node.children[0].children
+        return _f("|" if node.children[0].op == "&" else "&", Not(a), Not(b))
+    if node.op in ("&", "|") and all(k.op == "!" for k in node.children):
+        a, b = (k.children[0] for k in node.children)
+        return Not(_f("|" if node.op == "&" else "&", a, b))
+    return None
+
+
+def _commute(node: Formula) -> Formula | None:
+    if node.op in ("&", "|", "<->", "xor"):
+        a, b = node.children
+        return _f(node.op, b, a) if a is not b else None
+    return None
+
+
+def _implication(node: Formula) -> Formula | None:
+    """`a -> b` = `!a | b`, `a <-> b` = `(a -> b) & (b -> a)`, `a xor b` = `!(a <-> b)`."""
+    if node.op == "->":
+        return _f("|", Not(node.children[0]), node.children[1])
+    if node.op == "<->":
+        a, b = node.children
+        return _f("&", _f("->", a, b), _f("->", b, a))
+    if node.op == "xor":
+        return Not(_f("<->", *node.children))
+    return None
+
+
+def _distribute(node: Formula) -> Formula | None:
+    """`a & (b | c)` = `(a & b) | (a & c)`, and `|` over `&`."""
+    if node.op in ("&", "|"):
+        a, bc = node.children
+        other = "|" if node.op == "&" else "&"
+        if bc.op == other:
+            b, c = bc.children
+            return _f(other, _f(node.op, a, b), _f(node.op, a, c))
+    return None
+
+
+def _idempotent(node: Formula) -> Formula | None:
+    """`a & a` = `a`, `a | a` = `a`."""
+    if node.op in ("&", "|") and node.children[0] is node.children[1]:
+        return node.children[0]
+    return None
+
+
+def _absorb(node: Formula) -> Formula | None:
+    """`a | (a & b)` = `a`, `a & (a | b)` = `a`."""
+    if node.op in ("&", "|"):
+        a, other = node.children
+        if other.op == ("&" if node.op == "|" else "|") and a in other.children:
+            return a
+    return None
+
+
+def _dual(node: Formula) -> Formula | None:
+    """The dualities through negation: `G a` = `!F !a`, `F a` = `!G !a`, `a R b` = `!(!a U !b)`,
+    `a U b` = `!(!a R !b)`, `a M b` = `!(!a W !b)`, `a W b` = `!(!a M !b)`; past: `H a` = `!O
+    !a`, `O a` = `!H !a`, `a T b` = `!(!a S !b)`, `a S b` = `!(!a T !b)`."""
+    duals = {"G": "F", "F": "G", "H": "O", "O": "H", "R": "U", "U": "R", "M": "W", "W": "M", "T": "S", "S": "T"}
+    if node.op not in duals:
+        return None
+    return Not(_f(duals[node.op], *(Not(k) for k in node.children)))
+
+
+def _eventually(node: Formula) -> Formula | None:
+    """`F a` = `1 U a`, `G a` = `0 R a`, `O a` = `1 S a`, `H a` = `0 T a`, and back."""
+    spelled = {"F": ("U", TRUE), "G": ("R", FALSE), "O": ("S", TRUE), "H": ("T", FALSE)}
+    if node.op in spelled:
+        op, first = spelled[node.op]
+        return _f(op, first, node.children[0])
+    back = {(op, first): unary for unary, (op, first) in spelled.items()}
+    if len(node.children) == 2 and (node.op, node.children[0]) in back:
+        return _f(back[(node.op, node.children[0])], node.children[1])
+    return None
+
+
+def _weak_until(node: Formula) -> Formula | None:
+    """`a W b` = `(a U b) | G a`, `a M b` = `b U (a & b)`."""
+    if node.op == "W":
+        a, b = node.children
+        return _f("|", _f("U", a, b), _f("G", a))
+    if node.op == "M":
+        a, b = node.children
+        return _f("U", b, _f("&", a, b))
+    return None
+
+
+def _absorb_temporal(node: Formula) -> Formula | None:
+    """`G G a` = `G a`, `F F a` = `F a`, `F G F a` = `G F a`, `G F G a` = `F G a`, and the
+    first two back (`G a` = `G G a`)."""
+    if node.op in ("F", "G"):
+        inner = node.children[0]
+        if inner.op == node.op:
+            return inner
+        if inner.op in ("F", "G") and inner.children[0].op == node.op:  # F G F a, G F G a
+            return inner
+        return _f(node.op, node)
+    return None
+
+
+def _expand(node: Formula) -> Formula | None:
+    """The expansion laws (infinite traces): `F a` = `a | X F a`, `G a` = `a & X G a`, `a U b`
+    = `b | (a & X(a U b))`, `a R b` = `b & (a | X(a R b))`."""
+    if node.op == "F":
+        return _f("|", node.children[0], _f("X", node))
+    if node.op == "G":
+        return _f("&", node.children[0], _f("X", node))
+    if node.op == "U":
+        a, b = node.children
+        return _f("|", b, _f("&", a, _f("X", node)))
+    if node.op == "R":
+        a, b = node.children
+        return _f("&", b, _f("|", a, _f("X", node)))
+    return None
+
+
+def _expand_finite(node: Formula) -> Formula | None:
+    """The expansion laws on finite traces: the last instant has no next, so the future
+    operators that must go on (`F`, `U`) use the strong next `X` and those that may stop (`G`,
+    `R`) the weak next `wX`: `G a` = `a & wX G a`."""
+    if node.op == "F":
+        return _f("|", node.children[0], _f("X", node))
+    if node.op == "G":
+        return _f("&", node.children[0], _f(WEAK_NEXT, node))
+    if node.op == "U":
+        a, b = node.children
+        return _f("|", b, _f("&", a, _f("X", node)))
+    if node.op == "R":
+        a, b = node.children
+        return _f("&", b, _f("|", a, _f(WEAK_NEXT, node)))
+    return None
+
+
+def _distribute_temporal(node: Formula) -> Formula | None:
+    """`X(a & b)` = `X a & X b` (and `|`, `wX`), `F(a | b)` = `F a | F b`, `G(a & b)` = `G a &
+    G b`, and back."""
+    spreads = {("X", "&"), ("X", "|"), (WEAK_NEXT, "&"), (WEAK_NEXT, "|"), ("F", "|"), ("G", "&")}
+    if len(node.children) == 1 and (node.op, node.children[0].op) in spreads:
+        a, b = node.children[0].children
+        return _f(node.children[0].op, _f(node.op, a), _f(node.op, b))
+    if len(node.children) == 2 and node.children[0].op == node.children[1].op:
+        op = node.children[0].op
+        if (op, node.op) in spreads:
+            return _f(op, _f(node.op, node.children[0].children[0], node.children[1].children[0]))
+    return None
+
+
+def _next_negation(node: Formula) -> Formula | None:
+    """Infinite traces: `!X a` = `X !a` (every instant has a next one); finite ones: `!X a` =
+    `wX !a`, `!wX a` = `X !a`."""
+    if node.op == "!" and node.children[0].op in ("X", WEAK_NEXT):
+        inner = node.children[0]
+        return _f(inner.op, Not(inner.children[0]))
+    return None
+
+
+def _next_negation_finite(node: Formula) -> Formula | None:
+    if node.op == "!" and node.children[0].op in ("X", WEAK_NEXT):
+        inner = node.children[0]
+        return _f(WEAK_NEXT if inner.op == "X" else "X", Not(inner.children[0]))
+    return None
+
+
+_PROP = [_de_morgan, _commute, _implication, _distribute, _idempotent, _absorb]
+#: The identities valid under each semantics (prop: propositional formulas).
+RULES: dict[str, list[Rule]] = {
+    "prop": _PROP,
+    "ltl": [*_PROP, _dual, _eventually, _weak_until, _absorb_temporal, _expand, _distribute_temporal, _next_negation],
+    "ltlf": [*_PROP, _dual, _eventually, _weak_until, _absorb_temporal, _expand_finite, _distribute_temporal],
+}
+# (`_next_negation_finite` is the finite traces' `!X a` = `wX !a`: listed there.)
+RULES["ltlf"].append(_next_negation_finite)
+
+
+def rewrite(formula: Formula, rng: random.Random, rules: list[Rule]) -> Formula | None:
+    """`formula` with one identity applied at one random position where one applies (the
+    position first, then the rule), double negations then removed (`!!a` is `a`: the
+    identities that negate would otherwise stack them), or None where none applies."""
+    nodes = list(_positions(formula))
+    rng.shuffle(nodes)
+    for path in nodes:
+        node = _at(formula, path)
+        for rule in rng.sample(rules, len(rules)):
+            done = rule(node)
+            if done is not None and done is not node:
+                return _without_double_negations(_replace(formula, path, done))
+    return None
+
+
+def _without_double_negations(formula: Formula) -> Formula:
+    from ltlwit.logic.formula import transform
+
+    def rule(node: Formula, kids: tuple[Formula, ...]) -> Formula:
+        if node.op == "!" and kids[0].op == "!":
+            return kids[0].children[0]
+        return node if all(k is c for k, c in zip(kids, node.children)) else Formula(node.op, kids, node.name)
+
+    return transform(formula, rule)
+
+
+def _positions(formula: Formula) -> Iterator[tuple[int, ...]]:
+    stack: list[tuple[Formula, tuple[int, ...]]] = [(formula, ())]
+    while stack:
+        node, path = stack.pop()
+        yield path
+        stack.extend((kid, (*path, k)) for k, kid in enumerate(node.children))
+
+
+def _at(formula: Formula, path: tuple[int, ...]) -> Formula:
+    for k in path:
+        formula = formula.children[k]
+    return formula
+
+
+def _replace(formula: Formula, path: tuple[int, ...], new: Formula) -> Formula:
+    if not path:
+        return new
+    kids = list(formula.children)
+    kids[path[0]] = _replace(kids[path[0]], path[1:], new)
+    return Formula(formula.op, tuple(kids), formula.name)
+
+
+@dataclass(frozen=True)
+class EquivConfig:
+    """What `ltlwit data equiv` makes: `classes` classes of `logic` formulas (prop, ltl, ltlf)
+    over `n_aps` propositions, each started from a random formula of 3..`max_size` tokens and
+    holding up to `members` formulas (each at most twice that size), each member up to
+    `rewrites` identities from the start; `seconds` of engine time per question."""
+
+    logic: str = "ltl"
+    n_aps: int = 3
+    max_size: int = 10
+    classes: int = 100
+    members: int = 8
+    rewrites: int = 5
+    seed: int = 0
+    seconds: float = 2.0
+    val_share: float = 0.1
+    test_share: float = 0.1
+
+
+@dataclass(frozen=True)
+class EquivClass:
+    """A class: its members (the start first), its split, and its number."""
+
+    number: int
+    split: str
+    members: tuple[Formula, ...]
+
+
+def equivalence_classes(config: EquivConfig) -> Iterator[EquivClass]:
+    """The classes of `config` (module docstring), in order; the same seed, the same classes."""
+    from ltlwit.logic import ltl
+    from ltlwit.logic.fingerprint import Fingerprints
+    from ltlwit.train.generate import DEFAULT_ALPHABET, RandomFormulas
+
+    if config.logic not in RULES:
+        raise ValueError(f"unknown logic {config.logic!r} (prop, ltl or ltlf)")
+    semantics = "finite" if config.logic == "ltlf" else "infinite"
+    alphabet = DEFAULT_ALPHABET["prop" if config.logic == "prop" else "ltl"]
+    draw = RandomFormulas(config.n_aps, alphabet)
+    rng = random.Random(config.seed)
+    prints = Fingerprints(semantics, 128, config.seed)
+    starts: dict[int, list[Formula]] = {}  # earlier starts, by fingerprint
+
+    def decide(question: Formula) -> Result:
+        return ltl.solve(question, Budget(seconds=config.seconds), engine="builtin", semantics=semantics)
+
+    made = tries = 0
+    while made < config.classes:
+        tries += 1
+        if tries > 50 * config.classes:
+            raise ValueError(f"only {made} distinct classes found: raise --aps or --max-size")
+        start = draw.normal_formula(rng.randint(3, config.max_size), rng)
+        if start is None:
+            continue
+        mark = prints.of(start)
+        if any(isinstance(decide(Formula("xor", (start, earlier))), Unsat) for earlier in starts.get(mark, [])):
+            continue  # equivalent to an earlier class (or undecided: kept apart all the same)
+        members = _members(start, config, rng, decide)
+        if len(members) < 2:
+            continue
+        starts.setdefault(mark, []).append(start)
+        yield EquivClass(made, _split(rng, config), tuple(members))
+        made += 1
+
+
+def _members(
+    start: Formula, config: EquivConfig, rng: random.Random, decide: Callable[[Formula], Result]
+) -> list[Formula]:
+    """Formulas proved equivalent to `start`, start first (module docstring)."""
+    rules = RULES[config.logic]
+    members = [start]
+    seen = {start}
+    for _ in range(4 * config.members):
+        if len(members) >= config.members:
+            break
+        formula: Formula | None = start
+        for _ in range(rng.randint(1, config.rewrites)):
+            stepped = rewrite(formula, rng, rules) if formula is not None else None
+            formula = stepped if stepped is not None else formula
+        if formula is None or formula in seen or formula.size > 2 * config.max_size:
+            continue
+        seen.add(formula)
+        verdict = decide(Formula("xor", (start, formula)))
+        if isinstance(verdict, Unsat):
+            members.append(formula)
+        elif isinstance(verdict, Sat):  # an identity that is not one: a bug, said loudly
+            raise AssertionError(f"{formula} was rewritten from {start} but is not equivalent to it")
+    return members
+
+
+def _split(rng: random.Random, config: EquivConfig) -> str:
+    r = rng.random()
+    return "test" if r < config.test_share else "val" if r < config.test_share + config.val_share else "train"
+
+
+@dataclass(frozen=True)
+class SplitStats:
+    """A split's size, as the paper's Table 1 gives it: classes, formulas, and their lengths in
+    Polish tokens."""
+
+    split: str
+    classes: int
+    formulas: int
+    mean_length: float
+    max_length: int
+
+
+def write_classes(path: str, config: EquivConfig, progress: Callable[[int], None] | None = None) -> list[SplitStats]:
+    """The classes of `config` written to `path` as JSON Lines (`.gz`: compressed), one class a
+    line: `class`, `split`, `logic`, `members` (infix, the start first); their statistics."""
+    import gzip
+    import json
+
+    from ltlwit.logic.syntax import print_formula
+
+    sizes: dict[str, list[list[int]]] = {"train": [], "val": [], "test": []}
+    opened = gzip.open(path, "wt", encoding="utf-8") if path.endswith(".gz") else open(path, "w", encoding="utf-8")
+    with opened as out:
+        for done, found in enumerate(equivalence_classes(config), 1):
+            members = [print_formula(f, "infix") for f in found.members]
+            out.write(
+                json.dumps({"class": found.number, "split": found.split, "logic": config.logic, "members": members})
+                + "\n"
+            )
+            sizes[found.split].append([f.size for f in found.members])
+            if progress is not None:
+                progress(done)
+    stats = []
+    for split, classes in sizes.items():
+        lengths = [n for members in classes for n in members]
+        mean = sum(lengths) / len(lengths) if lengths else 0.0
+        stats.append(SplitStats(split, len(classes), len(lengths), round(mean, 1), max(lengths, default=0)))
+    return stats
