@@ -27,7 +27,7 @@ from ltlwit.logic.budget import Budget
 from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, Formula, Not
 from ltlwit.logic.result import Result, Sat, Unsat
 
-Rule = Callable[[Formula], "Formula | None"]
+Rule = Callable[[Formula], Formula | None]
 
 
 def _f(op: str, *kids: Formula) -> Formula:
@@ -204,7 +204,7 @@ def _next_negation_finite(node: Formula) -> Formula | None:
     return None
 
 
-_PROP = [_de_morgan, _commute, _implication, _distribute, _idempotent, _absorb]
+_PROP: list[Rule] = [_de_morgan, _commute, _implication, _distribute, _idempotent, _absorb]
 #: The identities valid under each semantics (prop: propositional formulas).
 RULES: dict[str, list[Rule]] = {
     "prop": _PROP,
