@@ -82,7 +82,7 @@ def test_the_fast_path_reads_what_the_parser_reads(pieces: list[tuple[str, str]]
     text = "".join(p + gap for p, gap in pieces)
     fast = infix._plain(text)
     try:
-        slow = infix._parse(text, [])  # with spans: never the fast path
+        slow = infix._spot(text)  # the full tokenizer: never the fast path
     except ParseError:
         assert fast is None
         return
@@ -94,4 +94,4 @@ def test_the_fast_path_reads_what_the_parser_reads(pieces: list[tuple[str, str]]
 def test_specifications_take_the_fast_path() -> None:
     text = " & ".join(f"(F req{i} -> G(grant{i} | !busy)) && GFa{i} U Xb{i}" for i in range(200))
     fast = infix._plain(text)
-    assert fast is not None and fast is infix._parse(text, [])
+    assert fast is not None and fast is infix._spot(text)
