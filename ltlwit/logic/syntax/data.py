@@ -26,8 +26,10 @@ nuXmv's text around a formula reads too (`nuxmv`): `LTLSPEC [NAME n :=] φ;`, `I
 (`G φ`) and `--` comments; and its `case c1 : e1; ...; TRUE : en; esac`, a formula or a term
 by where it stands, spelled out with the connectives (`cases`).
 
-The parser is an operator-precedence parser with explicit stacks and the typing pass an
-explicit-stack walk, so the 1,600-deep `X` chains of BLACK's suite parse without recursion.
+The parser is the infix syntaxes' one operator-precedence engine (`precedence`), reading this
+syntax's tokens into an untyped tree (`_Tree`: calls, commas and cases are its own tokens), with
+the operator table's levels and spellings (`operators`); the typing pass is an explicit-stack
+walk, so the 1,600-deep `X` chains of BLACK's suite parse without recursion.
 """
 
 from __future__ import annotations

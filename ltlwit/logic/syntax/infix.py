@@ -1,4 +1,5 @@
-"""Spot's infix LTL syntax: an operator-precedence parser with explicit stacks.
+"""Spot's infix LTL syntax: its tokens (`infix_lex`) read by the one operator-precedence engine
+of the infix syntaxes (`precedence`), with the levels of the operator table (`operators`).
 
 Precedence, lowest first: `-> <->` (right-assoc); `|`; `xor`; `&` (and Wring's `*`);
 `U R W M` and the past `S T` (right-assoc, so `a S b U c` is `a S (b U c)`); `F G` and the
@@ -12,6 +13,12 @@ nexts: only the instants that exist), `F[2..] a` is `X X F a`.
 `&`, `|` and `xor` nest to the left (`a & b & c` is `(a & b) & c`); parentheses are kept
 as structure (`a & (b & c)` stays right-nested) because formulas are never rewritten.
 No recursion anywhere: 10,000 nested parentheses or `X` operators are fine.
+
+Three readings run the engine: `_Formulas` builds the formula, `_Spans` each operand's extent
+beside it (`conjunct_spans`), and the data reading (`data`) its own tree. Most texts are made of
+names and the common operators only: `_plain` tokenizes them without columns (one
+regular-expression call, and the tokens names have made before) and feeds the same engine,
+leaving any other text, and any error with its column, to `tokenize`.
 """
 
 from __future__ import annotations
@@ -147,6 +154,7 @@ class _Formulas(_SpotErrors[Formula]):
 
 @collector_paused()
 def _spot_spans(text: str) -> _Span:
+    """Spot's reading of `text`, each operand with its extent (`written_conjuncts`)."""
     return read(text, tokenize(text), _SPANS)
 
 

@@ -33,6 +33,9 @@ malformed, reversed (`F[4..2]`) or huge (over `MAX_BOUND`) bracket is a syntax e
 under the bracket. PSL/SERE syntax (`{...}`, `;`, `[*]`, `##1`, `first_match`) is not
 supported and reported as such, with its column.
 
+The operators' spellings, levels and names come from the operator table (`operators`); the
+parser is the infix syntaxes' engine (`precedence`), which reads `Tok`s.
+
 `split_names` tells which identifiers of a text Spot's rules split into operators and a name
 (`Grant` is `G rant`), so that callers can warn where a user may have meant one name.
 """
