@@ -47,7 +47,7 @@ def test_printers_and_polish_read_the_table() -> None:
 
 def test_both_infix_readings_run_the_one_engine() -> None:
     assert infix.read is precedence.read and data.read is precedence.read
-    assert isinstance(infix._FORMULAS, precedence.Reading) and issubclass(data._Tree, precedence.Reading)
+    assert isinstance(infix._FORMULAS, precedence.Builder) and issubclass(data._Tree, precedence.Builder)
 
 
 @pytest.mark.parametrize("first,second", list(itertools.product(LEVELS, repeat=2)))

@@ -45,7 +45,7 @@ from ltlwit.logic.syntax.infix_lex import _skip_comment, check_bounds, numeral_t
 from ltlwit.logic.syntax.names import unquote_at
 from ltlwit.logic.syntax.nuxmv import blank_comments, statement
 from ltlwit.logic.syntax.operators import ARITH_LEVELS, COMPARE_LEVEL, DATA_UNARY_LEVEL, LEVELS, NEG_LEVEL, spellings
-from ltlwit.logic.syntax.precedence import Reading, Token, read, reduce
+from ltlwit.logic.syntax.precedence import Builder, Token, read, reduce
 from ltlwit.logic.theory.terms import PRE, RELATIONS, SHIFTS, Term
 
 #: The operators' spellings in this reading (the operator table's): spelling -> op.
@@ -248,7 +248,7 @@ class Operand(NamedTuple):
     bounds: tuple[int, int | None] | None = None
 
 
-class _Tree(Reading[Operand]):
+class _Tree(Builder[Operand]):
     """The operator-precedence pass, the engine's (`precedence`): tokens to an untyped tree,
     with this reading's own tokens: a call's arguments between commas, and a case's branches
     `condition : value;` up to its `esac`. One per text: it holds where each open call's and

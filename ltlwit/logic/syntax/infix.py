@@ -33,7 +33,7 @@ from ltlwit.logic.syntax.errors import ParseError
 from ltlwit.logic.syntax.infix_lex import _WORDS, _WORDS_LIMIT, Tok, _word, describe, tokenize
 from ltlwit.logic.syntax.nuxmv import statement_hint
 from ltlwit.logic.syntax.operators import LEVELS, UNARY_LEVEL, spellings
-from ltlwit.logic.syntax.precedence import Reading, T, Token, read
+from ltlwit.logic.syntax.precedence import Builder, T, Token, read
 
 
 def parse_spot(text: str) -> Formula:
@@ -115,7 +115,7 @@ def _spot(text: str) -> Formula:
     return read(text, tokenize(text), _FORMULAS)
 
 
-class _SpotErrors(Reading[T]):
+class _SpotErrors(Builder[T]):
     """How Spot's reading words its errors, with a hint where a past operator's letter or `wX`
     stands alone (`_name_hint`)."""
 

@@ -1,10 +1,10 @@
 """The one operator-precedence engine of the infix syntaxes: Spot's reading (`infix`) and the
 reading of formulas over data (`data`) run the same shunting loop over their own tokens, a
-`Reading` saying how to build what they read and how to report what they do not.
+`Builder` saying how to build what they read and how to report what they do not.
 
 A token is a tuple whose first five fields are (kind, value, column, width, level), as
 `infix_lex.Tok`'s: the engine knows the kinds `atom` (an operand), `un` (a prefix operator),
-`bin` (a binary operator), `(` and `)`; any other kind is the reading's (`Reading.other`: the
+`bin` (a binary operator), `(` and `)`; any other kind is the reading's (`Builder.other`: the
 data reading's calls, commas and `case ... esac`). Levels come from the operator table
 (`operators`): an operator waiting on the stack is applied once an operator that binds less
 (or as much, left-associative) follows it, so a unary operator of a level above every binary
@@ -30,7 +30,7 @@ T = TypeVar("T")
 Token = tuple[Any, ...]
 
 
-class Reading(Generic[T]):
+class Builder(Generic[T]):
     """How one reading builds its operands from tokens and words its errors. The engine calls
     `leaf`, `unary` and `binary` on every operand and operator: plain functions (static
     methods, or `itemgetter`), bound once per text."""
@@ -78,12 +78,12 @@ class Reading(Generic[T]):
         return "missing closing parenthesis"
 
 
-def read(text: str, toks: Sequence[Token], reading: Reading[T]) -> T:
+def read(text: str, toks: Sequence[Token], builder: Builder[T]) -> T:
     """The operand that the tokens `toks` of `text` make: the shunting loop, an operand
     stack and a stack of pending operators and openers; ParseError where they make none."""
     if not toks:
-        raise ParseError(text, reading.empty(text), "empty input")
-    leaf, unary, binary = reading.leaf, reading.unary, reading.binary
+        raise ParseError(text, builder.empty(text), "empty input")
+    leaf, unary, binary = builder.leaf, builder.unary, builder.binary
     operands: list[T] = []
     pending: list[Token] = []
     push, pop = pending.append, pending.pop
@@ -102,7 +102,7 @@ def read(text: str, toks: Sequence[Token], reading: Reading[T]) -> T:
                 opening = pending[-1]
                 raise ParseError(text, opening[2], "unexpected empty block", tok[2] + 1 - opening[2])
             else:
-                expect = reading.other(text, toks, k, True, operands, pending)
+                expect = builder.other(text, toks, k, True, operands, pending)
         elif kind == "bin":
             level = tok[4]
             while pending:
@@ -118,26 +118,26 @@ def read(text: str, toks: Sequence[Token], reading: Reading[T]) -> T:
             push(tok)
             expect = True
         elif kind == ")":
-            reduce(operands, pending, reading)
+            reduce(operands, pending, builder)
             if not pending:
-                raise ParseError(text, tok[2], f"syntax error, unexpected {reading.describe(tok)}")
-            reading.close(text, pending[-1], tok, operands, pending)
+                raise ParseError(text, tok[2], f"syntax error, unexpected {builder.describe(tok)}")
+            builder.close(text, pending[-1], tok, operands, pending)
         else:
-            expect = reading.other(text, toks, k, False, operands, pending)
+            expect = builder.other(text, toks, k, False, operands, pending)
     end = len(text.rstrip())
     if expect:
-        raise ParseError(text, end, reading.ended(toks[-1], pending))
-    reduce(operands, pending, reading)
+        raise ParseError(text, end, builder.ended(toks[-1], pending))
+    reduce(operands, pending, builder)
     if pending:
         opening = pending[-1]
-        raise ParseError(text, opening[2], reading.unclosed(opening), end - opening[2])
+        raise ParseError(text, opening[2], builder.unclosed(opening), end - opening[2])
     return operands[0]
 
 
-def reduce(operands: list[T], pending: list[Token], reading: Reading[T]) -> None:
+def reduce(operands: list[T], pending: list[Token], builder: Builder[T]) -> None:
     """Apply the pending operators down to the innermost opener (a `)`, the end of the text,
     the data reading's comma, `:`, `;` and `esac`)."""
-    unary, binary = reading.unary, reading.binary
+    unary, binary = builder.unary, builder.binary
     while pending and pending[-1][4] > 0.0:
         top = pending.pop()
         if top[0] == "un":
