@@ -15,7 +15,7 @@ from ltlwit.logic import FMT_SYNTAXES
 from ltlwit.logic.formula import BINARY, FALSE, OPERATORS, TRUE, UNARY, Formula, ap
 from ltlwit.logic.syntax import parse_formula, print_detectable, print_formula
 from ltlwit.logic.syntax.detect import SyntaxGuess
-from ltlwit.logic.syntax.names import NETWORK_ARITY
+from ltlwit.logic.syntax.operators import NETWORK_ARITY
 
 ALL = ("spot", "polish", "polish-spaced", "lbt")
 

@@ -26,51 +26,31 @@ nuXmv's text around a formula reads too (`nuxmv`): `LTLSPEC [NAME n :=] φ;`, `I
 (`G φ`) and `--` comments; and its `case c1 : e1; ...; TRUE : en; esac`, a formula or a term
 by where it stands, spelled out with the connectives (`cases`).
 
-The parser is an operator-precedence parser with explicit stacks and the typing pass an
-explicit-stack walk, so the 1,600-deep `X` chains of BLACK's suite parse without recursion.
+The parser is the infix syntaxes' one operator-precedence engine (`precedence`), reading this
+syntax's tokens into an untyped tree (`_Tree`: calls, commas and cases are its own tokens), with
+the operator table's levels and spellings (`operators`); the typing pass is an explicit-stack
+walk, so the 1,600-deep `X` chains of BLACK's suite parse without recursion.
 """
 
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import Callable, NamedTuple, Sequence
 
 from ltlwit.logic.budget import check_deadline
-from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, And, Formula, Not, Or, ap, atom
+from ltlwit.logic.formula import FALSE, TRUE, And, Formula, Not, Or, ap, atom
 from ltlwit.logic.syntax.cases import Alternatives, case_formula, case_term, disjunction, lift
 from ltlwit.logic.syntax.errors import ParseError
 from ltlwit.logic.syntax.infix_lex import _skip_comment, check_bounds, numeral_too_long, read_bounds
 from ltlwit.logic.syntax.names import unquote_at
 from ltlwit.logic.syntax.nuxmv import blank_comments, statement
+from ltlwit.logic.syntax.operators import ARITH_LEVELS, COMPARE_LEVEL, DATA_UNARY_LEVEL, LEVELS, NEG_LEVEL, spellings
+from ltlwit.logic.syntax.precedence import Builder, Token, read, reduce
 from ltlwit.logic.theory.terms import PRE, RELATIONS, SHIFTS, Term
 
-#: Binary connectives and their level; right-associative levels.
-_LOGIC = {
-    "->": 1.0,
-    "=>": 1.0,
-    "<->": 1.0,
-    "<=>": 1.0,
-    "|": 2.0,
-    "||": 2.0,
-    "xor": 3.0,
-    "xnor": 3.0,
-    "&": 4.0,
-    "&&": 4.0,
-    "U": 5.0,
-    "R": 5.0,
-    "V": 5.0,
-    "W": 5.0,
-    "M": 5.0,
-    "S": 5.0,
-    "T": 5.0,
-}
-_CANON = {"=>": "->", "<=>": "<->", "||": "|", "&&": "&", "V": "R", "xnor": "<->"}
-_RIGHT = frozenset({1.0, 5.0})
-_UNARY_LEVEL = 5.5
-_COMPARE = 6.0
-_ARITH = {"+": 7.0, "-": 7.0, "*": 8.0, "/": 8.0, "mod": 8.0}
-_NEG_LEVEL = 9.0
-_UNARY_WORDS = {"X": "X", "F": "F", "G": "G", "Y": "Y", "Z": "Z", "O": "O", "H": "H", "wX": WEAK_NEXT}
+#: The operators' spellings in this reading (the operator table's): spelling -> op.
+_UNARY = spellings("data", 1)
+_BINARY = spellings("data", 2)
 _BOUNDED = {"X": "X[n] or X[!]", **{op: f"{op}[a..b], {op}[a,b] or {op}[<=n]" for op in "FGOH"}}
 
 _TOKEN = re.compile(
@@ -85,27 +65,13 @@ _TOKEN = re.compile(
     )""",
     re.VERBOSE,
 )
-#: Spot's other spellings of the operators, read here too: `[]` `<>` and its UTF-8 ones.
-_SPOT_UNARY = {"[]": "G", "□": "G", "◻": "G", "⬜": "G", "<>": "F", "◇": "F", "⋄": "F", "♢": "F", "○": "X", "◯": "X"}
-_SPOT_SYMBOLS = {
-    "¬": "!",
-    "∧": "&",
-    "/\\": "&",
-    "∨": "|",
-    "\\/": "|",
-    "→": "->",
-    "⟶": "->",
-    "⇒": "->",
-    "⟹": "->",
-    "↔": "<->",
-    "⇔": "<->",
-    "⊕": "xor",
-}
 _BRACKET = re.compile(r"[ \t\n\r]*\[")
 #: What may follow an operand and not start one: after an operator's letter, it makes the
 #: letter a name (FRET's variables `T` and `H`: `x <= T * 2`, `H = 3`), as a binary operator's
 #: letter is one where an operand is expected (`T * 2`).
-_ENDS_OPERAND = re.compile(r"[ \t\n\r]*(?:[+*/%=<>,)&|:;]|!=|\Z|(?:U|R|V|W|M|S|T|xor|xnor|mod|esac)\b)")
+_ENDS_OPERAND = re.compile(
+    r"[ \t\n\r]*(?:[+*/%=<>,)&|:;]|!=|\Z|(?:" + "|".join(s for s in _BINARY if s.isalpha()) + r"|mod|esac)\b)"
+)
 _BOUNDS = re.compile(r"\[[ \t\n\r]*([0-9]+)[ \t\n\r]*(?:(\.\.|:|,)[ \t\n\r]*([0-9]*)[ \t\n\r]*)?\]")
 _STRONG = re.compile(r"\[[ \t\n\r]*![ \t\n\r]*\]")
 #: FRET's `O[<=n]` (0 to n steps), `O[<n]` (0 to n - 1) and `O[=n]` (n), for F, G, O and H.
@@ -113,12 +79,34 @@ _UP_TO = re.compile(r"\[[ \t\n\r]*(<=?|=)[ \t\n\r]*([0-9]+)[ \t\n\r]*\]")
 
 
 class Lexeme(NamedTuple):
-    kind: str  # num name quoted const un neg bin rel arith ( ) , call case esac : ; :=
+    """A token, laid out as `infix_lex.Tok` for the engine (`precedence`)."""
+
+    kind: str  # the engine's: atom un bin ( ), or this reading's: call case esac , : ; :=
     #: the operator, the name or numeral as written, a constant's `true` or `false`
     value: str
     column: int
     width: int
-    bounds: tuple[int, int | None] | None = None
+    level: float  # binding strength of an operator (`_LEVEL`); 0 for every other token
+    bounds: tuple[int, int | None] | None
+    what: str  # num name quoted const un neg bin rel arith ( ) , call case esac : ; :=
+
+
+#: The engine's kind of each of this reading's tokens that it knows: operands and operators.
+_KIND = {"num": "atom", "name": "atom", "quoted": "atom", "const": "atom", "neg": "un", "rel": "bin", "arith": "bin"}
+#: Binding strength of the operators by what they are, the operator table's: the connectives',
+#: then a unary operator's, a comparison's, arithmetic's, unary minus's.
+_LEVEL: dict[str, Callable[[str], float]] = {
+    "bin": LEVELS.__getitem__,
+    "un": lambda _: DATA_UNARY_LEVEL,
+    "rel": lambda _: COMPARE_LEVEL,
+    "arith": ARITH_LEVELS.__getitem__,
+    "neg": lambda _: NEG_LEVEL,
+}
+
+
+def _lexeme(what: str, value: str, column: int, width: int, bounds: tuple[int, int | None] | None = None) -> Lexeme:
+    level = _LEVEL.get(what)
+    return Lexeme(_KIND.get(what, what), value, column, width, 0.0 if level is None else level(value), bounds, what)
 
 
 def tokenize(text: str) -> list[Lexeme]:
@@ -145,7 +133,7 @@ def tokenize(text: str) -> list[Lexeme]:
                 raise ParseError(text, start, "unclosed string", len(text) - start)
             if not got[0]:
                 raise ParseError(text, start, "empty atomic proposition name", 2)
-            toks.append(Lexeme("quoted", got[0], start, got[1] - start))
+            toks.append(_lexeme("quoted", got[0], start, got[1] - start))
             i = got[1]
             expect_operand = False
             continue
@@ -154,52 +142,59 @@ def tokenize(text: str) -> list[Lexeme]:
         if kind == "num":
             if (why := numeral_too_long(word)) is not None:
                 raise ParseError(text, start, why, end - start)
-            toks.append(Lexeme("num", word, start, end - start))
+            toks.append(_lexeme("num", word, start, end - start))
             expect_operand = False
         elif kind == "name":
-            if word in _UNARY_WORDS and expect_operand and not _ENDS_OPERAND.match(text, end):
+            if word in _UNARY and expect_operand and not _ENDS_OPERAND.match(text, end):
                 end = _unary(text, start, word, toks)
-            elif word in _LOGIC and not (expect_operand and len(word) == 1):
-                toks.append(Lexeme("bin", _CANON.get(word, word), start, end - start))
+            elif word in _BINARY and not (expect_operand and len(word) == 1):
+                toks.append(_lexeme("bin", _BINARY[word], start, end - start))
                 expect_operand = True
             elif word == "mod":
-                toks.append(Lexeme("arith", "mod", start, end - start))
+                toks.append(_lexeme("arith", "mod", start, end - start))
                 expect_operand = True
             elif word.lower() in ("true", "false"):
-                toks.append(Lexeme("const", word.lower(), start, end - start))
+                toks.append(_lexeme("const", word.lower(), start, end - start))
                 expect_operand = False
             elif word in ("forall", "exists"):
                 raise ParseError(text, start, f"unsupported: quantifiers ({word})", end - start)
             elif word in ("case", "esac"):
-                toks.append(Lexeme(word, word, start, end - start))
+                toks.append(_lexeme(word, word, start, end - start))
                 expect_operand = word == "case"
             else:
-                toks.append(Lexeme("name", word, start, end - start))
+                toks.append(_lexeme("name", word, start, end - start))
                 expect_operand = False
         else:  # a symbol
-            word = _SPOT_SYMBOLS.get(word, word)
-            if word in _SPOT_UNARY:
-                toks.append(Lexeme("un", _SPOT_UNARY[word], start, end - start))
+            if word in _UNARY:
+                toks.append(_lexeme("un", _UNARY[word], start, end - start))
                 expect_operand = True
-            elif word in ("(", "!", "~"):
-                toks.append(Lexeme("un", "!", start, 1) if word != "(" else Lexeme("(", "(", start, 1))
+            elif word == "(":
+                last = toks[-1] if toks else None
+                if last is not None and last.what in (
+                    "name",
+                    "quoted",
+                ):  # a call; `"R"(x)`: a function named as an operator
+                    name = last.value if last.what == "name" else _Quoted(last.value)
+                    toks[-1] = _lexeme("call", name, last.column, last.width)
+                else:
+                    toks.append(_lexeme("(", "(", start, 1))
                 expect_operand = True
             elif word == ")":
-                toks.append(Lexeme(")", ")", start, 1))
+                toks.append(_lexeme(")", ")", start, 1))
                 expect_operand = False
             elif word in (",", ":", ";", ":="):
-                toks.append(Lexeme(word, word, start, end - start))
+                toks.append(_lexeme(word, word, start, end - start))
                 expect_operand = True
-            elif word in _LOGIC:
-                toks.append(Lexeme("bin", _CANON.get(word, word), start, end - start))
+            elif word in _BINARY:
+                toks.append(_lexeme("bin", _BINARY[word], start, end - start))
                 expect_operand = True
             elif word in RELATIONS:
-                toks.append(Lexeme("rel", word, start, end - start))
+                toks.append(_lexeme("rel", word, start, end - start))
                 expect_operand = True
             elif word == "-" and expect_operand:
-                toks.append(Lexeme("neg", "neg", start, 1))
+                toks.append(_lexeme("neg", "neg", start, 1))
             elif word in ("+", "-", "*", "/", "%"):
-                toks.append(Lexeme("arith", "mod" if word == "%" else word, start, 1))
+                toks.append(_lexeme("arith", "mod" if word == "%" else word, start, 1))
                 expect_operand = True
             else:
                 what = "PSL/SERE syntax" if word in "{}[]" else f"the operator {word!r}"
@@ -210,14 +205,14 @@ def tokenize(text: str) -> list[Lexeme]:
 def _unary(text: str, i: int, word: str, toks: list[Lexeme]) -> int:
     """A unary operator's token, with its bracket of bounds when one follows."""
     end = i + len(word)
-    op = _UNARY_WORDS[word]
+    op = _UNARY[word]
     bracket = _BRACKET.match(text, end)
     if bracket is None:
-        toks.append(Lexeme("un", op, i, len(word)))
+        toks.append(_lexeme("un", op, i, len(word)))
         return end
     start = bracket.end() - 1
     if op == "X" and (strong := _STRONG.match(text, start)) is not None:
-        toks.append(Lexeme("un", "X", i, strong.end() - i))
+        toks.append(_lexeme("un", "X", i, strong.end() - i))
         return strong.end()
     if word not in _BOUNDED:
         raise ParseError(text, i, f"unsupported: bounded operator {word}[..]", bracket.end() - i)
@@ -229,13 +224,13 @@ def _unary(text: str, i: int, word: str, toks: list[Lexeme]) -> int:
         if bound < 0:
             raise ParseError(text, start, f"empty range in {word}[<0]: no instant is less than 0 steps away", width)
         low = bound if up_to.group(1) == "=" else 0
-        toks.append(Lexeme("un", op, i, up_to.end() - i, (low, bound)))
+        toks.append(_lexeme("un", op, i, up_to.end() - i, (low, bound)))
         return up_to.end()
     found = _BOUNDS.match(text, start)
     if found is not None and not found.group(3) and word in ("O", "H"):
         found = None  # the past has no open bound
     low, high, end = read_bounds(text, start, found, word, op, _BOUNDED[word])
-    toks.append(Lexeme("un", op, i, end - i, (low, high)))
+    toks.append(_lexeme("un", op, i, end - i, (low, high)))
     return end
 
 
@@ -253,169 +248,130 @@ class Operand(NamedTuple):
     bounds: tuple[int, int | None] | None = None
 
 
-def _level(tok: Lexeme) -> float:
-    if tok.kind == "bin":
-        return _LOGIC[tok.value]
-    if tok.kind == "rel":
-        return _COMPARE
-    if tok.kind == "arith":
-        return _ARITH[tok.value]
-    if tok.kind == "un":
-        return _UNARY_LEVEL
-    if tok.kind == "neg":
-        return _NEG_LEVEL
-    return 0.0
+class _Tree(Builder[Operand]):
+    """The operator-precedence pass, the engine's (`precedence`): tokens to an untyped tree,
+    with this reading's own tokens: a call's arguments between commas, and a case's branches
+    `condition : value;` up to its `esac`. One per text: it holds where each open call's and
+    case's operands start."""
 
+    def __init__(self) -> None:
+        self.starts: list[int] = []  # operand count at each open call and case
 
-def _tree(text: str, toks: list[Lexeme]) -> Operand:
-    """The operator-precedence pass: tokens to an untyped tree."""
-    if not toks:
-        raise ParseError(text, 0, "empty input")
-    operands: list[Operand] = []
-    pending: list[tuple[Lexeme, int]] = []  # operators and "(" (with the operand count at it)
-    expect = True
+    @staticmethod
+    def leaf(tok: Token) -> Operand:
+        return Operand(tok[6], tok[1], (), tok[2], tok[2] + tok[3])
 
-    def reduce_one() -> None:
-        tok, _ = pending.pop()
-        if tok.kind in ("un", "neg"):
-            child = operands.pop()
-            operands.append(Operand(tok.kind, tok.value, (child,), tok.column, child.end, tok.bounds))
+    @staticmethod
+    def unary(tok: Token, operand: Operand) -> Operand:
+        return Operand(tok[6], tok[1], (operand,), tok[2], operand.end, tok[5])
+
+    @staticmethod
+    def binary(tok: Token, left: Operand, right: Operand) -> Operand:
+        return Operand(tok[6], tok[1], (left, right), left.start, right.end)
+
+    def close(self, text: str, opening: Token, tok: Token, operands: list[Operand], pending: list[Token]) -> None:
+        if opening[6] == "case":
+            raise ParseError(
+                text, tok[2], f"syntax error, unexpected {_describe(tok)} inside a case (no esac before it)"
+            )
+        pending.pop()
+        if opening[6] == "call":
+            count = self.starts.pop()
+            args = tuple(operands[count:])
+            del operands[count:]
+            operands.append(Operand("call", opening[1], args, opening[2], tok[2] + 1))
         else:
-            right = operands.pop()
-            left = operands.pop()
-            operands.append(Operand(tok.kind, tok.value, (left, right), left.start, right.end))
+            last = operands[-1]
+            operands[-1] = last._replace(start=opening[2], end=tok[2] + 1)
 
-    def reduce_above(level: float, right_assoc: bool) -> None:
-        while pending and pending[-1][0].kind not in ("(", "call", "case"):
-            top = _level(pending[-1][0])
-            if top > level or (top == level and not right_assoc and pending[-1][0].kind not in ("un", "neg")):
-                reduce_one()
-            else:
-                break
+    def describe(self, tok: Token) -> str:
+        return _describe(tok)
 
-    n = len(toks)
-    k = 0
-    while k < n:
-        if not k & 4095:
-            check_deadline()
+    def other(
+        self, text: str, toks: Sequence[Token], k: int, expect: bool, operands: list[Operand], pending: list[Token]
+    ) -> bool:
         tok = toks[k]
-        kind = tok.kind
+        kind = tok[0]
         if expect:
-            if kind in ("num", "const") or kind == "quoted" and not (k + 1 < n and toks[k + 1].kind == "("):
-                operands.append(Operand(kind, tok.value, (), tok.column, tok.column + tok.width))
-                expect = False
-            elif kind in ("name", "quoted"):
-                if k + 1 < n and toks[k + 1].kind == "(":  # a call; `"R"(x)`: a function named as an operator
-                    name = tok.value if kind == "name" else _Quoted(tok.value)
-                    pending.append((Lexeme("call", name, tok.column, tok.width), len(operands)))
-                    k += 1  # the call's own parenthesis
-                else:
-                    operands.append(Operand("name", tok.value, (), tok.column, tok.column + tok.width))
-                    expect = False
-            elif kind in ("un", "neg", "(", "case"):
-                pending.append((tok, len(operands)))
-            elif kind == "esac" and toks[k - 1].kind == ";" and pending and pending[-1][0].kind == "case":
-                _close_case(text, tok, pending, operands)
-                expect = False
-            elif kind == ")" and pending and pending[-1][0].kind in ("(", "call"):
-                opening = pending[-1][0]
-                raise ParseError(text, opening.column, "unexpected empty block", tok.column + 1 - opening.column)
-            else:
-                raise ParseError(text, tok.column, f"syntax error, unexpected {_describe(tok)}", tok.width)
-        elif kind in ("bin", "rel", "arith"):
-            level = _level(tok)
-            reduce_above(level, level in _RIGHT and kind == "bin")
-            pending.append((tok, len(operands)))
-            expect = True
+            if kind == "call" or kind == "case":
+                pending.append(tok)
+                self.starts.append(len(operands))
+                return True
+            if kind == "esac" and toks[k - 1][0] == ";" and pending and pending[-1][0] == "case":
+                self._close_case(text, tok, operands, pending)
+                return False
+            if kind == ")" and pending and pending[-1][0] == "call":
+                opening = pending[-1]
+                raise ParseError(text, opening[2], "unexpected empty block", tok[2] + 1 - opening[2])
         elif kind in (":", ";", "esac"):
-            reduce_above(-1.0, False)
+            reduce(operands, pending, self)
             if kind == "esac":
-                _close_case(text, tok, pending, operands)
-            else:
-                _branch(text, tok, pending, len(operands))
-                expect = True
-        elif kind in (")", ","):
-            reduce_above(-1.0, False)
+                self._close_case(text, tok, operands, pending)
+                return False
+            self._branch(text, tok, len(operands), pending)
+            return True
+        elif kind == ",":
+            reduce(operands, pending, self)
             if not pending:
-                raise ParseError(text, tok.column, f"syntax error, unexpected {_describe(tok)}")
-            opening, count = pending[-1]
-            if opening.kind == "case":
+                raise ParseError(text, tok[2], f"syntax error, unexpected {_describe(tok)}")
+            if pending[-1][0] == "case":
                 raise ParseError(
-                    text, tok.column, f"syntax error, unexpected {_describe(tok)} inside a case (no esac before it)"
+                    text, tok[2], f"syntax error, unexpected {_describe(tok)} inside a case (no esac before it)"
                 )
-            if kind == ",":
-                if opening.kind != "call":
-                    raise ParseError(text, tok.column, "syntax error, unexpected comma")
-                expect = True
-                k += 1
-                continue
-            pending.pop()
-            if opening.kind == "call":
-                args = tuple(operands[count:])
-                del operands[count:]
-                operands.append(Operand("call", opening.value, args, opening.column, tok.column + 1))
-            else:
-                last = operands[-1]
-                operands[-1] = last._replace(start=opening.column, end=tok.column + 1)
-        else:
-            raise ParseError(text, tok.column, f"syntax error, unexpected {_describe(tok)}", tok.width)
-        k += 1
-    end = len(text.rstrip())
-    if expect:
-        raise ParseError(text, end, "syntax error, unexpected end of formula")
-    reduce_above(-1.0, False)
-    if pending:
-        opening = pending[-1][0]
-        what = "a case without esac" if opening.kind == "case" else "missing closing parenthesis"
-        raise ParseError(text, opening.column, what, end - opening.column)
-    return operands[0]
+            if pending[-1][0] != "call":
+                raise ParseError(text, tok[2], "syntax error, unexpected comma")
+            return True
+        return super().other(text, toks, k, expect, operands, pending)
+
+    def unclosed(self, opening: Token) -> str:
+        return "a case without esac" if opening[0] == "case" else "missing closing parenthesis"
+
+    def _branch(self, text: str, tok: Token, count: int, pending: list[Token]) -> None:
+        """A case's `:` or `;` (its operands reduced): after a condition and after a value."""
+        if not pending or pending[-1][0] != "case":
+            raise ParseError(text, tok[2], f"syntax error, unexpected {_describe(tok)}", tok[3])
+        done = count - self.starts[-1]  # operands of the case so far: conditions and values
+        if done % 2 != (tok[0] == ":"):
+            raise ParseError(text, tok[2], f"syntax error, unexpected {_describe(tok)} ({_BRANCHES})", tok[3])
+
+    def _close_case(self, text: str, tok: Token, operands: list[Operand], pending: list[Token]) -> None:
+        """`esac` (the case's operands reduced): the case becomes one operand, its conditions
+        and values alternating."""
+        if not pending or pending[-1][0] != "case":
+            raise ParseError(text, tok[2], "syntax error, unexpected esac (no case before it)", tok[3])
+        opening = pending.pop()
+        count = self.starts.pop()
+        kids = tuple(operands[count:])
+        if not kids or len(kids) % 2:
+            what = "a case without branches" if not kids else f"a branch without its value ({_BRANCHES})"
+            raise ParseError(text, tok[2], what, tok[3])
+        del operands[count:]
+        operands.append(Operand("case", "case", kids, opening[2], tok[2] + tok[3]))
 
 
 #: How nuXmv writes a case's branches, for the errors that find them written otherwise.
 _BRANCHES = "a case's branches are `condition : value;`, its end `esac`"
 
 
-def _branch(text: str, tok: Lexeme, pending: list[tuple[Lexeme, int]], count: int) -> None:
-    """A case's `:` or `;` (its operands reduced): after a condition and after a value."""
-    if not pending or pending[-1][0].kind != "case":
-        raise ParseError(text, tok.column, f"syntax error, unexpected {_describe(tok)}", tok.width)
-    done = count - pending[-1][1]  # operands of the case so far: conditions and values
-    if done % 2 != (tok.kind == ":"):
-        raise ParseError(text, tok.column, f"syntax error, unexpected {_describe(tok)} ({_BRANCHES})", tok.width)
-
-
-def _close_case(text: str, tok: Lexeme, pending: list[tuple[Lexeme, int]], operands: list[Operand]) -> None:
-    """`esac` (the case's operands reduced): the case becomes one operand, its conditions and
-    values alternating."""
-    if not pending or pending[-1][0].kind != "case":
-        raise ParseError(text, tok.column, "syntax error, unexpected esac (no case before it)", tok.width)
-    opening, count = pending.pop()
-    kids = tuple(operands[count:])
-    if not kids or len(kids) % 2:
-        what = "a case without branches" if not kids else f"a branch without its value ({_BRANCHES})"
-        raise ParseError(text, tok.column, what, tok.width)
-    del operands[count:]
-    operands.append(Operand("case", "case", kids, opening.column, tok.column + tok.width))
-
-
-def _describe(tok: Lexeme) -> str:
-    if tok.kind in (":", ";", ":="):
-        return f"'{tok.value}'"
-    if tok.kind in ("case", "esac"):
-        return str(tok.value)
-    if tok.kind == ")":
+def _describe(tok: Token) -> str:
+    what, value = tok[6], tok[1]
+    if what in (":", ";", ":="):
+        return f"'{value}'"
+    if what in ("case", "esac"):
+        return str(value)
+    if what == ")":
         return "closing parenthesis"
-    if tok.kind == "(":
+    if what == "(":
         return "opening parenthesis"
-    if tok.kind == ",":
+    if what == ",":
         return "comma"
-    if tok.kind in ("name", "quoted"):
-        return f"name {tok.value!r}"
-    if tok.kind == "num":
-        return f"number {tok.value}"
-    if tok.kind == "const":
-        return "constant " + tok.value
-    return f"operator {tok.value!r}" if tok.kind != "un" else f"{tok.value} operator"
+    if what in ("name", "quoted", "call"):
+        return f"name {value!r}"
+    if what == "num":
+        return f"number {value}"
+    if what == "const":
+        return "constant " + value
+    return f"operator {value!r}" if what != "un" else f"{value} operator"
 
 
 # -- typing: formulas and terms ------------------------------------------------------------
@@ -438,7 +394,7 @@ def parse_data(text: str, where: list | None = None, atoms: list | None = None) 
         if found.keyword is not None and not bare.strip():
             after = written[found.start :]
             raise ParseError(bare, found.start + len(after) - len(after.lstrip()), f"no formula after {found.keyword}")
-        tree = _tree(bare, tokenize(bare))
+        tree = read(bare, tokenize(bare), _Tree())
         formula = _typed(bare, tree, atoms)
     except ParseError as exc:
         raise exc.shifted(text, 0) from None

@@ -1,4 +1,5 @@
-"""Spot's infix LTL syntax: an operator-precedence parser with explicit stacks.
+"""Spot's infix LTL syntax: its tokens (`infix_lex`) read by the one operator-precedence engine
+of the infix syntaxes (`precedence`), with the levels of the operator table (`operators`).
 
 Precedence, lowest first: `-> <->` (right-assoc); `|`; `xor`; `&` (and Wring's `*`);
 `U R W M` and the past `S T` (right-assoc, so `a S b U c` is `a S (b U c)`); `F G` and the
@@ -12,23 +13,32 @@ nexts: only the instants that exist), `F[2..] a` is `X X F a`.
 `&`, `|` and `xor` nest to the left (`a & b & c` is `(a & b) & c`); parentheses are kept
 as structure (`a & (b & c)` stays right-nested) because formulas are never rewritten.
 No recursion anywhere: 10,000 nested parentheses or `X` operators are fine.
+
+Three readings run the engine: `_Formulas` builds the formula, `_Spans` each operand's extent
+beside it (`conjunct_spans`), and the data reading (`data`) its own tree. Most texts are made of
+names and the common operators only: `_plain` tokenizes them without columns (one
+regular-expression call, and the tokens names have made before) and feeds the same engine,
+leaving any other text, and any error with its column, to `tokenize`.
 """
 
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 
 from ltlwit.logic.budget import check_deadline
 from ltlwit.logic.formula import FALSE, PAST, TRUE, WEAK_NEXT, Formula, collector_paused
 from ltlwit.logic.syntax.data_hints import call_hint, data_hint
 from ltlwit.logic.syntax.errors import ParseError
-from ltlwit.logic.syntax.infix_lex import _WORDS, _WORDS_LIMIT, LEVELS, RIGHT, Tok, _word, describe, tokenize
+from ltlwit.logic.syntax.infix_lex import _WORDS, _WORDS_LIMIT, Tok, _word, describe, tokenize
 from ltlwit.logic.syntax.nuxmv import statement_hint
+from ltlwit.logic.syntax.operators import LEVELS, UNARY_LEVEL, spellings
+from ltlwit.logic.syntax.precedence import Builder, T, Token, read
 
 
 def parse_spot(text: str) -> Formula:
     """Parse one formula in Spot's infix syntax (all its aliases and UTF-8 operators)."""
-    return _parse(text, None)
+    return _parse(text)
 
 
 def conjunct_spans(text: str) -> tuple[Formula, list[tuple[int, int]]]:
@@ -48,10 +58,10 @@ def written_conjuncts(text: str) -> tuple[Formula, list[tuple[int, int, Formula 
         spans: list[tuple[int, int]] = []
         formula = _data(text, spans)
         return formula, [(start, end, None) for start, end in spans]
-    where: list[_Span] = []
-    formula = _parse(text, where)
+    top = _spot_spans(text)
+    formula = top[3]
     out: list[tuple[int, int, Formula | None]] = []
-    stack = [where[0]]
+    stack = [top]
     while stack:
         start, end, kids, part = stack.pop()
         if kids is not None:
@@ -67,22 +77,21 @@ _Span = tuple[int, int, "tuple[_Span, _Span] | None", Formula]
 
 
 @collector_paused()
-def _parse(text: str, where: list[_Span] | None) -> Formula:
-    """The parser; `where`, when given, collects each operand's extent beside it (kept off
-    the common path: `parse_spot` passes None, and `_plain` reads most texts first)."""
-    if where is None:
-        plain = _plain(text)
-        if plain is not None:
-            return plain
-        if data_hint(text):  # comparisons, term operators: BLACK's and nuXmv's reading
-            return _data(text)
+def _parse(text: str) -> Formula:
+    """The parser: `_plain` reads most texts, the full tokenizer the others, and the data
+    reading those over data (or that Spot's reading rejects for a call or nuXmv's text)."""
+    plain = _plain(text)
+    if plain is not None:
+        return plain
+    if data_hint(text):  # comparisons, term operators: BLACK's and nuXmv's reading
+        return _data(text)
     try:
-        return _spot(text, where)
+        return _spot(text)
     except ParseError:
-        if where is None and statement_hint(text):  # nuXmv's text: its reading, or its error
+        if statement_hint(text):  # nuXmv's text: its reading, or its error
             return _data(text)
         # `det_3x3(a, b)`: a predicate over data, which Spot's reading rejects
-        found = _data_reading(text) if where is None and call_hint(text) else None
+        found = _data_reading(text) if call_hint(text) else None
         if found is None:
             raise
         return found
@@ -101,67 +110,78 @@ def _data_reading(text: str) -> Formula | None:
         return None
 
 
-def _spot(text: str, where: list[_Span] | None) -> Formula:
-    toks = tokenize(text)
-    if not toks:
-        return _fail(text, len(text.rstrip()) if text.strip() else 0, "empty input")
-    operands: list[Formula] = []
-    pending: list[Tok] = []  # "(", unary and binary operators not yet applied
-    expect_operand = True
-    for count, tok in enumerate(toks):
-        if not count & 4095:
-            check_deadline()
-        kind = tok.kind
-        if expect_operand:
-            if kind == "atom":
-                atom: Formula = tok.value  # type: ignore[assignment]  # an atom's (`Tok.value`)
-                operands.append(atom)
-                if where is not None:
-                    where.append((tok.column, tok.column + tok.width, None, atom))
-                _apply_unary(operands, pending, where)
-                expect_operand = False
-            elif kind == "un" or kind == "(":
-                pending.append(tok)
-            elif kind == ")" and pending and pending[-1].kind == "(":
-                return _fail(text, pending[-1].column, "unexpected empty block", tok.column + 1 - pending[-1].column)
-            else:
-                reason = f"syntax error, unexpected {describe(tok)}{_name_hint(tok, pending)}"
-                return _fail(text, tok.column, reason, tok.width)
-        elif kind == "bin":
-            level = tok.level
-            while (
-                pending
-                and pending[-1].kind == "bin"
-                and (pending[-1].level > level or (pending[-1].level == level and level not in RIGHT))
-            ):
-                _apply_binary(operands, pending.pop(), where)
-            pending.append(tok)
-            expect_operand = True
-        elif kind == ")":
-            while pending and pending[-1].kind == "bin":
-                _apply_binary(operands, pending.pop(), where)
-            if not pending:
-                return _fail(text, tok.column, "syntax error, unexpected closing parenthesis")
-            opening = pending.pop()
-            if where is not None:  # the parentheses belong to the operand they enclose
-                _, _, kids, formula = where[-1]
-                where[-1] = (opening.column, tok.column + tok.width, kids, formula)
-            _apply_unary(operands, pending, where)
-        else:
-            return _fail(text, tok.column, f"syntax error, unexpected {describe(tok)}", tok.width)
-    end = len(text.rstrip())
-    if expect_operand:
-        last = toks[-1]
+def _spot(text: str) -> Formula:
+    """Spot's reading with the full tokenizer: columns for its errors."""
+    return read(text, tokenize(text), _FORMULAS)
+
+
+class _SpotErrors(Builder[T]):
+    """How Spot's reading words its errors, with a hint where a past operator's letter or `wX`
+    stands alone (`_name_hint`)."""
+
+    def describe(self, tok: Token) -> str:
+        return describe(tok)
+
+    def unexpected(self, text: str, tok: Token, pending: list[Token]) -> str:
+        return f"syntax error, unexpected {describe(tok)}{_name_hint(tok, pending)}"
+
+    def empty(self, text: str) -> int:
+        return len(text.rstrip()) if text.strip() else 0
+
+    def ended(self, last: Token, pending: list[Token]) -> str:
         reason = "syntax error, unexpected end of formula"
-        if last.kind in ("un", "bin"):
+        if last[0] in ("un", "bin"):
             reason += f', missing right operand for "{describe(last)}"{_name_hint(None, pending)}'
-        return _fail(text, end, reason)
-    while pending:
-        tok = pending.pop()
-        if tok.kind == "(":
-            return _fail(text, tok.column, "missing closing parenthesis", end - tok.column)
-        _apply_binary(operands, tok, where)
-    return operands[0]
+        return reason
+
+
+class _Formulas(_SpotErrors[Formula]):
+    """Spot's reading: formulas built as their operators apply, bounded operators spelled out."""
+
+    leaf = itemgetter(1)  # an atom's Formula (`Tok.value`)
+
+    @staticmethod
+    def unary(tok: Token, operand: Formula) -> Formula:
+        if tok[5] is None:
+            return Formula(tok[1], (operand,))
+        low, high = tok[5]  # a bounded operator's
+        return spell_out(tok[1], low, high, operand)
+
+    @staticmethod
+    def binary(tok: Token, left: Formula, right: Formula) -> Formula:
+        return Formula(tok[1], (left, right))
+
+
+@collector_paused()
+def _spot_spans(text: str) -> _Span:
+    """Spot's reading of `text`, each operand with its extent (`written_conjuncts`)."""
+    return read(text, tokenize(text), _SPANS)
+
+
+class _Spans(_SpotErrors[_Span]):
+    """Spot's reading with each operand's extent (`conjunct_spans`): the parentheses belong to
+    the operand they enclose."""
+
+    @staticmethod
+    def leaf(tok: Token) -> _Span:
+        return (tok[2], tok[2] + tok[3], None, tok[1])
+
+    @staticmethod
+    def unary(tok: Token, operand: _Span) -> _Span:
+        return (tok[2], operand[1], None, _Formulas.unary(tok, operand[3]))
+
+    @staticmethod
+    def binary(tok: Token, left: _Span, right: _Span) -> _Span:
+        return (left[0], right[1], (left, right) if tok[1] == "&" else None, Formula(tok[1], (left[3], right[3])))
+
+    def close(self, text: str, opening: Token, tok: Token, operands: list[_Span], pending: list[Token]) -> None:
+        pending.pop()
+        _, _, kids, formula = operands[-1]
+        operands[-1] = (opening[2], tok[2] + tok[3], kids, formula)
+
+
+_FORMULAS = _Formulas()
+_SPANS = _Spans()
 
 
 #: `_plain`'s tokens: blanks, then a letter-initial run, one of `( ) ! 1 0 & && | || -> <->`
@@ -169,16 +189,17 @@ def _spot(text: str, where: list[_Span] | None) -> Formula:
 #: (PSL), any other one character but a blank. (Spot's next `()` reads as an empty block there,
 #: which ends it too.)
 _PLAIN = re.compile(r"[ \t\n\r]*([a-zA-Z_.][a-zA-Z0-9_.]*|\(|[)!01]|&&?|\|\||\|[-=]|\||->|<->|[^ \t\n\r])")
-#: The symbols among them: (kind, operator, level) as `Tok`'s.
-_PLAIN_SYMBOLS: dict[str, tuple[str, Formula | str, float]] = {
-    "(": ("(", "(", 0.0),
-    ")": (")", ")", 0.0),
-    "!": ("un", "!", 0.0),
-    "1": ("atom", TRUE, 0.0),
-    "0": ("atom", FALSE, 0.0),
+#: The symbols among them: their tokens, at column 0 (`_plain` has no columns).
+_PLAIN_SYMBOLS: dict[str, Tok] = {
+    "(": Tok("(", "(", 0, 1),
+    ")": Tok(")", ")", 0, 1),
+    "!": Tok("un", "!", 0, 1, UNARY_LEVEL),
+    "1": Tok("atom", TRUE, 0, 1),
+    "0": Tok("atom", FALSE, 0, 1),
     **{
-        s: ("bin", op, LEVELS[op])
-        for s, op in (("&", "&"), ("&&", "&"), ("|", "|"), ("||", "|"), ("->", "->"), ("<->", "<->"))
+        s: Tok("bin", op, 0, len(s), LEVELS[op])
+        for s, op in spellings("spot", 2).items()
+        if s in ("&", "&&", "|", "||", "->", "<->")
     },
 }
 
@@ -205,100 +226,65 @@ def _plain_tokens(text: str) -> list[str]:
 
 def _plain(text: str) -> Formula | None:
     """The formula of a text made of names and the common operators only, or None for any
-    other text (then `tokenize` and the parser read it, with columns for its errors): the
-    same formula, as the tokens are the same (names split by `_word`'s rules, through the same
-    `_WORDS` cache), without a `Tok` or a match object per token. A multi-megabyte
-    specification has a million tokens: read so, its parse takes a third less time."""
-    toks = _plain_tokens(text)
-    toks.reverse()
-    pop = toks.pop
-    operands: list[Formula] = []
-    pending: list[tuple[str, str, float]] = []  # "(", unary and binary operators not yet applied
-    expect_operand = True
+    other text or any error (then `tokenize` and the engine read it again, with columns for its
+    errors): the tokens of `tokenize` at column 0, from one regular-expression call and the
+    tokens that names and symbols have already made (`_WORDS`, `_PLAIN_SYMBOLS`; names split
+    by `_word`'s rules), fed to the same engine. A multi-megabyte specification has a million
+    tokens: read so, its parse takes a third less time."""
+    toks = _plain_toks(text)
+    if toks is None:
+        return None
+    try:
+        return read(text, toks, _FORMULAS)
+    except ParseError:
+        return None
+
+
+def _plain_toks(text: str) -> list[Tok] | None:
+    """`tokenize(text)` at column 0, or None where the text holds more than names and the
+    common operators."""
+    runs = _plain_tokens(text)
+    runs.reverse()
+    pop = runs.pop
+    toks: list[Tok] = []
+    append = toks.append
     after_operand = False  # as `tokenize`'s: a name or `)` came last
-    count = 0
-    while toks:
-        count += 1
-        if not count & 4095:
-            check_deadline()
+    while runs:
         t = pop()
-        sym = _PLAIN_SYMBOLS.get(t)
-        if sym is None:
+        tok = _PLAIN_SYMBOLS.get(t)
+        if tok is None:
             if not ("a" <= t[0] <= "z" or "A" <= t[0] <= "Z" or t[0] in "_."):
                 return None  # any other character: the full tokenizer's business
             known = _WORDS.get((t, after_operand))
             if known is None:
                 found: list[Tok] = []
                 try:
-                    width = _word(t, 0, t, after_operand, found.append)
+                    _word(t, 0, t, after_operand, found.append)
                 except ParseError:
                     return None
-                tok = found[0]
-                if tok.bounds is not None:
+                if found[0].bounds is not None:
                     return None
-                known = (tok.kind, tok.value, width, tok.level, isinstance(tok.value, Formula) and tok.value.op == "ap")
+                known = (found[0], isinstance(found[0].value, Formula) and found[0].value.op == "ap")
                 if len(_WORDS) < _WORDS_LIMIT:
                     _WORDS[(t, after_operand)] = known
-            kind, value, width, level, after_operand = known
-            if width < len(t):  # `GFa`: the rest of the run is read again, as `tokenize` does
-                toks.extend(reversed(_PLAIN.findall(t[width:])))
-            sym = (kind, value, level)
+            tok, after_operand = known
+            if tok[3] < len(t):  # `GFa`: the rest of the run is read again, as `tokenize` does
+                runs.extend(reversed(_PLAIN.findall(t[tok[3] :])))
         else:
             after_operand = t == ")"
-        kind = sym[0]
-        if expect_operand:
-            if kind == "atom":
-                operand: Formula = sym[1]  # type: ignore[assignment]  # an atom's (`Tok.value`)
-                while pending and pending[-1][0] == "un":
-                    operand = Formula(pending.pop()[1], (operand,))
-                operands.append(operand)
-                expect_operand = False
-            elif kind == "un" or kind == "(":
-                pending.append(sym)  # type: ignore[arg-type]  # an operator's: its value is its op
-            else:
-                return None
-        elif kind == "bin":
-            level = sym[2]
-            while (
-                pending
-                and pending[-1][0] == "bin"
-                and (pending[-1][2] > level or (pending[-1][2] == level and level not in RIGHT))
-            ):
-                right = operands.pop()
-                operands[-1] = Formula(pending.pop()[1], (operands[-1], right))
-            pending.append(sym)  # type: ignore[arg-type]  # an operator's: its value is its op
-            expect_operand = True
-        elif kind == ")":
-            while pending and pending[-1][0] == "bin":
-                right = operands.pop()
-                operands[-1] = Formula(pending.pop()[1], (operands[-1], right))
-            if not pending:
-                return None
-            pending.pop()
-            while pending and pending[-1][0] == "un":
-                operands[-1] = Formula(pending.pop()[1], (operands[-1],))
-        else:
-            return None
-    if expect_operand:
-        return None
-    while pending:
-        op = pending.pop()
-        if op[0] == "(":
-            return None
-        right = operands.pop()
-        operands[-1] = Formula(op[1], (operands[-1], right))
-    return operands[0]
+        append(tok)
+    return toks
 
 
-def _name_hint(unexpected: Tok | None, pending: list[Tok]) -> str:
+def _name_hint(unexpected: Token | None, pending: list[Token]) -> str:
     """Where an operand was expected: a hint when a past operator's letter stands there alone
     (`S & a`) or went without its operand (`Y & a`, `H`), or `wX` did (`wX & a`, `G wX`).
     Spot has neither the past operators nor `wX` and reads these spellings as names, so a
     specification written for Spot may mean a proposition."""
-    if unexpected is not None and unexpected.kind == "bin" and unexpected.value in PAST:
-        letter = unexpected.value
-    elif pending and pending[-1].kind == "un" and (pending[-1].value in PAST or pending[-1].value == WEAK_NEXT):
-        letter = pending[-1].value
+    if unexpected is not None and unexpected[0] == "bin" and unexpected[1] in PAST:
+        letter = unexpected[1]
+    elif pending and pending[-1][0] == "un" and (pending[-1][1] in PAST or pending[-1][1] == WEAK_NEXT):
+        letter = pending[-1][1]
     else:
         return ""
     return f' (a proposition named {letter} is written "{letter}")'
@@ -318,29 +304,3 @@ def spell_out(op: str, low: int, high: int | None, f: Formula) -> Formula:
     for _ in range(low):
         body = Formula(step, (body,))
     return body
-
-
-def _apply_unary(operands: list[Formula], pending: list[Tok], where: list[_Span] | None = None) -> None:
-    while pending and pending[-1].kind == "un":
-        tok = pending.pop()
-        op: str = tok.value  # type: ignore[assignment]  # an operator's (`Tok.value`)
-        if tok.bounds is None:
-            operands[-1] = Formula(op, (operands[-1],))
-        else:
-            operands[-1] = spell_out(op, *tok.bounds, operands[-1])
-        if where is not None:
-            where[-1] = (tok.column, where[-1][1], None, operands[-1])
-
-
-def _apply_binary(operands: list[Formula], tok: Tok, where: list[_Span] | None = None) -> None:
-    right = operands.pop()
-    op: str = tok.value  # type: ignore[assignment]  # an operator's (`Tok.value`)
-    operands[-1] = Formula(op, (operands[-1], right))
-    if where is not None:
-        second = where.pop()
-        first = where[-1]
-        where[-1] = (first[0], second[1], (first, second) if tok.value == "&" else None, operands[-1])
-
-
-def _fail(text: str, column: int, reason: str, width: int = 1) -> Formula:
-    raise ParseError(text, column, reason, width)

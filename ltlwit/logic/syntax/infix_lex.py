@@ -33,6 +33,9 @@ malformed, reversed (`F[4..2]`) or huge (over `MAX_BOUND`) bracket is a syntax e
 under the bracket. PSL/SERE syntax (`{...}`, `;`, `[*]`, `##1`, `first_match`) is not
 supported and reported as such, with its column.
 
+The operators' spellings, levels and names come from the operator table (`operators`); the
+parser is the infix syntaxes' engine (`precedence`), which reads `Tok`s.
+
 `split_names` tells which identifiers of a text Spot's rules split into operators and a name
 (`Grant` is `G rant`), so that callers can warn where a user may have meant one name.
 """
@@ -45,7 +48,10 @@ from typing import NamedTuple
 from ltlwit.logic.budget import check_deadline
 from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, Formula, ap
 from ltlwit.logic.syntax.errors import ParseError
-from ltlwit.logic.syntax.names import unquote_at
+from ltlwit.logic.syntax.names import UNARY_LETTERS, unquote_at
+from ltlwit.logic.syntax.operators import LEVELS, STAR_LEVEL, UNARY_LEVEL, spellings
+from ltlwit.logic.syntax.operators import NAMES as OPERATOR_NAMES
+from ltlwit.logic.syntax.precedence import Token
 
 
 class Tok(NamedTuple):
@@ -55,43 +61,21 @@ class Tok(NamedTuple):
     value: Formula | str
     column: int
     width: int
-    level: float = 0.0  # binding strength of a binary operator (higher binds tighter)
+    #: binding strength of an operator (higher binds tighter): a binary operator's level, the
+    #: unary operators' `UNARY_LEVEL`; 0 for atoms and parentheses (`precedence`)
+    level: float = 0.0
     #: A bounded unary operator's (lower, upper) bound: `X[3]` (3, 3), `F[2..4]` (2, 4),
     #: `G[2..]` (2, None); None for every other token.
     bounds: tuple[int, int | None] | None = None
 
 
-#: Binary operators: op -> level, Spot's table lowest first, `S T` with their twins `U R`.
-LEVELS = {
-    "->": 1.0,
-    "<->": 1.0,
-    "|": 2.0,
-    "xor": 3.0,
-    "&": 4.0,
-    "U": 5.0,
-    "R": 5.0,
-    "W": 5.0,
-    "M": 5.0,
-    "S": 5.0,
-    "T": 5.0,
-}
-RIGHT = frozenset({1.0, 5.0})
-STAR_LEVEL = 4.5  # Wring's `*` conjunction binds between `&` and `U`, as in Spot.
-
-_SYMBOLS: dict[str, tuple[str, str]] = {}
+#: Spot's symbols: the operators' from the table (`operators`), the parentheses, Wring's `*`
+#: conjunction (of its own level), the name suffixes and the PSL syntax that is not supported.
+_SYMBOLS: dict[str, tuple[str, str]] = {"(": ("(", "("), ")": (")", ")")}
+for _kind, _arity in (("un", 1), ("bin", 2)):
+    _SYMBOLS.update((_s, (_kind, _op)) for _s, _op in spellings("spot", _arity).items() if not _s.isalpha())
 for _op, _spellings in {
-    ("(", "("): "(",
-    (")", ")"): ")",
-    ("un", "X"): "() ○ ◯ Ⓧ",
-    ("un", "!"): "! ~ ¬",
-    ("un", "G"): "[] □ ⬜ ◻",
-    ("un", "F"): "<> ◇ ⋄ ♢",
-    ("bin", "->"): "-> --> → ⟶ => ⇒ ⟹",
-    ("bin", "<->"): "<-> <--> ↔ <=> ⇔",
-    ("bin", "|"): "|| | + \\/ ∨ ∪",
-    ("bin", "&"): "&& & /\\ ∧ ∩",
     ("bin", "*"): "*",
-    ("bin", "xor"): "^ ⊕",
     ("neg", "!"): "=0 \u0305 \u0304",
     ("pos", ""): "=1",
     ("unsupported", "PSL/SERE syntax"): "{ } ; : [*] [* [+] [:*] [:* [:+] [= [-> ## |-> |=> []-> []=> <>-> <>=> ↦ ⤇",
@@ -115,49 +99,25 @@ _BOUNDS = re.compile(r"\[[ \t\n\r]*([0-9]+)[ \t\n\r]*(?:(\.\.|:)[ \t\n\r]*([0-9]
 MAX_BOUND = 1000
 #: The operators that take a bracket of bounds, and what it holds (for the error message).
 _BOUNDED = {"X": "X[n] or X[!]", "F": "F[n..m], F[n:m] or F[n..]", "G": "G[n..m], G[n:m] or G[n..]"}
-_KEYWORDS = {"U": "U", "R": "R", "V": "R", "W": "W", "M": "M", "S": "S", "T": "T", "xor": "xor"}
+#: The binary operators spelled as words, read as keywords.
+_KEYWORDS = {s: op for s, op in spellings("spot", 2).items() if s.isalpha()}
 _UNSUPPORTED_WORDS = {"first_match": "PSL first_match"}
-#: Letters that are a unary operator unless a digit follows (then they start a name).
-_UNARY_LETTERS = "FGXYZOH"
 #: Letters that are an operator keyword on their own.
-_KEYWORD_LETTERS = _UNARY_LETTERS + "URVWMST"
+_KEYWORD_LETTERS = UNARY_LETTERS + "".join(s for s in _KEYWORDS if len(s) == 1)
 _NOT_AFTER_OPERAND = frozenset(_KEYWORD_LETTERS)
 
-NAMES = {
-    "!": "not operator",
-    "X": "next operator",
-    "F": "sometimes operator",
-    "G": "always operator",
-    "&": "and operator",
-    "*": "star operator",
-    "|": "or operator",
-    "xor": "xor operator",
-    "->": "implication operator",
-    "<->": "equivalent operator",
-    "U": "until operator",
-    "R": "release operator",
-    "W": "weak until operator",
-    "M": "strong release operator",
-    "Y": "yesterday operator",
-    "Z": "weak yesterday operator",
-    "O": "once operator",
-    "H": "historically operator",
-    "S": "since operator",
-    "T": "triggered operator",
-    WEAK_NEXT: "weak next operator",
-    "(": "opening parenthesis",
-    ")": "closing parenthesis",
-}
+#: What a syntax error calls each token that is no atom (`describe`).
+NAMES = {**OPERATOR_NAMES, "(": "opening parenthesis", ")": "closing parenthesis"}
 
 
-def describe(tok: Tok) -> str:
-    """Bison-style name of a token, for `syntax error, unexpected ...`."""
-    f = tok.value
+def describe(tok: Token) -> str:
+    """Bison-style name of a token (a `Tok`), for `syntax error, unexpected ...`."""
+    kind, f = tok[0], tok[1]
     if isinstance(f, Formula):  # an atom
         if f is TRUE or f is FALSE:
             return "constant " + ("true" if f is TRUE else "false")
         return "atomic proposition"
-    return NAMES[tok.kind if tok.kind in "()" else f]
+    return NAMES[kind if kind in "()" else f]
 
 
 def _unsupported(text: str, column: int, width: int, what: str) -> ParseError:
@@ -168,8 +128,9 @@ def _unsupported(text: str, column: int, width: int, what: str) -> ParseError:
 #: letters recur, and `_word` decides each one by flex's rules in a dozen string operations (a
 #: multi-megabyte formula has a million of them). Only tokens within the run are kept: what
 #: follows a unary operator that is the whole run (a bracket: `X[!]`, `F[2..4]`) is looked at
-#: again each time. Bounded, as AP names come from the input.
-_WORDS: dict[tuple[str, bool], tuple[str, Formula | str, int, float, bool]] = {}
+#: again each time. Bounded, as AP names come from the input. Held: the token (at column 0, as
+#: `infix._plain` reads it), and whether it is a name.
+_WORDS: dict[tuple[str, bool], tuple[Tok, bool]] = {}
 _WORDS_LIMIT = 100_000
 
 
@@ -198,25 +159,25 @@ def tokenize(text: str) -> list[Tok]:
             word = m.group(1)
             i = m.start(1)
             known = _WORDS.get((word, after_operand))
-            if known is not None and known[0] == "un" and known[2] == len(word) and _BRACKET.match(text, m.end()):
+            if known is not None and known[0][0] == "un" and known[0][3] == len(word) and _BRACKET.match(text, m.end()):
                 known = None  # `X[!]`, `F[2..4]`, `G []`: the bracket decides
             if known is None:
                 i = _word(text, i, word, after_operand, append)
                 last = toks[-1]
                 name = isinstance(last.value, Formula) and last.value.op == "ap"  # a name's atom
                 if last.bounds is None and last.width <= len(word) and len(_WORDS) < _WORDS_LIMIT:
-                    _WORDS[(word, after_operand)] = (last.kind, last.value, last.width, last.level, name)
+                    _WORDS[(word, after_operand)] = (Tok(last.kind, last.value, 0, last.width, last.level), name)
                 after_operand = last_bare_ap = name
             else:
-                kind, value, width, level, after_operand = known
-                append(_new(Tok, (kind, value, i, width, level, None)))
-                i += width
+                tok, after_operand = known
+                append(_new(Tok, (tok[0], tok[1], i, tok[3], tok[4], None)))
+                i += tok[3]
                 last_bare_ap = after_operand
             continue
         if group == 2:
             c = m.group(2)
             append(
-                _new(Tok, ("un", "!", m.start(2), 1, 0.0, None))
+                _new(Tok, ("un", "!", m.start(2), 1, UNARY_LEVEL, None))
                 if c == "!"
                 else _new(Tok, (c, c, m.start(2), 1, 0.0, None))
             )
@@ -282,7 +243,7 @@ def tokenize(text: str) -> list[Tok]:
             level = STAR_LEVEL if op == "*" else LEVELS[op]
             append(Tok("bin", "&" if op == "*" else op, i, size, level))
         else:
-            append(Tok(kind, op, i, size))
+            append(Tok(kind, op, i, size, UNARY_LEVEL if kind == "un" else 0.0))
         after_operand = kind == ")"
         last_bare_ap = False
         i += size
@@ -292,7 +253,7 @@ def _word(text: str, i: int, word: str, after_operand: bool, append) -> int:
     """Emit the token a letter-initial run starts, by flex's longest-match rules; return
     the index after it."""
     c = word[0]
-    if c == "w" and word[1:2] == "X" and (len(word) == 2 or word[2] in _UNARY_LETTERS):
+    if c == "w" and word[1:2] == "X" and (len(word) == 2 or word[2] in UNARY_LETTERS):
         return _unary(text, i, WEAK_NEXT, append)
     low = word[:5].lower()
     const = 4 if low[:4] == "true" else 5 if low == "false" else 0
@@ -303,14 +264,14 @@ def _word(text: str, i: int, word: str, after_operand: bool, append) -> int:
     else:
         keyword = 1 if c in _KEYWORD_LETTERS else 0
     if not after_operand:
-        if c in _UNARY_LETTERS:
+        if c in UNARY_LETTERS:
             name = len(word) if len(word) > 1 and word[1].isdigit() else 0
         else:
             name = len(word)
     elif c in _NOT_AFTER_OPERAND:
         name = 0
     else:
-        name = len(word) if len(word) > 1 and word[1] not in _UNARY_LETTERS else 1
+        name = len(word) if len(word) > 1 and word[1] not in UNARY_LETTERS else 1
     best = max(const, keyword, name)
     if best == const:
         append(Tok("atom", TRUE if const == 4 else FALSE, i, const))
@@ -318,7 +279,7 @@ def _word(text: str, i: int, word: str, after_operand: bool, append) -> int:
         spelled = word[:keyword]
         if spelled in _UNSUPPORTED_WORDS:
             raise _unsupported(text, i, keyword, _UNSUPPORTED_WORDS[spelled])
-        if spelled in _UNARY_LETTERS:
+        if spelled in UNARY_LETTERS:
             return _unary(text, i, spelled, append)
         else:
             op = _KEYWORDS[spelled]
@@ -341,7 +302,7 @@ def _unary(text: str, i: int, op: str, append) -> int:
                 raise _unsupported(text, i, bracket.end() - i, f"bounded operator {op}[..]")
             return _bounded(text, i, op, bracket.end() - 1, append)
         end = strong.end()
-    append(Tok("un", op, i, end - i))
+    append(Tok("un", op, i, end - i, UNARY_LEVEL))
     return end
 
 
@@ -349,7 +310,7 @@ def _bounded(text: str, i: int, op: str, start: int, append) -> int:
     """Emit Spot's bounded operator `op` spelled at i, its bracket opening at `start`; errors
     are marked under the bracket. Return the index after it."""
     low, high, end = read_bounds(text, start, _BOUNDS.match(text, start), op, op, _BOUNDED[op])
-    append(Tok("un", op, i, end - i, bounds=(low, high)))
+    append(Tok("un", op, i, end - i, UNARY_LEVEL, (low, high)))
     return end
 
 
@@ -419,7 +380,7 @@ def _skip_comment(text: str, i: int) -> int:
 #: Where `split_names` may find something: an identifier starting with an operator letter (or
 #: `wX` and one), more unary letters, then two letters. Most texts have none (Spot's `GFa` has
 #: one letter after its operators) and are not tokenized again.
-_MAY_SPLIT = re.compile(r"(?<![a-zA-Z0-9_.])(?:wX)?[" + _KEYWORD_LETTERS + "][" + _UNARY_LETTERS + r"]*+[a-zA-Z]{2}")
+_MAY_SPLIT = re.compile(r"(?<![a-zA-Z0-9_.])(?:wX)?[" + _KEYWORD_LETTERS + "][" + UNARY_LETTERS + r"]*+[a-zA-Z]{2}")
 #: A name left after the operators that is as likely a word's tail as a proposition.
 _WORDLIKE = re.compile(r"[a-zA-Z]{2}")
 

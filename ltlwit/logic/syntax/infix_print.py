@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from ltlwit.logic.formula import ATOM, WEAK_NEXT, Formula
 from ltlwit.logic.syntax.names import spot_ap
+from ltlwit.logic.syntax.operators import LEVELS, RIGHT_ASSOC, UNARY_LEVEL
 
-#: Binding strength, lowest first, exactly Spot's table (`S T` with `U R`); atoms and unary
-#: operators bind tighter than any binary operator, so only binary children ever need
-#: parentheses.
-PRECEDENCE = {"->": 1, "<->": 1, "|": 2, "xor": 3, "&": 4, "U": 5, "R": 5, "W": 5, "M": 5, "S": 5, "T": 5}
-RIGHT_ASSOC = frozenset({"->", "<->", "U", "R", "W", "M", "S", "T"})
-_ATOM = 10
+#: Binding strength of the binary operators, the parser's (the operator table's: Spot's, `S T`
+#: with `U R`); atoms and unary operators bind tighter than any binary operator, so only binary
+#: children ever need parentheses.
+PRECEDENCE = LEVELS
+_ATOM = UNARY_LEVEL
 
 
 def print_spot(formula: Formula) -> str:

@@ -5,56 +5,21 @@ a word: `wX p0`; `wXp0` is a name, as `Xp0` is).
 
 As in Spot's lexer, one-character operators need no surrounding spaces, names are
 identifiers or double-quoted strings, and `R` is accepted as a synonym of `V`. The printer
-follows Spot: names `p0`, `p1`, ... stay bare, every other name is quoted.
+follows Spot: names `p0`, `p1`, ... stay bare, every other name is quoted. The spellings are
+the operator table's (`operators`).
 """
 
 from __future__ import annotations
 
 import re
 
-from ltlwit.logic.formula import PAST, WEAK_NEXT, Formula, collector_paused
+from ltlwit.logic.formula import Formula, collector_paused
 from ltlwit.logic.syntax.errors import ParseError
 from ltlwit.logic.syntax.names import quote, unquote_at
+from ltlwit.logic.syntax.operators import FROM_LBT, TO_LBT
 from ltlwit.logic.syntax.prefix import Token, build
 
 _LEX = re.compile(r'\s*(?:("(?:[^"\\]|\\.)*")|(")|([a-zA-Z._][a-zA-Z0-9._]*)|(\S))')
-TO_OP = {
-    "!": "!",
-    "&": "&",
-    "|": "|",
-    "^": "xor",
-    "i": "->",
-    "e": "<->",
-    "X": "X",
-    "F": "F",
-    "G": "G",
-    "U": "U",
-    "V": "R",
-    "R": "R",
-    "W": "W",
-    "M": "M",
-    "t": "1",
-    "f": "0",
-}
-TO_OP.update((op, op) for op in (*PAST, WEAK_NEXT))
-FROM_OP = {
-    "!": "!",
-    "&": "&",
-    "|": "|",
-    "xor": "^",
-    "->": "i",
-    "<->": "e",
-    "X": "X",
-    "F": "F",
-    "G": "G",
-    "U": "U",
-    "R": "V",
-    "W": "W",
-    "M": "M",
-    "1": "t",
-    "0": "f",
-}
-FROM_OP.update((op, op) for op in (*PAST, WEAK_NEXT))
 _PNUM = re.compile(r"p[0-9]+\Z")
 
 
@@ -77,12 +42,12 @@ def parse_lbt(text: str, strict: bool = False) -> Formula:
         elif unclosed is not None:
             raise ParseError(text, column, "unclosed string: missing closing double quote")
         elif word is not None:
-            op = TO_OP.get(word)
+            op = FROM_LBT.get(word)
             if op is None and strict and not _PNUM.match(word):
                 raise ParseError(text, column, f"LBT names are p0, p1, ... or double-quoted, not {word!r}")
             tokens.append(Token(op, None, column, word) if op else Token("ap", word, column, word))
         else:
-            op = TO_OP.get(char)
+            op = FROM_LBT.get(char)
             if op is None:
                 raise ParseError(text, column, f"syntax error, unexpected {char!r} in LBT")
             tokens.append(Token(op, None, column, char))
@@ -92,6 +57,6 @@ def parse_lbt(text: str, strict: bool = False) -> Formula:
 
 def print_lbt(formula: Formula) -> str:
     return " ".join(
-        (n.name if _PNUM.match(n.name) else quote(n.name)) if n.name is not None else FROM_OP[n.op]
+        (n.name if _PNUM.match(n.name) else quote(n.name)) if n.name is not None else TO_LBT[n.op]
         for n in formula.walk()
     )

@@ -1,8 +1,8 @@
 """How atomic-proposition names are written in each syntax: when a name may stand bare and
 how it is double-quoted otherwise. Shared by the printers and the word/assignment syntaxes
 so that what a printer leaves bare is exactly what the matching parser reads back as one AP.
-The operator letters of network Polish live here too (`NETWORK_ARITY`): they decide which
-letters network Polish reads as names.
+The operators' letters and words, which a name may not be spelled as, come from the operator
+table (`operators`).
 """
 
 from __future__ import annotations
@@ -10,15 +10,22 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ltlwit.logic.syntax.operators import ARITY, FROM_LBT, spellings
+
+#: Letters that are a unary operator in Spot's infix syntax unless a digit follows (then they
+#: start a name).
+UNARY_LETTERS = "".join(s for s in spellings("spot", 1) if len(s) == 1 and s.isalpha())
+
 #: A bare identifier of the Spot infix syntax read in "expecting an operand" position
 #: (Spot's lexer: an AP cannot start with F, G or X unless a digit follows; nor, here, with
 #: the past operators' letters Y, Z, O, H, by the same rule).
-SPOT_BARE = re.compile(r"(?:[a-zA-EI-NP-W_.][a-zA-Z0-9_.]*|[FGXYZOH][0-9][a-zA-Z0-9_.]*)\Z")
-#: Words that the infix lexer reads as operators or constants although they look like names.
-SPOT_KEYWORDS = frozenset({"U", "R", "V", "W", "M", "S", "T", "xor", "first_match"})
+SPOT_BARE = re.compile(rf"(?:(?![{UNARY_LETTERS}])[a-zA-Z_.][a-zA-Z0-9_.]*|[{UNARY_LETTERS}][0-9][a-zA-Z0-9_.]*)\Z")
+#: Words that the infix lexer reads as operators although they look like names: the binary
+#: operators' words, and PSL's `first_match` (which it refuses).
+SPOT_KEYWORDS = frozenset(s for s in spellings("spot", 2) if s.isalpha()) | {"first_match"}
 #: Names the infix lexer reads as starting with the weak next `wX`: `wX` itself and `wX`
 #: followed by a unary operator's letter (`wXFa` is `wX F a`); `wXa`, `wX1` stay names.
-SPOT_WEAK_NEXT = re.compile(r"wX(?:[FGXYZOH]|\Z)")
+SPOT_WEAK_NEXT = re.compile(rf"wX(?:[{UNARY_LETTERS}]|\Z)")
 #: What `ltlwit solve` prints in place of a witness: a name spelled so is quoted, so that no
 #: witness reads as one (`verify` takes `UNSAT` for solve's claim, `ERROR` marks a bad input).
 STATUS_WORDS = frozenset({"UNSAT", "UNKNOWN", "ERROR"})
@@ -27,7 +34,7 @@ IDENT = re.compile(r"[A-Za-z_.][A-Za-z0-9_.]*\Z")
 #: Identifiers that LBT reads as its constants (`t`, `f`) or operators (`i`, `e`, `V`, besides
 #: the letters it shares with the other syntaxes): a name spelled so is quoted in spaced Polish,
 #: which auto-detection could otherwise read as LBT.
-LBT_WORDS = frozenset({"t", "f", "i", "e", "V"})
+LBT_WORDS = frozenset(s for s in FROM_LBT if s.isalpha() and s not in ARITY)
 
 
 def quote(name: str) -> str:
@@ -75,23 +82,3 @@ def spot_ap(name: str) -> str:
 
 #: The tokens of network Polish: the multi-character operators, else one character each.
 NETWORK_TOKEN = re.compile(r"<->|->|xor|.", re.S)
-#: Network Polish's operators and constants with their arities. It is DeepLTL's and the
-#: models' format and stays future-only, with one next: every other letter, `Y Z O H S T`
-#: included, is a name, and it has no weak next `wX` (`wXa` is three tokens there).
-NETWORK_ARITY = {
-    "1": 0,
-    "0": 0,
-    "!": 1,
-    "X": 1,
-    "F": 1,
-    "G": 1,
-    "&": 2,
-    "|": 2,
-    "->": 2,
-    "<->": 2,
-    "xor": 2,
-    "U": 2,
-    "R": 2,
-    "W": 2,
-    "M": 2,
-}

@@ -19,14 +19,16 @@ there, `TRUE` the constant, `X` an operator). Every other name is double-quoted:
 
 from __future__ import annotations
 
-from ltlwit.logic.formula import OPERATORS, Formula, ap, collector_paused
+from ltlwit.logic.formula import Formula, ap, collector_paused
 from ltlwit.logic.syntax.errors import ParseError
-from ltlwit.logic.syntax.names import IDENT, LBT_WORDS, NETWORK_ARITY, NETWORK_TOKEN, quote, spot_ap
+from ltlwit.logic.syntax.names import IDENT, LBT_WORDS, NETWORK_TOKEN, quote, spot_ap
+from ltlwit.logic.syntax.operators import BY_OP, NETWORK_ARITY
 from ltlwit.logic.syntax.prefix import Token, build, diagnose, words
 
 #: Letters that are operators in network Polish and so cannot be AP names there.
 _OP_LETTERS = frozenset(op for op in NETWORK_ARITY if op.isalpha() and len(op) == 1)
-_OPS = frozenset(OPERATORS)
+#: Spaced Polish spells each operator as its op.
+_OPS = frozenset(BY_OP)
 _AP_CACHE: dict[str, Formula] = {}
 
 

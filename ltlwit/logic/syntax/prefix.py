@@ -1,8 +1,9 @@
 """Shared machinery of the prefix (Polish-like) syntaxes: building a formula from a token
 list with one explicit stack, and explaining, with a column, why a token list is not one
 complete formula. Spaced Polish and LBT both use it, with every operator, past ones and
-the weak next `wX` included; network Polish, future-only and without `wX`, has its own table
-(`names.NETWORK_ARITY`) and only calls `diagnose` once its fast path has failed.
+the weak next `wX` included; network Polish, future-only and without `wX`, reads the table's
+operators that it has (`operators.NETWORK_ARITY`) and only calls `diagnose` once its fast path
+has failed. The arities are the operator table's (`operators`).
 """
 
 from __future__ import annotations
@@ -11,14 +12,13 @@ import re
 from typing import NamedTuple
 
 from ltlwit.logic.budget import check_deadline
-from ltlwit.logic.formula import BINARY, UNARY, Formula, ap
+from ltlwit.logic.formula import Formula, ap
 from ltlwit.logic.syntax.errors import ParseError
 from ltlwit.logic.syntax.names import unquote_at
+from ltlwit.logic.syntax.operators import ARITY as _OPERATOR_ARITY
 
 #: Arity of every token op of the prefix syntaxes, keyed by Formula op ("ap" for names).
-ARITY: dict[str, int] = {"1": 0, "0": 0, "ap": 0}
-ARITY.update((op, 1) for op in UNARY)
-ARITY.update((op, 2) for op in BINARY)
+ARITY: dict[str, int] = {**_OPERATOR_ARITY, "ap": 0}
 
 
 class Token(NamedTuple):
