@@ -1,0 +1,77 @@
+"""How well an embedding keeps equivalent formulas together: the fifth paper's score_k.
+
+For a query q of class c among the formulas of the unseen classes (`data equiv`'s test split:
+the paper's UnseenEqClass), N_k(q) are the k formulas nearest to q by cosine similarity (q
+itself left out) and score_k(q) = |N_k(q) ∩ c| / min(k, |c| - 1), c's other members being what
+can be found; the score is its mean over every query, in percent. Ties at the k-th place are
+broken by the formulas' order, so a constant embedding scores what chance does.
+
+Two embeddings need no training and are the bar a learned one is measured against:
+`bag_of_tokens` (each Polish token's count: what the syntax alone says) and the semantic
+fingerprint (`logic.fingerprint`: equal for equivalent formulas by construction, so only
+inequivalent formulas that share a fingerprint cost it points).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Callable, Sequence
+
+from ltlwit.logic.formula import Formula
+
+Vector = Sequence[float]
+
+
+def score_k(vectors: Sequence[Vector], classes: Sequence[int], k: int = 5) -> float:
+    """The mean score_k in percent (module docstring) of `vectors`, `classes[i]` the class of
+    vector i; queries whose class has no other member are left out."""
+    import torch
+
+    units = torch.nn.functional.normalize(torch.tensor(vectors, dtype=torch.float64), dim=1)
+    similarity = units @ units.T
+    similarity.fill_diagonal_(-math.inf)  # q itself is no neighbour
+    n = len(classes)
+    # ties broken by order: a tiny decreasing offset per column, far below any real difference
+    similarity -= torch.arange(n, dtype=torch.float64) * 1e-12
+    nearest = similarity.topk(min(k, n - 1), dim=1).indices
+    label = torch.tensor(classes)
+    same = (label[nearest] == label[:, None]).sum(1).double()
+    others = (label[None, :] == label[:, None]).sum(1) - 1
+    asked = others > 0
+    if not asked.any():
+        return 0.0
+    return float(100.0 * (same[asked] / others[asked].clamp(max=k).double()).mean())
+
+
+def bag_of_tokens(formulas: Sequence[Formula]) -> list[list[float]]:
+    """Each formula's count of each token (operators, constants, propositions) in a shared
+    vocabulary: the syntax-only baseline."""
+    counts = [Counter(_tokens(f)) for f in formulas]
+    vocabulary = sorted({t for c in counts for t in c})
+    return [[float(c[t]) for t in vocabulary] for c in counts]
+
+
+def _tokens(formula: Formula) -> list[str]:
+    """Every occurrence's token (shared subformulas counted where they occur)."""
+    out, stack = [], [formula]
+    while stack:
+        node = stack.pop()
+        out.append(node.name or node.op)
+        stack.extend(node.children)
+    return out
+
+
+def fingerprints(formulas: Sequence[Formula], semantics: str = "infinite", size: int = 256) -> list[list[float]]:
+    """Each formula's semantic fingerprint as its ±1 vector."""
+    from ltlwit.logic.fingerprint import Fingerprints, vector
+
+    fp = Fingerprints(semantics, size)
+    return [[float(x) for x in vector(fp.of(f), size)] for f in formulas]
+
+
+#: The embeddings that need no training, by name.
+BASELINES: dict[str, Callable[[Sequence[Formula], str], list[list[float]]]] = {
+    "bag of tokens": lambda formulas, semantics: bag_of_tokens(formulas),
+    "fingerprint": lambda formulas, semantics: fingerprints(formulas, semantics),
+}
