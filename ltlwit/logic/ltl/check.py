@@ -22,6 +22,7 @@ Three stages, cheapest first; the pipeline calls this thousands of times per sec
 
 from __future__ import annotations
 
+import random
 from collections import OrderedDict
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Sequence
@@ -81,7 +82,7 @@ def holds(formula: Formula, trace: Trace, limit: Limit | None = None) -> bool:
     verdict = passes(formula, trace, limit)
     if verdict is not None:
         return verdict
-    if formula.past and completion(formula, trace) is not None:
+    if formula.past and completion(formula, trace, limit) is not None:
         return False
     return not violated(formula, trace, limit)
 
@@ -171,22 +172,36 @@ def cube_evaluator(formula: Formula, limit: Limit | None = None) -> "CubeEvaluat
     return _cached(_EVALUATORS, (formula, None), lambda: CubeEvaluator(formula, limit))
 
 
-def completion(formula: Formula, trace: Trace) -> tuple[list[dict[str, bool]], list[dict[str, bool]]] | None:
+#: Completions with each free value drawn at random (seeded: a verdict never depends on the
+#: run) that `completion` tries after its three fixed ones.
+RANDOM_COMPLETIONS = 16
+
+
+def completion(
+    formula: Formula, trace: Trace, limit: Limit | None = None
+) -> tuple[list[dict[str, bool]], list[dict[str, bool]]] | None:
     """A violating word among a few concrete completions of the trace's steps (each step's
-    first letter, then its letter with the values it leaves free all false, all true), each
-    decided exactly by the linear pass (exact on full valuations), or None. Before a past
-    formula's product: its monitors multiply the automaton's states (a 100-node formula of 23
-    past operators, a one-step lasso over 4 free values: 20,000 states, 3.5 s, before an
-    accepting cycle closes), where a violation is often one of these words. Steps must be
-    satisfiable (`passes` has said so)."""
+    first letter, its letter with the values it leaves free all false, all true, then
+    `RANDOM_COMPLETIONS` drawn at random; equal steps get equal letters), each decided exactly
+    by the linear pass (exact on full valuations), or None. Before a past formula's product:
+    its monitors multiply the automaton's states (a 100-node formula of 23 past operators on a
+    one-step lasso over 4 free values: 20,000 states, 3.5 s, before an accepting cycle closes;
+    BLACK's random formulas of 2,000-5,000 nodes, 1,000 monitors, past 20 s on one state's
+    edges), where a violation is often one of these words (among the first six random ones
+    on three of four such formulas). Steps must be satisfiable (`passes` has said so). `limit`: its deadline
+    is read before each pass (`OutOfTime`)."""
     L, steps = _labelled(formula, trace)
     loop = len(trace.prefix)
     ev = evaluator(formula, L)
-    for prefer in (None, False, True):
+    rng = random.Random(0)
+    fixed: list[bool | None] = [None, False, True]
+    for k in range(len(fixed) + RANDOM_COMPLETIONS):
+        if limit is not None:
+            limit.check_time()
         letters: dict[Any, Any] = {}  # per distinct step: a counter's lasso has 100,000s
         for s in steps:
             if s not in letters:
-                letters[s] = _letter(L, s, prefer)
+                letters[s] = _letter(L, s, fixed[k] if k < len(fixed) else rng)
         word = [letters[s] for s in steps]
         if ev.run(word, loop) is False:
             values = [{L.names[i]: v for i, v in L.minterm(x)} for x in word]
@@ -194,12 +209,13 @@ def completion(formula: Formula, trace: Trace) -> tuple[list[dict[str, bool]], l
     return None
 
 
-def _letter(L: Labels, label: Any, prefer: bool | None) -> Any:
+def _letter(L: Labels, label: Any, prefer: bool | random.Random | None) -> Any:
     """One letter of the non-empty `label`, as a label: its `minterm`, or each AP in turn set
-    to `prefer` where the letters left allow it."""
+    to `prefer` (or a value `prefer` draws) where the letters left allow it."""
     if prefer is not None:
         for i in range(len(L.names)):
-            narrower = label & L.var(i, prefer)
+            value = prefer if isinstance(prefer, bool) else prefer.random() < 0.5
+            narrower = label & L.var(i, value)
             if narrower != L.false:
                 label = narrower
     return L.cube(L.minterm(label))
