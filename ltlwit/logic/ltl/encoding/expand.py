@@ -122,7 +122,7 @@ class Translator:
         terms: Terms = {(0, 0): letters}
         expansions = sorted((self.terms(f, limit) for f in self.formulas(state)), key=len)
         for k, ft in enumerate(expansions):
-            if limit is not None and not k & 63:  # a past formula's monitors: 1,000s of obligations
+            if limit is not None and k and not k & 63:  # a past formula's monitors: 1,000s of obligations
                 limit.check_time()
             terms = _product(terms, ft, false, limit)
             if not terms:
