@@ -130,6 +130,23 @@ def test_inside_logic_the_engine_sits_between_its_ground_and_what_is_built_on_it
     assert logic_floor("ltlwit.logic.syntax.data") == 0 and logic_floor("ltlwit.logic.validators.aiger") == 2
 
 
+#: The modules that decide satisfiability: the trace checker judges their witnesses.
+SOLVERS = ("ltlwit.logic.ltl.solver", "ltlwit.logic.ltl.searches", "ltlwit.logic.ltl.spot", "ltlwit.logic.prop")
+
+
+def test_the_trace_checker_asks_no_solver() -> None:
+    """`check` decides a trace on its own (linear passes, then its product with the automaton
+    of ¬φ, past operators eliminated by monitors): a checker that asked the solvers would
+    vouch for their witnesses by their own word. Its search for an accepting cycle is the
+    product's emptiness check (`searches.emptiness`), no solver's."""
+    asked = {
+        target
+        for target in imports(PACKAGE / "logic" / "ltl" / "check.py")
+        if target.startswith(SOLVERS) and target != "ltlwit.logic.ltl.searches.emptiness"
+    }
+    assert not asked, asked
+
+
 def test_the_checker_sees_lazy_and_relative_imports(tmp_path) -> None:
     source = tmp_path / "probe.py"
     source.write_text(

@@ -48,7 +48,7 @@ def test_three_valued_pass_agrees_with_the_product(f: Formula, t: Trace) -> None
     if any(s == L.false for s in steps):
         return
     verdict = evaluator(f, L).run(steps, len(t.prefix))
-    exact = not violated(f, L, steps, len(t.prefix))
+    exact = not violated(f, t)
     if verdict is not None:
         assert verdict == exact
     for prefix, cycle in random_completions(t, names, random.Random(5), count=4):

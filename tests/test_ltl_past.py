@@ -19,14 +19,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from ltl_reference import prop_value, random_completions, satisfies
-from strategies import formulas
+from strategies import formulas, traces
 
+from ltlwit.logic import prop as prop_module
 from ltlwit.logic.assignment import cube
 from ltlwit.logic.formula import FALSE, TRUE, And, Formula, ap
 from ltlwit.logic.ltl import holds, solve
-from ltlwit.logic.ltl.check import counterexample
+from ltlwit.logic.ltl import solver as solver_module
+from ltlwit.logic.ltl.check import counterexample, passes, violated
 from ltlwit.logic.result import Sat, Unsat
-from ltlwit.logic.syntax import parse_formula
+from ltlwit.logic.syntax import parse_formula, parse_trace
 from ltlwit.logic.trace import Trace
 
 NAMES = ("a", "b")
@@ -316,9 +318,15 @@ def check_symbolic(f: Formula, trace: Trace, rng: random.Random) -> None:
     """Universal semantics: a trace that holds has no concrete word violating f (every small
     completion, or a random sample, by the reference); one that fails has one, and the
     checker's own counterexample is such a word (it matches the trace, the reference rejects
-    it)."""
+    it). The product stage alone (`violated`: the automaton of the monitors' definitions and
+    ¬φ') gives the same verdict as `holds`, whose linear passes decide most of these traces
+    before it."""
     verdict = holds(f, trace)
     words = completions(trace, NAMES, rng)
+    if not words:  # an unsatisfiable step: no word, and `holds` says False
+        assert not verdict
+        return
+    assert violated(f, trace) is not verdict, (str(f), str(trace))
     bad = [w for w in words if not satisfies(f, *w)]
     if verdict:
         assert not bad, (str(f), str(trace), bad[0])
@@ -332,6 +340,53 @@ def check_symbolic(f: Formula, trace: Trace, rng: random.Random) -> None:
 @given(formulas(NAMES, max_leaves=6, past=True), cube_traces, st.randoms(use_true_random=False))
 def test_the_checker_on_symbolic_traces(f: Formula, trace: Trace, rng: random.Random) -> None:
     check_symbolic(f, trace, rng)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    formulas(NAMES, max_leaves=6, past=True),
+    traces(NAMES, max_prefix=2, max_cycle=2, max_leaves=3),
+    st.randoms(use_true_random=False),
+)
+def test_the_checker_on_steps_of_any_shape(f: Formula, trace: Trace, rng: random.Random) -> None:
+    """Steps that are not cubes (`a | !b`, `a <-> b`): which letters match is up to the word."""
+    check_symbolic(f, trace, rng)
+
+
+@pytest.mark.parametrize(
+    ("text", "trace", "expected"),
+    [
+        ("G(b -> Y(!b S a))", "a & !b; cycle{!a}", False),  # b may come at 2, with !b since a
+        ("G(b -> Y(!b S a))", "a; cycle{!b | a}", False),  # b at 1: a at 0, but with b
+        ("G(a -> O b)", "!b; cycle{a | b}", False),
+        ("F(a & Y Y !a)", "cycle{a | b}", False),  # a forever
+        ("G F(a S b)", "cycle{a; b | a}", False),  # never b
+        ("X !(a T b) | X !b", "cycle{a | !a}", False),  # b forever
+        ("F(b & Y(a T !b))", "cycle{a | b}", False),
+        ("G(Y a | Y !a | !Y 1)", "cycle{1}", True),  # unknown to Kleene's disjunction
+        ("G((a S b) | !(a S b))", "cycle{a | b}", True),
+        ("G(H a -> Z a)", "cycle{a | b}", True),
+        ("G(O b -> (b | Y O b))", "cycle{a <-> b}", True),
+    ],
+)
+def test_the_checker_asks_no_solver(monkeypatch: pytest.MonkeyPatch, text: str, trace: str, expected: bool) -> None:
+    """Values the steps leave free decide these (the linear passes cannot): the checker decides
+    them on its own, never by the solver whose witnesses it checks."""
+
+    def solver(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the checker asked a solver")
+
+    monkeypatch.setattr(solver_module, "solve_builtin", solver)
+    monkeypatch.setattr(prop_module, "solve_prop", solver)
+    f, t = spot(text), parse_trace(trace)
+    assert passes(f, t) is None
+    assert holds(f, t) is expected
+    word = counterexample(f, t)
+    assert (word is None) is expected
+    if word is not None:
+        assert matches(word, t) and not satisfies(f, *word)
+    else:
+        assert all(satisfies(f, *w) for w in completions(t, NAMES, random.Random(0)))
 
 
 # --- the solver against every small lasso ------------------------------------------------------

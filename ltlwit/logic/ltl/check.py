@@ -12,24 +12,30 @@ Three stages, cheapest first; the pipeline calls this thousands of times per sec
    exactly the classical linear lasso evaluation, so that case never goes further.
 3. Otherwise the on-the-fly product of the lasso with the automaton of ¬φ, and emptiness:
    an accepting cycle is a matching word violating φ. The full automaton of ¬φ is never built.
+   Past operators first leave φ (`eliminated`): each past subformula becomes a fresh
+   proposition, a monitor, whose value future-only definitions fix from the word, and the
+   product is that of the automaton of ¬φ' and the definitions, the monitors free in every step;
+   before it, a few concrete completions of the steps, each decided by the linear pass
+   (`completion`), since the monitors multiply the product's states.
+   The checker asks no solver: the solvers' witnesses are what it checks.
 """
 
 from __future__ import annotations
 
+import random
 from collections import OrderedDict
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget, OutOfTime, check_deadline, paced
-from ltlwit.logic.formula import PAST, TRUE, Formula, conjuncts, postorder
+from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget, check_deadline, paced
+from ltlwit.logic.formula import PAST, TRUE, And, Formula, Not, Or, ap, conjuncts, postorder, transform
 from ltlwit.logic.ltl.encoding.expand import Translator
 from ltlwit.logic.ltl.encoding.labels import Labels, make_labels
-from ltlwit.logic.ltl.encoding.rewrite import negate
+from ltlwit.logic.ltl.encoding.rewrite import negate, simplify
 from ltlwit.logic.ltl.searches.emptiness import accepting_scc
 from ltlwit.logic.trace import Trace
 
 if TYPE_CHECKING:
-    from ltlwit.logic.result import Result, Sat, Unsat
     from ltlwit.logic.theory.abstraction import Abstraction
 
 _LABELS: "OrderedDict[tuple[str, ...], Labels]" = OrderedDict()
@@ -76,10 +82,9 @@ def holds(formula: Formula, trace: Trace, limit: Limit | None = None) -> bool:
     verdict = passes(formula, trace, limit)
     if verdict is not None:
         return verdict
-    if formula.past:
-        return violation(formula, trace, limit) is None
-    L, steps = _labelled(formula, trace)
-    return not violated(formula, L, steps, len(trace.prefix), limit)
+    if formula.past and completion(formula, trace, limit) is not None:
+        return False
+    return not violated(formula, trace, limit)
 
 
 def passes(formula: Formula, trace: Trace, limit: Limit | None = None) -> bool | None:
@@ -167,10 +172,61 @@ def cube_evaluator(formula: Formula, limit: Limit | None = None) -> "CubeEvaluat
     return _cached(_EVALUATORS, (formula, None), lambda: CubeEvaluator(formula, limit))
 
 
-def violated(formula: Formula, L: Labels, steps: list[Any], loop: int, limit: Limit | None = None) -> bool:
-    """Whether some word matching the steps violates `formula`: emptiness of the product of the
-    lasso with the on-the-fly automaton of ¬formula."""
-    return _product(_negation(formula, L), steps, loop, limit)[0] is not None
+#: Completions with each free value drawn at random (seeded: a verdict never depends on the
+#: run) that `completion` tries after its three fixed ones.
+RANDOM_COMPLETIONS = 16
+
+
+def completion(
+    formula: Formula, trace: Trace, limit: Limit | None = None
+) -> tuple[list[dict[str, bool]], list[dict[str, bool]]] | None:
+    """A violating word among a few concrete completions of the trace's steps (each step's
+    first letter, its letter with the values it leaves free all false, all true, then
+    `RANDOM_COMPLETIONS` drawn at random; equal steps get equal letters), each decided exactly
+    by the linear pass (exact on full valuations), or None. Before a past formula's product:
+    its monitors multiply the automaton's states (a 100-node formula of 23 past operators on a
+    one-step lasso over 4 free values: 20,000 states, 3.5 s, before an accepting cycle closes;
+    BLACK's random formulas of 2,000-5,000 nodes, 1,000 monitors, past 20 s on one state's
+    edges), where a violation is often one of these words (among the first six random ones
+    on three of four such formulas). Steps must be satisfiable (`passes` has said so). `limit`: its deadline
+    is read before each pass (`OutOfTime`)."""
+    L, steps = _labelled(formula, trace)
+    loop = len(trace.prefix)
+    ev = evaluator(formula, L)
+    rng = random.Random(0)
+    fixed: list[bool | None] = [None, False, True]
+    for k in range(len(fixed) + RANDOM_COMPLETIONS):
+        if limit is not None:
+            limit.check_time()
+        letters: dict[Any, Any] = {}  # per distinct step: a counter's lasso has 100,000s
+        for s in steps:
+            if s not in letters:
+                letters[s] = _letter(L, s, fixed[k] if k < len(fixed) else rng)
+        word = [letters[s] for s in steps]
+        if ev.run(word, loop) is False:
+            values = [{L.names[i]: v for i, v in L.minterm(x)} for x in word]
+            return values[:loop], values[loop:]
+    return None
+
+
+def _letter(L: Labels, label: Any, prefer: bool | random.Random | None) -> Any:
+    """One letter of the non-empty `label`, as a label: its `minterm`, or each AP in turn set
+    to `prefer` (or a value `prefer` draws) where the letters left allow it."""
+    if prefer is not None:
+        for i in range(len(L.names)):
+            value = prefer if isinstance(prefer, bool) else prefer.random() < 0.5
+            narrower = label & L.var(i, value)
+            if narrower != L.false:
+                label = narrower
+    return L.cube(L.minterm(label))
+
+
+def violated(formula: Formula, trace: Trace, limit: Limit | None = None) -> bool:
+    """The product stage alone: whether some word matching the trace (whose steps are
+    satisfiable) violates `formula`, by emptiness of the product of the lasso with the
+    on-the-fly automaton of ¬formula (`_question`)."""
+    tr, _, steps = _question(formula, trace, limit)
+    return _product(tr, steps, len(trace.prefix), limit)[0] is not None
 
 
 class Prover:
@@ -248,82 +304,119 @@ def counterexample(formula: Formula, trace: Trace) -> tuple[list[dict[str, bool]
     L, steps = _labelled(formula, trace)
     if any(s == L.false for s in steps):
         return None
-
-    def letter(label: Any) -> dict[str, bool]:
-        return {L.names[i]: v for i, v in L.minterm(label)}
-
     loop = len(trace.prefix)
-    verdict = evaluator(formula, L).run(steps, loop)
-    if verdict is True:
+    if evaluator(formula, L).run(steps, loop) is True:
         return None
-    if formula.past:
-        return violation(formula, trace)
-    scc, explored, initial, successors, marks = _product(_negation(formula, L), steps, loop)
+    word = completion(formula, trace) if formula.past else None
+    if word is not None:
+        return word
+    tr, M, steps = _question(formula, trace)
+    scc, explored, initial, successors, marks = _product(tr, steps, loop)
     if scc is None:
         return None
     prefix = shortest_path(initial, scc.__contains__, successors, explored.__contains__)
     entry = prefix[-1][1] if prefix else initial
     cycle = accepting_cycle(entry, scc, successors, marks)
+    names = L.names  # the formula's and the trace's: a past formula's question has more
+
+    def letter(label: Any) -> dict[str, bool]:
+        values = dict(M.minterm(label))
+        return {name: values[M.index[name]] for name in names}
+
     return [letter(e[0]) for e in prefix], [letter(e[0]) for e in cycle]
 
 
-def violation(
-    formula: Formula, trace: Trace, limit: Limit | None = None
-) -> tuple[list[dict[str, bool]], list[dict[str, bool]]] | None:
-    """For a formula with past operators, which the automaton of ¬φ does not cover: a concrete
-    lasso word matching the trace and violating the formula, or None when there is none, decided
-    by the engine itself on ¬φ ∧ "the word follows the trace" (`follows`). The engine's
-    witness for that is a word checked on full valuations, where the three-valued pass is exact,
-    so this never recurses; its proof of unsatisfiability is as trusted as any Unsat it gives.
-    Unknown (the limit) raises `OutOfTime`."""
-    from ltlwit.logic.ltl.encoding.rewrite import negate as _not
-    from ltlwit.logic.ltl.solver import solve_builtin
-    from ltlwit.logic.result import Unsat
-
-    names = list(dict.fromkeys(formula.aps() + trace.aps()))
-    follows = trace_formula(trace, set(names))
-    result = deciding(lambda budget: solve_builtin(Formula("&", (_not(formula), follows)), budget), limit)
-    if isinstance(result, Unsat):
-        return None
-    word = result.witness
-    assert isinstance(word, Trace)  # (a temporal solve's witness)
-    letters = [{n: c.get(n, False) for n in names} for c in (cube_of(s) or {} for s in word.steps)]
-    return letters[: len(word.prefix)], letters[len(word.prefix) :]
-
-
-def deciding(ask: Callable[[Budget | None], Result], limit: Limit | None) -> Sat | Unsat:
-    """The answer to a question the checker puts to a solver (whether a word matching the trace
-    violates the formula), given the time `limit` leaves; `OutOfTime` where it runs out."""
-    from ltlwit.logic.result import Unknown
-
-    result = ask(None if limit is None or limit.deadline is None else Budget(seconds=limit.remaining()))
-    if isinstance(result, Unknown):
-        raise OutOfTime(f"deciding the trace: {result.reason}")
-    return result
-
-
-def trace_formula(trace: Trace, taken: set[str]) -> Formula:
-    """An LTL formula whose models are, on the APs of `taken`, exactly the words matching
-    `trace`: the prefix's steps one after the other, then the cycle's, kept in step by fresh
-    phase propositions q₀…q_{m-1} (names not in `taken`) that follow each other around it."""
-    from ltlwit.logic.formula import And, ap
-
-    m = len(trace.cycle)
-    stem = "phase"
-    while any(f"_{stem}{i}" in taken for i in range(m)):
+def _question(formula: Formula, trace: Trace, limit: Limit | None = None) -> tuple[Translator, Labels, list[Any]]:
+    """The automaton whose accepting runs along the trace's steps are the words matching the
+    trace and violating `formula`, its labels, and each step's label in them: that of ¬φ for a
+    future formula; for one with past operators, that of ¬φ' ∧ the definitions of its monitors
+    (`eliminated`, within `limit`'s deadline), whose APs the steps leave free."""
+    if not formula.past:
+        L, steps = _labelled(formula, trace)
+        return _negation(formula, L), L, steps
+    names = dict.fromkeys(formula.aps())
+    names.update(dict.fromkeys(trace.aps()))
+    stem = MONITOR
+    while any(name.startswith(stem) for name in names):
         stem = "_" + stem
-    phases = [f"_{stem}{i}" for i in range(m)]
-    q = [ap(name) for name in phases]
-    around = And(
-        *(
-            Formula("G", (Formula("->", (q[i], And(step, Formula("X", (q[(i + 1) % m],))))),))
-            for i, step in enumerate(trace.cycle)
-        )
-    )
-    body = And(q[0], around)
-    for step in reversed(trace.prefix):
-        body = And(step, Formula("X", (body,)))
-    return body
+    root, monitors = _cached(_ELIMINATED, (formula, stem), lambda: eliminated(formula, stem, limit))
+    L = labels_for((*names, *monitors))
+    tr = _cached(_TRANSLATORS, (root, id(L), "monitored"), lambda: Translator(root, L))
+    return tr, L, [L.of(s) for s in trace.steps]
+
+
+#: The stem of the monitors' AP names (`_past0`, `_past1`, ...), lengthened by underscores until
+#: no AP of the formula or the trace begins with it.
+MONITOR = "_past"
+_ELIMINATED: "OrderedDict[tuple[Formula, str], tuple[Formula, tuple[str, ...]]]" = OrderedDict()
+
+
+def eliminated(formula: Formula, stem: str, limit: Limit | None = None) -> tuple[Formula, tuple[str, ...]]:
+    """¬φ without past operators, for the product: (Defs ∧ ¬φ' in negation normal form, the
+    monitors' names). Each distinct past subformula π gets a fresh AP q (`stem` and a number), a
+    monitor, and φ' is φ with each π replaced by its q. Defs says, with future operators only,
+    what π's value is at each instant, from its operands' (their own past replaced too):
+
+    - `Y ψ`: !q, and at each instant X q exactly when ψ (`Z ψ`: q at the start instead);
+    - `ψ S χ`: q ↔ χ at the start; next, q ↔ χ ∨ ψ where q holds now, q ↔ χ where not;
+    - `ψ T χ`: q ↔ χ at the start; next, q ↔ χ where q holds now, q ↔ χ ∧ ψ where not;
+    - `O ψ`, `H ψ`: `1 S ψ` and `0 T ψ`'s, simplified.
+
+    By induction over the subformulas (children first) each q's value at every instant is
+    fixed by the word over the formula's APs, and equals π's there. So a word over the APs
+    violates φ exactly when its one extension by the monitors satisfies Defs ∧ ¬φ': the
+    violations of φ along a trace are the accepting runs of this formula's automaton along
+    it with the monitors free in every step, a question for the checker's own product, not a
+    solver (whose witnesses this checker checks). Each definition is its own G conjunct, and
+    the value it makes the next instant's obligation (`X(q ↔ ...)`) is a propositional
+    obligation of the next state: along a trace the automaton's states carry the monitors'
+    values, and a state's edges stay as many as its letters tell apart (one G of all the
+    definitions, as `simplify` would merge them, has 2^k terms for k monitors). `limit`: a
+    solve's deadline, read while the operands are simplified."""
+    monitors: dict[Formula, Formula] = {}
+    defs: list[Formula] = []
+
+    def rule(node: Formula, kids: tuple[Formula, ...]) -> Formula:
+        if node.op not in PAST:
+            return Formula(node.op, kids, node.name) if kids else node
+        q = ap(f"{stem}{len(monitors)}")
+        monitors[node] = q
+        defs.extend(_definition(node.op, q, [simplify(k, limit) for k in kids]))
+        return q
+
+    replaced = transform(formula, rule, skip=lambda node: not node.past)
+    root = And(simplify(Not(replaced), limit), *defs)
+    return root, tuple(str(q.name) for q in monitors.values())
+
+
+def _definition(op: str, q: Formula, operands: list[Formula]) -> list[Formula]:
+    """The conjuncts (negation normal form) fixing the monitor `q` of the past operator `op` on
+    its NNF operands: its value at the first instant, and a G of how each next value follows."""
+    nq = Not(q)
+
+    def X(f: Formula) -> Formula:  # noqa: N802
+        return Formula("X", (f,))
+
+    def iff(a: Formula, b: Formula) -> Formula:
+        return Formula("<->", (a, b))
+
+    def step(if_true: Formula, if_false: Formula) -> Formula:  # G((q & X t) | (!q & X f))
+        return Formula("G", (Or(And(q, X(if_true)), And(nq, X(if_false))),))
+
+    if op in ("Y", "Z"):
+        (a,) = operands
+        return [q if op == "Z" else nq, Formula("G", (Or(And(a, X(q)), And(negate(a), X(nq))),))]
+    if op == "O":
+        (a,) = operands
+        return [iff(q, a), step(q, iff(q, a))]
+    if op == "H":
+        (a,) = operands
+        return [iff(q, a), step(iff(q, a), nq)]
+    a, b = operands
+    if op == "S":
+        return [iff(q, b), step(iff(q, Or(b, a)), iff(q, b))]
+    assert op == "T"
+    return [iff(q, b), step(iff(q, b), iff(q, And(b, a)))]
 
 
 class Evaluator:

@@ -31,9 +31,18 @@ from typing import Callable
 
 from ltlwit.logic import stage
 from ltlwit.logic.assignment import cube
-from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget, before_the_search, check_deadline, paced
+from ltlwit.logic.budget import (
+    Budget,
+    HardLimit,
+    Limit,
+    OutOfBudget,
+    OutOfTime,
+    before_the_search,
+    check_deadline,
+    paced,
+)
 from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, And, Formula, Not, Or, ap, conjuncts, postorder, transform
-from ltlwit.logic.result import Result, Sat, Unknown, WitnessRejected
+from ltlwit.logic.result import Result, Sat, Unknown, Unsat, WitnessRejected
 from ltlwit.logic.trace import Trace
 
 
@@ -150,7 +159,8 @@ def holds(formula: Formula, trace: Trace, limit: Limit | None = None) -> bool:
     semantics), by the one checker on the lasso the trace stands for; `limit` as `check.holds`.
     Where the checker's linear passes cannot tell (values the steps leave free decide it) and
     the formula looks back, the words are finite: the formula spelled out instant by instant
-    over them is a propositional question (`unrolled`), where the checker asks the engine."""
+    over them is a propositional question (`unrolled`) for a SAT solver, where the lasso's
+    checker builds the product with its past monitors' automaton (`check.eliminated`)."""
     from ltlwit.logic.ltl import check
 
     alive = ap(alive_name(formula.aps(), trace.aps()))
@@ -165,7 +175,6 @@ def _every_word(formula: Formula, trace: Trace, limit: Limit | None) -> bool:
     """Whether every word matching the finite `trace` satisfies `formula`: no assignment to
     the values its steps leave free satisfies the steps and not the formula (SAT), within
     `limit` (`OutOfTime` past it)."""
-    from ltlwit.logic.ltl.check import deciding
     from ltlwit.logic.prop import solve_prop
 
     n = len(trace.prefix)
@@ -173,6 +182,15 @@ def _every_word(formula: Formula, trace: Trace, limit: Limit | None) -> bool:
     steps = [_at(step, i) for i, step in enumerate(trace.prefix)]
     question = And(*steps, Not(unrolled(formula, n, tick)[0]))
     return not isinstance(deciding(lambda budget: solve_prop(question, budget), limit), Sat)
+
+
+def deciding(ask: Callable[[Budget | None], Result], limit: Limit | None) -> Sat | Unsat:
+    """The answer to a question put to a solver (whether a word matching the trace violates
+    the formula), given the time `limit` leaves; `OutOfTime` where it runs out."""
+    result = ask(None if limit is None or limit.deadline is None else Budget(seconds=limit.remaining()))
+    if isinstance(result, Unknown):
+        raise OutOfTime(f"deciding the trace: {result.reason}")
+    return result
 
 
 def _at(step: Formula, i: int) -> Formula:
