@@ -75,9 +75,7 @@ def embed(
     for item in entries(files, formulas, solve, env.stdin):
         if isinstance(item, Similar):
             status = ExitStatus.ERROR
-            render = getattr(item.parse_error, "render", None)
-            where = item.entry.where or "input"
-            printer.message(where, "parse error:" if render else str(item.error), render() if render else None)
+            printer.unread(item.entry.where or "input", str(item.error), item.parse_error)
         else:
             read.append(item)
     for done in vectors(read, size):

@@ -172,6 +172,12 @@ class Printer:
                 return
         self.message(answer.item.where, answer.error_text or "error", self._traceback(answer.exception))
 
+    def unread(self, where: str, message: str, parse_error: ValueError | None) -> None:
+        """An input that could not be read, on stderr: a parse error with its caret rendering,
+        anything else as its message."""
+        render = getattr(parse_error, "render", None)
+        self.message(where, "parse error:" if render else message, render() if render else None)
+
     def failed(self, answer: Answer) -> None:
         """The text formats' report of an input that failed: an `ERROR` line on stdout, so that
         the output stays one line per input (`paste in.txt <(ltlwit solve -F in.txt)` pairs

@@ -85,9 +85,7 @@ def similar(
     for answer in [*answers, *nearest(pool, asked, solve, top)]:
         if answer.error is not None:
             status = worst(status, ExitStatus.ERROR)
-            render = getattr(answer.parse_error, "render", None)
-            where = answer.entry.where or "query"
-            printer.message(where, "parse error:" if render else answer.error, render() if render else None)
+            printer.unread(answer.entry.where or "query", answer.error, answer.parse_error)
         elif any(n.related.relation is Relation.UNDECIDED for n in answer.neighbours):
             status = worst(status, ExitStatus.NEGATIVE)
         printer.data(json.dumps(_record(answer)) if fmt == "json" else _text(answer))
