@@ -115,7 +115,26 @@ def test_check_a_spec_file_and_spec_lines() -> None:
 def test_check_with_vacuity() -> None:
     report = ltlwit.check(ROOT / "examples" / "vacuous.spec", vacuity=True)
     assert not report.passed
-    assert [r.vacuity for r in report.specs] == ["vacuous", "clean", "clean"]
+    assert [r.vacuity.state for r in report.specs] == ["vacuous", "clean", "clean"]
+
+
+def test_check_results_carry_a_record_per_check() -> None:
+    """What each check found travels in its own record, None where it did not run."""
+    lines = [
+        "resp: G(req -> F grant)  # acknowledged: vacuous grant",
+        "quiet: G !req",
+        "alive: G F beat  # acknowledged: vacuous beat",
+    ]
+    resp, quiet, alive = ltlwit.check(lines, vacuity=True, model="none").specs
+    assert resp.is_acknowledged("vacuous grant:1") and resp.acknowledgments.covered == ("vacuous grant:1",)
+    assert not resp.findings_failed and [f.key for f in resp.vacuity.findings] == ["vacuous grant:1"]
+    assert alive.acknowledgments.stale == ("vacuous beat",) and alive.findings_failed
+    assert quiet.redundancy is None and quiet.core is None and quiet.firing is None
+    never, plain = ltlwit.check(
+        ["never: G((req & !req) -> F grant)", "resp: G(req -> F grant)"], fire=True, model="none"
+    ).specs
+    assert never.vacuity is None and never.firing.fires is False
+    assert plain.firing.fires is True and plain.firing.trigger.to_str("spot") == "Freq"
 
 
 @pytest.mark.parametrize("syntax", OUTPUT_SYNTAXES)

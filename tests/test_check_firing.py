@@ -43,11 +43,11 @@ def _export(tmp_path, requirements: list[dict]):
 def test_a_requirement_s_witness_fires_its_trigger() -> None:
     report = ltlwit.check(["resp: G(req -> F grant)", "idle: G(req -> !busy)"], fire=True, model="none")
     for result in report.results:
-        assert result.fires is True
+        assert result.firing is not None and result.firing.fires is True
         assert ltlwit.verify("F req", result.witness)  # the trigger holds somewhere
         assert ltlwit.verify(result.spec.formula, result.witness)
     plain = ltlwit.check(["resp: G(req -> F grant)"], model="none").results[0]
-    assert plain.fires is None and not ltlwit.verify("F req", plain.witness)  # not asked: the least witness
+    assert plain.firing is None and not ltlwit.verify("F req", plain.witness)  # not asked: the least witness
 
 
 def test_a_trigger_that_cannot_fire_is_said_so(tmp_path) -> None:

@@ -263,10 +263,10 @@ class CheckPrinter(Printer):
     def emit(self, result: SpecResult | ConjunctionResult) -> None:
         if isinstance(result, SpecResult):
             self.counts[result.status] += 1
-            self.counts["vacuity:" + (result.vacuity or "")] += 1
-            self.counts["redundancy:" + (result.redundancy or "")] += 1
-            self.counts["acknowledged"] += len(result.acknowledged)
-            self.counts["stale"] += len(result.stale)
+            self.counts["vacuity:" + (result.vacuity.state if result.vacuity is not None else "")] += 1
+            self.counts["redundancy:" + (result.redundancy.state if result.redundancy is not None else "")] += 1
+            self.counts["acknowledged"] += len(result.acknowledgments.covered)
+            self.counts["stale"] += len(result.acknowledgments.stale)
             if self._shown.get(_key(result.spec)) == result.status:
                 with self.answering(result):
                     self.render_findings(result)
@@ -326,19 +326,17 @@ class CheckText(CheckPrinter):
     def _findings(self, result: SpecResult, whose: str) -> None:
         """Its findings, each on a line of its own, under its spec's line (`whose` empty) or
         under its file's joint line, naming the spec."""
-        for f in result.findings:
-            self._finding(
-                "UNDECIDED" if f.undecided else "VACUOUS", whose + finding_text(f), f.key in result.acknowledged
-            )
-        if result.unchecked:
-            self._finding("UNDECIDED", whose + unchecked_text(result), False)
-        if result.redundancy in ("redundant", "undecided"):
-            self._finding(
-                "REDUNDANT" if result.redundancy == "redundant" else "UNDECIDED",
-                whose + redundancy_text(result),
-                result.finding_keys[-1] in result.acknowledged,
-            )
-        for ack in result.stale:
+        vacuity, redundancy = result.vacuity, result.redundancy
+        if vacuity is not None:
+            for f in vacuity.findings:
+                tag = "UNDECIDED" if f.undecided else "VACUOUS"
+                self._finding(tag, whose + finding_text(f), result.is_acknowledged(f.key))
+            if vacuity.unchecked:
+                self._finding("UNDECIDED", whose + unchecked_text(vacuity), False)
+        if redundancy is not None and redundancy.key is not None:
+            tag = "REDUNDANT" if redundancy.state == "redundant" else "UNDECIDED"
+            self._finding(tag, whose + redundancy_text(redundancy), result.is_acknowledged(redundancy.key))
+        for ack in result.acknowledgments.stale:
             self.data(
                 f"  {self._status_word('STALE', _COLORS['STALE'])} {whose}acknowledgment {ack!r}: no such finding"
             )

@@ -48,7 +48,8 @@ class HtmlReport:
             )
             return
         spec = result.spec
-        occurrences = [(f.occurrence.ap, f.occurrence.nth) for f in result.findings]
+        findings = result.vacuity.findings if result.vacuity is not None else []
+        occurrences = [(f.occurrence.ap, f.occurrence.nth) for f in findings]
         self._section(
             spec.label,
             result.status,

@@ -14,8 +14,8 @@ from typing import Any, Iterable
 from ltlwit.logic.witness import Witness
 from ltlwit.pipeline.answers import plural
 from ltlwit.specs.files import Spec
-from ltlwit.specs.run import ConjunctionResult, SpecResult
-from ltlwit.specs.vacuity import Finding
+from ltlwit.specs.run import ConjunctionResult, Redundancy, SpecResult
+from ltlwit.specs.vacuity import Finding, Vacuity
 
 
 def witness_text(witness: Witness | None) -> str | None:
@@ -34,17 +34,17 @@ def finding_text(f: Finding) -> str:
     return f"{which} can be {value}: the specs imply {f.replaced.to_str('spot')}"
 
 
-def unchecked_text(result: SpecResult) -> str:
-    return f"{plural(result.unchecked, 'occurrence')} not checked: its --timeout ran out before their questions"
+def unchecked_text(vacuity: Vacuity) -> str:
+    return f"{plural(vacuity.unchecked, 'occurrence')} not checked: its --timeout ran out before their questions"
 
 
-def redundancy_text(result: SpecResult) -> str:
-    if result.redundancy == "undecided":
+def redundancy_text(redundancy: Redundancy) -> str:
+    if redundancy.state == "undecided":
         return "undecided whether the other requirements imply it"
-    if not result.implied_by:
+    if not redundancy.implied_by:
         return "valid: every trace satisfies it, whatever the other requirements say"
-    names = ", ".join(s.cited for s in result.implied_by)
-    return f"implied by {names}" + ("" if result.core_minimal else " (not proven minimal)")
+    names = ", ".join(s.cited for s in redundancy.implied_by)
+    return f"implied by {names}" + ("" if redundancy.minimal else " (not proven minimal)")
 
 
 def _refs(specs: Iterable[Spec]) -> list[dict[str, Any]]:
@@ -79,8 +79,11 @@ def _conjunction_record(result: ConjunctionResult) -> dict[str, Any]:
 
 
 def _spec_record(result: SpecResult) -> dict[str, Any]:
-    """A spec's own verdict and what the questions about its file's specs together found of it."""
-    spec = result.spec
+    """A spec's own verdict and what the questions about its file's specs together found of it,
+    each check's record flattened into the keys a reader knows (`core_minimal`: the scenario's
+    core's, or the redundant requirement's)."""
+    spec, core, vacuity, redundancy = result.spec, result.core, result.vacuity, result.redundancy
+    findings = vacuity.findings if vacuity is not None else []
     return {
         "kind": "spec",
         "name": spec.name,
@@ -96,16 +99,16 @@ def _spec_record(result: SpecResult) -> dict[str, Any]:
         "reason": result.message if result.status in ("fail", "unknown") else None,
         "error": result.error_text,
         "time_ms": result.time_ms,
-        "fires": result.fires,
-        "vacuity": result.vacuity,
-        "unchecked": result.unchecked or None,
-        "core": _refs(result.core) or None,
-        "core_minimal": result.core_minimal,
-        "redundancy": result.redundancy,
-        "implied_by": _refs(result.implied_by) or None,
-        "acknowledged": list(result.acknowledged) or None,
-        "stale": list(result.stale) or None,
-        "findings": [_finding_record(f, f.key in result.acknowledged) for f in result.findings],
+        "fires": result.firing.fires if result.firing is not None else None,
+        "vacuity": vacuity.state if vacuity is not None else None,
+        "unchecked": (vacuity.unchecked if vacuity is not None else 0) or None,
+        "core": _refs(core.requirements if core is not None else ()) or None,
+        "core_minimal": core.minimal if core is not None else redundancy.minimal if redundancy is not None else None,
+        "redundancy": redundancy.state if redundancy is not None else None,
+        "implied_by": _refs(redundancy.implied_by if redundancy is not None else ()) or None,
+        "acknowledged": list(result.acknowledgments.covered) or None,
+        "stale": list(result.acknowledgments.stale) or None,
+        "findings": [_finding_record(f, result.is_acknowledged(f.key)) for f in findings],
     }
 
 
@@ -147,21 +150,8 @@ def junit_xml(results: Iterable[SpecResult | ConjunctionResult]) -> bytes:
             case.set("line", str(spec.line))
         detail = witness_text(result.witness) or witness_text(result.counterexample)
         _outcome(case, result.status, result.message, result.error_text, "expectation", detail)
-        if result.status == "pass" and result.vacuity_failed:
-            new = [f for f in result.findings if f.key not in result.acknowledged]
-            failure = ET.SubElement(
-                case, "failure", type="vacuity", message=f"{result.vacuity}: {finding_text(new[0])}"
-            )
-            failure.text = "\n".join(finding_text(f) for f in new)
-        if result.status == "pass" and result.redundancy_failed:
-            ET.SubElement(case, "failure", type="redundancy", message=redundancy_text(result))
-        if result.status == "pass" and result.stale:
-            ET.SubElement(
-                case,
-                "failure",
-                type="stale-acknowledgment",
-                message="acknowledgments that match no finding: " + ", ".join(result.stale),
-            )
+        if result.status == "pass":
+            _findings_failures(case, result)
         if result.status == "pass" and detail:
             ET.SubElement(case, "system-out").text = f"{result.verdict}: {detail}"
     for suite in suites.values():
@@ -173,6 +163,26 @@ def junit_xml(results: Iterable[SpecResult | ConjunctionResult]) -> bytes:
         suite.set("time", f"{sum(float(c.get('time', 0)) for c in cases):.6f}")
     ET.indent(root)
     return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+
+
+def _findings_failures(case: ET.Element, result: SpecResult) -> None:
+    """A passing spec's failures for what its file's joint checks found and no acknowledgment
+    covers, and for the acknowledgments that match nothing."""
+    if result.vacuity is not None and result.vacuity_failed:
+        new = [f for f in result.vacuity.findings if not result.is_acknowledged(f.key)]
+        failure = ET.SubElement(
+            case, "failure", type="vacuity", message=f"{result.vacuity.state}: {finding_text(new[0])}"
+        )
+        failure.text = "\n".join(finding_text(f) for f in new)
+    if result.redundancy is not None and result.redundancy_failed:
+        ET.SubElement(case, "failure", type="redundancy", message=redundancy_text(result.redundancy))
+    if result.acknowledgments.stale:
+        ET.SubElement(
+            case,
+            "failure",
+            type="stale-acknowledgment",
+            message="acknowledgments that match no finding: " + ", ".join(result.acknowledgments.stale),
+        )
 
 
 def _outcome(

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, BinaryIO, ClassVar, Iterable, Iterator, Sequence
 
 from ltlwit.logic.formula import And, Formula, Not
@@ -34,72 +34,116 @@ from ltlwit.specs.baseline import Entry, same_file
 from ltlwit.specs.decider import Decider
 from ltlwit.specs.files import SCENARIOS, Spec, acknowledges
 from ltlwit.specs.reading import ParsedSpec, activities, read_file
-from ltlwit.specs.vacuity import Finding, Vacuity, check_spec
+from ltlwit.specs.vacuity import Vacuity, check_spec
 
 if TYPE_CHECKING:
     from ltlwit.pipeline.parallel import Chunk, Pool, RemoteError
     from ltlwit.pipeline.parsing import InputParser
 
 
+@dataclass(frozen=True)
+class Firing:
+    """A requirement's witness asked to make its trigger fire (`CheckOptions.fire`): about the
+    witness, which shows the trigger firing (`fires` True), or is one of a requirement that no
+    trace fires (False: the trigger is vacuous by itself); None: the question was not decided
+    (the spec's own answer is an error, or ran out)."""
+
+    trigger: Formula
+    fires: bool | None
+
+
+@dataclass(frozen=True)
+class ScenarioCore:
+    """The requirements that rule a scenario out (`forbidden`, or an `allowed` one that fails)
+    or imply it (`implied`), or that contradict each other, which does both; `minimal`: whether
+    no smaller set of them does, proven within the budget."""
+
+    requirements: tuple[Spec, ...]
+    minimal: bool
+
+
+#: The acknowledgment that covers a requirement's redundancy, by its state.
+_REDUNDANCY_KEYS = {"redundant": "redundant", "undecided": "undecided redundancy"}
+
+
+@dataclass(frozen=True)
+class Redundancy:
+    """With --redundancy, a requirement judged against the others: `state` "redundant" (they
+    imply it: `implied_by`, a set of them that does, `minimal` where no smaller one does;
+    empty: it is valid), "needed" or "undecided"."""
+
+    state: str
+    implied_by: tuple[Spec, ...] = ()
+    minimal: bool | None = None
+
+    @property
+    def key(self) -> str | None:
+        """The finding as an acknowledgment names it; None where it is no finding (needed)."""
+        return _REDUNDANCY_KEYS.get(self.state)
+
+
+@dataclass(frozen=True)
+class Acknowledgments:
+    """What a spec's acknowledgments (next to it or in the baseline: `acknowledge`) did: the
+    keys of the findings they cover, which then do not fail the check, and those of them that
+    cover none of a check that ran (`stale`), which do."""
+
+    covered: tuple[str, ...] = ()
+    stale: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True, kw_only=True)
 class SpecResult(Answer):
     """status: pass | fail | unknown | error. `verdict`: what the formula is (sat, unsat,
-    valid, invalid, unknown); `witness` satisfies it, `counterexample` satisfies its negation."""
+    valid, invalid, unknown; a scenario's: allowed, forbidden, implied, not implied); `witness`
+    satisfies it, `counterexample` satisfies its negation. What each check that ran found of it
+    travels in a record of its own, None where that check was not asked or is not about it, so
+    that a reader tells a check that found nothing from one that did not run."""
 
     POSITIVE: ClassVar[str] = "pass"
 
     spec: Spec
     verdict: str | None = None
     witness: Witness | None = None
+    #: A requirement with a trigger, with `CheckOptions.fire`: whether its witness fires it.
+    firing: Firing | None = None
     counterexample: Witness | None = None
     source: str | None = None
-    #: A requirement with a trigger, with `CheckOptions.fire`: True when the witness makes the
-    #: trigger fire, False when no trace of the requirement can (its trigger is vacuous by
-    #: itself), None when not asked or not known.
-    fires: bool | None = None
-    #: With --vacuity: "clean", "vacuous", "undecided", or "skipped" (not among the conjuncts).
-    vacuity: str | None = None
-    findings: list[Finding] = field(default_factory=list)
-    #: With --vacuity: occurrences not checked, the spec's `--timeout` spent before them.
-    unchecked: int = 0
-    #: A scenario's: the requirements that rule it out (`forbidden`), or imply it (`implied`).
-    core: tuple[Spec, ...] = ()
-    core_minimal: bool | None = None
-    #: With --redundancy: "redundant" (the other requirements imply it: `implied_by`, a minimal
-    #: set of them where `core_minimal`), "needed", "undecided", or None (not a requirement).
-    redundancy: str | None = None
-    implied_by: tuple[Spec, ...] = ()
-    #: The findings acknowledged (next to the spec or in the baseline: `acknowledge`), and the
-    #: acknowledgments that match no finding of a check that ran.
-    acknowledged: tuple[str, ...] = ()
-    stale: tuple[str, ...] = ()
+    #: A scenario ruled out or implied by requirements (not by itself alone: None).
+    core: ScenarioCore | None = None
+    #: With --vacuity: its occurrences' findings, or `skipped` (not among the requirements).
+    vacuity: Vacuity | None = None
+    #: With --redundancy, a requirement's (among those judged together).
+    redundancy: Redundancy | None = None
+    acknowledgments: Acknowledgments = Acknowledgments()
+
+    def is_acknowledged(self, key: str) -> bool:
+        """Whether its finding `key` (`Finding.key`, `Redundancy.key`) is acknowledged."""
+        return key in self.acknowledgments.covered
 
     @property
     def finding_keys(self) -> list[str]:
         """Its findings as acknowledgments name them (`specs.files.acknowledgment`)."""
-        keys = [f.key for f in self.findings]
-        if self.redundancy in ("redundant", "undecided"):
-            keys.append("redundant" if self.redundancy == "redundant" else "undecided redundancy")
+        keys = [f.key for f in self.vacuity.findings] if self.vacuity is not None else []
+        if self.redundancy is not None and self.redundancy.key is not None:
+            keys.append(self.redundancy.key)
         return keys
 
     @property
     def vacuity_failed(self) -> bool:
-        return any(f.key not in self.acknowledged for f in self.findings) or self.unchecked > 0
+        if self.vacuity is None:
+            return False
+        return any(not self.is_acknowledged(f.key) for f in self.vacuity.findings) or self.vacuity.unchecked > 0
 
     @property
     def redundancy_failed(self) -> bool:
-        return self.redundancy in ("redundant", "undecided") and self.finding_keys[-1] not in self.acknowledged
+        key = self.redundancy.key if self.redundancy is not None else None
+        return key is not None and not self.is_acknowledged(key)
 
     @property
     def findings_failed(self) -> bool:
         """A finding not acknowledged, or an acknowledgment that matches none."""
-        return self.vacuity_failed or self.redundancy_failed or bool(self.stale)
-
-    @property
-    def analysed(self) -> bool:
-        """Whether the file's joint checks found something to say about it (findings,
-        redundancy, acknowledgments): what follows its verdict."""
-        return bool(self.findings or self.unchecked or self.redundancy in ("redundant", "undecided") or self.stale)
+        return self.vacuity_failed or self.redundancy_failed or bool(self.acknowledgments.stale)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -325,17 +369,21 @@ def _unread(p: ParsedSpec, item: InputItem) -> SpecResult:
 def _fired(p: ParsedSpec, solution: Solution, fire: Formula, events: Formula | None, solve: SolveOptions) -> SpecResult:
     """A requirement asked with its trigger firing: passed with that witness, else asked
     alone (by the engine), saying whether its trigger can fire at all."""
+
+    def judged(answer: Solution, fires: bool | None) -> SpecResult:
+        return replace(_judge(p.spec, answer, p.warnings), firing=Firing(fire, fires))
+
     if solution.status == "sat":
-        return replace(_judge(p.spec, solution, p.warnings), fires=True)
+        return judged(solution, True)
     if solution.status == "error":
-        return _judge(p.spec, solution, p.warnings)
+        return judged(solution, None)
     start = time.perf_counter()
     decide = Decider(replace(solve, semantics=p.spec.semantics or solve.semantics, declarations=p.spec.declarations))
     assert p.formula is not None  # it was asked about, so it was read
     try:
         alone = decide(p.formula)
     except ValueError as exc:
-        return replace(_judge(p.spec, solution, p.warnings), status="error", message=str(exc))
+        return replace(judged(solution, None), status="error", message=str(exc))
     solved = Solution(
         item=solution.item,
         status="sat" if isinstance(alone, Sat) else "unsat" if isinstance(alone, Unsat) else "unknown",
@@ -345,10 +393,9 @@ def _fired(p: ParsedSpec, solution: Solution, fire: Formula, events: Formula | N
         logic=solution.logic,
         time_ms=solution.time_ms + round((time.perf_counter() - start) * 1000.0, 3),
     )
-    result = _judge(p.spec, solved, p.warnings)
     if solution.status != "unsat" or not isinstance(alone, Sat):
-        return result
-    return replace(result, fires=False, message=f"its trigger never fires: no trace of it has {fire.to_str('spot')}")
+        return judged(solved, None)
+    return replace(judged(solved, False), message=f"its trigger never fires: no trace of it has {fire.to_str('spot')}")
 
 
 def _judge(spec: Spec, solution: Solution, warnings: tuple[str, ...]) -> SpecResult:
@@ -411,7 +458,7 @@ def acknowledge(result: SpecResult, acks: Sequence[str]) -> SpecResult:
         return result
     keys = result.finding_keys
     judged = {
-        "vacuous": result.vacuity in ("clean", "vacuous", "undecided"),
+        "vacuous": result.vacuity is not None and not result.vacuity.skipped,
         "redundant": result.redundancy is not None,
     }
     covered = tuple(k for k in keys if any(acknowledges(a, k) for a in acks))
@@ -421,4 +468,4 @@ def acknowledge(result: SpecResult, acks: Sequence[str]) -> SpecResult:
         if not any(acknowledges(a, k) for k in keys)
         and judged["redundant" if a in ("redundant", "undecided redundancy") else "vacuous"]
     )
-    return replace(result, acknowledged=covered, stale=stale)
+    return replace(result, acknowledgments=Acknowledgments(covered, stale))

@@ -34,7 +34,7 @@ from ltlwit.pipeline.options import SolveOptions
 from ltlwit.specs.decider import Decider
 from ltlwit.specs.files import SCENARIOS, Spec
 from ltlwit.specs.reading import ParsedSpec, written_parts
-from ltlwit.specs.run import CheckOptions, ConjunctionResult, SpecResult, vacuity_of
+from ltlwit.specs.run import CheckOptions, ConjunctionResult, Redundancy, ScenarioCore, SpecResult, vacuity_of
 from ltlwit.specs.subsets import conjoined, jointly, names
 from ltlwit.specs.vacuity import Vacuity
 
@@ -90,7 +90,7 @@ def judge_together(
         if options.vacuity:
             for i in scope:
                 if i not in requirements.at and results[i].status != "error":
-                    results[i] = replace(results[i], vacuity="skipped")
+                    results[i] = replace(results[i], vacuity=Vacuity(skipped=True))
         if not requirements.formulas:
             continue
         conjunction = _conjunction(where, requirements, decide, options.all_cores)
@@ -268,8 +268,7 @@ def _scenario_ruled_out(
         return done(
             status="fail",
             verdict="implied" if spec.expect == "implied" else "forbidden",
-            core=named,
-            core_minimal=core.minimal,
+            core=ScenarioCore(named, core.minimal),
             message=f"the requirements contradict each other ({names_}{proven}): every scenario is "
             "forbidden and every property implied" + apart,
         )
@@ -284,16 +283,14 @@ def _scenario_ruled_out(
         return done(
             status="fail",
             verdict="forbidden",
-            core=named,
-            core_minimal=core.minimal,
+            core=ScenarioCore(named, core.minimal),
             message=f"expected allowed, but the requirements rule it out: {names_}{proven}" + apart,
         )
     word = "ruled out by" if spec.expect == "forbidden" else "implied by"
     return done(
         status="pass",
         verdict=spec.expect,
-        core=named,
-        core_minimal=core.minimal,
+        core=ScenarioCore(named, core.minimal),
         message=f"{word} {names_}{proven}" + apart,
     )
 
@@ -382,9 +379,7 @@ def _findings(
         if isinstance(found, Exception):
             results[i] = replace(results[i], status="error", message=internal_error(found), exception=found)
             continue
-        undecided = found.unchecked or any(f.undecided for f in found.findings)
-        state = "vacuous" if any(not f.undecided for f in found.findings) else "undecided" if undecided else "clean"
-        results[i] = replace(results[i], vacuity=state, findings=found.findings, unchecked=found.unchecked)
+        results[i] = replace(results[i], vacuity=found)
 
 
 class WorkerDied(Exception):
@@ -431,7 +426,7 @@ def _redundancy(requirements: Requirements, decide: Decider, results: list[SpecR
         others = formulas[:k] + formulas[k + 1 :]
         specs = requirements.specs[:k] + requirements.specs[k + 1 :]
         if not others:
-            results[i] = replace(results[i], redundancy="needed")
+            results[i] = replace(results[i], redundancy=Redundancy("needed"))
             continue
         start = time.perf_counter()
         with stage.within(f"redundancy of {requirements.specs[k].label} ({k + 1} of {len(formulas)})"):
@@ -441,18 +436,14 @@ def _redundancy(requirements: Requirements, decide: Decider, results: list[SpecR
             except ValueError:
                 verdict, used = Unknown("the engine cannot decide it"), []
             if isinstance(verdict, Sat):
-                results[i] = replace(results[i], redundancy="needed")
+                results[i] = replace(results[i], redundancy=Redundancy("needed"))
                 continue
             if not isinstance(verdict, Unsat):
-                results[i] = replace(results[i], redundancy="undecided")
+                results[i] = replace(results[i], redundancy=Redundancy("undecided"))
                 continue
             core = unsat_core([*(others[j] for j in used), Not(formula)], bounded, decide.expiry(start))
-        results[i] = replace(
-            results[i],
-            redundancy="redundant",
-            core_minimal=core.minimal,
-            implied_by=tuple(specs[used[m]] for m in core.members if m < len(used)),
-        )
+        implied_by = tuple(specs[used[m]] for m in core.members if m < len(used))
+        results[i] = replace(results[i], redundancy=Redundancy("redundant", implied_by, core.minimal))
 
 
 def _left_out(specs: Sequence[tuple[Spec, str]]) -> list[str]:

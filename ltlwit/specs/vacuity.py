@@ -93,10 +93,22 @@ class Finding:
 @dataclass(frozen=True)
 class Vacuity:
     """A spec's findings, and how many of its occurrences were not checked: its `--timeout`
-    ran out before their questions were asked."""
+    ran out before their questions were asked; `skipped`: none were asked, the spec not being
+    among the requirements judged together (`specs.together`)."""
 
     findings: list[Finding] = field(default_factory=list)
     unchecked: int = 0
+    skipped: bool = False
+
+    @property
+    def state(self) -> str:
+        """What a reader of --vacuity's results counts: vacuous (an occurrence is), undecided
+        (none is known to be, not all were decided), clean, or skipped."""
+        if self.skipped:
+            return "skipped"
+        if any(not f.undecided for f in self.findings):
+            return "vacuous"
+        return "undecided" if self.unchecked or any(f.undecided for f in self.findings) else "clean"
 
 
 def occurrences(formula: Formula, part: int | None = None, polarity: int = 1) -> list[Occurrence]:
