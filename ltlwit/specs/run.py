@@ -109,9 +109,10 @@ class SpecResult(Answer):
     firing: Firing | None = None
     counterexample: Witness | None = None
     source: str | None = None
-    #: A scenario ruled out or implied by requirements (not by itself alone: None).
+    #: A scenario's, where requirements rule it out or imply it (None where it decides itself:
+    #: unsatisfiable or valid whatever they say).
     core: ScenarioCore | None = None
-    #: With --vacuity: its occurrences' findings, or `skipped` (not among the requirements).
+    #: With --vacuity: a requirement's findings, or `skipped` (not among the requirements).
     vacuity: Vacuity | None = None
     #: With --redundancy, a requirement's (among those judged together).
     redundancy: Redundancy | None = None
