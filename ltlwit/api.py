@@ -344,7 +344,7 @@ class CheckReport:
     def passed(self) -> bool:
         from ltlwit.specs.run import SpecResult
 
-        return all(r.positive and not (isinstance(r, SpecResult) and r.vacuity_failed) for r in self.results)
+        return all(r.positive and not (isinstance(r, SpecResult) and r.findings_failed) for r in self.results)
 
     def __iter__(self) -> Iterator[SpecResult | ConjunctionResult]:
         return iter(self.results)

@@ -206,3 +206,14 @@ def test_valuations_must_be_truth_values() -> None:
     for bad in ("false", "true", 2, None, 1.0):
         with pytest.raises(ValueError, match="value of 'a' must be true or false"):
             ltlwit.verify("a", {"a": bad})
+
+
+def test_a_report_passes_exactly_when_check_exits_0() -> None:
+    """A redundant requirement, a stale acknowledgment: `ltlwit check` fails on both, and so
+    does `passed` (it counted vacuity findings only)."""
+    path = str(ROOT / "examples" / "redundant.spec")
+    assert not ltlwit.check(path, redundancy=True, model="none").passed
+    assert run("check", "--redundancy", "--model", "none", path).exit_code == 1
+    stale = ["a: G p  # acknowledged: vacuous q"]
+    assert not ltlwit.check(stale, vacuity=True, model="none").passed
+    assert ltlwit.check(["a: G p"], vacuity=True, model="none").passed

@@ -128,6 +128,27 @@ def test_junit_report(tmp_path) -> None:
     assert unwritable.exit_code == 2 and "cannot write the JUnit report" in unwritable.stderr
 
 
+def test_junit_report_of_a_spec_whose_vacuity_ran_out_of_time() -> None:
+    """Occurrences left unchecked and no finding: a failure saying so (it was an IndexError that
+    lost the whole report)."""
+    from ltlwit.pipeline.inputs import InputItem
+    from ltlwit.specs.files import Spec
+    from ltlwit.specs.report import junit_xml
+    from ltlwit.specs.run import SpecResult
+    from ltlwit.specs.vacuity import Vacuity
+
+    spec = Spec("r.spec", 1, "slow", "G(a -> F b)")
+    result = SpecResult(
+        item=InputItem(spec.formula, "r.spec", 1), status="pass", spec=spec, vacuity=Vacuity(unchecked=2)
+    )
+    case = ET.fromstring(junit_xml([result])).find("testsuite/testcase")
+    failure = case.find("failure")
+    assert failure.get("type") == "vacuity"
+    assert (
+        failure.get("message") == "undecided: 2 occurrences not checked: its --timeout ran out before their questions"
+    )
+
+
 def test_unknown_never_passes(tmp_path, monkeypatch) -> None:
     from ltlwit.logic import ltl
     from ltlwit.logic.result import Unknown

@@ -169,11 +169,11 @@ def _findings_failures(case: ET.Element, result: SpecResult) -> None:
     """A passing spec's failures for what its file's joint checks found and no acknowledgment
     covers, and for the acknowledgments that match nothing."""
     if result.vacuity is not None and result.vacuity_failed:
-        new = [f for f in result.vacuity.findings if not result.is_acknowledged(f.key)]
-        failure = ET.SubElement(
-            case, "failure", type="vacuity", message=f"{result.vacuity.state}: {finding_text(new[0])}"
-        )
-        failure.text = "\n".join(finding_text(f) for f in new)
+        new = [finding_text(f) for f in result.vacuity.findings if not result.is_acknowledged(f.key)]
+        if result.vacuity.unchecked:  # its --timeout ran out before some questions
+            new.append(unchecked_text(result.vacuity))
+        failure = ET.SubElement(case, "failure", type="vacuity", message=f"{result.vacuity.state}: {new[0]}")
+        failure.text = "\n".join(new)
     if result.redundancy is not None and result.redundancy_failed:
         ET.SubElement(case, "failure", type="redundancy", message=redundancy_text(result.redundancy))
     if result.acknowledgments.stale:
