@@ -26,7 +26,7 @@ NAMES = ("a", "b")
 LETTERS = [dict(zip(NAMES, bits)) for bits in itertools.product((False, True), repeat=2)]
 LASSOS = [
     (list(p), list(c))
-    for n in (0, 1, 2)
+    for n in (0, 1)
     for m in (1, 2)
     for p in itertools.product(LETTERS, repeat=n)
     for c in itertools.product(LETTERS, repeat=m)
@@ -40,7 +40,7 @@ def _same(f: Formula, g: Formula, logic: str) -> bool:
     return all(satisfies(f, p, c) == satisfies(g, p, c) for p, c in LASSOS)
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(
     formulas(NAMES, max_leaves=5, weak=True) | formulas(NAMES, max_leaves=5, past=True), st.sampled_from(sorted(RULES))
 )
@@ -57,9 +57,9 @@ def test_every_identity_holds_wherever_it_applies(f: Formula, logic: str) -> Non
 
 def test_classes_hold_equivalent_members_and_are_apart() -> None:
     for logic in ("prop", "ltl", "ltlf"):
-        config = EquivConfig(logic=logic, n_aps=2, max_size=7, classes=12, members=5, seed=3)
+        config = EquivConfig(logic=logic, n_aps=2, max_size=7, classes=8, members=5, seed=3)
         classes = list(equivalence_classes(config))
-        assert len(classes) == 12 and [c.number for c in classes] == list(range(12))
+        assert len(classes) == 8 and [c.number for c in classes] == list(range(8))
         for c in classes:
             assert len(set(c.members)) == len(c.members) >= 2
             assert all(_same(c.members[0], m, logic) for m in c.members[1:]), [str(m) for m in c.members]
