@@ -18,8 +18,8 @@ from ltlwit.logic.ltl.solver import SMALL_APS
 #: SAT solver (pysat, py-aiger through it) and the searches and propositional solver on it; the
 #: models (torch, the registry's manifests); rich (tables, progress bars); the spec files and
 #: unsat cores (`check`, `--core`); `verify`'s and `fmt`'s answers; the progress and status
-#: lines (a terminal on stderr); the JSON and CSV formats; tracebacks (`--traceback`); z3 and the
-#: searches over data.
+#: lines (a terminal on stderr); the JSON and CSV formats; tracebacks (`--traceback`); the
+#: checker's random completions; z3 and the searches over data.
 HEAVY = (
     "pysat",
     "pysat.solvers",
@@ -42,6 +42,8 @@ HEAVY = (
     "json",
     "csv",
     "traceback",
+    # random completions of a past formula's trace (the checker's last stages)
+    "random",
     # the SMT solver and the searches over data: only formulas with data atoms load them
     "z3",
     "ltlwit.logic.theory.smt",

@@ -22,7 +22,6 @@ Three stages, cheapest first; the pipeline calls this thousands of times per sec
 
 from __future__ import annotations
 
-import random
 from collections import OrderedDict
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Sequence
@@ -36,6 +35,8 @@ from ltlwit.logic.ltl.searches.emptiness import accepting_scc
 from ltlwit.logic.trace import Trace
 
 if TYPE_CHECKING:
+    from random import Random
+
     from ltlwit.logic.theory.abstraction import Abstraction
 
 _LABELS: "OrderedDict[tuple[str, ...], Labels]" = OrderedDict()
@@ -193,6 +194,8 @@ def completion(
     L, steps = _labelled(formula, trace)
     loop = len(trace.prefix)
     ev = evaluator(formula, L)
+    import random  # here: a cold solve whose witness the linear pass decides never needs it
+
     rng = random.Random(0)
     fixed: list[bool | None] = [None, False, True]
     for k in range(len(fixed) + RANDOM_COMPLETIONS):
@@ -209,7 +212,7 @@ def completion(
     return None
 
 
-def _letter(L: Labels, label: Any, prefer: bool | random.Random | None) -> Any:
+def _letter(L: Labels, label: Any, prefer: bool | Random | None) -> Any:
     """One letter of the non-empty `label`, as a label: its `minterm`, or each AP in turn set
     to `prefer` (or a value `prefer` draws) where the letters left allow it."""
     if prefer is not None:
