@@ -41,7 +41,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from ltlwit.logic.budget import check_deadline
-from ltlwit.logic.formula import FALSE, TICK, TRUE, And, Formula, Not, Or, ap, make, transform
+from ltlwit.logic.formula import FALSE, TICK, TRUE, And, Formula, Not, Or, ap, make, rebuilt, transform
 
 if TYPE_CHECKING:  # the theory loads with the first formula over data
     from ltlwit.logic.theory.terms import Term
@@ -136,7 +136,7 @@ def expanded(formula: Formula) -> Formula:
             check_deadline()
         if node.term is not None:  # an atom
             return _template(node.term) or node
-        return node if all(k is c for k, c in zip(kids, node.children)) else Formula(node.op, kids, node.name)
+        return rebuilt(node, kids)
 
     return transform(formula, rule, skip=lambda node: not node.data)  # each shared subformula once
 

@@ -23,7 +23,7 @@ import random
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ltlwit.logic.formula import And, Formula, Not, ap
+from ltlwit.logic.formula import And, Formula, Not, ap, rebuilt, transform
 from ltlwit.logic.trace import Trace
 
 #: How often a proposition holds on a trace, trace by trace in turn.
@@ -106,13 +106,12 @@ class Fingerprints:
 def skeleton(formula: Formula) -> Formula:
     """A formula over data with each atom a proposition named by its text (`x > 5` the
     proposition "x > 5"): the same atom in two formulas is the same proposition."""
-    from ltlwit.logic.formula import transform
     from ltlwit.logic.theory.printing import print_term
 
     def rule(node: Formula, kids: tuple[Formula, ...]) -> Formula:
         if node.term is not None:  # an atom
             return ap(print_term(node.term))
-        return node if all(k is c for k, c in zip(kids, node.children)) else Formula(node.op, kids, node.name)
+        return rebuilt(node, kids)
 
     return transform(formula, rule, skip=lambda node: not node.data)
 

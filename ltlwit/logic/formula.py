@@ -402,6 +402,12 @@ def transform(
 TICK = 4096
 
 
+def rebuilt(node: Formula, kids: tuple[Formula, ...]) -> Formula:
+    """`node` with `kids` for children, for a `transform` rule: the node itself where they are
+    its own (no new node built, its cached fields kept)."""
+    return node if all(k is c for k, c in zip(kids, node.children)) else Formula(node.op, kids, node.name)
+
+
 def postorder(
     formula: Formula,
     descend: Callable[[Formula], bool] | None = None,

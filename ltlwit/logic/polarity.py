@@ -15,7 +15,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from ltlwit.logic.formula import FALSE, TRUE, Formula, transform
+from ltlwit.logic.formula import FALSE, TRUE, Formula, rebuilt, transform
 
 #: +1 positive, -1 negative, 0 both (under `<->` or `xor`).
 Polarity = int
@@ -99,7 +99,7 @@ def replace_many(formula: Formula, values: Mapping[int, Formula]) -> Formula:
             n = len(node.children)
             kids = tuple(built[len(built) - n :])
             del built[len(built) - n :]
-            built.append(node if all(k is c for k, c in zip(kids, node.children)) else Formula(node.op, kids))
+            built.append(rebuilt(node, kids))
         elif position in values:
             built.append(values[position])
         elif not node.children or bisect_right(inside, position) == bisect_right(inside, position + node.size - 1):
@@ -146,7 +146,7 @@ class Parts:
         def fill(node: Formula, kids: tuple[Formula, ...]) -> Formula:
             if node.op == "ap" and node.name in table:
                 return table[node.name]
-            return node if all(k is c for k, c in zip(kids, node.children)) else Formula(node.op, kids, node.name)
+            return rebuilt(node, kids)
 
         return transform(template, fill)
 

@@ -53,7 +53,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from ltlwit.logic.formula import ATOM, FALSE, TRUE, Formula, Not, ap, transform
+from ltlwit.logic.formula import ATOM, FALSE, TRUE, Formula, Not, ap, rebuilt, transform
 from ltlwit.logic.polarity import Parts, polarities, replace_at
 from ltlwit.logic.result import Result, Unknown, Unsat
 from ltlwit.logic.witness import Witness
@@ -174,7 +174,7 @@ def _made_of(parts: Parts, spec: Formula, decide: Decide) -> bool:
     def opaque(node: Formula, kids: tuple[Formula, ...]) -> Formula:
         if node.op == ATOM:
             return table.setdefault(node.term, ap(f"__atom_{len(table)}"))
-        return node if all(k is c for k, c in zip(kids, node.children)) else Formula(node.op, kids, node.name)
+        return rebuilt(node, kids)
 
     question = Not(Formula("<->", (transform(made, opaque), transform(spec, opaque))))
     return isinstance(decide(question), Unsat)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from ltlwit.logic.budget import Budget
-from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, Formula, Not
+from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, Formula, Not, rebuilt, transform
 from ltlwit.logic.result import Result, Sat, Unsat
 
 Rule = Callable[[Formula], Formula | None]
@@ -231,12 +231,10 @@ def rewrite(formula: Formula, rng: random.Random, rules: list[Rule]) -> Formula 
 
 
 def _without_double_negations(formula: Formula) -> Formula:
-    from ltlwit.logic.formula import transform
-
     def rule(node: Formula, kids: tuple[Formula, ...]) -> Formula:
         if node.op == "!" and kids[0].op == "!":
             return kids[0].children[0]
-        return node if all(k is c for k, c in zip(kids, node.children)) else Formula(node.op, kids, node.name)
+        return rebuilt(node, kids)
 
     return transform(formula, rule)
 
