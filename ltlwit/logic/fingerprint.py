@@ -41,7 +41,7 @@ class Fingerprints:
     semantics: str = "infinite"
     size: int = 256
     seed: int = 0
-    _shapes: list[tuple[int, int, float]] = field(init=False, repr=False, compare=False)
+    _shapes: tuple[tuple[int, int, float], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.semantics not in ("infinite", "finite"):
@@ -56,7 +56,7 @@ class Fingerprints:
             else:
                 shape = (draw.randint(0, MAX_PREFIX), draw.randint(1, MAX_CYCLE))
             shapes.append((*shape, BIASES[k % len(BIASES)]))
-        object.__setattr__(self, "_shapes", shapes)
+        object.__setattr__(self, "_shapes", tuple(shapes))
 
     def of(self, formula: Formula) -> int:
         """The fingerprint of `formula`: bit k set where it holds on trace k. Each value by the
@@ -72,11 +72,12 @@ class Fingerprints:
         else:
             alive = None
             evaluator = check.cube_evaluator(finite.strong(formula))
+        drawn = [self._values(name) for name in names]
         bits = 0
         for k in range(self.size):
             first, cycle, _ = self._shapes[k]
             length = first + cycle
-            values = [self._values(name)[k] for name in names]
+            values = [d[k] for d in drawn]
             cubes = [{name: v[i] for name, v in zip(names, values)} for i in range(length)]
             if alive is not None:  # the lasso a finite trace stands for: alive, then dead forever
                 for cube in cubes:
@@ -91,7 +92,7 @@ class Fingerprints:
 
     def _values(self, name: str) -> list[tuple[bool, ...]]:
         """A proposition's values on each trace, drawn from its name alone."""
-        return _drawn(self.seed, name, tuple(self._shapes))
+        return _drawn(self.seed, name, self._shapes)
 
     def trace(self, k: int, names: tuple[str, ...] | list[str]) -> Trace:
         """Trace k over `names` (each proposition's values drawn from its name, module
