@@ -397,15 +397,11 @@ def similar(
     decided by the engine (`equivalent`, `stronger`, `weaker`, `overlapping`, `disjoint`, or
     `undecided` with the reason), each question within `timeout`, as `ltlwit similar` does. A
     spec or query that cannot be read comes back with its `error`."""
-    from ltlwit.specs.similar import Compared, Similar, entries
-    from ltlwit.specs.similar import similar as nearest
+    from ltlwit.specs.similar import similar_files
 
     solve = Solver(model="none", timeout=timeout, **options).options
     files = [os.fspath(paths)] if isinstance(paths, (str, os.PathLike)) else [os.fspath(p) for p in paths]
-    read = list(entries(files, list(queries), solve))
-    pool = [e for e in read if isinstance(e, Compared) and e.where is not None]
-    asked = [e for e in read if isinstance(e, Compared) and e.where is None]
-    return [r for r in read if isinstance(r, Similar)] + list(nearest(pool, asked, solve, top))
+    return list(similar_files(files, queries, solve, top))
 
 
 def embed(formulas: Iterable[str | Formula], *, semantics: str = "infinite", syntax: str = "auto") -> list[Embedded]:

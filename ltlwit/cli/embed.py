@@ -10,22 +10,14 @@ import click
 
 from ltlwit.cli.choices import VECTOR_FORMATS
 from ltlwit.cli.environment import Environment
-from ltlwit.cli.options import semantics_of, semantics_options, syntax_option
+from ltlwit.cli.options import files_option, semantics_of, semantics_options, syntax_option
 from ltlwit.cli.output import Printer
 from ltlwit.cli.status import ExitStatus
 
 
 @click.command()
 @click.argument("formulas", nargs=-1, metavar="[FORMULA]...")
-@click.option(
-    "-F",
-    "--file",
-    "files",
-    multiple=True,
-    metavar="FILE",
-    type=click.Path(allow_dash=True),
-    help="A spec file ('-': stdin), read as `check` reads it: a vector per spec, with its name. Repeatable.",
-)
+@files_option("A spec file ('-': stdin), read as `check` reads it: a vector per spec, with its name. Repeatable.")
 @click.option(
     "--format",
     "fmt",

@@ -53,10 +53,17 @@ FILES_HELP = (
 )
 
 
-def files_option(help_text: str) -> Callable:
+def files_option(help_text: str, required: bool = False) -> Callable:
     # click.Path without checks: only so that shells complete file names (`-` and FILE/COL pass).
     return click.option(
-        "-F", "--file", "files", multiple=True, metavar="FILE", help=help_text, type=click.Path(allow_dash=True)
+        "-F",
+        "--file",
+        "files",
+        multiple=True,
+        required=required,
+        metavar="FILE",
+        help=help_text,
+        type=click.Path(allow_dash=True),
     )
 
 

@@ -10,7 +10,7 @@ import click
 
 from ltlwit.cli.choices import FORMATS
 from ltlwit.cli.environment import Environment
-from ltlwit.cli.options import semantics_of, semantics_options, syntax_option, timeout_option
+from ltlwit.cli.options import files_option, semantics_of, semantics_options, syntax_option, timeout_option
 from ltlwit.cli.output import Printer
 from ltlwit.cli.status import ExitStatus, worst
 from ltlwit.logic.relations import Relation
@@ -21,15 +21,9 @@ if TYPE_CHECKING:
 
 @click.command()
 @click.argument("queries", nargs=-1, metavar="[QUERY]...")
-@click.option(
-    "-F",
-    "--file",
-    "files",
-    multiple=True,
+@files_option(
+    "A spec file ('-': stdin), read as `check` reads it. Repeatable: the specs of all of them are compared.",
     required=True,
-    metavar="FILE",
-    type=click.Path(allow_dash=True),
-    help="A spec file ('-': stdin), read as `check` reads it. Repeatable: the specs of all of them are compared.",
 )
 @click.option(
     "--top", type=click.IntRange(min=1), default=5, show_default=True, metavar="K", help="Nearest specs per query."
@@ -65,24 +59,13 @@ def similar(
     Exit status 0 when every relation is decided, 1 when one is undecided, 2 for errors (a spec or
     query that does not parse: the others are still compared)."""
     from ltlwit.api import Solver
-    from ltlwit.specs.similar import Compared, Similar, entries
-    from ltlwit.specs.similar import similar as nearest
+    from ltlwit.specs.similar import similar_files
 
     env = Environment.of(ctx)
     printer = Printer(env)
     solve = Solver(model="none", syntax=syntax, timeout=timeout, semantics=semantics_of(ctx, dict(options))).options
     status = ExitStatus.SUCCESS
-    pool: list[Compared] = []
-    asked: list[Compared] = []
-    answers: list[Similar] = []
-    for read in entries(files, queries, solve, env.stdin):
-        if isinstance(read, Similar):
-            answers.append(read)
-        elif read.where is not None:
-            pool.append(read)
-        else:
-            asked.append(read)
-    for answer in [*answers, *nearest(pool, asked, solve, top)]:
+    for answer in similar_files(files, queries, solve, top, env.stdin):
         if answer.error is not None:
             status = worst(status, ExitStatus.ERROR)
             printer.unread(answer.entry.where or "query", answer.error, answer.parse_error)

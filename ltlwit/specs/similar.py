@@ -155,6 +155,24 @@ def similar(
         yield Similar(query, tuple(neighbours))
 
 
+def similar_files(
+    paths: Iterable[str], queries: Iterable[str], solve: SolveOptions, top: int = 5, stdin: BinaryIO | None = None
+) -> Iterator[Similar]:
+    """`similar` over the specs of the files at `paths` and the `queries` as `entries` reads
+    them: first each that cannot be compared, with its error, then each query's (each spec's)
+    nearest."""
+    pool: list[Compared] = []
+    asked: list[Compared] = []
+    for read in entries(paths, queries, solve, stdin):
+        if isinstance(read, Similar):
+            yield read
+        elif read.where is not None:
+            pool.append(read)
+        else:
+            asked.append(read)
+    yield from similar(pool, asked, solve, top)
+
+
 def embed(entries: Iterable[Compared], size: int = 256) -> Iterator[Embedded]:
     """Each entry's fingerprint as a ±1 vector, on the traces of its semantics."""
     from ltlwit.logic.fingerprint import vector
