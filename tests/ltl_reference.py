@@ -17,6 +17,7 @@ into the prefix (`satisfies` says why, and why a bounded number of copies is eno
 
 from __future__ import annotations
 
+import itertools
 import random
 from functools import lru_cache
 from typing import Mapping, Sequence
@@ -25,6 +26,22 @@ from ltlwit.logic.formula import Formula
 from ltlwit.logic.trace import Trace
 
 Letter = Mapping[str, bool]
+
+
+def letters(names: Sequence[str] = ("a", "b")) -> list[dict[str, bool]]:
+    """Every letter (full valuation) over `names`."""
+    return [dict(zip(names, values)) for values in itertools.product((False, True), repeat=len(names))]
+
+
+def lassos(
+    max_prefix: int, max_cycle: int, names: Sequence[str] = ("a", "b")
+) -> list[tuple[list[dict[str, bool]], list[dict[str, bool]]]]:
+    """Every lasso of full valuations with a prefix of at most `max_prefix` letters and a cycle of
+    1 to `max_cycle` (the same word written several ways is listed each way)."""
+    alphabet = letters(names)
+    prefixes = [list(p) for n in range(max_prefix + 1) for p in itertools.product(alphabet, repeat=n)]
+    cycles = [list(c) for n in range(1, max_cycle + 1) for c in itertools.product(alphabet, repeat=n)]
+    return [(p, c) for p in prefixes for c in cycles]
 
 
 def prop_value(f: Formula, letter: Letter) -> bool:

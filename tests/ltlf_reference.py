@@ -10,7 +10,7 @@ import itertools
 from functools import lru_cache
 from typing import Iterator, Mapping, Sequence
 
-from ltl_reference import prop_value
+from ltl_reference import letters, prop_value
 
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.trace import Trace
@@ -66,10 +66,6 @@ def satisfies_finite(f: Formula, word: Sequence[Letter]) -> bool:
         raise ValueError(op)
 
     return ev(f, 0)
-
-
-def letters(names: Sequence[str]) -> list[dict[str, bool]]:
-    return [dict(zip(names, values)) for values in itertools.product((False, True), repeat=len(names))]
 
 
 def words(names: Sequence[str], longest: int) -> Iterator[list[dict[str, bool]]]:

@@ -8,14 +8,13 @@ is not the judge of the identities it is asked about.
 
 from __future__ import annotations
 
-import itertools
 import json
 from pathlib import Path
 
 from cli_support import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ltl_reference import satisfies
+from ltl_reference import lassos, satisfies
 from ltlf_reference import satisfies_finite, words
 from strategies import formulas
 
@@ -23,14 +22,7 @@ from ltlwit.logic.formula import Formula
 from ltlwit.train.equiv import RULES, EquivConfig, _at, _positions, _replace, equivalence_classes
 
 NAMES = ("a", "b")
-LETTERS = [dict(zip(NAMES, bits)) for bits in itertools.product((False, True), repeat=2)]
-LASSOS = [
-    (list(p), list(c))
-    for n in (0, 1)
-    for m in (1, 2)
-    for p in itertools.product(LETTERS, repeat=n)
-    for c in itertools.product(LETTERS, repeat=m)
-]
+LASSOS = lassos(1, 2, NAMES)
 FINITE = list(words(NAMES, 3))
 
 

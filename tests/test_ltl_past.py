@@ -18,7 +18,7 @@ from typing import Iterable, Iterator, Sequence
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ltl_reference import prop_value, random_completions, satisfies
+from ltl_reference import lassos, letters, prop_value, random_completions, satisfies
 from strategies import formulas, traces
 
 from ltlwit.logic import prop as prop_module
@@ -38,19 +38,6 @@ Lasso = tuple[list[Letter], list[Letter]]
 
 def spot(text: str) -> Formula:
     return parse_formula(text, "spot")
-
-
-def letters(names: Sequence[str] = NAMES) -> list[Letter]:
-    return [dict(zip(names, values)) for values in itertools.product((False, True), repeat=len(names))]
-
-
-def lassos(max_prefix: int, max_cycle: int, names: Sequence[str] = NAMES) -> list[Lasso]:
-    """Every lasso of full valuations with a prefix of at most `max_prefix` letters and a cycle of
-    1 to `max_cycle` (the same word written several ways is listed each way)."""
-    alphabet = letters(names)
-    prefixes = [list(p) for n in range(max_prefix + 1) for p in itertools.product(alphabet, repeat=n)]
-    cycles = [list(c) for n in range(1, max_cycle + 1) for c in itertools.product(alphabet, repeat=n)]
-    return [(p, c) for p in prefixes for c in cycles]
 
 
 def full_trace(prefix: Sequence[Letter], cycle: Sequence[Letter]) -> Trace:

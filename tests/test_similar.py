@@ -8,7 +8,6 @@ one; the fingerprints bit by bit against the same reference on their own traces.
 
 from __future__ import annotations
 
-import itertools
 import json
 from pathlib import Path
 
@@ -16,7 +15,7 @@ import pytest
 from cli_support import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ltl_reference import prop_value, satisfies
+from ltl_reference import lassos, letters, prop_value, satisfies
 from ltlf_reference import satisfies_finite, words
 from strategies import formulas
 
@@ -28,15 +27,9 @@ from ltlwit.logic.relations import Relation, relate
 from ltlwit.logic.result import Result
 
 NAMES = ("a", "b")
-LETTERS = [dict(zip(NAMES, bits)) for bits in itertools.product((False, True), repeat=len(NAMES))]
+LETTERS = letters(NAMES)
 #: Every lasso of a prefix of at most 1 and a cycle of at most 2 letters over a, b.
-LASSOS = [
-    (list(prefix), list(cycle))
-    for n in (0, 1)
-    for m in (1, 2)
-    for prefix in itertools.product(LETTERS, repeat=n)
-    for cycle in itertools.product(LETTERS, repeat=m)
-]
+LASSOS = lassos(1, 2, NAMES)
 FINITE = list(words(NAMES, 3))
 
 
