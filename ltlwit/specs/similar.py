@@ -69,11 +69,10 @@ class Similar:
 
 @dataclass(frozen=True)
 class Embedded:
-    """An entry's vector (its fingerprint's ±1 entries), or why it has none."""
+    """An entry's vector: its fingerprint's ±1 entries."""
 
     entry: Compared
-    vector: tuple[int, ...] = ()
-    error: str | None = None
+    vector: tuple[int, ...]
 
 
 def entries(

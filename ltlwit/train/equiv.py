@@ -336,11 +336,10 @@ def _members(
     for _ in range(4 * config.members):
         if len(members) >= config.members:
             break
-        formula: Formula | None = start
+        formula = start
         for _ in range(rng.randint(1, config.rewrites)):
-            stepped = rewrite(formula, rng, rules) if formula is not None else None
-            formula = stepped if stepped is not None else formula
-        if formula is None or formula in seen or formula.size > 2 * config.max_size:
+            formula = rewrite(formula, rng, rules) or formula  # (where no identity applies, as it was)
+        if formula in seen or formula.size > 2 * config.max_size:
             continue
         seen.add(formula)
         verdict = decide(Formula("xor", (start, formula)))
