@@ -85,19 +85,20 @@ class _Answers:
     ) -> None:
         self.decide = decide
         self.names = tuple(dict.fromkeys(a.aps() + b.aps()))
-        self.masks: tuple[int, int, int] | None = None
-        self.set: Fingerprints | None = None
+        self.prints = fingerprints[0] if fingerprints is not None else None
+        #: Per question, the traces of the set that answer it: a & !b, !a & b, a & b.
+        self.masks = (0, 0, 0)
         if fingerprints is not None:
-            self.set, fa, fb = fingerprints
-            full = (1 << self.set.size) - 1
+            fa, fb = fingerprints[1:]
+            full = (1 << fingerprints[0].size) - 1
             self.masks = (fa & ~fb & full, ~fa & fb & full, fa & fb)
 
     def __call__(self, question: Formula, which: int) -> bool | str:
-        if self.masks is not None and self.set is not None and self.masks[which]:
+        mask = self.masks[which]
+        if mask and self.prints is not None:
             from ltlwit.logic.ltl import holds
 
-            mask = self.masks[which]
-            trace: Trace = self.set.trace((mask & -mask).bit_length() - 1, self.names)
+            trace: Trace = self.prints.trace((mask & -mask).bit_length() - 1, self.names)
             if holds(question, trace, engine="builtin"):  # (by construction; checked all the same)
                 return True
         result = self.decide(question)
