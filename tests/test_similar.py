@@ -157,6 +157,8 @@ def test_similar_with_queries_and_a_file_of_one_spec(tmp_path: Path) -> None:
     spec.write_text("only: G a\n")
     alone = run("similar", "-F", str(spec))
     assert alone.exit_code == 0 and "nothing to compare" in alone.stdout
+    unread = run("similar", "-F", str(spec), "G(")
+    assert unread.exit_code == 2 and unread.stdout == "ERROR G(\n"  # not every spec against the others instead
     asked = run("similar", "-F", str(spec), "F !a", "G(a & b)")
     assert asked.exit_code == 0
     assert asked.stdout.splitlines()[1].split()[1] == "disjoint"  # G a, to F !a

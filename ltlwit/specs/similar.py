@@ -110,13 +110,13 @@ def entries(
 
 
 def similar(
-    pool: list[Compared], queries: list[Compared], solve: SolveOptions, top: int = 5, size: int = 256
+    pool: list[Compared], queries: list[Compared] | None, solve: SolveOptions, top: int = 5, size: int = 256
 ) -> Iterator[Similar]:
-    """For each query (each entry of `pool` against the others where there is none), its `top`
+    """For each query (each entry of `pool` against the others where `queries` is None), its `top`
     nearest entries of `pool` of its semantics, each with its relation to the query (`stronger`:
     it implies the query) decided (module docstring) with its declarations, each question
     within `solve`'s `--timeout`."""
-    sets = {s: Fingerprints(s, size) for s in {e.semantics for e in pool + queries}}
+    sets = {s: Fingerprints(s, size) for s in {e.semantics for e in pool + (queries or [])}}
     prints: dict[Compared, int] = {}
 
     def fingerprint(entry: Compared) -> int:
@@ -133,7 +133,7 @@ def similar(
             deciders[key] = Decider(replace(solve, semantics=entry.semantics, declarations=entry.declarations))
         return deciders[key]
 
-    for query in queries or pool:
+    for query in pool if queries is None else queries:
         others = [e for e in pool if e.semantics == query.semantics and e is not query]
         if not others:
             yield Similar(query, note=_nothing_to_compare(query, pool))
@@ -159,7 +159,9 @@ def similar_files(
 ) -> Iterator[Similar]:
     """`similar` over the specs of the files at `paths` and the `queries` as `entries` reads
     them: first each that cannot be compared, with its error, then each query's (each spec's)
-    nearest."""
+    nearest (each spec's only where no query is given: a query that does not parse is no reason
+    to compare the specs with each other)."""
+    queries = list(queries)
     pool: list[Compared] = []
     asked: list[Compared] = []
     for read in entries(paths, queries, solve, stdin):
@@ -169,7 +171,7 @@ def similar_files(
             pool.append(read)
         else:
             asked.append(read)
-    yield from similar(pool, asked, solve, top)
+    yield from similar(pool, asked if queries else None, solve, top)
 
 
 def embed(entries: Iterable[Compared], size: int = 256) -> Iterator[Embedded]:
