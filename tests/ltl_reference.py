@@ -65,9 +65,11 @@ def prop_value(f: Formula, letter: Letter) -> bool:
 PAST_OPS = frozenset({"Y", "Z", "O", "H", "S", "T"})
 
 
+@lru_cache(maxsize=4096)
 def past_depth(f: Formula) -> int:
     """The past nesting depth of f: the most past operators on one path from the root to a
-    leaf (each shared subformula once, without recursion)."""
+    leaf (each shared subformula once, without recursion; once per formula, as the sweeps ask
+    it of one formula on every lasso)."""
     depth: dict[Formula, int] = {}
     stack = [f]
     while stack:
@@ -125,12 +127,7 @@ def satisfies(f: Formula, prefix: Sequence[Letter], cycle: Sequence[Letter]) -> 
 
     def future(i: int) -> list[int]:
         """Positions i, succ(i), ... until one repeats: the whole future from i, in order."""
-        out, seen = [], set()
-        while i not in seen:
-            seen.add(i)
-            out.append(i)
-            i = succ(i)
-        return out
+        return [*range(i, n), *range(loop, i)]  # from before the loop, range(loop, i) is empty
 
     @lru_cache(maxsize=None)
     def ev(g: Formula, i: int) -> bool:

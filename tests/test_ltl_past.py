@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from functools import lru_cache
 from typing import Iterable, Iterator, Sequence
 
 import pytest
@@ -42,7 +43,14 @@ def spot(text: str) -> Formula:
 
 def full_trace(prefix: Sequence[Letter], cycle: Sequence[Letter]) -> Trace:
     """The lasso as a trace whose every step is a full cube of literals."""
-    return Trace(tuple(cube(sorted(x.items())) for x in prefix), tuple(cube(sorted(x.items())) for x in cycle))
+    return Trace(tuple(full_step(x) for x in prefix), tuple(full_step(x) for x in cycle))
+
+
+def full_step(letter: Letter) -> Formula:
+    return _cube(tuple(sorted(letter.items())))
+
+
+_cube = lru_cache(maxsize=None)(cube)  # the sweeps build the same few letters' cubes millions of times
 
 
 def letter_at(word: Lasso, i: int) -> Letter:

@@ -31,9 +31,11 @@ def run(out: Path, *extra: str, arch: str = "dual", task: str = "ltl") -> Result
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("arch, task, lr, max_steps", [("si", "prop", 2e-3, 1000), ("dual", "ltl", 1e-3, 1600)])
-def test_tiny_model_overfits_64_pairs(tmp_path: Path, arch: str, task: str, lr: float, max_steps: int) -> None:
-    steps, exact = overfit(arch, task, tmp_path, max_steps, lr=lr)
+@pytest.mark.parametrize("arch, task, max_steps", [("si", "prop", 1000), ("dual", "ltl", 1600)])
+def test_tiny_model_learns_32_pairs_by_heart(tmp_path: Path, arch: str, task: str, max_steps: int) -> None:
+    """The whole path (batches, masks, loss, schedule, greedy decoding) learns; 32 pairs take
+    half the time of the 64 (here: 400 and 650 steps)."""
+    steps, exact = overfit(arch, task, tmp_path, max_steps, pairs=32, lr=2e-3)
     assert exact == 1.0, f"{arch}/{task}: greedy exact match {exact:.3f} after {steps} steps"
 
 
