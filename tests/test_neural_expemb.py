@@ -1,14 +1,15 @@
 """ExpEmb (`ltlwit.neural.expemb`): the fifth paper's GRU encoder-decoder learns to write an
-equivalent formula by teacher forcing, its beam returns it, and its embedding is the encoder's
-last state."""
+equivalent formula by teacher forcing, the shared greedy and beam searches decode it, and its
+embedding is the encoder's last state."""
 
 from __future__ import annotations
 
 import torch
 
 from ltlwit.api import parse
-from ltlwit.neural.expemb import ExpEmb, ExpEmbConfig
-from ltlwit.neural.tokenizer import EOS, N_BASE, PAD, decode_formula, encode_formula
+from ltlwit.neural.beam import beam_hypotheses, greedy
+from ltlwit.neural.config import AutoencoderConfig, ExpEmbConfig, config_from_dict, preset
+from ltlwit.neural.tokenizer import EOS, PAD, START, decode_formula, encode_formula
 
 PAIRS = [("F a", "!G !a"), ("a U b", "!(!a R !b)"), ("!(a | b)", "!a & !b")]
 
@@ -18,30 +19,42 @@ def _padded(rows: list[list[int]]) -> torch.Tensor:
     return torch.tensor([r + [PAD] * (n - len(r)) for r in rows])
 
 
-def test_it_learns_pairs_and_its_beam_writes_them() -> None:
+def test_it_learns_pairs_and_the_shared_searches_write_them() -> None:
     torch.manual_seed(0)
     src = _padded([encode_formula(parse(a)) for a, _ in PAIRS])
-    tgt = _padded([encode_formula(parse(b)) + [EOS] for _, b in PAIRS])
-    model = ExpEmb(ExpEmbConfig(vocab=N_BASE + 4, hidden=32))
+    tgt_in = _padded([[START] + encode_formula(parse(b)) for _, b in PAIRS])
+    tgt_out = _padded([encode_formula(parse(b)) + [EOS] for _, b in PAIRS])
+    model = ExpEmbConfig(task="ltl", d_model=32).build()
     opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
-    first = model.loss(src, tgt).item()
+    first = model.loss(model(src, tgt_in), tgt_out).item()
     for _ in range(120):
-        loss = model.loss(src, tgt)
+        loss = model.loss(model(src, tgt_in), tgt_out)
         opt.zero_grad()
         loss.backward()
         opt.step()
     assert loss.item() < first / 20
     model.eval()
-    for a, b in PAIRS:
-        (best, score), *_ = model.beam(torch.tensor([encode_formula(parse(a))]), width=3)
-        assert decode_formula(best) == parse(b) and score <= 0.0
+    with torch.no_grad():
+        written = greedy(model, src, 0, 0, max_len=20)
+    assert [decode_formula(w) for w in written] == [parse(b) for _, b in PAIRS]
+    for (_, b), hyps in zip(PAIRS, beam_hypotheses(model, [parse(a) for a, _ in PAIRS], beam=3, max_len=20)):
+        score, best = hyps[0]
+        assert decode_formula(list(best)) == parse(b) and score <= 0.0
+        assert len(hyps) == len({seq for _, seq in hyps})  # distinct
 
 
 def test_the_embedding_is_the_last_state_whatever_the_padding() -> None:
     torch.manual_seed(0)
-    model = ExpEmb(ExpEmbConfig(vocab=N_BASE + 4, hidden=16)).eval()
+    model = ExpEmbConfig(task="ltl", d_model=16).build().eval()
     short, long = encode_formula(parse("F a")), encode_formula(parse("a U (b & !a)"))
     together = model.embed(_padded([short, long]))
     assert together.shape == (2, 16)
     alone = model.embed(torch.tensor([short]))
     assert torch.allclose(together[0], alone[0], atol=1e-6)  # padding does not reach it
+
+
+def test_presets_and_manifests_name_the_two_models() -> None:
+    e, a = preset("expemb-e", "ltl", "paper"), preset("expemb-a", "prop", "paper")
+    assert (type(e), e.d_model, type(a), a.d_model) == (ExpEmbConfig, 1024, AutoencoderConfig, 128)  # the paper's H
+    assert (e.pairs, a.pairs) == ("equivalent", "same")
+    assert config_from_dict(a.to_dict()) == a and config_from_dict(e.to_dict()) == e

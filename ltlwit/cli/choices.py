@@ -36,8 +36,9 @@ __all__ = [
 #: `ltlwit.logic.ltl.ENGINES`.
 ENGINES = ("auto", "builtin", "spot")
 #: `ltlwit.neural.config.ARCHS`, the architectures `preset` builds: symbol-invariant, dual-part,
-#: and the baselines (full vocabulary, the same with alpha-renaming, lexinvariant).
-ARCHS = ("si", "dual", "full", "renaming", "lexinv")
+#: the baselines (full vocabulary, the same with alpha-renaming, lexinvariant), and the fifth
+#: paper's embedding models (ExpEmb-E, ExpEmb-A).
+ARCHS = ("si", "dual", "full", "renaming", "lexinv", "expemb-e", "expemb-a")
 #: `ltlwit.neural.config.PRESETS`.
 PRESETS = ("paper", "small", "tiny")
 #: The operator priorities of `ltlwit.train.generate.PRIORITIES`.

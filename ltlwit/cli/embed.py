@@ -10,7 +10,7 @@ import click
 
 from ltlwit.cli.choices import VECTOR_FORMATS
 from ltlwit.cli.environment import Environment
-from ltlwit.cli.options import files_option, semantics_of, semantics_options, syntax_option
+from ltlwit.cli.options import fail, files_option, semantics_of, semantics_options, syntax_option
 from ltlwit.cli.output import Printer
 from ltlwit.cli.status import ExitStatus
 
@@ -35,6 +35,13 @@ from ltlwit.cli.status import ExitStatus
     metavar="N",
     help="The vector's length: the number of traces of the fingerprint.",
 )
+@click.option(
+    "--model",
+    default=None,
+    metavar="NAME|FILE",
+    help="A trained embedding model (`ltlwit train --arch expemb-e`) instead of the fingerprint: each vector its "
+    "encoder's last state (APs renamed a, b, ... by first appearance over all the inputs).",
+)
 @syntax_option
 @semantics_options
 @click.pass_context
@@ -44,25 +51,26 @@ def embed(
     files: tuple[str, ...],
     fmt: str,
     size: int,
+    model: str | None,
     syntax: str,
     **options: object,
 ) -> ExitStatus:
     """Print a vector for each FORMULA and each spec of the files: its semantic fingerprint, the formula's
     truth values (+1, -1) on a fixed set of traces (lassos; finite traces with --finite), the same in
     every run. Equivalent formulas get equal vectors; cosine similarity ranks the others (`ltlwit
-    similar`). A formula over data gets its skeleton's (each comparison a proposition).
+    similar`). A formula over data gets its skeleton's (each comparison a proposition). With --model, the
+    vector a trained embedding model gives instead (`ltlwit train --arch expemb-e`): close for formulas it
+    learned to rewrite into each other, a guess `similar` never takes for a claim.
 
     Exit status 0, or 2 when a formula or spec does not parse (the others are still printed)."""
     from ltlwit.api import Solver
-    from ltlwit.specs.similar import Compared, Similar, entries
+    from ltlwit.specs.similar import Compared, Embedded, Similar, entries, learned
     from ltlwit.specs.similar import embed as vectors
 
     env = Environment.of(ctx)
     printer = Printer(env)
     solve = Solver(model="none", syntax=syntax, semantics=semantics_of(ctx, dict(options))).options
     status = ExitStatus.SUCCESS
-    if fmt == "csv":
-        printer.data(_row(["input", "name", "where", *(f"v{k}" for k in range(size))]))
     read: list[Compared] = []
     for item in entries(files, formulas, solve, env.stdin):
         if isinstance(item, Similar):
@@ -70,7 +78,18 @@ def embed(
             printer.unread(item.entry.where or "input", str(item.error), item.parse_error)
         else:
             read.append(item)
-    for done in vectors(read, size):
+    try:
+        done_all: list[Embedded | Similar] = learned(read, model) if model else list(vectors(read, size))
+    except ValueError as problem:  # no embedding model, too many APs
+        return fail(ctx, problem)
+    width = size if model is None else next((len(d.vector) for d in done_all if isinstance(d, Embedded)), 0)
+    if fmt == "csv":
+        printer.data(_row(["input", "name", "where", *(f"v{k}" for k in range(width))]))
+    for done in done_all:
+        if isinstance(done, Similar):
+            status = ExitStatus.ERROR
+            printer.unread(done.entry.where or "input", str(done.error), None)
+            continue
         e = done.entry
         if fmt == "csv":
             printer.data(_row([e.text, e.name or "", e.where or "", *map(str, done.vector)]))

@@ -440,10 +440,11 @@ device_option = click.option(
 training_data_option = click.option(
     "--data",
     "data_dir",
-    type=click.Path(exists=True, file_okay=False),
+    type=click.Path(exists=True),
     required=True,
-    metavar="DIR",
-    help="Training folder: train.txt[.gz] and val.txt[.gz].",
+    metavar="DIR|FILE",
+    help="Training folder: train.txt[.gz] and val.txt[.gz]; for the embedding models (expemb-e, expemb-a), a "
+    "file of `ltlwit data equiv` classes (its train and val splits).",
 )
 
 task_option = click.option(

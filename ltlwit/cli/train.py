@@ -27,7 +27,8 @@ from ltlwit.train.settings import Settings as D
     required=True,
     help="si: symbol-invariant transformer; dual: dual-part embeddings; the papers' baselines: full "
     "(a learned embedding per AP, 10 APs), renaming (the same, trained with alpha-renaming into its 10 "
-    "APs), lexinv (every AP's embedding random per sequence).",
+    "APs), lexinv (every AP's embedding random per sequence); formula embeddings (`ltlwit embed`): expemb-e "
+    "(a GRU encoder-decoder that writes an equivalent formula), expemb-a (the same, writing its input).",
 )
 @click.option(
     "--preset",
@@ -315,17 +316,18 @@ def train(
             )
     except (ValueError, OSError) as e:
         return fail(ctx, e)
+    embeds = arch in ("expemb-e", "expemb-a")  # writes formulas: an embedding, not witnesses
     if result.registered is not None:
-        say(
-            ctx,
-            "",
-            f"model {result.name!r} registered ({result.registered.weights_path}); "
-            f"use it with `ltlwit solve --model {result.name}` or `ltlwit eval --model {result.name} --data FILE`",
+        use = (
+            f"`ltlwit embed --model {result.name}`"
+            if embeds
+            else f"`ltlwit solve --model {result.name}` or `ltlwit eval --model {result.name} --data FILE`"
         )
+        say(ctx, "", f"model {result.name!r} registered ({result.registered.weights_path}); use it with {use}")
         env.stdout.write(result.name + "\n")
     elif lead and result.stopped == "done":
         weights = result.out / "model.pt"
-        say(ctx, "", f"weights in {weights}; use them with `ltlwit solve --model {weights}`")
+        say(ctx, "", f"weights in {weights}; use them with `ltlwit {'embed' if embeds else 'solve'} --model {weights}`")
         env.stdout.write(f"{weights}\n")
     elif lead:
         say(

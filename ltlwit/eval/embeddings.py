@@ -75,3 +75,54 @@ BASELINES: dict[str, Callable[[Sequence[Formula], str], list[list[float]]]] = {
     "bag of tokens": lambda formulas, semantics: bag_of_tokens(formulas),
     "fingerprint": lambda formulas, semantics: fingerprints(formulas, semantics),
 }
+
+
+def learned(model_name: str) -> Callable[[Sequence[Formula], str], list[list[float]]]:
+    """A trained ExpEmb model's embedding (`ltlwit train --arch expemb-e|expemb-a`; a
+    registered name or weights file) as an embedding like the baselines, for formulas over
+    its slot names (a, b, ...: `data equiv`'s classes are)."""
+    from ltlwit.neural import registry
+    from ltlwit.neural.expemb import ExpEmb, embeddings
+
+    model, _ = registry.load(model_name, device="cpu")
+    if not isinstance(model, ExpEmb):
+        raise ValueError(f"model {model_name!r} is a {model.cfg.arch} model, not an embedding model")
+    return lambda formulas, semantics: embeddings(model, formulas)
+
+
+def rewriting_accuracy(
+    model_name: str, formulas: Sequence[Formula], beam: int, semantics: str = "infinite", seconds: float = 1.0
+) -> tuple[float, float]:
+    """The paper's Table 2 for one beam width: the share (percent) of `formulas` for which some
+    output of the beam is right, and the share of the beam's outputs that are no formula. Right
+    for ExpEmb-E: a formula the engine proves equivalent to the input that is not the input
+    (every output of the beam is checked, as the paper does: an output can be verified); for
+    ExpEmb-A: the input itself. Undecided within `seconds` counts as wrong."""
+    from ltlwit.logic import ltl
+    from ltlwit.logic.budget import Budget
+    from ltlwit.logic.result import Unsat
+    from ltlwit.neural import registry
+    from ltlwit.neural.beam import beam_hypotheses
+    from ltlwit.neural.config import ExpEmbConfig
+    from ltlwit.neural.tokenizer import DecodeError, decode_formula
+
+    model, _ = registry.load(model_name, device="cpu")
+    if not isinstance(model.cfg, ExpEmbConfig):
+        raise ValueError(f"model {model_name!r} is a {model.cfg.arch} model, not an embedding model")
+    same = model.cfg.pairs == "same"
+
+    def right(f: Formula, g: Formula) -> bool:
+        if same or g == f:
+            return same and g == f
+        question = Formula("xor", (f, g))
+        return isinstance(ltl.solve(question, Budget(seconds=seconds), engine="builtin", semantics=semantics), Unsat)
+
+    hits = outputs = malformed = 0
+    for f, hyps in zip(
+        formulas, beam_hypotheses(model, formulas, beam=beam, max_len=4 * max(f.size for f in formulas))
+    ):
+        written = [decode_formula(list(seq)) for _, seq in hyps[:beam]]
+        outputs += len(written)
+        malformed += sum(isinstance(g, DecodeError) for g in written)
+        hits += any(not isinstance(g, DecodeError) and right(f, g) for g in written)
+    return 100.0 * hits / max(len(formulas), 1), 100.0 * malformed / max(outputs, 1)

@@ -166,9 +166,12 @@ def prepare(options: EvalOptions, predictor: Predictor | None = None, task: str 
     meta: dict[str, Any] = {"model": options.model, "data": options.data, "beam": options.beam}
     if predictor is None:
         from ltlwit.neural import registry
+        from ltlwit.neural.config import ExpEmbConfig
 
         info = registry.resolve(options.model)
         model, manifest = registry.load(options.model, device="cpu", threads=options.threads)
+        if isinstance(model.cfg, ExpEmbConfig):  # writes formulas, not witnesses
+            raise ValueError(f"{options.model}: an embedding model ({model.cfg.arch}): bench/embeddings.py measures it")
         task = manifest["task"]
         predictor = NeuralPredictor(
             model,

@@ -369,6 +369,12 @@ class WitnessModel(nn.Module):
         """The most APs one input may have (None: any number); each family says."""
         raise NotImplementedError
 
+    def loss(self, out: Tensor, tgt_out: Tensor, update: bool = False) -> Tensor:
+        """The training objective of the teacher-forced outputs `out` (forward's) against
+        `tgt_out`: cross-entropy of the scaled cosines, with `update` the scale re-estimated
+        from this batch first (AdaCos); a family whose outputs are no cosines says its own."""
+        return adacos_loss(out, tgt_out, self.logit_scale, update)
+
     def encode(self, src: Tensor, n_slots: int, n_aps: int, beams: int = 1) -> Any:
         raise NotImplementedError
 

@@ -167,6 +167,37 @@ class LexConfig(ModelConfig):
         return LexinvariantTransformer(self)
 
 
+@dataclass
+class ExpEmbConfig(ModelConfig):
+    """ExpEmb-E (the fifth paper): a GRU encoder-decoder trained to write a formula equivalent
+    to its input, its encoder's last state the input's embedding. `d_model` is the paper's H;
+    one GRU layer a side and no attention heads (the transformer fields keep the values that
+    say so: 1 layer, 1 head, no feed-forward); `max_slots` AP slots, each its own token."""
+
+    n_layers: int = 1
+    n_heads: int = 1
+    d_ff: int = 0
+    dropout: float = 0.0
+    max_slots: int = 26
+    arch: ClassVar[str] = "expemb-e"
+    #: What its training pairs are: "equivalent" (two members of a class), "same" (a member and
+    #: itself: ExpEmb-A).
+    pairs: ClassVar[str] = "equivalent"
+
+    def build(self) -> WitnessModel:
+        from ltlwit.neural.expemb import ExpEmb
+
+        return ExpEmb(self)
+
+
+@dataclass
+class AutoencoderConfig(ExpEmbConfig):
+    """ExpEmb-A, the paper's autoencoder baseline: the same network, trained to write its input."""
+
+    arch: ClassVar[str] = "expemb-a"
+    pairs: ClassVar[str] = "same"
+
+
 #: Every architecture by the name `train --arch` and the manifests give it.
 ARCHS: dict[str, type[ModelConfig]] = {
     "si": SIConfig,
@@ -174,6 +205,8 @@ ARCHS: dict[str, type[ModelConfig]] = {
     "full": FullConfig,
     "renaming": RenamingConfig,
     "lexinv": LexConfig,
+    "expemb-e": ExpEmbConfig,
+    "expemb-a": AutoencoderConfig,
 }
 #: The baselines are built at the dual-part model's sizes (the ITE paper's, which are DeepLTL's).
 _SAME_AS = {"full": "dual", "renaming": "dual", "lexinv": "dual"}
@@ -197,6 +230,11 @@ _SIZES: dict[tuple[str, str], dict[str, float]] = {
 PRESETS = ("paper", "small", "tiny")
 
 
+#: ExpEmb's H per preset and architecture: the paper's (1024 for ExpEmb-E, 128 for ExpEmb-A),
+#: and CPU-sized ones.
+_EXPEMB_H = {"paper": {"expemb-e": 1024, "expemb-a": 128}, "small": {"expemb-e": 256, "expemb-a": 128}, "tiny": {}}
+
+
 def preset(arch: str, task: str, name: str) -> ModelConfig:
     """The `paper`, `small` or `tiny` config of an architecture (`ARCHS`) for `ltl` or `prop`."""
     cls = ARCHS.get(arch)
@@ -206,6 +244,8 @@ def preset(arch: str, task: str, name: str) -> ModelConfig:
         raise ValueError(f"unknown preset {name!r} (expected {', '.join(PRESETS)})")
     if task not in TASKS:
         raise ValueError(f"unknown task {task!r} (expected ltl or prop)")
+    if issubclass(cls, ExpEmbConfig):
+        return cls(task=task, d_model=_EXPEMB_H[name].get(arch, 32))
     sizes = _SAME_AS.get(arch, arch)
     values = dict(_PRESETS[sizes, task, "paper"], **_FRESH)
     values.update(_SIZES.get((name, sizes), {}))

@@ -7,47 +7,74 @@ Tokens (formulas in Polish order, `neural.tokenizer`) are embedded and read by a
 hidden state h_N is the embedding and the decoder's first state. At each output step the decoder
 attends additively over the encoder's states (Bahdanau: a_i = v^T tanh(W s_{t-1} + U h_i)),
 combines the context with the previous output token's embedding (d_t = W_c [c_t, o_{t-1}]),
-steps its GRU on d_t and predicts the next token (softmax(W_o s_t)). Trained by teacher forcing
-on the summed log-likelihood (`loss`); decoded by beam search (`beam`), every output of the beam
-kept, since an output can be checked.
+steps its GRU on d_t and predicts the next token (softmax(W_o s_t)).
+
+It is a `WitnessModel` in everything the training loop and the decoders ask: `forward` gives
+the teacher-forced logits, `loss` the paper's summed log-likelihood (eq. 7) where the witness
+models use AdaCos, and `encode` / `decode_step` run the batched greedy and beam searches of
+`neural.beam`, whose outputs here are formulas. Its tokens: the base vocabulary and
+`max_slots` AP slots, each slot its own embedding (the classes it learns from are over a few
+named APs, and equivalence does not survive renaming one AP alone).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 import torch
 from torch import Tensor, nn
 
-from ltlwit.neural.tokenizer import EOS, PAD, START
+from ltlwit.logic.formula import Formula
+from ltlwit.neural.backbone import WitnessModel, keep_rows
+from ltlwit.neural.config import ExpEmbConfig
+from ltlwit.neural.tokenizer import N_BASE, PAD, encode_formula
 
 
-@dataclass(frozen=True)
-class ExpEmbConfig:
-    """`vocab`: token ids below it; `hidden`: the paper's H (its embeddings' size); `max_len`:
-    the longest output `beam` writes."""
+@dataclass
+class ExpEmbState:
+    """Decoding state: the encoder's states and their attention keys (each input's repeated
+    once per beam), the padding mask, and the decoder's hidden state (one row per beam)."""
 
-    vocab: int
-    hidden: int = 128
-    max_len: int = 64
+    states: Tensor
+    keys: Tensor
+    mask: Tensor
+    hidden: Tensor
+
+    def keep(self, n: int, inputs: Tensor) -> "ExpEmbState":
+        """The state of `inputs` alone, out of n."""
+        return ExpEmbState(*(keep_rows(t, n, inputs) for t in (self.states, self.keys, self.mask, self.hidden)))
+
+    def reorder(self, rows: Tensor) -> None:
+        """Row r continues row rows[r] (beam search; rows stay within their input, whose
+        encoder states are the same in each of its rows)."""
+        self.hidden = self.hidden.index_select(0, rows)
 
 
-class ExpEmb(nn.Module):
-    def __init__(self, config: ExpEmbConfig) -> None:
+class ExpEmb(WitnessModel):
+    cfg: ExpEmbConfig
+
+    def __init__(self, cfg: ExpEmbConfig) -> None:
         super().__init__()
-        self.config = config
-        h = config.hidden
-        self.embed_in = nn.Embedding(config.vocab, h, padding_idx=PAD)
+        self.cfg = cfg
+        h, vocab = cfg.d_model, N_BASE + cfg.max_slots
+        self.embed_in = nn.Embedding(vocab, h, padding_idx=PAD)
         self.encoder = nn.GRU(h, h, batch_first=True)
-        self.embed_out = nn.Embedding(config.vocab, h, padding_idx=PAD)
+        self.embed_out = nn.Embedding(vocab, h, padding_idx=PAD)
         self.attend_state = nn.Linear(h, h, bias=False)  # W_a
         self.attend_input = nn.Linear(h, h, bias=False)  # U_a
         self.score = nn.Linear(h, 1, bias=False)  # v_a
         self.combine = nn.Linear(2 * h, h)  # W_c
         self.decoder = nn.GRUCell(h, h)
-        self.out = nn.Linear(h, config.vocab)  # W_o
+        self.out = nn.Linear(h, vocab)  # W_o
+        # logits are not cosines: decoding multiplies them by 1 (the AdaCos models' scale)
+        self.register_buffer("logit_scale", torch.tensor(1.0))
 
-    def encode(self, src: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+    @property
+    def max_aps(self) -> int | None:
+        return self.cfg.max_slots
+
+    def _encode(self, src: Tensor) -> tuple[Tensor, Tensor, Tensor]:
         """The encoder's states (B×S×H), each input's last state h_N (B×H: its embedding), and
         the padding mask (B×S, True at tokens); `src` is B×S, padded with PAD."""
         mask = src != PAD
@@ -61,61 +88,60 @@ class ExpEmb(nn.Module):
 
     def embed(self, src: Tensor) -> Tensor:
         """Each input's embedding: the encoder's last hidden state (B×H)."""
-        return self.encode(src)[1]
+        return self._encode(src)[1]
 
-    def _step(self, prev: Tensor, state: Tensor, states: Tensor, keys: Tensor, mask: Tensor) -> tuple[Tensor, Tensor]:
-        """One decoder step from the previous tokens `prev` (B) and state (B×H): the next
-        tokens' logits (B×V) and the new state."""
-        energy = self.score(torch.tanh(self.attend_state(state)[:, None, :] + keys)).squeeze(-1)
+    def _step(self, prev: Tensor, hidden: Tensor, states: Tensor, keys: Tensor, mask: Tensor) -> tuple[Tensor, Tensor]:
+        """One decoder step from the previous tokens `prev` (N) and hidden state (N×H): the
+        next tokens' logits (N×V) and the new hidden state."""
+        energy = self.score(torch.tanh(self.attend_state(hidden)[:, None, :] + keys)).squeeze(-1)
         weights = torch.softmax(energy.masked_fill(~mask, float("-inf")), dim=-1)
         context = torch.bmm(weights[:, None, :], states).squeeze(1)
-        state = self.decoder(self.combine(torch.cat([context, self.embed_out(prev)], dim=-1)), state)
-        return self.out(state), state
+        hidden = self.decoder(self.combine(torch.cat([context, self.embed_out(prev)], dim=-1)), hidden)
+        return self.out(hidden), hidden
 
-    def loss(self, src: Tensor, tgt: Tensor) -> Tensor:
-        """Teacher forcing: the mean over the batch of each pair's summed negative
-        log-likelihood (the paper's eq. 7); `tgt` (B×T) is the output's tokens then EOS, PAD
-        after."""
-        states, state, mask = self.encode(src)
+    def forward(self, src: Tensor, tgt_in: Tensor, n_slots: int = 0, n_aps: int = 0) -> Tensor:
+        """Teacher-forced logits (B×T×V) of `tgt_in` (START, then the output); `n_slots` and
+        `n_aps` are unused (the witness models' signature)."""
+        states, hidden, mask = self._encode(src)
         keys = self.attend_input(states)
-        prev = torch.full((src.shape[0],), START, dtype=torch.long, device=src.device)
-        total = src.new_zeros((), dtype=torch.float)
-        for t in range(tgt.shape[1]):
-            logits, state = self._step(prev, state, states, keys, mask)
-            total = total + nn.functional.cross_entropy(logits, tgt[:, t], ignore_index=PAD, reduction="sum")
-            prev = tgt[:, t]
-        return total / src.shape[0]
+        logits = []
+        for t in range(tgt_in.shape[1]):
+            step, hidden = self._step(tgt_in[:, t], hidden, states, keys, mask)
+            logits.append(step)
+        return torch.stack(logits, 1)
 
-    @torch.no_grad()
-    def beam(self, src: Tensor, width: int = 10, max_len: int | None = None) -> list[tuple[list[int], float]]:
-        """The `width` best outputs for ONE input (`src`: 1×S), best first: (tokens without
-        EOS, log-probability). Outputs that end within `max_len` tokens only."""
-        max_len = max_len or self.config.max_len
-        states, state, mask = self.encode(src)
+    def loss(self, out: Tensor, tgt_out: Tensor, update: bool = False) -> Tensor:
+        """The negative log-likelihood of the outputs (the paper's eq. 7), per token as the
+        loop's other models count it (the paper sums a pair's tokens; the optimum is the
+        same); `tgt_out` is the output then EOS, PAD after. `update` is the AdaCos models'."""
+        return nn.functional.cross_entropy(out.flatten(0, 1).float(), tgt_out.flatten(), ignore_index=PAD)
+
+    def encode(self, src: Tensor, n_slots: int = 0, n_aps: int = 0, beams: int = 1) -> ExpEmbState:
+        states, hidden, mask = self._encode(src)
         keys = self.attend_input(states)
-        beams: list[tuple[list[int], float, Tensor]] = [([], 0.0, state[0])]
-        done: list[tuple[list[int], float]] = []
-        for _ in range(max_len):
-            if not beams:
-                break
-            n = len(beams)
-            prev = torch.tensor([b[0][-1] if b[0] else START for b in beams], device=src.device)
-            logits, new = self._step(
-                prev,
-                torch.stack([b[2] for b in beams]),
-                states.expand(n, -1, -1),
-                keys.expand(n, -1, -1),
-                mask.expand(n, -1),
-            )
-            scores = torch.log_softmax(logits, dim=-1) + torch.tensor([b[1] for b in beams], device=src.device)[:, None]
-            best = torch.topk(scores.flatten(), min(width, scores.numel()))
-            grown = []
-            for value, index in zip(best.values.tolist(), best.indices.tolist()):
-                k, token = divmod(index, scores.shape[1])
-                if token == EOS:
-                    done.append((beams[k][0], value))
-                elif token != PAD:
-                    grown.append((beams[k][0] + [token], value, new[k]))
-            beams = grown[: max(0, width - len(done))] if len(done) < width else []
-        done.sort(key=lambda d: d[1], reverse=True)
-        return done[:width]
+        return ExpEmbState(*(t.repeat_interleave(beams, 0) for t in (states, keys, mask, hidden)))
+
+    def decode_step(self, state: ExpEmbState, tokens: Tensor) -> Tensor:
+        """Logits (N, V) of the next token after feeding `tokens` (N,)."""
+        logits, state.hidden = self._step(tokens, state.hidden, state.states, state.keys, state.mask)
+        return logits
+
+
+@torch.no_grad()
+def embeddings(model: ExpEmb, formulas: Sequence[Formula], batch_size: int = 256) -> list[list[float]]:
+    """Each formula's embedding (the encoder's last state), the formulas over AP slot names
+    (`a`, `b`, ...: rename them first, the same way for every formula compared, since
+    equivalence does not survive renaming one formula alone)."""
+    was_training = model.training
+    model.eval()
+    try:
+        device = next(model.parameters()).device
+        out: list[list[float]] = []
+        for start in range(0, len(formulas), batch_size):
+            rows = [encode_formula(f) for f in formulas[start : start + batch_size]]
+            width = max(map(len, rows))
+            src = torch.tensor([r + [PAD] * (width - len(r)) for r in rows], dtype=torch.long, device=device)
+            out += model.embed(src).float().tolist()
+        return out
+    finally:
+        model.train(was_training)

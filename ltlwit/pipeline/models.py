@@ -160,8 +160,12 @@ def load(name: str, device: str, threads: int) -> tuple[Any, dict[str, Any]]:
     per process, so each worker of a run sets its own)."""
     from ltlwit.neural import registry
     from ltlwit.neural.backbone import resolve_device
+    from ltlwit.neural.config import ExpEmbConfig
 
     try:
-        return registry.load(name, device=str(resolve_device(device)), threads=threads)
+        model, manifest = registry.load(name, device=str(resolve_device(device)), threads=threads)
     except ValueError as exc:  # RegistryError, WeightsError, a bad device
         raise ModelProblem(f"model {name!r}: {exc}") from None
+    if isinstance(model.cfg, ExpEmbConfig):  # writes formulas, not witnesses
+        raise ModelProblem(f"model {name!r}: an embedding model ({model.cfg.arch}), for `ltlwit embed --model`")
+    return model, manifest

@@ -69,10 +69,10 @@ class Similar:
 
 @dataclass(frozen=True)
 class Embedded:
-    """An entry's vector: its fingerprint's ±1 entries."""
+    """An entry's vector: its fingerprint's ±1 entries, or a learned model's embedding."""
 
     entry: Compared
-    vector: tuple[int, ...]
+    vector: tuple[float, ...]
 
 
 def entries(
@@ -183,6 +183,41 @@ def embed(entries: Iterable[Compared], size: int = 256) -> Iterator[Embedded]:
         assert entry.formula is not None  # (an entry is a formula read)
         fp = sets.setdefault(entry.semantics, Fingerprints(entry.semantics, size))
         yield Embedded(entry, tuple(vector(fp.of(entry.formula), size)))
+
+
+def learned(entries: list[Compared], model_name: str) -> list[Embedded | Similar]:
+    """Each entry's embedding by a trained ExpEmb model (`ltlwit train --arch expemb-e`; a
+    registered name or a weights file), or a `Similar` with the reason it has none (the model
+    reads future-time LTL over propositions). APs are renamed into the slots the model knows
+    (`a`, `b`, ...) by first appearance over all the entries, one renaming for all, so that
+    `G(req -> F grant)` and `G(grant -> F req)` stay apart. ValueError for a model that is no
+    embedding model, or more distinct APs than it has slots."""
+    from ltlwit.logic.rename import Renaming, slot_name
+    from ltlwit.neural import registry
+    from ltlwit.neural.expemb import ExpEmb, embeddings
+    from ltlwit.neural.tokenizer import BASE_TOKENS
+
+    model, _ = registry.load(model_name, device="cpu")
+    if not isinstance(model, ExpEmb):
+        raise ValueError(
+            f"model {model_name!r} is a {model.cfg.arch} model, not an embedding model (expemb-e, expemb-a)"
+        )
+    out: list[Embedded | Similar | None] = []
+    readable: list[Formula] = []
+    for e in entries:
+        assert e.formula is not None  # (an entry is a formula read)
+        unknown = next((n.op for n in e.formula.walk() if n.op != "ap" and n.op not in BASE_TOKENS), None)
+        out.append(
+            Similar(e, error=f"the model reads future-time LTL over propositions, not {unknown!r}") if unknown else None
+        )
+        if not unknown:
+            readable.append(e.formula)
+    names = list(dict.fromkeys(name for f in readable for name in f.aps()))
+    if len(names) > model.cfg.max_slots:
+        raise ValueError(f"{len(names)} distinct APs; model {model_name!r} tells apart {model.cfg.max_slots}")
+    renaming = Renaming((name, slot_name(i)) for i, name in enumerate(names))
+    vectors = iter(embeddings(model, [renaming.apply(f) for f in readable]))
+    return [done or Embedded(e, tuple(next(vectors))) for e, done in zip(entries, out)]
 
 
 def _nothing_to_compare(query: Compared, pool: list[Compared]) -> str:

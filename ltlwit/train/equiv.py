@@ -19,13 +19,17 @@ UnseenEqClass). Classes are split whole: train, validation and test.
 
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from ltlwit.logic.budget import Budget
 from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, Formula, Not, rebuilt, transform
 from ltlwit.logic.result import Result, Sat, Unsat
+
+if TYPE_CHECKING:
+    from ltlwit.train.data import EncodedSplit
 
 Rule = Callable[[Formula], Formula | None]
 
@@ -393,3 +397,45 @@ def write_classes(path: str, config: EquivConfig, progress: Callable[[int], None
         mean = sum(lengths) / len(lengths) if lengths else 0.0
         stats.append(SplitStats(split, len(classes), len(lengths), round(mean, 1), max(lengths, default=0)))
     return stats
+
+
+def read_classes(path: str | os.PathLike) -> Iterator[tuple[str, EquivClass]]:
+    """The classes of a file `write_classes` wrote (`.gz`: compressed), each with its logic."""
+    import gzip
+    import json
+
+    from ltlwit.logic.syntax import parse_formula
+
+    opened = gzip.open(path, "rt", encoding="utf-8") if str(path).endswith(".gz") else open(path, encoding="utf-8")
+    with opened as lines:
+        for line in lines:
+            if line.strip():
+                row = json.loads(line)
+                members = tuple(parse_formula(m, "spot") for m in row["members"])
+                yield row["logic"], EquivClass(row["class"], row["split"], members)
+
+
+def encoded_pairs(path: str | os.PathLike, split: str, task: str, same: bool) -> "EncodedSplit":
+    """The training pairs of one split of a `data equiv` file, tokenised: every ordered pair of
+    two different members of a class (ExpEmb-E: write an equivalent formula), or with `same`
+    each member and itself (ExpEmb-A: write the input). `task` (ltl or prop) is the classes'
+    logic; LTLf classes have a weak next the tokenizer does not write."""
+    from ltlwit.neural.tokenizer import encode_formula
+    from ltlwit.train.data import EncodedSplit
+
+    src: list[list[int]] = []
+    tgt: list[list[int]] = []
+    aps: list[int] = []
+    for logic, found in read_classes(path):
+        if logic != task:
+            raise ValueError(f"{path}: class {found.number} is of {logic} formulas, not {task}")
+        if found.split != split:
+            continue
+        ids = [encode_formula(f) for f in found.members]
+        names = [set(f.aps()) for f in found.members]
+        n = len(ids)
+        for i, j in [(i, i) for i in range(n)] if same else [(i, j) for i in range(n) for j in range(n) if i != j]:
+            src.append(ids[i])
+            tgt.append(ids[j])
+            aps.append(len(names[i] | names[j]))
+    return EncodedSplit.from_rows(src, tgt, aps, 0, str(path))

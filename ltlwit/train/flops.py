@@ -13,7 +13,7 @@ keys and values are computed once per input.
 
 from __future__ import annotations
 
-from ltlwit.neural.config import ModelConfig, SIConfig
+from ltlwit.neural.config import ExpEmbConfig, ModelConfig, SIConfig
 from ltlwit.neural.tokenizer import N_BASE
 
 #: NVIDIA H100 SXM dense bf16 tensor-core peak (no sparsity), FLOP/s.
@@ -31,6 +31,13 @@ def forward_flops(cfg: ModelConfig, src: int, tgt: int, n_aps: int, n_slots: int
         proj = 2 * q * d * d * 2 + kv_rows * 2 * k * d * 2 * d
         return proj + (2 * 2 * q * k * d * (0.5 if causal else 1.0) if scores else 0.0)
 
+    if isinstance(cfg, ExpEmbConfig):  # GRUs: three gates of two H×H products a token
+        vocab = N_BASE + cfg.max_slots
+        enc = src * (2 * 3 * 2 * d * d + 2 * d * d)  # the GRU, the attention keys U h_i
+        step = (
+            2 * 3 * 2 * d * d + 2 * d * d + 2 * 2 * src * d + 2 * 2 * d * d + 2 * d * vocab
+        )  # GRU, W s, scores and context, W_c, W_o
+        return enc + tgt * step
     ff = lambda n: 2 * 2 * n * d * f  # noqa: E731 - up and down projection
     vocab = N_BASE + n_slots
     if isinstance(cfg, SIConfig):

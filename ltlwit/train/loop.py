@@ -40,25 +40,28 @@ import sys
 import time
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import Any, Callable, Iterator, Optional, Protocol, Sequence, cast, runtime_checkable
+from typing import Any, Callable, Iterator, Optional, Protocol, Sequence, Union, cast, runtime_checkable
 
 import torch
 import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel
 
 from ltlwit.logic.formula import Formula
-from ltlwit.neural.backbone import adacos_loss, resolve_device
+from ltlwit.neural.backbone import resolve_device
 from ltlwit.neural.beam import greedy
-from ltlwit.neural.config import DualConfig, LexConfig, ModelConfig, config_from_dict, preset
+from ltlwit.neural.config import DualConfig, ExpEmbConfig, LexConfig, ModelConfig, config_from_dict, preset
 from ltlwit.neural.tokenizer import EOS, PAD, DecodeError, Witness, decode_formula, decode_witness
 from ltlwit.neural.weights import load_weights, save_weights
 from ltlwit.train import checkpoint
 from ltlwit.train.data import Batches, DeviceSplit, EncodedSplit, load_split, ordered_batches
+from ltlwit.train.equiv import encoded_pairs
 from ltlwit.train.flops import step_flops
 from ltlwit.train.settings import Settings
 from ltlwit.train.step import EagerStep, GraphedStep, graph_autocast, make_optimizer, portable_state, restore_lr, set_lr
 
-ValidateFn = Callable[[list[tuple[Formula, Optional[Witness]]]], float]
+#: What a model writes: a witness, or (ExpEmb) a formula.
+Output = Union[Witness, Formula]
+ValidateFn = Callable[[list[tuple[Formula, Optional[Output]]]], float]
 
 
 @runtime_checkable
@@ -130,8 +133,8 @@ class Trainer:
         if s.fit_steps_to_time and not s.time_limit:
             raise ValueError("--fit-steps-to-time needs --time-limit")
         self.fitted = False
-        train = train or self._load("train", s.extra_train)  # parse before CUDA: fork is fast
-        val = val or self._load("val")
+        train = train or self._load("train", cfg, s.extra_train)  # parse before CUDA: fork is fast
+        val = val or self._load("val", cfg)
         torch.manual_seed(s.seed)  # the same initial weights on every rank
         self.model = cfg.build().to(self.device)
         if init is not None:
@@ -197,7 +200,14 @@ class Trainer:
         if self.rank == 0:
             print(text, flush=True)
 
-    def _load(self, split: str, extra: Sequence[str] = ()) -> EncodedSplit:
+    def _load(self, split: str, cfg: ModelConfig, extra: Sequence[str] = ()) -> EncodedSplit:
+        if isinstance(cfg, ExpEmbConfig):  # pairs of formulas from `data equiv`'s classes
+            if extra:
+                raise ValueError("--extra-train: ExpEmb models learn from one file of classes")
+            t = time.monotonic()
+            data = encoded_pairs(self.s.data, split, self.s.task, same=cfg.pairs == "same")
+            self._say(f"{self.s.data}: {len(data)} {split} pairs, {time.monotonic() - t:.1f}s")
+            return data
         folder = Path(self.s.data)
         path = next(
             (folder / f"{split}{ext}" for ext in (".txt.gz", ".txt") if (folder / f"{split}{ext}").exists()), None
@@ -466,7 +476,7 @@ class Trainer:
         for batch in ordered_batches(self.val_data, index, self.batch_size):
             with self._autocast():
                 cos = self.model(batch.src, batch.tgt_in, batch.n_slots, batch.n_aps)
-                loss = adacos_loss(cos, batch.tgt_out, self.model.logit_scale, update=False)
+                loss = self.model.loss(cos, batch.tgt_out, update=False)
             real = batch.tgt_out != PAD
             n = int(real.sum())
             total_loss += float(loss) * n
@@ -485,6 +495,7 @@ class Trainer:
             loss, token_acc = self.evaluate_loss(self.val_index)
             exact, pairs, n = 0, [], 0
             max_len = self.val_data.tgt.shape[1]
+            writes_formulas = isinstance(self.model.cfg, ExpEmbConfig)
             for batch in ordered_batches(self.val_data, self.greedy_index, self.batch_size):
                 with self._autocast():
                     preds = greedy(self.model, batch.src, batch.n_slots, batch.n_aps, max_len)
@@ -495,8 +506,8 @@ class Trainer:
                     if self.validate_fn is not None:
                         formula = decode_formula([x for x in src if x != PAD])
                         assert not isinstance(formula, DecodeError)  # the split's sources are encoded formulas
-                        witness = decode_witness(self.s.task, pred)
-                        pairs.append((formula, None if isinstance(witness, DecodeError) else witness))
+                        output = decode_formula(pred) if writes_formulas else decode_witness(self.s.task, pred)
+                        pairs.append((formula, None if isinstance(output, DecodeError) else output))
             metrics: dict[str, Any] = {
                 "step": self.step,
                 "val_loss": loss,
@@ -618,12 +629,32 @@ def _hms(seconds: float) -> str:
     return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
-def verified_share(pairs: list[tuple[Formula, Optional[Witness]]]) -> float:
+def verified_share(pairs: list[tuple[Formula, Optional[Output]]]) -> float:
     """`val_semantic`: the share of greedy validation outputs the checker verifies (what counts
     when the training labels are in another style than the validation split's)."""
     from ltlwit.logic.witness import is_witness
 
-    return sum(w is not None and is_witness(f, w) for f, w in pairs) / len(pairs) if pairs else 0.0
+    return (
+        sum(w is not None and not isinstance(w, Formula) and is_witness(f, w) for f, w in pairs) / len(pairs)
+        if pairs
+        else 0.0
+    )
+
+
+def equivalent_share(pairs: list[tuple[Formula, Optional[Output]]], seconds: float = 1.0) -> float:
+    """ExpEmb's `val_semantic`: the share of greedy validation outputs that are formulas the
+    engine proves equivalent to their input and that are not the input itself (the paper's
+    success for ExpEmb-E; ExpEmb-A's is `val_exact`); `seconds` per question, undecided counts
+    as a failure."""
+    from ltlwit.logic import ltl
+    from ltlwit.logic.budget import Budget
+    from ltlwit.logic.result import Unsat
+
+    def equivalent(f: Formula, g: Formula) -> bool:
+        return isinstance(ltl.solve(Formula("xor", (f, g)), Budget(seconds=seconds), engine="builtin"), Unsat)
+
+    hits = sum(isinstance(g, Formula) and g != f and equivalent(f, g) for f, g in pairs)
+    return hits / len(pairs) if pairs else 0.0
 
 
 @contextlib.contextmanager

@@ -58,7 +58,8 @@ def train(name: str, on_log: LogHook | None = None, out: str | Path | None = Non
     `data`, `steps`, `resume`, ...; `steps` None the preset's default) in the name's checkpoint
     folder, and register it when the run completes; or, given `out`, in that folder, with
     nothing registered (scripts and clusters keep their runs where they choose)."""
-    from ltlwit.train.loop import Settings, Trainer, process_group, verified_share
+    from ltlwit.neural.config import ARCHS, ExpEmbConfig
+    from ltlwit.train.loop import Settings, Trainer, equivalent_share, process_group, verified_share
 
     if out is None:
         registry.user_model_stem(name)  # a valid name that is not a bundled model's, before any work
@@ -66,14 +67,17 @@ def train(name: str, on_log: LogHook | None = None, out: str | Path | None = Non
     if not settings.get("resume") and (folder / "checkpoint.pt").exists():
         again = "train under another --name" if out is None else "train into another --out"
         raise ValueError(f"{folder} already holds a checkpoint of {name!r}: continue it with --resume, or {again}")
-    if not Path(settings["data"]).is_dir():
+    embeds = issubclass(ARCHS.get(settings["arch"], object), ExpEmbConfig)
+    if embeds and not Path(settings["data"]).is_file():
+        raise ValueError(f"{settings['data']}: not a file (expected the classes `ltlwit data equiv` writes)")
+    if not embeds and not Path(settings["data"]).is_dir():
         raise ValueError(f"{settings['data']}: not a directory (expected train.txt[.gz] and val.txt[.gz] in it)")
     if settings.get("steps") is None:
         settings["steps"] = default_steps(settings["task"], settings["preset"])
     config = Settings(out=str(folder), **settings)
 
     with process_group():
-        result = Trainer(config, validate_fn=verified_share, on_log=on_log).run()
+        result = Trainer(config, validate_fn=equivalent_share if embeds else verified_share, on_log=on_log).run()
     stopped = result.pop("stopped")
     step = result.pop("step")
     registered = None

@@ -34,7 +34,7 @@ from typing import Callable
 import torch
 from torch import Tensor, nn
 
-from ltlwit.neural.backbone import WitnessModel, adacos_loss
+from ltlwit.neural.backbone import WitnessModel
 from ltlwit.train.data import Batch
 
 Autocast = Callable[[], contextlib.AbstractContextManager]
@@ -102,7 +102,7 @@ class EagerStep:
     def loss(self, src: Tensor, tgt_in: Tensor, tgt_out: Tensor, n_slots: int, n_aps: int) -> Tensor:
         with self.autocast():
             cos = self.net(src, tgt_in, n_slots, n_aps)
-            return adacos_loss(cos, tgt_out, self.model.logit_scale, update=True)
+            return self.model.loss(cos, tgt_out, update=True)
 
     def update(self) -> None:
         torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.grad_clip)

@@ -1,0 +1,82 @@
+"""The fifth paper's embedding models through the one training loop: `ltlwit train --arch
+expemb-e|expemb-a` on a file of `ltlwit data equiv` classes, the weights used by `ltlwit embed
+--model`, and refused where a witness model is wanted."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cli_support import json_lines, run
+
+from ltlwit.train.equiv import encoded_pairs, read_classes
+
+
+@pytest.fixture(scope="module")
+def classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("equiv") / "classes.jsonl"
+    made = run("data", "equiv", "--logic", "ltl", "-n", "40", "--members", "4", "--seed", "3", "-o", str(path))
+    assert made.exit_code == 0, made.stderr
+    return path
+
+
+@pytest.fixture(scope="module")
+def weights(classes: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("run")
+    done = run(
+        "train", "--task", "ltl", "--arch", "expemb-e", "--preset", "tiny", "--data", str(classes),
+        "--out", str(out), "--steps", "6", "--log-every", "3", "--val-every", "0", "--ckpt-every", "0",
+    )  # fmt: skip
+    assert done.exit_code == 0, done.stderr
+    assert done.stdout == f"{out / 'model.pt'}\n" and "ltlwit embed --model" in done.stderr
+    return out / "model.pt"
+
+
+def test_pairs_are_two_different_members_or_one_member_twice(classes: Path) -> None:
+    sizes = [len(c.members) for logic, c in read_classes(classes) if c.split == "train"]
+    equivalent = encoded_pairs(classes, "train", "ltl", same=False)
+    same = encoded_pairs(classes, "train", "ltl", same=True)
+    assert len(equivalent) == sum(n * (n - 1) for n in sizes) and len(same) == sum(sizes) > 0
+    assert bool((same.src == same.tgt).all()) and not bool((equivalent.src_len == 0).any())
+    with pytest.raises(ValueError, match="of ltl formulas, not prop"):
+        encoded_pairs(classes, "train", "prop", same=False)
+
+
+def test_training_writes_weights_the_manifest_names(weights: Path) -> None:
+    manifest = json.loads(weights.with_suffix(".json").read_text())
+    assert manifest["config"]["arch"] == "expemb-e" and manifest["training"]["steps"] == 6
+    assert "val_semantic" in manifest["training"]["validation"]  # outputs proved equivalent, or not
+
+
+def test_embed_with_the_model_gives_one_vector_per_formula(weights: Path) -> None:
+    done = run("embed", "--model", str(weights), "G(req -> F grant)", "G(grant -> F req)", "Y a")
+    assert done.exit_code == 2  # `Y a`: past, which the model does not read; the others printed
+    rows = json_lines(done.stdout)
+    assert [r["input"] for r in rows] == ["G(req -> F grant)", "G(grant -> F req)"]
+    assert all(len(r["vector"]) == 32 for r in rows) and rows[0]["vector"] != rows[1]["vector"]
+    assert "future-time LTL" in done.stderr and "'Y'" in done.stderr
+
+
+def test_a_witness_model_is_no_embedding_model_and_back(weights: Path) -> None:
+    solved = run("solve", "--model", str(weights), "F a")
+    assert solved.exit_code == 2 and "an embedding model (expemb-e)" in solved.stderr
+    refused = run("embed", "--model", "si-ltl", "F a")
+    assert refused.exit_code == 2 and "not an embedding model" in refused.stderr
+
+
+def test_the_data_must_be_a_classes_file(tmp_path: Path) -> None:
+    done = run(
+        "train",
+        "--task",
+        "ltl",
+        "--arch",
+        "expemb-a",
+        "--preset",
+        "tiny",
+        "--data",
+        str(tmp_path),
+        "--out",
+        str(tmp_path / "o"),
+    )
+    assert done.exit_code == 2 and "not a file" in done.stderr
