@@ -80,3 +80,18 @@ def test_the_data_must_be_a_classes_file(tmp_path: Path) -> None:
         str(tmp_path / "o"),
     )
     assert done.exit_code == 2 and "not a file" in done.stderr
+
+
+def test_equiv_prints_only_what_the_engine_proved(weights: Path) -> None:
+    done = run("equiv", "--model", str(weights), "--format", "json", "G(req -> F grant)", "G(", "Y a")
+    assert done.exit_code == 2  # `G(` does not parse, `Y a` the model cannot read: the first answered
+    (row,) = json_lines(done.stdout)
+    assert row["input"] == "G(req -> F grant)" and row["outputs"] <= 10
+    for text in row["equivalents"]:  # whatever six steps of training wrote, only proved ones
+        assert run("solve", "--format", "json", f"({text}) xor G(req -> F grant)").stdout.count('"unsat"') == 1
+    assert "parse error" in done.stderr and "^" in done.stderr and "not 'Y'" in done.stderr
+
+
+def test_equiv_wants_an_expemb_e_model(weights: Path) -> None:
+    refused = run("equiv", "--model", "si-ltl", "F a")
+    assert refused.exit_code == 2 and "equivalents come from an expemb-e model" in refused.stderr

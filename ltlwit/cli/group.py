@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "check": ("ltlwit.cli.check", "check", "Check spec files against their expectations (a CI gate)."),
     "similar": ("ltlwit.cli.similar", "similar", "Find the specs nearest to each, with their relation decided."),
     "embed": ("ltlwit.cli.embed", "embed", "Print a vector (semantic fingerprint) per formula."),
+    "equiv": ("ltlwit.cli.equiv", "equiv", "Print formulas a trained model writes, each proved equivalent."),
     "completion": ("ltlwit.cli.completion", "completion", "Print the tab-completion script for a shell."),
     "data": ("ltlwit.cli.data", "data", "Make and inspect training data sets."),
     "train": ("ltlwit.cli.train", "train", "Train a model and register it for solve and eval."),

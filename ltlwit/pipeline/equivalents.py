@@ -1,0 +1,75 @@
+"""Equivalent formulas written by an ExpEmb-E model, each proved by the engine: `ltlwit equiv`.
+
+The fifth paper's generation task as a user feature ("say this another way, more simply"): the
+formula is renamed into the model's AP slots, its beam's outputs are read back as formulas, and
+only those the engine proves equivalent to the formula as written (`f xor g` unsatisfiable under
+the semantics asked) are given, shortest first, in the user's names. An output that is no
+formula, the formula itself, one over an AP the formula lacks, or one the engine does not decide
+within the time given is dropped: a guess is never presented as an equivalent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ltlwit.logic.budget import Budget
+from ltlwit.logic.formula import Formula
+from ltlwit.logic.rename import Renaming
+from ltlwit.logic.result import Unknown, Unsat
+
+
+@dataclass(frozen=True)
+class Equivalents:
+    """The proved equivalents (shortest first), and what became of the beam's other outputs."""
+
+    formulas: tuple[Formula, ...]
+    outputs: int  # distinct outputs of the beam
+    malformed: int  # no formula
+    undecided: int  # the engine did not decide within the time given
+
+
+class Rewriter:
+    """A loaded ExpEmb-E model (`model_name`: registered or a weights file) writing equivalents;
+    ValueError for a model that is not ExpEmb-E."""
+
+    def __init__(self, model_name: str) -> None:
+        from ltlwit.neural import registry
+        from ltlwit.neural.config import ExpEmbConfig
+
+        self.model, _ = registry.load(model_name, device="cpu")
+        cfg = self.model.cfg
+        if not isinstance(cfg, ExpEmbConfig) or cfg.pairs != "equivalent":
+            raise ValueError(f"model {model_name!r} is a {cfg.arch} model; equivalents come from an expemb-e model")
+        self.cfg = cfg
+
+    def equivalents(
+        self, formula: Formula, beam: int = 10, seconds: float = 2.0, semantics: str = "infinite"
+    ) -> Equivalents:
+        """The model's outputs for `formula`, each proved equivalent (module docstring);
+        ValueError for a formula it cannot read (past operators, data: it reads future-time LTL
+        over at most its slots' number of propositions)."""
+        from ltlwit.logic import ltl
+        from ltlwit.neural.beam import beam_hypotheses
+        from ltlwit.neural.tokenizer import BASE_TOKENS, DecodeError, decode_formula
+
+        unknown = next((n.op for n in formula.walk() if n.op != "ap" and n.op not in BASE_TOKENS), None)
+        if unknown is not None:
+            raise ValueError(f"the model reads future-time LTL over propositions, not {unknown!r}")
+        renaming = Renaming.canonical(formula)
+        if len(renaming) > self.cfg.max_slots:
+            raise ValueError(f"{len(renaming)} APs; the model tells apart {self.cfg.max_slots}")
+        renamed, back = renaming.apply(formula), renaming.inverse()
+        (hyps,) = beam_hypotheses(self.model, [renamed], beam=beam, max_len=4 * renamed.size + 8)
+        written = [decode_formula(list(seq)) for _, seq in hyps[:beam]]
+        candidates = [g for g in written if not isinstance(g, DecodeError)]
+        proved, undecided = [], 0
+        for g in candidates:
+            if g == renamed or not set(g.aps()) <= set(renamed.aps()):
+                continue
+            verdict = ltl.solve(Formula("xor", (formula, back.apply(g))), Budget(seconds=seconds), semantics=semantics)
+            if isinstance(verdict, Unsat):
+                proved.append(back.apply(g))
+            elif isinstance(verdict, Unknown):
+                undecided += 1
+        proved.sort(key=lambda g: (g.size, str(g)))
+        return Equivalents(tuple(proved), len(written), len(written) - len(candidates), undecided)
