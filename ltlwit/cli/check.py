@@ -12,10 +12,9 @@ from typing import Callable
 
 import click
 
-from ltlwit.cli.choices import FORMATS
 from ltlwit.cli.environment import Environment, OutputClosed, OutputFailed
 from ltlwit.cli.jobs import jobs_option
-from ltlwit.cli.options import Number, make_solver, quiet_option, solve_options, syntax_option
+from ltlwit.cli.options import Number, format_choice, make_solver, quiet_option, solve_options, syntax_option
 from ltlwit.cli.output import Printer
 from ltlwit.cli.status import ExitStatus, exit_status, worst
 from ltlwit.cli.witness_table import witness_table
@@ -39,14 +38,7 @@ _COLORS = {
 @click.command()
 @click.argument("spec_files", nargs=-1, required=True, metavar="SPEC...")
 @syntax_option
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="text",
-    show_default=True,
-    help="text: a line per spec and a summary; json: JSON Lines, one object per spec.",
-)
+@format_choice("text: a line per spec and a summary; json: JSON Lines, one object per spec.")
 @click.option(
     "--junit",
     type=click.Path(dir_okay=False),

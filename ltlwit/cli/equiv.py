@@ -7,9 +7,8 @@ import json
 
 import click
 
-from ltlwit.cli.choices import FORMATS
 from ltlwit.cli.environment import Environment
-from ltlwit.cli.options import fail, semantics_of, semantics_options, syntax_option, timeout_option
+from ltlwit.cli.options import fail, format_choice, semantics_of, semantics_options, syntax_option, timeout_option
 from ltlwit.cli.output import Printer
 from ltlwit.cli.status import ExitStatus, worst
 
@@ -30,14 +29,9 @@ from ltlwit.cli.status import ExitStatus, worst
     metavar="N",
     help="Outputs asked of the model.",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="text",
-    show_default=True,
-    help="text: each FORMULA, then its proved equivalents indented below it, shortest first; json: JSON Lines, one "
-    "object per FORMULA (input, equivalents, outputs, malformed, undecided).",
+@format_choice(
+    "text: each FORMULA, then its proved equivalents indented below it, shortest first; json: JSON Lines, one "
+    "object per FORMULA (input, equivalents, outputs, malformed, undecided)."
 )
 @syntax_option
 @semantics_options

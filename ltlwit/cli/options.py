@@ -198,22 +198,16 @@ quiet_option = click.option(
     "reported, and JSON and CSV keep the warnings.",
 )
 
-format_option = click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="text",
-    show_default=True,
-    help="text: one line per input; json: JSON Lines, one object per input.",
-)
-report_format = click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="text",
-    show_default=True,
-    help="text: tables for people; json: for machines (models list: one object per line).",
-)
+
+def format_choice(help_text: str) -> Callable:
+    """`--format text|json`, each command saying what each gives."""
+    return click.option(
+        "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help=help_text
+    )
+
+
+format_option = format_choice("text: one line per input; json: JSON Lines, one object per input.")
+report_format = format_choice("text: tables for people; json: for machines (models list: one object per line).")
 
 
 threads_option = click.option(

@@ -8,9 +8,15 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ltlwit.cli.choices import FORMATS
 from ltlwit.cli.environment import Environment
-from ltlwit.cli.options import files_option, semantics_of, semantics_options, syntax_option, timeout_option
+from ltlwit.cli.options import (
+    files_option,
+    format_choice,
+    semantics_of,
+    semantics_options,
+    syntax_option,
+    timeout_option,
+)
 from ltlwit.cli.output import Printer
 from ltlwit.cli.status import ExitStatus, worst
 from ltlwit.logic.relations import Relation
@@ -28,14 +34,7 @@ if TYPE_CHECKING:
 @click.option(
     "--top", type=click.IntRange(min=1), default=5, show_default=True, metavar="K", help="Nearest specs per query."
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="text",
-    show_default=True,
-    help="text: each query, then its nearest indented below it; json: JSON Lines, one object per query.",
-)
+@format_choice("text: each query, then its nearest indented below it; json: JSON Lines, one object per query.")
 @syntax_option
 @semantics_options
 @timeout_option("Time limit per engine question deciding a relation; past it the relation is undecided.", 10.0)
