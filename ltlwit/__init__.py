@@ -24,6 +24,7 @@ _PUBLIC = {
     "check": "ltlwit.api",
     "similar": "ltlwit.api",
     "embed": "ltlwit.api",
+    "equivalents": "ltlwit.api",
     "Solver": "ltlwit.api",
     "CheckReport": "ltlwit.api",
     "Solution": "ltlwit.pipeline.answers",

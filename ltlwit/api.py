@@ -37,11 +37,12 @@ from ltlwit.pipeline.parsing import InputParser
 
 if TYPE_CHECKING:  # `check`'s: the spec files' layer loads when specs are checked
     from ltlwit.logic.theory.sorts import Declarations
+    from ltlwit.pipeline.equivalents import Equivalents
     from ltlwit.specs.baseline import Entry
     from ltlwit.specs.run import ConjunctionResult, Decided, SpecResult
     from ltlwit.specs.similar import Embedded, Similar
 
-__all__ = ["CheckReport", "Solution", "Solver", "check", "embed", "parse", "similar", "solve", "verify"]
+__all__ = ["CheckReport", "Solution", "Solver", "check", "embed", "equivalents", "parse", "similar", "solve", "verify"]
 
 #: Where API inputs say they come from (`Solution.item.file`).
 API_NAME = "<api>"
@@ -404,12 +405,42 @@ def similar(
     return list(similar_files(files, queries, solve, top))
 
 
-def embed(formulas: Iterable[str | Formula], *, semantics: str = "infinite", syntax: str = "auto") -> list[Embedded]:
+def embed(
+    formulas: Iterable[str | Formula], *, semantics: str = "infinite", syntax: str = "auto", model: str | None = None
+) -> list[Embedded]:
     """Each formula's vector: its semantic fingerprint (`ltlwit.logic.fingerprint`), the ±1
-    truth values on a fixed set of traces, equal for equivalent formulas; as `ltlwit embed`
-    prints them. ParseError for a text that is not a formula."""
-    from ltlwit.specs.similar import Compared
+    truth values on a fixed set of traces, equal for equivalent formulas; or with `model` (a
+    trained ExpEmb model's name or weights file) that model's embedding, the APs renamed once
+    over all the formulas; as `ltlwit embed` prints them. ParseError for a text that is not a
+    formula; ValueError for a formula the model cannot read, or a model that embeds nothing."""
+    from ltlwit.specs.similar import Compared, Similar, learned
     from ltlwit.specs.similar import embed as vectors
 
     read = [Compared(str(f), f if isinstance(f, Formula) else parse(f, syntax), semantics) for f in formulas]
-    return list(vectors(read))
+    if model is None:
+        return list(vectors(read))
+    done = learned(read, model)
+    for item in done:
+        if isinstance(item, Similar):
+            raise ValueError(f"{item.entry.text}: {item.error}")
+    return [item for item in done if not isinstance(item, Similar)]
+
+
+def equivalents(
+    formula: str | Formula,
+    model: str,
+    *,
+    beam: int = 10,
+    timeout: float = 2.0,
+    semantics: str = "infinite",
+    syntax: str = "auto",
+) -> Equivalents:
+    """Formulas an ExpEmb-E model (`model`: its name or weights file) writes for `formula`,
+    each proved equivalent by the engine within `timeout` seconds, in the formula's names,
+    shortest first (`formulas`), with the count of the beam's `outputs` and of those that were
+    no formula (`malformed`) or not decided (`undecided`); as `ltlwit equiv` prints them.
+    ValueError for a model that is not ExpEmb-E or a formula it cannot read."""
+    from ltlwit.pipeline.equivalents import Rewriter
+
+    read = formula if isinstance(formula, Formula) else parse(formula, syntax)
+    return Rewriter(model).equivalents(read, beam, timeout, semantics)

@@ -95,3 +95,18 @@ def test_equiv_prints_only_what_the_engine_proved(weights: Path) -> None:
 def test_equiv_wants_an_expemb_e_model(weights: Path) -> None:
     refused = run("equiv", "--model", "si-ltl", "F a")
     assert refused.exit_code == 2 and "equivalents come from an expemb-e model" in refused.stderr
+
+
+def test_the_api_gives_what_the_commands_print(weights: Path) -> None:
+    import ltlwit
+
+    vectors = ltlwit.embed(["G(req -> F grant)", "G(grant -> F req)"], model=str(weights))
+    printed = json_lines(run("embed", "--model", str(weights), "G(req -> F grant)", "G(grant -> F req)").stdout)
+    assert [list(v.vector) for v in vectors] == [r["vector"] for r in printed]
+    with pytest.raises(ValueError, match="not 'Y'"):
+        ltlwit.embed(["Y a"], model=str(weights))
+    found = ltlwit.equivalents("G(req -> F grant)", str(weights), beam=4)
+    row = json_lines(
+        run("equiv", "--model", str(weights), "--beam", "4", "--format", "json", "G(req -> F grant)").stdout
+    )
+    assert [str(f) for f in found.formulas] == row[0]["equivalents"] and found.outputs == row[0]["outputs"]
