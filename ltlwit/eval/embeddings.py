@@ -81,12 +81,9 @@ def learned(model_name: str) -> Callable[[Sequence[Formula], str], list[list[flo
     """A trained ExpEmb model's embedding (`ltlwit train --arch expemb-e|expemb-a`; a
     registered name or weights file) as an embedding like the baselines, for formulas over
     its slot names (a, b, ...: `data equiv`'s classes are)."""
-    from ltlwit.neural import registry
-    from ltlwit.neural.expemb import ExpEmb, embeddings
+    from ltlwit.neural.expemb import embeddings, load
 
-    model, _ = registry.load(model_name, device="cpu")
-    if not isinstance(model, ExpEmb):
-        raise ValueError(f"model {model_name!r} is a {model.cfg.arch} model, not an embedding model")
+    model = load(model_name)
     return lambda formulas, semantics: embeddings(model, formulas)
 
 
@@ -100,22 +97,17 @@ def rewriting_accuracy(
     ExpEmb-A: the input itself. Undecided within `seconds` counts as wrong."""
     from ltlwit.logic import ltl
     from ltlwit.logic.budget import Budget
-    from ltlwit.logic.result import Unsat
-    from ltlwit.neural import registry
     from ltlwit.neural.beam import beam_hypotheses
-    from ltlwit.neural.config import ExpEmbConfig
+    from ltlwit.neural.expemb import load
     from ltlwit.neural.tokenizer import DecodeError, decode_formula
 
-    model, _ = registry.load(model_name, device="cpu")
-    if not isinstance(model.cfg, ExpEmbConfig):
-        raise ValueError(f"model {model_name!r} is a {model.cfg.arch} model, not an embedding model")
+    model = load(model_name)
     same = model.cfg.pairs == "same"
 
     def right(f: Formula, g: Formula) -> bool:
         if same or g == f:
             return same and g == f
-        question = Formula("xor", (f, g))
-        return isinstance(ltl.solve(question, Budget(seconds=seconds), engine="builtin", semantics=semantics), Unsat)
+        return ltl.equivalent(f, g, Budget(seconds=seconds), engine="builtin", semantics=semantics) is True
 
     hits = outputs = malformed = 0
     for f, hyps in zip(

@@ -145,3 +145,27 @@ def embeddings(model: ExpEmb, formulas: Sequence[Formula], batch_size: int = 256
         return out
     finally:
         model.train(was_training)
+
+
+def unreadable(formula: Formula) -> str | None:
+    """The first operator of `formula` the model cannot read (it reads future-time LTL over
+    propositions: no past, no data), or None."""
+    from ltlwit.neural.tokenizer import BASE_TOKENS
+
+    return next((n.op for n in formula.walk() if n.op != "ap" and n.op not in BASE_TOKENS), None)
+
+
+def load(model_name: str, pairs: str | None = None) -> ExpEmb:
+    """An ExpEmb model by registered name or weights file, on the CPU, in eval mode; with
+    `pairs` ("equivalent": ExpEmb-E, "same": ExpEmb-A) only that one. ValueError for another
+    kind of model."""
+    from ltlwit.neural import registry
+
+    model, _ = registry.load(model_name, device="cpu")
+    if not isinstance(model, ExpEmb) or pairs not in (None, model.cfg.pairs):
+        why = {
+            "equivalent": "; equivalents come from an expemb-e model",
+            "same": "; this asks for an expemb-a model",
+        }.get(str(pairs), ", not an embedding model (expemb-e, expemb-a)")
+        raise ValueError(f"model {model_name!r} is a {model.cfg.arch} model{why}")
+    return model

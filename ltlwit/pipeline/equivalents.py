@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from ltlwit.logic.budget import Budget
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.rename import Renaming
-from ltlwit.logic.result import Unknown, Unsat
 
 
 @dataclass(frozen=True)
@@ -33,14 +32,9 @@ class Rewriter:
     ValueError for a model that is not ExpEmb-E."""
 
     def __init__(self, model_name: str) -> None:
-        from ltlwit.neural import registry
-        from ltlwit.neural.config import ExpEmbConfig
+        from ltlwit.neural.expemb import load
 
-        self.model, _ = registry.load(model_name, device="cpu")
-        cfg = self.model.cfg
-        if not isinstance(cfg, ExpEmbConfig) or cfg.pairs != "equivalent":
-            raise ValueError(f"model {model_name!r} is a {cfg.arch} model; equivalents come from an expemb-e model")
-        self.cfg = cfg
+        self.model = load(model_name, pairs="equivalent")
 
     def equivalents(
         self, formula: Formula, beam: int = 10, seconds: float = 2.0, semantics: str = "infinite"
@@ -50,14 +44,15 @@ class Rewriter:
         over at most its slots' number of propositions)."""
         from ltlwit.logic import ltl
         from ltlwit.neural.beam import beam_hypotheses
-        from ltlwit.neural.tokenizer import BASE_TOKENS, DecodeError, decode_formula
+        from ltlwit.neural.expemb import unreadable
+        from ltlwit.neural.tokenizer import DecodeError, decode_formula
 
-        unknown = next((n.op for n in formula.walk() if n.op != "ap" and n.op not in BASE_TOKENS), None)
+        unknown = unreadable(formula)
         if unknown is not None:
             raise ValueError(f"the model reads future-time LTL over propositions, not {unknown!r}")
         renaming = Renaming.canonical(formula)
-        if len(renaming) > self.cfg.max_slots:
-            raise ValueError(f"{len(renaming)} APs; the model tells apart {self.cfg.max_slots}")
+        if len(renaming) > self.model.cfg.max_slots:
+            raise ValueError(f"{len(renaming)} APs; the model tells apart {self.model.cfg.max_slots}")
         renamed, back = renaming.apply(formula), renaming.inverse()
         (hyps,) = beam_hypotheses(self.model, [renamed], beam=beam, max_len=4 * renamed.size + 8)
         written = [decode_formula(list(seq)) for _, seq in hyps[:beam]]
@@ -66,10 +61,10 @@ class Rewriter:
         for g in candidates:
             if g == renamed or not set(g.aps()) <= set(renamed.aps()):
                 continue
-            verdict = ltl.solve(Formula("xor", (formula, back.apply(g))), Budget(seconds=seconds), semantics=semantics)
-            if isinstance(verdict, Unsat):
-                proved.append(back.apply(g))
-            elif isinstance(verdict, Unknown):
-                undecided += 1
+            mine = back.apply(g)
+            same = ltl.equivalent(formula, mine, Budget(seconds=seconds), semantics=semantics)
+            if same:
+                proved.append(mine)
+            undecided += same is None
         proved.sort(key=lambda g: (g.size, str(g)))
         return Equivalents(tuple(proved), len(written), len(written) - len(candidates), undecided)

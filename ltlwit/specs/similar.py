@@ -193,20 +193,14 @@ def learned(entries: list[Compared], model_name: str) -> list[Embedded | Similar
     `G(req -> F grant)` and `G(grant -> F req)` stay apart. ValueError for a model that is no
     embedding model, or more distinct APs than it has slots."""
     from ltlwit.logic.rename import Renaming, slot_name
-    from ltlwit.neural import registry
-    from ltlwit.neural.expemb import ExpEmb, embeddings
-    from ltlwit.neural.tokenizer import BASE_TOKENS
+    from ltlwit.neural.expemb import embeddings, load, unreadable
 
-    model, _ = registry.load(model_name, device="cpu")
-    if not isinstance(model, ExpEmb):
-        raise ValueError(
-            f"model {model_name!r} is a {model.cfg.arch} model, not an embedding model (expemb-e, expemb-a)"
-        )
+    model = load(model_name)
     out: list[Embedded | Similar | None] = []
     readable: list[Formula] = []
     for e in entries:
         assert e.formula is not None  # (an entry is a formula read)
-        unknown = next((n.op for n in e.formula.walk() if n.op != "ap" and n.op not in BASE_TOKENS), None)
+        unknown = unreadable(e.formula)
         out.append(
             Similar(e, error=f"the model reads future-time LTL over propositions, not {unknown!r}") if unknown else None
         )

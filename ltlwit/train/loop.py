@@ -648,10 +648,9 @@ def equivalent_share(pairs: list[tuple[Formula, Optional[Output]]], seconds: flo
     as a failure."""
     from ltlwit.logic import ltl
     from ltlwit.logic.budget import Budget
-    from ltlwit.logic.result import Unsat
 
     def equivalent(f: Formula, g: Formula) -> bool:
-        return isinstance(ltl.solve(Formula("xor", (f, g)), Budget(seconds=seconds), engine="builtin"), Unsat)
+        return ltl.equivalent(f, g, Budget(seconds=seconds), engine="builtin") is True
 
     hits = sum(isinstance(g, Formula) and g != f and equivalent(f, g) for f, g in pairs)
     return hits / len(pairs) if pairs else 0.0

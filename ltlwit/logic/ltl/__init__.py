@@ -32,7 +32,7 @@ from ltlwit.logic.formula import Formula
 from ltlwit.logic.ltl import check as _check
 from ltlwit.logic.ltl import finite as _finite_mod
 from ltlwit.logic.ltl.solver import solve_builtin
-from ltlwit.logic.result import Result, Unknown
+from ltlwit.logic.result import Result, Sat, Unknown, Unsat
 from ltlwit.logic.trace import Trace
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 ENGINES = ("auto", "builtin", "spot")
 
-__all__ = ["Budget", "ENGINES", "SEMANTICS", "as_declared", "clear_caches", "holds", "solve"]
+__all__ = ["Budget", "ENGINES", "SEMANTICS", "as_declared", "clear_caches", "equivalent", "holds", "solve"]
 
 
 def solve(
@@ -92,6 +92,15 @@ def solve(
         return Unknown(str(exc))
     except RecursionError:
         return Unknown("formula nested too deeply for the built-in engine")
+
+
+def equivalent(
+    f: Formula, g: Formula, budget: Budget | None = None, engine: str = "auto", semantics: str = "infinite"
+) -> bool | None:
+    """Whether f and g are equivalent under `semantics`: True when `f xor g` is unsatisfiable,
+    False with a witness that tells them apart, None when `budget` stops the question."""
+    verdict = solve(Formula("xor", (f, g)), budget, engine, semantics)
+    return True if isinstance(verdict, Unsat) else False if isinstance(verdict, Sat) else None
 
 
 def _strong(formula: Formula, budget: Budget | None) -> Formula:
