@@ -3,12 +3,18 @@
     python bench/similar.py                       # 1,000 specs over 40 propositions
     python bench/similar.py --specs 200 --keep f.spec
     python bench/similar.py --command "env PYTHONPATH=../old python -P -m ltlwit"
+    python bench/similar.py --index --specs 20000 --queries 200    # a library in a faiss index
 
 The file is drawn from requirement patterns (response, precedence, absence, invariance, bounded
 response, until; Dwyer's), seeded, each spec over random propositions of a pool, with a tenth of
 them restated (an equivalent spelling of the spec before it: `G(!p | F q)` for `G(p -> F q)`) so
 that equivalences exist to be found. Prints the wall time, the relations found and how many
 restatements have their original among their nearest, decided equivalent.
+
+With --index, the specs are a library: `embed -F LIB --index DIR` builds its index (timed: the
+fingerprints, formulas a second), then `similar --index DIR -F QUERIES --top K` looks up
+--queries specs drawn with the next seed (timed: seconds a query, relations decided), and faiss's
+scan alone is timed on a million random fingerprints, to say what a larger library costs.
 """
 
 from __future__ import annotations
@@ -60,7 +66,12 @@ def main() -> None:
     ap.add_argument("--top", type=int, default=5)
     ap.add_argument("--keep", help="also write the spec file here")
     ap.add_argument("--command", default=f"{sys.executable} -m ltlwit")
+    ap.add_argument("--index", action="store_true", help="the specs a library in an index (module docstring)")
+    ap.add_argument("--queries", type=int, default=100, help="with --index: specs looked up")
     args = ap.parse_args()
+    if args.index:
+        library(args)
+        return
     specs, restatements = draw(args.specs, args.names, args.seed)
     text = "".join(f"{name}: {formula}\n" for name, formula in specs)
     if args.keep:
@@ -84,6 +95,53 @@ def main() -> None:
     print(f"restatements with their original among the nearest, decided equivalent: {found} of {len(restatements)}")
     if done.returncode not in (0, 1):
         print(done.stderr[-2000:], file=sys.stderr)
+
+
+def library(args: argparse.Namespace) -> None:
+    """--index: build an index of the drawn specs, look up others in it, time faiss's scan."""
+    specs, _ = draw(args.specs, args.names, args.seed)
+    queries, _ = draw(args.queries, args.names, args.seed + 1)
+    command = shlex.split(args.command)
+    with tempfile.TemporaryDirectory() as tmp:
+        lib, asked, where = Path(tmp) / "lib.spec", Path(tmp) / "queries.spec", Path(tmp) / "idx"
+        lib.write_text("".join(f"{name}: {formula}\n" for name, formula in specs))
+        asked.write_text("".join(f"q{name[1:]}: {formula}\n" for name, formula in queries))
+        start = time.perf_counter()
+        built = subprocess.run(
+            [*command, "embed", "-F", str(lib), "--index", str(where)], capture_output=True, text=True
+        )
+        build = time.perf_counter() - start
+        size = sum(f.stat().st_size for f in where.iterdir())
+        start = time.perf_counter()
+        done = subprocess.run(
+            [*command, "similar", "--index", str(where), "-F", str(asked), "--top", str(args.top), "--format", "json"],
+            capture_output=True,
+            text=True,
+        )
+        lookup = time.perf_counter() - start
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    relations = collections.Counter(n["relation"] for r in records for n in r["neighbours"])
+    print(
+        f"index of {len(specs)} specs: {build:.1f} s ({len(specs) / build:.0f} formulas/s), {size / 2**20:.1f} MiB, exit {built.returncode}"
+    )
+    print(
+        f"{len(records)} queries, --top {args.top}: {lookup:.1f} s ({lookup / max(len(records), 1):.3f} s a query), exit {done.returncode}"
+    )
+    print("relations: " + ", ".join(f"{k} {v}" for k, v in relations.most_common()))
+    for out in (built, done):
+        if out.returncode not in (0, 1):
+            print(out.stderr[-2000:], file=sys.stderr)
+    import faiss
+    import numpy as np
+
+    codes = np.random.default_rng(args.seed).integers(0, 256, (1_000_000, 32), dtype=np.uint8)
+    index = faiss.IndexBinaryFlat(256)
+    index.add(codes)
+    start = time.perf_counter()
+    for q in range(100):
+        index.search(codes[q : q + 1], args.top)
+    scan = (time.perf_counter() - start) / 100
+    print(f"faiss alone, one query over 1,000,000 fingerprints of 256 bits: {scan * 1000:.1f} ms (32 MB of codes)")
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ _PUBLIC = {
     "similar": "ltlwit.api",
     "embed": "ltlwit.api",
     "equivalents": "ltlwit.api",
+    "index": "ltlwit.api",
     "Solver": "ltlwit.api",
     "CheckReport": "ltlwit.api",
     "Solution": "ltlwit.pipeline.answers",

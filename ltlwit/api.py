@@ -42,7 +42,19 @@ if TYPE_CHECKING:  # `check`'s: the spec files' layer loads when specs are check
     from ltlwit.specs.run import ConjunctionResult, Decided, SpecResult
     from ltlwit.specs.similar import Embedded, Similar
 
-__all__ = ["CheckReport", "Solution", "Solver", "check", "embed", "equivalents", "parse", "similar", "solve", "verify"]
+__all__ = [
+    "CheckReport",
+    "Solution",
+    "Solver",
+    "check",
+    "embed",
+    "equivalents",
+    "index",
+    "parse",
+    "similar",
+    "solve",
+    "verify",
+]
 
 #: Where API inputs say they come from (`Solution.item.file`).
 API_NAME = "<api>"
@@ -181,13 +193,15 @@ class Solver:
         fire: bool | None = None,
         budget: float | None = None,
         progress: bool = False,
+        similar: int = 0,
     ) -> Generator[SpecResult | ConjunctionResult | Decided, None, None]:
         """The results of spec files (see `check`), lazily, file by file; the path `-` reads
         `stdin`. `jobs` > 1: that many worker processes answer the specs and their vacuity
         questions (each with its own models, loaded once); results still come in file order.
         `fire`: witnesses that make each requirement's trigger fire (None: FRET exports').
         `budget`: seconds for the whole run (each question within what is left of it).
-        `progress`: also a `Decided` per spec as soon as its own verdict is decided."""
+        `progress`: also a `Decided` per spec as soon as its own verdict is decided. `similar`:
+        each requirement's that many nearest requirements, their relations decided."""
         from ltlwit.specs.run import CheckOptions, check_files
 
         solve, kept = self.options, self.pipeline.options
@@ -195,7 +209,15 @@ class Solver:
             solve = dataclasses.replace(solve, until=time.perf_counter() + budget)
             self.pipeline.options = dataclasses.replace(kept, until=solve.until)
         options = CheckOptions(
-            solve, vacuity, consistency, redundancy, tuple(baseline), all_cores, fire=fire, progress=progress
+            solve,
+            vacuity,
+            consistency,
+            redundancy,
+            tuple(baseline),
+            all_cores,
+            fire=fire,
+            progress=progress,
+            similar=similar,
         )
         try:
             if jobs <= 1:
@@ -364,18 +386,26 @@ def check(
     model: str = "auto",
     fire: bool | None = None,
     budget: float | None = None,
+    similar: int = 0,
     **options: Any,  # Solver's, which checks them
 ) -> CheckReport:
     """Check a spec file (a path: text, or TOML by its `.toml` suffix) or spec lines (`name:
     formula  # expect: unsat`, as in a file) against their expectations, as `ltlwit check`
     does; `vacuity`, `consistency` and `redundancy` add its checks of the specs together,
-    `fire` witnesses in which requirements fire, `budget` a limit on the whole check. Other
-    `options` are `Solver`'s."""
+    `fire` witnesses in which requirements fire, `budget` a limit on the whole check, `similar`
+    each requirement's that many nearest requirements with their relations (`SpecResult.similar`).
+    Other `options` are `Solver`'s."""
     from ltlwit.specs.run import Decided
 
     solver = Solver(model=model, timeout=timeout, **options)
     run = functools.partial(
-        solver.check, vacuity=vacuity, consistency=consistency, redundancy=redundancy, fire=fire, budget=budget
+        solver.check,
+        vacuity=vacuity,
+        consistency=consistency,
+        redundancy=redundancy,
+        fire=fire,
+        budget=budget,
+        similar=similar,
     )
     if isinstance(path_or_lines, (str, os.PathLike)):
         results = run([os.fspath(path_or_lines)])
@@ -391,18 +421,43 @@ def similar(
     *,
     top: int = 5,
     timeout: float | None = 10.0,
+    index: str | os.PathLike | None = None,
     **options: Any,  # Solver's, which checks them
 ) -> list[Similar]:
     """For each query (each spec of the files against the others when there is none), its `top`
     nearest specs of the spec files at `paths` by semantic fingerprint, each with its relation
     decided by the engine (`equivalent`, `stronger`, `weaker`, `overlapping`, `disjoint`, or
     `undecided` with the reason), each question within `timeout`, as `ltlwit similar` does. A
-    spec or query that cannot be read comes back with its `error`."""
-    from ltlwit.specs.similar import similar_files
+    spec or query that cannot be read comes back with its `error`. With `index` (a directory
+    `ltlwit.index` filled), each query and each spec of the files is looked up in it instead;
+    ValueError where it holds no index."""
+    from ltlwit.specs.similar import similar_files, similar_in_index
 
     solve = Solver(model="none", timeout=timeout, **options).options
     files = [os.fspath(paths)] if isinstance(paths, (str, os.PathLike)) else [os.fspath(p) for p in paths]
+    if index is not None:
+        return list(similar_in_index(os.fspath(index), files, queries, solve, top))
     return list(similar_files(files, queries, solve, top))
+
+
+def index(
+    path: str | os.PathLike,
+    formulas: Iterable[str | Formula],
+    *,
+    semantics: str = "infinite",
+    syntax: str = "auto",
+    size: int = 256,
+) -> int:
+    """Add the formulas' fingerprints to the nearest-neighbour index at `path` (a directory, made
+    where there is none; faiss, `pip install 'ltlwit[index]'`) for `similar(..., index=path)`, as
+    `ltlwit embed --index` does; the number of formulas it then holds. ParseError for a text that
+    is not a formula; ValueError for an index of another semantics or size, or a formula over
+    data."""
+    from ltlwit.specs.index import add
+    from ltlwit.specs.similar import Compared
+
+    read = [Compared(str(f), f if isinstance(f, Formula) else parse(f, syntax), semantics) for f in formulas]
+    return add(path, read, semantics, size)[1]
 
 
 def embed(

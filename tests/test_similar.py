@@ -179,3 +179,29 @@ def test_embed_api_matches_the_fingerprint() -> None:
     fp = Fingerprints()
     bits = fp.of(parse("G F a"))
     assert list(done.vector) == [1 if bits >> k & 1 else -1 for k in range(fp.size)]
+
+
+def test_check_similar_lists_each_requirements_nearest_without_failing_the_check(tmp_path: Path) -> None:
+    spec = tmp_path / "r.spec"
+    spec.write_text(
+        "served: G(req -> F grant)\nno_starvation: !F(req & G !grant)\nprompt: G(req -> X grant)\n"
+        "never: G !req & F req  # expect: unsat\nasked: F(req & X grant)  # expect: allowed\n"
+    )
+    checked = run("check", "--similar", "2", "--format", "json", str(spec))
+    assert checked.exit_code == 0  # an equivalent pair is reported, not failed (--redundancy fails it)
+    records = {r["name"]: r for r in map(json.loads, checked.stdout.splitlines()) if r.get("kind") == "spec"}
+    assert records["never"]["similar"] is None and records["asked"]["similar"] is None  # requirements only
+    alone = tmp_path / "requirements.spec"
+    alone.write_text("".join(line + "\n" for line in spec.read_text().splitlines()[:3]))
+    compared = {
+        r["name"]: r
+        for r in map(json.loads, run("similar", "-F", str(alone), "--top", "2", "--format", "json").stdout.splitlines())
+    }
+    for name in ("served", "no_starvation", "prompt"):
+        mine = [(n["name"], n["similarity"], n["relation"]) for n in records[name]["similar"]]
+        assert mine == [(n["name"], n["similarity"], n["relation"]) for n in compared[name]["neighbours"]]
+    text = run("check", "--similar", "2", str(spec)).stdout
+    assert "SIMILAR prompt (" in text and "implies served (" in text  # prompt implies served
+    assert text.splitlines()[-1].endswith(
+        "3 near pairs: 1 equivalent, 2 implied, 0 overlapping, 0 contradictory, 0 undecided"
+    )

@@ -19,7 +19,15 @@ from ltlwit.cli.output import Printer
 from ltlwit.cli.status import ExitStatus, exit_status, worst
 from ltlwit.cli.witness_table import witness_table
 from ltlwit.pipeline.answers import plural
-from ltlwit.specs.report import finding_text, junit_xml, record, redundancy_text, unchecked_text, witness_text
+from ltlwit.specs.report import (
+    finding_text,
+    junit_xml,
+    record,
+    redundancy_text,
+    similar_text,
+    unchecked_text,
+    witness_text,
+)
 from ltlwit.specs.run import ConjunctionResult, Decided, SpecResult
 
 _COLORS = {
@@ -32,7 +40,20 @@ _COLORS = {
     "REDUNDANT": "red",
     "ACKNOWLEDGED": "green",
     "STALE": "red",
+    "SIMILAR": "blue",
 }
+
+
+#: What a pair of requirements `--similar` relates is, for the summary line ("implied": one implies the other).
+_PAIRS = {
+    "equivalent": "equivalent",
+    "stronger": "implied",
+    "weaker": "implied",
+    "overlapping": "overlapping",
+    "disjoint": "contradictory",
+    "undecided": "undecided",
+}
+_PAIR_KINDS = ("equivalent", "implied", "overlapping", "contradictory", "undecided")
 
 
 @click.command()
@@ -63,6 +84,14 @@ _COLORS = {
     is_flag=True,
     help="Also name each requirement (spec expected sat) that the others of its file imply, with a "
     "minimal set of them that does (checks that they are jointly satisfiable first).",
+)
+@click.option(
+    "--similar",
+    type=click.IntRange(min=1),
+    metavar="K",
+    help="Also name each requirement's K nearest requirements of its file by semantic fingerprint, each with "
+    "its relation decided by the engine (as `ltlwit similar`): equivalent, implied by, implies, overlaps, "
+    "contradicts, or undecided. Reported only: no relation fails the check (--redundancy does).",
 )
 @click.option(
     "--html",
@@ -121,6 +150,7 @@ def check(
     vacuity: bool,
     consistency: bool,
     redundancy: bool,
+    similar: int | None,
     html: str | None,
     all_cores: bool,
     baseline_file: str | None,
@@ -177,6 +207,7 @@ def check(
         jobs=jobs,
         consistency=consistency,
         redundancy=redundancy,
+        similar=similar or 0,
         baseline=baseline,
         all_cores=all_cores,
         fire=fire,
@@ -239,6 +270,8 @@ class CheckPrinter(Printer):
         super().__init__(env)
         self.counts: Counter[str] = Counter()
         self._together: set[tuple[str, str]] = set()  # (file, status): files counted, not projects
+        #: The pairs of requirements `--similar` related, and what each is (`_PAIRS`).
+        self._pairs: dict[frozenset[str | None], str] = {}
         #: The specs whose own verdict was printed early (`emit_early`), with the status shown.
         self._shown: dict[tuple[str, int, str | None], str] = {}
 
@@ -257,6 +290,8 @@ class CheckPrinter(Printer):
             self.counts[result.status] += 1
             self.counts["vacuity:" + (result.vacuity.state if result.vacuity is not None else "")] += 1
             self.counts["redundancy:" + (result.redundancy.state if result.redundancy is not None else "")] += 1
+            for n in result.similar or ():  # each pair once, whichever of the two it is listed under
+                self._pairs[frozenset((result.spec.where, n.entry.where))] = _PAIRS[n.related.relation.value]
             self.counts["acknowledged"] += len(result.acknowledgments.covered)
             self.counts["stale"] += len(result.acknowledgments.stale)
             if self._shown.get(_key(result.spec)) == result.status:
@@ -328,6 +363,8 @@ class CheckText(CheckPrinter):
         if redundancy is not None and redundancy.key is not None:
             tag = "REDUNDANT" if redundancy.state == "redundant" else "UNDECIDED"
             self._finding(tag, whose + redundancy_text(redundancy), result.is_acknowledged(redundancy.key))
+        for n in result.similar or ():
+            self._finding("SIMILAR", whose + similar_text(n), False)
         for ack in result.acknowledgments.stale:
             self.data(
                 f"  {self._status_word('STALE', _COLORS['STALE'])} {whose}acknowledgment {ack!r}: no such finding"
@@ -367,6 +404,9 @@ class CheckText(CheckPrinter):
             line += f"; vacuity: {c['vacuity:vacuous']} vacuous, {c['vacuity:undecided']} undecided"
         if c["redundancy:needed"] + c["redundancy:redundant"] + c["redundancy:undecided"]:
             line += f"; redundancy: {c['redundancy:redundant']} redundant, {c['redundancy:undecided']} undecided"
+        if self._pairs:
+            kinds = Counter(self._pairs.values())
+            line += f"; {plural(len(self._pairs), 'near pair')}: " + ", ".join(f"{kinds[k]} {k}" for k in _PAIR_KINDS)
         if c["acknowledged"] + c["stale"]:
             line += f"; {c['acknowledged']} acknowledged, {plural(c['stale'], 'stale acknowledgment')}"
         if c["together:fail"]:  # specs that pass one by one can still contradict each other

@@ -5,14 +5,18 @@ from __future__ import annotations
 import csv
 import io
 import json
+from typing import TYPE_CHECKING
 
 import click
 
 from ltlwit.cli.choices import VECTOR_FORMATS
 from ltlwit.cli.environment import Environment
-from ltlwit.cli.options import fail, files_option, semantics_of, semantics_options, syntax_option
+from ltlwit.cli.options import fail, files_option, say, semantics_of, semantics_options, syntax_option
 from ltlwit.cli.output import Printer
 from ltlwit.cli.status import ExitStatus
+
+if TYPE_CHECKING:
+    from ltlwit.specs.similar import Compared
 
 
 @click.command()
@@ -42,6 +46,14 @@ from ltlwit.cli.status import ExitStatus
     help="A trained embedding model (`ltlwit train --arch expemb-e`) instead of the fingerprint: each vector its "
     "encoder's last state (APs renamed a, b, ... by first appearance over all the inputs).",
 )
+@click.option(
+    "--index",
+    "index_path",
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="Add the fingerprints to the nearest-neighbour index at DIR (made where there is none; faiss: `pip "
+    "install 'ltlwit[index]'`) instead of printing them, for `ltlwit similar --index DIR`.",
+)
 @syntax_option
 @semantics_options
 @click.pass_context
@@ -52,6 +64,7 @@ def embed(
     fmt: str,
     size: int,
     model: str | None,
+    index_path: str | None,
     syntax: str,
     **options: object,
 ) -> ExitStatus:
@@ -60,11 +73,13 @@ def embed(
     every run. Equivalent formulas get equal vectors; cosine similarity ranks the others (`ltlwit
     similar`). A formula over data gets its skeleton's (each comparison a proposition). With --model, the
     vector a trained embedding model gives instead (`ltlwit train --arch expemb-e`): close for formulas it
-    learned to rewrite into each other, a guess `similar` never takes for a claim.
+    learned to rewrite into each other, a guess `similar` never takes for a claim. With --index DIR, the
+    fingerprints go into a nearest-neighbour index for `ltlwit similar --index DIR` (a library of
+    formulas over propositions; adding to an index needs its semantics and --size).
 
     Exit status 0, or 2 when a formula or spec does not parse (the others are still printed)."""
     from ltlwit.api import Solver
-    from ltlwit.specs.similar import Compared, Embedded, Similar, entries, learned
+    from ltlwit.specs.similar import Embedded, Similar, entries, learned
     from ltlwit.specs.similar import embed as vectors
 
     env = Environment.of(ctx)
@@ -78,6 +93,8 @@ def embed(
             printer.unread(item.entry.where or "input", str(item.error), item.parse_error)
         else:
             read.append(item)
+    if index_path is not None:
+        return _indexed(ctx, index_path, read, solve.semantics, size, model) or status
     try:
         done_all: list[Embedded | Similar] = learned(read, model) if model else list(vectors(read, size))
     except ValueError as problem:  # no embedding model, too many APs
@@ -96,6 +113,23 @@ def embed(
         else:
             printer.data(json.dumps({"input": e.text, "name": e.name, "where": e.where, "vector": list(done.vector)}))
     return status
+
+
+def _indexed(
+    ctx: click.Context, path: str, read: list[Compared], semantics: str, size: int, model: str | None
+) -> ExitStatus | None:
+    """Add the fingerprints of `read` to the index at `path` and say how many it holds; an error's
+    status, None where it went well."""
+    from ltlwit.specs.index import add
+
+    if model is not None:
+        raise click.UsageError("--index holds fingerprints; --model's vectors cannot go into one", ctx)
+    try:
+        added, count = add(path, read, semantics, size)
+    except ValueError as problem:  # another semantics or size, a formula over data, no faiss
+        return fail(ctx, problem)
+    say(ctx, path, f"{added} added, {count} in the index")
+    return None
 
 
 def _row(cells: list[str]) -> str:

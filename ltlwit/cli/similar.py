@@ -10,6 +10,7 @@ import click
 
 from ltlwit.cli.environment import Environment
 from ltlwit.cli.options import (
+    fail,
     files_option,
     format_choice,
     semantics_of,
@@ -28,8 +29,16 @@ if TYPE_CHECKING:
 @click.command()
 @click.argument("queries", nargs=-1, metavar="[QUERY]...")
 @files_option(
-    "A spec file ('-': stdin), read as `check` reads it. Repeatable: the specs of all of them are compared.",
-    required=True,
+    "A spec file ('-': stdin), read as `check` reads it. Repeatable: the specs of all of them are compared "
+    "(with --index: each is looked up in the index)."
+)
+@click.option(
+    "--index",
+    "index_path",
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="Look each QUERY and each spec of the files up in the index at DIR (`ltlwit embed --index DIR`: a "
+    "library of formulas too large to compare in one run) instead of comparing the files' specs.",
 )
 @click.option(
     "--top", type=click.IntRange(min=1), default=5, show_default=True, metavar="K", help="Nearest specs per query."
@@ -43,6 +52,7 @@ def similar(
     ctx: click.Context,
     queries: tuple[str, ...],
     files: tuple[str, ...],
+    index_path: str | None,
     top: int,
     fmt: str,
     syntax: str,
@@ -55,16 +65,30 @@ def similar(
     engine: equivalent, stronger (it implies the query), weaker (the query implies it), overlapping,
     disjoint (jointly unsatisfiable), or undecided with the reason when --timeout stops it.
 
+    With --index DIR, the nearest come from a library indexed beforehand (`ltlwit embed -F FILE --index
+    DIR`), for each QUERY and each spec of the files: the same ranking, the relations decided the same way.
+
     Exit status 0 when every relation is decided, 1 when one is undecided, 2 for errors (a spec or
     query that does not parse: the others are still compared)."""
     from ltlwit.api import Solver
-    from ltlwit.specs.similar import similar_files
+    from ltlwit.specs.similar import similar_files, similar_in_index
 
+    if not files and index_path is None:
+        raise click.UsageError("give the specs to compare (-F FILE) or an index to look them up in (--index DIR)")
+    if index_path is not None and not files and not queries:
+        raise click.UsageError("nothing to look up in the index: give a QUERY or -F FILE")
     env = Environment.of(ctx)
     printer = Printer(env)
     solve = Solver(model="none", syntax=syntax, timeout=timeout, semantics=semantics_of(ctx, dict(options))).options
     status = ExitStatus.SUCCESS
-    for answer in similar_files(files, queries, solve, top, env.stdin):
+    if index_path is None:
+        answers = similar_files(files, queries, solve, top, env.stdin)
+    else:
+        try:
+            answers = similar_in_index(index_path, files, queries, solve, top, env.stdin)
+        except ValueError as problem:  # no index there, another version, no faiss
+            return fail(ctx, problem)
+    for answer in answers:
         if answer.error is not None:
             status = worst(status, ExitStatus.ERROR)
             printer.unread(answer.entry.where or "query", answer.error, answer.parse_error)

@@ -15,6 +15,7 @@ from ltlwit.logic.witness import Witness
 from ltlwit.pipeline.answers import plural
 from ltlwit.specs.files import Spec
 from ltlwit.specs.run import ConjunctionResult, Redundancy, SpecResult
+from ltlwit.specs.similar import Neighbour
 from ltlwit.specs.vacuity import Finding, Vacuity
 
 
@@ -106,10 +107,41 @@ def _spec_record(result: SpecResult) -> dict[str, Any]:
         "core_minimal": core.minimal if core is not None else redundancy.minimal if redundancy is not None else None,
         "redundancy": redundancy.state if redundancy is not None else None,
         "implied_by": _refs(redundancy.implied_by if redundancy is not None else ()) or None,
+        "similar": [_neighbour_record(n) for n in result.similar] if result.similar is not None else None,
         "acknowledged": list(result.acknowledgments.covered) or None,
         "stale": list(result.acknowledgments.stale) or None,
         "findings": [_finding_record(f, result.is_acknowledged(f.key)) for f in findings],
     }
+
+
+def _neighbour_record(n: Neighbour) -> dict[str, Any]:
+    return {
+        "name": n.entry.name,
+        "where": n.entry.where,
+        "formula": n.entry.text,
+        "similarity": round(n.similarity, 4),
+        "relation": n.related.relation.value,
+        "reason": n.related.reason,
+    }
+
+
+def similar_text(n: Neighbour) -> str:
+    """A neighbour as a line under its requirement names it: its relation to the requirement
+    first (`implied by r3`: r3 implies it), then the neighbour, its text, the similarity."""
+    said = _RELATIONS.get(n.related.relation.value, n.related.relation.value)
+    reason = f" ({n.related.reason})" if n.related.reason else ""
+    return f"{said} {n.entry.label}: {n.entry.text} (similarity {n.similarity:.2f}){reason}"
+
+
+#: A neighbour's relation to a requirement, as a line under it says it.
+_RELATIONS = {
+    "equivalent": "equivalent to",
+    "stronger": "implied by",
+    "weaker": "implies",
+    "overlapping": "overlaps",
+    "disjoint": "contradicts",
+    "undecided": "undecided against",
+}
 
 
 def _finding_record(f: Finding, acknowledged: bool) -> dict[str, Any]:

@@ -34,6 +34,7 @@ from ltlwit.specs.baseline import Entry, same_file
 from ltlwit.specs.decider import Decider
 from ltlwit.specs.files import SCENARIOS, Spec, acknowledges
 from ltlwit.specs.reading import ParsedSpec, activities, read_file
+from ltlwit.specs.similar import Neighbour
 from ltlwit.specs.vacuity import Vacuity, check_spec
 
 if TYPE_CHECKING:
@@ -116,6 +117,8 @@ class SpecResult(Answer):
     vacuity: Vacuity | None = None
     #: With --redundancy, a requirement's (among those judged together).
     redundancy: Redundancy | None = None
+    #: With --similar K, a requirement's K nearest requirements, each one's relation to it decided.
+    similar: tuple[Neighbour, ...] | None = None
     acknowledgments: Acknowledgments = Acknowledgments()
 
     def is_acknowledged(self, key: str) -> bool:
@@ -199,6 +202,9 @@ class CheckOptions:
     fire: bool | None = None
     #: Also yield a `Decided` for each spec as soon as its own verdict is decided.
     progress: bool = False
+    #: Each requirement's that many nearest requirements (`specs.similar`), their relations
+    #: decided; 0: not asked.
+    similar: int = 0
 
     @property
     def together(self) -> bool:
@@ -302,7 +308,7 @@ def _check_file(
         results.append(result)
         if options.progress and result.spec.expect not in SCENARIOS:
             yield Decided(result)
-    if options.together or any(p.formula is not None and p.spec.expect in SCENARIOS for p in parsed):
+    if options.together or options.similar or any(p.formula is not None and p.spec.expect in SCENARIOS for p in parsed):
         results = yield from judge_together(where, parsed, results, options, solve, pool)
     yield from _acknowledged(results, options.baseline, [p.spec for p in parsed], where)
 

@@ -16,7 +16,7 @@ proposition) and related by the engine alone.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import BinaryIO, Iterable, Iterator
+from typing import TYPE_CHECKING, BinaryIO, Iterable, Iterator
 
 from ltlwit.logic.fingerprint import Fingerprints, cosine
 from ltlwit.logic.formula import Formula
@@ -24,6 +24,9 @@ from ltlwit.logic.relations import Related, relate
 from ltlwit.logic.theory.sorts import Declarations
 from ltlwit.pipeline.options import SolveOptions
 from ltlwit.specs.decider import Decider
+
+if TYPE_CHECKING:
+    from ltlwit.specs.index import Index
 
 
 @dataclass(frozen=True)
@@ -109,6 +112,43 @@ def entries(
             yield Similar(Compared(text, None, solve.semantics), error=f"parse error: {exc}", parse_error=exc)
 
 
+class _Relating:
+    """The fingerprints and deciders of a run's questions, each made once."""
+
+    def __init__(self, solve: SolveOptions, size: int) -> None:
+        self.solve, self.size = solve, size
+        self.sets: dict[str, Fingerprints] = {}
+        self.prints: dict[Compared, int] = {}
+        self.deciders: dict[tuple[str, Declarations | None], Decider] = {}
+
+    def fingerprint(self, entry: Compared) -> int:
+        if entry not in self.prints:
+            assert entry.formula is not None  # (an entry is a formula read)
+            prints = self.sets.setdefault(entry.semantics, Fingerprints(entry.semantics, self.size))
+            self.prints[entry] = prints.of(entry.formula)
+        return self.prints[entry]
+
+    def related(self, query: Compared, ranked: list[tuple[float, Compared]]) -> Similar:
+        """`query` with its `ranked` nearest, each one's relation to it (`stronger`: it implies
+        the query) decided with its declarations."""
+        neighbours = []
+        mine = self.fingerprint(query)
+        for score, other in ranked:
+            assert query.formula is not None and other.formula is not None  # (entries are formulas read)
+            evidence = (self.sets[query.semantics], self.fingerprint(other), mine)
+            related = relate(other.formula, query.formula, self._decider(other), evidence)
+            neighbours.append(Neighbour(other, score, related))
+        return Similar(query, tuple(neighbours))
+
+    def _decider(self, entry: Compared) -> Decider:
+        key = (entry.semantics, entry.declarations)
+        if key not in self.deciders:
+            self.deciders[key] = Decider(
+                replace(self.solve, semantics=entry.semantics, declarations=entry.declarations)
+            )
+        return self.deciders[key]
+
+
 def similar(
     pool: list[Compared], queries: list[Compared] | None, solve: SolveOptions, top: int = 5, size: int = 256
 ) -> Iterator[Similar]:
@@ -116,42 +156,60 @@ def similar(
     nearest entries of `pool` of its semantics, each with its relation to the query (`stronger`:
     it implies the query) decided (module docstring) with its declarations, each question
     within `solve`'s `--timeout`."""
-    sets = {s: Fingerprints(s, size) for s in {e.semantics for e in pool + (queries or [])}}
-    prints: dict[Compared, int] = {}
-
-    def fingerprint(entry: Compared) -> int:
-        if entry not in prints:
-            assert entry.formula is not None  # (an entry is a formula read)
-            prints[entry] = sets[entry.semantics].of(entry.formula)
-        return prints[entry]
-
-    deciders: dict[tuple[str, Declarations | None], Decider] = {}
-
-    def decider(entry: Compared) -> Decider:
-        key = (entry.semantics, entry.declarations)
-        if key not in deciders:
-            deciders[key] = Decider(replace(solve, semantics=entry.semantics, declarations=entry.declarations))
-        return deciders[key]
-
+    relating = _Relating(solve, size)
     for query in pool if queries is None else queries:
         others = [e for e in pool if e.semantics == query.semantics and e is not query]
         if not others:
             yield Similar(query, note=_nothing_to_compare(query, pool))
             continue
-        mine = fingerprint(query)
-        size_of = sets[query.semantics].size
+        mine = relating.fingerprint(query)
         ranked = sorted(
-            ((cosine(mine, fingerprint(e), size_of), -k, e) for k, e in enumerate(others)),
+            ((cosine(mine, relating.fingerprint(e), size), -k, e) for k, e in enumerate(others)),
             key=lambda t: (t[0], t[1]),
             reverse=True,
         )[:top]
-        neighbours = []
-        for score, _, other in ranked:
-            assert query.formula is not None and other.formula is not None  # (entries are formulas read)
-            evidence = (sets[query.semantics], fingerprint(other), mine)
-            related = relate(other.formula, query.formula, decider(other), evidence)  # the neighbour's to the query
-            neighbours.append(Neighbour(other, score, related))
-        yield Similar(query, tuple(neighbours))
+        yield relating.related(query, [(score, e) for score, _, e in ranked])
+
+
+def similar_in_index(
+    index_path: str,
+    paths: Iterable[str],
+    queries: Iterable[str],
+    solve: SolveOptions,
+    top: int = 5,
+    stdin: BinaryIO | None = None,
+) -> Iterator[Similar]:
+    """Each query and each spec of the files at `paths` (read as `entries` reads them) with its
+    `top` nearest formulas of the index at `index_path` (`specs.index`; a spec that the index
+    holds is not its own neighbour), their relations decided as `similar` decides them. First
+    each that cannot be compared, with its error. ValueError for an index that cannot be read."""
+    from ltlwit.specs.index import open_index
+
+    return _looked_up(open_index(index_path), paths, queries, solve, top, stdin)
+
+
+def _looked_up(
+    index: Index,
+    paths: Iterable[str],
+    queries: Iterable[str],
+    solve: SolveOptions,
+    top: int,
+    stdin: BinaryIO | None,
+) -> Iterator[Similar]:
+    relating = _Relating(solve, index.size)
+    relating.sets[index.semantics] = index.fingerprints
+    asked: list[Compared] = []
+    for read in entries(paths, queries, solve, stdin):
+        if isinstance(read, Similar):
+            yield read
+        else:
+            asked.append(read)
+    for query in asked:
+        if query.semantics != index.semantics or not index.count:
+            why = f"the index holds no formula of {query.semantics} semantics"
+            yield Similar(query, note=f"nothing to compare it with: {why}")
+            continue
+        yield relating.related(query, index.nearest(relating.fingerprint(query), top, skip=query))
 
 
 def similar_files(

@@ -85,6 +85,8 @@ def judge_together(
             p = parsed[i]
             if p.formula is not None and p.spec.expect in SCENARIOS and results[i].status == "unknown":
                 results[i] = _scenario(results[i], p.spec, p.formula, requirements, decide)
+        if options.similar:
+            _similar(requirements, options.similar, results)
         if not options.together:
             continue
         if options.vacuity:
@@ -444,6 +446,21 @@ def _redundancy(requirements: Requirements, decide: Decider, results: list[SpecR
             core = unsat_core([*(others[j] for j in used), Not(formula)], bounded, decide.expiry(start))
         implied_by = tuple(specs[used[m]] for m in core.members if m < len(used))
         results[i] = replace(results[i], redundancy=Redundancy("redundant", implied_by, core.minimal))
+
+
+def _similar(requirements: Requirements, top: int, results: list[SpecResult]) -> None:
+    """Each requirement's `top` nearest among the others, by fingerprint, each one's relation to
+    it decided (`specs.similar`), into `results`."""
+    from ltlwit.specs.similar import Compared, similar
+
+    solve = requirements.solve
+    pool = [
+        Compared(spec.formula, formula, solve.semantics, solve.declarations, spec.name, f"{spec.file}:{spec.line}")
+        for spec, formula in zip(requirements.specs, requirements.formulas)
+    ]
+    with stage.within(f"the nearest of {plural(len(pool), 'requirement')}"):
+        for i, answer in zip(requirements.at, similar(pool, None, solve, top)):
+            results[i] = replace(results[i], similar=answer.neighbours)
 
 
 def _left_out(specs: Sequence[tuple[Spec, str]]) -> list[str]:
