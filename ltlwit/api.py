@@ -452,11 +452,15 @@ def index(
     where there is none; faiss, `pip install 'ltlwit[index]'`) for `similar(..., index=path)`, as
     `ltlwit embed --index` does; the number of formulas it then holds. ParseError for a text that
     is not a formula; ValueError for an index of another semantics or size, or a formula over
-    data."""
-    from ltlwit.specs.index import add
+    data (nothing added)."""
+    from ltlwit.specs.index import add, refused
     from ltlwit.specs.similar import Compared
 
     read = [Compared(str(f), f if isinstance(f, Formula) else parse(f, syntax), semantics) for f in formulas]
+    for entry in read:
+        why = refused(entry)
+        if why is not None:
+            raise ValueError(f"{entry.text}: {why}")
     return add(path, read, semantics, size)[1]
 
 

@@ -11,10 +11,13 @@ import torch
 from ltl_reference import lassos, satisfies
 
 from ltlwit.api import parse
+from ltlwit.logic import ltl
+from ltlwit.logic.formula import Formula
+from ltlwit.logic.rename import Renaming
 from ltlwit.neural.beam import beam_hypotheses, greedy
-from ltlwit.neural.config import AutoencoderConfig, ExpEmbConfig, config_from_dict, preset
+from ltlwit.neural.config import AutoencoderConfig, ExpEmbConfig, InterchangeableConfig, config_from_dict, preset
 from ltlwit.neural.expemb import ExpEmb
-from ltlwit.neural.tokenizer import EOS, PAD, START, decode_formula, encode_formula
+from ltlwit.neural.tokenizer import EOS, N_BASE, PAD, START, decode_formula, encode_formula
 from ltlwit.neural.weights import save_weights
 from ltlwit.pipeline.equivalents import Rewriter
 
@@ -89,3 +92,59 @@ def test_equivalents_are_proved_and_in_the_formulas_own_names(
     assert found.outputs <= 5 and [g.size for g in found.formulas] == sorted(g.size for g in found.formulas)
     with pytest.raises(ValueError, match="not 'Y'"):
         rewriter.equivalents(parse("Y a"))
+
+
+def test_interchangeable_tokens_make_a_renaming_a_permutation_of_the_draw() -> None:
+    """With interchangeable tokens, renaming the APs of a pair and permuting the drawn parts the
+    same way gives the same base logits, the AP logits permuted, and the same embedding: the
+    model cannot tell one slot from another (for any one draw, not only in expectation)."""
+    torch.manual_seed(0)
+    model = InterchangeableConfig(task="ltl", d_model=24, d_beta=8).build().eval()
+    src_f, out_f = parse("a U (b & !c)"), parse("!(!a R !(b & !c))")
+    rename = {"a": "c", "b": "a", "c": "b"}  # slot a -> c, b -> a, c -> b
+    src_g, out_g = (Renaming.permutation(rename).apply(f) for f in (src_f, out_f))
+    drawn = torch.randn(1, model.cfg.max_slots, 8)
+    moved = drawn.clone()
+    for old, new in rename.items():
+        moved[0, ord(new) - ord("a")] = drawn[0, ord(old) - ord("a")]
+
+    def run(src: Formula, out: Formula, betas: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        model._betas = lambda batch, device: betas  # type: ignore[method-assign]
+        tgt_in = torch.tensor([[START] + encode_formula(out)])
+        with torch.no_grad():
+            return model(torch.tensor([encode_formula(src)]), tgt_in), model.embed(torch.tensor([encode_formula(src)]))
+
+    (logits_f, emb_f), (logits_g, emb_g) = run(src_f, out_f, drawn), run(src_g, out_g, moved)
+    assert torch.allclose(emb_f, emb_g, atol=1e-5)
+    assert torch.allclose(logits_f[..., :N_BASE], logits_g[..., :N_BASE], atol=1e-5)
+    order = [N_BASE + ord(rename.get(chr(ord("a") + k), chr(ord("a") + k))) - ord("a") for k in range(3)]
+    assert torch.allclose(logits_f[..., N_BASE : N_BASE + 3], logits_g[..., order], atol=1e-5)
+    plain = ExpEmbConfig(task="ltl", d_model=24).build().eval()  # the paper's slots: no such symmetry
+    with torch.no_grad():
+        assert not torch.allclose(
+            plain.embed(torch.tensor([encode_formula(src_f)])), plain.embed(torch.tensor([encode_formula(src_g)]))
+        )
+
+
+def test_interchangeable_tokens_learn_pairs_and_keep_their_draw() -> None:
+    torch.manual_seed(1)
+    src = _padded([encode_formula(parse(a)) for a, _ in PAIRS])
+    tgt_in = _padded([[START] + encode_formula(parse(b)) for _, b in PAIRS])
+    tgt_out = _padded([encode_formula(parse(b)) + [EOS] for _, b in PAIRS])
+    model = InterchangeableConfig(task="ltl", d_model=32, d_beta=16).build()
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    for _ in range(150):  # a fresh draw every step: it learns to copy an AP by its drawn part
+        loss = model.loss(model(src, tgt_in), tgt_out)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    model.eval()
+    with torch.no_grad():
+        written = greedy(model, src, 0, 0, max_len=20)
+        again = model.embed(src)
+    for (a, b), w in zip(PAIRS, written):  # an equivalent formula over the input's own APs
+        assert ltl.equivalent(decode_formula(w), parse(b)) and decode_formula(w).aps() == parse(a).aps()
+    assert torch.equal(again, model.embed(src))  # one seeded draw at inference
+    cfg = preset("expemb-i", "ltl", "paper")
+    assert (type(cfg), cfg.d_model, cfg.pairs) == (InterchangeableConfig, 1024, "equivalent")
+    assert config_from_dict(cfg.to_dict()) == cfg

@@ -13,6 +13,7 @@ from cli_support import run
 import ltlwit
 from ltlwit.specs import index as index_module
 from ltlwit.specs.index import open_index
+from ltlwit.specs.similar import Compared
 
 PATTERNS = ["G({p} -> F {q})", "G(!{p} | F {q})", "G !({p} & {q})", "F {p} -> (!{q} U {p})", "G F {p}", "{p} U {q}"]
 
@@ -51,12 +52,14 @@ def test_an_index_filled_in_steps_is_the_index_filled_at_once(tmp_path: Path) ->
     assert ltlwit.index(tmp_path / "once", formulas) == 30
     ltlwit.index(tmp_path / "steps", formulas[:11])
     assert ltlwit.index(tmp_path / "steps", formulas[11:]) == 30
+    read = [Compared(f, ltlwit.parse(f), "infinite") for f in formulas]
+    assert index_module.add(tmp_path / "chunks", read, "infinite", 256, chunk=4) == (30, 30)  # 8 commits
     queries = ["G(a -> F b)", "F G c", "b U d"]
-    once = ltlwit.similar([], queries, index=tmp_path / "once", top=6)
-    steps = ltlwit.similar([], queries, index=tmp_path / "steps", top=6)
-    assert [[(n.entry.text, n.similarity) for n in a.neighbours] for a in once] == [
-        [(n.entry.text, n.similarity) for n in a.neighbours] for a in steps
-    ]
+    once, steps, chunks = (
+        [[(n.entry.text, n.similarity) for n in a.neighbours] for a in ltlwit.similar([], queries, index=where, top=6)]
+        for where in (tmp_path / "once", tmp_path / "steps", tmp_path / "chunks")
+    )
+    assert once == steps == chunks and len(once[0]) == 6
 
 
 def test_an_interrupted_addition_leaves_the_index_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -102,9 +105,13 @@ def test_what_an_index_refuses(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="multiple of 8"):
         ltlwit.index(tmp_path / "odd", ["F a"], size=12)
     data = tmp_path / "d.spec"
-    data.write_text("var x: Int\nfast: G(x > 5)\n")
+    data.write_text("var x: Int\nfast: G(x > 5)\nplain: G a\n")
     refused = run("embed", "-F", str(data), "--index", str(tmp_path / "d"))
-    assert refused.exit_code == 2 and "a formula over data" in refused.stderr
+    assert refused.exit_code == 2 and "d.spec:2: a formula over data" in refused.stderr
+    assert open_index(tmp_path / "d").count == 1  # the other spec still went in
+    with pytest.raises(ValueError, match="over data"):
+        ltlwit.index(tmp_path / "d", ["G b", "F(x > 5)"])
+    assert open_index(tmp_path / "d").count == 1  # nothing added
     meta = json.loads((where / "index.json").read_text())
     (where / "index.json").write_text(json.dumps({**meta, "probes": ["0"] * len(meta["probes"])}))
     with pytest.raises(ValueError, match="other fingerprint traces"):

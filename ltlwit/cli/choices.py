@@ -37,8 +37,8 @@ __all__ = [
 ENGINES = ("auto", "builtin", "spot")
 #: `ltlwit.neural.config.ARCHS`, the architectures `preset` builds: symbol-invariant, dual-part,
 #: the baselines (full vocabulary, the same with alpha-renaming, lexinvariant), and the fifth
-#: paper's embedding models (ExpEmb-E, ExpEmb-A).
-ARCHS = ("si", "dual", "full", "renaming", "lexinv", "expemb-e", "expemb-a")
+#: paper's embedding models (ExpEmb-E, ExpEmb-A) and ExpEmb-E with interchangeable AP tokens.
+ARCHS = ("si", "dual", "full", "renaming", "lexinv", "expemb-e", "expemb-a", "expemb-i")
 #: `ltlwit.neural.config.PRESETS`.
 PRESETS = ("paper", "small", "tiny")
 #: The operator priorities of `ltlwit.train.generate.PRIORITIES`.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 import click
 
@@ -86,15 +86,21 @@ def embed(
     printer = Printer(env)
     solve = Solver(model="none", syntax=syntax, semantics=semantics_of(ctx, dict(options))).options
     status = ExitStatus.SUCCESS
-    read: list[Compared] = []
-    for item in entries(files, formulas, solve, env.stdin):
-        if isinstance(item, Similar):
-            status = ExitStatus.ERROR
-            printer.unread(item.entry.where or "input", str(item.error), item.parse_error)
-        else:
-            read.append(item)
+
+    def read_all() -> Iterator[Compared]:
+        nonlocal status
+        for item in entries(files, formulas, solve, env.stdin):
+            if isinstance(item, Similar):
+                status = ExitStatus.ERROR
+                printer.unread(item.entry.where or "input", str(item.error), item.parse_error)
+            else:
+                yield item
+
     if index_path is not None:
-        return _indexed(ctx, index_path, read, solve.semantics, size, model) or status
+        if model is not None:
+            raise click.UsageError("--index holds fingerprints; --model's vectors cannot go into one", ctx)
+        return _indexed(ctx, index_path, read_all(), solve.semantics, size) or status
+    read = list(read_all())
     try:
         done_all: list[Embedded | Similar] = learned(read, model) if model else list(vectors(read, size))
     except ValueError as problem:  # no embedding model, too many APs
@@ -115,21 +121,30 @@ def embed(
     return status
 
 
-def _indexed(
-    ctx: click.Context, path: str, read: list[Compared], semantics: str, size: int, model: str | None
-) -> ExitStatus | None:
-    """Add the fingerprints of `read` to the index at `path` and say how many it holds; an error's
-    status, None where it went well."""
-    from ltlwit.specs.index import add
+def _indexed(ctx: click.Context, path: str, read: Iterator[Compared], semantics: str, size: int) -> ExitStatus | None:
+    """Add the fingerprints of `read` to the index at `path` as they come (those that cannot go
+    into one said) and say how many it holds; an error's status, None where every one went in."""
+    from ltlwit.specs.index import add, refused
 
-    if model is not None:
-        raise click.UsageError("--index holds fingerprints; --model's vectors cannot go into one", ctx)
+    printer = Printer(Environment.of(ctx))
+    left_out = 0
+
+    def kept() -> Iterator[Compared]:
+        nonlocal left_out
+        for entry in read:
+            why = refused(entry)
+            if why is None:
+                yield entry
+            else:
+                left_out += 1
+                printer.message(entry.where or "input", why)
+
     try:
-        added, count = add(path, read, semantics, size)
-    except ValueError as problem:  # another semantics or size, a formula over data, no faiss
+        added, count = add(path, kept(), semantics, size)
+    except ValueError as problem:  # another semantics or size, no faiss
         return fail(ctx, problem)
     say(ctx, path, f"{added} added, {count} in the index")
-    return None
+    return ExitStatus.ERROR if left_out else None
 
 
 def _row(cells: list[str]) -> str:

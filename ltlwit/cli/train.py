@@ -28,7 +28,8 @@ from ltlwit.train.settings import Settings as D
     help="si: symbol-invariant transformer; dual: dual-part embeddings; the papers' baselines: full "
     "(a learned embedding per AP, 10 APs), renaming (the same, trained with alpha-renaming into its 10 "
     "APs), lexinv (every AP's embedding random per sequence); formula embeddings (`ltlwit embed`): expemb-e "
-    "(a GRU encoder-decoder that writes an equivalent formula), expemb-a (the same, writing its input).",
+    "(a GRU encoder-decoder that writes an equivalent formula), expemb-a (the same, writing its input), expemb-i "
+    "(expemb-e with interchangeable AP tokens: each AP's embedding partly random per pair).",
 )
 @click.option(
     "--preset",
@@ -316,7 +317,7 @@ def train(
             )
     except (ValueError, OSError) as e:
         return fail(ctx, e)
-    embeds = arch in ("expemb-e", "expemb-a")  # writes formulas: an embedding, not witnesses
+    embeds = arch.startswith("expemb-")  # writes formulas: an embedding, not witnesses
     if result.registered is not None:
         use = (
             f"`ltlwit embed --model {result.name}`"

@@ -198,6 +198,19 @@ class AutoencoderConfig(ExpEmbConfig):
     pairs: ClassVar[str] = "same"
 
 
+@dataclass
+class InterchangeableConfig(ExpEmbConfig):
+    """ExpEmb-E with interchangeable AP tokens (none of the papers has it): an AP's embedding is
+    the dual-part model's, a learned part saying "an AP" and `d_beta` dimensions drawn at
+    random per formula pair while training (the same draw in the input and the output), one
+    seeded draw (`beta_seed`) at inference; the decoder names an AP by its drawn part. Nothing
+    about one slot can be learned, so what it learns of `G(a -> F b)` holds of `G(x -> F y)`."""
+
+    d_beta: int = 32
+    beta_seed: int = 0
+    arch: ClassVar[str] = "expemb-i"
+
+
 #: Every architecture by the name `train --arch` and the manifests give it.
 ARCHS: dict[str, type[ModelConfig]] = {
     "si": SIConfig,
@@ -207,6 +220,7 @@ ARCHS: dict[str, type[ModelConfig]] = {
     "lexinv": LexConfig,
     "expemb-e": ExpEmbConfig,
     "expemb-a": AutoencoderConfig,
+    "expemb-i": InterchangeableConfig,
 }
 #: The baselines are built at the dual-part model's sizes (the ITE paper's, which are DeepLTL's).
 _SAME_AS = {"full": "dual", "renaming": "dual", "lexinv": "dual"}
@@ -232,7 +246,11 @@ PRESETS = ("paper", "small", "tiny")
 
 #: ExpEmb's H per preset and architecture: the paper's (1024 for ExpEmb-E, 128 for ExpEmb-A),
 #: and CPU-sized ones.
-_EXPEMB_H = {"paper": {"expemb-e": 1024, "expemb-a": 128}, "small": {"expemb-e": 256, "expemb-a": 128}, "tiny": {}}
+_EXPEMB_H = {
+    "paper": {"expemb-e": 1024, "expemb-a": 128, "expemb-i": 1024},
+    "small": {"expemb-e": 256, "expemb-a": 128, "expemb-i": 256},
+    "tiny": {},
+}
 
 
 def preset(arch: str, task: str, name: str) -> ModelConfig:

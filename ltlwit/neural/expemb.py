@@ -15,6 +15,13 @@ models use AdaCos, and `encode` / `decode_step` run the batched greedy and beam 
 `neural.beam`, whose outputs here are formulas. Its tokens: the base vocabulary and
 `max_slots` AP slots, each slot its own embedding (the classes it learns from are over a few
 named APs, and equivalence does not survive renaming one AP alone).
+
+With interchangeable tokens (`InterchangeableConfig`, `--arch expemb-i`), an AP's embedding is
+the dual-part model's instead: a learned part and a part drawn at random per formula pair while
+training (one seeded draw at inference), the same draw wherever the AP occurs in the input and
+in the output; the decoder scores an AP by the dot product of a projection of its state with
+that AP's drawn part, so that it names the APs of its input without knowing which they are
+(the APs absent from the input are not candidates: it rewrites, it does not add names).
 """
 
 from __future__ import annotations
@@ -27,23 +34,29 @@ from torch import Tensor, nn
 
 from ltlwit.logic.formula import Formula
 from ltlwit.neural.backbone import WitnessModel, keep_rows
-from ltlwit.neural.config import ExpEmbConfig
+from ltlwit.neural.config import ExpEmbConfig, InterchangeableConfig
 from ltlwit.neural.tokenizer import N_BASE, PAD, encode_formula
 
 
 @dataclass
 class ExpEmbState:
     """Decoding state: the encoder's states and their attention keys (each input's repeated
-    once per beam), the padding mask, and the decoder's hidden state (one row per beam)."""
+    once per beam), the padding mask, the decoder's hidden state (one row per beam), and with
+    interchangeable tokens the APs' drawn parts (the inference draw, the same in every row) and
+    which APs each input has."""
 
     states: Tensor
     keys: Tensor
     mask: Tensor
     hidden: Tensor
+    betas: Tensor | None = None
+    present: Tensor | None = None
 
     def keep(self, n: int, inputs: Tensor) -> "ExpEmbState":
         """The state of `inputs` alone, out of n."""
-        return ExpEmbState(*(keep_rows(t, n, inputs) for t in (self.states, self.keys, self.mask, self.hidden)))
+        kept = [keep_rows(t, n, inputs) for t in (self.states, self.keys, self.mask, self.hidden)]
+        present = None if self.present is None else keep_rows(self.present, n, inputs)
+        return ExpEmbState(*kept, self.betas, present)
 
     def reorder(self, rows: Tensor) -> None:
         """Row r continues row rows[r] (beam search; rows stay within their input, whose
@@ -58,15 +71,21 @@ class ExpEmb(WitnessModel):
         super().__init__()
         self.cfg = cfg
         h, vocab = cfg.d_model, N_BASE + cfg.max_slots
-        self.embed_in = nn.Embedding(vocab, h, padding_idx=PAD)
+        self.d_beta = cfg.d_beta if isinstance(cfg, InterchangeableConfig) else 0
+        rows = N_BASE if self.d_beta else vocab  # interchangeable APs: no row of their own
+        self.embed_in = nn.Embedding(rows, h, padding_idx=PAD)
         self.encoder = nn.GRU(h, h, batch_first=True)
-        self.embed_out = nn.Embedding(vocab, h, padding_idx=PAD)
+        self.embed_out = nn.Embedding(rows, h, padding_idx=PAD)
         self.attend_state = nn.Linear(h, h, bias=False)  # W_a
         self.attend_input = nn.Linear(h, h, bias=False)  # U_a
         self.score = nn.Linear(h, 1, bias=False)  # v_a
         self.combine = nn.Linear(2 * h, h)  # W_c
         self.decoder = nn.GRUCell(h, h)
-        self.out = nn.Linear(h, vocab)  # W_o
+        self.out = nn.Linear(h, rows)  # W_o
+        if self.d_beta:  # an AP: the learned part, then the drawn one; its logit q(s_t) . beta
+            self.ap_in = nn.Parameter(torch.randn(h - self.d_beta))
+            self.ap_out = nn.Parameter(torch.randn(h - self.d_beta))
+            self.query = nn.Linear(h, self.d_beta)
         # logits are not cosines: decoding multiplies them by 1 (the AdaCos models' scale)
         self.register_buffer("logit_scale", torch.tensor(1.0))
 
@@ -74,39 +93,89 @@ class ExpEmb(WitnessModel):
     def max_aps(self) -> int | None:
         return self.cfg.max_slots
 
-    def _encode(self, src: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+    def _betas(self, batch: int, device: torch.device) -> Tensor | None:
+        """The APs' drawn parts (batch×max_slots×d_beta): fresh per input while training, the
+        `beta_seed` draw (on the CPU, the same on every device) at inference; None without
+        interchangeable tokens."""
+        if not self.d_beta:
+            return None
+        shape = (self.cfg.max_slots, self.d_beta)
+        if self.training:
+            return torch.randn(batch, *shape, device=device)
+        assert isinstance(self.cfg, InterchangeableConfig)
+        drawn = torch.randn(*shape, generator=torch.Generator().manual_seed(self.cfg.beta_seed))
+        return drawn.to(device).expand(batch, -1, -1)
+
+    def _embed(self, table: nn.Embedding, ap: Tensor | None, tokens: Tensor, betas: Tensor | None) -> Tensor:
+        """The embeddings of `tokens` (B×S or N), an AP's `ap` then its drawn part in `betas`
+        (one row per input) where tokens are interchangeable."""
+        if betas is None or ap is None:
+            return table(tokens)
+        is_ap = tokens >= N_BASE
+        base = table(torch.where(is_ap, PAD, tokens))
+        slots = (tokens - N_BASE).clamp(min=0)
+        rows = torch.arange(tokens.shape[0], device=tokens.device).view(-1, *([1] * (tokens.dim() - 1)))
+        drawn = betas[rows.expand_as(slots), slots]
+        aps = torch.cat((ap.expand(*tokens.shape, -1), drawn), dim=-1)
+        return torch.where(is_ap[..., None], aps, base)
+
+    def _present(self, src: Tensor) -> Tensor | None:
+        """Which AP slots each input (B×S) has (B×max_slots); None without interchangeable tokens."""
+        if not self.d_beta:
+            return None
+        return (src[:, :, None] == N_BASE + torch.arange(self.cfg.max_slots, device=src.device)).any(1)
+
+    def _logits(self, hidden: Tensor, betas: Tensor | None, present: Tensor | None) -> Tensor:
+        """The next token's logits (N×V): the base tokens' from W_o, an AP's from its drawn part,
+        very low for the APs its input lacks (finite: a training pair may add one)."""
+        if betas is None or present is None:
+            return self.out(hidden)
+        aps = torch.einsum("nd,nkd->nk", self.query(hidden), betas) / self.d_beta**0.5
+        return torch.cat((self.out(hidden), aps.masked_fill(~present, -1e4)), dim=-1)
+
+    def _encode(self, src: Tensor, betas: Tensor | None = None) -> tuple[Tensor, Tensor, Tensor]:
         """The encoder's states (B×S×H), each input's last state h_N (B×H: its embedding), and
         the padding mask (B×S, True at tokens); `src` is B×S, padded with PAD."""
         mask = src != PAD
         lengths = mask.sum(1).clamp(min=1)
-        packed = nn.utils.rnn.pack_padded_sequence(
-            self.embed_in(src), lengths.cpu(), batch_first=True, enforce_sorted=False
-        )
+        embedded = self._embed(self.embed_in, getattr(self, "ap_in", None), src, betas)
+        packed = nn.utils.rnn.pack_padded_sequence(embedded, lengths.cpu(), batch_first=True, enforce_sorted=False)
         states, last = self.encoder(packed)
         states, _ = nn.utils.rnn.pad_packed_sequence(states, batch_first=True, total_length=src.shape[1])
         return states, last[0], mask
 
     def embed(self, src: Tensor) -> Tensor:
         """Each input's embedding: the encoder's last hidden state (B×H)."""
-        return self._encode(src)[1]
+        return self._encode(src, self._betas(src.shape[0], src.device))[1]
 
-    def _step(self, prev: Tensor, hidden: Tensor, states: Tensor, keys: Tensor, mask: Tensor) -> tuple[Tensor, Tensor]:
+    def _step(
+        self,
+        prev: Tensor,
+        hidden: Tensor,
+        states: Tensor,
+        keys: Tensor,
+        mask: Tensor,
+        betas: Tensor | None = None,
+        present: Tensor | None = None,
+    ) -> tuple[Tensor, Tensor]:
         """One decoder step from the previous tokens `prev` (N) and hidden state (N×H): the
         next tokens' logits (N×V) and the new hidden state."""
         energy = self.score(torch.tanh(self.attend_state(hidden)[:, None, :] + keys)).squeeze(-1)
         weights = torch.softmax(energy.masked_fill(~mask, float("-inf")), dim=-1)
         context = torch.bmm(weights[:, None, :], states).squeeze(1)
-        hidden = self.decoder(self.combine(torch.cat([context, self.embed_out(prev)], dim=-1)), hidden)
-        return self.out(hidden), hidden
+        previous = self._embed(self.embed_out, getattr(self, "ap_out", None), prev, betas)
+        hidden = self.decoder(self.combine(torch.cat([context, previous], dim=-1)), hidden)
+        return self._logits(hidden, betas, present), hidden
 
     def forward(self, src: Tensor, tgt_in: Tensor, n_slots: int = 0, n_aps: int = 0) -> Tensor:
         """Teacher-forced logits (B×T×V) of `tgt_in` (START, then the output); `n_slots` and
         `n_aps` are unused (the witness models' signature)."""
-        states, hidden, mask = self._encode(src)
-        keys = self.attend_input(states)
+        betas = self._betas(src.shape[0], src.device)  # one draw for the input and its output
+        states, hidden, mask = self._encode(src, betas)
+        keys, present = self.attend_input(states), self._present(src)
         logits = []
         for t in range(tgt_in.shape[1]):
-            step, hidden = self._step(tgt_in[:, t], hidden, states, keys, mask)
+            step, hidden = self._step(tgt_in[:, t], hidden, states, keys, mask, betas, present)
             logits.append(step)
         return torch.stack(logits, 1)
 
@@ -117,13 +186,18 @@ class ExpEmb(WitnessModel):
         return nn.functional.cross_entropy(out.flatten(0, 1).float(), tgt_out.flatten(), ignore_index=PAD)
 
     def encode(self, src: Tensor, n_slots: int = 0, n_aps: int = 0, beams: int = 1) -> ExpEmbState:
-        states, hidden, mask = self._encode(src)
-        keys = self.attend_input(states)
-        return ExpEmbState(*(t.repeat_interleave(beams, 0) for t in (states, keys, mask, hidden)))
+        betas = self._betas(1, src.device)  # (inference: the same draw for every input)
+        states, hidden, mask = self._encode(src, None if betas is None else betas.expand(src.shape[0], -1, -1))
+        keys, present = self.attend_input(states), self._present(src)
+        rows = [t.repeat_interleave(beams, 0) for t in (states, keys, mask, hidden)]
+        return ExpEmbState(*rows, betas, None if present is None else present.repeat_interleave(beams, 0))
 
     def decode_step(self, state: ExpEmbState, tokens: Tensor) -> Tensor:
         """Logits (N, V) of the next token after feeding `tokens` (N,)."""
-        logits, state.hidden = self._step(tokens, state.hidden, state.states, state.keys, state.mask)
+        betas = None if state.betas is None else state.betas.expand(tokens.shape[0], -1, -1)
+        logits, state.hidden = self._step(
+            tokens, state.hidden, state.states, state.keys, state.mask, betas, state.present
+        )
         return logits
 
 

@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ltlwit.logic.fingerprint import Fingerprints
-from ltlwit.logic.formula import Formula
 from ltlwit.specs.similar import Compared
 
 FORMAT = "ltlwit-similar-index"
@@ -78,12 +77,18 @@ class Index:
         while True:
             k = min(want, self.count)
             distances, _ = self._vectors.search(query, k)
-            # Everything as near as the k-th, so that ties are broken by order, not by faiss.
+            # Everything as near as the k-th, so that ties are broken by order (faiss's order
+            # among equal distances is not documented).
             _, found_d, found_i = self._vectors.range_search(query, int(distances[0][-1]) + 1)
-            ranked = sorted(zip(found_d.tolist(), found_i.tolist()))
-            kept = [(d, e) for d, e in ((d, self.entry(i)) for d, i in ranked) if not _same(e, skip)]
-            if len(kept) >= top or k == self.count:
-                return [(1.0 - 2.0 * d / self.size, e) for d, e in kept[:top]]
+            kept: list[tuple[float, Compared]] = []
+            for d, i in sorted(zip(found_d.tolist(), found_i.tolist())):
+                entry = self.entry(i)
+                if not _same(entry, skip):
+                    kept.append((1.0 - 2.0 * d / self.size, entry))
+                    if len(kept) == top:
+                        return kept
+            if k == self.count:
+                return kept
             want *= 2
 
     def entry(self, i: int) -> Compared:
@@ -128,12 +133,20 @@ def _meta(where: Path) -> dict | None:
     return meta
 
 
-def add(path: str | os.PathLike, entries: Iterable[Compared], semantics: str, size: int) -> tuple[int, int]:
-    """Add the fingerprints of `entries` to the index at `path` (made where there is none):
-    (added, count). ValueError where the index has another semantics or size, or for a `size`
-    faiss cannot hold (a multiple of 8), or a formula over data (its fingerprint is its
+def refused(entry: Compared) -> str | None:
+    """Why `entry` cannot go into an index, or None: a formula over data (its fingerprint is its
     skeleton's, and the index keeps no declarations to decide its relations with)."""
-    import numpy as np
+    if entry.formula is not None and entry.formula.data:
+        return "a formula over data: an index holds formulas over propositions"
+    return None
+
+
+def add(
+    path: str | os.PathLike, entries: Iterable[Compared], semantics: str, size: int, chunk: int = 10_000
+) -> tuple[int, int]:
+    """Add the fingerprints of `entries` (none `refused`) to the index at `path` (made where
+    there is none), read as they come, written `chunk` at a time: (added, count). ValueError
+    where the index has another semantics or size, or for a `size` that is no multiple of 8."""
 
     faiss = _faiss()
     from ltlwit.logic.syntax import print_formula
@@ -150,36 +163,44 @@ def add(path: str | os.PathLike, entries: Iterable[Compared], semantics: str, si
     if meta is None:
         where.mkdir(parents=True, exist_ok=True)
         meta = {"format": FORMAT, "version": VERSION, "semantics": semantics, "size": size}
-        meta.update(probes=_probes(prints), count=0)
+        meta.update(probes=_probes(prints), count=0, bytes=0)
         vectors = faiss.IndexBinaryFlat(size)
-        for name in (_ENTRIES, _OFFSETS):
-            (where / name).write_bytes(b"")
     else:
         vectors = _read_vectors(where, meta["count"])
-        _truncate(where, meta["count"])
+    for name, length in ((_ENTRIES, meta["bytes"]), (_OFFSETS, 8 * meta["count"])):
+        with open(where / name, "ab") as f:  # what an interrupted addition left, dropped
+            f.truncate(length)
+    added = 0
     rows: list[bytes] = []
-    lines: list[bytes] = []
-    for e in entries:
-        formula: Formula | None = e.formula
-        assert formula is not None  # (an entry is a formula read)
-        if formula.data:
-            raise ValueError(f"{e.label}: a formula over data; an index holds formulas over propositions")
-        rows.append(prints.of(formula).to_bytes(size // 8, "little"))
-        row = {"text": e.text, "formula": print_formula(formula), "name": e.name, "where": e.where}
-        lines.append(json.dumps(row).encode() + b"\n")
+    with open(where / _ENTRIES, "ab") as lines, open(where / _OFFSETS, "ab") as offsets:
+        for e in entries:
+            assert e.formula is not None and refused(e) is None  # (entries are formulas read and kept)
+            rows.append(prints.of(e.formula).to_bytes(size // 8, "little"))
+            offsets.write(lines.tell().to_bytes(8, "little"))
+            row = {"text": e.text, "formula": print_formula(e.formula), "name": e.name, "where": e.where}
+            lines.write(json.dumps(row).encode() + b"\n")
+            if len(rows) == chunk:
+                added += _commit(where, vectors, rows, meta, lines, offsets)
+        added += _commit(where, vectors, rows, meta, lines, offsets)
+    return added, meta["count"]
+
+
+def _commit(where: Path, vectors: Any, rows: list[bytes], meta: dict, lines: Any, offsets: Any) -> int:
+    """Write the fingerprints in `rows` (their entries written) and then the count that makes
+    them part of the index; empties `rows`, returns how many."""
+    import numpy as np
+
     if not rows:
-        return 0, meta["count"]
-    with open(where / _ENTRIES, "ab") as f:
-        start = f.tell()
-        f.writelines(lines)
-    starts = start + np.concatenate(([0], np.cumsum([len(b) for b in lines[:-1]], dtype=np.uint64)))
-    with open(where / _OFFSETS, "ab") as f:
-        f.write(starts.astype("<u8").tobytes())
-    vectors.add(np.frombuffer(b"".join(rows), dtype=np.uint8).reshape(len(rows), size // 8))
-    _replace(where / _VECTORS, lambda tmp: faiss.write_index_binary(vectors, str(tmp)))
-    meta["count"] += len(rows)
+        return 0
+    lines.flush()
+    offsets.flush()
+    vectors.add(np.frombuffer(b"".join(rows), dtype=np.uint8).reshape(len(rows), -1))
+    _replace(where / _VECTORS, lambda tmp: _faiss().write_index_binary(vectors, str(tmp)))
+    meta.update(count=meta["count"] + len(rows), bytes=lines.tell())
     _replace(where / _META, lambda tmp: tmp.write_text(json.dumps(meta, indent=1) + "\n"))
-    return len(rows), meta["count"]
+    n = len(rows)
+    rows.clear()
+    return n
 
 
 def _read_vectors(where: Path, count: int) -> Any:
@@ -191,18 +212,6 @@ def _read_vectors(where: Path, count: int) -> Any:
     if vectors.ntotal > count:
         vectors.remove_ids(np.arange(count, vectors.ntotal, dtype=np.int64))
     return vectors
-
-
-def _truncate(where: Path, count: int) -> None:
-    """Drop what an interrupted addition left past the `count` entries the index holds."""
-    import numpy as np
-
-    offsets = np.fromfile(where / _OFFSETS, dtype="<u8")
-    end = int(offsets[count]) if len(offsets) > count else None
-    if len(offsets) > count:
-        os.truncate(where / _OFFSETS, count * 8)
-    if end is not None:
-        os.truncate(where / _ENTRIES, end)
 
 
 def _replace(target: Path, write: Any) -> None:
