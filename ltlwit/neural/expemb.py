@@ -54,9 +54,9 @@ class ExpEmbState:
 
     def keep(self, n: int, inputs: Tensor) -> "ExpEmbState":
         """The state of `inputs` alone, out of n."""
-        kept = [keep_rows(t, n, inputs) for t in (self.states, self.keys, self.mask, self.hidden)]
+        states, keys, mask, hidden = (keep_rows(t, n, inputs) for t in (self.states, self.keys, self.mask, self.hidden))
         present = None if self.present is None else keep_rows(self.present, n, inputs)
-        return ExpEmbState(*kept, self.betas, present)
+        return ExpEmbState(states, keys, mask, hidden, self.betas, present)
 
     def reorder(self, rows: Tensor) -> None:
         """Row r continues row rows[r] (beam search; rows stay within their input, whose
@@ -189,8 +189,9 @@ class ExpEmb(WitnessModel):
         betas = self._betas(1, src.device)  # (inference: the same draw for every input)
         states, hidden, mask = self._encode(src, None if betas is None else betas.expand(src.shape[0], -1, -1))
         keys, present = self.attend_input(states), self._present(src)
-        rows = [t.repeat_interleave(beams, 0) for t in (states, keys, mask, hidden)]
-        return ExpEmbState(*rows, betas, None if present is None else present.repeat_interleave(beams, 0))
+        states, keys, mask, hidden = (t.repeat_interleave(beams, 0) for t in (states, keys, mask, hidden))
+        present = None if present is None else present.repeat_interleave(beams, 0)
+        return ExpEmbState(states, keys, mask, hidden, betas, present)
 
     def decode_step(self, state: ExpEmbState, tokens: Tensor) -> Tensor:
         """Logits (N, V) of the next token after feeding `tokens` (N,)."""
