@@ -4,11 +4,15 @@
     python bench/embeddings.py --logic ltl --classes 300 --seed 2
     python bench/embeddings.py --data classes.jsonl.gz # a file of `ltlwit data equiv`
     python bench/embeddings.py --data classes.jsonl.gz --model runs/e/model.pt --model runs/a/model.pt --beam 1 10
+    python bench/embeddings.py --data classes.jsonl.gz --model runs/e/model.pt --closest --analogies
 
 With --model (an ExpEmb model, `ltlwit train --arch expemb-e|expemb-a`), a column of its score_5,
 and with --beam its rewriting accuracy on the test formulas (the paper's Table 2: some output of
 the beam proved equivalent and not the input for ExpEmb-E, the input itself for ExpEmb-A) and
-the share of its outputs that are no formula.
+the share of its outputs that are no formula. --closest prints the paper's Table 3 (the five
+test formulas nearest to a few queries, per embedding), --analogies its Table 4 (a : b :: c : ?
+answered by the test formula nearest to b - a + c, right when the engine proves it equivalent to
+the expected one; `ltlwit.eval.embeddings.ANALOGIES`).
 
 The classes come from `ltlwit data equiv` (made here, seeded, unless --data names a file); the
 queries are the formulas of the test split (classes never seen in training: the paper's
@@ -21,8 +25,12 @@ from __future__ import annotations
 import argparse
 import time
 
-from ltlwit.eval.embeddings import BASELINES, learned, rewriting_accuracy, score_k
+from ltlwit.eval.embeddings import ANALOGIES, BASELINES, analogies, learned, nearest, rewriting_accuracy, score_k
+from ltlwit.logic.syntax import parse_formula
 from ltlwit.train.equiv import EquivConfig, equivalence_classes, read_classes
+
+#: The queries of --closest, per logic.
+QUERIES = {"ltl": ["G(a -> F b)", "a U (b & c)", "F G a"], "prop": ["a & (b | c)", "!(a -> b)", "a <-> b"]}
 
 
 def main() -> None:
@@ -36,6 +44,8 @@ def main() -> None:
     ap.add_argument("--data", help="a JSON Lines file of `ltlwit data equiv` instead")
     ap.add_argument("--model", action="append", default=[], help="a trained embedding model (name or weights file)")
     ap.add_argument("--beam", type=int, nargs="*", default=[], help="beam widths for the rewriting accuracy")
+    ap.add_argument("--closest", action="store_true", help="the five closest test formulas to a few queries")
+    ap.add_argument("--analogies", action="store_true", help="analogies by vector arithmetic")
     args = ap.parse_args()
     embeddings = dict(BASELINES, **{m: learned(m) for m in args.model})
     print(f"| logic | test classes | formulas | {' | '.join(embeddings)} |")
@@ -49,6 +59,7 @@ def main() -> None:
             _row(logic, classes, args.k, embeddings)
         for logic, classes in by_logic.items():
             _rewriting(logic, classes, args.model, args.beam)
+            _tables(logic, classes, embeddings, args)
         return
     for logic in args.logic or ["ltl", "prop"]:
         aps = args.aps or (5 if logic == "prop" else 3)
@@ -58,6 +69,29 @@ def main() -> None:
         print(f"<!-- {logic}: classes made in {time.perf_counter() - started:.0f} s -->")
         _row(logic, classes, args.k, embeddings)
         _rewriting(logic, classes, args.model, args.beam)
+        _tables(logic, classes, embeddings, args)
+
+
+def _tables(logic: str, classes: list, embeddings: dict, args: argparse.Namespace) -> None:
+    """--closest and --analogies for one logic's test formulas."""
+    pool = [f for members in classes for f in members]
+    semantics = "finite" if logic == "ltlf" else "infinite"
+    if args.closest:
+        print(f"\n| {logic} query | embedding | the five closest test formulas |\n|---|---|---|")
+        for text in QUERIES.get(logic, QUERIES["ltl"]):
+            query = parse_formula(text)
+            for name, embed in embeddings.items():
+                vectors = embed([*pool, query], semantics)
+                found = nearest(vectors[:-1], vectors[-1], 5)
+                print(f"| `{text}` | {name} | " + ", ".join(f"`{pool[i]}`" for i in found) + " |")
+    if args.analogies:
+        quads = [tuple(parse_formula(t) for t in quad) for quad in ANALOGIES.get(logic, ANALOGIES["ltl"])]
+        answers = {name: analogies(embed, pool, quads, semantics) for name, embed in embeddings.items()}
+        print(f"\n| {logic}: a : b :: c : d | " + " | ".join(answers) + " |\n|---|" + "---|" * len(answers))
+        for k, (a, b, c, d) in enumerate(quads):
+            cells = [f"`{found}`" + (" ✓" if right else "") for found, right in (answers[n][k] for n in answers)]
+            print(f"| `{a}` : `{b}` :: `{c}` : `{d}` | " + " | ".join(cells) + " |")
+        print("| right | " + " | ".join(f"{sum(r for _, r in answers[n])} of {len(quads)}" for n in answers) + " |")
 
 
 def _row(logic: str, classes: list, k: int, embeddings: dict) -> None:

@@ -118,3 +118,61 @@ def rewriting_accuracy(
         malformed += sum(isinstance(g, DecodeError) for g in written)
         hits += any(not isinstance(g, DecodeError) and right(f, g) for g in written)
     return 100.0 * hits / max(len(formulas), 1), 100.0 * malformed / max(outputs, 1)
+
+
+def nearest(vectors: Sequence[Vector], query: Vector, k: int, leave_out: Sequence[int] = ()) -> list[int]:
+    """The indices of the `k` vectors nearest to `query` by cosine similarity, nearest first
+    (ties by order), those at `leave_out` left out: the paper's Table 3, and analogies' answers."""
+    import torch
+
+    units = torch.nn.functional.normalize(torch.tensor(vectors, dtype=torch.float64), dim=1)
+    q = torch.nn.functional.normalize(torch.tensor(query, dtype=torch.float64), dim=0)
+    similarity = units @ q - torch.arange(len(vectors), dtype=torch.float64) * 1e-12
+    similarity[list(leave_out)] = -math.inf
+    return similarity.topk(min(k, len(vectors) - len(set(leave_out)))).indices.tolist()
+
+
+#: Analogies (the paper's Table 4) over the classes' names: a is to b as c is to d.
+ANALOGIES: dict[str, list[tuple[str, str, str, str]]] = {
+    "ltl": [
+        ("G a", "F a", "G b", "F b"),
+        ("X a", "X X a", "X b", "X X b"),
+        ("a U b", "a R b", "b U c", "b R c"),
+        ("G F a", "F G a", "G F b", "F G b"),
+        ("G a", "G !a", "G b", "G !b"),
+        ("a U b", "F b", "c U a", "F a"),
+        ("a & b", "a | b", "b & c", "b | c"),
+        ("X G a", "G X a", "X F b", "F X b"),
+    ],
+    "prop": [
+        ("a", "!a", "b", "!b"),
+        ("a & b", "a | b", "c & d", "c | d"),
+        ("a -> b", "b -> a", "c -> d", "d -> c"),
+        ("a & !b", "!a & b", "c & !d", "!c & d"),
+        ("a & b & c", "a | b | c", "c & d & e", "c | d | e"),
+        ("a <-> b", "a & b", "c <-> d", "c & d"),
+    ],
+}
+
+
+def analogies(
+    embed: Callable[[Sequence[Formula], str], list[list[float]]],
+    pool: Sequence[Formula],
+    quads: Sequence[tuple[Formula, Formula, Formula, Formula]],
+    semantics: str = "infinite",
+) -> list[tuple[Formula, bool]]:
+    """Each analogy a : b :: c : d answered by the formula of `pool` (d added to it) nearest to
+    b - a + c, a, b and c left out, and whether the engine proves it equivalent to d."""
+    from ltlwit.logic import ltl
+    from ltlwit.logic.budget import Budget
+
+    out = []
+    for a, b, c, d in quads:
+        candidates = list(dict.fromkeys([*pool, d, a, b, c]))
+        vectors = embed(candidates, semantics)
+        at = {f: i for i, f in enumerate(candidates)}
+        target = [vb - va + vc for va, vb, vc in zip(vectors[at[a]], vectors[at[b]], vectors[at[c]])]
+        (best,) = nearest(vectors, target, 1, leave_out=[at[a], at[b], at[c]])
+        found = candidates[best]
+        out.append((found, ltl.equivalent(found, d, Budget(seconds=2.0), semantics=semantics) is True))
+    return out
