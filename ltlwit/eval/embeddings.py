@@ -161,16 +161,17 @@ def analogies(
     quads: Sequence[tuple[Formula, Formula, Formula, Formula]],
     semantics: str = "infinite",
 ) -> list[tuple[Formula, bool]]:
-    """Each analogy a : b :: c : d answered by the formula of `pool` (d added to it) nearest to
-    b - a + c, a, b and c left out, and whether the engine proves it equivalent to d."""
+    """Each analogy a : b :: c : d answered by the formula nearest to b - a + c among `pool` and
+    the analogies' formulas (d among them), a, b and c left out, and whether the engine proves it
+    equivalent to d."""
     from ltlwit.logic import ltl
     from ltlwit.logic.budget import Budget
 
+    candidates = list(dict.fromkeys([*pool, *(f for quad in quads for f in quad)]))
+    vectors = embed(candidates, semantics)  # once: a learned embedding of a formula is its own
+    at = {f: i for i, f in enumerate(candidates)}
     out = []
     for a, b, c, d in quads:
-        candidates = list(dict.fromkeys([*pool, d, a, b, c]))
-        vectors = embed(candidates, semantics)
-        at = {f: i for i, f in enumerate(candidates)}
         target = [vb - va + vc for va, vb, vc in zip(vectors[at[a]], vectors[at[b]], vectors[at[c]])]
         (best,) = nearest(vectors, target, 1, leave_out=[at[a], at[b], at[c]])
         found = candidates[best]
