@@ -41,7 +41,8 @@ def unchecked_text(vacuity: Vacuity) -> str:
 
 def redundancy_text(redundancy: Redundancy) -> str:
     if redundancy.state == "undecided":
-        return "undecided whether the other requirements imply it"
+        why = f": {redundancy.reason}" if redundancy.reason else ""
+        return f"undecided whether the other requirements imply it{why}"
     if not redundancy.implied_by:
         return "valid: every trace satisfies it, whatever the other requirements say"
     names = ", ".join(s.cited for s in redundancy.implied_by)
@@ -107,6 +108,7 @@ def _spec_record(result: SpecResult) -> dict[str, Any]:
         "core_minimal": core.minimal if core is not None else redundancy.minimal if redundancy is not None else None,
         "redundancy": redundancy.state if redundancy is not None else None,
         "implied_by": _refs(redundancy.implied_by if redundancy is not None else ()) or None,
+        "redundancy_reason": redundancy.reason if redundancy is not None else None,
         "similar": [_neighbour_record(n) for n in result.similar] if result.similar is not None else None,
         "acknowledged": list(result.acknowledgments.covered) or None,
         "stale": list(result.acknowledgments.stale) or None,

@@ -76,6 +76,8 @@ class Redundancy:
     state: str
     implied_by: tuple[Spec, ...] = ()
     minimal: bool | None = None
+    #: Why it is undecided (the engine's reason: time, memory).
+    reason: str | None = None
 
     @property
     def key(self) -> str | None:

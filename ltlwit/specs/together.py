@@ -441,7 +441,8 @@ def _redundancy(requirements: Requirements, decide: Decider, results: list[SpecR
                 results[i] = replace(results[i], redundancy=Redundancy("needed"))
                 continue
             if not isinstance(verdict, Unsat):
-                results[i] = replace(results[i], redundancy=Redundancy("undecided"))
+                why = verdict.reason if isinstance(verdict, Unknown) else None
+                results[i] = replace(results[i], redundancy=Redundancy("undecided", reason=why or None))
                 continue
             core = unsat_core([*(others[j] for j in used), Not(formula)], bounded, decide.expiry(start))
         implied_by = tuple(specs[used[m]] for m in core.members if m < len(used))

@@ -211,6 +211,10 @@ class TruthTables(Labels):
         return self._drop_literals(lits, x)
 
 
+#: CUDD's first computed-table size, in entries (its default, 262,144, is 8 MB a manager).
+_FIRST_CACHE = 1 << 12
+
+
 class Bdds(Labels):
     """Labels as CUDD BDDs (dd.cudd, or dd.autoref where the C extension is missing)."""
 
@@ -220,7 +224,11 @@ class Bdds(Labels):
             from dd import cudd as backend
         except ImportError:  # pragma: no cover - depends on the dd build
             from dd import autoref as backend
-        self.bdd = backend.BDD()
+        # A small first cache (CUDD grows it where hits pay): the default's 8 MB a manager, times
+        # the 256 label universes the checker keeps (`check._LABELS`), held GBs after a
+        # requirement set's redundancy questions and their cores (a universe each), until every
+        # later question stopped at the memory ceiling.
+        self.bdd = backend.BDD(initial_cache_size=_FIRST_CACHE) if backend.__name__ == "dd.cudd" else backend.BDD()
         # No dynamic variable reordering: CUDD sifts inside whatever `&`/`|` crosses its node
         # threshold, one uninterruptible C call that took over 10 s on a 16-AP arbiter (so a
         # solve's deadline could not be honoured), and the whole solve ran >100 s with it versus
