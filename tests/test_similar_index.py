@@ -141,5 +141,8 @@ def test_without_faiss_the_index_says_how_to_get_it(tmp_path: Path, monkeypatch:
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_faiss)
-    result = run("embed", "G a", "--index", str(tmp_path / "idx"))
-    assert result.exit_code == 2 and "pip install 'ltlwit[index]'" in result.stderr
+    for result in (
+        run("embed", "G a", "--index", str(tmp_path / "idx")),
+        run("similar", "G a", "--index", str(tmp_path)),
+    ):
+        assert result.exit_code == 2 and "pip install 'ltlwit[index]'" in result.stderr

@@ -107,7 +107,8 @@ def _same(entry: Compared, skip: Compared | None) -> bool:
 
 def open_index(path: str | os.PathLike) -> Index:
     """The index at `path`; ValueError for a directory that holds none, one of another version or
-    built with other fingerprint traces."""
+    built with other fingerprint traces, or without faiss."""
+    _faiss()  # first: without it nothing else can be said
     import numpy as np
 
     where = Path(path)
