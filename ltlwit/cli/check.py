@@ -53,7 +53,7 @@ _PAIRS = {
     "disjoint": "contradictory",
     "undecided": "undecided",
 }
-_PAIR_KINDS = ("equivalent", "implied", "overlapping", "contradictory", "undecided")
+_PAIR_KINDS = tuple(dict.fromkeys(_PAIRS.values()))
 
 
 @click.command()

@@ -11,7 +11,15 @@ import click
 
 from ltlwit.cli.choices import VECTOR_FORMATS
 from ltlwit.cli.environment import Environment
-from ltlwit.cli.options import fail, files_option, say, semantics_of, semantics_options, syntax_option
+from ltlwit.cli.options import (
+    fail,
+    files_option,
+    index_option,
+    say,
+    semantics_of,
+    semantics_options,
+    syntax_option,
+)
 from ltlwit.cli.output import Printer
 from ltlwit.cli.status import ExitStatus
 
@@ -46,12 +54,8 @@ if TYPE_CHECKING:
     help="A trained embedding model (`ltlwit train --arch expemb-e`) instead of the fingerprint: each vector its "
     "encoder's last state (APs renamed a, b, ... by first appearance over all the inputs).",
 )
-@click.option(
-    "--index",
-    "index_path",
-    type=click.Path(file_okay=False),
-    metavar="DIR",
-    help="Add the fingerprints to the nearest-neighbour index at DIR (made where there is none; faiss: `pip "
+@index_option(
+    "Add the fingerprints to the nearest-neighbour index at DIR (made where there is none; faiss: `pip "
     "install 'ltlwit[index]'`) instead of printing them, for `ltlwit similar --index DIR`.",
 )
 @syntax_option
@@ -99,7 +103,7 @@ def embed(
     if index_path is not None:
         if model is not None:
             raise click.UsageError("--index holds fingerprints; --model's vectors cannot go into one", ctx)
-        return _indexed(ctx, index_path, read_all(), solve.semantics, size) or status
+        return _indexed(ctx, printer, index_path, read_all(), solve.semantics, size) or status
     read = list(read_all())
     try:
         done_all: list[Embedded | Similar] = learned(read, model) if model else list(vectors(read, size))
@@ -121,12 +125,13 @@ def embed(
     return status
 
 
-def _indexed(ctx: click.Context, path: str, read: Iterator[Compared], semantics: str, size: int) -> ExitStatus | None:
+def _indexed(
+    ctx: click.Context, printer: Printer, path: str, read: Iterator[Compared], semantics: str, size: int
+) -> ExitStatus | None:
     """Add the fingerprints of `read` to the index at `path` as they come (those that cannot go
     into one said) and say how many it holds; an error's status, None where every one went in."""
     from ltlwit.specs.index import add, refused
 
-    printer = Printer(Environment.of(ctx))
     left_out = 0
 
     def kept() -> Iterator[Compared]:

@@ -67,6 +67,11 @@ def files_option(help_text: str, required: bool = False) -> Callable:
     )
 
 
+def index_option(help_text: str) -> Callable:
+    """`--index DIR`: a nearest-neighbour index of fingerprints (`ltlwit.specs.index`)."""
+    return click.option("--index", "index_path", type=click.Path(file_okay=False), metavar="DIR", help=help_text)
+
+
 syntax_option = click.option(
     "--syntax",
     type=click.Choice(SYNTAXES),

@@ -13,6 +13,7 @@ from ltlwit.cli.options import (
     fail,
     files_option,
     format_choice,
+    index_option,
     semantics_of,
     semantics_options,
     syntax_option,
@@ -32,12 +33,8 @@ if TYPE_CHECKING:
     "A spec file ('-': stdin), read as `check` reads it. Repeatable: the specs of all of them are compared "
     "(with --index: each is looked up in the index)."
 )
-@click.option(
-    "--index",
-    "index_path",
-    type=click.Path(file_okay=False),
-    metavar="DIR",
-    help="Look each QUERY and each spec of the files up in the index at DIR (`ltlwit embed --index DIR`: a "
+@index_option(
+    "Look each QUERY and each spec of the files up in the index at DIR (`ltlwit embed --index DIR`: a "
     "library of formulas too large to compare in one run) instead of comparing the files' specs.",
 )
 @click.option(

@@ -82,9 +82,10 @@ class ExpEmb(WitnessModel):
         self.combine = nn.Linear(2 * h, h)  # W_c
         self.decoder = nn.GRUCell(h, h)
         self.out = nn.Linear(h, rows)  # W_o
-        if self.d_beta:  # an AP: the learned part, then the drawn one; its logit q(s_t) . beta
-            self.ap_in = nn.Parameter(torch.randn(h - self.d_beta))
-            self.ap_out = nn.Parameter(torch.randn(h - self.d_beta))
+        # An interchangeable AP: the learned part, then the drawn one; its logit q(s_t) . beta.
+        self.ap_in: nn.Parameter | None = nn.Parameter(torch.randn(h - self.d_beta)) if self.d_beta else None
+        self.ap_out: nn.Parameter | None = nn.Parameter(torch.randn(h - self.d_beta)) if self.d_beta else None
+        if self.d_beta:
             self.query = nn.Linear(h, self.d_beta)
         # logits are not cosines: decoding multiplies them by 1 (the AdaCos models' scale)
         self.register_buffer("logit_scale", torch.tensor(1.0))
@@ -138,7 +139,7 @@ class ExpEmb(WitnessModel):
         the padding mask (B×S, True at tokens); `src` is B×S, padded with PAD."""
         mask = src != PAD
         lengths = mask.sum(1).clamp(min=1)
-        embedded = self._embed(self.embed_in, getattr(self, "ap_in", None), src, betas)
+        embedded = self._embed(self.embed_in, self.ap_in, src, betas)
         packed = nn.utils.rnn.pack_padded_sequence(embedded, lengths.cpu(), batch_first=True, enforce_sorted=False)
         states, last = self.encoder(packed)
         states, _ = nn.utils.rnn.pad_packed_sequence(states, batch_first=True, total_length=src.shape[1])
@@ -163,7 +164,7 @@ class ExpEmb(WitnessModel):
         energy = self.score(torch.tanh(self.attend_state(hidden)[:, None, :] + keys)).squeeze(-1)
         weights = torch.softmax(energy.masked_fill(~mask, float("-inf")), dim=-1)
         context = torch.bmm(weights[:, None, :], states).squeeze(1)
-        previous = self._embed(self.embed_out, getattr(self, "ap_out", None), prev, betas)
+        previous = self._embed(self.embed_out, self.ap_out, prev, betas)
         hidden = self.decoder(self.combine(torch.cat([context, previous], dim=-1)), hidden)
         return self._logits(hidden, betas, present), hidden
 
