@@ -36,6 +36,7 @@ from ltlwit.pipeline.options import SolveOptions, default_max_memory, engine_pro
 from ltlwit.pipeline.parsing import InputParser
 
 if TYPE_CHECKING:  # `check`'s: the spec files' layer loads when specs are checked
+    from ltlwit.logic.ltl.games import Verdict as Realizability
     from ltlwit.logic.theory.sorts import Declarations
     from ltlwit.pipeline.equivalents import Equivalents
     from ltlwit.specs.baseline import Entry
@@ -51,6 +52,7 @@ __all__ = [
     "equivalents",
     "index",
     "parse",
+    "realize",
     "similar",
     "solve",
     "verify",
@@ -67,6 +69,33 @@ def parse(text: str, syntax: str = "auto") -> Formula:
     from ltlwit.logic.syntax import parse_formula
 
     return parse_formula(text, syntax)
+
+
+def realize(
+    formula: Formula | str,
+    inputs: Sequence[str],
+    outputs: Sequence[str] | None = None,
+    moore: bool = False,
+    timeout: float | None = 60.0,
+    max_memory: int | None = None,
+) -> Realizability:
+    """Whether a system writing `outputs` can make `formula` hold whatever the environment writes
+    on `inputs` (every other proposition is an output when `outputs` is None): `Realizable`
+    with a controller, `Unrealizable` with a counter-strategy, each verified by the engine, or
+    `Unknown` with the reason (`ltlwit.logic.ltl.games`). `moore`: the system writes before it
+    reads each instant's inputs (default: Mealy, as at SYNTCOMP). `max_memory`: MiB, as for
+    `Solver`. A proposition named both, or named neither while `outputs` is given: ValueError.
+
+        >>> ltlwit.realize("G(req -> F grant) & G(grant -> !req)", ["req"])  # doctest: +SKIP
+        Unrealizable(counter_strategy=Machine(...), play=..., bound=0)"""
+    from ltlwit.logic.budget import Budget
+    from ltlwit.logic.ltl.games import realize as decide
+
+    if isinstance(formula, str):
+        formula = parse(formula)
+    memory = default_max_memory() if max_memory is None else max_memory
+    budget = Budget(seconds=timeout, memory=(memory << 20) if memory else None)
+    return decide(formula, inputs, outputs, moore=moore, budget=budget)
 
 
 class Solver:

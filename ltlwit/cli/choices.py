@@ -25,6 +25,7 @@ __all__ = [
     "MODELS",
     "OUTPUT_SYNTAXES",
     "PRESETS",
+    "REALIZE_FORMATS",
     "SEMANTICS",
     "SHELLS",
     "SOLVE_FORMATS",
@@ -55,4 +56,6 @@ EQUIV_LOGICS = ("prop", "ltl", "ltlf")
 VECTOR_FORMATS = ("json", "csv")
 #: ... but `solve`'s, which adds a streamed table (auto: on a terminal, else text) and CSV.
 SOLVE_FORMATS = ("auto", "table", "text", "json", "csv", "vcd")
+#: `realize --format`: the strategy as a Graphviz digraph too.
+REALIZE_FORMATS = ("text", "json", "dot")
 SHELLS = ("bash", "zsh", "fish")

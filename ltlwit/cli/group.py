@@ -28,6 +28,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "verify": ("ltlwit.cli.verify", "verify", "Check that a witness satisfies a formula."),
     "fmt": ("ltlwit.cli.fmt", "fmt", "Print formulas in another syntax."),
     "check": ("ltlwit.cli.check", "check", "Check spec files against their expectations (a CI gate)."),
+    "realize": (
+        "ltlwit.cli.realize",
+        "realize",
+        "Decide whether a system can make each specification hold against every environment.",
+    ),
     "similar": ("ltlwit.cli.similar", "similar", "Find the specs nearest to each, with their relation decided."),
     "embed": ("ltlwit.cli.embed", "embed", "Print a vector (semantic fingerprint) per formula."),
     "equiv": ("ltlwit.cli.equiv", "equiv", "Print formulas a trained model writes, each proved equivalent."),

@@ -1,0 +1,242 @@
+"""`ltlwit realize`: can a system make each specification hold against every environment? Each
+verdict is printed with its proof, checked by the engine (`ltlwit.api.realize`)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Sequence
+
+import click
+
+from ltlwit.cli.choices import REALIZE_FORMATS
+from ltlwit.cli.environment import Environment
+from ltlwit.cli.options import Number, syntax_option
+from ltlwit.cli.output import Printer
+from ltlwit.cli.status import ExitStatus, worst
+
+if TYPE_CHECKING:
+    from ltlwit.logic.ltl.games.machine import Machine
+
+
+def _names(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...] | None:
+    """`--inputs a,b --inputs c`: the names in order; None where the option is not given."""
+    if not value:
+        return None
+    return tuple(n.strip() for v in value for n in v.split(",") if n.strip())
+
+
+@click.command()
+@click.argument("formulas", nargs=-1, metavar="[FORMULA...]")
+@click.option(
+    "-F",
+    "--file",
+    "files",
+    multiple=True,
+    type=click.Path(dir_okay=False, allow_dash=True),
+    metavar="FILE",
+    help="A TLSF specification (SYNTCOMP's basic format: its inputs, outputs and semantics come from the file), "
+    "or formulas one per line (blank lines and # comments skipped). Repeatable.",
+)
+@click.option(
+    "--inputs",
+    multiple=True,
+    callback=_names,
+    metavar="A,B",
+    help="The environment's propositions (comma-separated, repeatable); every other one is an output.",
+)
+@click.option(
+    "--outputs",
+    multiple=True,
+    callback=_names,
+    metavar="C,D",
+    help="The system's propositions; given, every proposition must be named an input or an output.",
+)
+@click.option(
+    "--mealy/--moore",
+    "mealy",
+    default=None,
+    help="Mealy (the default, as at SYNTCOMP): the system sees each instant's inputs before writing its outputs; "
+    "Moore: it writes first. A TLSF file's SEMANTICS unless given.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(REALIZE_FORMATS),
+    default="text",
+    show_default=True,
+    help="text: the verdict, the strategy as a table and a play; json: JSON Lines, one object per "
+    "specification; dot: the strategy as a Graphviz digraph.",
+)
+@syntax_option
+@click.option(
+    "--timeout",
+    type=Number(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Time per specification, the games and the engine's check of the strategy together; past it UNKNOWN.",
+)
+@click.pass_context
+def realize(
+    ctx: click.Context,
+    formulas: tuple[str, ...],
+    files: tuple[str, ...],
+    inputs: tuple[str, ...] | None,
+    outputs: tuple[str, ...] | None,
+    mealy: bool | None,
+    fmt: str,
+    syntax: str,
+    timeout: float,
+) -> ExitStatus:
+    """Whether a system that writes the outputs can make each FORMULA (or specification of a FILE) hold
+    whatever the environment does on the inputs.
+
+    REALIZABLE comes with a controller (a Mealy or Moore machine), UNREALIZABLE with a counter-strategy
+    (the environment's moves that defeat every system), each checked by the engine before it is printed
+    (the closed loop of strategy and specification is model-checked), and with a play: the strategy
+    against a player that keeps every letter false. UNKNOWN says why (time, or what is not decided yet:
+    past operators, data).
+
+    Exit status 0 when every specification is realizable, 1 when one is unrealizable or unknown, 2 for
+    errors (a FORMULA or FILE that does not parse: the others are still answered)."""
+    from ltlwit.api import parse
+    from ltlwit.logic.syntax.tlsf import parse_tlsf
+
+    env = Environment.of(ctx)
+    printer = Printer(env)
+    if not formulas and not files:
+        raise click.UsageError("give a FORMULA or a FILE (-F)")
+    status = ExitStatus.SUCCESS
+    jobs: list[tuple[str, str | None, int | None, Any, tuple[str, ...], tuple[str, ...] | None, bool]] = []
+    default_moore = mealy is False
+    for k, text in enumerate(formulas, 1):
+        try:
+            jobs.append((text, f"<arg {k}>", None, parse(text, syntax), inputs or (), outputs, default_moore))
+        except ValueError as error:
+            printer.unread(f"<arg {k}>", f"{text}: {error}", error)
+            status = ExitStatus.ERROR
+    for name in files:
+        try:
+            content = click.open_file(name, encoding="utf-8").read()
+        except (OSError, UnicodeDecodeError) as error:
+            printer.message(name, f"cannot read: {getattr(error, 'strerror', None) or error}")
+            status = ExitStatus.ERROR
+            continue
+        if name.endswith(".tlsf") or _looks_tlsf(content):
+            try:
+                spec = parse_tlsf(content)
+            except ValueError as error:
+                printer.unread(f"{name}:{getattr(error, 'line', 1)}", str(error), error)
+                status = ExitStatus.ERROR
+                continue
+            moore = spec.moore if mealy is None else not mealy
+            jobs.append((Path(name).name, name, None, spec.formula(), spec.inputs, spec.outputs, moore))
+            continue
+        for number, line in enumerate(content.splitlines(), 1):
+            text = line.split("#", 1)[0].strip()
+            if not text:
+                continue
+            try:
+                jobs.append((text, name, number, parse(text, syntax), inputs or (), outputs, default_moore))
+            except ValueError as error:
+                printer.unread(f"{name}:{number}", str(error), error)
+                status = ExitStatus.ERROR
+    for job in jobs:
+        status = worst(status, _answer(printer, fmt, timeout, *job))
+    return status
+
+
+def _answer(
+    printer: Printer,
+    fmt: str,
+    timeout: float,
+    text: str,
+    file: str | None,
+    line: int | None,
+    formula: Any,
+    inputs: Sequence[str],
+    outputs: Sequence[str] | None,
+    moore: bool,
+) -> ExitStatus:
+    from ltlwit.api import realize as realize_api
+    from ltlwit.logic.ltl.games import Realizable, Unrealizable, players
+
+    where = f"{file}:{line}" if line is not None else file or "<arg>"
+    try:
+        ins, outs = players(formula, inputs, outputs)
+    except ValueError as error:
+        printer.message(where, f"{text}: {error}")
+        return ExitStatus.ERROR
+    started = time.perf_counter()
+    verdict = realize_api(formula, ins, outs, moore=moore, timeout=timeout)
+    ms = round(1000 * (time.perf_counter() - started))
+    machine: Machine | None = None
+    play = reason = None
+    if isinstance(verdict, Realizable):
+        word, machine, play = "REALIZABLE", verdict.controller, str(verdict.play)
+    elif isinstance(verdict, Unrealizable):
+        word, machine, play = "UNREALIZABLE", verdict.counter_strategy, str(verdict.play)
+    else:
+        word, reason = "UNKNOWN", verdict.reason
+    if fmt == "json":
+        row = {
+            "input": text,
+            "file": None if file is None or file.startswith("<arg") else file,
+            "line": line,
+            "status": word.lower(),
+            "semantics": "moore" if moore else "mealy",
+            "inputs": list(ins),
+            "outputs": list(outs),
+            "controller": machine.to_dict() if machine is not None and machine.player == "system" else None,
+            "counter_strategy": machine.to_dict() if machine is not None and machine.player != "system" else None,
+            "play": play,
+            "bound": getattr(verdict, "bound", None),
+            "verified": machine is not None,
+            "reason": reason,
+            "time_ms": ms,
+        }
+        printer.data(json.dumps(row))
+    elif fmt == "dot":
+        if machine is not None:
+            printer.data(machine.to_dot().rstrip("\n"))
+        else:
+            printer.message(where, f"{text}: UNKNOWN: {reason}")
+    else:
+        printer.data(f"{word}  {text}")
+        if machine is None:
+            printer.data(f"  reason: {reason}")
+        else:
+            for row_text in _table(machine):
+                printer.data(f"  {row_text}")
+            printer.data(f"  play: {play}")
+    return ExitStatus.SUCCESS if isinstance(verdict, Realizable) else ExitStatus.NEGATIVE
+
+
+def _table(machine: Machine) -> list[str]:
+    """The strategy for people: one line per transition, `state  guard / write -> target`
+    (Moore: the state's letter on a line of its own)."""
+    what = "controller" if machine.player == "system" else "counter-strategy"
+    kind = "Moore" if machine.moore else "Mealy"
+    states = f"{machine.size} state" + ("s" if machine.size != 1 else "")
+    reads = ", ".join(machine.reads) or "nothing"
+    writes = ", ".join(machine.writes) or "nothing"
+    out = [f"{what} ({kind}, {states}; reads {reads}; writes {writes}):"]
+    rows = []
+    for s, transitions in enumerate(machine.states):
+        if machine.moore:
+            out_of = [(f"s{s}", f"writes {transitions[0].write}", "")]
+            rows.extend(out_of)
+            rows.extend((f"s{s}", f"on {t.guard}", f"-> s{t.target}") for t in transitions)
+        else:
+            rows.extend((f"s{s}", f"on {t.guard} / {t.write}", f"-> s{t.target}") for t in transitions)
+    width = max(len(r[1]) for r in rows)
+    out.extend(f"  {a}  {b.ljust(width)}  {c}".rstrip() for a, b, c in rows)
+    return out
+
+
+def _looks_tlsf(content: str) -> bool:
+    import re
+
+    return re.search(r"\bMAIN\s*\{", content) is not None

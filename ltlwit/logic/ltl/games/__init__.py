@@ -1,0 +1,156 @@
+"""Realizability: can a system, writing the outputs, make φ hold whatever the environment
+writes on the inputs?
+
+    realize(formula, inputs, outputs=None, moore=False, budget=None)
+        -> Realizable(controller, play) | Unrealizable(counter_strategy, play) | Unknown(reason)
+
+Each verdict carries its proof, checked by the engine and not by the game that found it: a
+controller (the system's strategy) when `closed_loop(controller) ∧ ¬φ` is unsatisfiable, a
+counter-strategy (the environment's: inputs that defeat every system) when
+`closed_loop(counter) ∧ φ` is. A strategy the engine does not confirm within the budget gives
+Unknown; one it refutes is a bug (`StrategyRejected`), never an answer. Under Mealy semantics
+(the default, as at SYNTCOMP) the system sees the current inputs; under Moore semantics it
+writes before reading them.
+
+The games (`counting`) grow their bound K = 0, 1, 2, ... for both players in turn, so
+realizable and unrealizable specifications both end with a proof. Future-time LTL on infinite
+traces; past operators and data atoms give Unknown saying so."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence, Union
+
+from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget
+from ltlwit.logic.formula import And, Formula, Not
+from ltlwit.logic.ltl.games.machine import Machine, closed_loop, play, total
+from ltlwit.logic.result import Sat, Unknown, Unsat, WitnessRejected
+from ltlwit.logic.trace import Trace
+
+__all__ = ["Machine", "Realizable", "StrategyRejected", "Unrealizable", "players", "realize", "verify"]
+
+#: the largest bound tried before answering Unknown (a bound that high is a blow-up anyway)
+MAX_BOUND = 64
+
+
+@dataclass(frozen=True)
+class Realizable:
+    """A controller the engine has verified, and its play against inputs that stay false."""
+
+    controller: Machine
+    play: Trace
+    bound: int
+
+
+@dataclass(frozen=True)
+class Unrealizable:
+    """A counter-strategy the engine has verified, and its play against outputs that stay
+    false (one concrete run in which φ fails)."""
+
+    counter_strategy: Machine
+    play: Trace
+    bound: int
+
+
+Verdict = Union[Realizable, Unrealizable, Unknown]
+
+
+class StrategyRejected(WitnessRejected):
+    """A strategy the game found and the engine refutes: a bug in ltlwit."""
+
+
+def players(
+    formula: Formula, inputs: Sequence[str], outputs: Sequence[str] | None = None
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The inputs and outputs of `formula`, those it mentions: every AP not an input is an
+    output unless `outputs` is given, in which case every AP must be named (ValueError naming
+    the first that is not, or one named both)."""
+    ins = tuple(dict.fromkeys(inputs))
+    both = next((a for a in ins if outputs is not None and a in outputs), None)
+    if both is not None:
+        raise ValueError(f"{both} is named both an input and an output")
+    aps = formula.aps()
+    if outputs is None:
+        outs = tuple(a for a in aps if a not in ins)
+    else:
+        outs = tuple(dict.fromkeys(outputs))
+        stray = next((a for a in aps if a not in ins and a not in outs), None)
+        if stray is not None:
+            raise ValueError(f"{stray} is neither an input nor an output")
+    return tuple(a for a in ins if a in aps), tuple(a for a in outs if a in aps)
+
+
+def realize(
+    formula: Formula,
+    inputs: Sequence[str],
+    outputs: Sequence[str] | None = None,
+    moore: bool = False,
+    budget: Budget | None = None,
+) -> Verdict:
+    """Realizable or Unrealizable with a verified strategy, or Unknown with the reason."""
+    ins, outs = players(formula, inputs, outputs)
+    if formula.data:
+        return Unknown("realizability over data atoms is not decided yet")
+    if formula.past:
+        return Unknown("realizability with past operators is not decided yet")
+    from ltlwit.logic.ltl.finite import strong
+    from ltlwit.logic.ltl.games.counting import Arena, CountingGame
+
+    formula = strong(formula)  # on infinite traces a weak next is X (TLSF's G[a:b] writes it)
+
+    limit = Limit(budget)
+    try:
+        arena = Arena(ins, outs, moore)
+        games = [
+            CountingGame(arena, "system", formula, limit),
+            CountingGame(arena, "environment", Not(formula), limit),
+        ]
+        for bound in range(MAX_BOUND + 1):
+            for game in games:
+                machine = game.solve(bound)
+                if machine is None:
+                    continue
+                verdict = _proved(formula, machine, bound, budget, limit)
+                if verdict is not None:
+                    return verdict
+                return Unknown(f"the {_strategy(machine)} found at bound {bound} was not verified within the budget")
+    except HardLimit as e:
+        return Unknown(str(e))
+    except OutOfBudget as e:
+        return Unknown(str(e))
+    return Unknown(f"no strategy within bound {MAX_BOUND}")
+
+
+def verify(formula: Formula, machine: Machine, budget: Budget | None = None) -> bool | None:
+    """Whether `machine` wins for its player: every closed loop satisfies φ (a controller) or
+    violates it (a counter-strategy), decided by the engine's satisfiability procedure; None
+    when the budget stops it. A machine whose guards do not cover every letter proves nothing
+    (the loop would forbid the other player's letters): False."""
+    from ltlwit.logic.ltl import solve
+
+    if not total(machine):
+        return False
+    taken = set(formula.aps())
+    goal = formula if machine.player == "environment" else Not(formula)
+    verdict = solve(And(closed_loop(machine, taken), goal), budget)
+    return True if isinstance(verdict, Unsat) else False if isinstance(verdict, Sat) else None
+
+
+def _proved(formula: Formula, machine: Machine, bound: int, budget: Budget | None, limit: Limit) -> Verdict | None:
+    from ltlwit.logic.ltl import holds
+
+    seconds = limit.remaining()
+    left = Budget(seconds=None if seconds == float("inf") else seconds, memory=budget.memory if budget else None)
+    verified = verify(formula, machine, left)
+    if verified is None:
+        return None
+    game = play(machine)
+    if not verified or not holds(formula if machine.player == "system" else Not(formula), game):
+        raise StrategyRejected(f"the {_strategy(machine)} found for {formula} failed its check")
+    if machine.player == "system":
+        return Realizable(machine, game, bound)
+    return Unrealizable(machine, game, bound)
+
+
+def _strategy(machine: Machine) -> str:
+    return "controller" if machine.player == "system" else "counter-strategy"

@@ -1,0 +1,238 @@
+"""Realizability as safety games with bounded counters (Schewe–Finkbeiner's bound, played as
+Filiot, Jin and Raskin's safety game): the automaton the engine translates (`expand`) of what
+a player must avoid, read universally, every run counted.
+
+A player who wants ψ loses exactly when some run of the automaton of ¬ψ (a transition-based
+generalised Büchi automaton, degeneralised here by the set of marks met since the last round)
+is accepting. A game position maps each automaton state some run is in to the most accepting
+rounds a run into it has completed; a letter leads to the position its edges give, and a
+count above K loses. A strategy that keeps every count at most K keeps every run from being
+accepting, so it wins ψ: a proof for every K, never a guess. The same arena serves both
+players: the system wants φ over the outputs, the environment ¬φ over the inputs, and
+whoever moves first (the environment under Mealy semantics) commits to its letter before
+seeing the other's.
+
+Letters stay symbolic: each position's letters are split into the blocks on which every run
+moves alike (CUDD BDDs over inputs and outputs, `labels.Bdds`), so 20 APs cost blocks, not
+2**20 letters; positions are explicit, explored forward from the initial one."""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from ltlwit.logic.assignment import cube
+from ltlwit.logic.budget import Limit
+from ltlwit.logic.formula import Formula, Not
+from ltlwit.logic.ltl.encoding.expand import Translator
+from ltlwit.logic.ltl.encoding.labels import Bdds
+from ltlwit.logic.ltl.encoding.rewrite import simplify
+from ltlwit.logic.ltl.games.machine import Machine, Transition, guard_formula
+
+#: automaton state, marks met in the current round
+Key = tuple[int, int]
+#: a position: (key, count) pairs, sorted
+Position = tuple[tuple[Key, int], ...]
+
+
+class Arena:
+    """The letters of one specification: inputs and outputs in one BDD universe, and who moves
+    first."""
+
+    def __init__(self, inputs: tuple[str, ...], outputs: tuple[str, ...], moore: bool) -> None:
+        self.inputs, self.outputs, self.moore = inputs, outputs, moore
+        self.labels = Bdds(inputs + outputs)
+        self.bdd = self.labels.bdd
+        variables = [f"v{i}" for i in range(len(inputs) + len(outputs))]
+        self.names = dict(zip(variables, inputs + outputs))
+        self.vars = {"environment": variables[: len(inputs)], "system": variables[len(inputs) :]}
+
+    def first(self, player: str) -> bool:
+        """Whether `player` commits to its letter before the other (Moore: the system does)."""
+        return (player == "system") == self.moore
+
+    def letters(self, player: str) -> tuple[str, ...]:
+        return self.outputs if player == "system" else self.inputs
+
+
+class CountingGame:
+    """One player's game for a goal (φ for the system, ¬φ for the environment); `solve(K)` for
+    growing K reuses the automaton."""
+
+    def __init__(self, arena: Arena, player: str, goal: Formula, limit: Limit) -> None:
+        self.arena, self.player, self.limit = arena, player, limit
+        self.other = "environment" if player == "system" else "system"
+        self.automaton = Translator(simplify(Not(goal), limit), arena.labels, limit=limit)
+        self.full = self.automaton.all_marks
+        self._moves: dict[Position, list[tuple[Any, Position | None]]] = {}
+
+    @property
+    def initial(self) -> Position:
+        return (((self.automaton.initial, 0), 0),)
+
+    def solve(self, bound: int) -> Machine | None:
+        """A strategy keeping every count at most `bound`, or None when there is none."""
+        self._moves.clear()  # the losing letters depend on the bound
+        nodes = self._explore(bound)
+        winning = self._winning(nodes)
+        if self.initial not in winning:
+            return None
+        return self._strategy(winning)
+
+    # -- the arena ---------------------------------------------------------------------------
+    def _explore(self, bound: int) -> list[Position]:
+        order = [self.initial]
+        seen = {self.initial}
+        queue = deque(order)
+        while queue:
+            node = queue.popleft()
+            self.limit.tick()
+            for _, succ in self._successors(node, bound):
+                if succ is not None and succ not in seen:
+                    seen.add(succ)
+                    order.append(succ)
+                    queue.append(succ)
+        return order
+
+    def _successors(self, node: Position, bound: int) -> list[tuple[Any, Position | None]]:
+        """The position's letters in blocks, each with the position it leads to (None: some
+        count passes `bound`)."""
+        hit = self._moves.get(node)
+        if hit is not None:
+            return hit
+        bdd = self.arena.bdd
+        full = self.full
+        by_label: dict[Any, dict[Key, int]] = {}
+        for (state, seen), count in node:
+            for label, target, marks in self.automaton.edges(state):
+                met = seen | marks
+                accepting = met == full
+                key = (target, 0 if accepting else met)
+                value = count + accepting
+                targets = by_label.setdefault(label, {})
+                if targets.get(key, -1) < value:
+                    targets[key] = value
+        blocks: list[tuple[Any, dict[Key, int]]] = [(bdd.true, {})]
+        for label, targets in by_label.items():
+            refined = []
+            for letters, counts in blocks:
+                self.limit.spend(1)
+                inside = letters & label
+                if inside != bdd.false:
+                    merged = dict(counts)
+                    for key, value in targets.items():
+                        if merged.get(key, -1) < value:
+                            merged[key] = value
+                    refined.append((inside, merged))
+                outside = letters & ~label
+                if outside != bdd.false:
+                    refined.append((outside, counts))
+            blocks = refined
+        moves = [
+            (letters, None if any(v > bound for v in counts.values()) else tuple(sorted(counts.items())))
+            for letters, counts in blocks
+        ]
+        self._moves[node] = moves
+        return moves
+
+    # -- solving -----------------------------------------------------------------------------
+    def _wins(self, letters: Any) -> bool:
+        """Whether the player can keep to `letters` at a position, whoever moves first."""
+        bdd = self.arena.bdd
+        if self.arena.first(self.player):
+            return bdd.forall(self.arena.vars[self.other], letters) != bdd.false
+        return bdd.exist(self.arena.vars[self.player], letters) == bdd.true
+
+    def _good(self, node: Position, winning: set[Position]) -> Any:
+        good = self.arena.bdd.false
+        for letters, succ in self._moves[node]:
+            if succ is not None and succ in winning:
+                good = good | letters
+        return good
+
+    def _winning(self, nodes: list[Position]) -> set[Position]:
+        """The greatest set of positions from which the player keeps inside it (a worklist:
+        a position lost puts its predecessors back on the list)."""
+        preds: dict[Position, list[Position]] = {n: [] for n in nodes}
+        for n in nodes:
+            for _, succ in self._moves[n]:
+                if succ is not None:
+                    preds[succ].append(n)
+        winning = set(nodes)
+        work = deque(nodes)
+        queued = set(nodes)
+        while work:
+            n = work.popleft()
+            queued.discard(n)
+            self.limit.spend(1)
+            if n in winning and not self._wins(self._good(n, winning)):
+                winning.discard(n)
+                for p in preds[n]:
+                    if p in winning and p not in queued:
+                        queued.add(p)
+                        work.append(p)
+        return winning
+
+    # -- the strategy ------------------------------------------------------------------------
+    def _strategy(self, winning: set[Position]) -> Machine:
+        arena, bdd = self.arena, self.arena.bdd
+        mine, theirs = arena.vars[self.player], arena.vars[self.other]
+        ids = {self.initial: 0}
+        order = [self.initial]
+        states: list[tuple[Transition, ...]] = []
+        first = arena.first(self.player)
+        for node in order:  # grows as targets are met
+            moves = [(letters, succ) for letters, succ in self._moves[node] if succ is not None and succ in winning]
+            # successors already in the machine first, then the smallest counts
+            moves.sort(key=lambda m: (m[1] not in ids, sum(c for _, c in m[1])))
+            picked: list[tuple[Any, Any, Position]] = []  # (guard, my letter, target)
+            if first:
+                good = bdd.false
+                for letters, _ in moves:
+                    good = good | letters
+                mine_cube = self._cube(bdd.forall(theirs, good), mine)
+                for letters, succ in moves:
+                    guard = bdd.exist(mine, letters & mine_cube)
+                    if guard != bdd.false:
+                        picked.append((guard, mine_cube, succ))
+            else:
+                covered = bdd.false
+                for letters, succ in moves:
+                    while True:
+                        free = bdd.exist(mine, letters) & ~covered
+                        if free == bdd.false:
+                            break
+                        mine_cube = self._cube(letters & free, mine)
+                        guard = bdd.exist(mine, letters & mine_cube) & ~covered
+                        picked.append((guard, mine_cube, succ))
+                        covered = covered | guard
+                assert covered == bdd.true, "a winning position answers every letter"
+            merged: dict[tuple[Any, Position], Any] = {}
+            for guard, letter, succ in picked:
+                key = (letter, succ)
+                merged[key] = merged[key] | guard if key in merged else guard
+            transitions = []
+            for (letter, succ), guard in merged.items():
+                if succ not in ids:
+                    ids[succ] = len(order)
+                    order.append(succ)
+                transitions.append(Transition(guard_formula(bdd, guard, arena.names), self._written(letter), ids[succ]))
+            states.append(tuple(transitions))
+        return Machine(
+            self.player,
+            arena.letters(self.other),
+            arena.letters(self.player),
+            first,
+            tuple(states),
+        )
+
+    def _written(self, letters: Any) -> Formula:
+        """A cube of the player's letters as a flat formula, in declaration order."""
+        values = self.arena.bdd.pick(letters, care_vars=set(self.arena.vars[self.player])) or {}
+        return cube((self.arena.names[v], values[v]) for v in self.arena.vars[self.player])
+
+    def _cube(self, letters: Any, variables: list[str]) -> Any:
+        """One valuation of `variables` inside `letters` (non-empty), as a BDD cube."""
+        bdd = self.arena.bdd
+        values = bdd.pick(bdd.exist([v for v in bdd.vars if v not in variables], letters), care_vars=set(variables))
+        return bdd.cube(values) if values else bdd.true

@@ -1,0 +1,85 @@
+"""`ltlwit realize`: verdicts with their strategies on stdout, exit statuses, TLSF files, and bad
+input reported without losing the other specifications."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cli_support import json_lines, run
+
+ARBITER = "G(r1 -> F g1) & G(r2 -> F g2) & G!(g1 & g2)"
+STARVING = "G(req -> F grant) & G(grant -> !req)"
+
+TLSF = """INFO {
+  TITLE:       "arbiter"
+  SEMANTICS:   Mealy
+  TARGET:      Mealy
+}
+MAIN {
+  INPUTS { r1; r2; }
+  OUTPUTS { g1; g2; }
+  GUARANTEES {
+    G (r1 -> F g1);
+    G (r2 -> F g2);
+    G !(g1 && g2);
+  }
+}
+"""
+
+
+def test_text_verdicts_strategies_and_exit_status() -> None:
+    result = run("realize", "--inputs", "r1,r2", ARBITER)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"REALIZABLE  {ARBITER}"
+    assert lines[1].startswith("  controller (Mealy, ") and "reads r1, r2; writes g1, g2" in lines[1]
+    assert any(line.strip().startswith("s0  on ") and "-> s" in line for line in lines)
+    assert lines[-1].startswith("  play: ")
+    result = run("realize", "--inputs", "req", STARVING)
+    assert result.exit_code == 1
+    assert result.stdout.startswith(f"UNREALIZABLE  {STARVING}\n  counter-strategy (Moore, ")
+
+
+def test_json_and_moore() -> None:
+    result = run("realize", "--inputs", "a", "--format", "json", "G(b <-> a)", "--moore")
+    (row,) = json_lines(result.stdout)
+    assert result.exit_code == 1
+    assert row["status"] == "unrealizable" and row["semantics"] == "moore" and row["verified"]
+    assert row["controller"] is None and row["counter_strategy"]["player"] == "environment"
+    assert row["counter_strategy"]["kind"] == "mealy"  # the environment sees the outputs first
+    result = run("realize", "--inputs", "a", "--format", "json", "G(b <-> a)")
+    (row,) = json_lines(result.stdout)
+    assert result.exit_code == 0 and row["status"] == "realizable" and row["inputs"] == ["a"]
+    assert row["outputs"] == ["b"] and row["controller"]["writes"] == ["b"]
+
+
+def test_dot() -> None:
+    result = run("realize", "--inputs", "a", "--format", "dot", "G(a <-> X b)")
+    assert result.stdout.startswith("digraph strategy {") and result.stdout.rstrip().endswith("}")
+    assert " -> s" in result.stdout
+
+
+def test_tlsf_file_and_bad_input_keeps_the_rest(tmp_path: Path) -> None:
+    good = tmp_path / "arbiter.tlsf"
+    good.write_text(TLSF)
+    bad = tmp_path / "bad.tlsf"
+    bad.write_text(TLSF.replace("G !(g1 && g2);", "G !(g1 && ;"))
+    lines = tmp_path / "specs.txt"
+    lines.write_text("# one per line\nG(a -> X b)\nG(a ->\n")
+    result = run("realize", "-F", str(bad), "-F", str(good), "-F", str(lines), "--inputs", "a", "(")
+    assert result.exit_code == 2
+    verdicts = [line for line in result.stdout.splitlines() if not line.startswith(" ")]
+    assert verdicts == ["REALIZABLE  arbiter.tlsf", "REALIZABLE  G(a -> X b)"]
+    assert f"ltlwit: {bad}:12: parse error:" in result.stderr
+    assert f"ltlwit: {lines}:3: parse error:" in result.stderr
+    assert "ltlwit: <arg 1>: parse error:" in result.stderr
+
+
+def test_names_and_timeouts() -> None:
+    result = run("realize", "--inputs", "a", "--outputs", "b", "G(a -> c)")
+    assert result.exit_code == 2 and "c is neither an input nor an output" in result.stderr
+    result = run("realize", "--inputs", "r1,r2", "--timeout", "0.0001", ARBITER)
+    assert result.exit_code == 1 and result.stdout.startswith("UNKNOWN  ")
+    assert "reason: " in result.stdout
+    result = run("realize")
+    assert result.exit_code == 2 and "give a FORMULA or a FILE" in result.stderr

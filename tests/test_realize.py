@@ -1,0 +1,169 @@
+"""Realizability (`ltlwit.logic.ltl.games`): verdicts on specifications whose answer is known by
+argument, and every strategy the games produce judged by the textbook oracle
+(`ltl_reference.satisfies`, which shares nothing with the engine) against every short lasso
+the other player can write, the strategy's moves simulated here."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from ltl_reference import lassos, prop_value, satisfies
+from strategies import formulas
+
+from ltlwit.logic.budget import Budget
+from ltlwit.logic.formula import Formula, ap
+from ltlwit.logic.ltl.games import Realizable, Unrealizable, players, realize, verify
+from ltlwit.logic.ltl.games.machine import Machine, Transition, closed_loop, total
+from ltlwit.logic.result import Unknown
+from ltlwit.logic.syntax import parse_formula as parse
+
+P = parse
+
+#: (formula, inputs, Mealy verdict, Moore verdict), each argued in its comment
+KNOWN = [
+    # a response the system gives at once
+    ("G(req -> F grant)", ["req"], True, True),
+    # the client that requests forever is never granted
+    ("G(req -> F grant) & G(grant -> !req)", ["req"], False, False),
+    # copying the current input needs to see it: Mealy only
+    ("G(b <-> a)", ["a"], True, False),
+    # copying the previous input: a one-bit memory, both
+    ("G(a <-> X b)", ["a"], True, True),
+    # predicting the next input: neither
+    ("G(b <-> X a)", ["a"], False, False),
+    # the environment alone decides F a
+    ("F a", ["a"], False, False),
+    # the system may answer G F a with G F b, whatever a does
+    ("G F a -> G F b", ["a"], True, True),
+    # two clients, one grant at a time: round robin
+    ("G(r1 -> F g1) & G(r2 -> F g2) & G!(g1 & g2)", ["r1", "r2"], True, True),
+    # a grant two steps after each request, never two grants in a row: requests in a row
+    # demand grants in a row
+    ("G(r -> X X g) & G(!g | !X g)", ["r"], False, False),
+    # only outputs: realizable iff satisfiable
+    ("G F b & F G !b", [], False, False),
+    ("G(b -> X !b) & G F b", [], True, True),
+]
+
+
+@pytest.mark.parametrize("text, inputs, mealy, moore", KNOWN)
+def test_known_verdicts_with_strategies_the_oracle_accepts(
+    text: str, inputs: list[str], mealy: bool, moore: bool
+) -> None:
+    f = P(text)
+    for is_moore, expected in ((False, mealy), (True, moore)):
+        verdict = realize(f, inputs, moore=is_moore, budget=Budget(seconds=60))
+        assert isinstance(verdict, Realizable if expected else Unrealizable), (text, is_moore, verdict)
+        machine = verdict.controller if isinstance(verdict, Realizable) else verdict.counter_strategy
+        assert machine.moore == (is_moore if machine.player == "system" else not is_moore)
+        assert total(machine)
+        assert _wins_every_short_play(f, machine)
+        assert satisfies(f, *_letters(verdict.play)) == expected
+
+
+def _letters(trace) -> tuple[list[dict[str, bool]], list[dict[str, bool]]]:
+    def letter(step: Formula) -> dict[str, bool]:
+        out: dict[str, bool] = {}
+        stack = [step]
+        while stack:
+            g = stack.pop()
+            if g.op == "&":
+                stack.extend(g.children)
+            elif g.op == "ap":
+                out[g.name] = True
+            elif g.op == "!":
+                out[g.children[0].name] = False
+        return out
+
+    return [letter(s) for s in trace.prefix], [letter(s) for s in trace.cycle]
+
+
+def _simulate(machine: Machine, prefix: list[dict], cycle: list[dict]) -> tuple[list[dict], list[dict]]:
+    """The word the machine makes against the other player's lasso, as a lasso (it closes when
+    a machine state meets the same position of the other's cycle again)."""
+    word: list[dict] = []
+    seen: dict[tuple[int, int], int] = {}
+    state, i = 0, 0
+    while True:
+        position = i if i < len(prefix) else len(prefix) + (i - len(prefix)) % len(cycle)
+        if i >= len(prefix):
+            key = (state, position)
+            if key in seen:
+                start = seen[key]
+                return word[:start], word[start:]
+            seen[key] = len(word)
+        read = prefix[position] if position < len(prefix) else cycle[position - len(prefix)]
+        moves = [t for t in machine.states[state] if prop_value(t.guard, read)]
+        assert len(moves) == 1, "exactly one transition per letter"
+        written = {name: prop_value(ap(name), _letters_of(moves[0].write)) for name in machine.writes}
+        word.append(read | written)
+        state, i = moves[0].target, i + 1
+
+
+def _letters_of(cube: Formula) -> dict[str, bool]:
+    from ltlwit.logic.trace import Trace
+
+    return _letters(Trace((), (cube,)))[1][0]
+
+
+def _wins_every_short_play(f: Formula, machine: Machine) -> bool:
+    goal = machine.player == "system"
+    return all(satisfies(f, *_simulate(machine, p, c)) == goal for p, c in lassos(2, 2, machine.reads))
+
+
+def test_a_wrong_controller_is_refuted_and_a_partial_one_proves_nothing() -> None:
+    f = P("G(req -> F grant)")
+    never = Machine("system", ("req",), ("grant",), False, ((Transition(P("1"), P("!grant"), 0),),))
+    assert verify(f, never) is False
+    # the loop of a machine that answers only !req would forbid req: its Unsat proves nothing
+    partial = Machine("system", ("req",), ("grant",), False, ((Transition(P("!req"), P("!grant"), 0),),))
+    assert not total(partial)
+    assert verify(f, partial) is False
+    right = Machine("system", ("req",), ("grant",), False, ((Transition(P("1"), P("grant"), 0),),))
+    assert verify(f, right) is True
+
+
+def test_the_closed_loop_names_its_states_apart_from_the_specification() -> None:
+    m = Machine("system", ("a",), ("b",), False, ((Transition(P("1"), P("b"), 1),), (Transition(P("1"), P("!b"), 0),)))
+    loop = closed_loop(m, {"a", "b", "_q0"})
+    assert "_q0" not in loop.aps() and "__q0" in loop.aps()
+
+
+def test_players() -> None:
+    f = P("G(a -> F b) & G(c -> !b)")
+    assert players(f, ["a", "c", "zz"]) == (("a", "c"), ("b",))
+    with pytest.raises(ValueError, match="neither an input nor an output"):
+        players(f, ["a"], ["b"])
+    with pytest.raises(ValueError, match="both an input and an output"):
+        players(f, ["a"], ["a", "b", "c"])
+
+
+def test_what_is_not_decided_yet_is_unknown_with_the_reason() -> None:
+    assert "past" in realize(P("G(b -> O a)"), ["a"]).reason
+    verdict = realize(P("G(r1 -> F g1) & G(r2 -> F g2) & G!(g1 & g2)"), ["r1", "r2"], budget=Budget(seconds=1e-4))
+    assert isinstance(verdict, Unknown)
+
+
+@settings(max_examples=60, deadline=None)
+@given(formulas(("a", "b", "c"), max_leaves=6, constants=False))
+def test_random_specifications_strategies_and_semantics_agree(f: Formula) -> None:
+    """Every strategy wins every short play by the oracle; a system that wins writing first
+    (Moore) wins seeing the inputs (Mealy), and an environment that wins against Mealy wins
+    against Moore."""
+    verdicts = {}
+    for moore in (False, True):
+        verdict = realize(f, ["a"], moore=moore, budget=Budget(seconds=10))
+        verdicts[moore] = verdict
+        if isinstance(verdict, (Realizable, Unrealizable)):
+            machine = verdict.controller if isinstance(verdict, Realizable) else verdict.counter_strategy
+            assert _wins_every_short_play(f, machine), (f, moore)
+    if isinstance(verdicts[True], Realizable):
+        assert not isinstance(verdicts[False], Unrealizable)
+    if isinstance(verdicts[False], Unrealizable):
+        assert not isinstance(verdicts[True], Realizable)
+
+
+def test_an_output_free_specification_is_realizable_exactly_when_valid_over_inputs() -> None:
+    for text, valid in (("G F a | F G !a", True), ("G F a", False), ("a | !a", True)):
+        verdict = realize(P(text), ["a"], budget=Budget(seconds=30))
+        assert isinstance(verdict, Realizable if valid else Unrealizable), text
