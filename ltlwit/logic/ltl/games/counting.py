@@ -64,7 +64,8 @@ class CountingGame:
         self.other = "environment" if player == "system" else "system"
         self.automaton = Translator(simplify(Not(goal), limit), arena.labels, limit=limit)
         self.full = self.automaton.all_marks
-        self._moves: dict[Position, list[tuple[Any, Position | None]]] = {}
+        #: position -> (the bound its moves were made for, whether some letter lost, moves)
+        self._moves: dict[Position, tuple[int, bool, list[tuple[Any, Position | None]]]] = {}
 
     @property
     def initial(self) -> Position:
@@ -72,7 +73,6 @@ class CountingGame:
 
     def solve(self, bound: int) -> Machine | None:
         """A strategy keeping every count at most `bound`, or None when there is none."""
-        self._moves.clear()  # the losing letters depend on the bound
         nodes = self._explore(bound)
         winning = self._winning(nodes)
         if self.initial not in winning:
@@ -95,44 +95,64 @@ class CountingGame:
         return order
 
     def _successors(self, node: Position, bound: int) -> list[tuple[Any, Position | None]]:
-        """The position's letters in blocks, each with the position it leads to (None: some
-        count passes `bound`)."""
+        """The position's letters in blocks, one per position they lead to, and the block of
+        letters that lose (some count past `bound`: None). Built key by key: the letters
+        bringing each automaton state to each count split the blocks, so there are as many
+        blocks as successors, not as many as combinations of edge labels. Kept across bounds
+        where no letter lost (then the bound did not matter)."""
         hit = self._moves.get(node)
-        if hit is not None:
-            return hit
+        if hit is not None and (hit[0] == bound or hit[1] is False):
+            return hit[2]
         bdd = self.arena.bdd
         full = self.full
-        by_label: dict[Any, dict[Key, int]] = {}
+        reach: dict[Key, dict[int, Any]] = {}
+        lose = bdd.false
         for (state, seen), count in node:
             for label, target, marks in self.automaton.edges(state):
+                if not target:  # no obligation left: the run accepts forever, past every bound
+                    lose = lose | label
+                    continue
                 met = seen | marks
                 accepting = met == full
                 key = (target, 0 if accepting else met)
                 value = count + accepting
-                targets = by_label.setdefault(label, {})
-                if targets.get(key, -1) < value:
-                    targets[key] = value
-        blocks: list[tuple[Any, dict[Key, int]]] = [(bdd.true, {})]
-        for label, targets in by_label.items():
+                values = reach.setdefault(key, {})
+                values[value] = values[value] | label if value in values else label
+        splits = []
+        for key, values in reach.items():
+            at_least = bdd.false
+            ladder = []
+            for value in sorted(values, reverse=True):
+                at_least = at_least | values[value]
+                if value > bound:
+                    lose = lose | values[value]
+                else:
+                    ladder.append((value, at_least))
+            splits.append((key, ladder))
+        blocks: list[tuple[Any, dict[Key, int]]] = []
+        if lose != bdd.true:
+            blocks.append((~lose, {}))
+        for key, ladder in splits:
             refined = []
             for letters, counts in blocks:
-                self.limit.spend(1)
-                inside = letters & label
-                if inside != bdd.false:
-                    merged = dict(counts)
-                    for key, value in targets.items():
-                        if merged.get(key, -1) < value:
-                            merged[key] = value
-                    refined.append((inside, merged))
-                outside = letters & ~label
-                if outside != bdd.false:
-                    refined.append((outside, counts))
+                self.limit.spend(len(ladder))
+                rest = letters
+                for value, at_least in ladder:  # the highest count first: a run's count is the most
+                    part = rest & at_least
+                    if part != bdd.false:
+                        refined.append((part, {**counts, key: value}))
+                        rest = rest & ~part
+                        if rest == bdd.false:
+                            break
+                if rest != bdd.false:
+                    refined.append((rest, counts))
             blocks = refined
-        moves = [
-            (letters, None if any(v > bound for v in counts.values()) else tuple(sorted(counts.items())))
-            for letters, counts in blocks
+        moves: list[tuple[Any, Position | None]] = [
+            (letters, tuple(sorted(counts.items()))) for letters, counts in blocks
         ]
-        self._moves[node] = moves
+        if lose != bdd.false:
+            moves.append((lose, None))
+        self._moves[node] = (bound, lose != bdd.false, moves)
         return moves
 
     # -- solving -----------------------------------------------------------------------------
@@ -145,7 +165,7 @@ class CountingGame:
 
     def _good(self, node: Position, winning: set[Position]) -> Any:
         good = self.arena.bdd.false
-        for letters, succ in self._moves[node]:
+        for letters, succ in self._moves[node][2]:
             if succ is not None and succ in winning:
                 good = good | letters
         return good
@@ -155,7 +175,7 @@ class CountingGame:
         a position lost puts its predecessors back on the list)."""
         preds: dict[Position, list[Position]] = {n: [] for n in nodes}
         for n in nodes:
-            for _, succ in self._moves[n]:
+            for _, succ in self._moves[n][2]:
                 if succ is not None:
                     preds[succ].append(n)
         winning = set(nodes)
@@ -182,7 +202,7 @@ class CountingGame:
         states: list[tuple[Transition, ...]] = []
         first = arena.first(self.player)
         for node in order:  # grows as targets are met
-            moves = [(letters, succ) for letters, succ in self._moves[node] if succ is not None and succ in winning]
+            moves = [(letters, succ) for letters, succ in self._moves[node][2] if succ is not None and succ in winning]
             # successors already in the machine first, then the smallest counts
             moves.sort(key=lambda m: (m[1] not in ids, sum(c for _, c in m[1])))
             picked: list[tuple[Any, Any, Position]] = []  # (guard, my letter, target)
