@@ -78,13 +78,15 @@ def realize(
     moore: bool = False,
     timeout: float | None = 60.0,
     max_memory: int | None = None,
+    semantics: str = "infinite",
 ) -> Realizability:
     """Whether a system writing `outputs` can make `formula` hold whatever the environment writes
     on `inputs` (every other proposition is an output when `outputs` is None): `Realizable`
     with a controller, `Unrealizable` with a counter-strategy, each verified by the engine, or
     `Unknown` with the reason (`ltlwit.logic.ltl.games`). `moore`: the system writes before it
     reads each instant's inputs (default: Mealy, as at SYNTCOMP). `max_memory`: MiB, as for
-    `Solver`. A proposition named both, or named neither while `outputs` is given: ValueError.
+    `Solver`. `semantics="finite"`: LTLf synthesis, the system also choosing when the trace
+    ends (through an output `alive` its strategy writes). A proposition named both, or named neither while `outputs` is given: ValueError.
 
         >>> ltlwit.realize("G(req -> F grant) & G(grant -> !req)", ["req"])  # doctest: +SKIP
         Unrealizable(counter_strategy=Machine(...), play=..., bound=0)"""
@@ -95,7 +97,7 @@ def realize(
         formula = parse(formula)
     memory = default_max_memory() if max_memory is None else max_memory
     budget = Budget(seconds=timeout, memory=(memory << 20) if memory else None)
-    return decide(formula, inputs, outputs, moore=moore, budget=budget)
+    return decide(formula, inputs, outputs, moore=moore, budget=budget, semantics=semantics)
 
 
 class Solver:

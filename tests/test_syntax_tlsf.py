@@ -33,7 +33,8 @@ def guarantee(text: str, inputs: str = "a; b; c;") -> str:
         ("! a -> X o", "!a -> X o"),
         ("X[2] a", "X X a"),
         ("F[1:2] a", "X(a | X a)"),
-        ("true && !false", "1 & !0"),
+        ("true && !false", "1"),  # constants fold (guards are computed)
+        ("a && true", "a & 1"),
         ("a <-> b -> c", "a <-> (b -> c)"),
     ],
 )
@@ -88,9 +89,9 @@ def test_comments_optional_last_semicolon_and_moore() -> None:
     [
         ("INPUTS { a; }\nOUTPUTS { o; }\nGUARANTEES {\n  G (a -> ;\n}", 10, "syntax error"),
         ("INPUTS { a; }\nOUTPUTS { o; }\nGUARANTEES {\n  G (a -> z);\n}", 10, "z is neither an input nor an output"),
-        ("INPUTS { a; }\nOUTPUTS { a; }", 7, "a is both an input and an output"),
+        ("INPUTS { a; }\nOUTPUTS { a; }", 8, "a is both an input and an output"),
         ("INPUTS { a; }\nWHATEVER { a; }", 8, "unknown section WHATEVER"),
-        ("INPUTS { a; }\nOUTPUTS { o; }\nGUARANTEES {\n  G (a -> o);\n", 6, "missing closing brace"),
+        ("INPUTS { a; }\nOUTPUTS { o; }\nGUARANTEES {\n  G (a -> o);\n", 13, "missing closing brace"),
         ("INPUTS { a; }\nOUTPUTS { o; }\nGUARANTEES { a $ o; }", 9, "unexpected character '$'"),
     ],
 )
@@ -103,8 +104,78 @@ def test_errors_say_line_and_column(main: str, line: int, reason: str) -> None:
     assert "^" in caught.value.render()
 
 
-def test_parameterised_tlsf_says_how_to_instantiate_it() -> None:
-    with pytest.raises(TlsfError, match="syfco"):
-        parse_tlsf("INFO { SEMANTICS: Mealy }\nGLOBAL { PARAMETERS { n = 2; } }\nMAIN { INPUTS { a; } }")
+def test_unknown_semantics() -> None:
     with pytest.raises(TlsfError, match="unknown SEMANTICS"):
         parse_tlsf(spec("INPUTS { a; }", "Mooly"))
+
+
+ARBITER = """INFO {
+  TITLE:       "arbiter"
+  SEMANTICS:   Mealy
+  TARGET:      Mealy
+}
+GLOBAL {
+  PARAMETERS {
+    n = 3;
+    u = n - 2;
+  }
+  DEFINITIONS {
+    // at most one of bus[i..j]
+    mone(bus,i,j) =
+      i > j : false
+      i == j : true
+      otherwise : (none(bus, i, m(i,j)) && mone(bus, m(i,j) + 1, j)) ||
+                  (mone(bus, i, m(i,j)) && none(bus, m(i,j) + 1, j));
+    none(bus,i,j) = &&[i <= t <= j] !bus[t];
+    m(i,j) = (i + j) / 2;
+    last = SIZEOF g - 1;
+  }
+}
+MAIN {
+  INPUTS { r[n]; }
+  OUTPUTS { g[n]; }
+  ASSERT { mone(g, 0, n - 1); }
+  GUARANTEES {
+    &&[0 <= i < n] G (r[i] -> F g[i]);
+    ||[i IN {0, last}] X[u] g[i];
+  }
+}
+"""
+
+
+def test_parameterised_tlsf_is_instantiated_as_syfco_does() -> None:
+    s = parse_tlsf(ARBITER)
+    assert s.inputs == ("r_0", "r_1", "r_2") and s.outputs == ("g_0", "g_1", "g_2")
+    none = {(i, j): " & ".join(f"!g_{t}" for t in range(i, j + 1)) for i in range(3) for j in range(i, 3)}
+    # m(0, 2) = 1, mone(g, 2, 2) = true, m(0, 1) = 0
+    mone = f"({none[0, 1]} & 1) | ((({none[0, 0]} & 1) | (1 & {none[1, 1]})) & {none[2, 2]})"
+    responses = " & ".join(f"G(r_{i} -> F g_{i})" for i in range(3))
+    expected = parse_formula(f"G({mone}) & ({responses} & (X g_0 | X g_2))")
+    assert s.formula() is expected
+    assert parse_tlsf(ARBITER, {"n": 2}).outputs == ("g_0", "g_1")
+    # {a, b .. c} counts from a to c in steps of b - a, as Haskell's [a, b .. c]
+    assert parse_tlsf(ARBITER.replace("SIZEOF g - 1", "SIZEOF {0, 2 .. 6} - MAX {1 .. 2}")).formula() is expected
+    with pytest.raises(TlsfError, match="no parameter k"):
+        parse_tlsf(ARBITER, {"k": 2})
+
+
+@pytest.mark.parametrize(
+    "change, reason",
+    [
+        (("mone(g, 0, n - 1)", "mone(g, 0, n)"), "index 3 out of bus's range 0..2"),
+        (("mone(g, 0, n - 1)", "mine(g)"), "mine is not defined"),
+        (("mone(g, 0, n - 1)", "mone(g, 0)"), "mone takes 3 arguments, not 2"),
+        (("[0 <= i < n]", "[i + 1]"), "expected a binding"),
+        (("r[n];", "hburst r;"), "enumerated types are not read"),
+        (("u = n - 2;", "u = n / 0;"), "division by zero"),
+    ],
+)
+def test_parameterised_errors(change: tuple[str, str], reason: str) -> None:
+    with pytest.raises(TlsfError) as caught:
+        parse_tlsf(ARBITER.replace(*change))
+    assert reason in str(caught.value) and str(caught.value).startswith("line ")
+
+
+def test_finite_next_is_weak_and_the_bang_next_strong() -> None:
+    s = parse_tlsf(spec("INPUTS { a; }\nOUTPUTS { o; }\nGUARANTEES { X a && X[!] o; }", "Mealy,Finite"))
+    assert s.finite and s.formula() is parse_formula("wX a & X o")

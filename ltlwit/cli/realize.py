@@ -12,7 +12,7 @@ import click
 
 from ltlwit.cli.choices import REALIZE_FORMATS
 from ltlwit.cli.environment import Environment
-from ltlwit.cli.options import Number, syntax_option
+from ltlwit.cli.options import Number, semantics_of, semantics_options, syntax_option
 from ltlwit.cli.output import Printer
 from ltlwit.cli.status import ExitStatus, worst
 
@@ -36,8 +36,8 @@ def _names(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -
     multiple=True,
     type=click.Path(dir_okay=False, allow_dash=True),
     metavar="FILE",
-    help="A TLSF specification (SYNTCOMP's basic format: its inputs, outputs and semantics come from the file), "
-    "or formulas one per line (blank lines and # comments skipped). Repeatable.",
+    help="A TLSF specification (SYNTCOMP's format, basic or parameterised: its inputs, outputs and semantics "
+    "come from the file), or formulas one per line (blank lines and # comments skipped). Repeatable.",
 )
 @click.option(
     "--inputs",
@@ -70,6 +70,7 @@ def _names(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -
     "specification; dot: the strategy as a Graphviz digraph.",
 )
 @syntax_option
+@semantics_options
 @click.option(
     "--timeout",
     type=Number(min=0, min_open=True),
@@ -89,6 +90,7 @@ def realize(
     fmt: str,
     syntax: str,
     timeout: float,
+    **options: Any,
 ) -> ExitStatus:
     """Whether a system that writes the outputs can make each FORMULA (or specification of a FILE) hold
     whatever the environment does on the inputs.
@@ -97,7 +99,9 @@ def realize(
     (the environment's moves that defeat every system), each checked by the engine before it is printed
     (the closed loop of strategy and specification is model-checked), and with a play: the strategy
     against a player that keeps every letter false. UNKNOWN says why (time, or what is not decided yet:
-    past operators, data).
+    past operators, data). Under --semantics finite (LTLf synthesis; a TLSF file with SEMANTICS Finite)
+    the system also decides when the trace ends, through one more output, alive, that its controller
+    writes: the trace is the instants where alive holds.
 
     Exit status 0 when every specification is realizable, 1 when one is unrealizable or unknown, 2 for
     errors (a FORMULA or FILE that does not parse: the others are still answered)."""
@@ -106,14 +110,17 @@ def realize(
 
     env = Environment.of(ctx)
     printer = Printer(env)
+    semantics = semantics_of(ctx, options)
     if not formulas and not files:
         raise click.UsageError("give a FORMULA or a FILE (-F)")
     status = ExitStatus.SUCCESS
-    jobs: list[tuple[str, str | None, int | None, Any, tuple[str, ...], tuple[str, ...] | None, bool]] = []
+    jobs: list[tuple[str, str | None, int | None, Any, tuple[str, ...], tuple[str, ...] | None, bool, str]] = []
     default_moore = mealy is False
     for k, text in enumerate(formulas, 1):
         try:
-            jobs.append((text, f"<arg {k}>", None, parse(text, syntax), inputs or (), outputs, default_moore))
+            jobs.append(
+                (text, f"<arg {k}>", None, parse(text, syntax), inputs or (), outputs, default_moore, semantics)
+            )
         except ValueError as error:
             printer.unread(f"<arg {k}>", f"{text}: {error}", error)
             status = ExitStatus.ERROR
@@ -132,14 +139,15 @@ def realize(
                 status = ExitStatus.ERROR
                 continue
             moore = spec.moore if mealy is None else not mealy
-            jobs.append((Path(name).name, name, None, spec.formula(), spec.inputs, spec.outputs, moore))
+            finite = "finite" if spec.finite else semantics
+            jobs.append((Path(name).name, name, None, spec.formula(), spec.inputs, spec.outputs, moore, finite))
             continue
         for number, line in enumerate(content.splitlines(), 1):
             text = line.split("#", 1)[0].strip()
             if not text:
                 continue
             try:
-                jobs.append((text, name, number, parse(text, syntax), inputs or (), outputs, default_moore))
+                jobs.append((text, name, number, parse(text, syntax), inputs or (), outputs, default_moore, semantics))
             except ValueError as error:
                 printer.unread(f"{name}:{number}", str(error), error)
                 status = ExitStatus.ERROR
@@ -159,6 +167,7 @@ def _answer(
     inputs: Sequence[str],
     outputs: Sequence[str] | None,
     moore: bool,
+    semantics: str,
 ) -> ExitStatus:
     from ltlwit.api import realize as realize_api
     from ltlwit.logic.ltl.games import Realizable, Unrealizable, players
@@ -170,7 +179,7 @@ def _answer(
         printer.message(where, f"{text}: {error}")
         return ExitStatus.ERROR
     started = time.perf_counter()
-    verdict = realize_api(formula, ins, outs, moore=moore, timeout=timeout)
+    verdict = realize_api(formula, ins, outs, moore=moore, timeout=timeout, semantics=semantics)
     ms = round(1000 * (time.perf_counter() - started))
     machine: Machine | None = None
     play = reason = None
@@ -186,7 +195,8 @@ def _answer(
             "file": None if file is None or file.startswith("<arg") else file,
             "line": line,
             "status": word.lower(),
-            "semantics": "moore" if moore else "mealy",
+            "kind": "moore" if moore else "mealy",
+            "semantics": semantics,
             "inputs": list(ins),
             "outputs": list(outs),
             "controller": machine.to_dict() if machine is not None and machine.player == "system" else None,

@@ -85,12 +85,7 @@ BY_OP = {o.op: o for o in TABLE if o.arity}
 LEVELS = {o.op: o.level for o in TABLE if o.arity == 2}
 #: The right-associative binary operators, and their levels (a level is one or the other).
 RIGHT_ASSOC = frozenset(o.op for o in TABLE if o.arity == 2 and o.right)
-#: TLSF's levels (`tlsf`: its temporal binary operators bind weakest, `a -> b U c` is
-#: `(a -> b) U c`), below every level above, so that its right-associative levels name none of
-#: Spot's.
-TLSF_LEVELS = {"&&": 0.8, "||": 0.7, "->": 0.6, "<->": 0.6, "W": 0.5, "U": 0.4, "R": 0.3}
-TLSF_UNARY_LEVEL = 0.9
-RIGHT = frozenset(LEVELS[op] for op in RIGHT_ASSOC) | {0.6, 0.5, 0.4}
+RIGHT = frozenset(LEVELS[op] for op in RIGHT_ASSOC)
 #: What error messages call each operator.
 NAMES = {o.op: o.name for o in TABLE if o.arity}
 #: Network Polish's tokens (its spelling is the op) with their arities.

@@ -1,35 +1,38 @@
 """TLSF, SYNTCOMP's specification format (Jacobs, Klein and Schirmer, "A High-Level LTL
-Synthesis Format: TLSF v1.1"), in its basic form: an `INFO` section (`SEMANTICS: Mealy`,
-`Moore`, with `,Strict` where the assertions hold only while the requirements do) and a
-`MAIN` section with `INPUTS`, `OUTPUTS` and the formula sections `INITIALLY`, `PRESET`,
-`REQUIRE`, `ASSERT` (`INVARIANTS`), `ASSUME` (`ASSUMPTIONS`) and `GUARANTEE` (`GUARANTEES`),
-each a list of formulas ended by `;`. `//` and `/* */` are comments.
+Synthesis Format: TLSF v1.1"), basic and parameterised, instantiated as syfco instantiates it.
 
-The formulas are read by the one precedence engine (`precedence`) with TLSF's own table, which
-is not Spot's: the unary operators bind tightest, then `&&`, `||`, `->` and `<->` (right),
-and the temporal binary operators bind *weakest*, `W` (right), then `U` (right), then `R`
-(left): `a -> b U c` is `(a -> b) U c` in TLSF. `X[n] f`, `G[a:b] f` and `F[a:b] f` are the
-bounded operators. The specification is the one formula syfco's writers give
+A file has an `INFO` section (`SEMANTICS: Mealy` or `Moore`, `,Strict` where the assertions
+hold only while the requirements do, `,Finite` for LTLf), an optional `GLOBAL` section
+(`PARAMETERS`: `n = 4;`, overridable as syfco's `-p n=4` is; `DEFINITIONS`: constants and
+functions, `f(bus, i) = cond : expr  otherwise : expr;`, recursion allowed) and a `MAIN`
+section with `INPUTS` and `OUTPUTS` (signals and buses `r[n]`, whose signals are `r_0` ...
+`r_{n-1}` as syfco names them) and the formula sections `INITIALLY`, `PRESET`, `REQUIRE`,
+`ASSERT` (`INVARIANTS`), `ASSUME` (`ASSUMPTIONS`) and `GUARANTEE` (`GUARANTEES`), each a list
+of expressions ended by `;` (the last one's optional). `//` and `/* */` are comments.
+
+Expressions: numbers with `+ - * / %`, comparisons, `SIZEOF bus`, sets `{a, b}`, buses
+`r[i]`, calls, and the big operators `&&[0 <= i < n] f`, `||[i IN {0, 1}] f`. TLSF's
+precedences are its own, not Spot's: the unary operators (`!`, `X`, `G`, `F`, `X[n]`,
+`G[a:b]`, `F[a:b]`, the big operators; under `,Finite` `X` is the weak next and `X[!]`
+the strong one, as in Spot) bind tighter than `&&`, then `||`, then `->` and `<->`
+(right), and the temporal binary operators bind weakest, `W` (right), then `U` (right), then
+`R`: `a -> b U c` is `(a -> b) U c`. The specification is the one formula syfco's writers give
 (`Tlsf.formula`):
 
     INITIALLY -> (PRESET && ((G REQUIRE && ASSUME) -> (G ASSERT && GUARANTEE)))
 
-and under strict semantics `ASSERT W !REQUIRE` joins PRESET instead of `G ASSERT`.
-
-The parameterised form (`GLOBAL` with parameters, definitions and big operators) is not read:
-`syfco -f basic -p n=4` instantiates it."""
+and under strict semantics `ASSERT W !REQUIRE` joins PRESET instead of `G ASSERT`. Enumerated
+types (`enum`) are not read."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Mapping
 
-from ltlwit.logic.formula import FALSE, TRUE, And, Formula, ap, binop, unop
+from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, And, Formula, Not, Or, ap, binop, unop
 from ltlwit.logic.syntax.errors import ParseError
 from ltlwit.logic.syntax.infix import spell_out
-from ltlwit.logic.syntax.operators import TLSF_LEVELS as LEVELS
-from ltlwit.logic.syntax.operators import TLSF_UNARY_LEVEL as UNARY_LEVEL
-from ltlwit.logic.syntax.precedence import Builder, Token, read
 
 #: The formula sections and their spellings.
 SECTIONS = {
@@ -44,12 +47,62 @@ SECTIONS = {
     "GUARANTEE": "guarantee",
     "GUARANTEES": "guarantee",
 }
-_BINARY = {"&&": "&", "||": "|", "->": "->", "<->": "<->", "W": "W", "U": "U", "R": "R"}
-_WORDS = {"AND": "&&", "OR": "||", "IMPLIES": "->", "EQUIV": "<->", "NOT": "!"}
+#: Binary operators: level (higher binds tighter), right-associative.
+_BINARY = {
+    ":": (1, False),
+    "T": (2, False),
+    "S": (3, True),
+    "R": (4, False),
+    "U": (5, True),
+    "W": (6, True),
+    "->": (7, True),
+    "<->": (7, True),
+    "||": (8, False),
+    "&&": (9, False),
+    "IN": (11, False),
+    "==": (12, False),
+    "!=": (12, False),
+    "<": (12, False),
+    "<=": (12, False),
+    ">": (12, False),
+    ">=": (12, False),
+    "+": (14, False),
+    "-": (14, False),
+    "/": (15, True),
+    "%": (15, True),
+    "*": (16, False),
+}
+#: Where the unary temporal and Boolean operators take their operand from.
+_UNARY_LEVEL = 10
+_WORDS = {
+    "AND": "&&",
+    "OR": "||",
+    "IMPLIES": "->",
+    "EQUIV": "<->",
+    "NOT": "!",
+    "EQ": "==",
+    "NEQ": "!=",
+    "/=": "!=",
+    "LE": "<",
+    "LEQ": "<=",
+    "GE": ">",
+    "GEQ": ">=",
+    "<-": "IN",
+    "ELEM": "IN",
+    "MUL": "*",
+    "DIV": "/",
+    "MOD": "%",
+    "PLUS": "+",
+    "MINUS": "-",
+    "FORALL": "&&",
+    "EXISTS": "||",
+}
+_TEMPORAL_UNARY = ("X", "G", "F", "Y", "H", "O")
+_LTL = {"&&": "&", "||": "|", "->": "->", "<->": "<->", "U": "U", "W": "W", "R": "R", "S": "S", "T": "T"}
 _TOKEN = re.compile(
-    r"\s+|(?P<bounded>[XGF])\[\s*(?P<low>\d+)\s*(?::\s*(?P<high>\d+)\s*)?\]"
-    r"|(?P<op><->|->|&&|\|\||!|\(|\))"
-    r"|(?P<word>[A-Za-z_][A-Za-z0-9_@'.]*)"
+    r"(?P<space>\s+)|(?P<num>\d+)|(?P<str>\"[^\"]*\")"
+    r"|(?P<id>[A-Za-z_][A-Za-z0-9_@']*)"
+    r"|(?P<op><->|->|&&|\|\||==|!=|/=|<=|>=|<-|\.\.|[<>!()\[\]{},:;+\-*/%=~|])"
 )
 
 
@@ -74,10 +127,11 @@ class Tlsf:
     title: str
     semantics: str  # "mealy" or "moore"
     strict: bool
+    finite: bool
     inputs: tuple[str, ...]
     outputs: tuple[str, ...]
     #: section -> its formulas, in the file's order (the `SECTIONS` values)
-    sections: dict[str, tuple[Formula, ...]]
+    sections: dict[str, tuple[Formula, ...]] = field(default_factory=dict)
 
     @property
     def moore(self) -> bool:
@@ -105,56 +159,541 @@ def _implies(a: Formula, b: Formula) -> Formula:
     return b if a is TRUE else binop("->", a, b)
 
 
-def parse_tlsf(text: str) -> Tlsf:
-    """The specification of a basic TLSF text; TlsfError (a ParseError) where it is not one."""
-    clean = _blank_comments(text)
-    if re.search(r"\bGLOBAL\s*\{", clean):
-        at = re.search(r"\bGLOBAL\b", clean)
-        assert at is not None
-        raise _error(
-            text, at.start(), "parameterised TLSF (GLOBAL) is not read; instantiate it: syfco -f basic -p n=4 FILE", 6
+def parse_tlsf(text: str, parameters: Mapping[str, int] | None = None) -> Tlsf:
+    """The specification of a TLSF text, `parameters` overriding the file's (syfco's `-p`);
+    TlsfError (a ParseError) where it is not one."""
+    return _Reader(text).spec(dict(parameters or {}))
+
+
+# -- reading -------------------------------------------------------------------------------
+
+
+class _Tok:
+    __slots__ = ("kind", "value", "at")
+
+    def __init__(self, kind: str, value: Any, at: int) -> None:
+        self.kind, self.value, self.at = kind, value, at
+
+
+#: An expression: (kind, position, fields...)
+Node = tuple
+
+
+class _Reader:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.toks = list(self._lex(_blank_comments(text)))
+        self.k = 0
+
+    def _lex(self, clean: str) -> Iterator[_Tok]:
+        pos = 0
+        while pos < len(clean):
+            m = _TOKEN.match(clean, pos)
+            if m is None:
+                raise self.error(pos, f"unexpected character {clean[pos]!r}")
+            kind = m.lastgroup
+            assert kind is not None
+            value = m.group()
+            if kind == "id":
+                value = _WORDS.get(value, value)
+                if value in _BINARY or value in ("&&", "||", "!"):
+                    kind = "op"
+            elif kind == "op":
+                value = _WORDS.get(value, value)
+            if kind != "space":
+                yield _Tok(kind, int(value) if kind == "num" else value, m.start())
+            pos = m.end()
+        yield _Tok("end", None, len(clean))
+
+    def error(self, at: int, reason: str, length: int = 1) -> TlsfError:
+        return _error(self.text, at, reason, length)
+
+    # -- tokens ----------------------------------------------------------------------------
+    @property
+    def tok(self) -> _Tok:
+        return self.toks[self.k]
+
+    def take(self) -> _Tok:
+        tok = self.toks[self.k]
+        self.k += 1
+        return tok
+
+    def at(self, value: str) -> bool:
+        return self.tok.kind in ("op", "id") and self.tok.value == value
+
+    def expect(self, value: str) -> _Tok:
+        if not self.at(value):
+            raise self.error(self.tok.at, f"expected {value}, found {self._describe(self.tok)}", self._width(self.tok))
+        return self.take()
+
+    def _describe(self, tok: _Tok) -> str:
+        return "the end of the file" if tok.kind == "end" else repr(str(tok.value))
+
+    def _width(self, tok: _Tok) -> int:
+        return max(1, len(str(tok.value))) if tok.kind != "end" else 1
+
+    # -- the file --------------------------------------------------------------------------
+    def spec(self, overrides: dict[str, int]) -> Tlsf:
+        info: dict[str, str] = {}
+        parameters: list[tuple[_Tok, Node]] = []
+        definitions: dict[str, tuple[list[str], list[tuple[Node | None, Node]]]] = {}
+        main: dict[str, list] = {}
+        seen_main = False
+        while self.tok.kind != "end":
+            name = self.take()
+            if name.value == "INFO":
+                info = self._info()
+            elif name.value == "GLOBAL":
+                self._global(parameters, definitions)
+            elif name.value == "MAIN":
+                main = self._main()
+                seen_main = True
+            else:
+                raise self.error(name.at, f"unknown section {name.value}", self._width(name))
+        if not seen_main:
+            raise self.error(0, "no MAIN section")
+        raw = info.get("SEMANTICS", "Mealy").replace(" ", "")
+        kinds = {k.lower() for k in raw.split(",")}
+        if not kinds <= {"mealy", "moore", "strict", "finite"} or len(kinds & {"mealy", "moore"}) != 1:
+            where = self.text.find(raw.split(",")[0]) if raw else 0
+            raise self.error(max(where, 0), f"unknown SEMANTICS {raw!r} (Mealy or Moore, with ,Strict or ,Finite)")
+        env = _Env(self, definitions)
+        env.finite = "finite" in kinds
+        for tok, expr in parameters:
+            env.values[tok.value] = overrides.pop(tok.value) if tok.value in overrides else env.number(expr)
+        if overrides:
+            raise self.error(0, f"no parameter {next(iter(overrides))} in the file")
+        inputs = env.signals(main.get("INPUTS", []))
+        outputs = env.signals(main.get("OUTPUTS", []))
+        both = next(((n, tok) for n, tok in outputs if n in dict(inputs)), None)
+        if both is not None:
+            raise self.error(both[1].at, f"{both[0]} is both an input and an output", len(both[1].value))
+        declared = {n for n, _ in inputs + outputs}
+        sections: dict[str, list[Formula]] = {}
+        for section, exprs in main.items():
+            if section in SECTIONS:
+                sections.setdefault(SECTIONS[section], []).extend(env.formula(e, declared) for e in exprs)
+        return Tlsf(
+            info.get("TITLE", "").strip('"'),
+            "moore" if "moore" in kinds else "mealy",
+            "strict" in kinds,
+            "finite" in kinds,
+            tuple(n for n, _ in inputs),
+            tuple(n for n, _ in outputs),
+            {k: tuple(v) for k, v in sections.items()},
         )
-    info = _block(text, clean, "INFO")
-    main = _block(text, clean, "MAIN")
-    if main is None:
-        raise _error(text, 0, "no MAIN section")
-    head = clean[info[0] : info[1]] if info else ""
-    found = re.search(r"\bSEMANTICS\s*:\s*([A-Za-z, \t]*)", head)
-    raw = found.group(1).replace(" ", "").replace("\t", "") if found else "Mealy"
-    kinds = {k.lower() for k in raw.split(",")}
-    if not kinds <= {"mealy", "moore", "strict"} or len(kinds & {"mealy", "moore"}) != 1:
-        where = clean.find(raw.split(",")[0]) if raw else 0
-        raise _error(text, max(where, 0), f"unknown SEMANTICS {raw!r} (Mealy, Moore, Mealy,Strict or Moore,Strict)")
-    semantics = "moore" if "moore" in kinds else "mealy"
-    named = re.search(r'\bTITLE\s*:\s*"([^"]*)"', text[info[0] : info[1]]) if info else None
-    title = named.group(1) if named else ""
-    inputs: list[str] = []
-    outputs: list[str] = []
-    sections: dict[str, list[Formula]] = {}
-    start, end = main
-    for m in re.finditer(r"(\w+)\s*\{", clean[start:end]):
-        name = m.group(1)
-        body_start = start + m.end()
-        body_end = _closing(text, clean, body_start - 1)
-        if name in ("INPUTS", "OUTPUTS"):
-            names = _signals(text, clean, body_start, body_end)
-            (inputs if name == "INPUTS" else outputs).extend(names)
-        elif name in SECTIONS:
-            sections.setdefault(SECTIONS[name], []).extend(_formulas(text, clean, body_start, body_end))
+
+    def _info(self) -> dict[str, str]:
+        self.expect("{")
+        fields: dict[str, str] = {}
+        while not self.at("}"):
+            key = self.take()
+            if key.kind == "end":
+                raise self.error(key.at, "missing closing brace")
+            self.expect(":")
+            words = []
+            while self.tok.kind in ("id", "str") or self.at(","):
+                words.append(str(self.take().value))
+                if (
+                    self.tok.kind in ("id", "str")
+                    and self.toks[self.k + 1].kind == "op"
+                    and self.toks[self.k + 1].value == ":"
+                ):
+                    break  # the next field's name
+            fields[str(key.value)] = "".join(words) if key.value == "SEMANTICS" else " ".join(words)
+        self.take()
+        return fields
+
+    def _global(self, parameters: list[tuple[_Tok, Node]], definitions: dict) -> None:
+        self.expect("{")
+        while not self.at("}"):
+            part = self.take()
+            if part.value not in ("PARAMETERS", "DEFINITIONS"):
+                raise self.error(part.at, f"unknown part of GLOBAL: {part.value}", self._width(part))
+            self.expect("{")
+            while not self.at("}"):
+                name = self.take()
+                if name.kind != "id":
+                    raise self.error(name.at, f"expected a name, found {self._describe(name)}", self._width(name))
+                if name.value == "enum":
+                    raise self.error(name.at, "enumerated types (enum) are not read", 4)
+                params: list[str] = []
+                if part.value == "DEFINITIONS" and self.at("("):
+                    self.take()
+                    while not self.at(")"):
+                        param = self.take()
+                        if param.kind != "id":
+                            raise self.error(param.at, "expected a parameter name", self._width(param))
+                        params.append(param.value)
+                        if not self.at(")"):
+                            self.expect(",")
+                    self.take()
+                self.expect("=")
+                cases = self._cases()
+                if part.value == "PARAMETERS":
+                    parameters.append((name, cases[0][1]))
+                else:
+                    definitions[name.value] = (params, cases)
+            self.take()
+        self.take()
+
+    def _cases(self) -> list[tuple[Node | None, Node]]:
+        """`expr;` or guarded cases `cond : expr ... ;`."""
+        first = self.expression()
+        if first[0] != "bin" or first[2] != ":":
+            self._end_of_statement()
+            return [(None, first)]
+        cases = [(first[3], first[4])]
+        while not self.at(";") and not self.at("}"):
+            case = self.expression()
+            if case[0] != "bin" or case[2] != ":":
+                raise self.error(case[1], "expected a guarded case, cond : expression")
+            cases.append((case[3], case[4]))
+        self._end_of_statement()
+        return cases
+
+    def _end_of_statement(self) -> None:
+        if self.at(";"):
+            self.take()
+        elif not self.at("}"):
+            raise self.error(self.tok.at, f"expected ;, found {self._describe(self.tok)}", self._width(self.tok))
+
+    def _main(self) -> dict[str, list]:
+        self.expect("{")
+        out: dict[str, list] = {}
+        while not self.at("}"):
+            name = self.take()
+            if name.kind == "end":
+                raise self.error(name.at, "missing closing brace")
+            if name.value not in SECTIONS and name.value not in ("INPUTS", "OUTPUTS"):
+                raise self.error(name.at, f"unknown section {name.value}", self._width(name))
+            self.expect("{")
+            items = out.setdefault(name.value, [])
+            while not self.at("}"):
+                if self.tok.kind == "end":
+                    raise self.error(self.tok.at, "missing closing brace")
+                if name.value in ("INPUTS", "OUTPUTS"):
+                    items.append(self._signal())
+                else:
+                    items.append(self.expression())
+                    self._end_of_statement()
+            self.take()
+        self.take()
+        return out
+
+    def _signal(self) -> tuple[_Tok, Node | None]:
+        name = self.take()
+        if name.kind != "id":
+            raise self.error(name.at, f"expected a signal name, found {self._describe(name)}", self._width(name))
+        if self.tok.kind == "id":
+            raise self.error(name.at, "enumerated types are not read", self._width(name))
+        size = None
+        if self.at("["):
+            self.take()
+            size = self.expression()
+            self.expect("]")
+        self._end_of_statement()
+        return name, size
+
+    # -- expressions -----------------------------------------------------------------------
+    def expression(self, level: int = 0) -> Node:
+        left = self._prefix()
+        while True:
+            tok = self.tok
+            if tok.kind != "op" or tok.value not in _BINARY:
+                return left
+            strength, right = _BINARY[tok.value]
+            if strength < level or (strength == level and not right):
+                return left
+            if tok.value == ":" and level > 0:
+                return left
+            self.take()
+            operand = self.expression(strength if right else strength + 1)
+            left = ("bin", tok.at, tok.value, left, operand)
+
+    def _prefix(self) -> Node:
+        tok = self.take()
+        if tok.kind == "num":
+            return ("num", tok.at, tok.value)
+        if tok.kind == "op" and tok.value == "(":
+            inner = self.expression()
+            self.expect(")")
+            return inner
+        if tok.kind == "op" and tok.value == "{":
+            items = []
+            while not self.at("}"):
+                items.append(self.expression())
+                if self.at(".."):  # {a .. c}, or {a, b .. c} in steps of b - a
+                    self.take()
+                    start = items[-2] if len(items) == 2 else items[-1]
+                    items = [("range", tok.at, start, items[-1] if len(items) == 2 else None, self.expression())]
+                elif not self.at("}"):
+                    self.expect(",")
+            self.take()
+            return ("set", tok.at, items)
+        if tok.kind == "op" and tok.value == "!":
+            return ("not", tok.at, self.expression(_UNARY_LEVEL))
+        if tok.kind == "op" and tok.value == "-":
+            return ("bin", tok.at, "-", ("num", tok.at, 0), self.expression(17))
+        if tok.kind == "op" and tok.value in ("&&", "||") and self.at("["):
+            self.take()
+            bindings = [self.expression()]
+            while self.at(","):
+                self.take()
+                bindings.append(self.expression())
+            self.expect("]")
+            return ("big", tok.at, tok.value, bindings, self.expression(_UNARY_LEVEL))
+        if tok.kind == "id":
+            name = tok.value
+            if (
+                name == "X"
+                and self.at("[")
+                and self.toks[self.k + 1].value == "!"
+                and self.toks[self.k + 2].value == "]"
+            ):
+                self.k += 3  # LTLf's strong next; a plain X is the weak one there
+                return ("temporal", tok.at, "X!", self.expression(_UNARY_LEVEL))
+            if name in _TEMPORAL_UNARY and self.at("[") and self.tok.at == tok.at + 1:
+                self.take()
+                bound = self.expression()
+                self.expect("]")
+                return ("bounded", tok.at, name, bound, self.expression(_UNARY_LEVEL))
+            if name in _TEMPORAL_UNARY:
+                return ("temporal", tok.at, name, self.expression(_UNARY_LEVEL))
+            if name in ("SIZEOF", "SIZE", "MIN", "MAX"):
+                return ("size" if name.startswith("SIZE") else name.lower(), tok.at, self.expression(17))
+            if name in ("true", "false", "otherwise"):
+                return ("const", tok.at, name != "false")
+            if self.at("(") and self.tok.at == tok.at + len(name):
+                self.take()
+                args = []
+                while not self.at(")"):
+                    args.append(self.expression())
+                    if not self.at(")"):
+                        self.expect(",")
+                self.take()
+                return ("call", tok.at, name, args)
+            if self.at("["):
+                self.take()
+                index = self.expression()
+                self.expect("]")
+                return ("index", tok.at, name, index)
+            return ("id", tok.at, name)
+        raise self.error(tok.at, f"syntax error, unexpected {self._describe(tok)}", self._width(tok))
+
+
+class _Bus(tuple):
+    """A bus's signals, in order."""
+
+
+class _Env:
+    """Evaluation: numbers, sets, buses and formulas, under the parameters and definitions."""
+
+    def __init__(self, reader: _Reader, definitions: dict) -> None:
+        self.reader = reader
+        self.definitions = definitions
+        self.values: dict[str, Any] = {}
+        self.depth = 0
+        self.finite = False
+
+    def error(self, node: Node, reason: str) -> TlsfError:
+        return self.reader.error(node[1], reason)
+
+    def number(self, node: Node, scope: Mapping[str, Any] | None = None) -> int:
+        value = self.value(node, scope or {})
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise self.error(node, "expected a number")
+        return value
+
+    def signals(self, items: list[tuple[_Tok, Node | None]]) -> list[tuple[str, _Tok]]:
+        """The signals declared (a bus's one by one) with the token declaring each."""
+        names = []
+        for tok, size in items:
+            if size is None:
+                self.values[tok.value] = ap(tok.value)
+                names.append((tok.value, tok))
+            else:
+                bus = _Bus(f"{tok.value}_{i}" for i in range(self.number(size)))
+                self.values[tok.value] = bus
+                names.extend((name, tok) for name in bus)
+        return names
+
+    def formula(self, node: Node, declared: set[str]) -> Formula:
+        value = self.value(node, {})
+        if not isinstance(value, Formula):
+            raise self.error(node, "expected a formula")
+        stray = next((a for a in value.aps() if a not in declared), None)
+        if stray is not None:
+            raise self.error(node, f"{stray} is neither an input nor an output")
+        return value
+
+    def value(self, node: Node, scope: Mapping[str, Any]) -> Any:
+        kind = node[0]
+        if kind == "num":
+            return node[2]
+        if kind == "const":
+            return TRUE if node[2] else FALSE
+        if kind == "id":
+            return self._name(node, node[2], scope)
+        if kind == "index":
+            bus = self._name(node, node[2], scope)
+            i = self.number(node[3], scope)
+            if not isinstance(bus, tuple):
+                raise self.error(node, f"{node[2]} is not a bus")
+            if not 0 <= i < len(bus):
+                raise self.error(node, f"index {i} out of {node[2]}'s range 0..{len(bus) - 1}")
+            return ap(bus[i])
+        if kind == "size":
+            bus = self.value(node[2], scope)
+            if not isinstance(bus, (tuple, frozenset)):
+                raise self.error(node, "SIZEOF of something that is not a bus or a set")
+            return len(bus)
+        if kind in ("min", "max"):
+            items = self.value(node[2], scope)
+            if not isinstance(items, frozenset) or not items:
+                raise self.error(node, f"{kind.upper()} of something that is not a non-empty set")
+            return (min if kind == "min" else max)(items)
+        if kind == "set":
+            out: set[int] = set()
+            for item in node[2]:
+                if item[0] == "range":
+                    first = self.number(item[2], scope)
+                    step = self.number(item[3], scope) - first if item[3] is not None else 1
+                    if step <= 0:
+                        raise self.error(item, "a range's step must be positive")
+                    out.update(range(first, self.number(item[4], scope) + 1, step))
+                else:
+                    out.add(self.number(item, scope))
+            return frozenset(out)
+        if kind == "not":
+            return _negated(self._formula(node[2], scope))
+        if kind == "temporal":
+            op = node[2]
+            op = "X" if op == "X!" else WEAK_NEXT if op == "X" and self.finite else op
+            return unop(op, self._formula(node[3], scope))
+        if kind == "bounded":
+            return self._bounded(node, scope)
+        if kind == "big":
+            return self._big(node, scope)
+        if kind == "call":
+            return self._call(node, scope)
+        if kind == "bin":
+            return self._binary(node, scope)
+        raise self.error(node, f"unexpected {kind}")
+
+    def _name(self, node: Node, name: str, scope: Mapping[str, Any]) -> Any:
+        if name in scope:
+            return scope[name]
+        if name in self.values:
+            return self.values[name]
+        if name in self.definitions and not self.definitions[name][0]:
+            return self._call(("call", node[1], name, []), scope)
+        raise self.error(node, f"{name} is neither an input nor an output, nor defined")
+
+    def _formula(self, node: Node, scope: Mapping[str, Any]) -> Formula:
+        value = self.value(node, scope)
+        if not isinstance(value, Formula):
+            raise self.error(node, "expected a formula")
+        return value
+
+    def _binary(self, node: Node, scope: Mapping[str, Any]) -> Any:
+        op, a, b = node[2], node[3], node[4]
+        if op in _LTL:
+            f, g = self._formula(a, scope), self._formula(b, scope)
+            if f.is_constant and g.is_constant and op in ("&&", "||", "->", "<->"):
+                return _folded(op, f is TRUE, g is TRUE)
+            return binop(_LTL[op], f, g)
+        if op == "IN":
+            return TRUE if self.number(a, scope) in self._set(b, scope) else FALSE
+        if op == ":":
+            raise self.error(node, "a guarded case outside a definition")
+        x, y = self.number(a, scope), self.number(b, scope)
+        if op in ("==", "!=", "<", "<=", ">", ">="):
+            holds = {"==": x == y, "!=": x != y, "<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op]
+            return TRUE if holds else FALSE
+        if op in ("/", "%") and y == 0:
+            raise self.error(node, "division by zero")
+        return {"+": x + y, "-": x - y, "*": x * y, "/": x // y if y else 0, "%": x % y if y else 0}[op]
+
+    def _set(self, node: Node, scope: Mapping[str, Any]) -> frozenset:
+        value = self.value(node, scope)
+        if not isinstance(value, frozenset):
+            raise self.error(node, "expected a set")
+        return value
+
+    def _bounded(self, node: Node, scope: Mapping[str, Any]) -> Formula:
+        op, bound, body = node[2], node[3], self._formula(node[4], scope)
+        if bound[0] == "bin" and bound[2] == ":":
+            low, high = self.number(bound[3], scope), self.number(bound[4], scope)
         else:
-            raise _error(text, start + m.start(), f"unknown section {name}", len(name))
-    both = next((n for n in inputs if n in outputs), None)
-    if both is not None:
-        raise _error(text, clean.find(both, start), f"{both} is both an input and an output", len(both))
-    declared = set(inputs) | set(outputs)
-    spec = Tlsf(
-        title, semantics, "strict" in kinds, tuple(inputs), tuple(outputs), {k: tuple(v) for k, v in sections.items()}
-    )
-    stray = next((a for a in spec.formula().aps() if a not in declared), None)
-    if stray is not None:
-        at = re.search(rf"(?<![\w@'.]){re.escape(stray)}(?![\w@'.])", clean[start:end])
-        raise _error(text, start + (at.start() if at else 0), f"{stray} is neither an input nor an output", len(stray))
-    return spec
+            low = high = self.number(bound, scope)
+        if op not in ("X", "G", "F") or low < 0 or high < low:
+            raise self.error(node, f"not a bounded operator: {op}[{low}:{high}]")
+        return spell_out(op, low, high, body)
+
+    def _big(self, node: Node, scope: Mapping[str, Any]) -> Formula:
+        op, bindings, body = node[2], node[3], node[4]
+        parts: list[Formula] = []
+
+        def bind(k: int, inner: dict[str, Any]) -> None:
+            if k == len(bindings):
+                parts.append(self._formula(body, inner))
+                return
+            name, values = self._binding(bindings[k], inner)
+            for v in values:
+                bind(k + 1, {**inner, name: v})
+
+        bind(0, dict(scope))
+        if not parts:
+            return TRUE if op == "&&" else FALSE
+        return And(*parts) if op == "&&" else Or(*parts)
+
+    def _binding(self, node: Node, scope: Mapping[str, Any]) -> tuple[str, list[int]]:
+        """`i IN set` or a chain `low <= i < high`: the name and its values, in order."""
+        if node[0] == "bin" and node[2] == "IN" and node[3][0] == "id":
+            return node[3][2], sorted(self._set(node[4], scope))
+        compare = ("<", "<=")
+        if node[0] == "bin" and node[2] in compare and node[3][0] == "bin" and node[3][2] in compare:
+            inner = node[3]
+            if inner[4][0] == "id":
+                low = self.number(inner[3], scope) + (inner[2] == "<")
+                high = self.number(node[4], scope) - (node[2] == "<")
+                return inner[4][2], list(range(low, high + 1))
+        raise self.error(node, "expected a binding: i IN set, or low <= i < high")
+
+    def _call(self, node: Node, scope: Mapping[str, Any]) -> Any:
+        name, args = node[2], node[3]
+        if name not in self.definitions:
+            raise self.error(node, f"{name} is not defined")
+        params, cases = self.definitions[name]
+        if len(params) != len(args):
+            raise self.error(node, f"{name} takes {len(params)} arguments, not {len(args)}")
+        inner = {p: self.value(a, scope) for p, a in zip(params, args)}
+        self.depth += 1
+        try:
+            if self.depth > 500:
+                raise self.error(node, f"{name}: recursion too deep")
+            for cond, expr in cases:
+                if cond is None or self._holds(cond, inner):
+                    return self.value(expr, inner)
+            raise self.error(node, f"{name}: no case applies")
+        finally:
+            self.depth -= 1
+
+    def _holds(self, node: Node, scope: Mapping[str, Any]) -> bool:
+        value = self.value(node, scope)
+        if value is TRUE or value is FALSE:
+            return value is TRUE
+        raise self.error(node, "a guard that is not a constant")
+
+
+def _negated(f: Formula) -> Formula:
+    return FALSE if f is TRUE else TRUE if f is FALSE else Not(f)
+
+
+def _folded(op: str, a: bool, b: bool) -> Formula:
+    value = {"&&": a and b, "||": a or b, "->": (not a) or b, "<->": a == b}[op]
+    return TRUE if value else FALSE
 
 
 def _blank_comments(text: str) -> str:
@@ -164,107 +703,6 @@ def _blank_comments(text: str) -> str:
         return re.sub(r"[^\n]", " ", m.group())
 
     return re.sub(r"//[^\n]*|/\*.*?(\*/|$)", blank, text, flags=re.S)
-
-
-def _block(text: str, clean: str, name: str) -> tuple[int, int] | None:
-    m = re.search(rf"\b{name}\s*\{{", clean)
-    if m is None:
-        return None
-    return m.end(), _closing(text, clean, m.end() - 1)
-
-
-def _closing(text: str, clean: str, opening: int) -> int:
-    depth = 0
-    for i in range(opening, len(clean)):
-        if clean[i] == "{":
-            depth += 1
-        elif clean[i] == "}":
-            depth -= 1
-            if depth == 0:
-                return i
-    raise _error(text, opening, "missing closing brace")
-
-
-def _signals(text: str, clean: str, start: int, end: int) -> list[str]:
-    names = []
-    pos = start
-    for part in clean[start:end].split(";"):
-        word = part.strip()
-        if word:
-            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_@'.]*", word):
-                at = pos + part.find(word)
-                raise _error(text, at, f"not a signal name: {word!r} (buses and enumerations are full TLSF)", len(word))
-            names.append(word)
-        pos += len(part) + 1
-    return names
-
-
-def _formulas(text: str, clean: str, start: int, end: int) -> list[Formula]:
-    out = []
-    pos = start
-    body = clean[start:end]
-    for part in body.split(";"):  # the last formula's ; is optional, as syfco reads it
-        if part.strip():
-            out.append(_formula(text, part, pos))
-        pos += len(part) + 1
-    return out
-
-
-def _formula(text: str, part: str, offset: int) -> Formula:
-    toks: list[Token] = []
-    for m in _TOKEN.finditer(part):
-        if m.group().isspace():
-            continue
-        col, width = m.start(), m.end() - m.start()
-        if m.group("bounded"):
-            low, high = int(m.group("low")), m.group("high")
-            bounds = (low, int(high) if high is not None else low)
-            if bounds[1] < bounds[0]:
-                raise _error(text, offset + col, "empty range", width)
-            toks.append(("un", m.group("bounded"), col, width, UNARY_LEVEL, bounds))
-            continue
-        value = m.group("op") or _WORDS.get(m.group("word") or "", m.group("word"))
-        if value in ("(", ")"):
-            toks.append((value, value, col, width, 0.0))
-        elif value in ("!", "X", "G", "F"):
-            toks.append(("un", value, col, width, UNARY_LEVEL, None))
-        elif value in LEVELS:
-            toks.append(("bin", value, col, width, LEVELS[value]))
-        else:
-            toks.append(("atom", value, col, width, 0.0))
-    covered = sum(m.end() - m.start() for m in _TOKEN.finditer(part))
-    if covered != len(part):
-        bad = next(i for i, c in enumerate(part) if not _covered(part, i))
-        raise _error(text, offset + bad, f"unexpected character {part[bad]!r}")
-    try:
-        return read(part, toks, _Formulas())
-    except ParseError as e:
-        raise _error(text, offset + e.column, e.reason, e.length) from None
-
-
-def _covered(part: str, i: int) -> bool:
-    return any(m.start() <= i < m.end() for m in _TOKEN.finditer(part))
-
-
-class _Formulas(Builder[Formula]):
-    @staticmethod
-    def leaf(tok: Token) -> Formula:
-        word = tok[1]
-        return TRUE if word == "true" else FALSE if word == "false" else ap(word)
-
-    @staticmethod
-    def unary(tok: Token, f: Formula) -> Formula:
-        if tok[5] is None:
-            return unop(tok[1], f)
-        low, high = tok[5]
-        return spell_out(tok[1], low, high, f)
-
-    @staticmethod
-    def binary(tok: Token, a: Formula, b: Formula) -> Formula:
-        return binop(_BINARY[tok[1]], a, b)
-
-    def describe(self, tok: Token) -> str:
-        return "end of formula" if tok is None else repr(tok[1])
 
 
 def _error(text: str, at: int, reason: str, length: int = 1) -> TlsfError:

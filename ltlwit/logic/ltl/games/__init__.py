@@ -86,17 +86,32 @@ def realize(
     outputs: Sequence[str] | None = None,
     moore: bool = False,
     budget: Budget | None = None,
+    semantics: str = "infinite",
 ) -> Verdict:
-    """Realizable or Unrealizable with a verified strategy, or Unknown with the reason."""
+    """Realizable or Unrealizable with a verified strategy, or Unknown with the reason.
+
+    Under finite semantics (LTLf synthesis, as De Giacomo and Vardi define it and SYNTCOMP's
+    LTLf track plays it) the system also decides when the trace ends, and wins when the
+    finite trace satisfies φ: the game is played on the engine's own translation of LTLf
+    (`finite.guarded`: φ over an `alive` proposition, alive at first and dead from some
+    instant on), `alive` one more output, which the strategies then write."""
     ins, outs = players(formula, inputs, outputs)
     if formula.data:
         return Unknown("realizability over data atoms is not decided yet")
     if formula.past:
         return Unknown("realizability with past operators is not decided yet")
-    from ltlwit.logic.ltl.finite import strong
+    from ltlwit.logic.ltl.finite import guarded, strong
     from ltlwit.logic.ltl.games.counting import Arena, CountingGame
 
-    formula = strong(formula)  # on infinite traces a weak next is X (TLSF's G[a:b] writes it)
+    written = formula
+    if semantics == "finite":
+        formula, alive = guarded(formula)
+        assert alive.name is not None
+        outs = (*outs, alive.name)
+    elif semantics != "infinite":
+        raise ValueError(f"unknown semantics {semantics!r}")
+    else:
+        formula = strong(formula)  # on infinite traces a weak next is X (TLSF's G[a:b] writes it)
 
     limit = Limit(budget)
     try:
@@ -111,6 +126,8 @@ def realize(
                 if machine is None:
                     continue
                 verdict = _proved(formula, machine, bound, budget, limit)
+                if isinstance(verdict, Realizable) and semantics == "finite":
+                    return _finite_play(verdict, written, alive)
                 if verdict is not None:
                     return verdict
                 return Unknown(f"the {_strategy(machine)} found at bound {bound} was not verified within the budget")
@@ -150,6 +167,18 @@ def _proved(formula: Formula, machine: Machine, bound: int, budget: Budget | Non
     if machine.player == "system":
         return Realizable(machine, game, bound)
     return Unrealizable(machine, game, bound)
+
+
+def _finite_play(verdict: Realizable, formula: Formula, alive: Formula) -> Realizable:
+    """The controller's play as the finite trace it stands for (the instants where `alive`
+    holds), checked on the formula as written under finite semantics."""
+    from ltlwit.logic.ltl import holds
+    from ltlwit.logic.ltl.finite import finite_part
+
+    trace = finite_part(verdict.play, alive)
+    if trace is None or not holds(formula, trace):
+        raise StrategyRejected(f"the controller's play {verdict.play} does not end in a trace of {formula}")
+    return Realizable(verdict.controller, trace, verdict.bound)
 
 
 def _strategy(machine: Machine) -> str:
