@@ -44,7 +44,8 @@ def test_json_and_moore() -> None:
     result = run("realize", "--inputs", "a", "--format", "json", "G(b <-> a)", "--moore")
     (row,) = json_lines(result.stdout)
     assert result.exit_code == 1
-    assert row["status"] == "unrealizable" and row["semantics"] == "moore" and row["verified"]
+    assert row["status"] == "unrealizable" and row["kind"] == "moore" and row["verified"]
+    assert row["semantics"] == "infinite"
     assert row["controller"] is None and row["counter_strategy"]["player"] == "environment"
     assert row["counter_strategy"]["kind"] == "mealy"  # the environment sees the outputs first
     result = run("realize", "--inputs", "a", "--format", "json", "G(b <-> a)")

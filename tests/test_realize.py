@@ -167,3 +167,42 @@ def test_an_output_free_specification_is_realizable_exactly_when_valid_over_inpu
     for text, valid in (("G F a | F G !a", True), ("G F a", False), ("a | !a", True)):
         verdict = realize(P(text), ["a"], budget=Budget(seconds=30))
         assert isinstance(verdict, Realizable if valid else Unrealizable), text
+
+
+#: LTLf synthesis: (formula, inputs, realizable), the system choosing when the trace ends
+FINITE = [
+    ("F b", ["a"], True),  # write b, stop
+    ("X b", ["a"], True),  # two instants
+    ("G(a -> b)", ["a"], True),  # answer the first instant and stop
+    ("F(a & b)", ["a"], False),  # the environment never writes a
+    ("b U a", ["a"], False),  # the trace must end, and it cannot end on a
+    ("a", ["a"], False),
+    ("G F b", ["a"], True),  # on a finite trace: b at the last instant
+    ("F a -> F b", ["a"], True),
+]
+
+
+@pytest.mark.parametrize("text, inputs, realizable", FINITE)
+def test_finite_semantics_verdicts_and_strategies_by_the_ltlf_oracle(text: str, inputs: list[str], realizable: bool) -> None:
+    from ltlf_reference import satisfies_finite
+
+    f = P(text)
+    verdict = realize(f, inputs, budget=Budget(seconds=60), semantics="finite")
+    assert isinstance(verdict, Realizable if realizable else Unrealizable), (text, verdict)
+    if isinstance(verdict, Realizable):
+        machine = verdict.controller
+        assert "alive" in machine.writes and verdict.play.finite
+        assert satisfies_finite(f, _letters(verdict.play)[0])
+        for p, c in lassos(2, 2, machine.reads):
+            prefix, cycle = _simulate(machine, p, c)
+            word = prefix + cycle
+            end = next(i for i, letter in enumerate(word) if not letter["alive"])
+            assert end > 0 and satisfies_finite(f, word[:end]), (text, p, c)
+    else:
+        machine = verdict.counter_strategy
+        outputs = [n for n in machine.reads if n != "alive"]
+        for p, c in lassos(2, 2, outputs):
+            for end in range(1, 5):
+                moves = [dict(letter, alive=i < end) for i, letter in enumerate((p + c * 4)[:6])]
+                word, _ = _simulate(machine, moves, [dict(moves[-1])])
+                assert not satisfies_finite(f, word[:end]), (text, p, c, end)
