@@ -14,7 +14,8 @@ writes before reading them.
 
 The games (`counting`) grow their bound K = 0, 1, 2, ... for both players in turn, so
 realizable and unrealizable specifications both end with a proof. Future-time LTL on infinite
-traces; past operators and data atoms give Unknown saying so."""
+traces, finite ones (LTLf) and past operators (`monitors`); data atoms give Unknown saying
+so."""
 
 from __future__ import annotations
 
@@ -98,10 +99,9 @@ def realize(
     ins, outs = players(formula, inputs, outputs)
     if formula.data:
         return Unknown("realizability over data atoms is not decided yet")
-    if formula.past:
-        return Unknown("realizability with past operators is not decided yet")
     from ltlwit.logic.ltl.finite import guarded, strong
     from ltlwit.logic.ltl.games.counting import Arena, CountingGame
+    from ltlwit.logic.ltl.games.monitors import monitored, pure_past
 
     written = formula
     if semantics == "finite":
@@ -112,6 +112,13 @@ def realize(
         raise ValueError(f"unknown semantics {semantics!r}")
     else:
         formula = strong(formula)  # on infinite traces a weak next is X (TLSF's G[a:b] writes it)
+    exact = formula  # what a controller is checked against: past operators as written
+    monitors: dict = {}
+    if formula.past:
+        if not pure_past(formula):
+            return Unknown("realizability with future operators inside past ones is not decided yet")
+        formula, monitors = monitored(formula)
+        outs = (*outs, *monitors)
 
     limit = Limit(budget)
     try:
@@ -125,7 +132,8 @@ def realize(
                 machine = game.solve(bound)
                 if machine is None:
                     continue
-                verdict = _proved(formula, machine, bound, budget, limit)
+                # a counter-strategy reads the monitors: it beats the systems that write them right
+                verdict = _proved(exact, formula, monitors, machine, bound, budget, limit)
                 if isinstance(verdict, Realizable) and semantics == "finite":
                     return _finite_play(verdict, written, alive)
                 if verdict is not None:
@@ -153,20 +161,25 @@ def verify(formula: Formula, machine: Machine, budget: Budget | None = None) -> 
     return True if isinstance(verdict, Unsat) else False if isinstance(verdict, Sat) else None
 
 
-def _proved(formula: Formula, machine: Machine, bound: int, budget: Budget | None, limit: Limit) -> Verdict | None:
+def _proved(
+    exact: Formula, played: Formula, monitors: dict, machine: Machine, bound: int, budget: Budget | None, limit: Limit
+) -> Verdict | None:
+    """The verdict `machine` proves, checked by the engine: a controller against the formula
+    as written (`exact`), a counter-strategy, which reads the past operators' monitors, against
+    the formula with the monitors' definitions (`played`); its play, against a system that
+    writes the monitors right, must violate `exact` too. None when the budget stops the check."""
     from ltlwit.logic.ltl import holds
 
     seconds = limit.remaining()
     left = Budget(seconds=None if seconds == float("inf") else seconds, memory=budget.memory if budget else None)
-    verified = verify(formula, machine, left)
+    system = machine.player == "system"
+    verified = verify(exact if system else played, machine, left)
     if verified is None:
         return None
-    game = play(machine)
-    if not verified or not holds(formula if machine.player == "system" else Not(formula), game):
-        raise StrategyRejected(f"the {_strategy(machine)} found for {formula} failed its check")
-    if machine.player == "system":
-        return Realizable(machine, game, bound)
-    return Unrealizable(machine, game, bound)
+    game = play(machine, None if system else monitors)
+    if not verified or not holds(exact if system else Not(exact), game):
+        raise StrategyRejected(f"the {_strategy(machine)} found for {exact} failed its check")
+    return Realizable(machine, game, bound) if system else Unrealizable(machine, game, bound)
 
 
 def _finite_play(verdict: Realizable, formula: Formula, alive: Formula) -> Realizable:

@@ -17,10 +17,10 @@ procedure is the model checker (`games.verify`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 from ltlwit.logic.assignment import cube
-from ltlwit.logic.formula import FALSE, TRUE, And, Formula, Not, Or, ap, binop, conjuncts, disjuncts, unop
+from ltlwit.logic.formula import FALSE, TRUE, And, Formula, Not, Or, ap, binop, conjuncts, disjuncts, postorder, unop
 from ltlwit.logic.ltl.encoding.labels import make_labels
 from ltlwit.logic.trace import Trace
 
@@ -114,22 +114,49 @@ def closed_loop(machine: Machine, taken: set[str]) -> Formula:
     return And(code(0), unop("G", And(*rules)))
 
 
-def play(machine: Machine) -> Trace:
-    """The play of the machine against the other player writing every letter false, as a lasso
-    (it closes when a state comes back: the other player's letter never changes)."""
+def play(machine: Machine, monitors: Mapping[str, tuple[bool, Formula]] | None = None) -> Trace:
+    """The play of the machine against the other player writing every letter false but the
+    `monitors` among them (`games.monitors`: each its first value, then the value of its
+    formula at the instant before), as a lasso: it closes when a state comes back with the
+    same monitor values."""
+    monitors = monitors or {}
     L = make_labels(machine.reads)
-    letter = L.cube((i, False) for i in range(len(machine.reads)))
-    other = cube((name, False) for name in machine.reads)
-    seen: dict[int, int] = {}
+    values = {name: start for name, (start, _) in monitors.items()}
+    seen: dict[tuple, int] = {}
     steps: list[Formula] = []
     state = 0
-    while state not in seen:
-        seen[state] = len(steps)
+    while (state, tuple(values.values())) not in seen:
+        seen[(state, tuple(values.values()))] = len(steps)
+        read = {name: values.get(name, False) for name in machine.reads}
+        letter = L.cube((i, read[name]) for i, name in enumerate(machine.reads))
         t = next(t for t in machine.states[state] if (L.of(t.guard) & letter) != L.false)
-        steps.append(And(*conjuncts(other), *conjuncts(t.write)))
+        steps.append(And(*conjuncts(cube(read.items())), *conjuncts(t.write)))
+        written = read | dict(_literals(t.write))
+        values = {name: _value(tracked, written) for name, (_, tracked) in monitors.items()}
         state = t.target
-    start = seen[state]
+    start = seen[(state, tuple(values.values()))]
     return Trace(tuple(steps[:start]), tuple(steps[start:]))
+
+
+def _literals(step: Formula) -> list[tuple[str, bool]]:
+    """The literals of a cube."""
+    return [(c.name, True) if c.op == "ap" else (c.children[0].name, False) for c in conjuncts(step) if c.op != "1"]
+
+
+def _value(f: Formula, letter: Mapping[str, bool]) -> bool:
+    """A propositional formula's value under a full valuation (absent propositions false)."""
+    values: dict[Formula, bool] = {}
+    for node in postorder(f):
+        if node.op == "ap":
+            values[node] = bool(letter.get(node.name or "", False))
+        elif node.op in ("1", "0"):
+            values[node] = node.op == "1"
+        elif node.op == "!":
+            values[node] = not values[node.children[0]]
+        else:
+            a, b = (values[c] for c in node.children)
+            values[node] = {"&": a and b, "|": a or b, "->": not a or b, "<->": a == b, "xor": a != b}[node.op]
+    return values[f]
 
 
 def total(machine: Machine) -> bool:
