@@ -40,6 +40,7 @@ if TYPE_CHECKING:  # `check`'s: the spec files' layer loads when specs are check
     from ltlwit.logic.theory.sorts import Declarations
     from ltlwit.pipeline.equivalents import Equivalents
     from ltlwit.specs.baseline import Entry
+    from ltlwit.specs.realizability import Report as RealizabilityReport
     from ltlwit.specs.run import ConjunctionResult, Decided, SpecResult
     from ltlwit.specs.similar import Embedded, Similar
 
@@ -53,6 +54,7 @@ __all__ = [
     "index",
     "parse",
     "realize",
+    "realize_export",
     "similar",
     "solve",
     "verify",
@@ -98,6 +100,22 @@ def realize(
     memory = default_max_memory() if max_memory is None else max_memory
     budget = Budget(seconds=timeout, memory=(memory << 20) if memory else None)
     return decide(formula, inputs, outputs, moore=moore, budget=budget, semantics=semantics)
+
+
+def realize_export(
+    export: str | os.PathLike, timeout: float | None = 60.0, diagnose: bool = False, max_memory: int | None = None
+) -> RealizabilityReport:
+    """A FRET export's realizability as FRET asks it: per connected component, each verdict with
+    its verified strategy, and with `diagnose` an unrealizable component's minimal conflicts
+    (`ltlwit.specs.realizability`). `export`: the export's path, or its JSON text."""
+    from ltlwit.specs.realizability import realize_export as decide
+
+    text = str(export)
+    if not text.lstrip().startswith(("{", "[")):
+        with open(export, encoding="utf-8-sig") as stream:
+            text = stream.read()
+    memory = default_max_memory() if max_memory is None else max_memory
+    return decide(text, timeout, diagnose, (memory << 20) if memory else None)
 
 
 class Solver:

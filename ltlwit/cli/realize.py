@@ -19,6 +19,8 @@ from ltlwit.cli.status import ExitStatus, worst
 if TYPE_CHECKING:
     from ltlwit.logic.ltl.games.machine import Machine
 
+from ltlwit.logic.result import Unknown
+
 
 def _names(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...] | None:
     """`--inputs a,b --inputs c`: the names in order; None where the option is not given."""
@@ -37,7 +39,8 @@ def _names(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -
     type=click.Path(dir_okay=False, allow_dash=True),
     metavar="FILE",
     help="A TLSF specification (SYNTCOMP's format, basic or parameterised: its inputs, outputs and semantics "
-    "come from the file), or formulas one per line (blank lines and # comments skipped). Repeatable.",
+    "come from the file), a FRET export (*.json: the variables' Input and Output kinds, per connected "
+    "component, as FRET asks), or formulas one per line (blank lines and # comments skipped). Repeatable.",
 )
 @click.option(
     "--inputs",
@@ -69,6 +72,12 @@ def _names(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -
     help="text: the verdict, the strategy as a table and a play; json: JSON Lines, one object per "
     "specification; dot: the strategy as a Graphviz digraph.",
 )
+@click.option(
+    "--diagnose",
+    is_flag=True,
+    help="For a FRET export's unrealizable components: every minimal conflict (a minimal unrealizable set of "
+    "requirements), within --timeout more per component.",
+)
 @syntax_option
 @semantics_options
 @click.option(
@@ -88,6 +97,7 @@ def realize(
     outputs: tuple[str, ...] | None,
     mealy: bool | None,
     fmt: str,
+    diagnose: bool,
     syntax: str,
     timeout: float,
     **options: Any,
@@ -130,6 +140,9 @@ def realize(
         except (OSError, UnicodeDecodeError) as error:
             printer.message(name, f"cannot read: {getattr(error, 'strerror', None) or error}")
             status = ExitStatus.ERROR
+            continue
+        if name.endswith(".json"):
+            status = worst(status, _export(printer, fmt, timeout, name, content, diagnose))
             continue
         if name.endswith(".tlsf") or _looks_tlsf(content):
             try:
@@ -222,6 +235,93 @@ def _answer(
                 printer.data(f"  {row_text}")
             printer.data(f"  play: {play}")
     return ExitStatus.SUCCESS if isinstance(verdict, Realizable) else ExitStatus.NEGATIVE
+
+
+def _export(printer: Printer, fmt: str, timeout: float, name: str, content: str, diagnose: bool) -> ExitStatus:
+    """A FRET export, component by component (`ltlwit.specs.realizability`)."""
+    from ltlwit.api import realize_export
+    from ltlwit.logic.ltl.games import Realizable, Unrealizable
+
+    try:
+        found = realize_export(content, timeout=timeout, diagnose=diagnose)
+    except ValueError as error:
+        printer.message(name, str(error))
+        return ExitStatus.ERROR
+    texts = {r.name: r.text for r in found.requirements}
+    for c in found.components:
+        verdict = c.verdict
+        word = (
+            "REALIZABLE"
+            if isinstance(verdict, Realizable)
+            else "UNREALIZABLE"
+            if isinstance(verdict, Unrealizable)
+            else "UNKNOWN"
+        )
+        machine = (
+            verdict.controller
+            if isinstance(verdict, Realizable)
+            else verdict.counter_strategy
+            if isinstance(verdict, Unrealizable)
+            else None
+        )
+        play = str(verdict.play) if isinstance(verdict, (Realizable, Unrealizable)) else None
+        shown = _shown(verdict.play, found.names) if isinstance(verdict, (Realizable, Unrealizable)) else None
+        if fmt == "json":
+            row = {
+                "file": name,
+                "component": c.name,
+                "requirements": list(c.requirements),
+                "outputs": list(c.outputs),
+                "status": word.lower(),
+                "controller": machine.to_dict() if isinstance(verdict, Realizable) and machine else None,
+                "counter_strategy": machine.to_dict() if isinstance(verdict, Unrealizable) and machine else None,
+                "play": play,
+                "conflicts": [list(k) for k in c.conflicts] if diagnose else None,
+                "conflicts_complete": c.complete if diagnose else None,
+                "reason": getattr(verdict, "reason", None),
+            }
+            printer.data(json.dumps(row))
+            continue
+        if fmt == "dot":
+            if machine is not None:
+                printer.data(machine.to_dot().rstrip("\n"))
+            continue
+        printer.data(f"{word:<12}  {c.name}  {', '.join(c.requirements)}  (outputs: {', '.join(c.outputs) or 'none'})")
+        if isinstance(verdict, Unknown):
+            printer.data(f"  reason: {verdict.reason}")
+        if isinstance(verdict, Unrealizable):
+            for k, core in enumerate(c.conflicts, 1):
+                printer.data(f"  conflict {k}: {', '.join(core)}")
+                for req in core:
+                    printer.data(f"    {req}: {texts.get(req, '')}".rstrip())
+            if diagnose and not c.complete:
+                printer.data("  (not every conflict: --timeout ran out)")
+            printer.data(f"  play: {shown}")
+    bad = sum(not isinstance(c.verdict, Realizable) for c in found.components)
+    if fmt == "text":
+        summary = (
+            "REALIZABLE"
+            if not bad
+            else "UNREALIZABLE"
+            if any(isinstance(c.verdict, Unrealizable) for c in found.components)
+            else "UNKNOWN"
+        )
+        printer.data(
+            f"{summary:<12}  {name}: {len(found.components) - bad} of {len(found.components)} components realizable"
+        )
+    return ExitStatus.NEGATIVE if bad else ExitStatus.SUCCESS
+
+
+def _shown(trace: Any, names: frozenset[str]) -> str:
+    """A play over `names` only: without the past operators' monitors, which people did not
+    write (they stay in the JSON)."""
+    from ltlwit.logic.formula import And, conjuncts
+    from ltlwit.logic.trace import Trace
+
+    def step(s: Any) -> Any:
+        return And(*(c for c in conjuncts(s) if set(c.aps()) <= names))
+
+    return str(Trace(tuple(map(step, trace.prefix)), tuple(map(step, trace.cycle))))
 
 
 def _table(machine: Machine) -> list[str]:

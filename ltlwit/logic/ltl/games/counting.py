@@ -136,16 +136,24 @@ class CountingGame:
             refined = []
             for letters, counts in blocks:
                 self.limit.spend(len(ladder))
+                parts = []
                 rest = letters
                 for value, at_least in ladder:  # the highest count first: a run's count is the most
                     part = rest & at_least
                     if part != bdd.false:
-                        refined.append((part, {**counts, key: value}))
+                        parts.append((part, value))
                         rest = rest & ~part
                         if rest == bdd.false:
                             break
-                if rest != bdd.false:
-                    refined.append((rest, counts))
+                if not parts:  # none of these letters reaches the key
+                    refined.append((letters, counts))
+                elif rest == bdd.false and len(parts) == 1:  # all of them alike: no split, no copy
+                    counts[key] = parts[0][1]
+                    refined.append((letters, counts))
+                else:
+                    refined.extend((part, {**counts, key: value}) for part, value in parts)
+                    if rest != bdd.false:
+                        refined.append((rest, counts))
             blocks = refined
         moves: list[tuple[Any, Position | None]] = [
             (letters, tuple(sorted(counts.items()))) for letters, counts in blocks

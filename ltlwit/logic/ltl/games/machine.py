@@ -140,7 +140,11 @@ def play(machine: Machine, monitors: Mapping[str, tuple[bool, Formula]] | None =
 
 def _literals(step: Formula) -> list[tuple[str, bool]]:
     """The literals of a cube."""
-    return [(c.name, True) if c.op == "ap" else (c.children[0].name, False) for c in conjuncts(step) if c.op != "1"]
+    return [
+        (c.name or "", True) if c.op == "ap" else (c.children[0].name or "", False)
+        for c in conjuncts(step)
+        if c.op != "1"
+    ]
 
 
 def _value(f: Formula, letter: Mapping[str, bool]) -> bool:

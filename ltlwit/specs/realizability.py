@@ -1,0 +1,203 @@
+"""Realizability of a FRET export, as FRET's own analysis asks it: per connected component,
+with every minimal conflict of an unrealizable one.
+
+The variables' `idType` says who controls what: Input variables belong to the environment,
+Output ones to the system (Internal and Mode variables are defined by assignments and mode
+requirements that are not read: a component that mentions one is UNKNOWN, saying so).
+Requirements whose reqid contains "assumption" are the environment's. A requirement's
+`ptExpanded` holds at every instant of an infinite run (FRET checks realizability over infinite
+traces); a component's specification is `G(H(assumptions) -> guarantees)`, as a Lustre contract
+reads it: the guarantees hold as long as the assumptions have.
+
+Components are FRET's: the requirements linked by the outputs they share, numbered cc0, cc1,
+... in the order of their first requirement in the export, each listing its requirements in
+the export's order. An unrealizable component's minimal conflicts (minimal unrealizable sets
+of its guarantees, the assumptions kept) are enumerated by the MARCO that `check` uses for
+unsatisfiable cores (`logic.core.all_conflicts`), over a realizability oracle."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ltlwit.logic.budget import Budget
+from ltlwit.logic.formula import And, Formula, binop, unop
+from ltlwit.logic.ltl.games import Realizable, Unrealizable, Verdict, realize
+from ltlwit.logic.result import Result, Sat, Unknown, Unsat
+from ltlwit.specs.subsets import names
+
+
+@dataclass(frozen=True)
+class Requirement:
+    name: str
+    formula: Formula
+    text: str  # the structured English
+    assumption: bool
+
+
+@dataclass(frozen=True)
+class Component:
+    """One connected component's verdict, with its strategy (`verdict`) and, when unrealizable
+    and asked for, its minimal conflicts (names) and whether they are all of them."""
+
+    name: str
+    requirements: tuple[str, ...]
+    outputs: tuple[str, ...]
+    verdict: Verdict
+    conflicts: tuple[tuple[str, ...], ...] = ()
+    complete: bool = False
+
+
+@dataclass(frozen=True)
+class Export:
+    requirements: tuple[Requirement, ...]
+    inputs: tuple[str, ...]
+    outputs: tuple[str, ...]
+    undefined: tuple[str, ...]  # Internal and Mode variables
+
+
+def read_export(text: str) -> Export:
+    """The export's requirements and variables' roles; ValueError (one line) where it is not a
+    FRET export or a requirement's formula does not parse."""
+    from ltlwit.logic.syntax import parse_formula
+
+    data = json.loads(text)
+    if isinstance(data, list):
+        data = {"requirements": data}
+    if not isinstance(data, dict) or not isinstance(data.get("requirements"), list):
+        raise ValueError("not a FRET export: no list of requirements")
+    roles: dict[str, str] = {}
+    for entry in data.get("variables") or []:
+        if isinstance(entry, dict) and isinstance(entry.get("variable_name"), str) and entry.get("idType"):
+            roles.setdefault(entry["variable_name"].strip(), str(entry["idType"]))
+    requirements = []
+    for r in data["requirements"]:
+        reqid = r.get("reqid") if isinstance(r, dict) else None
+        formula = (r.get("semantics") or {}).get("ptExpanded") if isinstance(r, dict) else None
+        if not isinstance(reqid, str) or not isinstance(formula, str) or not formula.strip():
+            continue  # not formalized: FRET leaves it out too
+        try:
+            parsed = parse_formula(formula, "nuxmv")
+        except ValueError as e:
+            raise ValueError(f"{reqid}: {e}") from None
+        text = r.get("fulltext") if isinstance(r.get("fulltext"), str) else ""
+        requirements.append(Requirement(reqid, parsed, text, "assumption" in reqid.lower()))
+    return Export(
+        tuple(requirements),
+        tuple(n for n, k in roles.items() if k == "Input"),
+        tuple(n for n, k in roles.items() if k == "Output"),
+        tuple(n for n, k in roles.items() if k in ("Internal", "Mode")),
+    )
+
+
+def components(export: Export) -> list[tuple[str, list[Requirement], list[str]]]:
+    """FRET's connected components (module docstring): (name, requirements, outputs)."""
+    guarantees = [r for r in export.requirements if not r.assumption]
+    outputs = set(export.outputs)
+    parent = list(range(len(guarantees)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    owner: dict[str, int] = {}
+    for i, r in enumerate(guarantees):
+        for name in sorted(names(r.formula)):
+            if name in outputs:
+                if name in owner:
+                    parent[root(i)] = root(owner[name])
+                else:
+                    owner[name] = i
+    groups: dict[int, list[int]] = {}
+    for i in range(len(guarantees)):
+        groups.setdefault(root(i), []).append(i)
+    out = []
+    for k, members in enumerate(sorted(groups.values(), key=min)):
+        reqs = [guarantees[i] for i in members]
+        used = [n for n in export.outputs if any(n in names(r.formula) for r in reqs)]
+        out.append((f"cc{k}", reqs, used))
+    return out
+
+
+def specification(guarantees: list[Formula], assumptions: list[Formula]) -> Formula:
+    """`G(H(assumptions) -> guarantees)`, or `G(guarantees)` without assumptions."""
+    body = And(*guarantees)
+    if assumptions:
+        body = binop("->", unop("H", And(*assumptions)), body)
+    return unop("G", body)
+
+
+@dataclass(frozen=True)
+class Report:
+    requirements: tuple[Requirement, ...]
+    components: tuple[Component, ...]
+
+    @property
+    def names(self) -> frozenset[str]:
+        """Every name the requirements use."""
+        return frozenset(n for r in self.requirements for n in names(r.formula))
+
+
+def realize_export(
+    text: str, timeout: float | None = 60.0, diagnose: bool = False, memory: int | None = None
+) -> Report:
+    """Each component's verdict (module docstring); with `diagnose`, an unrealizable one's
+    minimal conflicts, within `timeout` seconds per component for the verdict and as much
+    again for the diagnosis."""
+    export = read_export(text)
+    out = []
+    for name, reqs, outs in components(export):
+        mentioned = {n for r in reqs for n in names(r.formula)}
+        assumptions = [a.formula for a in export.requirements if a.assumption and mentioned & names(a.formula)]
+        undefined = sorted(mentioned & set(export.undefined))
+        if undefined:
+            verdict: Verdict = Unknown(f"{', '.join(undefined)}: Internal and Mode variables are not read yet")
+            out.append(Component(name, tuple(r.name for r in reqs), tuple(outs), verdict))
+            continue
+        inputs = [n for n in export.inputs]
+
+        def decide(guarantees: list[Formula], seconds: float | None) -> Verdict:
+            spec = specification(guarantees, assumptions)
+            budget = Budget(seconds=seconds, memory=memory)
+            return realize(spec, [n for n in inputs if n in spec.aps()], budget=budget)
+
+        verdict = decide([r.formula for r in reqs], timeout)
+        conflicts: tuple[tuple[str, ...], ...] = ()
+        complete = False
+        if diagnose and isinstance(verdict, Unrealizable):
+            conflicts, complete = _conflicts(reqs, decide, timeout)
+        out.append(Component(name, tuple(r.name for r in reqs), tuple(outs), verdict, conflicts, complete))
+    return Report(export.requirements, tuple(out))
+
+
+def _conflicts(reqs: list[Requirement], decide: Any, timeout: float | None) -> tuple[tuple[tuple[str, ...], ...], bool]:
+    from ltlwit.logic.core import all_conflicts
+
+    deadline = None if timeout is None else time.perf_counter() + timeout
+    position = {r.formula: i for i, r in enumerate(reqs)}
+
+    def oracle(conjunction: Formula) -> Result:
+        parts = []  # the requirements `all_conflicts` conjoined (And's left-nested chain)
+        stack = [conjunction] if conjunction.op != "1" else []
+        while stack:
+            node = stack.pop()
+            if node in position:
+                parts.append(node)
+            else:
+                stack.extend(node.children)
+        left = None if deadline is None else max(0.01, deadline - time.perf_counter())
+        verdict = decide(parts, left)
+        if isinstance(verdict, Realizable):
+            return Sat(verdict.play)
+        if isinstance(verdict, Unrealizable):
+            return Unsat("counter-strategy")
+        return verdict
+
+    found = all_conflicts(
+        [r.formula for r in reqs], oracle, lambda: deadline is not None and time.perf_counter() > deadline
+    )
+    return tuple(tuple(reqs[i].name for i in core) for core in found.cores), found.complete

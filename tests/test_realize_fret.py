@@ -1,0 +1,110 @@
+"""Realizability of FRET exports (`ltlwit.specs.realizability`, `realize -F export.json`): FRET's
+connected components, verdicts and minimal conflicts, on a small export written here and on the
+case studies whose verdicts FRET documents (../shared/data/synt/fret)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cli_support import json_lines, run
+from shared_data import shared_file
+
+from ltlwit.logic.ltl.games import Realizable, Unrealizable
+from ltlwit.specs.realizability import components, read_export, realize_export
+
+
+def requirement(reqid: str, formula: str, text: str = "") -> dict:
+    return {"reqid": reqid, "fulltext": text or reqid, "semantics": {"ptExpanded": formula}}
+
+
+def rising(x: str) -> str:
+    return f"({x} & (Z (! {x})))"
+
+
+#: a start button that opens a valve unless the tank is full, an emergency button that closes
+#: it, a level sensor that closes it, and an independent motor
+EXPORT = {
+    "requirements": [
+        requirement("R-motor", f"(H ({rising('emergency')} -> (! motor)))"),
+        requirement("R-level", f"(H ({rising('full')} -> (! valve)))"),
+        requirement("R-start", f"(H ({rising('start')} -> ((! full) -> valve)))", "when start shall open"),
+        requirement("R-stop", f"(H ({rising('emergency')} -> (! valve)))", "when emergency shall close"),
+        requirement("assumption-1", "(H (! (start & emergency)))"),
+    ],
+    "variables": [
+        {"variable_name": name, "idType": kind, "dataType": "boolean"}
+        for name, kind in [
+            ("emergency", "Input"),
+            ("full", "Input"),
+            ("start", "Input"),
+            ("motor", "Output"),
+            ("valve", "Output"),
+        ]
+    ],
+}
+
+
+def test_components_as_fret_numbers_them() -> None:
+    export = read_export(json.dumps(EXPORT))
+    found = [(name, [r.name for r in reqs], outs) for name, reqs, outs in components(export)]
+    assert found == [("cc0", ["R-motor"], ["motor"]), ("cc1", ["R-level", "R-start", "R-stop"], ["valve"])]
+    assert [r.name for r in export.requirements if r.assumption] == ["assumption-1"]
+
+
+def test_assumptions_decide_and_conflicts_are_minimal() -> None:
+    report = realize_export(json.dumps(EXPORT), timeout=60, diagnose=True)
+    assert [type(c.verdict) for c in report.components] == [Realizable, Realizable]
+    without = dict(EXPORT, requirements=EXPORT["requirements"][:-1])  # start and emergency together
+    report = realize_export(json.dumps(without), timeout=60, diagnose=True)
+    motor, valve = report.components
+    assert isinstance(motor.verdict, Realizable) and isinstance(valve.verdict, Unrealizable)
+    assert valve.conflicts == (("R-start", "R-stop"),) and valve.complete
+
+
+def test_cli(tmp_path: Path) -> None:
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(dict(EXPORT, requirements=EXPORT["requirements"][:-1])))
+    result = run("realize", "-F", str(path), "--diagnose")
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["REALIZABLE", "cc0", "R-motor", "(outputs:", "motor)"]
+    assert lines[1].startswith("UNREALIZABLE  cc1  R-level, R-start, R-stop")
+    assert lines[2:5] == [
+        "  conflict 1: R-start, R-stop",
+        "    R-start: when start shall open",
+        "    R-stop: when emergency shall close",
+    ]
+    assert "_m" not in lines[5] and lines[5].startswith("  play: ")  # the monitors stay out of the text
+    assert lines[-1].startswith("UNREALIZABLE") and lines[-1].endswith("1 of 2 components realizable")
+    rows = json_lines(run("realize", "-F", str(path), "--format", "json").stdout)
+    assert [(r["component"], r["status"], r["conflicts"]) for r in rows] == [
+        ("cc0", "realizable", None),
+        ("cc1", "unrealizable", None),
+    ]
+    assert rows[1]["counter_strategy"]["player"] == "environment" and rows[0]["controller"]["writes"][0] == "motor"
+    path.write_text("{}")
+    result = run("realize", "-F", str(path))
+    assert result.exit_code == 2 and "not a FRET export" in result.stderr
+
+
+def test_fret_case_studies_documented_verdicts_and_conflicts() -> None:
+    facts = json.loads(shared_file("synt/fret/realizability.json").read_text())
+    mixer = next(p for p in facts["projects"] if p["project"] == "Liquid_mixer")
+    report = realize_export(shared_file("synt/" + mixer["export_file"]).read_text(), timeout=60, diagnose=True)
+    documented = {c["name"]: (c["requirements"], c["verdict"]) for c in mixer["connected_components"]}
+    assert {c.name: (list(c.requirements), _word(c.verdict)) for c in report.components} == documented
+    for conflict in mixer["minimal_conflicts"]:
+        component = next(c for c in report.components if c.name == conflict["cc"])
+        assert set(map(frozenset, component.conflicts)) == {frozenset(conflict["requirements"])}
+        assert component.complete
+
+
+def _word(verdict: object) -> str:
+    return (
+        "realizable"
+        if isinstance(verdict, Realizable)
+        else "unrealizable"
+        if isinstance(verdict, Unrealizable)
+        else "unknown"
+    )
