@@ -30,7 +30,7 @@ from ltlwit.specs.subsets import names
 
 
 @dataclass(frozen=True)
-class Requirement:
+class FretRequirement:
     name: str
     formula: Formula
     text: str  # the structured English
@@ -52,7 +52,7 @@ class Component:
 
 @dataclass(frozen=True)
 class Export:
-    requirements: tuple[Requirement, ...]
+    requirements: tuple[FretRequirement, ...]
     inputs: tuple[str, ...]
     outputs: tuple[str, ...]
     undefined: tuple[str, ...]  # Internal and Mode variables
@@ -83,7 +83,7 @@ def read_export(text: str) -> Export:
         except ValueError as e:
             raise ValueError(f"{reqid}: {e}") from None
         text = r.get("fulltext") if isinstance(r.get("fulltext"), str) else ""
-        requirements.append(Requirement(reqid, parsed, text, "assumption" in reqid.lower()))
+        requirements.append(FretRequirement(reqid, parsed, text, "assumption" in reqid.lower()))
     return Export(
         tuple(requirements),
         tuple(n for n, k in roles.items() if k == "Input"),
@@ -92,7 +92,7 @@ def read_export(text: str) -> Export:
     )
 
 
-def components(export: Export) -> list[tuple[str, list[Requirement], list[str]]]:
+def components(export: Export) -> list[tuple[str, list[FretRequirement], list[str]]]:
     """FRET's connected components (module docstring): (name, requirements, outputs)."""
     guarantees = [r for r in export.requirements if not r.assumption]
     outputs = set(export.outputs)
@@ -133,7 +133,7 @@ def specification(guarantees: list[Formula], assumptions: list[Formula]) -> Form
 
 @dataclass(frozen=True)
 class Report:
-    requirements: tuple[Requirement, ...]
+    requirements: tuple[FretRequirement, ...]
     components: tuple[Component, ...]
 
     @property
@@ -174,7 +174,9 @@ def realize_export(
     return Report(export.requirements, tuple(out))
 
 
-def _conflicts(reqs: list[Requirement], decide: Any, timeout: float | None) -> tuple[tuple[tuple[str, ...], ...], bool]:
+def _conflicts(
+    reqs: list[FretRequirement], decide: Any, timeout: float | None
+) -> tuple[tuple[tuple[str, ...], ...], bool]:
     from ltlwit.logic.core import all_conflicts
 
     deadline = None if timeout is None else time.perf_counter() + timeout
