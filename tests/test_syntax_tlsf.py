@@ -3,9 +3,14 @@ the sections merged as syfco writes them, and errors at the file's line and colu
 
 from __future__ import annotations
 
-import pytest
+import re
 
-from ltlwit.logic.syntax import parse_formula
+import pytest
+from hypothesis import assume, given, settings
+from strategies import formulas
+
+from ltlwit.logic.formula import FALSE, TRUE, Formula, transform
+from ltlwit.logic.syntax import parse_formula, print_formula
 from ltlwit.logic.syntax.tlsf import TlsfError, parse_tlsf
 
 
@@ -36,6 +41,11 @@ def guarantee(text: str, inputs: str = "a; b; c;") -> str:
         ("true && !false", "1"),  # constants fold (guards are computed)
         ("a && true", "a & 1"),
         ("a <-> b -> c", "a <-> (b -> c)"),
+        # && above ||, both left-associative (ltl2dpa10 reads G F p0 || G F p2 && !G F p1)
+        ("a || b && c", "a | (b & c)"),
+        ("a && b || c && a", "(a & b) | (c & a)"),
+        ("G F a || G F b && !G F c", "G F a | (G F b & !G F c)"),
+        ("a || b || c", "(a | b) | c"),
     ],
 )
 def test_precedence(tlsf: str, spot: str) -> None:
@@ -179,3 +189,42 @@ def test_parameterised_errors(change: tuple[str, str], reason: str) -> None:
 def test_finite_next_is_weak_and_the_bang_next_strong() -> None:
     s = parse_tlsf(spec("INPUTS { a; }\nOUTPUTS { o; }\nGUARANTEES { X a && X[!] o; }", "Mealy,Finite"))
     assert s.finite and s.formula() is parse_formula("wX a & X o")
+
+
+@settings(max_examples=300, deadline=None)
+@given(formulas(("a", "b", "c"), max_leaves=12, past=False))
+def test_boolean_and_unary_precedence_agree_with_spot(f: Formula) -> None:
+    """Where TLSF and Spot agree (the Boolean and unary operators), a formula printed by Spot's
+    printer with as few parentheses as Spot needs reads back as the same formula."""
+    f = _without_temporal_binaries(f)
+    text = print_formula(f, "spot").replace("&", "&&").replace("|", "||").replace("xor", "^")
+    assume("^" not in text)
+    text = re.sub(r"\b1\b", "true", re.sub(r"\b0\b", "false", text))
+    text = re.sub(r"([XFG])", r"\1 ", text)  # Spot writes GFa: the names here are a, b, c
+    assert parse_tlsf(spec(f"INPUTS {{ a; b; c; }}\nOUTPUTS {{ o; }}\nGUARANTEES {{ {text}; }}")).formula() is _folded(
+        f
+    )
+
+
+def _without_temporal_binaries(f: Formula) -> Formula:
+    return transform(
+        f,
+        lambda n, kids: (
+            Formula("&", kids) if n.op in ("U", "R", "W", "M", "xor") else Formula(n.op, kids, n.name) if kids else n
+        ),
+    )
+
+
+def _folded(f: Formula) -> Formula:
+    """Constants folded where both operands are constants, as TLSF's reader folds guards."""
+
+    def rule(n: Formula, kids: tuple[Formula, ...]) -> Formula:
+        if n.op == "!" and kids[0].is_constant:
+            return FALSE if kids[0] is TRUE else TRUE
+        if n.op in ("&", "|", "->", "<->") and all(k.is_constant for k in kids):
+            a, b = (k is TRUE for k in kids)
+            value = {"&": a and b, "|": a or b, "->": (not a) or b, "<->": a == b}[n.op]
+            return TRUE if value else FALSE
+        return Formula(n.op, kids, n.name) if kids else n
+
+    return transform(f, rule)

@@ -144,6 +144,11 @@ def realize(
         if name.endswith(".json"):
             status = worst(status, _export(printer, fmt, timeout, name, content, diagnose))
             continue
+        if name.endswith((".spec", ".toml")):
+            status = worst(
+                status, _spec_file(printer, fmt, timeout, name, syntax, semantics, inputs, outputs, diagnose)
+            )
+            continue
         if name.endswith(".tlsf") or _looks_tlsf(content):
             try:
                 spec = parse_tlsf(content)
@@ -237,13 +242,43 @@ def _answer(
     return ExitStatus.SUCCESS if isinstance(verdict, Realizable) else ExitStatus.NEGATIVE
 
 
-def _export(printer: Printer, fmt: str, timeout: float, name: str, content: str, diagnose: bool) -> ExitStatus:
-    """A FRET export, component by component (`ltlwit.specs.realizability`)."""
+def _spec_file(
+    printer: Printer,
+    fmt: str,
+    timeout: float,
+    name: str,
+    syntax: str,
+    semantics: str,
+    inputs: tuple[str, ...] | None,
+    outputs: tuple[str, ...] | None,
+    diagnose: bool,
+) -> ExitStatus:
+    """A spec file's requirements, component by component, as a FRET export's are."""
+    from ltlwit.pipeline.options import SolveOptions
+    from ltlwit.specs.reading import read_file
+    from ltlwit.specs.realizability import from_specs, realize_all
+
+    if semantics != "infinite":
+        printer.message(name, "spec files are realized under infinite semantics only, for now")
+        return ExitStatus.ERROR
+    try:
+        export = from_specs(read_file(name, SolveOptions(syntax=syntax)), inputs or (), outputs)
+    except ValueError as error:
+        printer.message(name, str(error))
+        return ExitStatus.ERROR
+    return _export(printer, fmt, timeout, name, None, diagnose, realize_all(export, timeout, diagnose))
+
+
+def _export(
+    printer: Printer, fmt: str, timeout: float, name: str, content: str | None, diagnose: bool, found: Any = None
+) -> ExitStatus:
+    """A FRET export (or a spec file's `found` report), component by component
+    (`ltlwit.specs.realizability`)."""
     from ltlwit.api import realize_export
     from ltlwit.logic.ltl.games import Realizable, Unrealizable
 
     try:
-        found = realize_export(content, timeout=timeout, diagnose=diagnose)
+        found = found or realize_export(content or "", timeout=timeout, diagnose=diagnose)
     except ValueError as error:
         printer.message(name, str(error))
         return ExitStatus.ERROR

@@ -52,10 +52,15 @@ class Component:
 
 @dataclass(frozen=True)
 class Export:
+    """Requirements and who controls what. `contract`: read as FRET reads an export (each
+    requirement at every instant, `G(H(assumptions) -> guarantees)`), else as a spec file's
+    specs are (each formula as checked, from the first instant: `assumptions -> guarantees`)."""
+
     requirements: tuple[FretRequirement, ...]
     inputs: tuple[str, ...]
     outputs: tuple[str, ...]
-    undefined: tuple[str, ...]  # Internal and Mode variables
+    undefined: tuple[str, ...] = ()  # Internal and Mode variables
+    contract: bool = True
 
 
 def read_export(text: str) -> Export:
@@ -123,9 +128,12 @@ def components(export: Export) -> list[tuple[str, list[FretRequirement], list[st
     return out
 
 
-def specification(guarantees: list[Formula], assumptions: list[Formula]) -> Formula:
-    """`G(H(assumptions) -> guarantees)`, or `G(guarantees)` without assumptions."""
+def specification(guarantees: list[Formula], assumptions: list[Formula], contract: bool = True) -> Formula:
+    """A contract's `G(H(assumptions) -> guarantees)` (`G(guarantees)` without assumptions),
+    or else `assumptions -> guarantees`."""
     body = And(*guarantees)
+    if not contract:
+        return binop("->", And(*assumptions), body) if assumptions else body
     if assumptions:
         body = binop("->", unop("H", And(*assumptions)), body)
     return unop("G", body)
@@ -145,10 +153,33 @@ class Report:
 def realize_export(
     text: str, timeout: float | None = 60.0, diagnose: bool = False, memory: int | None = None
 ) -> Report:
+    """A FRET export's components' verdicts (`realize_all`)."""
+    return realize_all(read_export(text), timeout, diagnose, memory)
+
+
+def from_specs(parsed: list[Any], inputs: tuple[str, ...], outputs: tuple[str, ...] | None = None) -> Export:
+    """A spec file's requirements (its specs expected satisfiable, `specs.reading.ParsedSpec`,
+    each formula as checked) with the inputs named: every other proposition an output unless
+    `outputs` names them. ValueError where a spec is not read (its message)."""
+    from ltlwit.logic.ltl.games import players
+
+    requirements = []
+    for p in parsed:
+        if p.formula is None:
+            raise ValueError(f"{p.spec.file}:{p.spec.line}: {p.problem or p.parse_error or p.unknown}")
+        if p.spec.expect == "sat":
+            name = p.spec.name or f"line {p.spec.line}"
+            requirements.append(FretRequirement(name, p.formula, p.spec.note or p.spec.formula, False))
+    ins, outs = players(And(*(r.formula for r in requirements)), inputs, outputs)
+    return Export(tuple(requirements), ins, outs, contract=False)
+
+
+def realize_all(
+    export: Export, timeout: float | None = 60.0, diagnose: bool = False, memory: int | None = None
+) -> Report:
     """Each component's verdict (module docstring); with `diagnose`, an unrealizable one's
     minimal conflicts, within `timeout` seconds per component for the verdict and as much
     again for the diagnosis."""
-    export = read_export(text)
     out = []
     for name, reqs, outs in components(export):
         mentioned = {n for r in reqs for n in names(r.formula)}
@@ -158,10 +189,10 @@ def realize_export(
             verdict: Verdict = Unknown(f"{', '.join(undefined)}: Internal and Mode variables are not read yet")
             out.append(Component(name, tuple(r.name for r in reqs), tuple(outs), verdict))
             continue
-        inputs = [n for n in export.inputs]
+        inputs = list(export.inputs)
 
         def decide(guarantees: list[Formula], seconds: float | None) -> Verdict:
-            spec = specification(guarantees, assumptions)
+            spec = specification(guarantees, assumptions, export.contract)
             budget = Budget(seconds=seconds, memory=memory)
             return realize(spec, [n for n in inputs if n in spec.aps()], budget=budget)
 

@@ -403,7 +403,7 @@ class _Reader:
             if tok.kind != "op" or tok.value not in _BINARY:
                 return left
             strength, right = _BINARY[tok.value]
-            if strength < level or (strength == level and not right):
+            if strength < level:  # a left-associative operator's right operand starts one above it
                 return left
             if tok.value == ":" and level > 0:
                 return left
