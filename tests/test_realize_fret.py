@@ -108,3 +108,25 @@ def _word(verdict: object) -> str:
         if isinstance(verdict, Unrealizable)
         else "unknown"
     )
+
+
+def test_spec_file_requirements_per_component_with_every_conflict(tmp_path: Path) -> None:
+    """Three clients, a grant at a time, each also asked to be granted at once: every two of
+    those immediate grants conflict with the mutual exclusion, and so does each immediate
+    grant with another client's response (its requests may never stop)."""
+    n = 3
+    lines = ["mutex: G(" + " & ".join(f"!(g{i} & g{j})" for i in range(n) for j in range(i + 1, n)) + ")"]
+    lines += [f"response{i}: G(r{i} -> F g{i})" for i in range(n)]
+    lines += [f"immediate{i}: G(r{i} -> g{i})" for i in range(n)]
+    lines += ["echo: G(x <-> y)", "scenario: F(r0 & r1)  # expect: allowed"]
+    path = tmp_path / "arbiter.spec"
+    path.write_text("\n".join(lines) + "\n")
+    result = run("realize", "-F", str(path), "--inputs", "r0,r1,r2,x", "--diagnose", "--format", "json")
+    arbiter, echo = json_lines(result.stdout)
+    assert result.exit_code == 1
+    assert echo["status"] == "realizable" and echo["requirements"] == ["echo"]
+    assert arbiter["status"] == "unrealizable" and arbiter["conflicts_complete"]
+    expected = {frozenset({"mutex", f"immediate{i}", f"immediate{j}"}) for i in range(n) for j in range(i + 1, n)}
+    expected |= {frozenset({"mutex", f"immediate{i}", f"response{j}"}) for i in range(n) for j in range(n) if i != j}
+    assert set(map(frozenset, arbiter["conflicts"])) == expected
+    assert "scenario" not in arbiter["requirements"]  # a scenario is no requirement

@@ -207,7 +207,7 @@ class CountingGame:
         mine, theirs = arena.vars[self.player], arena.vars[self.other]
         ids = {self.initial: 0}
         order = [self.initial]
-        states: list[tuple[Transition, ...]] = []
+        raw: list[list[tuple[Any, Any, int]]] = []  # per state: (guard, my letter, target), BDDs
         first = arena.first(self.player)
         for node in order:  # grows as targets are met
             moves = [(letters, succ) for letters, succ in self._moves[node][2] if succ is not None and succ in winning]
@@ -244,15 +244,16 @@ class CountingGame:
                 if succ not in ids:
                     ids[succ] = len(order)
                     order.append(succ)
-                transitions.append(Transition(guard_formula(bdd, guard, arena.names), self._written(letter), ids[succ]))
-            states.append(tuple(transitions))
-        return Machine(
-            self.player,
-            arena.letters(self.other),
-            arena.letters(self.player),
-            first,
-            tuple(states),
+                transitions.append((guard, letter, ids[succ]))
+            raw.append(transitions)
+        return self._machine(_minimised(raw), first)
+
+    def _machine(self, raw: list[list[tuple[Any, Any, int]]], first: bool) -> Machine:
+        arena, bdd = self.arena, self.arena.bdd
+        states = tuple(
+            tuple(Transition(guard_formula(bdd, g, arena.names), self._written(c), t) for g, c, t in ts) for ts in raw
         )
+        return Machine(self.player, arena.letters(self.other), arena.letters(self.player), first, states)
 
     def _written(self, letters: Any) -> Formula:
         """A cube of the player's letters as a flat formula, in declaration order."""
@@ -264,3 +265,36 @@ class CountingGame:
         bdd = self.arena.bdd
         values = bdd.pick(bdd.exist([v for v in bdd.vars if v not in variables], letters), care_vars=set(variables))
         return bdd.cube(values) if values else bdd.true
+
+
+def _minimised(raw: list[list[tuple[Any, Any, int]]]) -> list[list[tuple[Any, Any, int]]]:
+    """The machine with its equivalent states merged (Moore's partition refinement: two states
+    are one when every letter read makes both write the same and go to equivalent states),
+    states renumbered from the initial one in the order they are reached."""
+    classes = [0] * len(raw)
+    while True:
+        signatures: dict[Any, int] = {}
+        fresh = []
+        for s, ts in enumerate(raw):
+            merged: dict[tuple[Any, int], Any] = {}
+            for guard, letter, target in ts:
+                key = (letter, classes[target])
+                merged[key] = merged[key] | guard if key in merged else guard
+            signature = (classes[s], frozenset(merged.items()))
+            fresh.append(signatures.setdefault(signature, len(signatures)))
+        if len(signatures) == len(set(classes)):
+            break
+        classes = fresh
+    number: dict[int, int] = {classes[0]: 0}
+    order = [0]
+    out: list[list[tuple[Any, Any, int]]] = []
+    for s in order:  # one representative a class, reached from the initial state
+        merged = {}
+        for guard, letter, target in raw[s]:
+            if classes[target] not in number:
+                number[classes[target]] = len(order)
+                order.append(target)
+            key = (letter, number[classes[target]])
+            merged[key] = merged[key] | guard if key in merged else guard
+        out.append([(guard, letter, target) for (letter, target), guard in merged.items()])
+    return out
