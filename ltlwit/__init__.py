@@ -26,6 +26,8 @@ _PUBLIC = {
     "embed": "ltlwit.api",
     "equivalents": "ltlwit.api",
     "index": "ltlwit.api",
+    "realize": "ltlwit.api",
+    "realize_export": "ltlwit.api",
     "Solver": "ltlwit.api",
     "CheckReport": "ltlwit.api",
     "Solution": "ltlwit.pipeline.answers",

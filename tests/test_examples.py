@@ -80,3 +80,17 @@ def test_pipeline_script(tmp_path) -> None:
     assert unsat == ["GFa & FG!a", "p & !p", "G(a -> X b) & F a & G !b"]
     assert len(sections[1].splitlines()) == 1 + 5  # five satisfiable formulas
     assert sections[3].split() == ["every", "witness,", "checked", "again", "by", "ltlwit", "verify", "5", "HOLDS"]
+
+
+def test_realize_examples() -> None:
+    result = run("realize", "-F", str(EXAMPLES / "arbiter.tlsf"), "--format", "json")
+    (row,) = json_lines(result.stdout)
+    assert result.exit_code == 0 and row["status"] == "realizable"
+    assert row["controller"]["reads"] == ["r_0", "r_1", "r_2"] and row["controller"]["writes"] == ["g_0", "g_1", "g_2"]
+    spec = EXAMPLES / "arbiter-unrealizable.spec"
+    command = next(line for line in spec.read_text().splitlines() if "ltlwit realize" in line)
+    args = shlex.split(command.lstrip("# "))[1:]
+    result = run(*[str(ROOT / a) if a.startswith("examples/") else a for a in args], "--format", "json")
+    (row,) = json_lines(result.stdout)
+    assert result.exit_code == 1 and row["status"] == "unrealizable" and row["conflicts_complete"]
+    assert ["mutex", "immediate0", "immediate1"] in row["conflicts"] and len(row["conflicts"]) == 5
