@@ -124,16 +124,22 @@ def _wins_every_short_play(f: Formula, machine: Machine) -> bool:
     return all(satisfies(f, *_simulate(machine, p, c)) == goal for p, c in lassos(2, 2, machine.reads))
 
 
-def test_a_wrong_controller_is_refuted_and_a_partial_one_proves_nothing() -> None:
+@pytest.mark.parametrize("method", ["product", "solve"])
+def test_a_wrong_controller_is_refuted_and_a_partial_one_proves_nothing(method: str) -> None:
     f = P("G(req -> F grant)")
     never = Machine("system", ("req",), ("grant",), False, ((Transition(P("1"), P("!grant"), 0),),))
-    assert verify(f, never) is False
+    assert verify(f, never, method=method) is False
     # the loop of a machine that answers only !req would forbid req: its Unsat proves nothing
     partial = Machine("system", ("req",), ("grant",), False, ((Transition(P("!req"), P("!grant"), 0),),))
     assert not total(partial)
-    assert verify(f, partial) is False
+    assert verify(f, partial, method=method) is False
     right = Machine("system", ("req",), ("grant",), False, ((Transition(P("1"), P("grant"), 0),),))
-    assert verify(f, right) is True
+    assert verify(f, right, method=method) is True
+    # the environment's: a request forever defeats a system that must not grant while asked
+    g = P("G(req -> F grant) & G(grant -> !req)")
+    forever = Machine("environment", ("grant",), ("req",), True, ((Transition(P("1"), P("req"), 0),),))
+    assert verify(g, forever, method=method) is True
+    assert verify(f, forever, method=method) is False
 
 
 def test_the_closed_loop_names_its_states_apart_from_the_specification() -> None:
@@ -170,6 +176,9 @@ def test_random_specifications_strategies_and_semantics_agree(f: Formula) -> Non
         if isinstance(verdict, (Realizable, Unrealizable)):
             machine = verdict.controller if isinstance(verdict, Realizable) else verdict.counter_strategy
             assert _wins_every_short_play(f, machine), (f, moore)
+            # the engine's two checks agree: the product with the automaton, and satisfiability
+            played = monitored(f)[0] if f.past else f
+            assert verify(played, machine, method="solve", budget=Budget(seconds=30)) is True, (f, moore)
     if isinstance(verdicts[True], Realizable):
         assert not isinstance(verdicts[False], Unrealizable)
     if isinstance(verdicts[False], Unrealizable):

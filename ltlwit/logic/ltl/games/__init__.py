@@ -146,19 +146,61 @@ def realize(
     return Unknown(f"no strategy within bound {MAX_BOUND}")
 
 
-def verify(formula: Formula, machine: Machine, budget: Budget | None = None) -> bool | None:
+def verify(formula: Formula, machine: Machine, budget: Budget | None = None, method: str = "product") -> bool | None:
     """Whether `machine` wins for its player: every closed loop satisfies φ (a controller) or
-    violates it (a counter-strategy), decided by the engine's satisfiability procedure; None
-    when the budget stops it. A machine whose guards do not cover every letter proves nothing
-    (the loop would forbid the other player's letters): False."""
-    from ltlwit.logic.ltl import solve
+    violates it (a counter-strategy); None when the budget stops the check. A machine whose
+    guards do not cover every letter proves nothing (the loop would forbid the other player's
+    letters): False.
 
+    `product` (for future-time φ): the closed loop's product with the engine's automaton of
+    what the player must avoid (¬φ, or φ), translated afresh without the translator's
+    reductions, explored by Couvreur's emptiness check: an accepting cycle is a play the
+    machine loses. `solve`: the closed loop as a formula over fresh state propositions
+    (`machine.closed_loop`), conjoined with the negated goal, decided by the engine's
+    satisfiability portfolio (past operators too; its SAT searches are slow on large
+    machines)."""
     if not total(machine):
         return False
-    taken = set(formula.aps())
     goal = formula if machine.player == "environment" else Not(formula)
-    verdict = solve(And(closed_loop(machine, taken), goal), budget)
-    return True if isinstance(verdict, Unsat) else False if isinstance(verdict, Sat) else None
+    if method == "solve" or formula.past:
+        from ltlwit.logic.ltl import solve
+
+        verdict = solve(And(closed_loop(machine, set(formula.aps())), goal), budget)
+        return True if isinstance(verdict, Unsat) else False if isinstance(verdict, Sat) else None
+    return _product_empty(goal, machine, Limit(budget))
+
+
+def _product_empty(bad: Formula, machine: Machine, limit: Limit) -> bool | None:
+    from ltlwit.logic.ltl.encoding.expand import Translator
+    from ltlwit.logic.ltl.encoding.labels import Bdds
+    from ltlwit.logic.ltl.encoding.rewrite import simplify
+    from ltlwit.logic.ltl.searches.emptiness import accepting_scc
+
+    names = tuple(dict.fromkeys((*machine.reads, *machine.writes, *bad.aps())))
+    L = Bdds(names)
+    automaton: Translator | None = None
+    moves: list = []
+    try:
+        automaton = Translator(simplify(bad, limit), L, optimise=False, limit=limit)
+        moves = [[(L.of(t.guard) & L.of(t.write), t.target) for t in ts] for ts in machine.states]
+
+        def successors(state: tuple[int, int]) -> list[tuple[None, tuple[int, int], int]]:
+            m, q = state
+            out: list[tuple[None, tuple[int, int], int]] = []
+            assert automaton is not None
+            for letters, target in moves[m]:
+                for label, q2, marks in automaton.edges(q):
+                    if (letters & label) != L.false:
+                        out.append((None, (target, q2), marks))
+            return out
+
+        scc, _ = accepting_scc((0, automaton.initial), successors, automaton.all_marks, limit)
+        return scc is None
+    except OutOfBudget:
+        return None
+    finally:  # CUDD's nodes go before their manager
+        moves.clear()
+        automaton = None
 
 
 def _proved(
