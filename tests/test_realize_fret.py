@@ -4,6 +4,7 @@ case studies whose verdicts FRET documents (../shared/data/synt/fret)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -129,4 +130,14 @@ def test_spec_file_requirements_per_component_with_every_conflict(tmp_path: Path
     expected = {frozenset({"mutex", f"immediate{i}", f"immediate{j}"}) for i in range(n) for j in range(i + 1, n)}
     expected |= {frozenset({"mutex", f"immediate{i}", f"response{j}"}) for i in range(n) for j in range(n) if i != j}
     assert set(map(frozenset, arbiter["conflicts"])) == expected
+    # the minimal correction sets are the minimal hitting sets of the conflicts (duality)
+    names = sorted(set().union(*expected))
+    hitting = [
+        frozenset(c)
+        for k in range(1, len(names) + 1)
+        for c in itertools.combinations(names, k)
+        if all(set(c) & core for core in expected)
+    ]
+    minimal = {h for h in hitting if not any(o < h for o in hitting)}
+    assert set(map(frozenset, arbiter["corrections"])) == minimal
     assert "scenario" not in arbiter["requirements"]  # a scenario is no requirement

@@ -312,6 +312,7 @@ def _export(
                 "counter_strategy": machine.to_dict() if isinstance(verdict, Unrealizable) and machine else None,
                 "play": play,
                 "conflicts": [list(k) for k in c.conflicts] if diagnose else None,
+                "corrections": [list(k) for k in c.corrections] if diagnose else None,
                 "conflicts_complete": c.complete if diagnose else None,
                 "reason": getattr(verdict, "reason", None),
             }
@@ -329,6 +330,9 @@ def _export(
                 printer.data(f"  conflict {k}: {', '.join(core)}")
                 for req in core:
                     printer.data(f"    {req}: {texts.get(req, '')}".rstrip())
+            if c.corrections:
+                fixes = "; ".join("{" + ", ".join(k) + "}" for k in c.corrections)
+                printer.data(f"  minimal corrections (drop one set and the rest is realizable): {fixes}")
             if diagnose and not c.complete:
                 printer.data("  (not every conflict: --timeout ran out)")
             printer.data(f"  play: {shown}")

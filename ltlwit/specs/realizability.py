@@ -40,7 +40,8 @@ class FretRequirement:
 @dataclass(frozen=True)
 class Component:
     """One connected component's verdict, with its strategy (`verdict`) and, when unrealizable
-    and asked for, its minimal conflicts (names) and whether they are all of them."""
+    and asked for, its minimal conflicts and minimal correction sets (names), and whether they
+    are all of them."""
 
     name: str
     requirements: tuple[str, ...]
@@ -48,6 +49,8 @@ class Component:
     verdict: Verdict
     conflicts: tuple[tuple[str, ...], ...] = ()
     complete: bool = False
+    #: minimal correction sets: requirements whose removal leaves the rest realizable
+    corrections: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -198,16 +201,17 @@ def realize_all(
 
         verdict = decide([r.formula for r in reqs], timeout)
         conflicts: tuple[tuple[str, ...], ...] = ()
+        corrections: tuple[tuple[str, ...], ...] = ()
         complete = False
         if diagnose and isinstance(verdict, Unrealizable):
-            conflicts, complete = _conflicts(reqs, decide, timeout)
-        out.append(Component(name, tuple(r.name for r in reqs), tuple(outs), verdict, conflicts, complete))
+            conflicts, corrections, complete = _conflicts(reqs, decide, timeout)
+        out.append(Component(name, tuple(r.name for r in reqs), tuple(outs), verdict, conflicts, complete, corrections))
     return Report(export.requirements, tuple(out))
 
 
 def _conflicts(
     reqs: list[FretRequirement], decide: Any, timeout: float | None
-) -> tuple[tuple[tuple[str, ...], ...], bool]:
+) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...], bool]:
     from ltlwit.logic.core import all_conflicts
 
     deadline = None if timeout is None else time.perf_counter() + timeout
@@ -233,4 +237,5 @@ def _conflicts(
     found = all_conflicts(
         [r.formula for r in reqs], oracle, lambda: deadline is not None and time.perf_counter() > deadline
     )
-    return tuple(tuple(reqs[i].name for i in core) for core in found.cores), found.complete
+    named = lambda sets: tuple(tuple(reqs[i].name for i in members) for members in sets)  # noqa: E731
+    return named(found.cores), named(found.corrections), found.complete
