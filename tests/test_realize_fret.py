@@ -76,7 +76,8 @@ def test_cli(tmp_path: Path) -> None:
         "    R-start: when start shall open",
         "    R-stop: when emergency shall close",
     ]
-    assert "_m" not in lines[5] and lines[5].startswith("  play: ")  # the monitors stay out of the text
+    assert lines[5] == "  minimal corrections (drop one set and the rest is realizable): {R-start}; {R-stop}"
+    assert "_m" not in lines[6] and lines[6].startswith("  play: ")  # the monitors stay out of the text
     assert lines[-1].startswith("UNREALIZABLE") and lines[-1].endswith("1 of 2 components realizable")
     rows = json_lines(run("realize", "-F", str(path), "--format", "json").stdout)
     assert [(r["component"], r["status"], r["conflicts"]) for r in rows] == [
