@@ -84,3 +84,24 @@ def test_names_and_timeouts() -> None:
     assert "reason: " in result.stdout
     result = run("realize")
     assert result.exit_code == 2 and "give a FORMULA or a FILE" in result.stderr
+
+
+def test_aiger_circuits_read_back_as_winning_controllers(tmp_path: Path) -> None:
+    from ltlwit.logic.ltl.games import verify
+    from ltlwit.logic.ltl.games.aiger import from_aiger
+    from ltlwit.logic.syntax import parse_formula
+
+    result = run("realize", "--inputs", "r1,r2", "--format", "aiger", ARBITER, STARVING.replace("req", "r1"))
+    assert result.exit_code == 1
+    text = result.stdout
+    assert text.startswith("REALIZABLE\naag ") and text.rstrip().endswith("UNREALIZABLE")
+    circuit = text[len("REALIZABLE\n") : text.rindex("UNREALIZABLE")]
+    header = circuit.splitlines()[0].split()
+    assert header[2] == "2" and header[4] == "2"  # two inputs, two outputs
+    assert "i0 r1" in circuit and "o1 g2" in circuit
+    machine = from_aiger(circuit)
+    assert (machine.reads, machine.writes) == (("r1", "r2"), ("g1", "g2"))
+    assert verify(parse_formula(ARBITER), machine) is True
+    assert verify(parse_formula("G(r1 -> F g1) & G(r2 -> F g2) & G(g1 -> X g2)"), machine) is False
+    result = run("realize", "--inputs", "a", "--finite", "--format", "aiger", "F(b & X b)")
+    assert result.stdout.startswith("REALIZABLE\naag ") and "o1 alive" in result.stdout

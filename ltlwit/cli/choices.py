@@ -56,6 +56,6 @@ EQUIV_LOGICS = ("prop", "ltl", "ltlf")
 VECTOR_FORMATS = ("json", "csv")
 #: ... but `solve`'s, which adds a streamed table (auto: on a terminal, else text) and CSV.
 SOLVE_FORMATS = ("auto", "table", "text", "json", "csv", "vcd")
-#: `realize --format`: the strategy as a Graphviz digraph too.
-REALIZE_FORMATS = ("text", "json", "dot")
+#: `realize --format`: the strategy as a Graphviz digraph, the controller as SYNTCOMP's AIGER.
+REALIZE_FORMATS = ("text", "json", "dot", "aiger")
 SHELLS = ("bash", "zsh", "fish")

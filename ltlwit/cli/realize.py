@@ -70,7 +70,9 @@ def _names(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -
     default="text",
     show_default=True,
     help="text: the verdict, the strategy as a table and a play; json: JSON Lines, one object per "
-    "specification; dot: the strategy as a Graphviz digraph.",
+    "specification; dot: the strategy as a Graphviz digraph; aiger: SYNTCOMP's output, the verdict's word "
+    "on a line, then a realizable specification's controller as an ASCII AIGER circuit (checked again as "
+    "a circuit before it is printed).",
 )
 @click.option(
     "--diagnose",
@@ -231,6 +233,12 @@ def _answer(
             printer.data(machine.to_dot().rstrip("\n"))
         else:
             printer.message(where, f"{text}: UNKNOWN: {reason}")
+    elif fmt == "aiger":
+        printer.data(word)
+        if machine is not None and machine.player == "system":
+            printer.data(_circuit(machine, formula, semantics, moore).rstrip("\n"))
+        elif machine is None:
+            printer.message(where, f"{text}: UNKNOWN: {reason}")
     else:
         printer.data(f"{word}  {text}")
         if machine is None:
@@ -349,6 +357,18 @@ def _export(
             f"{summary:<12}  {name}: {len(found.components) - bad} of {len(found.components)} components realizable"
         )
     return ExitStatus.NEGATIVE if bad else ExitStatus.SUCCESS
+
+
+def _circuit(machine: Machine, formula: Any, semantics: str, moore: bool) -> str:
+    """The controller as AIGER, read back as a circuit and checked against the specification
+    as the game played it (`StrategyRejected` if the circuit were not the controller)."""
+    from ltlwit.logic.ltl.games import StrategyRejected, as_played, verify
+    from ltlwit.logic.ltl.games.aiger import from_aiger, to_aiger
+
+    text = to_aiger(machine)
+    if verify(as_played(formula, semantics), from_aiger(text)) is not True:
+        raise StrategyRejected("the controller's AIGER circuit failed its check")
+    return text
 
 
 def _shown(trace: Any, names: frozenset[str]) -> str:

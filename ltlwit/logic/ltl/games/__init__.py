@@ -23,12 +23,12 @@ from dataclasses import dataclass
 from typing import Sequence, Union
 
 from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget
-from ltlwit.logic.formula import And, Formula, Not
+from ltlwit.logic.formula import And, Formula, Not, ap
 from ltlwit.logic.ltl.games.machine import Machine, closed_loop, play, total
 from ltlwit.logic.result import Sat, Unknown, Unsat, WitnessRejected
 from ltlwit.logic.trace import Trace
 
-__all__ = ["Machine", "Realizable", "StrategyRejected", "Unrealizable", "players", "realize", "verify"]
+__all__ = ["Machine", "Realizable", "StrategyRejected", "Unrealizable", "as_played", "players", "realize", "verify"]
 
 #: the largest bound tried before answering Unknown (a bound that high is a blow-up anyway)
 MAX_BOUND = 64
@@ -99,26 +99,18 @@ def realize(
     ins, outs = players(formula, inputs, outputs)
     if formula.data:
         return Unknown("realizability over data atoms is not decided yet")
-    from ltlwit.logic.ltl.finite import guarded, strong
     from ltlwit.logic.ltl.games.counting import Arena, CountingGame
     from ltlwit.logic.ltl.games.monitors import monitored, pure_past
 
     written = formula
-    if semantics == "finite":
-        formula, alive = guarded(formula)
-        assert alive.name is not None
-        outs = (*outs, alive.name)
-    elif semantics != "infinite":
-        raise ValueError(f"unknown semantics {semantics!r}")
-    else:
-        formula = strong(formula)  # on infinite traces a weak next is X (TLSF's G[a:b] writes it)
-    exact = formula  # what a controller is checked against: past operators as written
-    monitors: dict = {}
-    if formula.past:
-        if not pure_past(formula):
-            return Unknown("realizability with future operators inside past ones is not decided yet")
-        formula, monitors = monitored(formula)
-        outs = (*outs, *monitors)
+    if formula.past and not pure_past(formula):
+        return Unknown("realizability with future operators inside past ones is not decided yet")
+    exact = as_played(formula, semantics, monitor=False)  # a controller's check: past operators as written
+    formula = as_played(formula, semantics)
+    added = tuple(a for a in formula.aps() if a not in written.aps())
+    outs = (*outs, *added)  # the end of a finite trace, the past operators' monitors
+    monitors = monitored(exact)[1] if exact.past else {}
+    alive = next((ap(a) for a in added if not a.startswith("_")), None)
 
     limit = Limit(budget)
     try:
@@ -134,7 +126,7 @@ def realize(
                     continue
                 # a counter-strategy reads the monitors: it beats the systems that write them right
                 verdict = _proved(exact, formula, monitors, machine, bound, budget, limit)
-                if isinstance(verdict, Realizable) and semantics == "finite":
+                if isinstance(verdict, Realizable) and alive is not None:
                     return _finite_play(verdict, written, alive)
                 if verdict is not None:
                     return verdict
@@ -144,6 +136,22 @@ def realize(
     except OutOfBudget as e:
         return Unknown(str(e))
     return Unknown(f"no strategy within bound {MAX_BOUND}")
+
+
+def as_played(formula: Formula, semantics: str = "infinite", monitor: bool = True) -> Formula:
+    """The formula the games play for `formula`: under finite semantics the engine's LTLf
+    translation (`finite.guarded`, over one more output, alive), else with weak nexts read as
+    X; with `monitor`, past operators replaced by their monitors (`monitors.monitored`)."""
+    from ltlwit.logic.ltl.finite import guarded, strong
+    from ltlwit.logic.ltl.games.monitors import monitored
+
+    if semantics == "finite":
+        formula = guarded(formula)[0]
+    elif semantics == "infinite":
+        formula = strong(formula)  # on infinite traces a weak next is X (TLSF's G[a:b] writes it)
+    else:
+        raise ValueError(f"unknown semantics {semantics!r}")
+    return monitored(formula)[0] if monitor and formula.past else formula
 
 
 def verify(formula: Formula, machine: Machine, budget: Budget | None = None, method: str = "product") -> bool | None:
