@@ -142,3 +142,24 @@ def test_spec_file_requirements_per_component_with_every_conflict(tmp_path: Path
     minimal = {h for h in hitting if not any(o < h for o in hitting)}
     assert set(map(frozenset, arbiter["corrections"])) == minimal
     assert "scenario" not in arbiter["requirements"]  # a scenario is no requirement
+
+
+def test_inputs_and_outputs_declared_in_the_file(tmp_path: Path) -> None:
+    text = tmp_path / "a.spec"
+    text.write_text("input r  # the environment's\nresp: G(r -> F g)\nstop: G(r -> !g)\n")
+    toml = tmp_path / "a.toml"
+    toml.write_text(
+        'inputs = ["r"]\n[[spec]]\nname = "resp"\nformula = "G(r -> F g)"\n[[spec]]\nname = "stop"\nformula = "G(r -> !g)"\n'
+    )
+    for path in (text, toml):
+        (row,) = json_lines(run("realize", "-F", str(path), "--diagnose", "--format", "json").stdout)
+        assert row["status"] == "unrealizable" and row["conflicts"] == [["resp", "stop"]], path
+        assert run("check", str(path)).exit_code == 0  # check reads the lines and is unmoved by them
+    text.write_text("input r\noutput g\nresp: G(r -> F (g & h))\n")
+    result = run("realize", "-F", str(text))
+    assert result.exit_code == 2 and f"ltlwit: {text}: h is neither an input nor an output" in result.stderr
+    text.write_text("input r s\nG(r -> F g)\n")
+    result = run("realize", "-F", str(text))
+    assert result.exit_code == 2 and f"{text}:1: expected 'input NAME, NAME'" in result.stderr
+    toml.write_text('inputs = "r"\n[[spec]]\nformula = "G(r -> F g)"\n')
+    assert "inputs is a list of names" in run("realize", "-F", str(toml)).stderr

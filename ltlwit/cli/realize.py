@@ -271,8 +271,8 @@ def _spec_file(
         return ExitStatus.ERROR
     try:
         export = from_specs(read_file(name, SolveOptions(syntax=syntax)), inputs or (), outputs)
-    except ValueError as error:
-        printer.message(name, str(error))
+    except ValueError as error:  # its message says where: FILE:LINE
+        printer.message("", str(error))
         return ExitStatus.ERROR
     return _export(printer, fmt, timeout, name, None, diagnose, realize_all(export, timeout, diagnose))
 

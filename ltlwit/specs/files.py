@@ -181,6 +181,11 @@ class Spec:
     #: Its file reads traces as one activity per instant (a line `one-event`, TOML's
     #: `one_event = true`: Declare's process traces): the activities are the file's APs.
     one_event: bool = False
+    #: Who controls its propositions, for `realize` (its file's `input` and `output` lines, TOML's
+    #: `inputs` and `outputs`): the environment's; the system's, None where the file leaves
+    #: them to be every other one.
+    inputs: tuple[str, ...] = ()
+    outputs: tuple[str, ...] | None = None
 
     @property
     def where(self) -> str:
@@ -214,7 +219,10 @@ def read_specs(path: str, stdin: BinaryIO | None = None, stdin_name: str = STDIN
     declared = [s for s in read if isinstance(s, Declarations)]
     everywhere = [s for s in read if isinstance(s, _Holds)]
     events = any(isinstance(s, _OneEvent) for s in read)
+    roles = [s for s in read if isinstance(s, _Roles)]
     specs = [s for s in read if isinstance(s, Spec)]
+    if roles and (roles[0].inputs or roles[0].outputs is not None):
+        specs = [replace(s, inputs=roles[0].inputs, outputs=roles[0].outputs) for s in specs]
     if declared:
         specs = [replace(s, declarations=declared[0].merged(s.declarations)) if s.error is None else s for s in specs]
     if everywhere:  # a scenario holds where it says: at its first instant unless it says otherwise
@@ -246,8 +254,16 @@ class _Holds:
     at: str
 
 
+@dataclass(frozen=True)
+class _Roles:
+    """A file's `input` and `output` lines (TOML: `inputs`, `outputs`): who controls what."""
+
+    inputs: tuple[str, ...] = ()
+    outputs: tuple[str, ...] | None = None
+
+
 #: What reading a spec file gives: its specs, and what holds for all of them.
-_Read = Spec | Declarations | _Holds | _OneEvent
+_Read = Spec | Declarations | _Holds | _OneEvent | _Roles
 
 
 def _holds(value: str) -> str:
@@ -282,6 +298,7 @@ def _read_text(path: str, stdin: BinaryIO | None, stdin_name: str) -> Iterator[_
         yield from _text_line(item, state)
     if state.declarations.entries or state.declarations.domain is not None:
         yield state.declarations
+    yield state.roles
 
 
 @dataclass
@@ -294,6 +311,7 @@ class _TextReading:
     seen: dict[str, int] = field(default_factory=dict)
     holds_line: int | None = None
     in_section: bool = False
+    roles: _Roles = field(default_factory=lambda: _Roles())
 
 
 def _text_line(item: InputItem, state: _TextReading) -> Iterator[_Read]:
@@ -354,6 +372,17 @@ def _own_line(item: InputItem, state: _TextReading) -> Iterator[Spec | _Holds | 
     if everywhere is not None:
         yield _file_holds(item, everywhere.group(1), state)
         return
+    role = _ROLE.match(item.text)
+    if role is not None:
+        names = tuple(n.strip() for n in role.group(2).split(",") if n.strip())
+        bad = next((n for n in names if not _PROPOSITION.fullmatch(n)), None)
+        if not names or bad is not None:
+            yield Spec(item.file, item.line, error=f"expected '{role.group(1)} NAME, NAME', got {item.text.strip()!r}")
+        elif role.group(1) == "input":
+            state.roles = replace(state.roles, inputs=state.roles.inputs + names)
+        else:
+            state.roles = replace(state.roles, outputs=(state.roles.outputs or ()) + names)
+        return
     declaration = _DECLARATION.match(item.text)
     if declaration is not None:
         try:
@@ -408,6 +437,10 @@ def _taken(name: str | None, line: int, seen: dict[str, int]) -> str | None:
     seen[name] = line
     return None
 
+
+#: Who controls what, for `realize`: `input req1, req2`, `output grant1, grant2`.
+_ROLE = re.compile(r"^(input|output)\s+([^#]*?)\s*(?:#.*)?$")
+_PROPOSITION = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 
 #: A declaration line of a text spec file: `var speed: Real`, `var x, y: Int`,
 #: `var mode: {off, on}`, `domain Real` (the sort of undeclared data variables).
@@ -598,6 +631,7 @@ def _read_toml(path: str) -> Iterator[_Read]:
     try:
         yield from _toml_settings(data)
         declarations = _toml_declarations(data)
+        yield _toml_roles(data)
     except ValueError as exc:  # (a SortError is one)
         yield Spec(path, 0, error=str(exc))
         return
@@ -641,11 +675,11 @@ def _load_toml(path: str) -> tuple[dict, str] | Spec:
 def _toml_settings(data: dict) -> Iterator[_Holds | _OneEvent]:
     """What a TOML file's top level says for all its specs (`one_event`, `holds`); ValueError
     for a key it does not know, so that a typo is not silently ignored."""
-    extra = sorted(set(data) - {"spec", "variables", "domain", "holds", "one_event"})
+    extra = sorted(set(data) - {"spec", "variables", "domain", "holds", "one_event", "inputs", "outputs"})
     if extra or not isinstance(data.get("spec", []), list):
         raise ValueError(
-            "a TOML spec file holds [[spec]] tables, a [variables] table, a domain and "
-            "where its specs hold" + (f" (found {', '.join(extra)})" if extra else "")
+            "a TOML spec file holds [[spec]] tables, a [variables] table, a domain, "
+            "where its specs hold, inputs and outputs" + (f" (found {', '.join(extra)})" if extra else "")
         )
     if data.get("one_event") is True:
         yield _ONE_EVENT
@@ -655,6 +689,15 @@ def _toml_settings(data: dict) -> Iterator[_Holds | _OneEvent]:
         if not isinstance(data["holds"], str):
             raise ValueError('holds is a string: holds = "always"')
         yield _Holds(_holds(data["holds"]))
+
+
+def _toml_roles(data: dict) -> _Roles:
+    """`inputs = ["req"]`, `outputs = ["grant"]`: who controls what, for `realize`."""
+    for key in ("inputs", "outputs"):
+        value = data.get(key, [])
+        if not isinstance(value, list) or any(not isinstance(v, str) or not _PROPOSITION.fullmatch(v) for v in value):
+            raise ValueError(f'{key} is a list of names: {key} = ["req", "ack"]')
+    return _Roles(tuple(data.get("inputs", [])), tuple(data["outputs"]) if "outputs" in data else None)
 
 
 def _toml_declarations(data: dict) -> Declarations | None:

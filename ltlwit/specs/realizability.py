@@ -162,8 +162,9 @@ def realize_export(
 
 def from_specs(parsed: list[Any], inputs: tuple[str, ...], outputs: tuple[str, ...] | None = None) -> Export:
     """A spec file's requirements (its specs expected satisfiable, `specs.reading.ParsedSpec`,
-    each formula as checked) with the inputs named: every other proposition an output unless
-    `outputs` names them. ValueError where a spec is not read (its message)."""
+    each formula as checked) with the inputs named (`inputs`, else the file's `input` lines):
+    every other proposition an output unless `outputs` (or the file's `output` lines) names
+    them. ValueError where a spec is not read (its message)."""
     from ltlwit.logic.ltl.games import players
 
     requirements = []
@@ -173,7 +174,12 @@ def from_specs(parsed: list[Any], inputs: tuple[str, ...], outputs: tuple[str, .
         if p.spec.expect == "sat":
             name = p.spec.name or f"line {p.spec.line}"
             requirements.append(FretRequirement(name, p.formula, p.spec.note or p.spec.formula, False))
-    ins, outs = players(And(*(r.formula for r in requirements)), inputs, outputs)
+    if not inputs and parsed:
+        inputs, outputs = parsed[0].spec.inputs, parsed[0].spec.outputs if outputs is None else outputs
+    try:
+        ins, outs = players(And(*(r.formula for r in requirements)), inputs, outputs)
+    except ValueError as e:
+        raise ValueError(f"{parsed[0].spec.file}: {e}") from None
     return Export(tuple(requirements), ins, outs, contract=False)
 
 
