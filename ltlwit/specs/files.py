@@ -45,7 +45,10 @@ comment says otherwise).
 Data variables' sorts (formulas over data: `speed > 50`, `mode = on`): in a text file, lines
 `var speed: Real`, `var x, y: Int`, `var mode: {off, on}` and `domain Int` (the sort of data
 variables nothing declares); in TOML, a `[variables]` table (`speed = "Real"`) and a top-level
-`domain = "Int"`. They hold for the whole file, over the run's `--var` and `--domain`. A FRET
+`domain = "Int"`. They hold for the whole file, over the run's `--var` and `--domain`. Who
+controls what, for `ltlwit realize`: lines `input req1, req2` (the environment's propositions)
+and `output grant1` (the system's, where not every other one is), TOML's `inputs` and
+`outputs` lists; `check` reads them and asks nothing of them. A FRET
 export (`*.json`) is read by `ltlwit.specs.fret`.
 
 Text spec files in nuXmv's style: `VAR` and `IVAR` sections (`x : integer;`, `mode : {off, on};
