@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # `check`'s: the spec files' layer loads when specs are check
     from ltlwit.pipeline.equivalents import Equivalents
     from ltlwit.specs.baseline import Entry
     from ltlwit.specs.realizability import Report as RealizabilityReport
-    from ltlwit.specs.run import ConjunctionResult, Decided, SpecResult
+    from ltlwit.specs.run import ConjunctionResult, Decided, RealizabilityResult, SpecResult
     from ltlwit.specs.similar import Embedded, Similar
 
 __all__ = [
@@ -243,14 +243,16 @@ class Solver:
         budget: float | None = None,
         progress: bool = False,
         similar: int = 0,
-    ) -> Generator[SpecResult | ConjunctionResult | Decided, None, None]:
+        realizability: bool = False,
+    ) -> Generator[SpecResult | ConjunctionResult | RealizabilityResult | Decided, None, None]:
         """The results of spec files (see `check`), lazily, file by file; the path `-` reads
         `stdin`. `jobs` > 1: that many worker processes answer the specs and their vacuity
         questions (each with its own models, loaded once); results still come in file order.
         `fire`: witnesses that make each requirement's trigger fire (None: FRET exports').
         `budget`: seconds for the whole run (each question within what is left of it).
         `progress`: also a `Decided` per spec as soon as its own verdict is decided. `similar`:
-        each requirement's that many nearest requirements, their relations decided."""
+        each requirement's that many nearest requirements, their relations decided.
+        `realizability`: each file's components' realizability (`RealizabilityResult`)."""
         from ltlwit.specs.run import CheckOptions, check_files
 
         solve, kept = self.options, self.pipeline.options
@@ -267,6 +269,7 @@ class Solver:
             fire=fire,
             progress=progress,
             similar=similar,
+            realizability=realizability,
         )
         try:
             if jobs <= 1:
@@ -401,10 +404,10 @@ def verify(
 class CheckReport:
     """The results of checking spec files: one `SpecResult` per spec (`.status` pass, fail,
     unknown or error; `.spec.name`, `.verdict`, `.witness`, `.counterexample`) and, with
-    vacuity, one `ConjunctionResult` per file first. `passed` is what `ltlwit check`'s exit
-    status 0 means."""
+    vacuity, one `ConjunctionResult` per file first; with realizability, a `RealizabilityResult`
+    per component last. `passed` is what `ltlwit check`'s exit status 0 means."""
 
-    results: list[SpecResult | ConjunctionResult]
+    results: list[SpecResult | ConjunctionResult | RealizabilityResult]
 
     @property
     def specs(self) -> list[SpecResult]:
@@ -418,7 +421,7 @@ class CheckReport:
 
         return all(r.positive and not (isinstance(r, SpecResult) and r.findings_failed) for r in self.results)
 
-    def __iter__(self) -> Iterator[SpecResult | ConjunctionResult]:
+    def __iter__(self) -> Iterator[SpecResult | ConjunctionResult | RealizabilityResult]:
         return iter(self.results)
 
     def __len__(self) -> int:
@@ -436,14 +439,17 @@ def check(
     fire: bool | None = None,
     budget: float | None = None,
     similar: int = 0,
+    realizability: bool = False,
     **options: Any,  # Solver's, which checks them
 ) -> CheckReport:
     """Check a spec file (a path: text, or TOML by its `.toml` suffix) or spec lines (`name:
     formula  # expect: unsat`, as in a file) against their expectations, as `ltlwit check`
     does; `vacuity`, `consistency` and `redundancy` add its checks of the specs together,
     `fire` witnesses in which requirements fire, `budget` a limit on the whole check, `similar`
-    each requirement's that many nearest requirements with their relations (`SpecResult.similar`).
-    Other `options` are `Solver`'s."""
+    each requirement's that many nearest requirements with their relations (`SpecResult.similar`),
+    `realizability` whether the requirements can be implemented whatever the inputs do, per
+    component (`RealizabilityResult`: the file's `input` lines say which propositions are
+    inputs). Other `options` are `Solver`'s."""
     from ltlwit.specs.run import Decided
 
     solver = Solver(model=model, timeout=timeout, **options)
@@ -455,6 +461,7 @@ def check(
         fire=fire,
         budget=budget,
         similar=similar,
+        realizability=realizability,
     )
     if isinstance(path_or_lines, (str, os.PathLike)):
         results = run([os.fspath(path_or_lines)])

@@ -163,3 +163,38 @@ def test_inputs_and_outputs_declared_in_the_file(tmp_path: Path) -> None:
     assert result.exit_code == 2 and f"{text}:1: expected 'input NAME, NAME'" in result.stderr
     toml.write_text('inputs = "r"\n[[spec]]\nformula = "G(r -> F g)"\n')
     assert "inputs is a list of names" in run("realize", "-F", str(toml)).stderr
+
+
+def test_check_realizability_gates_ci(tmp_path: Path) -> None:
+    import ltlwit
+    from ltlwit.specs.run import RealizabilityResult
+
+    spec = tmp_path / "a.spec"
+    spec.write_text("input r, x\nresp: G(r -> F g)\nstop: G(r -> !g)\necho: G(x <-> y)\n")
+    result = run("check", "--realizability", "--junit", str(tmp_path / "j.xml"), str(spec))
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert f"FAIL unrealizable (cc0 of {spec}): resp, stop" in lines
+    assert f"PASS realizable (cc1 of {spec}): echo" in lines
+    assert "  CONFLICT resp, stop" in lines and "  FIX remove resp" in lines
+    assert lines[-1].endswith("; realizability: 1 realizable, 1 unrealizable, 0 undecided")
+    junit = (tmp_path / "j.xml").read_text()
+    assert 'name="cc0 is realizable (resp, stop)"' in junit and 'type="unrealizable"' in junit
+    rows = [
+        r
+        for r in json_lines(run("check", "--realizability", "--format", "json", str(spec)).stdout)
+        if r["kind"] == "realizability"
+    ]
+    assert [(r["component"], r["verdict"], r["conflicts"]) for r in rows] == [
+        ("cc0", "unrealizable", [["resp", "stop"]]),
+        ("cc1", "realizable", None),
+    ]
+    assert rows[1]["strategy"]["player"] == "system" and rows[0]["strategy"]["player"] == "environment"
+    report = ltlwit.check(str(spec), realizability=True)
+    assert not report.passed
+    assert [r.status for r in report if isinstance(r, RealizabilityResult)] == ["fail", "pass"]
+    spec.write_text("resp: G(r -> F g)\n")  # no inputs named: an error, the specs still checked
+    result = run("check", "--realizability", str(spec))
+    assert result.exit_code == 2 and result.stdout.startswith("PASS resp")
+    assert "a line 'input NAME, NAME'" in result.stderr
+    assert run("check", str(spec)).exit_code == 0

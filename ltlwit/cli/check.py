@@ -28,7 +28,7 @@ from ltlwit.specs.report import (
     unchecked_text,
     witness_text,
 )
-from ltlwit.specs.run import ConjunctionResult, Decided, SpecResult
+from ltlwit.specs.run import ConjunctionResult, Decided, RealizabilityResult, SpecResult
 
 _COLORS = {
     "PASS": "green",
@@ -94,6 +94,14 @@ _PAIR_KINDS = tuple(dict.fromkeys(_PAIRS.values()))
     "contradicts, or undecided. Reported only: no relation fails the check (--redundancy does).",
 )
 @click.option(
+    "--realizability",
+    is_flag=True,
+    help="Also check that each file's requirements can be implemented whatever the environment does on its "
+    "inputs (a spec file's 'input NAME, NAME' lines; a FRET export's Input variables, as FRET asks it, per "
+    "connected component), as `ltlwit realize` decides it, with every minimal conflict of an unrealizable "
+    "component; an unrealizable or undecided component fails the check.",
+)
+@click.option(
     "--html",
     type=click.Path(dir_okay=False),
     metavar="FILE",
@@ -150,6 +158,7 @@ def check(
     vacuity: bool,
     consistency: bool,
     redundancy: bool,
+    realizability: bool,
     similar: int | None,
     html: str | None,
     all_cores: bool,
@@ -207,6 +216,7 @@ def check(
         jobs=jobs,
         consistency=consistency,
         redundancy=redundancy,
+        realizability=realizability,
         similar=similar or 0,
         baseline=baseline,
         all_cores=all_cores,
@@ -285,8 +295,10 @@ class CheckPrinter(Printer):
                 self.problem(result)
             self.render(result)
 
-    def emit(self, result: SpecResult | ConjunctionResult) -> None:
-        if isinstance(result, SpecResult):
+    def emit(self, result: SpecResult | ConjunctionResult | RealizabilityResult) -> None:
+        if isinstance(result, RealizabilityResult):
+            self.counts["realizability:" + result.status] += 1
+        elif isinstance(result, SpecResult):
             self.counts[result.status] += 1
             self.counts["vacuity:" + (result.vacuity.state if result.vacuity is not None else "")] += 1
             self.counts["redundancy:" + (result.redundancy.state if result.redundancy is not None else "")] += 1
@@ -307,7 +319,7 @@ class CheckPrinter(Printer):
                 self.problem(result)
             self.render(result)
 
-    def render(self, result: SpecResult | ConjunctionResult) -> None:
+    def render(self, result: SpecResult | ConjunctionResult | RealizabilityResult) -> None:
         raise NotImplementedError
 
     def render_findings(self, result: SpecResult) -> None:
@@ -319,8 +331,11 @@ class CheckPrinter(Printer):
 
 
 class CheckText(CheckPrinter):
-    def render(self, result: SpecResult | ConjunctionResult) -> None:
+    def render(self, result: SpecResult | ConjunctionResult | RealizabilityResult) -> None:
         word = result.status.upper()
+        if isinstance(result, RealizabilityResult):
+            self._realizability(word, result)
+            return
         if isinstance(result, ConjunctionResult):
             of = f"{result.item.file}, project {result.group}," if result.group else result.item.file
             label = f"(all {plural(result.count, 'spec')} of {of} together)"
@@ -393,6 +408,28 @@ class CheckText(CheckPrinter):
             return f"{r.message}; {text}", table
         return (f"{text} ({r.message})" if r.message else text), table
 
+    def _realizability(self, word: str, result: RealizabilityResult) -> None:
+        """A component's realizability: its verdict and requirements, then what makes it
+        unrealizable (each minimal conflict, each minimal correction) and a play."""
+        what = {"PASS": "realizable", "FAIL": "unrealizable", "UNKNOWN": "realizability unknown"}.get(
+            word, "realizability"
+        )
+        where = f"{result.component} of {result.item.file}" if result.component else result.item.file
+        detail = (result.error_text if result.status == "error" else result.message) or ""
+        said = "; ".join(x for x in (", ".join(result.requirements), detail) if x)
+        self.data(f"{self._status_word(word, _COLORS[word])} {what} ({where}): {said}")
+        for names_ in result.conflicts:
+            self.data(f"  {self._status_word('CONFLICT', 'red')} {', '.join(names_)}")
+        for names_ in result.corrections:
+            self.data(f"  {self._status_word('FIX', 'yellow')} remove {', '.join(names_)}")
+        if result.status == "fail" and not result.complete:
+            self.data("  (not every conflict: --timeout ran out)")
+        play = getattr(result.verdict, "play", None)
+        if result.status == "fail" and play is not None:
+            from ltlwit.specs.realizability import shown
+
+            self.data(f"  play: {shown(play, result.names)}")
+
     def summary(self) -> None:
         c = self.counts
         total = sum(c[s] for s in ("pass", "fail", "unknown", "error"))
@@ -413,11 +450,16 @@ class CheckText(CheckPrinter):
             line += f"; {plural(c['together:fail'], 'file')} whose specs contradict each other"
         if c["together:unknown"] + c["together:error"]:
             line += f"; {plural(c['together:unknown'] + c['together:error'], 'file')} not known to hold together"
+        if any(c["realizability:" + s] for s in ("pass", "fail", "unknown", "error")):
+            line += (
+                f"; realizability: {c['realizability:pass']} realizable, {c['realizability:fail']} unrealizable, "
+                f"{c['realizability:unknown'] + c['realizability:error']} undecided"
+            )
         self.data(line)
 
 
 class CheckJson(CheckPrinter):
-    def render(self, result: SpecResult | ConjunctionResult) -> None:
+    def render(self, result: SpecResult | ConjunctionResult | RealizabilityResult) -> None:
         self.data(json.dumps(record(result), ensure_ascii=False))
 
 

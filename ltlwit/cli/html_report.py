@@ -38,8 +38,22 @@ class HtmlReport:
 
     def spec(self, result: Any) -> None:
         """A `check` result: vacuous occurrences highlighted, conflicts listed."""
-        from ltlwit.specs.run import ConjunctionResult
+        from ltlwit.specs.run import ConjunctionResult, RealizabilityResult
 
+        if isinstance(result, RealizabilityResult):
+            what = {"pass": "realizable", "fail": "unrealizable"}.get(result.status, result.status)
+            conflicts = "; ".join(", ".join(escape(n) for n in c) for c in result.conflicts)
+            detail = f"{what}; minimal conflicts: {conflicts}" if conflicts else what
+            if result.message:
+                detail += f" ({escape(result.message)})"
+            self._section(
+                f"{result.component or 'the requirements'} of {result.item.file}: {', '.join(result.requirements)}",
+                result.status,
+                "",
+                getattr(result.verdict, "play", None),
+                detail,
+            )
+            return
         if isinstance(result, ConjunctionResult):
             names = ", ".join(escape(s.name or s.where) for s in result.conflict)
             detail = f"conflict: {names}" if names else (result.message or "")

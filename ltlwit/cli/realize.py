@@ -284,6 +284,7 @@ def _export(
     (`ltlwit.specs.realizability`)."""
     from ltlwit.api import realize_export
     from ltlwit.logic.ltl.games import Realizable, Unrealizable
+    from ltlwit.specs.realizability import shown as _shown
 
     try:
         found = found or realize_export(content or "", timeout=timeout, diagnose=diagnose)
@@ -369,18 +370,6 @@ def _circuit(machine: Machine, formula: Any, semantics: str, moore: bool) -> str
     if verify(as_played(formula, semantics), from_aiger(text)) is not True:
         raise StrategyRejected("the controller's AIGER circuit failed its check")
     return text
-
-
-def _shown(trace: Any, names: frozenset[str]) -> str:
-    """A play over `names` only: without the past operators' monitors, which people did not
-    write (they stay in the JSON)."""
-    from ltlwit.logic.formula import And, conjuncts
-    from ltlwit.logic.trace import Trace
-
-    def step(s: Any) -> Any:
-        return And(*(c for c in conjuncts(s) if set(c.aps()) <= names))
-
-    return str(Trace(tuple(map(step, trace.prefix)), tuple(map(step, trace.cycle))))
 
 
 def _table(machine: Machine) -> list[str]:

@@ -245,3 +245,15 @@ def _conflicts(
     )
     named = lambda sets: tuple(tuple(reqs[i].name for i in members) for members in sets)  # noqa: E731
     return named(found.cores), named(found.corrections), found.complete
+
+
+def shown(trace: Any, names: frozenset[str]) -> Any:
+    """A play over `names` only: without the past operators' monitors, which people did not
+    write (the JSON keeps them, as the verified strategy reads them)."""
+    from ltlwit.logic.formula import conjuncts
+    from ltlwit.logic.trace import Trace
+
+    def step(s: Formula) -> Formula:
+        return And(*(c for c in conjuncts(s) if set(c.aps()) <= names))
+
+    return Trace(tuple(map(step, trace.prefix)), tuple(map(step, trace.cycle)))

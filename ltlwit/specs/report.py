@@ -14,7 +14,7 @@ from typing import Any, Iterable
 from ltlwit.logic.witness import Witness
 from ltlwit.pipeline.answers import plural
 from ltlwit.specs.files import Spec
-from ltlwit.specs.run import ConjunctionResult, Redundancy, SpecResult
+from ltlwit.specs.run import ConjunctionResult, RealizabilityResult, Redundancy, SpecResult
 from ltlwit.specs.similar import Neighbour
 from ltlwit.specs.vacuity import Finding, Vacuity
 
@@ -53,10 +53,36 @@ def _refs(specs: Iterable[Spec]) -> list[dict[str, Any]]:
     return [{"name": s.name, "line": s.line or None} for s in specs]
 
 
-def record(result: SpecResult | ConjunctionResult) -> dict[str, Any]:
+def record(result: SpecResult | ConjunctionResult | RealizabilityResult) -> dict[str, Any]:
     """A result as a JSON record (module docstring), every key of its kind present whatever
     its value, so that a reader need not ask whether one is there."""
+    if isinstance(result, RealizabilityResult):
+        return _realizability_record(result)
     return _conjunction_record(result) if isinstance(result, ConjunctionResult) else _spec_record(result)
+
+
+def _realizability_record(result: RealizabilityResult) -> dict[str, Any]:
+    """A component's realizability: its verdict, strategy and play, conflicts by spec name."""
+    verdict = result.verdict
+    machine = getattr(verdict, "controller", None) or getattr(verdict, "counter_strategy", None)
+    play = getattr(verdict, "play", None)
+    return {
+        "kind": "realizability",
+        "file": result.item.file,
+        "component": result.component or None,
+        "specs": list(result.requirements),
+        "outputs": list(result.outputs),
+        "status": result.status,
+        "verdict": {"pass": "realizable", "fail": "unrealizable", "unknown": "unknown"}.get(result.status),
+        "strategy": machine.to_dict() if machine is not None else None,
+        "play": str(play) if play is not None else None,
+        "conflicts": [list(c) for c in result.conflicts] or None,
+        "corrections": [list(c) for c in result.corrections] or None,
+        "complete": result.complete,
+        "reason": result.message if result.status != "error" else None,
+        "error": result.error_text,
+        "time_ms": result.time_ms,
+    }
 
 
 def _conjunction_record(result: ConjunctionResult) -> dict[str, Any]:
@@ -162,7 +188,7 @@ def _finding_record(f: Finding, acknowledged: bool) -> dict[str, Any]:
     }
 
 
-def junit_xml(results: Iterable[SpecResult | ConjunctionResult]) -> bytes:
+def junit_xml(results: Iterable[SpecResult | ConjunctionResult | RealizabilityResult]) -> bytes:
     """A JUnit XML report: one <testsuite> per spec file, in the order the files came."""
     suites: dict[str, ET.Element] = {}
     root = ET.Element("testsuites", name="ltlwit check")
@@ -172,6 +198,15 @@ def junit_xml(results: Iterable[SpecResult | ConjunctionResult]) -> bytes:
         if suite is None:
             suite = suites[file] = ET.SubElement(root, "testsuite", name=file)
         case = ET.SubElement(suite, "testcase", classname=file, time=f"{result.time_ms / 1000:.6f}")
+        if isinstance(result, RealizabilityResult):
+            names = ", ".join(result.requirements)
+            case.set(
+                "name", f"{result.component or 'the requirements'} is realizable" + (f" ({names})" if names else "")
+            )
+            conflicts = "; ".join(", ".join(c) for c in result.conflicts)
+            detail = f"minimal conflicts: {conflicts}" if conflicts else None
+            _outcome(case, result.status, result.message or "unrealizable", result.error_text, "unrealizable", detail)
+            continue
         if isinstance(result, ConjunctionResult):
             of = f" of project {result.group}" if result.group else ""
             case.set("name", f"all {plural(result.count, 'spec')}{of} together are satisfiable")

@@ -38,6 +38,7 @@ from ltlwit.specs.similar import Neighbour
 from ltlwit.specs.vacuity import Vacuity, check_spec
 
 if TYPE_CHECKING:
+    from ltlwit.logic.ltl.games import Verdict
     from ltlwit.pipeline.parallel import Chunk, Pool, RemoteError
     from ltlwit.pipeline.parsing import InputParser
 
@@ -174,6 +175,26 @@ class ConjunctionResult(Answer):
 
 
 @dataclass(frozen=True)
+class RealizabilityResult(Answer):
+    """With --realizability: one connected component of a file's requirements (a FRET export's
+    as FRET reads it, `specs.realizability`), `status` pass (realizable), fail (unrealizable) or
+    unknown; the verdict with its verified strategy and play, and for an unrealizable one its
+    minimal conflicts and corrections (names), complete or not."""
+
+    POSITIVE: ClassVar[str] = "pass"
+
+    component: str = ""
+    requirements: tuple[str, ...] = ()
+    outputs: tuple[str, ...] = ()
+    verdict: Verdict | None = None
+    conflicts: tuple[tuple[str, ...], ...] = ()
+    corrections: tuple[tuple[str, ...], ...] = ()
+    complete: bool | None = None
+    #: the names the requirements use (a play is shown over them, without monitors)
+    names: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class Decided:
     """A spec's own verdict, as soon as it is decided (`CheckOptions.progress`): what a person
     watching a long check wants to see first. Its complete `SpecResult` (with what the file's
@@ -182,7 +203,7 @@ class Decided:
     result: SpecResult
 
 
-CheckResult = SpecResult | ConjunctionResult
+CheckResult = SpecResult | ConjunctionResult | RealizabilityResult
 
 
 @dataclass(frozen=True)
@@ -207,6 +228,9 @@ class CheckOptions:
     #: Each requirement's that many nearest requirements (`specs.similar`), their relations
     #: decided; 0: not asked.
     similar: int = 0
+    #: Whether each file's requirements can be implemented whatever its inputs do, per
+    #: component (`specs.realizability`), with every minimal conflict of an unrealizable one.
+    realizability: bool = False
 
     @property
     def together(self) -> bool:
@@ -313,6 +337,55 @@ def _check_file(
     if options.together or options.similar or any(p.formula is not None and p.spec.expect in SCENARIOS for p in parsed):
         results = yield from judge_together(where, parsed, results, options, solve, pool)
     yield from _acknowledged(results, options.baseline, [p.spec for p in parsed], where)
+    if options.realizability:
+        yield from _realizability(path, where, parsed, options)
+
+
+def _realizability(
+    path: str, where: str, parsed: list[ParsedSpec], options: CheckOptions
+) -> Iterator[RealizabilityResult]:
+    """Each component's realizability (`specs.realizability`): a FRET export's read as FRET
+    reads it, a spec file's with its `input` lines; an error where the file says no inputs
+    (every proposition the system's would only ask whether the specs are satisfiable)."""
+    from ltlwit.logic.ltl.games import Realizable, Unrealizable
+    from ltlwit.specs.realizability import from_specs, read_export, realize_all
+
+    item = InputItem("", where, 0)
+    started = time.perf_counter()
+    try:
+        if path.endswith(".json"):
+            with open(path, encoding="utf-8-sig") as stream:
+                export = read_export(stream.read())
+        elif not any(p.spec.inputs for p in parsed):
+            raise ValueError(
+                "realizability needs the environment's propositions: a line 'input NAME, NAME' (TOML: inputs)"
+            )
+        else:
+            export = from_specs(parsed, ())
+        report = realize_all(export, options.solve.timeout, True, options.solve.ceiling)
+    except (OSError, ValueError) as exc:
+        yield RealizabilityResult(item=item, status="error", message=str(exc))
+        return
+    for c in report.components:
+        verdict = c.verdict
+        status = (
+            "pass" if isinstance(verdict, Realizable) else "fail" if isinstance(verdict, Unrealizable) else "unknown"
+        )
+        yield RealizabilityResult(
+            item=item,
+            status=status,
+            message=getattr(verdict, "reason", None),
+            time_ms=1000 * (time.perf_counter() - started),
+            component=c.name,
+            requirements=c.requirements,
+            outputs=c.outputs,
+            verdict=verdict,
+            conflicts=c.conflicts,
+            corrections=c.corrections,
+            complete=c.complete if status == "fail" else None,
+            names=report.names,
+        )
+        started = time.perf_counter()
 
 
 def _verdicts(
