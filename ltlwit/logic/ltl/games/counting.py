@@ -66,6 +66,7 @@ class CountingGame:
         self.full = self.automaton.all_marks
         #: position -> (the bound its moves were made for, whether some letter lost, moves)
         self._moves: dict[Position, tuple[int, bool, list[tuple[Any, Position | None]]]] = {}
+        self._out: dict[Key, list[tuple[Key | None, int, Any]]] = {}
 
     @property
     def initial(self) -> Position:
@@ -96,29 +97,25 @@ class CountingGame:
 
     def _successors(self, node: Position, bound: int) -> list[tuple[Any, Position | None]]:
         """The position's letters in blocks, one per position they lead to, and the block of
-        letters that lose (some count past `bound`: None). Built key by key: the letters
-        bringing each automaton state to each count split the blocks, so there are as many
-        blocks as successors, not as many as combinations of edge labels. Kept across bounds
-        where no letter lost (then the bound did not matter)."""
+        letters that lose (some count past `bound`: None). Built key by key (keys whose letters
+        are alike at once): the letters bringing each automaton state to each count split the
+        blocks, so there are as many blocks as successors, not as many as combinations of edge
+        labels. Kept across bounds where no letter lost (then the bound did not matter)."""
         hit = self._moves.get(node)
         if hit is not None and (hit[0] == bound or hit[1] is False):
             return hit[2]
         bdd = self.arena.bdd
-        full = self.full
         reach: dict[Key, dict[int, Any]] = {}
         lose = bdd.false
-        for (state, seen), count in node:
-            for label, target, marks in self.automaton.edges(state):
-                if not target:  # no obligation left: the run accepts forever, past every bound
+        for key, count in node:
+            for target, accepting, label in self._outgoing(key):
+                if target is None:  # no obligation left: the run accepts forever, past every bound
                     lose = lose | label
                     continue
-                met = seen | marks
-                accepting = met == full
-                key = (target, 0 if accepting else met)
                 value = count + accepting
-                values = reach.setdefault(key, {})
+                values = reach.setdefault(target, {})
                 values[value] = values[value] | label if value in values else label
-        splits = []
+        groups: dict[tuple[tuple[int, Any], ...], list[Key]] = {}  # keys that split the letters alike
         for key, values in reach.items():
             at_least = bdd.false
             ladder = []
@@ -128,30 +125,33 @@ class CountingGame:
                     lose = lose | values[value]
                 else:
                     ladder.append((value, at_least))
-            splits.append((key, ladder))
+            groups.setdefault(tuple(ladder), []).append(key)
         blocks: list[tuple[Any, dict[Key, int]]] = []
         if lose != bdd.true:
             blocks.append((~lose, {}))
-        for key, ladder in splits:
+        for steps, keys in groups.items():
+            self.limit.spend(len(blocks) * len(steps))
             refined = []
             for letters, counts in blocks:
-                self.limit.spend(len(ladder))
                 parts = []
                 rest = letters
-                for value, at_least in ladder:  # the highest count first: a run's count is the most
+                for value, at_least in steps:  # the highest count first: a run's count is the most
                     part = rest & at_least
                     if part != bdd.false:
                         parts.append((part, value))
                         rest = rest & ~part
                         if rest == bdd.false:
                             break
-                if not parts:  # none of these letters reaches the key
+                if not parts:  # none of these letters reaches the keys
                     refined.append((letters, counts))
                 elif rest == bdd.false and len(parts) == 1:  # all of them alike: no split, no copy
-                    counts[key] = parts[0][1]
+                    counts.update((key, parts[0][1]) for key in keys)
                     refined.append((letters, counts))
                 else:
-                    refined.extend((part, {**counts, key: value}) for part, value in parts)
+                    for part, value in parts:
+                        split = dict(counts)
+                        split.update((key, value) for key in keys)
+                        refined.append((part, split))
                     if rest != bdd.false:
                         refined.append((rest, counts))
             blocks = refined
@@ -162,6 +162,21 @@ class CountingGame:
             moves.append((lose, None))
         self._moves[node] = (bound, lose != bdd.false, moves)
         return moves
+
+    def _outgoing(self, key: Key) -> list[tuple[Key | None, int, Any]]:
+        """Where a run in `key` goes, its edges grouped by (target key, accepting or not) with
+        their labels joined (a target None: the empty obligation set); computed once a key."""
+        hit = self._out.get(key)
+        if hit is None:
+            state, seen = key
+            grouped: dict[tuple[Key | None, int], Any] = {}
+            for label, target, marks in self.automaton.edges(state):
+                met = seen | marks
+                accepting = met == self.full
+                where = ((target, 0 if accepting else met), int(accepting)) if target else (None, 0)
+                grouped[where] = grouped[where] | label if where in grouped else label
+            hit = self._out[key] = [(k, a, label) for (k, a), label in grouped.items()]
+        return hit
 
     # -- solving -----------------------------------------------------------------------------
     def _wins(self, letters: Any) -> bool:
