@@ -13,7 +13,7 @@ from strategies import formulas
 from ltlwit.logic.budget import Budget
 from ltlwit.logic.formula import Formula, ap
 from ltlwit.logic.ltl.games import Realizable, Unrealizable, players, realize, verify
-from ltlwit.logic.ltl.games.machine import Machine, Transition, closed_loop, total
+from ltlwit.logic.ltl.games.machine import Machine, Transition, closed_loop, letter_of, total
 from ltlwit.logic.ltl.games.monitors import monitored
 from ltlwit.logic.result import Unknown
 from ltlwit.logic.syntax import parse_formula as parse
@@ -70,20 +70,7 @@ def test_known_verdicts_with_strategies_the_oracle_accepts(
 
 
 def _letters(trace) -> tuple[list[dict[str, bool]], list[dict[str, bool]]]:
-    def letter(step: Formula) -> dict[str, bool]:
-        out: dict[str, bool] = {}
-        stack = [step]
-        while stack:
-            g = stack.pop()
-            if g.op == "&":
-                stack.extend(g.children)
-            elif g.op == "ap":
-                out[g.name] = True
-            elif g.op == "!":
-                out[g.children[0].name] = False
-        return out
-
-    return [letter(s) for s in trace.prefix], [letter(s) for s in trace.cycle]
+    return [letter_of(s) for s in trace.prefix], [letter_of(s) for s in trace.cycle]
 
 
 def _simulate(machine: Machine, prefix: list[dict], cycle: list[dict]) -> tuple[list[dict], list[dict]]:
@@ -103,15 +90,9 @@ def _simulate(machine: Machine, prefix: list[dict], cycle: list[dict]) -> tuple[
         read = prefix[position] if position < len(prefix) else cycle[position - len(prefix)]
         moves = [t for t in machine.states[state] if prop_value(t.guard, read)]
         assert len(moves) == 1, "exactly one transition per letter"
-        written = {name: prop_value(ap(name), _letters_of(moves[0].write)) for name in machine.writes}
+        written = {name: prop_value(ap(name), letter_of(moves[0].write)) for name in machine.writes}
         word.append(read | written)
         state, i = moves[0].target, i + 1
-
-
-def _letters_of(cube: Formula) -> dict[str, bool]:
-    from ltlwit.logic.trace import Trace
-
-    return _letters(Trace((), (cube,)))[1][0]
 
 
 def _wins_every_short_play(f: Formula, machine: Machine) -> bool:

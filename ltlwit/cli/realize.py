@@ -12,7 +12,7 @@ import click
 
 from ltlwit.cli.choices import REALIZE_FORMATS
 from ltlwit.cli.environment import Environment
-from ltlwit.cli.options import Number, semantics_of, semantics_options, syntax_option
+from ltlwit.cli.options import files_option, semantics_of, semantics_options, syntax_option, timeout_option
 from ltlwit.cli.output import Printer
 from ltlwit.cli.status import ExitStatus, worst
 
@@ -31,16 +31,11 @@ def _names(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -
 
 @click.command()
 @click.argument("formulas", nargs=-1, metavar="[FORMULA...]")
-@click.option(
-    "-F",
-    "--file",
-    "files",
-    multiple=True,
-    type=click.Path(dir_okay=False, allow_dash=True),
-    metavar="FILE",
-    help="A TLSF specification (SYNTCOMP's format, basic or parameterised: its inputs, outputs and semantics "
-    "come from the file), a FRET export (*.json: the variables' Input and Output kinds, per connected "
-    "component, as FRET asks), or formulas one per line (blank lines and # comments skipped). Repeatable.",
+@files_option(
+    "A TLSF specification (SYNTCOMP's format, basic or parameterised: its inputs, outputs and semantics come "
+    "from the file), a FRET export (*.json: the variables' Input and Output kinds, per connected component, as "
+    "FRET asks), a spec file (*.spec, *.toml: its requirements per component, its inputs named by its 'input' "
+    "lines or --inputs), or formulas one per line (blank lines and # comments skipped). Repeatable."
 )
 @click.option(
     "--inputs",
@@ -77,18 +72,13 @@ def _names(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -
 @click.option(
     "--diagnose",
     is_flag=True,
-    help="For a FRET export's unrealizable components: every minimal conflict (a minimal unrealizable set of "
-    "requirements), within --timeout more per component.",
+    help="For the unrealizable components of a FRET export or spec file: every minimal conflict (a minimal "
+    "unrealizable set of requirements) and minimal correction set, within --timeout more per component.",
 )
 @syntax_option
 @semantics_options
-@click.option(
-    "--timeout",
-    type=Number(min=0, min_open=True),
-    default=60.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="Time per specification, the games and the engine's check of the strategy together; past it UNKNOWN.",
+@timeout_option(
+    "Time per specification, the games and the engine's check of the strategy together; past it UNKNOWN.", 60.0
 )
 @click.pass_context
 def realize(

@@ -17,8 +17,8 @@ import re
 from typing import Any
 
 from ltlwit.logic.assignment import cube
-from ltlwit.logic.formula import Formula, conjuncts
-from ltlwit.logic.ltl.games.machine import Machine, Transition, guard_formula
+from ltlwit.logic.formula import Formula
+from ltlwit.logic.ltl.games.machine import Machine, Transition, guard_formula, letter_of
 
 __all__ = ["from_aiger", "to_aiger"]
 
@@ -98,7 +98,7 @@ def to_aiger(machine: Machine) -> str:
             here = aig.conj(here, latch[b] if s >> b & 1 else latch[b] ^ 1)
         for t in transitions:
             fires = aig.conj(here, aig.of(t.guard, lits))
-            written = _values(t.write)
+            written = letter_of(t.write)
             for j, name in enumerate(machine.writes):
                 if written.get(name, False):
                     outputs[j] = aig.disj(outputs[j], fires)
@@ -173,13 +173,3 @@ def from_aiger(text: str) -> Machine:
             transitions.append(Transition(guard_formula(bdd, letters, names), write, ids[target]))
         states.append(tuple(transitions))
     return Machine("system", tuple(inputs), tuple(outputs), False, tuple(states))
-
-
-def _values(letter: Formula) -> dict[str, bool]:
-    out = {}
-    for c in conjuncts(letter):
-        if c.op == "ap":
-            out[c.name or ""] = True
-        elif c.op == "!":
-            out[c.children[0].name or ""] = False
-    return out

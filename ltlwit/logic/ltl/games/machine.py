@@ -131,20 +131,18 @@ def play(machine: Machine, monitors: Mapping[str, tuple[bool, Formula]] | None =
         letter = L.cube((i, read[name]) for i, name in enumerate(machine.reads))
         t = next(t for t in machine.states[state] if (L.of(t.guard) & letter) != L.false)
         steps.append(And(*conjuncts(cube(read.items())), *conjuncts(t.write)))
-        written = read | dict(_literals(t.write))
+        written = read | letter_of(t.write)
         values = {name: _value(tracked, written) for name, (_, tracked) in monitors.items()}
         state = t.target
     start = seen[(state, tuple(values.values()))]
     return Trace(tuple(steps[:start]), tuple(steps[start:]))
 
 
-def _literals(step: Formula) -> list[tuple[str, bool]]:
-    """The literals of a cube."""
-    return [
-        (c.name or "", True) if c.op == "ap" else (c.children[0].name or "", False)
-        for c in conjuncts(step)
-        if c.op != "1"
-    ]
+def letter_of(step: Formula) -> dict[str, bool]:
+    """The values a cube gives (`a & !b`: a true, b false)."""
+    from ltlwit.logic.syntax.words import parse_cube
+
+    return parse_cube(str(step), step).as_dict()
 
 
 def _value(f: Formula, letter: Mapping[str, bool]) -> bool:
