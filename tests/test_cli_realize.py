@@ -105,3 +105,15 @@ def test_aiger_circuits_read_back_as_winning_controllers(tmp_path: Path) -> None
     assert verify(parse_formula("G(r1 -> F g1) & G(r2 -> F g2) & G(g1 -> X g2)"), machine) is False
     result = run("realize", "--inputs", "a", "--finite", "--format", "aiger", "F(b & X b)")
     assert result.stdout.startswith("REALIZABLE\naag ") and "o1 alive" in result.stdout
+
+
+def test_vcd_of_every_play_and_aiger_of_spec_file_components(tmp_path: Path) -> None:
+    result = run("realize", "--inputs", "req", "--format", "vcd", "G(req -> F grant)", STARVING)
+    vcd = result.stdout
+    assert result.exit_code == 1 and vcd.startswith("$date ltlwit $end")
+    assert vcd.count("$scope module ") == 2 and "$scope module unrealizable_" in vcd and "$enddefinitions $end" in vcd
+    spec = tmp_path / "a.spec"
+    spec.write_text("input r\nresp: G(r -> F g)\n")
+    result = run("realize", "-F", str(spec), "--format", "aiger")
+    assert result.exit_code == 0 and result.stdout.startswith("REALIZABLE cc0\naag ")
+    assert "i0 r" in result.stdout and "o0 g" in result.stdout

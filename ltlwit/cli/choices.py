@@ -56,6 +56,7 @@ EQUIV_LOGICS = ("prop", "ltl", "ltlf")
 VECTOR_FORMATS = ("json", "csv")
 #: ... but `solve`'s, which adds a streamed table (auto: on a terminal, else text) and CSV.
 SOLVE_FORMATS = ("auto", "table", "text", "json", "csv", "vcd")
-#: `realize --format`: the strategy as a Graphviz digraph, the controller as SYNTCOMP's AIGER.
-REALIZE_FORMATS = ("text", "json", "dot", "aiger")
+#: `realize --format`: the strategy as a Graphviz digraph, the controller as SYNTCOMP's AIGER,
+#: the plays as a VCD document.
+REALIZE_FORMATS = ("text", "json", "dot", "aiger", "vcd")
 SHELLS = ("bash", "zsh", "fish")

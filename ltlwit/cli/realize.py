@@ -117,6 +117,7 @@ def realize(
         raise click.UsageError("give a FORMULA or a FILE (-F)")
     status = ExitStatus.SUCCESS
     jobs: list[tuple[str, str | None, int | None, Any, tuple[str, ...], tuple[str, ...] | None, bool, str]] = []
+    plays: list[tuple[str, Any]] = []  # --format vcd: one document for every play
     default_moore = mealy is False
     for k, text in enumerate(formulas, 1):
         try:
@@ -134,12 +135,14 @@ def realize(
             status = ExitStatus.ERROR
             continue
         if name.endswith(".json"):
-            status = worst(status, _export(printer, fmt, timeout, name, content, diagnose))
+            status = worst(status, _export(printer, fmt, timeout, plays, name, content, diagnose))
             continue
         if name.endswith((".spec", ".toml")):
-            status = worst(
-                status, _spec_file(printer, fmt, timeout, name, syntax, semantics, inputs, outputs, diagnose)
-            )
+            found = _spec_file(printer, timeout, name, syntax, semantics, inputs, outputs, diagnose)
+            if isinstance(found, ExitStatus):
+                status = worst(status, found)
+            else:
+                status = worst(status, _export(printer, fmt, timeout, plays, name, None, diagnose, found))
             continue
         if name.endswith(".tlsf") or _looks_tlsf(content):
             try:
@@ -162,7 +165,11 @@ def realize(
                 printer.unread(f"{name}:{number}", str(error), error)
                 status = ExitStatus.ERROR
     for job in jobs:
-        status = worst(status, _answer(printer, fmt, timeout, *job))
+        status = worst(status, _answer(printer, fmt, timeout, plays, *job))
+    if fmt == "vcd":
+        from ltlwit.logic.waveform import vcd
+
+        printer.data(vcd(plays, comments=[f"{label}: {trace}" for label, trace in plays]).rstrip("\n"))
     return status
 
 
@@ -170,6 +177,7 @@ def _answer(
     printer: Printer,
     fmt: str,
     timeout: float,
+    plays: list[tuple[str, Any]],
     text: str,
     file: str | None,
     line: int | None,
@@ -223,6 +231,11 @@ def _answer(
             printer.data(machine.to_dot().rstrip("\n"))
         else:
             printer.message(where, f"{text}: UNKNOWN: {reason}")
+    elif fmt == "vcd":
+        if isinstance(verdict, (Realizable, Unrealizable)):
+            plays.append((f"{word.lower()} {text}", verdict.play))
+        else:
+            printer.message(where, f"{text}: UNKNOWN: {reason}")
     elif fmt == "aiger":
         printer.data(word)
         if machine is not None and machine.player == "system":
@@ -242,7 +255,6 @@ def _answer(
 
 def _spec_file(
     printer: Printer,
-    fmt: str,
     timeout: float,
     name: str,
     syntax: str,
@@ -250,8 +262,9 @@ def _spec_file(
     inputs: tuple[str, ...] | None,
     outputs: tuple[str, ...] | None,
     diagnose: bool,
-) -> ExitStatus:
-    """A spec file's requirements, component by component, as a FRET export's are."""
+) -> Any:
+    """A spec file's requirements' realizability, component by component, as a FRET export's
+    (`specs.realizability.Report`), or the error status after saying why not."""
     from ltlwit.pipeline.options import SolveOptions
     from ltlwit.specs.reading import read_file
     from ltlwit.specs.realizability import from_specs, realize_all
@@ -264,11 +277,18 @@ def _spec_file(
     except ValueError as error:  # its message says where: FILE:LINE
         printer.message("", str(error))
         return ExitStatus.ERROR
-    return _export(printer, fmt, timeout, name, None, diagnose, realize_all(export, timeout, diagnose))
+    return realize_all(export, timeout, diagnose)
 
 
 def _export(
-    printer: Printer, fmt: str, timeout: float, name: str, content: str | None, diagnose: bool, found: Any = None
+    printer: Printer,
+    fmt: str,
+    timeout: float,
+    plays: list[tuple[str, Any]],
+    name: str,
+    content: str | None,
+    diagnose: bool,
+    found: Any = None,
 ) -> ExitStatus:
     """A FRET export (or a spec file's `found` report), component by component
     (`ltlwit.specs.realizability`)."""
@@ -321,6 +341,15 @@ def _export(
             if machine is not None:
                 printer.data(machine.to_dot().rstrip("\n"))
             continue
+        if fmt == "vcd":
+            if shown is not None:
+                plays.append((f"{word.lower()} {c.name}", shown))
+            continue
+        if fmt == "aiger":
+            printer.data(f"{word} {c.name}")
+            if isinstance(verdict, Realizable) and c.specification is not None:
+                printer.data(_circuit(verdict.controller, c.specification, "infinite", False).rstrip("\n"))
+            continue
         printer.data(f"{word:<12}  {c.name}  {', '.join(c.requirements)}  (outputs: {', '.join(c.outputs) or 'none'})")
         if isinstance(verdict, Unknown):
             printer.data(f"  reason: {verdict.reason}")
@@ -336,7 +365,7 @@ def _export(
                 printer.data("  (not every conflict: --timeout ran out)")
             printer.data(f"  play: {shown}")
     bad = sum(not isinstance(c.verdict, Realizable) for c in found.components)
-    if fmt == "text":
+    if fmt == "text":  # (the other formats' documents have no room for one)
         summary = (
             "REALIZABLE"
             if not bad

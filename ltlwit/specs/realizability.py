@@ -51,6 +51,8 @@ class Component:
     complete: bool = False
     #: minimal correction sets: requirements whose removal leaves the rest realizable
     corrections: tuple[tuple[str, ...], ...] = ()
+    #: the formula decided (assumptions and guarantees as one), None where none was
+    specification: Formula | None = None
 
 
 @dataclass(frozen=True)
@@ -205,13 +207,18 @@ def realize_all(
             budget = Budget(seconds=seconds, memory=memory)
             return realize(spec, [n for n in inputs if n in spec.aps()], budget=budget)
 
+        formula = specification([r.formula for r in reqs], assumptions, export.contract)
         verdict = decide([r.formula for r in reqs], timeout)
         conflicts: tuple[tuple[str, ...], ...] = ()
         corrections: tuple[tuple[str, ...], ...] = ()
         complete = False
         if diagnose and isinstance(verdict, Unrealizable):
             conflicts, corrections, complete = _conflicts(reqs, decide, timeout)
-        out.append(Component(name, tuple(r.name for r in reqs), tuple(outs), verdict, conflicts, complete, corrections))
+        out.append(
+            Component(
+                name, tuple(r.name for r in reqs), tuple(outs), verdict, conflicts, complete, corrections, formula
+            )
+        )
     return Report(export.requirements, tuple(out))
 
 
