@@ -88,6 +88,7 @@ def realize(
     moore: bool = False,
     budget: Budget | None = None,
     semantics: str = "infinite",
+    progression: bool = True,
 ) -> Verdict:
     """Realizable or Unrealizable with a verified strategy, or Unknown with the reason.
 
@@ -95,7 +96,9 @@ def realize(
     LTLf track plays it) the system also decides when the trace ends, and wins when the
     finite trace satisfies φ: the game is played on the engine's own translation of LTLf
     (`finite.guarded`: φ over an `alive` proposition, alive at first and dead from some
-    instant on), `alive` one more output, which the strategies then write."""
+    instant on), `alive` one more output, which the strategies then write. The winner is found
+    by the reachability game over formula progression (`progression`; False: by the counting
+    games on the translation, which the tests compare), its strategy checked on the translation."""
     ins, outs = players(formula, inputs, outputs)
     if formula.data:
         return Unknown("realizability over data atoms is not decided yet")
@@ -115,6 +118,20 @@ def realize(
     limit = Limit(budget)
     try:
         arena = Arena(ins, outs, moore)
+        if alive is not None and not written.past and progression:  # LTLf: reachability over progression
+            from ltlwit.logic.ltl.games.progression import ProgressionGame, TooLarge
+
+            try:
+                found = ProgressionGame(arena, written, alive.name or "", limit).solve()
+            except TooLarge:
+                arena = Arena(ins, outs, moore)  # the counting games, in a manager of their own
+            else:
+                verdict = _proved(exact, formula, monitors, found, 0, budget, limit)
+                if isinstance(verdict, Realizable):
+                    return _finite_play(verdict, written, alive)
+                if verdict is not None:
+                    return verdict
+                return Unknown(f"the {_strategy(found)} found was not verified within the budget")
         games = [
             CountingGame(arena, "system", formula, limit),
             CountingGame(arena, "environment", Not(formula), limit),
