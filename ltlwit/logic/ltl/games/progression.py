@@ -208,12 +208,12 @@ class ProgressionGame:
             return self._controller(rank)
         return self._counter(rank)
 
-    def _good(self, state: Any, rank: dict[Any, int], below: int | None = None) -> Any:
+    def _good(self, state: Any, rank: dict[Any, int]) -> Any:
         """The letters that end a winning trace at `state` or lead where the system wins
-        (`below`: to a state won before that round)."""
+        (`rank`: the states won so far)."""
         good = self.bdd.false
         for letters, final, nxt in self.terms(state):
-            if final or (nxt in rank and (below is None or rank[nxt] < below)):
+            if final or nxt in rank:
                 good = good | letters
         return good
 
