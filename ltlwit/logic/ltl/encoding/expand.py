@@ -182,7 +182,8 @@ class Translator:
                 stack.extend((d, False) for d in deps if d not in memo)
                 continue
             memo[f] = self._expand(f, [memo[d] for d in deps], limit)
-            if limit is not None and len(memo) & 255 == 0:
+            # every formula where labels are BDDs (each operation costs microseconds to seconds)
+            if limit is not None and (len(memo) & 255 == 0 or not isinstance(self.labels.false, int)):
                 limit.check_time()
         return memo[root]
 
@@ -207,26 +208,26 @@ class Translator:
         if op == "&":
             return _product(kids[0], kids[1], false, limit)
         if op == "|":
-            return _union(kids[0], kids[1])
+            return _union(kids[0], kids[1], limit)
         me = self.state_of([f])
         if op == "U":
-            return _union(kids[1], _product(kids[0], {(me, self.marks[f]): T}, false, limit))
+            return _union(kids[1], _product(kids[0], {(me, self.marks[f]): T}, false, limit), limit)
         if op == "F":
-            return _union(kids[0], {(me, self.marks[f]): T})
+            return _union(kids[0], {(me, self.marks[f]): T}, limit)
         if op == "R":
-            return _product(kids[1], _union(kids[0], {(me, 0): T}), false, limit)
+            return _product(kids[1], _union(kids[0], {(me, 0): T}, limit), false, limit)
         if op == "G":
             return _product(kids[0], {(me, 0): T}, false, limit)
         if op == "W":
-            return _union(kids[1], _product(kids[0], {(me, 0): T}, false, limit))
+            return _union(kids[1], _product(kids[0], {(me, 0): T}, false, limit), limit)
         if op == "M":
-            return _product(kids[1], _union(kids[0], {(me, self.marks[f]): T}), false, limit)
+            return _product(kids[1], _union(kids[0], {(me, self.marks[f]): T}, limit), false, limit)
         if op == "<->":
             a, b, na, nb = kids
-            return _union(_product(a, b, false, limit), _product(na, nb, false, limit))
+            return _union(_product(a, b, false, limit), _product(na, nb, false, limit), limit)
         if op == "xor":
             a, b, na, nb = kids
-            return _union(_product(a, nb, false, limit), _product(na, b, false, limit))
+            return _union(_product(a, nb, false, limit), _product(na, b, false, limit), limit)
         raise ValueError(f"operator {op} is not in negation normal form")
 
 
@@ -251,9 +252,13 @@ def _product(t1: Terms, t2: Terms, false: Any, limit: Limit | None = None) -> Te
     return out
 
 
-def _union(t1: Terms, t2: Terms) -> Terms:
+def _union(t1: Terms, t2: Terms, limit: Limit | None = None) -> Terms:
+    """The terms of either, labels of equal terms joined; `limit`'s deadline read every 1,024
+    terms (a disjunction of big disjunctions: millions of terms, seconds)."""
     out = dict(t1)
-    for key, label in t2.items():
+    for i, (key, label) in enumerate(t2.items()):
+        if limit is not None and not i & 1023:
+            limit.check_time()
         old = out.get(key)
         out[key] = label if old is None else old | label
     return out

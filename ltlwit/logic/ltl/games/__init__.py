@@ -117,14 +117,14 @@ def realize(
 
     limit = Limit(budget)
     try:
-        arena = Arena(ins, outs, moore)
+        arena = Arena(ins, outs, moore, formula.aps())
         if alive is not None and not written.past and progression:  # LTLf: reachability over progression
             from ltlwit.logic.ltl.games.progression import ProgressionGame, TooLarge
 
             try:
                 found = ProgressionGame(arena, written, alive.name or "", limit).solve()
             except TooLarge:
-                arena = Arena(ins, outs, moore)  # the counting games, in a manager of their own
+                arena = Arena(ins, outs, moore, formula.aps())  # the counting games, in a manager of their own
             else:
                 verdict = _proved(exact, formula, monitors, found, 0, budget, limit)
                 if isinstance(verdict, Realizable):

@@ -19,7 +19,7 @@ moves alike (CUDD BDDs over inputs and outputs, `labels.Bdds`), so 20 APs cost b
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
+from typing import Any, Sequence
 
 from ltlwit.logic.assignment import cube
 from ltlwit.logic.budget import Limit
@@ -37,15 +37,26 @@ Position = tuple[tuple[Key, int], ...]
 
 class Arena:
     """The letters of one specification: inputs and outputs in one BDD universe, and who moves
-    first."""
+    first. The BDD variables follow `order` (the formula's propositions as they first appear),
+    not inputs then outputs: `G(i_k <-> X o_k)` over 64 pairs is a BDD of exponential size with
+    every input above every output, linear with each input beside its output."""
 
-    def __init__(self, inputs: tuple[str, ...], outputs: tuple[str, ...], moore: bool) -> None:
+    def __init__(
+        self, inputs: tuple[str, ...], outputs: tuple[str, ...], moore: bool, order: Sequence[str] = ()
+    ) -> None:
         self.inputs, self.outputs, self.moore = inputs, outputs, moore
-        self.labels = Bdds(inputs + outputs)
+        names = [n for n in dict.fromkeys(order) if n in inputs or n in outputs]
+        names += [n for n in inputs + outputs if n not in names]
+        self.labels = Bdds(names)
         self.bdd = self.labels.bdd
-        variables = [f"v{i}" for i in range(len(inputs) + len(outputs))]
-        self.names = dict(zip(variables, inputs + outputs))
-        self.vars = {"environment": variables[: len(inputs)], "system": variables[len(inputs) :]}
+        variables = [f"v{i}" for i in range(len(names))]
+        self.names = dict(zip(variables, names))
+        self.var_of = {n: v for v, n in self.names.items()}
+        mine = set(inputs)
+        self.vars = {
+            "environment": [v for v, n in self.names.items() if n in mine],
+            "system": [v for v, n in self.names.items() if n not in mine],
+        }
 
     def first(self, player: str) -> bool:
         """Whether `player` commits to its letter before the other (Moore: the system does)."""
@@ -225,6 +236,7 @@ class CountingGame:
         raw: list[list[tuple[Any, Any, int]]] = []  # per state: (guard, my letter, target), BDDs
         first = arena.first(self.player)
         for node in order:  # grows as targets are met
+            self.limit.tick()
             moves = [(letters, succ) for letters, succ in self._moves[node][2] if succ is not None and succ in winning]
             # successors already in the machine first, then the smallest counts
             moves.sort(key=lambda m: (m[1] not in ids, sum(c for _, c in m[1])))
@@ -241,7 +253,8 @@ class CountingGame:
             else:
                 covered = bdd.false
                 for letters, succ in moves:
-                    while True:
+                    while True:  # a letter of mine per region of theirs: 2^64 of them copying 64 inputs
+                        self.limit.check_time()
                         free = bdd.exist(mine, letters) & ~covered
                         if free == bdd.false:
                             break
@@ -272,8 +285,9 @@ class CountingGame:
 
     def _written(self, letters: Any) -> Formula:
         """A cube of the player's letters as a flat formula, in declaration order."""
-        values = self.arena.bdd.pick(letters, care_vars=set(self.arena.vars[self.player])) or {}
-        return cube((self.arena.names[v], values[v]) for v in self.arena.vars[self.player])
+        arena = self.arena
+        values = arena.bdd.pick(letters, care_vars=set(arena.vars[self.player])) or {}
+        return cube((name, values[arena.var_of[name]]) for name in arena.letters(self.player))
 
     def _cube(self, letters: Any, variables: list[str]) -> Any:
         """One valuation of `variables` inside `letters` (non-empty), as a BDD cube."""

@@ -322,6 +322,7 @@ class ProgressionGame:
         covered = bdd.false
         for letters, target in options:
             while True:
+                self.limit.check_time()
                 free = bdd.exist(mine, letters) & ~covered
                 if free == bdd.false:
                     break
@@ -343,11 +344,12 @@ class ProgressionGame:
         return self._some(letters, self.arena.vars["environment"])
 
     def _written(self, letter: Any, alive: bool) -> Formula:
-        values = self.bdd.pick(letter, care_vars=set(self.arena.vars["system"])) or {}
-        names = self.arena.names
-        pairs = [(names[v], values.get(v, False)) for v in self.arena.vars["system"] if names[v] != self.alive_name]
+        arena = self.arena
+        values = self.bdd.pick(letter, care_vars=set(arena.vars["system"])) or {}
+        pairs = [(n, values.get(arena.var_of[n], False)) for n in arena.outputs if n != self.alive_name]
         return cube([*pairs, (self.alive_name, alive)])
 
     def _their_written(self, letter: Any) -> Formula:
-        values = self.bdd.pick(letter, care_vars=set(self.arena.vars["environment"])) or {}
-        return cube((self.arena.names[v], values.get(v, False)) for v in self.arena.vars["environment"])
+        arena = self.arena
+        values = self.bdd.pick(letter, care_vars=set(arena.vars["environment"])) or {}
+        return cube((n, values.get(arena.var_of[n], False)) for n in arena.inputs)
