@@ -5,15 +5,18 @@ writes on the inputs?
         -> Realizable(controller, play) | Unrealizable(counter_strategy, play) | Unknown(reason)
 
 Each verdict carries its proof, checked by the engine and not by the game that found it: a
-controller (the system's strategy) when `closed_loop(controller) ∧ ¬φ` is unsatisfiable, a
-counter-strategy (the environment's: inputs that defeat every system) when
-`closed_loop(counter) ∧ φ` is. A strategy the engine does not confirm within the budget gives
-Unknown; one it refutes is a bug (`StrategyRejected`), never an answer. Under Mealy semantics
+controller (the system's strategy) when no closed loop of it violates φ, a counter-strategy
+(the environment's: inputs that defeat every system) when no closed loop of it satisfies φ
+(`verify`: the loop's product with the engine's automaton of ¬φ, or φ, proved empty; with past
+operators `closed_loop(machine) ∧ ¬φ` proved unsatisfiable). A strategy the engine does not
+confirm within the budget gives Unknown; one it refutes is a bug (`StrategyRejected`), never
+an answer. Under Mealy semantics
 (the default, as at SYNTCOMP) the system sees the current inputs; under Moore semantics it
 writes before reading them.
 
 The games (`counting`) grow their bound K = 0, 1, 2, ... for both players in turn, so
-realizable and unrealizable specifications both end with a proof. Future-time LTL on infinite
+realizable and unrealizable specifications both end with a proof; LTLf is a reachability game
+over formula progression (`progression`). Future-time LTL on infinite
 traces, finite ones (LTLf) and past operators (`monitors`); data atoms give Unknown saying
 so."""
 
