@@ -65,6 +65,97 @@ class Arena:
     def letters(self, player: str) -> tuple[str, ...]:
         return self.outputs if player == "system" else self.inputs
 
+    def other(self, player: str) -> str:
+        return "environment" if player == "system" else "system"
+
+    def wins(self, player: str, letters: Any) -> bool:
+        """Whether `player` can keep to `letters` at an instant, whoever moves first."""
+        bdd = self.bdd
+        if self.first(player):
+            return bdd.forall(self.vars[self.other(player)], letters) != bdd.false
+        return bdd.exist(self.vars[player], letters) == bdd.true
+
+    def pick(self, options: list[tuple[Any, Any]], player: str, limit: Limit) -> list[tuple[Any, Any, Any]]:
+        """A strategy's moves at one instant: (guard over the other's letters, `player`'s letter
+        as a BDD cube, target), choosing for every letter of the other's one of the player's
+        inside the first of `options` (letters, target) that has one; a first mover commits to
+        one letter for all of the other's. The options must leave the player a move for every
+        letter of the other's (`wins`)."""
+        bdd = self.bdd
+        mine, theirs = self.vars[player], self.vars[self.other(player)]
+        out = []
+        covered = bdd.false
+        if self.first(player):
+            good = bdd.false
+            for letters, _ in options:
+                good = good | letters
+            choice = self.some(bdd.forall(theirs, good), mine)
+            for letters, target in options:
+                guard = bdd.exist(mine, letters & choice) & ~covered
+                if guard != bdd.false:
+                    out.append((guard, choice, target))
+                    covered = covered | guard
+            return out
+        for letters, target in options:
+            while True:  # a letter of mine per region of theirs: 2^64 of them copying 64 inputs
+                limit.check_time()
+                free = bdd.exist(mine, letters) & ~covered
+                if free == bdd.false:
+                    break
+                choice = self.some(letters & free, mine)
+                guard = bdd.exist(mine, letters & choice) & ~covered
+                out.append((guard, choice, target))
+                covered = covered | guard
+        assert covered == bdd.true, "a winning position answers every letter"
+        return out
+
+    def row(
+        self, picked: list[tuple[Any, Any, Any]], ids: dict[Any, int], order: list[Any]
+    ) -> list[tuple[Any, Any, int]]:
+        """One state's transitions from the moves `pick` chose: guards of equal (letter,
+        target) joined, targets numbered in the order they are met (`ids` and `order` grow)."""
+        merged: dict[tuple[Any, Any], Any] = {}
+        for guard, letter, target in picked:
+            key = (letter, target)
+            merged[key] = merged[key] | guard if key in merged else guard
+        out = []
+        for (letter, target), guard in merged.items():
+            if target not in ids:
+                ids[target] = len(order)
+                order.append(target)
+            out.append((guard, letter, ids[target]))
+        return out
+
+    def machine(
+        self, player: str, raw: list[list[tuple[Any, Any, int]]], fixed: list[dict[str, bool]] | None = None
+    ) -> Machine:
+        """The strategy of `player` whose states are `raw`'s rows of (guard, letter, target)
+        BDDs (`fixed`: per state, letters written whatever the row's letter says)."""
+        states = tuple(
+            tuple(
+                Transition(
+                    guard_formula(self.bdd, g, self.names), self.written(player, c, fixed[k] if fixed else None), t
+                )
+                for g, c, t in ts
+            )
+            for k, ts in enumerate(raw)
+        )
+        other = self.other(player)
+        return Machine(player, self.letters(other), self.letters(player), self.first(player), states)
+
+    def some(self, letters: Any, variables: list[str]) -> Any:
+        """One valuation of `variables` inside `letters` (non-empty), as a BDD cube."""
+        bdd = self.bdd
+        values = bdd.pick(bdd.exist([v for v in bdd.vars if v not in variables], letters), care_vars=set(variables))
+        return bdd.cube(values) if values else bdd.true
+
+    def written(self, player: str, letter: Any, fixed: dict[str, bool] | None = None) -> Formula:
+        """A cube of `player`'s letters as a flat formula, in declaration order (`fixed`: the
+        values of some of them, whatever `letter` says)."""
+        values = self.bdd.pick(letter, care_vars=set(self.vars[player])) or {}
+        fixed = fixed or {}
+        return cube((n, fixed[n] if n in fixed else values.get(self.var_of[n], False)) for n in self.letters(player))
+
 
 class CountingGame:
     """One player's game for a goal (φ for the system, ¬φ for the environment); `solve(K)` for
@@ -190,13 +281,6 @@ class CountingGame:
         return hit
 
     # -- solving -----------------------------------------------------------------------------
-    def _wins(self, letters: Any) -> bool:
-        """Whether the player can keep to `letters` at a position, whoever moves first."""
-        bdd = self.arena.bdd
-        if self.arena.first(self.player):
-            return bdd.forall(self.arena.vars[self.other], letters) != bdd.false
-        return bdd.exist(self.arena.vars[self.player], letters) == bdd.true
-
     def _good(self, node: Position, winning: set[Position]) -> Any:
         good = self.arena.bdd.false
         for letters, succ in self._moves[node][2]:
@@ -219,7 +303,7 @@ class CountingGame:
             n = work.popleft()
             queued.discard(n)
             self.limit.spend(1)
-            if n in winning and not self._wins(self._good(n, winning)):
+            if n in winning and not self.arena.wins(self.player, self._good(n, winning)):
                 winning.discard(n)
                 for p in preds[n]:
                     if p in winning and p not in queued:
@@ -229,71 +313,16 @@ class CountingGame:
 
     # -- the strategy ------------------------------------------------------------------------
     def _strategy(self, winning: set[Position]) -> Machine:
-        arena, bdd = self.arena, self.arena.bdd
-        mine, theirs = arena.vars[self.player], arena.vars[self.other]
         ids = {self.initial: 0}
         order = [self.initial]
         raw: list[list[tuple[Any, Any, int]]] = []  # per state: (guard, my letter, target), BDDs
-        first = arena.first(self.player)
         for node in order:  # grows as targets are met
             self.limit.tick()
             moves = [(letters, succ) for letters, succ in self._moves[node][2] if succ is not None and succ in winning]
             # successors already in the machine first, then the smallest counts
             moves.sort(key=lambda m: (m[1] not in ids, sum(c for _, c in m[1])))
-            picked: list[tuple[Any, Any, Position]] = []  # (guard, my letter, target)
-            if first:
-                good = bdd.false
-                for letters, _ in moves:
-                    good = good | letters
-                mine_cube = self._cube(bdd.forall(theirs, good), mine)
-                for letters, succ in moves:
-                    guard = bdd.exist(mine, letters & mine_cube)
-                    if guard != bdd.false:
-                        picked.append((guard, mine_cube, succ))
-            else:
-                covered = bdd.false
-                for letters, succ in moves:
-                    while True:  # a letter of mine per region of theirs: 2^64 of them copying 64 inputs
-                        self.limit.check_time()
-                        free = bdd.exist(mine, letters) & ~covered
-                        if free == bdd.false:
-                            break
-                        mine_cube = self._cube(letters & free, mine)
-                        guard = bdd.exist(mine, letters & mine_cube) & ~covered
-                        picked.append((guard, mine_cube, succ))
-                        covered = covered | guard
-                assert covered == bdd.true, "a winning position answers every letter"
-            merged: dict[tuple[Any, Position], Any] = {}
-            for guard, letter, succ in picked:
-                key = (letter, succ)
-                merged[key] = merged[key] | guard if key in merged else guard
-            transitions = []
-            for (letter, succ), guard in merged.items():
-                if succ not in ids:
-                    ids[succ] = len(order)
-                    order.append(succ)
-                transitions.append((guard, letter, ids[succ]))
-            raw.append(transitions)
-        return self._machine(_minimised(raw), first)
-
-    def _machine(self, raw: list[list[tuple[Any, Any, int]]], first: bool) -> Machine:
-        arena, bdd = self.arena, self.arena.bdd
-        states = tuple(
-            tuple(Transition(guard_formula(bdd, g, arena.names), self._written(c), t) for g, c, t in ts) for ts in raw
-        )
-        return Machine(self.player, arena.letters(self.other), arena.letters(self.player), first, states)
-
-    def _written(self, letters: Any) -> Formula:
-        """A cube of the player's letters as a flat formula, in declaration order."""
-        arena = self.arena
-        values = arena.bdd.pick(letters, care_vars=set(arena.vars[self.player])) or {}
-        return cube((name, values[arena.var_of[name]]) for name in arena.letters(self.player))
-
-    def _cube(self, letters: Any, variables: list[str]) -> Any:
-        """One valuation of `variables` inside `letters` (non-empty), as a BDD cube."""
-        bdd = self.arena.bdd
-        values = bdd.pick(bdd.exist([v for v in bdd.vars if v not in variables], letters), care_vars=set(variables))
-        return bdd.cube(values) if values else bdd.true
+            raw.append(self.arena.row(self.arena.pick(moves, self.player, self.limit), ids, order))
+        return self.arena.machine(self.player, _minimised(raw))
 
 
 def _minimised(raw: list[list[tuple[Any, Any, int]]]) -> list[list[tuple[Any, Any, int]]]:

@@ -26,13 +26,12 @@ to find them."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
-from ltlwit.logic.assignment import cube
 from ltlwit.logic.budget import Limit
 from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, Formula, binop, postorder, unop
 from ltlwit.logic.ltl.games.counting import Arena
-from ltlwit.logic.ltl.games.machine import Machine, Transition, guard_formula
+from ltlwit.logic.ltl.games.machine import Machine
 
 #: CUDD nodes past which the progression gives up (each of CUDD's operations runs to its end,
 #: deadline or not, and with the letters above the states a conjunction of many obligations
@@ -198,7 +197,7 @@ class ProgressionGame:
         rank: dict[Any, int] = {}  # the round a state was won in
         k = 0
         while True:
-            won = [s for s in states if s not in rank and self._wins(self._good(s, rank))]
+            won = [s for s in states if s not in rank and self.arena.wins("system", self._good(s, rank))]
             if not won:
                 break
             for s in won:
@@ -217,139 +216,51 @@ class ProgressionGame:
                 good = good | letters
         return good
 
-    def _wins(self, letters: Any) -> bool:
-        arena, bdd = self.arena, self.bdd
-        if arena.first("system"):
-            return bdd.forall(arena.vars["environment"], letters) != bdd.false
-        return bdd.exist(arena.vars["system"], letters) == bdd.true
-
     def _controller(self, rank: dict[Any, int]) -> Machine:
         """Mealy (or Moore) over the inputs, writing the outputs and `alive`: at each state a
         letter that ends the trace (alive, then dead forever: the last state) or moves to a
         state won in an earlier round."""
-        arena, bdd = self.arena, self.bdd
-        mine, theirs = arena.vars["system"], arena.vars["environment"]
-        end = ("end", None)  # the trace has ended; states are ("state", node): never compared with it
-        ids: dict[Any, int] = {("state", self.root): 0}
-        order: list[Any] = [("state", self.root)]
-        raw: list[list[tuple[Any, Any, int, bool]]] = []  # (guard, my letter, target, alive)
-        first = arena.first("system")
-        for key in order:
-            state = key[1]
-            if key == end:
-                raw.append([(bdd.true, self._cube(bdd.true), ids[end], False)])
-                continue
-            options: list[tuple[Any, Any]] = []  # (letters, target): ending first, then the lowest rank
-            ending = bdd.false
+
+        def options(state: Any, end: Any) -> list[tuple[Any, Any]]:
+            ending = self.bdd.false
             for letters, final, _ in self.terms(state):
                 if final:
                     ending = ending | letters
-            options.append((ending, end))
+            out = [(ending, end)]  # ending first, then the lowest rank
             for letters, final, nxt in sorted(self.terms(state), key=lambda t: rank.get(t[2], 1 << 30)):
                 if not final and nxt in rank and rank[nxt] < rank[state]:
-                    options.append((letters, ("state", nxt)))
-            picked = self._pick(options, mine, theirs, first)
-            row = []
-            for guard, letter, target in picked:
-                if target not in ids:
-                    ids[target] = len(order)
-                    order.append(target)
-                row.append((guard, letter, ids[target], True))
-            raw.append(row)
-        outputs = tuple(arena.outputs)
-        states = tuple(
-            tuple(Transition(guard_formula(bdd, g, arena.names), self._written(c, alive), t) for g, c, t, alive in row)
-            for row in raw
-        )
-        return Machine("system", tuple(arena.inputs), outputs, first, states)
+                    out.append((letters, ("state", nxt)))
+            return out
+
+        return self._strategy("system", options)
 
     def _counter(self, rank: dict[Any, int]) -> Machine:
         """The environment's: at each state the system cannot win from, inputs that neither end
         a winning trace nor lead to a winning state, whatever the outputs; once the system
         stops (alive false) anything goes."""
-        arena, bdd = self.arena, self.bdd
-        mine, theirs = arena.vars["environment"], arena.vars["system"]
         alive = self.arena.labels.var(self.arena.labels.index[self.alive_name])
+
+        def options(state: Any, end: Any) -> list[tuple[Any, Any]]:
+            out = [(~alive, end)]  # the system stopped: the trace ended at the instant before
+            for letters, final, nxt in self.terms(state):
+                if not final and nxt not in rank:
+                    out.append((letters & alive, ("state", nxt)))
+            return out
+
+        return self._strategy("environment", options)
+
+    def _strategy(self, player: str, options: Callable[[Any, Any], list[tuple[Any, Any]]]) -> Machine:
+        """`player`'s machine over the states reached from the root by the moves `options`
+        offers at each (letters, target), and one more state once the trace has ended, where
+        anything goes (the system writes alive false there, true elsewhere)."""
+        arena = self.arena
         end = ("end", None)  # the trace has ended; states are ("state", node): never compared with it
         ids: dict[Any, int] = {("state", self.root): 0}
         order: list[Any] = [("state", self.root)]
         raw: list[list[tuple[Any, Any, int]]] = []
-        first = not arena.first("system")
-        for key in order:
-            state = key[1]
-            if key == end:
-                raw.append([(bdd.true, self._their_cube(bdd.true), ids[end])])
-                continue
-            options: list[tuple[Any, Any]] = [(~alive, end)]  # the system stopped: the trace ended before
-            for letters, final, nxt in self.terms(state):
-                if not final and nxt not in rank:
-                    options.append((letters & alive, ("state", nxt)))
-            picked = self._pick(options, mine, theirs, first)
-            row = []
-            for guard, letter, target in picked:
-                if target not in ids:
-                    ids[target] = len(order)
-                    order.append(target)
-                row.append((guard, letter, ids[target]))
-            raw.append(row)
-        states = tuple(
-            tuple(Transition(guard_formula(bdd, g, arena.names), self._their_written(c), t) for g, c, t in row)
-            for row in raw
-        )
-        return Machine("environment", tuple(arena.outputs), tuple(arena.inputs), first, states)
-
-    def _pick(
-        self, options: list[tuple[Any, Any]], mine: list[str], theirs: list[str], first: bool
-    ) -> list[tuple[Any, Any, Any]]:
-        """Transitions (guard over their letters, my letter, target) choosing, for every letter
-        of theirs, one of mine inside the first option that has one (a first mover commits
-        to one letter for all of theirs)."""
-        bdd = self.bdd
-        if first:
-            good = bdd.false
-            for letters, _ in options:
-                good = good | letters
-            choice = self._some(bdd.forall(theirs, good), mine)
-            out = []
-            covered = bdd.false
-            for letters, target in options:
-                guard = bdd.exist(mine, letters & choice) & ~covered
-                if guard != bdd.false:
-                    out.append((guard, choice, target))
-                    covered = covered | guard
-            return out
-        out = []
-        covered = bdd.false
-        for letters, target in options:
-            while True:
-                self.limit.check_time()
-                free = bdd.exist(mine, letters) & ~covered
-                if free == bdd.false:
-                    break
-                choice = self._some(letters & free, mine)
-                guard = bdd.exist(mine, letters & choice) & ~covered
-                out.append((guard, choice, target))
-                covered = covered | guard
-        return out
-
-    def _some(self, letters: Any, variables: list[str]) -> Any:
-        bdd = self.bdd
-        values = bdd.pick(bdd.exist([v for v in bdd.vars if v not in variables], letters), care_vars=set(variables))
-        return bdd.cube(values) if values else bdd.true
-
-    def _cube(self, letters: Any) -> Any:
-        return self._some(letters, self.arena.vars["system"])
-
-    def _their_cube(self, letters: Any) -> Any:
-        return self._some(letters, self.arena.vars["environment"])
-
-    def _written(self, letter: Any, alive: bool) -> Formula:
-        arena = self.arena
-        values = self.bdd.pick(letter, care_vars=set(arena.vars["system"])) or {}
-        pairs = [(n, values.get(arena.var_of[n], False)) for n in arena.outputs if n != self.alive_name]
-        return cube([*pairs, (self.alive_name, alive)])
-
-    def _their_written(self, letter: Any) -> Formula:
-        arena = self.arena
-        values = self.bdd.pick(letter, care_vars=set(arena.vars["environment"])) or {}
-        return cube((n, values.get(arena.var_of[n], False)) for n in arena.inputs)
+        fixed: list[dict[str, bool]] = []
+        for key in order:  # grows as targets are met
+            moves = [(self.bdd.true, end)] if key == end else options(key[1], end)
+            raw.append(arena.row(arena.pick(moves, player, self.limit), ids, order))
+            fixed.append({self.alive_name: key != end} if player == "system" else {})
+        return arena.machine(player, raw, fixed)
