@@ -11,8 +11,8 @@ from ltl_reference import lassos, prop_value, satisfies
 from strategies import formulas
 
 from ltlwit.logic.budget import Budget
-from ltlwit.logic.formula import Formula, ap
-from ltlwit.logic.ltl.games import Realizable, Unrealizable, players, realize, verify
+from ltlwit.logic.formula import And, Formula, ap, binop
+from ltlwit.logic.ltl.games import Realizable, Unrealizable, players, realize, safety_part, verify
 from ltlwit.logic.ltl.games.machine import Machine, Transition, closed_loop, letter_of, total
 from ltlwit.logic.ltl.games.monitors import monitored
 from ltlwit.logic.result import Unknown
@@ -51,6 +51,14 @@ KNOWN = [
     ("G(b <-> H a)", ["a"], True, False),
     # a grant only after some request, and grants forever: a may never come
     ("G(b -> O a) & G F b", ["a"], False, False),
+    # requests in a row demand two grants at once two steps later: the safety guarantees
+    # alone are unrealizable (the game of `safety_part`), whatever the liveness beside them
+    (
+        "G F !m -> G(r0 & X r1 -> X X(g0 & g1)) & G!(g0 & g1) & G(r0 -> F g0) & G(m -> X !g0 U g1)",
+        ["r0", "r1", "m"],
+        False,
+        False,
+    ),
 ]
 
 
@@ -121,6 +129,39 @@ def test_a_wrong_controller_is_refuted_and_a_partial_one_proves_nothing(method: 
     forever = Machine("environment", ("grant",), ("req",), True, ((Transition(P("1"), P("req"), 0),),))
     assert verify(g, forever, method=method) is True
     assert verify(f, forever, method=method) is False
+
+
+def test_the_safety_part_keeps_the_safety_guarantees() -> None:
+    assert safety_part(P("a -> G b & G F c")) == P("a -> G b")
+    assert safety_part(P("(G F a -> G b) & (c U d) & !(e U f)")) == P("(G F a -> G b) & !(e U f)")
+    assert safety_part(P("H a -> G(b -> F c) & G(Y b -> c)")) == P("H a -> G(Y b -> c)")
+    assert safety_part(P("G(a <-> X b) & G F c")) == P("G(a <-> X b)")
+    # all safety, or none: nothing to weaken
+    assert safety_part(P("G a & X b")) is None
+    assert safety_part(P("G F a -> F b")) is None
+
+
+PARTS = formulas(("a", "b"), max_leaves=4, constants=False, past=True)
+
+
+@settings(max_examples=100, deadline=None)
+@given(PARTS, PARTS, PARTS)
+def test_the_safety_part_is_implied_and_a_safety_property(a: Formula, b: Formula, c: Formula) -> None:
+    """φ implies its safety part (so a counter-strategy to the part defeats φ); and without
+    assumptions the part is a safety property: a lasso that violates it has a prefix that no
+    continuation repairs (on a lasso, the violation shows within the prefix and size + 1
+    turns of the cycle)."""
+    f = binop("->", a, And(b, c))  # assumptions -> guarantees, as specifications are written
+    part = safety_part(f)
+    for prefix, cycle in lassos(2, 2, ("a", "b")) if part is not None else ():
+        if satisfies(f, prefix, cycle):
+            assert satisfies(part, prefix, cycle), (f, part, prefix, cycle)
+    part = safety_part(And(b, c))
+    violated = [(p, c) for p, c in lassos(2, 2, ("a", "b")) if part is not None and not satisfies(part, p, c)]
+    for prefix, cycle in violated[:4]:
+        bad = prefix + cycle * (part.size + 1)
+        for more, again in lassos(0, 2, ("a", "b")):
+            assert not satisfies(part, bad + more, again), (part, prefix, cycle, again)
 
 
 def test_the_closed_loop_names_its_states_apart_from_the_specification() -> None:
@@ -224,3 +265,34 @@ def test_ltlf_progression_and_counting_games_agree(f: Formula) -> None:
     if isinstance(quick, decided) and isinstance(slow, decided):
         assert type(quick) is type(slow), f
     assert isinstance(quick, decided), (f, quick)  # progression decides every small one
+
+
+SMALL = formulas(("a", "b", "c"), max_leaves=4, constants=False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(SMALL, SMALL, SMALL)
+def test_dropping_dominated_runs_changes_no_game_s_winner(x: Formula, y: Formula, z: Formula) -> None:
+    """The counting games drop the runs that others dominate (`counting._undominated`): the
+    first bound each player wins at is the one the games that keep every run give (on
+    response-shaped specifications, whose tableaux put runs in many subsets of obligations)."""
+    from unittest import mock
+
+    from ltlwit.logic.budget import Limit
+    from ltlwit.logic.formula import Not, unop
+    from ltlwit.logic.ltl.games import counting
+
+    f = And(unop("G", binop("->", x, unop("F", y))), unop("G", z))
+
+    def first_won(player: str) -> int | None:
+        arena = counting.Arena(("a",), ("b", "c"), False, f.aps())
+        game = counting.CountingGame(arena, player, f if player == "system" else Not(f), Limit(None))
+        return next((step[0] for step in game.search(3) if step is not None), None)
+
+    def everything(counts: tuple, limit: Limit) -> tuple:
+        return counts
+
+    pruned = [first_won(p) for p in ("system", "environment")]
+    with mock.patch.object(counting, "_undominated", everything):
+        kept = [first_won(p) for p in ("system", "environment")]
+    assert pruned == kept, f

@@ -14,8 +14,10 @@ an answer. Under Mealy semantics
 (the default, as at SYNTCOMP) the system sees the current inputs; under Moore semantics it
 writes before reading them.
 
-The games (`counting`) grow their bound K = 0, 1, 2, ... for both players in turn, so
-realizable and unrealizable specifications both end with a proof; LTLf is a reachability game
+The games (`counting`) grow their bound K = 0, 1, 2, ... for both players side by side, the
+one that has worked least going next, so realizable and unrealizable specifications both end
+with a proof, each as soon as its winner's game allows; beside them the environment plays
+against φ's safety guarantees alone (`safety_part`), often a far smaller game; LTLf is a reachability game
 over formula progression (`progression`). Future-time LTL on infinite
 traces, finite ones (LTLf) and past operators (`monitors`); data atoms give Unknown saying
 so."""
@@ -26,12 +28,22 @@ from dataclasses import dataclass
 from typing import Sequence, Union
 
 from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget
-from ltlwit.logic.formula import And, Formula, Not, ap
+from ltlwit.logic.formula import PAST, TEMPORAL, TRUE, WEAK_NEXT, And, Formula, Not, ap, binop, postorder
 from ltlwit.logic.ltl.games.machine import Machine, closed_loop, play, total
 from ltlwit.logic.result import Sat, Unknown, Unsat, WitnessRejected
 from ltlwit.logic.trace import Trace
 
-__all__ = ["Machine", "Realizable", "StrategyRejected", "Unrealizable", "as_played", "players", "realize", "verify"]
+__all__ = [
+    "Machine",
+    "Realizable",
+    "StrategyRejected",
+    "Unrealizable",
+    "as_played",
+    "players",
+    "realize",
+    "safety_part",
+    "verify",
+]
 
 #: the largest bound tried before answering Unknown (a bound that high is a blow-up anyway)
 MAX_BOUND = 64
@@ -139,23 +151,73 @@ def realize(
             CountingGame(arena, "system", formula, limit),
             CountingGame(arena, "environment", Not(formula), limit),
         ]
-        for bound in range(MAX_BOUND + 1):
-            for game in games:
-                machine = game.solve(bound)
-                if machine is None:
-                    continue
-                # a counter-strategy reads the monitors: it beats the systems that write them right
-                verdict = _proved(exact, formula, monitors, machine, bound, budget, limit)
-                if isinstance(verdict, Realizable) and alive is not None:
-                    return _finite_play(verdict, written, alive)
-                if verdict is not None:
-                    return verdict
-                return Unknown(f"the {_strategy(machine)} found at bound {bound} was not verified within the budget")
+        weak = safety_part(formula)
+        if weak is not None:  # an environment that breaks the safety guarantees breaks φ
+            games.append(CountingGame(arena, "environment", Not(weak), limit))
+        searches = {k: game.search(MAX_BOUND) for k, game in enumerate(games)}
+        while searches:
+            # the game that has worked least goes next: the cheaper side is not held back
+            k = min(searches, key=lambda k: (games[k].effort, k))
+            step = next(searches[k], ())
+            if step is None:
+                continue
+            if not step:  # no strategy within MAX_BOUND
+                del searches[k]
+                continue
+            bound, machine = step
+            # a counter-strategy reads the monitors: it beats the systems that write them right
+            verdict = _proved(exact, formula, monitors, machine, bound, budget, limit)
+            if isinstance(verdict, Realizable) and alive is not None:
+                return _finite_play(verdict, written, alive)
+            if verdict is not None:
+                return verdict
+            return Unknown(f"the {_strategy(machine)} found at bound {bound} was not verified within the budget")
     except HardLimit as e:
         return Unknown(str(e))
     except OutOfBudget as e:
         return Unknown(str(e))
     return Unknown(f"no strategy within bound {MAX_BOUND}")
+
+
+def safety_part(formula: Formula) -> Formula | None:
+    """φ with the guarantees that are not syntactically safety dropped (conjuncts, and the
+    consequents of implications, replaced by true), or None when that leaves φ as it was or
+    nothing. φ implies it, so an environment that defeats it defeats φ; and its game is often
+    far smaller: `G(r0 & X r1 -> X X X(g0 & g1)) & G!(g0 & g1)` is unrealizable by itself, and
+    the liveness guarantees beside it (`G(r0 -> F g0)`) multiply the positions of φ's game."""
+
+    def weak(f: Formula) -> Formula:
+        if f.op == "&":
+            return And(*(w for w in map(weak, f.children) if w is not TRUE))
+        if f.op == "->":
+            a, b = f.children
+            b2 = weak(b)
+            return TRUE if b2 is TRUE else binop("->", a, b2)
+        return f if _safety(f) else TRUE
+
+    part = weak(formula)
+    return None if part is TRUE or part is formula else part
+
+
+def _safety(f: Formula, negated: bool = False) -> bool:
+    """Whether `f` (negated: ¬f) is syntactically safety: in negation normal form, only
+    X, G, R, W over propositions and past subformulas (which the games read as state)."""
+    op = f.op
+    if not f.temporal or op in PAST:
+        return not any(d.op in TEMPORAL and d.op not in PAST for d in postorder(f))
+    if op == "!":
+        return _safety(f.children[0], not negated)
+    if op in ("&", "|"):
+        return all(_safety(c, negated) for c in f.children)
+    if op == "->":
+        return _safety(f.children[0], not negated) and _safety(f.children[1], negated)
+    if op in ("<->", "xor"):
+        return all(_safety(c, n) for c in f.children for n in (False, True))
+    if op in ("X", WEAK_NEXT):
+        return _safety(f.children[0], negated)
+    if op in (("G", "R", "W") if not negated else ("F", "U", "M")):
+        return all(_safety(c, negated) for c in f.children)
+    return False
 
 
 def as_played(formula: Formula, semantics: str = "infinite", monitor: bool = True) -> Formula:

@@ -12,14 +12,20 @@ players: the system wants φ over the outputs, the environment ¬φ over the inp
 whoever moves first (the environment under Mealy semantics) commits to its letter before
 seeing the other's.
 
+Positions keep only the runs no other run dominates (`_undominated`: the automaton is the
+plain tableau, whose states are sets of obligations, and a subset simulates its superset), and
+where the automaton has no acceptance sets the game is one of reachability, the runs to be
+ended, solved once without counts.
+
 Letters stay symbolic: each position's letters are split into the blocks on which every run
 moves alike (CUDD BDDs over inputs and outputs, `labels.Bdds`), so 20 APs cost blocks, not
 2**20 letters; positions are explicit, explored forward from the initial one."""
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
-from typing import Any, Sequence
+from typing import Any, Generator, Iterator, Sequence
 
 from ltlwit.logic.assignment import cube
 from ltlwit.logic.budget import Limit
@@ -33,6 +39,8 @@ from ltlwit.logic.ltl.games.machine import Machine, Transition, guard_formula
 Key = tuple[int, int]
 #: a position: (key, count) pairs, sorted
 Position = tuple[tuple[Key, int], ...]
+#: positions of more runs compare only the runs in one state for domination (`_undominated`)
+MAX_DOMINATED = 256
 
 
 class Arena:
@@ -158,32 +166,52 @@ class Arena:
 
 
 class CountingGame:
-    """One player's game for a goal (φ for the system, ¬φ for the environment); `solve(K)` for
-    growing K reuses the automaton."""
+    """One player's game for a goal (φ for the system, ¬φ for the environment); `search` for
+    growing K reuses the automaton. `effort` counts the work done so far (automaton states
+    moved through, positions solved), machine-independent, so that games played side by side
+    can be given equal shares."""
 
     def __init__(self, arena: Arena, player: str, goal: Formula, limit: Limit) -> None:
         self.arena, self.player, self.limit = arena, player, limit
+        self.effort = 0
         self.other = "environment" if player == "system" else "system"
-        self.automaton = Translator(simplify(Not(goal), limit), arena.labels, limit=limit)
+        # the plain tableau: its states are sets of obligations, and a set's subset simulates it
+        self.automaton = Translator(simplify(Not(goal), limit), arena.labels, optimise=False, limit=limit)
         self.full = self.automaton.all_marks
+        #: no acceptance sets: every infinite run accepts, so the player must end every run
+        self.reach = self.full == 0
         #: position -> (the bound its moves were made for, whether some letter lost, moves)
         self._moves: dict[Position, tuple[int, bool, list[tuple[Any, Position | None]]]] = {}
         self._out: dict[Key, list[tuple[Key | None, int, Any]]] = {}
+        self._pruned: dict[Position, Position] = {}
 
     @property
     def initial(self) -> Position:
         return (((self.automaton.initial, 0), 0),)
 
-    def solve(self, bound: int) -> Machine | None:
-        """A strategy keeping every count at most `bound`, or None when there is none."""
-        nodes = self._explore(bound)
-        winning = self._winning(nodes)
-        if self.initial not in winning:
-            return None
-        return self._strategy(winning)
+    def search(self, max_bound: int) -> Iterator[tuple[int, Machine] | None]:
+        """Solve K = 0, 1, ... `max_bound` in slices: None after each slice of work (a position
+        explored or a batch of positions solved), then (K, the strategy) for the first K won.
+        Games played side by side advance slice by slice, so none holds the others back.
+
+        An automaton without acceptance sets (what the player must avoid is a safety property:
+        the environment's game for safety guarantees) makes it a reachability game, solved
+        once without counts: the player must bring the runs to none (the empty position)."""
+        if self.reach:
+            nodes = yield from self._explore(0)
+            ranks = yield from self._attractor(nodes)
+            if self.initial in ranks:
+                yield 0, self._strategy(ranks)
+            return
+        for bound in range(max_bound + 1):
+            nodes = yield from self._explore(bound)
+            winning = yield from self._winning(nodes)
+            if self.initial in winning:
+                yield bound, self._strategy(dict.fromkeys(winning, 0))
+                return
 
     # -- the arena ---------------------------------------------------------------------------
-    def _explore(self, bound: int) -> list[Position]:
+    def _explore(self, bound: int) -> Generator[None, None, list[Position]]:
         order = [self.initial]
         seen = {self.initial}
         queue = deque(order)
@@ -195,6 +223,7 @@ class CountingGame:
                     seen.add(succ)
                     order.append(succ)
                     queue.append(succ)
+            yield None
         return order
 
     def _successors(self, node: Position, bound: int) -> list[tuple[Any, Position | None]]:
@@ -207,6 +236,7 @@ class CountingGame:
         if hit is not None and (hit[0] == bound or hit[1] is False):
             return hit[2]
         bdd = self.arena.bdd
+        self.effort += len(node)
         reach: dict[Key, dict[int, Any]] = {}
         lose = bdd.false
         for key, count in node:
@@ -257,13 +287,20 @@ class CountingGame:
                     if rest != bdd.false:
                         refined.append((rest, counts))
             blocks = refined
-        moves: list[tuple[Any, Position | None]] = [
-            (letters, tuple(sorted(counts.items()))) for letters, counts in blocks
-        ]
+        moves: list[tuple[Any, Position | None]] = [(letters, self._position(counts)) for letters, counts in blocks]
         if lose != bdd.false:
             moves.append((lose, None))
         self._moves[node] = (bound, lose != bdd.false, moves)
         return moves
+
+    def _position(self, counts: dict[Key, int]) -> Position:
+        """The position `counts` stands for, its dominated runs dropped (`_undominated`; the
+        same counts recur across blocks and positions, so they are dropped once)."""
+        every = tuple(sorted(counts.items()))
+        hit = self._pruned.get(every)
+        if hit is None:
+            hit = self._pruned[every] = _undominated(every, self.limit)
+        return hit
 
     def _outgoing(self, key: Key) -> list[tuple[Key | None, int, Any]]:
         """Where a run in `key` goes, its edges grouped by (target key, accepting or not) with
@@ -274,21 +311,21 @@ class CountingGame:
             grouped: dict[tuple[Key | None, int], Any] = {}
             for label, target, marks in self.automaton.edges(state):
                 met = seen | marks
-                accepting = met == self.full
+                accepting = met == self.full and not self.reach
                 where = ((target, 0 if accepting else met), int(accepting)) if target else (None, 0)
                 grouped[where] = grouped[where] | label if where in grouped else label
             hit = self._out[key] = [(k, a, label) for (k, a), label in grouped.items()]
         return hit
 
     # -- solving -----------------------------------------------------------------------------
-    def _good(self, node: Position, winning: set[Position]) -> Any:
+    def _good(self, node: Position, winning: set[Position] | dict[Position, int]) -> Any:
         good = self.arena.bdd.false
         for letters, succ in self._moves[node][2]:
             if succ is not None and succ in winning:
                 good = good | letters
         return good
 
-    def _winning(self, nodes: list[Position]) -> set[Position]:
+    def _winning(self, nodes: list[Position]) -> Generator[None, None, set[Position]]:
         """The greatest set of positions from which the player keeps inside it (a worklist:
         a position lost puts its predecessors back on the list)."""
         preds: dict[Position, list[Position]] = {n: [] for n in nodes}
@@ -303,6 +340,9 @@ class CountingGame:
             n = work.popleft()
             queued.discard(n)
             self.limit.spend(1)
+            self.effort += 1
+            if self.effort % 64 == 0:
+                yield None
             if n in winning and not self.arena.wins(self.player, self._good(n, winning)):
                 winning.discard(n)
                 for p in preds[n]:
@@ -311,18 +351,75 @@ class CountingGame:
                         work.append(p)
         return winning
 
+    def _attractor(self, nodes: list[Position]) -> Generator[None, None, dict[Position, int]]:
+        """The positions from which the player brings the runs to none, each with the most
+        steps it takes (0: the empty position, none left)."""
+        ranks: dict[Position, int] = {(): 0} if () in self._moves else {}
+        rest = [n for n in nodes if n != ()]
+        for rank in itertools.count(1):
+            new = []
+            for n in rest:
+                self.limit.spend(1)
+                self.effort += 1
+                if self.effort % 64 == 0:
+                    yield None
+                if self.arena.wins(self.player, self._good(n, ranks)):
+                    new.append(n)
+            if not new:
+                break
+            ranks.update(dict.fromkeys(new, rank))
+            rest = [n for n in rest if n not in ranks]
+        return ranks
+
     # -- the strategy ------------------------------------------------------------------------
-    def _strategy(self, winning: set[Position]) -> Machine:
+    def _strategy(self, ranks: dict[Position, int]) -> Machine:
+        """The player's machine over the winning positions, `ranks` their steps to the target
+        (all 0 in a safety game): each move keeps to them and, in a reachability game, nearer
+        the target."""
         ids = {self.initial: 0}
         order = [self.initial]
         raw: list[list[tuple[Any, Any, int]]] = []  # per state: (guard, my letter, target), BDDs
         for node in order:  # grows as targets are met
             self.limit.tick()
-            moves = [(letters, succ) for letters, succ in self._moves[node][2] if succ is not None and succ in winning]
-            # successors already in the machine first, then the smallest counts
-            moves.sort(key=lambda m: (m[1] not in ids, sum(c for _, c in m[1])))
+            moves = [
+                (letters, succ)
+                for letters, succ in self._moves[node][2]
+                if succ is not None and succ in ranks and (ranks[succ] < ranks[node] or ranks[node] == 0)
+            ]
+            # nearer the target, then successors already in the machine, then the smallest counts
+            moves.sort(key=lambda m: (ranks[m[1]], m[1] not in ids, sum(c for _, c in m[1])))
             raw.append(self.arena.row(self.arena.pick(moves, self.player, self.limit), ids, order))
         return self.arena.machine(self.player, _minimised(raw))
+
+
+def _undominated(counts: Position, limit: Limit) -> Position:
+    """The position `counts` without the runs another run dominates. A state is a set of
+    obligations, and a subset q2 of q1 simulates it step by step (`Translator` with
+    optimise=False: each of q1's edges restricted to q2's obligations is one of q2's, with a
+    subset of the obligations next and of the promises, so a superset of the marks), so a run
+    from q2 completes its rounds no later than one from q1: (q2, seen2) with count c2 dominates
+    (q1, seen1) with c1 when c2 > c1, or c2 == c1 and seen2 ⊇ seen1. The dominated run never
+    reaches a count the dominating one does not, so the player who bounds the one bounds the
+    other: dropping it changes no position's winner and merges many positions (the tableau's
+    choices put a run in every subset of the pending obligations).
+
+    Runs in one state are compared always; runs in different states in positions of at most
+    `MAX_DOMINATED` runs (the comparison is quadratic)."""
+    ranked = sorted(counts, key=lambda kc: (kc[0][0].bit_count(), -kc[1], -kc[0][1].bit_count()))
+    across = len(ranked) <= MAX_DOMINATED
+    kept: list[tuple[Key, int]] = []
+    by_state: dict[int, list[tuple[int, int]]] = {}
+    for (q1, seen1), c1 in ranked:
+        limit.spend(len(kept) if across else 1)
+        if any(c2 > c1 or (c2 == c1 and seen2 & seen1 == seen1) for seen2, c2 in by_state.get(q1, ())):
+            continue
+        if across and any(
+            q2 & ~q1 == 0 and (c2 > c1 or (c2 == c1 and seen2 & seen1 == seen1)) for (q2, seen2), c2 in kept
+        ):
+            continue
+        kept.append(((q1, seen1), c1))
+        by_state.setdefault(q1, []).append((seen1, c1))
+    return tuple(sorted(kept))
 
 
 def _minimised(raw: list[list[tuple[Any, Any, int]]]) -> list[list[tuple[Any, Any, int]]]:
