@@ -148,8 +148,8 @@ def test_automaton_reductions_preserve_the_language(f: Formula, word) -> None:
     prefix, cycle = word
     steps = [L.cube([(APS.index(n), v) for n, v in letter.items()]) for letter in prefix + cycle]
     verdicts = []
-    for optimise in (True, False):
-        tr = Translator(g, L, optimise=optimise)
+    for optimise, implied in ((True, True), (True, False), (False, False)):
+        tr = Translator(g, L, optimise=optimise, implied=implied)
         empty = accepting_scc(tr.initial, tr.edges, tr.all_marks)[0] is None
 
         def successors(state, tr=tr):
@@ -159,5 +159,5 @@ def test_automaton_reductions_preserve_the_language(f: Formula, word) -> None:
 
         accepts = accepting_scc((0, tr.initial), successors, tr.all_marks)[0] is not None
         verdicts.append((empty, accepts))
-    assert verdicts[0] == verdicts[1]
+    assert verdicts[0] == verdicts[1] == verdicts[2]
     assert verdicts[0][1] == satisfies(f, prefix, cycle)

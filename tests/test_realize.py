@@ -296,3 +296,29 @@ def test_dropping_dominated_runs_changes_no_game_s_winner(x: Formula, y: Formula
     with mock.patch.object(counting, "_undominated", everything):
         kept = [first_won(p) for p in ("system", "environment")]
     assert pruned == kept, f
+
+
+def test_a_player_writes_what_the_goal_is_monotone_in_as_it_helps() -> None:
+    """Propositions of the player's that occur with one polarity only are fixed (`fixed`): the
+    controller writes b, which only helps `G F b`, true always; c, under `<->`, stays free;
+    the environment's r occurs only negatively in φ, so positively in ¬φ: requests always."""
+    from ltlwit.logic.budget import Limit
+    from ltlwit.logic.formula import Not
+    from ltlwit.logic.ltl.games import counting
+    from ltlwit.logic.polarity import ap_polarities
+
+    f = P("G F b & G(r -> F (c <-> r)) & G(!d | X r)")
+    assert ap_polarities(f) == {"b": {1}, "r": {-1, 0, 1}, "c": {0}, "d": {-1}}
+    arena = counting.Arena(("r",), ("b", "c", "d"), False, f.aps())
+    assert counting.CountingGame(arena, "system", f, Limit(None)).fixed == {"b": True, "d": False}
+    g = P("G(r -> F g) & G(g -> !r)")
+    assert counting.CountingGame(
+        counting.Arena(("r",), ("g",), False, g.aps()), "environment", Not(g), Limit(None)
+    ).fixed == {"r": True}
+    verdict = realize(f, ["r"], budget=Budget(seconds=30))
+    assert isinstance(verdict, Realizable)
+    assert all(
+        prop_value(ap("b"), letter_of(t.write)) and not prop_value(ap("d"), letter_of(t.write))
+        for ts in verdict.controller.states
+        for t in ts
+    )

@@ -32,11 +32,11 @@ def polarities(formula: Formula) -> list[Polarity]:
     return out
 
 
-def reached_polarities(formula: Formula, name: str) -> set[Polarity]:
-    """The polarities the occurrences of proposition `name` have, each shared subformula
-    visited once per polarity (a bounded operator's copies make the tree exponentially larger
-    than its nodes: `O[<=3]` nested 14 times is 4^14 leaves)."""
-    found: set[Polarity] = set()
+def ap_polarities(formula: Formula) -> dict[str, set[Polarity]]:
+    """Each proposition's polarities over its occurrences, each shared subformula visited once
+    per polarity (a bounded operator's copies make the tree exponentially larger than its
+    nodes: `O[<=3]` nested 14 times is 4^14 leaves)."""
+    found: dict[str, set[Polarity]] = {}
     seen: set[tuple[Formula, Polarity]] = set()
     stack: list[tuple[Formula, Polarity]] = [(formula, 1)]
     while stack:
@@ -44,10 +44,21 @@ def reached_polarities(formula: Formula, name: str) -> set[Polarity]:
         if (node, polarity) in seen:
             continue
         seen.add((node, polarity))
-        if node.op == "ap" and node.name == name:
-            found.add(polarity)
+        if node.op == "ap":
+            found.setdefault(node.name or "", set()).add(polarity)
         stack.extend(_children_polarities(node, polarity))
     return found
+
+
+def with_aps(formula: Formula, table: Mapping[str, Formula]) -> Formula:
+    """`formula` with the propositions `table` names replaced by its formulas."""
+
+    def fill(node: Formula, kids: tuple[Formula, ...]) -> Formula:
+        if node.op == "ap" and node.name in table:
+            return table[node.name or ""]
+        return rebuilt(node, kids)
+
+    return transform(formula, fill)
 
 
 def _children_polarities(node: Formula, polarity: Polarity) -> list[tuple[Formula, Polarity]]:
@@ -141,17 +152,10 @@ class Parts:
         return self._filled(self.pieces[slot] if slot < len(self.pieces) else self.template, parts)
 
     def _filled(self, template: Formula, parts: Sequence[Formula] | None) -> Formula:
-        table = dict(zip(self.slots, self.parts if parts is None else parts))
-
-        def fill(node: Formula, kids: tuple[Formula, ...]) -> Formula:
-            if node.op == "ap" and node.name in table:
-                return table[node.name]
-            return rebuilt(node, kids)
-
-        return transform(template, fill)
+        return with_aps(template, dict(zip(self.slots, self.parts if parts is None else parts)))
 
     def polarity(self, slot: int) -> Polarity:
         """The polarity of the template's copies of part `slot`: +1 or -1 where all of them have
         it, 0 where they differ (FRET's `H(!cond) | (... cond ...)`) or one is under `<->`."""
-        found = reached_polarities(self.template, self.slots[slot])
+        found = ap_polarities(self.template).get(self.slots[slot], set())
         return found.pop() if len(found) == 1 else 0

@@ -48,9 +48,12 @@ class Translator:
     and reductions; `edges_within` may be given a limit of its own (shared translators have
     none). An interrupted expansion caches nothing partial. `optimise=False` turns off the two
     language-preserving reductions (implied obligations, subsumed terms); the tests compare
-    both automata."""
+    both automata. `implied=False` turns off the first only: then a state's subset of
+    obligations simulates it step by step, which the realizability games rely on."""
 
-    def __init__(self, root: Formula, labels: Labels, optimise: bool = True, limit: Limit | None = None) -> None:
+    def __init__(
+        self, root: Formula, labels: Labels, optimise: bool = True, limit: Limit | None = None, implied: bool = True
+    ) -> None:
         self.labels = labels
         self.limit = limit
         self._bit: dict[Formula, int] = {}
@@ -66,8 +69,9 @@ class Translator:
         self._reduced: dict[int, int] = {}
         self._implications = Implications(labels)
         self.optimise = optimise
+        self.implied = optimise and implied
         self.initial = self.state_of([root])
-        if optimise:
+        if self.implied:
             self.initial = self.reduce(self.initial)
 
     # -- states --------------------------------------------------------------------------
@@ -128,7 +132,7 @@ class Translator:
             if not terms:
                 break
         if self.optimise:
-            terms = _prune_subsumed(self._reduce_terms(terms, limit), L)
+            terms = _prune_subsumed(self._reduce_terms(terms, limit) if self.implied else terms, L)
         full = self.all_marks
         edges = [(label, nxt, full ^ prom) for (nxt, prom), label in terms.items()]
         edges.sort(key=lambda e: (e[1].bit_count(), (full ^ e[2]).bit_count()))

@@ -12,8 +12,8 @@ players: the system wants φ over the outputs, the environment ¬φ over the inp
 whoever moves first (the environment under Mealy semantics) commits to its letter before
 seeing the other's.
 
-Positions keep only the runs no other run dominates (`_undominated`: the automaton is the
-plain tableau, whose states are sets of obligations, and a subset simulates its superset), and
+Positions keep only the runs no other run dominates (`_undominated`: the automaton's states
+are sets of obligations, none dropped as implied, and a subset simulates its superset), and
 where the automaton has no acceptance sets the game is one of reachability, the runs to be
 ended, solved once without counts.
 
@@ -29,11 +29,12 @@ from typing import Any, Generator, Iterator, Sequence
 
 from ltlwit.logic.assignment import cube
 from ltlwit.logic.budget import Limit
-from ltlwit.logic.formula import Formula, Not
+from ltlwit.logic.formula import Formula, Not, const
 from ltlwit.logic.ltl.encoding.expand import Translator
 from ltlwit.logic.ltl.encoding.labels import Bdds
 from ltlwit.logic.ltl.encoding.rewrite import simplify
 from ltlwit.logic.ltl.games.machine import Machine, Transition, guard_formula
+from ltlwit.logic.polarity import ap_polarities, with_aps
 
 #: automaton state, marks met in the current round
 Key = tuple[int, int]
@@ -175,8 +176,18 @@ class CountingGame:
         self.arena, self.player, self.limit = arena, player, limit
         self.effort = 0
         self.other = "environment" if player == "system" else "system"
-        # the plain tableau: its states are sets of obligations, and a set's subset simulates it
-        self.automaton = Translator(simplify(Not(goal), limit), arena.labels, optimise=False, limit=limit)
+        # the player's propositions the goal is monotone in: written as they help it (true where
+        # every occurrence is positive, false where negative), so the game has fewer letters
+        # and often a smaller automaton, and a strategy that wins at all wins so
+        mine = set(arena.letters(player))
+        self.fixed = {
+            n: ps == {1} for n, ps in ap_polarities(goal).items() if n in mine and len(ps) == 1 and 0 not in ps
+        }
+        if self.fixed:
+            goal = with_aps(goal, {n: const(v) for n, v in self.fixed.items()})
+        self.allowed = arena.bdd.cube({arena.var_of[n]: v for n, v in self.fixed.items()})
+        # states are sets of obligations, and a set's subset simulates it (`_undominated`)
+        self.automaton = Translator(simplify(Not(goal), limit), arena.labels, limit=limit, implied=False)
         self.full = self.automaton.all_marks
         #: no acceptance sets: every infinite run accepts, so the player must end every run
         self.reach = self.full == 0
@@ -259,8 +270,8 @@ class CountingGame:
                     ladder.append((value, at_least))
             groups.setdefault(tuple(ladder), []).append(key)
         blocks: list[tuple[Any, dict[Key, int]]] = []
-        if lose != bdd.true:
-            blocks.append((~lose, {}))
+        if (free := ~lose & self.allowed) != bdd.false:  # the letters the player may write
+            blocks.append((free, {}))
         for steps, keys in groups.items():
             self.limit.spend(len(blocks) * len(steps))
             refined = []
@@ -395,8 +406,9 @@ class CountingGame:
 def _undominated(counts: Position, limit: Limit) -> Position:
     """The position `counts` without the runs another run dominates. A state is a set of
     obligations, and a subset q2 of q1 simulates it step by step (`Translator` with
-    optimise=False: each of q1's edges restricted to q2's obligations is one of q2's, with a
-    subset of the obligations next and of the promises, so a superset of the marks), so a run
+    implied=False: each of q1's edges restricted to q2's obligations is one of q2's terms, with
+    a subset of the obligations next and of the promises, so a superset of the marks, and where
+    that term lost the letter to a subsumed one, the latter is weaker still), so a run
     from q2 completes its rounds no later than one from q1: (q2, seen2) with count c2 dominates
     (q1, seen1) with c1 when c2 > c1, or c2 == c1 and seen2 ⊇ seen1. The dominated run never
     reaches a count the dominating one does not, so the player who bounds the one bounds the
