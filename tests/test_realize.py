@@ -136,6 +136,7 @@ def test_the_safety_part_keeps_the_safety_guarantees() -> None:
     assert safety_part(P("(G F a -> G b) & (c U d) & !(e U f)")) == P("(G F a -> G b) & !(e U f)")
     assert safety_part(P("H a -> G(b -> F c) & G(Y b -> c)")) == P("H a -> G(Y b -> c)")
     assert safety_part(P("G(a <-> X b) & G F c")) == P("G(a <-> X b)")
+    assert safety_part(P("G((a -> F b) & !(b & c)) & X(c R a & F a)")) == P("G!(b & c) & X(c R a)")
     # all safety, or none: nothing to weaken
     assert safety_part(P("G a & X b")) is None
     assert safety_part(P("G F a -> F b")) is None

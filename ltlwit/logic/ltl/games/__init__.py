@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Sequence, Union
 
 from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget
-from ltlwit.logic.formula import PAST, TEMPORAL, TRUE, WEAK_NEXT, And, Formula, Not, ap, binop, postorder
+from ltlwit.logic.formula import PAST, TEMPORAL, TRUE, WEAK_NEXT, And, Formula, Not, ap, binop, postorder, unop
 from ltlwit.logic.ltl.games.machine import Machine, closed_loop, play, total
 from ltlwit.logic.result import Sat, Unknown, Unsat, WitnessRejected
 from ltlwit.logic.trace import Trace
@@ -47,6 +47,8 @@ __all__ = [
 
 #: the largest bound tried before answering Unknown (a bound that high is a blow-up anyway)
 MAX_BOUND = 64
+#: the work (`CountingGame.effort`) the game against the safety guarantees does before the others
+HEAD_START = 2000
 
 
 @dataclass(frozen=True)
@@ -147,13 +149,15 @@ def realize(
                 if verdict is not None:
                     return verdict
                 return Unknown(f"the {_strategy(found)} found was not verified within the budget")
-        games = [
-            CountingGame(arena, "system", formula, limit),
-            CountingGame(arena, "environment", Not(formula), limit),
-        ]
+        # an environment that breaks the safety guarantees breaks φ; its game, often far the
+        # smallest, plays alone for a while first: one step of the others' (their first
+        # position's letters split into blocks) can take seconds, and slices do not preempt
         weak = safety_part(formula)
-        if weak is not None:  # an environment that breaks the safety guarantees breaks φ
-            games.append(CountingGame(arena, "environment", Not(weak), limit))
+        games = [CountingGame(arena, "system", formula, limit), CountingGame(arena, "environment", Not(formula), limit)]
+        if weak is not None:
+            for game in games:
+                game.effort = HEAD_START
+            games.insert(0, CountingGame(arena, "environment", Not(weak), limit))
         searches = {k: game.search(MAX_BOUND) for k, game in enumerate(games)}
         while searches:
             # the game that has worked least goes next: the cheaper side is not held back
@@ -180,8 +184,8 @@ def realize(
 
 
 def safety_part(formula: Formula) -> Formula | None:
-    """φ with the guarantees that are not syntactically safety dropped (conjuncts, and the
-    consequents of implications, replaced by true), or None when that leaves φ as it was or
+    """φ with the guarantees that are not syntactically safety dropped (conjuncts, also under
+    G and X, and the consequents of implications, replaced by true), or None when that leaves φ as it was or
     nothing. φ implies it, so an environment that defeats it defeats φ; and its game is often
     far smaller: `G(r0 & X r1 -> X X X(g0 & g1)) & G!(g0 & g1)` is unrealizable by itself, and
     the liveness guarantees beside it (`G(r0 -> F g0)`) multiply the positions of φ's game."""
@@ -193,6 +197,9 @@ def safety_part(formula: Formula) -> Formula | None:
             a, b = f.children
             b2 = weak(b)
             return TRUE if b2 is TRUE else binop("->", a, b2)
+        if f.op in ("G", "X") and not _safety(f):  # G(a & b) is G a & G b: TLSF's invariants
+            inner = weak(f.children[0])
+            return TRUE if inner is TRUE else unop(f.op, inner)
         return f if _safety(f) else TRUE
 
     part = weak(formula)
@@ -271,18 +278,19 @@ def _product_empty(bad: Formula, machine: Machine, limit: Limit) -> bool | None:
     automaton: Translator | None = None
     moves: list = []
     try:
-        automaton = Translator(simplify(bad, limit), L, optimise=False, limit=limit)
+        automaton = Translator(_split(simplify(bad, limit)), L, optimise=False, limit=limit)
         moves = [[(L.of(t.guard) & L.of(t.write), t.target) for t in ts] for ts in machine.states]
 
         def successors(state: tuple[int, int]) -> list[tuple[None, tuple[int, int], int]]:
             m, q = state
-            out: list[tuple[None, tuple[int, int], int]] = []
             assert automaton is not None
-            for letters, target in moves[m]:
-                for label, q2, marks in automaton.edges(q):
-                    if (letters & label) != L.false:
-                        out.append((None, (target, q2), marks))
-            return out
+            # the automaton's edges for the machine's letters only: a counter-strategy that
+            # writes every request leaves few of a big conjunction's terms
+            return [
+                (None, (target, q2), marks)
+                for letters, target in moves[m]
+                for _, q2, marks in automaton.edges_within(q, letters, limit)
+            ]
 
         scc, _ = accepting_scc((0, automaton.initial), successors, automaton.all_marks, limit)
         return scc is None
@@ -291,6 +299,18 @@ def _product_empty(bad: Formula, machine: Machine, limit: Limit) -> bool | None:
     finally:  # CUDD's nodes go before their manager
         moves.clear()
         automaton = None
+
+
+def _split(f: Formula) -> Formula:
+    """`f` with its invariants split, `G(a & b)` as `G a & G b` (the simplifier joins them): each
+    an obligation of the translator's own, so that the machine's letters prune each one's
+    terms before the product of all (a counter-strategy requesting everything leaves a
+    16-client arbiter's 120 request-pair invariants one term each)."""
+    if f.op == "&":
+        return And(*(_split(c) for c in f.children))
+    if f.op == "G" and f.children[0].op == "&":
+        return And(*(_split(unop("G", c)) for c in f.children[0].children))
+    return f
 
 
 def _proved(

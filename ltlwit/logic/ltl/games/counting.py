@@ -169,7 +169,7 @@ class Arena:
 class CountingGame:
     """One player's game for a goal (φ for the system, ¬φ for the environment); `search` for
     growing K reuses the automaton. `effort` counts the work done so far (automaton states
-    moved through, positions solved), machine-independent, so that games played side by side
+    moved through, blocks of letters split, positions solved), machine-independent, so that games played side by side
     can be given equal shares."""
 
     def __init__(self, arena: Arena, player: str, goal: Formula, limit: Limit) -> None:
@@ -206,13 +206,12 @@ class CountingGame:
         Games played side by side advance slice by slice, so none holds the others back.
 
         An automaton without acceptance sets (what the player must avoid is a safety property:
-        the environment's game for safety guarantees) makes it a reachability game, solved
-        once without counts: the player must bring the runs to none (the empty position)."""
+        the environment's game for safety guarantees) makes it a reachability game without
+        counts: the player must bring the runs to none (the empty position). It is explored a
+        step deeper at a time and solved on what is explored, so a win in a few steps is found
+        without the positions the other player could lead to later."""
         if self.reach:
-            nodes = yield from self._explore(0)
-            ranks = yield from self._attractor(nodes)
-            if self.initial in ranks:
-                yield 0, self._strategy(ranks)
+            yield from self._reach()
             return
         for bound in range(max_bound + 1):
             nodes = yield from self._explore(bound)
@@ -273,9 +272,10 @@ class CountingGame:
         if (free := ~lose & self.allowed) != bdd.false:  # the letters the player may write
             blocks.append((free, {}))
         for steps, keys in groups.items():
-            self.limit.spend(len(blocks) * len(steps))
             refined = []
-            for letters, counts in blocks:
+            for letters, counts in blocks:  # blocks can be 1,000s: the work is counted block by block
+                self.limit.spend(len(steps))
+                self.effort += len(steps)
                 parts = []
                 rest = letters
                 for value, at_least in steps:  # the highest count first: a run's count is the most
@@ -361,6 +361,28 @@ class CountingGame:
                         queued.add(p)
                         work.append(p)
         return winning
+
+    def _reach(self) -> Iterator[tuple[int, Machine] | None]:
+        """The reachability game, by growing depth (`search`)."""
+        layer, seen = [self.initial], {self.initial}
+        nodes: list[Position] = []
+        while layer:
+            deeper = []
+            for node in layer:
+                self.limit.tick()
+                for _, succ in self._successors(node, 0):
+                    if succ is not None and succ not in seen:
+                        seen.add(succ)
+                        deeper.append(succ)
+                yield None
+            nodes += layer
+            if () in seen:  # the target: its moves (any letter) for the strategy's last state
+                self._successors((), 0)
+            ranks = yield from self._attractor(nodes)
+            if self.initial in ranks:
+                yield 0, self._strategy(ranks)
+                return
+            layer = deeper
 
     def _attractor(self, nodes: list[Position]) -> Generator[None, None, dict[Position, int]]:
         """The positions from which the player brings the runs to none, each with the most
