@@ -14,11 +14,11 @@ an answer. Under Mealy semantics
 (the default, as at SYNTCOMP) the system sees the current inputs; under Moore semantics it
 writes before reading them.
 
-The games (`counting`) grow their bound K = 0, 1, 2, ... for both players side by side, the
-one that has worked least going next, so realizable and unrealizable specifications both end
+The games (`counting`) grow their bound K = 0, 1, 2, ... for both players side by side, in
+turns of time, the one that has had least going next, so realizable and unrealizable specifications both end
 with a proof, each as soon as its winner's game allows; beside them the environment plays
-against φ's safety guarantees alone (`safety_part`), often a far smaller game; LTLf is a reachability game
-over formula progression (`progression`). Future-time LTL on infinite
+against φ's safety guarantees alone (`safety_part`), often a far smaller game. LTLf is a
+reachability game over formula progression (`progression`). Future-time LTL on infinite
 traces, finite ones (LTLf) and past operators (`monitors`); data atoms give Unknown saying
 so."""
 
@@ -47,8 +47,6 @@ __all__ = [
 
 #: the largest bound tried before answering Unknown (a bound that high is a blow-up anyway)
 MAX_BOUND = 64
-#: the work (`CountingGame.effort`) the game against the safety guarantees does before the others
-HEAD_START = 2000
 
 
 @dataclass(frozen=True)
@@ -149,20 +147,18 @@ def realize(
                 if verdict is not None:
                     return verdict
                 return Unknown(f"the {_strategy(found)} found was not verified within the budget")
-        # an environment that breaks the safety guarantees breaks φ; its game, often far the
-        # smallest, plays alone for a while first: one step of the others' (their first
-        # position's letters split into blocks) can take seconds, and slices do not preempt
+        # an environment that breaks the safety guarantees breaks φ: often far the smallest game
         weak = safety_part(formula)
-        games = [CountingGame(arena, "system", formula, limit), CountingGame(arena, "environment", Not(formula), limit)]
-        if weak is not None:
-            for game in games:
-                game.effort = HEAD_START
-            games.insert(0, CountingGame(arena, "environment", Not(weak), limit))
+        games = [CountingGame(arena, "environment", Not(weak), limit)] if weak is not None else []
+        games += [
+            CountingGame(arena, "system", formula, limit),
+            CountingGame(arena, "environment", Not(formula), limit),
+        ]
         searches = {k: game.search(MAX_BOUND) for k, game in enumerate(games)}
         while searches:
-            # the game that has worked least goes next: the cheaper side is not held back
-            k = min(searches, key=lambda k: (games[k].effort, k))
-            step = next(searches[k], ())
+            # the game that has had least time goes next: the cheaper proof is not held back
+            k = min(searches, key=lambda k: (games[k].spent, k))
+            step = games[k].turn(searches[k])
             if step is None:
                 continue
             if not step:  # no strategy within MAX_BOUND
@@ -185,8 +181,8 @@ def realize(
 
 def safety_part(formula: Formula) -> Formula | None:
     """φ with the guarantees that are not syntactically safety dropped (conjuncts, also under
-    G and X, and the consequents of implications, replaced by true), or None when that leaves φ as it was or
-    nothing. φ implies it, so an environment that defeats it defeats φ; and its game is often
+    G and X, and the consequents of implications, replaced by true), or None when that leaves
+    φ as it was or nothing. φ implies it, so an environment that defeats it defeats φ; and its game is often
     far smaller: `G(r0 & X r1 -> X X X(g0 & g1)) & G!(g0 & g1)` is unrealizable by itself, and
     the liveness guarantees beside it (`G(r0 -> F g0)`) multiply the positions of φ's game."""
 

@@ -24,11 +24,12 @@ moves alike (CUDD BDDs over inputs and outputs, `labels.Bdds`), so 20 APs cost b
 from __future__ import annotations
 
 import itertools
+import time
 from collections import deque
-from typing import Any, Generator, Iterator, Sequence
+from typing import Any, Callable, Generator, Iterator, Sequence, TypeVar
 
 from ltlwit.logic.assignment import cube
-from ltlwit.logic.budget import Limit
+from ltlwit.logic.budget import Limit, OutOfTime
 from ltlwit.logic.formula import Formula, Not, const
 from ltlwit.logic.ltl.encoding.expand import Translator
 from ltlwit.logic.ltl.encoding.labels import Bdds
@@ -42,6 +43,10 @@ Key = tuple[int, int]
 Position = tuple[tuple[Key, int], ...]
 #: positions of more runs compare only the runs in one state for domination (`_undominated`)
 MAX_DOMINATED = 256
+#: seconds of a game's first turns (`CountingGame.turn`); doubled each time a step overruns one
+FIRST_QUANTUM = 0.05
+
+T = TypeVar("T")
 
 
 class Arena:
@@ -168,13 +173,19 @@ class Arena:
 
 class CountingGame:
     """One player's game for a goal (φ for the system, ¬φ for the environment); `search` for
-    growing K reuses the automaton. `effort` counts the work done so far (automaton states
-    moved through, blocks of letters split, positions solved), machine-independent, so that games played side by side
-    can be given equal shares."""
+    growing K reuses the automaton.
+
+    Games played side by side (`realize`) take turns in slices of time: `slice` is the limit
+    the translation and the successors of a position run under, its deadline set for each
+    turn (`turn`); a step that runs past it is taken again in a later, longer turn (nothing
+    partial is kept), so no game's single step (a first state's translation can take
+    seconds) holds the others back. `spent`: the seconds of the turns so far."""
 
     def __init__(self, arena: Arena, player: str, goal: Formula, limit: Limit) -> None:
         self.arena, self.player, self.limit = arena, player, limit
-        self.effort = 0
+        self.slice = limit.sub(float("inf"))
+        self.spent = 0.0
+        self.quantum = FIRST_QUANTUM
         self.other = "environment" if player == "system" else "system"
         # the player's propositions the goal is monotone in: written as they help it (true where
         # every occurrence is positive, false where negative), so the game has fewer letters
@@ -187,7 +198,7 @@ class CountingGame:
             goal = with_aps(goal, {n: const(v) for n, v in self.fixed.items()})
         self.allowed = arena.bdd.cube({arena.var_of[n]: v for n, v in self.fixed.items()})
         # states are sets of obligations, and a set's subset simulates it (`_undominated`)
-        self.automaton = Translator(simplify(Not(goal), limit), arena.labels, limit=limit, implied=False)
+        self.automaton = Translator(simplify(Not(goal), limit), arena.labels, limit=self.slice, implied=False)
         self.full = self.automaton.all_marks
         #: no acceptance sets: every infinite run accepts, so the player must end every run
         self.reach = self.full == 0
@@ -199,6 +210,28 @@ class CountingGame:
     @property
     def initial(self) -> Position:
         return (((self.automaton.initial, 0), 0),)
+
+    def turn(self, search: Iterator[tuple[int, Machine] | None]) -> tuple[int, Machine] | None | tuple[()]:
+        """The next slice of `search` (this game's), within this game's quantum: its step, or
+        () when the search has ended without a strategy."""
+        start = time.perf_counter()
+        end = start + self.quantum
+        self.slice.deadline = end if self.limit.deadline is None else min(end, self.limit.deadline)
+        try:
+            return next(search, ())
+        finally:
+            self.spent += time.perf_counter() - start
+
+    def _sliced(self, step: Callable[[], T]) -> Generator[None, None, T]:
+        """`step()`, again in a later turn of twice the quantum where it runs past this one's
+        (the budget's own deadline still ends it: `limit.check_time`)."""
+        while True:
+            try:
+                return step()
+            except OutOfTime:
+                self.limit.check_time()
+                self.quantum *= 2
+                yield None
 
     def search(self, max_bound: int) -> Iterator[tuple[int, Machine] | None]:
         """Solve K = 0, 1, ... `max_bound` in slices: None after each slice of work (a position
@@ -228,7 +261,8 @@ class CountingGame:
         while queue:
             node = queue.popleft()
             self.limit.tick()
-            for _, succ in self._successors(node, bound):
+            moves = yield from self._sliced(lambda: self._successors(node, bound))
+            for _, succ in moves:
                 if succ is not None and succ not in seen:
                     seen.add(succ)
                     order.append(succ)
@@ -246,7 +280,6 @@ class CountingGame:
         if hit is not None and (hit[0] == bound or hit[1] is False):
             return hit[2]
         bdd = self.arena.bdd
-        self.effort += len(node)
         reach: dict[Key, dict[int, Any]] = {}
         lose = bdd.false
         for key, count in node:
@@ -273,9 +306,8 @@ class CountingGame:
             blocks.append((free, {}))
         for steps, keys in groups.items():
             refined = []
-            for letters, counts in blocks:  # blocks can be 1,000s: the work is counted block by block
-                self.limit.spend(len(steps))
-                self.effort += len(steps)
+            for letters, counts in blocks:  # blocks can be 1,000s: the clock is read block by block
+                self.slice.spend(len(steps))
                 parts = []
                 rest = letters
                 for value, at_least in steps:  # the highest count first: a run's count is the most
@@ -310,7 +342,7 @@ class CountingGame:
         every = tuple(sorted(counts.items()))
         hit = self._pruned.get(every)
         if hit is None:
-            hit = self._pruned[every] = _undominated(every, self.limit)
+            hit = self._pruned[every] = _undominated(every, self.slice)
         return hit
 
     def _outgoing(self, key: Key) -> list[tuple[Key | None, int, Any]]:
@@ -347,12 +379,13 @@ class CountingGame:
         winning = set(nodes)
         work = deque(nodes)
         queued = set(nodes)
-        while work:
+        for done in itertools.count():
+            if not work:
+                break
             n = work.popleft()
             queued.discard(n)
             self.limit.spend(1)
-            self.effort += 1
-            if self.effort % 64 == 0:
+            if not done % 64:
                 yield None
             if n in winning and not self.arena.wins(self.player, self._good(n, winning)):
                 winning.discard(n)
@@ -370,14 +403,15 @@ class CountingGame:
             deeper = []
             for node in layer:
                 self.limit.tick()
-                for _, succ in self._successors(node, 0):
+                moves = yield from self._sliced(lambda: self._successors(node, 0))
+                for _, succ in moves:
                     if succ is not None and succ not in seen:
                         seen.add(succ)
                         deeper.append(succ)
                 yield None
             nodes += layer
             if () in seen:  # the target: its moves (any letter) for the strategy's last state
-                self._successors((), 0)
+                yield from self._sliced(lambda: self._successors((), 0))
             ranks = yield from self._attractor(nodes)
             if self.initial in ranks:
                 yield 0, self._strategy(ranks)
@@ -391,10 +425,9 @@ class CountingGame:
         rest = [n for n in nodes if n != ()]
         for rank in itertools.count(1):
             new = []
-            for n in rest:
+            for i, n in enumerate(rest):
                 self.limit.spend(1)
-                self.effort += 1
-                if self.effort % 64 == 0:
+                if not i % 64:
                     yield None
                 if self.arena.wins(self.player, self._good(n, ranks)):
                     new.append(n)
