@@ -323,3 +323,18 @@ def test_a_player_writes_what_the_goal_is_monotone_in_as_it_helps() -> None:
         for ts in verdict.controller.states
         for t in ts
     )
+
+
+def test_turns_cut_short_change_no_verdict() -> None:
+    """The games take turns of time (`CountingGame.turn`); a step that runs past its turn is
+    taken again in a longer one. With turns far too short for any step, every step is cut
+    and retried, and the verdicts and bounds are those of turns that cut nothing."""
+    from unittest import mock
+
+    from ltlwit.logic.ltl.games import counting
+
+    for text, inputs in (("G(r1 -> F g1) & G(r2 -> F g2) & G!(g1 & g2)", ["r1", "r2"]), (KNOWN[1][0], ["req"])):
+        whole = realize(P(text), inputs, budget=Budget(seconds=60))
+        with mock.patch.object(counting, "FIRST_QUANTUM", 1e-9):
+            cut = realize(P(text), inputs, budget=Budget(seconds=60))
+        assert type(cut) is type(whole) and cut.bound == whole.bound, (text, whole, cut)
