@@ -86,6 +86,27 @@ def test_names_and_timeouts() -> None:
     assert result.exit_code == 2 and "give a FORMULA or a FILE" in result.stderr
 
 
+def test_names_no_requirement_mentions_are_warned_about(tmp_path: Path) -> None:
+    """A named input or output that no requirement mentions (a misspelling, a requirement left
+    out): a one-line warning each, the verdict as without it."""
+    result = run("realize", "--inputs", "r1,r2,r3", "--outputs", "g1,g2,g9", ARBITER, "G(r1 -> F g1)")
+    assert result.exit_code == 0 and result.stdout.count("REALIZABLE") == 2
+    warnings = [line for line in result.stderr.splitlines() if "warning" in line]
+    assert warnings == [
+        "ltlwit: warning: input r3 is named, but no requirement mentions it",
+        "ltlwit: warning: output g9 is named, but no requirement mentions it",
+    ]
+    tlsf = tmp_path / "arb.tlsf"
+    tlsf.write_text(TLSF.replace("INPUTS { r1; r2; }", "INPUTS { r1; r2; rr; }"))
+    spec = tmp_path / "arb.spec"
+    spec.write_text("input r1, r2, rx\nG(r1 -> F g1)\nG(r2 -> F g2)\nG!(g1 & g2)\n")
+    result = run("realize", "-F", str(tlsf), "-F", str(spec))
+    assert result.exit_code == 0, result.stderr
+    assert f"ltlwit: {tlsf}: warning: input rr is named, but no requirement mentions it" in result.stderr
+    assert f"ltlwit: {spec}: warning: input rx is named, but no requirement mentions it" in result.stderr
+    assert run("realize", "-q", "--inputs", "r1,r2,r3", ARBITER).stderr == ""
+
+
 def test_aiger_circuits_read_back_as_winning_controllers(tmp_path: Path) -> None:
     from ltlwit.logic.ltl.games import verify
     from ltlwit.logic.ltl.games.aiger import from_aiger

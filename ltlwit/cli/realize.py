@@ -12,7 +12,14 @@ import click
 
 from ltlwit.cli.choices import REALIZE_FORMATS
 from ltlwit.cli.environment import Environment
-from ltlwit.cli.options import files_option, semantics_of, semantics_options, syntax_option, timeout_option
+from ltlwit.cli.options import (
+    files_option,
+    quiet_option,
+    semantics_of,
+    semantics_options,
+    syntax_option,
+    timeout_option,
+)
 from ltlwit.cli.output import Printer
 from ltlwit.cli.status import ExitStatus, worst
 
@@ -77,6 +84,7 @@ def _names(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -
 )
 @syntax_option
 @semantics_options
+@quiet_option
 @timeout_option(
     "Time per specification, the games and the engine's check of the strategy together; past it UNKNOWN.", 60.0
 )
@@ -153,6 +161,7 @@ def realize(
                 continue
             moore = spec.moore if mealy is None else not mealy
             finite = "finite" if spec.finite else semantics
+            _unmentioned(printer, name, spec.formula().aps(), spec.inputs, spec.outputs)
             jobs.append((Path(name).name, name, None, spec.formula(), spec.inputs, spec.outputs, moore, finite))
             continue
         for number, line in enumerate(content.splitlines(), 1):
@@ -164,6 +173,9 @@ def realize(
             except ValueError as error:
                 printer.unread(f"{name}:{number}", str(error), error)
                 status = ExitStatus.ERROR
+    named = [job[3].aps() for job in jobs if job[4] == (inputs or ()) and job[5] == outputs]
+    if named:  # --inputs and --outputs, for the formulas of the command line and of plain files
+        _unmentioned(printer, "", frozenset().union(*named), inputs or (), outputs or ())
     for job in jobs:
         status = worst(status, _answer(printer, fmt, timeout, plays, *job))
     if fmt == "vcd":
@@ -273,11 +285,29 @@ def _spec_file(
         printer.message(name, "spec files are realized under infinite semantics only, for now")
         return ExitStatus.ERROR
     try:
-        export = from_specs(read_file(name, SolveOptions(syntax=syntax)), inputs or (), outputs)
+        parsed = read_file(name, SolveOptions(syntax=syntax))
+        export = from_specs(parsed, inputs or (), outputs)
     except ValueError as error:  # its message says where: FILE:LINE
         printer.message("", str(error))
         return ExitStatus.ERROR
+    first = parsed[0].spec if parsed else None
+    declared_in = inputs or (first.inputs if first else ())
+    declared_out = outputs or (first.outputs if first and first.outputs else ())
+    _unmentioned(printer, name, {*export.inputs, *export.outputs}, declared_in, declared_out)
     return realize_all(export, timeout, diagnose)
+
+
+def _unmentioned(
+    printer: Printer, where: str, mentioned: Any, inputs: Sequence[str], outputs: Sequence[str] | None
+) -> None:
+    """A warning for each input or output named that no requirement mentions (a misspelling,
+    or a requirement left out): the games leave it out, so nothing depends on it."""
+    if printer.env.quiet:
+        return
+    for role, names in (("input", inputs), ("output", outputs or ())):
+        for n in dict.fromkeys(names):
+            if n not in mentioned:
+                printer.message(where, f"warning: {role} {n} is named, but no requirement mentions it")
 
 
 def _export(
