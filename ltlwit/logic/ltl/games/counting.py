@@ -301,36 +301,37 @@ class CountingGame:
                 else:
                     ladder.append((value, at_least))
             groups.setdefault(tuple(ladder), []).append(key)
-        blocks: list[tuple[Any, dict[Key, int]]] = []
+        # a block's counts as a chain (group, count, rest of the chain): a split shares its
+        # block's chain instead of copying a dict of every key
+        Chain = tuple[int, int, Any] | None
+        blocks: list[tuple[Any, Chain]] = []
         if (free := ~lose & self.allowed) != bdd.false:  # the letters the player may write
-            blocks.append((free, {}))
-        for steps, keys in groups.items():
-            refined = []
-            for letters, counts in blocks:  # blocks can be 1,000s: the clock is read block by block
-                self.slice.spend(len(steps))
-                parts = []
+            blocks.append((free, None))
+        ladders = list(groups.items())
+        for g, (steps, _) in enumerate(ladders):
+            refined: list[tuple[Any, Chain]] = []
+            for i, (letters, chain) in enumerate(blocks):
+                if not i & 255:  # blocks can be 1,000s: the clock is read every 256
+                    self.slice.spend(256 * len(steps))
                 rest = letters
                 for value, at_least in steps:  # the highest count first: a run's count is the most
                     part = rest & at_least
                     if part != bdd.false:
-                        parts.append((part, value))
                         rest = rest & ~part
+                        refined.append((part, (g, value, chain)))
                         if rest == bdd.false:
                             break
-                if not parts:  # none of these letters reaches the keys
-                    refined.append((letters, counts))
-                elif rest == bdd.false and len(parts) == 1:  # all of them alike: no split, no copy
-                    counts.update((key, parts[0][1]) for key in keys)
-                    refined.append((letters, counts))
-                else:
-                    for part, value in parts:
-                        split = dict(counts)
-                        split.update((key, value) for key in keys)
-                        refined.append((part, split))
-                    if rest != bdd.false:
-                        refined.append((rest, counts))
+                if rest != bdd.false:  # letters that bring no run to these keys
+                    refined.append((rest, chain))
             blocks = refined
-        moves: list[tuple[Any, Position | None]] = [(letters, self._position(counts)) for letters, counts in blocks]
+        moves: list[tuple[Any, Position | None]] = []
+        for letters, chain in blocks:
+            counts: dict[Key, int] = {}
+            while chain is not None:
+                g, value, chain = chain
+                for key in ladders[g][1]:
+                    counts[key] = value
+            moves.append((letters, self._position(counts)))
         if lose != bdd.false:
             moves.append((lose, None))
         self._moves[node] = (bound, lose != bdd.false, moves)
