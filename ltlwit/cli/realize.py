@@ -127,11 +127,11 @@ def realize(
     jobs: list[tuple[str, str | None, int | None, Any, tuple[str, ...], tuple[str, ...] | None, bool, str]] = []
     plays: list[tuple[str, Any]] = []  # --format vcd: one document for every play
     default_moore = mealy is False
+    named: list[Any] = []  # the formulas --inputs and --outputs name the players of
     for k, text in enumerate(formulas, 1):
         try:
-            jobs.append(
-                (text, f"<arg {k}>", None, parse(text, syntax), inputs or (), outputs, default_moore, semantics)
-            )
+            named.append(parse(text, syntax))
+            jobs.append((text, f"<arg {k}>", None, named[-1], inputs or (), outputs, default_moore, semantics))
         except ValueError as error:
             printer.unread(f"<arg {k}>", f"{text}: {error}", error)
             status = ExitStatus.ERROR
@@ -161,21 +161,22 @@ def realize(
                 continue
             moore = spec.moore if mealy is None else not mealy
             finite = "finite" if spec.finite else semantics
-            _unmentioned(printer, name, spec.formula().aps(), spec.inputs, spec.outputs)
-            jobs.append((Path(name).name, name, None, spec.formula(), spec.inputs, spec.outputs, moore, finite))
+            formula = spec.formula()
+            _unmentioned(printer, name, formula.aps(), spec.inputs, spec.outputs)
+            jobs.append((Path(name).name, name, None, formula, spec.inputs, spec.outputs, moore, finite))
             continue
         for number, line in enumerate(content.splitlines(), 1):
             text = line.split("#", 1)[0].strip()
             if not text:
                 continue
             try:
-                jobs.append((text, name, number, parse(text, syntax), inputs or (), outputs, default_moore, semantics))
+                named.append(parse(text, syntax))
+                jobs.append((text, name, number, named[-1], inputs or (), outputs, default_moore, semantics))
             except ValueError as error:
                 printer.unread(f"{name}:{number}", str(error), error)
                 status = ExitStatus.ERROR
-    named = [job[3].aps() for job in jobs if job[4] == (inputs or ()) and job[5] == outputs]
-    if named:  # --inputs and --outputs, for the formulas of the command line and of plain files
-        _unmentioned(printer, "", frozenset().union(*named), inputs or (), outputs or ())
+    if named:  # --inputs and --outputs name the propositions of these formulas
+        _unmentioned(printer, "", frozenset().union(*(f.aps() for f in named)), inputs or (), outputs or ())
     for job in jobs:
         status = worst(status, _answer(printer, fmt, timeout, plays, *job))
     if fmt == "vcd":

@@ -15,10 +15,10 @@ an answer. Under Mealy semantics
 writes before reading them.
 
 The games (`counting`) grow their bound K = 0, 1, 2, ... for both players side by side, in
-turns of time, the one that has had least going next, so realizable and unrealizable specifications both end
-with a proof, each as soon as its winner's game allows; beside them the environment plays
-against φ's safety guarantees alone (`safety_part`), often a far smaller game. LTLf is a
-reachability game over formula progression (`progression`). Future-time LTL on infinite
+turns of time, the one that has had least going next, so realizable and unrealizable
+specifications both end with a proof, each as soon as its winner's game allows; beside them
+the environment plays against φ's safety guarantees alone (`safety_part`), often a far
+smaller game. LTLf is a reachability game over formula progression (`progression`). Future-time LTL on infinite
 traces, finite ones (LTLf) and past operators (`monitors`); data atoms give Unknown saying
 so."""
 

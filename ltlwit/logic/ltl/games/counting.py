@@ -186,7 +186,6 @@ class CountingGame:
         self.slice = limit.sub(float("inf"))
         self.spent = 0.0
         self.quantum = FIRST_QUANTUM
-        self.other = "environment" if player == "system" else "system"
         # the player's propositions the goal is monotone in: written as they help it (true where
         # every occurrence is positive, false where negative), so the game has fewer letters
         # and often a smaller automaton, and a strategy that wins at all wins so
@@ -380,12 +379,12 @@ class CountingGame:
         winning = set(nodes)
         work = deque(nodes)
         queued = set(nodes)
-        for done in itertools.count():
-            if not work:
-                break
+        done = 0
+        while work:
             n = work.popleft()
             queued.discard(n)
             self.limit.spend(1)
+            done += 1
             if not done % 64:
                 yield None
             if n in winning and not self.arena.wins(self.player, self._good(n, winning)):
@@ -476,17 +475,13 @@ def _undominated(counts: Position, limit: Limit) -> Position:
     ranked = sorted(counts, key=lambda kc: (kc[0][0].bit_count(), -kc[1], -kc[0][1].bit_count()))
     across = len(ranked) <= MAX_DOMINATED
     kept: list[tuple[Key, int]] = []
-    by_state: dict[int, list[tuple[int, int]]] = {}
+    by_state: dict[int, list[tuple[Key, int]]] = {}  # the runs kept, by state: the rivals when not across
     for (q1, seen1), c1 in ranked:
-        limit.spend(len(kept) if across else 1)
-        if any(c2 > c1 or (c2 == c1 and seen2 & seen1 == seen1) for seen2, c2 in by_state.get(q1, ())):
-            continue
-        if across and any(
-            q2 & ~q1 == 0 and (c2 > c1 or (c2 == c1 and seen2 & seen1 == seen1)) for (q2, seen2), c2 in kept
-        ):
-            continue
-        kept.append(((q1, seen1), c1))
-        by_state.setdefault(q1, []).append((seen1, c1))
+        rivals = kept if across else by_state.get(q1, [])
+        limit.spend(len(rivals))
+        if not any(q2 & ~q1 == 0 and (c2 > c1 or (c2 == c1 and seen2 & seen1 == seen1)) for (q2, seen2), c2 in rivals):
+            kept.append(((q1, seen1), c1))
+            by_state.setdefault(q1, []).append(((q1, seen1), c1))
     return tuple(sorted(kept))
 
 
