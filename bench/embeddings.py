@@ -2,6 +2,7 @@
 
     python bench/embeddings.py                         # LTL and prop, 1,000 classes each
     python bench/embeddings.py --logic ltl --classes 300 --seed 2
+    python bench/embeddings.py --source random         # classes of random formulas the engine groups
     python bench/embeddings.py --data classes.jsonl.gz # a file of `ltlwit data equiv`
     python bench/embeddings.py --data classes.jsonl.gz --model runs/e/model.pt --model runs/a/model.pt --beam 1 10
     python bench/embeddings.py --data classes.jsonl.gz --model runs/e/model.pt --closest --analogies
@@ -27,7 +28,7 @@ import time
 
 from ltlwit.eval.embeddings import ANALOGIES, BASELINES, analogies, learned, nearest, rewriting_accuracy, score_k
 from ltlwit.logic.syntax import parse_formula
-from ltlwit.train.equiv import EquivConfig, equivalence_classes, read_classes
+from ltlwit.train.equiv import SOURCES, EquivConfig, equivalence_classes, read_classes
 
 #: The queries of --closest, per logic.
 QUERIES = {"ltl": ["G(a -> F b)", "a U (b & c)", "F G a"], "prop": ["a & (b | c)", "!(a -> b)", "a <-> b"]}
@@ -40,6 +41,7 @@ def main() -> None:
     ap.add_argument("--aps", type=int, help="APs (a, b, ...) [default: 3 for LTL, 5 for prop: 3 APs have 256 classes]")
     ap.add_argument("--max-size", type=int, default=10)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--source", choices=SOURCES, default="identities", help="where the members come from")
     ap.add_argument("--k", type=int, default=5)
     ap.add_argument("--data", help="a JSON Lines file of `ltlwit data equiv` instead")
     ap.add_argument("--model", action="append", default=[], help="a trained embedding model (name or weights file)")
@@ -63,7 +65,9 @@ def main() -> None:
         return
     for logic in args.logic or ["ltl", "prop"]:
         aps = args.aps or (5 if logic == "prop" else 3)
-        config = EquivConfig(logic=logic, n_aps=aps, max_size=args.max_size, classes=args.classes, seed=args.seed)
+        config = EquivConfig(
+            logic=logic, n_aps=aps, max_size=args.max_size, classes=args.classes, seed=args.seed, source=args.source
+        )
         started = time.perf_counter()
         classes = [list(c.members) for c in equivalence_classes(config) if c.split == "test"]
         print(f"<!-- {logic}: classes made in {time.perf_counter() - started:.0f} s -->")

@@ -9,7 +9,7 @@ from cli_support import json_lines, run, run_process
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from prop_reference import evaluate
-from strategies import formulas
+from strategies import formulas, traces
 
 from ltlwit.logic.formula import FALSE, TRUE, And, Formula, conjuncts
 from ltlwit.logic.polarity import replace_at
@@ -322,3 +322,16 @@ def test_a_worker_dying_on_a_spec_costs_that_spec_alone() -> None:
         ("pass", "clean"),
     ]
     assert "killed by signal 9" in results[1].message and "internal error" not in results[1].message
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(formulas(("a", "b"), max_leaves=4), min_size=1, max_size=4), traces(("a", "b")))
+def test_an_earlier_witness_answers_a_question_exactly_when_it_satisfies_it(specs: list[Formula], trace) -> None:
+    """The decider tries its earlier witnesses on a question conjunct by conjunct (a failing one
+    stops at its first failing conjunct): the same verdict as checking the question whole."""
+    question = And(*specs)
+    mine = Decider(SolveOptions())
+    mine._found.append(trace)
+    whole = mine.satisfies(question, trace)
+    answer = mine(question)
+    assert (isinstance(answer, Sat) and answer.witness is trace) == whole

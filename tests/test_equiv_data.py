@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from cli_support import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,17 +20,19 @@ from ltlf_reference import satisfies_finite, words
 from strategies import formulas
 
 from ltlwit.logic.formula import Formula
-from ltlwit.train.equiv import RULES, EquivConfig, _at, _positions, _replace, equivalence_classes
+from ltlwit.train.equiv import RULES, SOURCES, EquivConfig, _at, _positions, _replace, equivalence_classes
 
 NAMES = ("a", "b")
 LASSOS = lassos(1, 2, NAMES)
 FINITE = list(words(NAMES, 3))
+LONGER_LASSOS = lassos(2, 3, NAMES)
+LONGER_FINITE = list(words(NAMES, 5))
 
 
-def _same(f: Formula, g: Formula, logic: str) -> bool:
+def _same(f: Formula, g: Formula, logic: str, longer: bool = False) -> bool:
     if logic == "ltlf":
-        return all(satisfies_finite(f, w) == satisfies_finite(g, w) for w in FINITE)
-    return all(satisfies(f, p, c) == satisfies(g, p, c) for p, c in LASSOS)
+        return all(satisfies_finite(f, w) == satisfies_finite(g, w) for w in (LONGER_FINITE if longer else FINITE))
+    return all(satisfies(f, p, c) == satisfies(g, p, c) for p, c in (LONGER_LASSOS if longer else LASSOS))
 
 
 @settings(max_examples=80, deadline=None)
@@ -47,15 +50,32 @@ def test_every_identity_holds_wherever_it_applies(f: Formula, logic: str) -> Non
                 assert _same(f, g, logic), (logic, rule.__name__, str(f), str(g))
 
 
-def test_classes_hold_equivalent_members_and_are_apart() -> None:
+@pytest.mark.parametrize("source", SOURCES)
+@pytest.mark.parametrize("traces", [128, 3])
+def test_classes_hold_equivalent_members_and_are_apart(source: str, traces: int, monkeypatch) -> None:
+    """With fingerprints of three traces, many formulas share one: the engine alone keeps classes apart."""
+    from ltlwit.logic import fingerprint
+
+    real = fingerprint.Fingerprints
+    monkeypatch.setattr(fingerprint, "Fingerprints", lambda semantics, size, seed: real(semantics, traces, seed))
     for logic in ("prop", "ltl", "ltlf"):
-        config = EquivConfig(logic=logic, n_aps=2, max_size=7, classes=8, members=5, seed=3)
+        config = EquivConfig(logic=logic, n_aps=2, max_size=7, classes=8, members=5, seed=3, source=source)
         classes = list(equivalence_classes(config))
         assert len(classes) == 8 and [c.number for c in classes] == list(range(8))
         for c in classes:
             assert len(set(c.members)) == len(c.members) >= 2
             assert all(_same(c.members[0], m, logic) for m in c.members[1:]), [str(m) for m in c.members]
+        for i, c in enumerate(classes):  # apart on some word (longer ones than _same's: formulas of 7 tokens)
+            for d in classes[:i]:
+                assert not _same(c.members[0], d.members[0], logic, longer=True), (str(c.members[0]), str(d.members[0]))
         assert list(equivalence_classes(config)) == classes  # the same seed, the same classes
+
+
+def test_random_classes_share_no_rewriting() -> None:
+    """Random members are drawn, not rewritten: a class's members need not share their shape
+    (here, some class holds two members with different operators at the root)."""
+    config = EquivConfig(logic="ltl", n_aps=2, max_size=7, classes=20, seed=1, source="random")
+    assert any(len({m.op for m in c.members}) > 1 for c in equivalence_classes(config))
 
 
 def test_data_equiv_writes_classes_and_their_table(tmp_path: Path) -> None:

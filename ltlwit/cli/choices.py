@@ -19,6 +19,7 @@ __all__ = [
     "DOMAINS",
     "ENGINES",
     "EQUIV_LOGICS",
+    "EQUIV_SOURCES",
     "FMT_SYNTAXES",
     "FORMATS",
     "LOGICS",
@@ -52,6 +53,8 @@ TASKS = ("ltl", "prop")
 FORMATS = ("text", "json")
 #: `data equiv --logic`: `ltlwit.train.equiv.RULES`.
 EQUIV_LOGICS = ("prop", "ltl", "ltlf")
+#: `data equiv --source`: `ltlwit.train.equiv.SOURCES`.
+EQUIV_SOURCES = ("identities", "random")
 #: `embed --format`.
 VECTOR_FORMATS = ("json", "csv")
 #: ... but `solve`'s, which adds a streamed table (auto: on a terminal, else text) and CSV.

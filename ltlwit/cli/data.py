@@ -9,7 +9,7 @@ import os
 
 import click
 
-from ltlwit.cli.choices import ALPHABETS, EQUIV_LOGICS
+from ltlwit.cli.choices import ALPHABETS, EQUIV_LOGICS, EQUIV_SOURCES
 from ltlwit.cli.environment import Environment
 from ltlwit.cli.options import Number, fail, report_console, report_format, say, task_option
 from ltlwit.cli.progress import progress_bar
@@ -225,6 +225,15 @@ def data_stats(ctx: click.Context, file: str, fmt: str, reference: str | None, l
     "--members", type=click.IntRange(min=2), default=8, show_default=True, metavar="M", help="Most formulas per class."
 )
 @click.option(
+    "--source",
+    type=click.Choice(EQUIV_SOURCES),
+    default="identities",
+    show_default=True,
+    help="identities: a random formula and formulas rewritten from it by identities; random: random formulas "
+    "grouped by the engine's decision (members with no rewriting in common; the classes are found in the order "
+    "drawn, mostly small).",
+)
+@click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False),
@@ -249,20 +258,29 @@ def data_equiv(
     max_size: int,
     classes: int,
     members: int,
+    source: str,
     output: str,
     seed: int,
     timeout: float,
 ) -> ExitStatus:
     """Equivalence classes of formulas, for the embeddings of the fifth paper: each class a random
     formula and formulas made from it by identities applied at random positions (De Morgan, the
-    temporal dualities, absorption, expansion laws, distribution...), every member proved
-    equivalent to the first by the engine; no two classes equivalent; classes split whole into
-    train, val and test (test classes are never seen in training). JSON Lines, a class a line."""
+    temporal dualities, absorption, expansion laws, distribution...), or with --source random
+    random formulas the engine groups; every member proved equivalent to the first by the
+    engine; no two classes equivalent; classes split whole into train, val and test (test
+    classes are never seen in training). JSON Lines, a class a line."""
     from ltlwit.train.equiv import EquivConfig, write_classes
 
     env = Environment.of(ctx)
     config = EquivConfig(
-        logic=logic, n_aps=aps, max_size=max_size, classes=classes, members=members, seed=seed, seconds=timeout
+        logic=logic,
+        n_aps=aps,
+        max_size=max_size,
+        classes=classes,
+        members=members,
+        seed=seed,
+        seconds=timeout,
+        source=source,
     )
     try:
         with progress_bar(env, "classes", total=classes) as update:

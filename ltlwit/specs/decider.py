@@ -14,8 +14,9 @@ import time
 from dataclasses import replace
 from typing import Callable
 
-from ltlwit.logic.formula import And, Formula
+from ltlwit.logic.formula import And, Formula, conjuncts
 from ltlwit.logic.result import Result, Sat, Unknown
+from ltlwit.logic.trace import Trace
 from ltlwit.logic.witness import Witness, is_witness, logic_of
 from ltlwit.pipeline.checking import engine_answer
 from ltlwit.pipeline.options import SolveOptions
@@ -71,7 +72,8 @@ class Decider:
         known = self._cache.get(formula)
         if known is not None:
             return known
-        witness = next((w for w in self._found if self.satisfies(formula, w)), None)
+        parts = conjuncts(formula)[::-1] if not formula.data else [formula]
+        witness = next((w for w in self._found if self._fits(parts, formula, w)), None)
         if witness is not None:
             result: Result = Sat(witness)
         elif self.spent():
@@ -89,6 +91,14 @@ class Decider:
         if not (self._bound is not None and isinstance(result, Unknown)):  # its bound, not the question's limit
             self._cache[formula] = result
         return result
+
+    def _fits(self, parts: list[Formula], formula: Formula, witness: Witness) -> bool:
+        """`satisfies`, a trace checked against `parts` (the question's conjuncts, the last
+        first: the claim a question adds to the specs, which an earlier question's witness
+        mostly fails) one at a time, so that a witness that fails costs one small check."""
+        if isinstance(witness, Trace) and len(parts) > 1:
+            return all(self.satisfies(part, witness) for part in parts)
+        return self.satisfies(formula, witness)
 
     def satisfies(self, formula: Formula, witness: Witness) -> bool:
         """Whether `witness` satisfies `formula` as the file reads it (its semantics, its sorts)."""

@@ -7,14 +7,18 @@ SymPy's simplification under a time limit; here equivalence is decided: every me
 is proved equivalent to the class's first formula by the engine (`a xor b` unsatisfiable under
 the class's semantics), so no class holds a non-equivalent member.
 
-A class starts from a random formula (`generate.RandomFormulas.normal_formula`, so it looks like
-the models' other data), and its members come from identities applied at random positions, one
+Two sources of members (`EquivConfig.source`). "identities": a class starts from a random
+formula (`generate.RandomFormulas.normal_formula`, so it looks like the models' other data), and
+its members come from identities applied at random positions, one
 to five in a row, double negations removed (`RULES`: De Morgan, the F/G, U/R, W/M, past dualities, absorption `G G a = G
 a`, `F G F a = G F a`, expansion laws, distribution, idempotence, commutativity...), each valid
-under the semantics it is listed for. Two classes are never equivalent to each other: a start
-whose fingerprint (`logic.fingerprint`) equals an earlier class's is asked against it and
-dropped where equivalent, so that the test classes are unseen in training (the paper's
-UnseenEqClass). Classes are split whole: train, validation and test.
+under the semantics it is listed for. "random": random formulas grouped by the engine's
+decision (`_drawn`), members that share no rewriting history: the syntactically diverse classes
+on which the syntax alone gives little away (the bag of tokens' score falls to a few percent).
+Two classes are never equivalent to each other: a start whose fingerprint (`logic.fingerprint`)
+equals an earlier class's is asked against it and dropped where equivalent, so that the test
+classes are unseen in training (the paper's UnseenEqClass). Classes are split whole: train,
+validation and test.
 """
 
 from __future__ import annotations
@@ -29,7 +33,9 @@ from ltlwit.logic.formula import FALSE, TRUE, WEAK_NEXT, Formula, Not, rebuilt, 
 from ltlwit.logic.result import Result, Sat, Unsat
 
 if TYPE_CHECKING:
+    from ltlwit.logic.fingerprint import Fingerprints
     from ltlwit.train.data import EncodedSplit
+    from ltlwit.train.generate import RandomFormulas
 
 Rule = Callable[[Formula], Formula | None]
 
@@ -270,7 +276,8 @@ class EquivConfig:
     """What `ltlwit data equiv` makes: `classes` classes of `logic` formulas (prop, ltl, ltlf)
     over `n_aps` propositions, each started from a random formula of 3..`max_size` tokens and
     holding up to `members` formulas (each at most twice that size), each member up to
-    `rewrites` identities from the start; `seconds` of engine time per question."""
+    `rewrites` identities from the start (`source` "identities"), or random formulas of that
+    size grouped by the engine (`source` "random"); `seconds` of engine time per question."""
 
     logic: str = "ltl"
     n_aps: int = 3
@@ -282,6 +289,7 @@ class EquivConfig:
     seconds: float = 2.0
     val_share: float = 0.1
     test_share: float = 0.1
+    source: str = "identities"
 
 
 @dataclass(frozen=True)
@@ -301,6 +309,8 @@ def equivalence_classes(config: EquivConfig) -> Iterator[EquivClass]:
 
     if config.logic not in RULES:
         raise ValueError(f"unknown logic {config.logic!r} (prop, ltl or ltlf)")
+    if config.source not in SOURCES:
+        raise ValueError(f"unknown source {config.source!r} ({' or '.join(SOURCES)})")
     semantics = "finite" if config.logic == "ltlf" else "infinite"
     alphabet = DEFAULT_ALPHABET["prop" if config.logic == "prop" else "ltl"]
     draw = RandomFormulas(config.n_aps, alphabet)
@@ -311,6 +321,10 @@ def equivalence_classes(config: EquivConfig) -> Iterator[EquivClass]:
     def decide(question: Formula) -> Result:
         return ltl.solve(question, Budget(seconds=config.seconds), engine="builtin", semantics=semantics)
 
+    if config.source == "random":
+        for number, members in enumerate(_drawn(config, draw, rng, prints, decide)):
+            yield EquivClass(number, _split(rng, config), tuple(members))
+        return
     made = tries = 0
     while made < config.classes:
         tries += 1
@@ -328,6 +342,10 @@ def equivalence_classes(config: EquivConfig) -> Iterator[EquivClass]:
         starts.setdefault(mark, []).append(start)
         yield EquivClass(made, _split(rng, config), tuple(members))
         made += 1
+
+
+#: Where a class's members come from (module docstring).
+SOURCES = ("identities", "random")
 
 
 def _members(
@@ -352,6 +370,52 @@ def _members(
         elif isinstance(verdict, Sat):  # an identity that is not one: a bug, said loudly
             raise AssertionError(f"{formula} was rewritten from {start} but is not equivalent to it")
     return members
+
+
+#: How many random formulas `_drawn` draws at a time, per class asked, and at most in all.
+DRAWS_PER_CLASS, MAX_DRAWS_PER_CLASS = 4, 200
+
+
+def _drawn(
+    config: EquivConfig,
+    draw: RandomFormulas,
+    rng: random.Random,
+    prints: Fingerprints,
+    decide: Callable[[Formula], Result],
+) -> list[list[Formula]]:
+    """The first `config.classes` groups of two or more equivalent random formulas, each group
+    in the order drawn and cut at `config.members`, the groups in the order of their first
+    member. Formulas are drawn a batch at a time until that many groups have a second member.
+    The engine places a formula: in the first group of its fingerprint whose first member it is
+    proved equivalent to, in a new group where it is proved apart from all of them, nowhere
+    where a question is undecided (it might belong to a group it was kept from, and two classes
+    must never be equivalent)."""
+    groups: list[list[Formula]] = []
+    by_print: dict[int, list[list[Formula]]] = {}
+    seen: set[Formula] = set()
+    drawn = 0
+    while sum(len(g) >= 2 for g in groups) < config.classes:
+        if drawn >= MAX_DRAWS_PER_CLASS * config.classes:
+            found = sum(len(g) >= 2 for g in groups)
+            raise ValueError(f"only {found} classes among {drawn} random formulas: lower --max-size or --aps")
+        for _ in range(DRAWS_PER_CLASS * config.classes):
+            drawn += 1
+            formula = draw.normal_formula(rng.randint(3, config.max_size), rng)
+            if formula is None or formula in seen:
+                continue
+            seen.add(formula)
+            rivals = by_print.setdefault(prints.of(formula), [])
+            for group in rivals:
+                verdict = decide(Formula("xor", (group[0], formula)))
+                if isinstance(verdict, Sat):
+                    continue
+                if isinstance(verdict, Unsat):
+                    group.append(formula)
+                break  # joined, or undecided: placed nowhere
+            else:
+                rivals.append([formula])
+                groups.append(rivals[-1])
+    return [g[: config.members] for g in groups if len(g) >= 2][: config.classes]
 
 
 def _split(rng: random.Random, config: EquivConfig) -> str:
