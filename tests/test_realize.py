@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from ltl_reference import lassos, prop_value, satisfies
 from strategies import formulas
 
 from ltlwit.logic.budget import Budget
-from ltlwit.logic.formula import And, Formula, ap, binop
+from ltlwit.logic.formula import And, Formula, Not, Or, ap, binop, unop
 from ltlwit.logic.ltl.games import Realizable, Unrealizable, players, realize, safety_part, verify
 from ltlwit.logic.ltl.games.machine import Machine, Transition, closed_loop, letter_of, total
 from ltlwit.logic.ltl.games.monitors import monitored
@@ -19,6 +20,7 @@ from ltlwit.logic.result import Unknown
 from ltlwit.logic.syntax import parse_formula as parse
 
 P = parse
+LASSOS = lassos(2, 2, ("a", "b"))
 
 #: (formula, inputs, Mealy verdict, Moore verdict), each argued in its comment
 KNOWN = [
@@ -129,6 +131,52 @@ def test_a_wrong_controller_is_refuted_and_a_partial_one_proves_nothing(method: 
     forever = Machine("environment", ("grant",), ("req",), True, ((Transition(P("1"), P("req"), 0),),))
     assert verify(g, forever, method=method) is True
     assert verify(f, forever, method=method) is False
+
+
+@st.composite
+def machines(draw: st.DrawFn) -> Machine:
+    """A random total Mealy machine of one to three states, for either player, over a, b."""
+    player = draw(st.sampled_from(["system", "environment"]))
+    reads, writes = (("a",), ("b",)) if player == "system" else (("b",), ("a",))
+    n = draw(st.integers(1, 3))
+    cube = st.sampled_from([writes[0], f"!{writes[0]}"])
+    states = tuple(
+        tuple(Transition(P(guard), P(draw(cube)), draw(st.integers(0, n - 1))) for guard in (reads[0], f"!{reads[0]}"))
+        for _ in range(n)
+    )
+    return Machine(player, reads, writes, False, states)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    machines(),
+    st.lists(formulas(("a", "b"), max_leaves=4, constants=False), min_size=1, max_size=4),
+    st.sampled_from(["&", "->", "|", "F", "G"]),
+    st.booleans(),
+)
+def test_the_lazy_product_check_agrees_with_the_closed_loop_solved(
+    machine: Machine, parts: list, op: str, negated: bool
+) -> None:
+    """The product check asks a goal's conjunctions a few conjuncts at a time (`games._cases`,
+    `_no_play`); deciding the closed loop with the goal whole must say the same."""
+    if op in ("F", "G"):  # F over a disjunction, G over a conjunction
+        f = unop(op, Or(*parts) if op == "F" else And(*parts))
+    else:
+        f = And(*parts) if op == "&" else binop(op, parts[0], And(*parts[1:])) if len(parts) > 1 else parts[0]
+    f = Not(f) if negated else f
+    budget = Budget(seconds=30)
+    assert verify(f, machine, budget=budget) is verify(f, machine, method="solve", budget=budget), str(f)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(formulas(("a", "b"), max_leaves=4), min_size=1, max_size=3), st.sampled_from(["&", "|", "F", "G"]))
+def test_a_goal_is_the_disjunction_of_its_cases(parts: list, op: str) -> None:
+    from ltlwit.logic.ltl.encoding.rewrite import simplify
+    from ltlwit.logic.ltl.games import _cases
+
+    f = unop(op, Or(*parts) if op == "F" else And(*parts)) if op in ("F", "G") else binop(op, parts[0], Or(*parts))
+    cases = _cases(simplify(f))
+    assert all(satisfies(f, p, c) == any(all(satisfies(g, p, c) for g in case) for case in cases) for p, c in LASSOS)
 
 
 def test_the_safety_part_keeps_the_safety_guarantees() -> None:

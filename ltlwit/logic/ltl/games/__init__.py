@@ -25,7 +25,7 @@ so."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence, Union
+from typing import Any, Sequence, Union
 
 from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget
 from ltlwit.logic.formula import PAST, TEMPORAL, TRUE, WEAK_NEXT, And, Formula, Not, ap, binop, postorder, unop
@@ -263,38 +263,98 @@ def verify(formula: Formula, machine: Machine, budget: Budget | None = None, met
     return _product_empty(goal, machine, Limit(budget))
 
 
-def _product_empty(bad: Formula, machine: Machine, limit: Limit) -> bool | None:
-    from ltlwit.logic.ltl.encoding.expand import Translator
-    from ltlwit.logic.ltl.encoding.labels import Bdds
+def _product_empty(goal: Formula, machine: Machine, limit: Limit) -> bool | None:
+    """Whether no closed loop of `machine` satisfies `goal`: no play of it satisfies any of the
+    conjunctions `goal` is a disjunction of at its top (`_cases`), each asked lazily
+    (`_no_play`). None when the budget stops it."""
     from ltlwit.logic.ltl.encoding.rewrite import simplify
-    from ltlwit.logic.ltl.searches.emptiness import accepting_scc
 
-    names = tuple(dict.fromkeys((*machine.reads, *machine.writes, *bad.aps())))
-    L = Bdds(names)
-    automaton: Translator | None = None
-    moves: list = []
     try:
-        automaton = Translator(_split(simplify(bad, limit)), L, optimise=False, limit=limit)
-        moves = [[(L.of(t.guard) & L.of(t.write), t.target) for t in ts] for ts in machine.states]
-
-        def successors(state: tuple[int, int]) -> list[tuple[None, tuple[int, int], int]]:
-            m, q = state
-            assert automaton is not None
-            # the automaton's edges for the machine's letters only: a counter-strategy that
-            # writes every request leaves few of a big conjunction's terms
-            return [
-                (None, (target, q2), marks)
-                for letters, target in moves[m]
-                for _, q2, marks in automaton.edges_within(q, letters, limit)
-            ]
-
-        scc, _ = accepting_scc((0, automaton.initial), successors, automaton.all_marks, limit)
-        return scc is None
+        for case in _cases(simplify(goal, limit)):
+            verdict = _no_play(case, machine, limit)
+            if verdict is not True:
+                return verdict
+        return True
     except OutOfBudget:
         return None
+
+
+#: At most this many conjunctions `_cases` splits a goal into (a conjunction of disjunctions
+#: multiplies them); past it, a part is kept whole.
+MAX_CASES = 256
+
+
+def _cases(f: Formula) -> list[list[Formula]]:
+    """`f` (simplified: in negation normal form) as a disjunction of conjunctions, split at its
+    top only (`|`, `F` over `|`; `&`, `G` over `&`): each conjunction a list of its conjuncts.
+    A controller's goal ¬(A -> G(g1 & g2)), `A & F(!g1 | !g2)`, is (A & F!g1) | (A & F!g2); a
+    counter-strategy's, `G(g1 & g2) | F(!a1 | !a2)`, is F!a1 | F!a2 | (G g1 & G g2)."""
+    op, kids = f.op, f.children
+    if op == "|" or op == "F" and kids[0].op == "|":
+        left, right = kids if op == "|" else (unop("F", c) for c in kids[0].children)
+        return _cases(left) + _cases(right)
+    if op == "&" or op == "G" and kids[0].op == "&":
+        left, right = kids if op == "&" else (unop("G", c) for c in kids[0].children)
+        first, second = _cases(left), _cases(right)
+        if len(first) * len(second) > MAX_CASES:
+            return [[f]]
+        return [a + b for a in first for b in second]
+    return [[f]]
+
+
+def _no_play(case: list[Formula], machine: Machine, limit: Limit) -> bool | None:
+    """Whether no play of `machine` satisfies every formula of `case`, asked of a few of them at
+    a time: a play of the machine's product with the engine's automaton of those asked so far
+    (translated afresh, without the translator's reductions, explored by Couvreur's emptiness
+    check) is a concrete lasso, checked against the others; the first it violates is asked too.
+    No such play: none satisfies the case (it implies what was asked). A play that satisfies
+    every formula: the machine loses (False). A counter-strategy that requests everything
+    defeats an arbiter by two of its 120 guarantees; the product of all of them was out of reach."""
+    from ltlwit.logic.ltl import holds
+    from ltlwit.logic.ltl.encoding.labels import Bdds
+
+    names = tuple(dict.fromkeys((*machine.reads, *machine.writes, *(a for f in case for a in f.aps()))))
+    L = Bdds(names)
+    moves: list = []
+    try:
+        moves = [[(L.of(t.guard) & L.of(t.write), t.target) for t in ts] for ts in machine.states]
+        asked: list[Formula] = []
+        while True:
+            found = _play(And(*asked), moves, L, limit)
+            if found is None:
+                return True
+            missed = next((f for f in case if f not in asked and not holds(f, found)), None)
+            if missed is None:
+                return False
+            asked.append(missed)
     finally:  # CUDD's nodes go before their manager
         moves.clear()
-        automaton = None
+
+
+def _play(formula: Formula, moves: list, L: Any, limit: Limit) -> Trace | None:
+    """A lasso the machine (`moves`: each state's letters, as `L`'s BDDs, and targets) can play
+    that satisfies `formula`, every step a full valuation of `L`'s names; None when there is none."""
+    from ltlwit.logic.ltl.encoding.expand import Translator
+    from ltlwit.logic.ltl.searches.emptiness import accepting_cycle, accepting_scc, shortest_path
+
+    automaton = Translator(_split(formula), L, optimise=False, limit=limit)
+
+    def successors(state: tuple[int, int]) -> list[tuple[Any, tuple[int, int], int]]:
+        m, q = state
+        return [
+            (label, (target, q2), marks)
+            for letters, target in moves[m]
+            for label, q2, marks in automaton.edges_within(q, letters, limit)
+        ]
+
+    start = (0, automaton.initial)
+    scc, explored = accepting_scc(start, successors, automaton.all_marks, limit)
+    if scc is None:
+        return None
+    prefix = shortest_path(start, scc.__contains__, successors, explored.__contains__, limit=limit)
+    cycle = accepting_cycle(prefix[-1][1] if prefix else start, scc, successors, automaton.all_marks, limit)
+    steps = [L.to_formula(L.minterm(edge[0])) for edge in (*prefix, *cycle)]
+    return Trace(tuple(steps[: len(prefix)]), tuple(steps[len(prefix) :]))
 
 
 def _split(f: Formula) -> Formula:
