@@ -169,13 +169,17 @@ def test_the_lazy_product_check_agrees_with_the_closed_loop_solved(
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(formulas(("a", "b"), max_leaves=4), min_size=1, max_size=3), st.sampled_from(["&", "|", "F", "G"]))
+@given(
+    st.lists(formulas(("a", "b"), max_leaves=4), min_size=1, max_size=3),
+    st.sampled_from(["&", "|", "F", "G", "<->", "xor"]),
+)
 def test_a_goal_is_the_disjunction_of_its_cases(parts: list, op: str) -> None:
+    from ltlwit.logic.budget import Limit
     from ltlwit.logic.ltl.encoding.rewrite import simplify
     from ltlwit.logic.ltl.games import _cases
 
     f = unop(op, Or(*parts) if op == "F" else And(*parts)) if op in ("F", "G") else binop(op, parts[0], Or(*parts))
-    cases = _cases(simplify(f))
+    cases = _cases(simplify(f), Limit(None))
     assert all(satisfies(f, p, c) == any(all(satisfies(g, p, c) for g in case) for case in cases) for p, c in LASSOS)
 
 

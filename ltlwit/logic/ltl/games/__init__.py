@@ -270,7 +270,7 @@ def _product_empty(goal: Formula, machine: Machine, limit: Limit) -> bool | None
     from ltlwit.logic.ltl.encoding.rewrite import simplify
 
     try:
-        for case in _cases(simplify(goal, limit)):
+        for case in _cases(simplify(goal, limit), limit):
             verdict = _no_play(case, machine, limit)
             if verdict is not True:
                 return verdict
@@ -284,18 +284,25 @@ def _product_empty(goal: Formula, machine: Machine, limit: Limit) -> bool | None
 MAX_CASES = 256
 
 
-def _cases(f: Formula) -> list[list[Formula]]:
+def _cases(f: Formula, limit: Limit) -> list[list[Formula]]:
     """`f` (simplified: in negation normal form) as a disjunction of conjunctions, split at its
-    top only (`|`, `F` over `|`; `&`, `G` over `&`): each conjunction a list of its conjuncts.
-    A controller's goal ¬(A -> G(g1 & g2)), `A & F(!g1 | !g2)`, is (A & F!g1) | (A & F!g2); a
-    counter-strategy's, `G(g1 & g2) | F(!a1 | !a2)`, is F!a1 | F!a2 | (G g1 & G g2)."""
+    top only (`|`, `F` over `|`; `&`, `G` over `&`; `<->` and `xor` as two cases, each
+    simplified again): each conjunction a list of its conjuncts. A controller's goal ¬(A ->
+    G(g1 & g2)), `A & F(!g1 | !g2)`, is (A & F!g1) | (A & F!g2); a counter-strategy's,
+    `G(g1 & g2) | F(!a1 | !a2)`, is F!a1 | F!a2 | (G g1 & G g2)."""
+    from ltlwit.logic.ltl.encoding.rewrite import simplify
+
     op, kids = f.op, f.children
+    if op in ("<->", "xor"):
+        a, b = kids
+        same, other = (And(a, b), And(Not(a), Not(b))), (And(a, Not(b)), And(Not(a), b))
+        return [case for g in (same if op == "<->" else other) for case in _cases(simplify(g, limit), limit)]
     if op == "|" or op == "F" and kids[0].op == "|":
         left, right = kids if op == "|" else (unop("F", c) for c in kids[0].children)
-        return _cases(left) + _cases(right)
+        return _cases(left, limit) + _cases(right, limit)
     if op == "&" or op == "G" and kids[0].op == "&":
         left, right = kids if op == "&" else (unop("G", c) for c in kids[0].children)
-        first, second = _cases(left), _cases(right)
+        first, second = _cases(left, limit), _cases(right, limit)
         if len(first) * len(second) > MAX_CASES:
             return [[f]]
         return [a + b for a in first for b in second]
@@ -317,7 +324,12 @@ def _no_play(case: list[Formula], machine: Machine, limit: Limit) -> bool | None
     L = Bdds(names)
     moves: list = []
     try:
-        moves = [[(L.of(t.guard) & L.of(t.write), t.target) for t in ts] for ts in machine.states]
+        for ts in machine.states:  # a state's letters by target: one product edge per target
+            to: dict[int, Any] = {}
+            for t in ts:
+                letters = L.of(t.guard) & L.of(t.write)
+                to[t.target] = to[t.target] | letters if t.target in to else letters
+            moves.append([(letters, target) for target, letters in to.items()])
         asked: list[Formula] = []
         while True:
             found = _play(And(*asked), moves, L, limit)
