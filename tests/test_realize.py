@@ -183,6 +183,27 @@ def test_a_goal_is_the_disjunction_of_its_cases(parts: list, op: str) -> None:
     assert all(satisfies(f, p, c) == any(all(satisfies(g, p, c) for g in case) for case in cases) for p, c in LASSOS)
 
 
+def test_an_environment_writing_the_same_inputs_forever_is_tried_first() -> None:
+    """Clients that all request forever defeat an arbiter that must answer every request and
+    never grant while two are asked: a one-state counter-strategy, found before any game and
+    winning every short play by the oracle; a realizable arbiter has none."""
+    from ltlwit.logic.budget import Limit
+    from ltlwit.logic.ltl.games import _constant_counter
+    from ltlwit.logic.ltl.games.counting import Arena
+
+    clients = range(4)
+    pairs = " & ".join(f"G(r{i} & r{j} -> G !g)" for i in clients for j in clients if i < j)
+    spec = P(f"(({' & '.join(f'G F r{i}' for i in clients)}) <-> G F g) & {pairs}")
+    ins = tuple(f"r{i}" for i in clients)
+    machine = _constant_counter(spec, Arena(ins, ("g",), False, spec.aps()), ins, ("g",), Limit(None))
+    assert machine is not None and machine.size == 1 and _wins_every_short_play(spec, machine)
+    verdict = realize(spec, list(ins), budget=Budget(seconds=30))
+    assert isinstance(verdict, Unrealizable) and verdict.counter_strategy == machine
+    fair = P("G(r0 -> F g0) & G(r1 -> F g1) & G !(g0 & g1)")
+    arena = Arena(("r0", "r1"), ("g0", "g1"), False, fair.aps())
+    assert _constant_counter(fair, arena, ("r0", "r1"), ("g0", "g1"), Limit(None)) is None
+
+
 def test_the_safety_part_keeps_the_safety_guarantees() -> None:
     assert safety_part(P("a -> G b & G F c")) == P("a -> G b")
     assert safety_part(P("(G F a -> G b) & (c U d) & !(e U f)")) == P("(G F a -> G b) & !(e U f)")

@@ -25,13 +25,16 @@ so."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence, Union
+from typing import TYPE_CHECKING, Any, Sequence, Union
 
 from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget
 from ltlwit.logic.formula import PAST, TEMPORAL, TRUE, WEAK_NEXT, And, Formula, Not, ap, binop, postorder, unop
-from ltlwit.logic.ltl.games.machine import Machine, closed_loop, play, total
+from ltlwit.logic.ltl.games.machine import Machine, Transition, closed_loop, play, total
 from ltlwit.logic.result import Sat, Unknown, Unsat, WitnessRejected
 from ltlwit.logic.trace import Trace
+
+if TYPE_CHECKING:
+    from ltlwit.logic.ltl.games.counting import Arena
 
 __all__ = [
     "Machine",
@@ -147,6 +150,11 @@ def realize(
                 if verdict is not None:
                     return verdict
                 return Unknown(f"the {_strategy(found)} found was not verified within the budget")
+        constant = None if formula.past else _constant_counter(formula, arena, ins, outs, limit)
+        if constant is not None:
+            verdict = _proved(exact, formula, monitors, constant, 0, budget, limit)
+            if verdict is not None:
+                return verdict
         # an environment that breaks the safety guarantees breaks φ: often far the smallest game
         weak = safety_part(formula)
         games = [CountingGame(arena, "environment", Not(weak), limit)] if weak is not None else []
@@ -177,6 +185,29 @@ def realize(
     except OutOfBudget as e:
         return Unknown(str(e))
     return Unknown(f"no strategy within bound {MAX_BOUND}")
+
+
+#: Seconds the check of each constant counter-strategy may take, at most, and as a share of
+#: what is left of the budget.
+CONSTANT_SECONDS, CONSTANT_SHARE = 1.0, 0.05
+
+
+def _constant_counter(
+    formula: Formula, arena: Arena, ins: tuple[str, ...], outs: tuple[str, ...], limit: Limit
+) -> Machine | None:
+    """An environment writing the same inputs at every instant, all true or all false, where
+    one defeats φ (`verify`, within a small budget): before any game is built, since checking
+    one costs milliseconds and the games of unrealizable arbiters whose clients all request
+    forever do not end (SYNTCOMP's full arbiters, 26 of its shared half)."""
+    if not ins:
+        return None
+    seconds = min(CONSTANT_SECONDS, CONSTANT_SHARE * limit.remaining())
+    for value in (True, False):
+        letter = And(*(ap(a) if value else Not(ap(a)) for a in ins))
+        machine = Machine("environment", outs, ins, arena.first("environment"), ((Transition(TRUE, letter, 0),),))
+        if verify(formula, machine, Budget(seconds=seconds)) is True:
+            return machine
+    return None
 
 
 def safety_part(formula: Formula) -> Formula | None:
@@ -289,24 +320,43 @@ def _cases(f: Formula, limit: Limit) -> list[list[Formula]]:
     top only (`|`, `F` over `|`; `&`, `G` over `&`; `<->` and `xor` as two cases, each
     simplified again): each conjunction a list of its conjuncts. A controller's goal ¬(A ->
     G(g1 & g2)), `A & F(!g1 | !g2)`, is (A & F!g1) | (A & F!g2); a counter-strategy's,
-    `G(g1 & g2) | F(!a1 | !a2)`, is F!a1 | F!a2 | (G g1 & G g2)."""
+    `G(g1 & g2) | F(!a1 | !a2)`, is F!a1 | F!a2 | (G g1 & G g2). Chains are flattened
+    iteratively (a TLSF file's 1,225 invariants are one `&` chain); only an alternation of `|`
+    and `&` recurses."""
     from ltlwit.logic.ltl.encoding.rewrite import simplify
 
-    op, kids = f.op, f.children
-    if op in ("<->", "xor"):
-        a, b = kids
-        same, other = (And(a, b), And(Not(a), Not(b))), (And(a, Not(b)), And(Not(a), b))
-        return [case for g in (same if op == "<->" else other) for case in _cases(simplify(g, limit), limit)]
-    if op == "|" or op == "F" and kids[0].op == "|":
-        left, right = kids if op == "|" else (unop("F", c) for c in kids[0].children)
-        return _cases(left, limit) + _cases(right, limit)
-    if op == "&" or op == "G" and kids[0].op == "&":
-        left, right = kids if op == "&" else (unop("G", c) for c in kids[0].children)
-        first, second = _cases(left, limit), _cases(right, limit)
-        if len(first) * len(second) > MAX_CASES:
-            return [[f]]
-        return [a + b for a in first for b in second]
-    return [[f]]
+    out: list[list[Formula]] = []
+    for d in _flat(f, "|", "F"):
+        if d.op in ("<->", "xor"):
+            a, b = d.children
+            halves = (And(a, b), And(Not(a), Not(b))) if d.op == "<->" else (And(a, Not(b)), And(Not(a), b))
+            out += [case for half in halves for case in _cases(simplify(half, limit), limit)]
+            continue
+        product: list[list[Formula]] = [[]]
+        for c in _flat(d, "&", "G"):
+            split = (
+                _cases(c, limit) if c.op in ("|", "<->", "xor") or c.op == "F" and c.children[0].op == "|" else [[c]]
+            )
+            if len(product) * len(split) > MAX_CASES:
+                split = [[c]]
+            product = [p + q for p in product for q in split]
+        out += product
+    return out
+
+
+def _flat(f: Formula, op: str, over: str) -> list[Formula]:
+    """The operands of `f`'s chain of `op` (`|` or `&`), `over` (`F` or `G`) distributed over
+    it (`F(a | b)` as `F a`, `F b`), left to right."""
+    out, stack = [], [f]
+    while stack:
+        g = stack.pop()
+        if g.op == op:
+            stack.extend(reversed(g.children))
+        elif g.op == over and g.children[0].op == op:
+            stack.extend(unop(over, c) for c in reversed(g.children[0].children))
+        else:
+            out.append(g)
+    return out
 
 
 def _no_play(case: list[Formula], machine: Machine, limit: Limit) -> bool | None:
