@@ -503,10 +503,12 @@ def index(
     semantics: str = "infinite",
     syntax: str = "auto",
     size: int = 256,
+    jobs: int = 1,
 ) -> int:
     """Add the formulas' fingerprints to the nearest-neighbour index at `path` (a directory, made
     where there is none; faiss, `pip install 'ltlwit[index]'`) for `similar(..., index=path)`, as
-    `ltlwit embed --index` does; the number of formulas it then holds. ParseError for a text that
+    `ltlwit embed --index` does (`jobs` processes computing them); the number of formulas it then
+    holds. ParseError for a text that
     is not a formula; ValueError for an index of another semantics or size, or a formula over
     data (nothing added)."""
     from ltlwit.specs.index import add, refused
@@ -517,7 +519,7 @@ def index(
         why = refused(entry)
         if why is not None:
             raise ValueError(f"{entry.text}: {why}")
-    return add(path, read, semantics, size)[1]
+    return add(path, read, semantics, size, jobs=jobs)[1]
 
 
 def embed(
@@ -543,14 +545,15 @@ def embed(
 
 def equivalents(
     formula: str | Formula,
-    model: str,
+    model: str = "auto",
     *,
     beam: int = 10,
     timeout: float = 2.0,
     semantics: str = "infinite",
     syntax: str = "auto",
 ) -> Equivalents:
-    """Formulas an ExpEmb-E model (`model`: its name or weights file) writes for `formula`,
+    """Formulas an ExpEmb-E model (`model`: its name or weights file; "auto": the bundled one of
+    the formula's logic, expemb-ltl or expemb-prop) writes for `formula`,
     each proved equivalent by the engine within `timeout` seconds, in the formula's names,
     shortest first (`formulas`), with the count of the beam's `outputs` and of those that were
     no formula (`malformed`) or not decided (`undecided`); as `ltlwit equiv` prints them.

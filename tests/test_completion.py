@@ -59,9 +59,17 @@ def test_bash_completes_commands_choices_and_options(tmp_path, monkeypatch) -> N
     home = tmp_path / "home"
     (home / "models").mkdir(parents=True)
     (home / "models" / "mine.json").write_text('{"format": "ltlwit-weights/1", "task": "ltl"}')
+    (home / "models" / "my-emb.json").write_text('{"format": "ltlwit-weights/1", "task": "ltl", "arch": "expemb-e"}')
     monkeypatch.setenv("LTLWIT_HOME", str(home))
     assert bash_complete(tmp_path, "ltlwit so") == ["solve"]
-    bundled = sorted(registry.bundled_names())
+    models = {m.name: m.arch for m in registry.list_models()}
+    bundled = sorted(n for n in registry.bundled_names() if not models[n].startswith("expemb"))
+    embedding = sorted(n for n in registry.bundled_names() if models[n].startswith("expemb"))
+    assert embedding  # the equiv command's default models are bundled
+    # solve, check and eval offer the models they run, equiv and embed the embedding models
+    assert bash_complete(tmp_path, "ltlwit equiv --model ") == ["auto", *embedding, "my-emb"]
+    assert bash_complete(tmp_path, "ltlwit embed --model ") == [*embedding, "my-emb"]
+    assert bash_complete(tmp_path, "ltlwit models path my") == ["my-emb"]
     assert bash_complete(tmp_path, "ltlwit solve --model ") == ["auto", "si", "dual", "both", "none", *bundled, "mine"]
     assert bash_complete(tmp_path, "ltlwit check --model mi") == ["mine"]
     assert bash_complete(tmp_path, "ltlwit solve --model si,mi") == ["si,mine"]

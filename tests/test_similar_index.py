@@ -62,6 +62,15 @@ def test_an_index_filled_in_steps_is_the_index_filled_at_once(tmp_path: Path) ->
     assert once == steps == chunks and len(once[0]) == 6
 
 
+def test_fingerprints_from_several_processes_make_the_same_index(tmp_path: Path) -> None:
+    spec = _library(tmp_path / "lib.spec", 700, seed=7)  # more than one batch of two workers
+    assert run("embed", "-F", str(spec), "--index", str(tmp_path / "one")).exit_code == 0
+    done = run("embed", "-F", str(spec), "--index", str(tmp_path / "two"), "--jobs", "2")
+    assert done.exit_code == 0 and "700 added, 700 in the index" in done.stderr
+    for name in ("fingerprints.faiss", "entries.jsonl", "offsets.u64", "index.json"):
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes(), name
+
+
 def test_an_interrupted_addition_leaves_the_index_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     where = tmp_path / "idx"
     ltlwit.index(where, ["G a", "F b"])

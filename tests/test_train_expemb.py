@@ -110,3 +110,23 @@ def test_the_api_gives_what_the_commands_print(weights: Path) -> None:
         run("equiv", "--model", str(weights), "--beam", "4", "--format", "json", "G(req -> F grant)").stdout
     )
     assert [str(f) for f in found.formulas] == row[0]["equivalents"] and found.outputs == row[0]["outputs"]
+
+
+def test_equiv_without_a_model_asks_the_bundled_one_of_each_formulas_logic() -> None:
+    """`equiv`'s default: expemb-prop for a formula without temporal operators, expemb-ltl for
+    the others; what they write is still only printed where the engine proves it."""
+    from ltl_reference import lassos, satisfies
+
+    from ltlwit.api import parse
+    from ltlwit.pipeline.equivalents import BUNDLED, Rewriter
+
+    rewriter = Rewriter()
+    for text in ("a & (b | c)", "F a & F b"):
+        found = rewriter.equivalents(parse(text), beam=10)
+        assert found.formulas, text  # the bundled models find some for these
+        for g in found.formulas:
+            assert all(satisfies(g, p, c) == satisfies(parse(text), p, c) for p, c in lassos(1, 2, ("a", "b", "c")))
+    assert sorted(rewriter.models) == sorted(BUNDLED.values())
+    done = run("equiv", "--format", "json", "a & (b | c)", "F a & F b")
+    assert done.exit_code == 0, done.stderr
+    assert [row["input"] for row in json_lines(done.stdout)] == ["a & (b | c)", "F a & F b"]

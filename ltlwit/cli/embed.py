@@ -11,10 +11,12 @@ import click
 
 from ltlwit.cli.choices import VECTOR_FORMATS
 from ltlwit.cli.environment import Environment
+from ltlwit.cli.jobs import Jobs
 from ltlwit.cli.options import (
     fail,
     files_option,
     index_option,
+    model_completer,
     say,
     semantics_of,
     semantics_options,
@@ -51,12 +53,23 @@ if TYPE_CHECKING:
     "--model",
     default=None,
     metavar="NAME|FILE",
-    help="A trained embedding model (`ltlwit train --arch expemb-e`) instead of the fingerprint: each vector its "
-    "encoder's last state (APs renamed a, b, ... by first appearance over all the inputs).",
+    shell_complete=model_completer(embedding=True),
+    help="A trained embedding model instead of the fingerprint (bundled: expemb-ltl, expemb-prop; or `ltlwit train "
+    "--arch expemb-e`): each vector its encoder's last state (APs renamed a, b, ... by first appearance over all "
+    "the inputs).",
 )
 @index_option(
     "Add the fingerprints to the nearest-neighbour index at DIR (made where there is none; faiss: `pip "
     "install 'ltlwit[index]'`) instead of printing them, for `ltlwit similar --index DIR`.",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=Jobs(),
+    default=1,
+    show_default=True,
+    metavar="N|auto",
+    help="With --index: processes computing the fingerprints (auto: one per usable core), in input order.",
 )
 @syntax_option
 @semantics_options
@@ -69,6 +82,7 @@ def embed(
     size: int,
     model: str | None,
     index_path: str | None,
+    jobs: int,
     syntax: str,
     **options: object,
 ) -> ExitStatus:
@@ -103,7 +117,7 @@ def embed(
     if index_path is not None:
         if model is not None:
             raise click.UsageError("--index holds fingerprints; --model's vectors cannot go into one", ctx)
-        return _indexed(ctx, printer, index_path, read_all(), solve.semantics, size) or status
+        return _indexed(ctx, printer, index_path, read_all(), solve.semantics, size, jobs) or status
     read = list(read_all())
     try:
         done_all: list[Embedded | Similar] = learned(read, model) if model else list(vectors(read, size))
@@ -126,7 +140,7 @@ def embed(
 
 
 def _indexed(
-    ctx: click.Context, printer: Printer, path: str, read: Iterator[Compared], semantics: str, size: int
+    ctx: click.Context, printer: Printer, path: str, read: Iterator[Compared], semantics: str, size: int, jobs: int
 ) -> ExitStatus | None:
     """Add the fingerprints of `read` to the index at `path` as they come (those that cannot go
     into one said) and say how many it holds; an error's status, None where every one went in."""
@@ -145,7 +159,7 @@ def _indexed(
                 printer.message(entry.where or "input", why)
 
     try:
-        added, count = add(path, kept(), semantics, size)
+        added, count = add(path, kept(), semantics, size, jobs=jobs)
     except ValueError as problem:  # another semantics or size, no faiss
         return fail(ctx, problem)
     say(ctx, path, f"{added} added, {count} in the index")

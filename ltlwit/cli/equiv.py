@@ -8,7 +8,15 @@ import json
 import click
 
 from ltlwit.cli.environment import Environment
-from ltlwit.cli.options import fail, format_choice, semantics_of, semantics_options, syntax_option, timeout_option
+from ltlwit.cli.options import (
+    fail,
+    format_choice,
+    model_completer,
+    semantics_of,
+    semantics_options,
+    syntax_option,
+    timeout_option,
+)
 from ltlwit.cli.output import Printer
 from ltlwit.cli.status import ExitStatus, worst
 
@@ -17,9 +25,12 @@ from ltlwit.cli.status import ExitStatus, worst
 @click.argument("formulas", nargs=-1, required=True, metavar="FORMULA...")
 @click.option(
     "--model",
-    required=True,
+    default="auto",
+    show_default=True,
     metavar="NAME|FILE",
-    help="An ExpEmb-E model (`ltlwit train --arch expemb-e`): a registered name or a weights file.",
+    shell_complete=model_completer(("auto",), embedding=True),
+    help="An ExpEmb-E model (`ltlwit train --arch expemb-e`): a registered name or a weights file; auto: the "
+    "bundled one of each FORMULA's logic (expemb-ltl; expemb-prop for a formula without temporal operators).",
 )
 @click.option(
     "--beam",
@@ -47,7 +58,7 @@ def equiv(
     timeout: float,
     **options: object,
 ) -> ExitStatus:
-    """Formulas equivalent to each FORMULA: the N outputs of a trained ExpEmb-E model's beam (the fifth
+    """Formulas equivalent to each FORMULA: the N outputs of an ExpEmb-E model's beam (the fifth
     paper's generation task), each proved equivalent to FORMULA by the engine under its semantics and
     printed in FORMULA's names, shortest first. Outputs that are no formula, FORMULA itself, or that the
     engine does not decide within --timeout are dropped: what is printed is proved.

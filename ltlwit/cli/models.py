@@ -57,7 +57,7 @@ def models_list(ctx: click.Context, fmt: str) -> ExitStatus:
 
 
 @models.command("show")
-@click.argument("name", shell_complete=model_completer())
+@click.argument("name", shell_complete=model_completer(embedding=None))
 @click.pass_context
 def models_show(ctx: click.Context, name: str) -> ExitStatus:
     """The manifest of model NAME (architecture, training data and commands, versions) as JSON;
@@ -66,7 +66,7 @@ def models_show(ctx: click.Context, name: str) -> ExitStatus:
 
 
 @models.command("path")
-@click.argument("name", shell_complete=model_completer())
+@click.argument("name", shell_complete=model_completer(embedding=None))
 @click.pass_context
 def models_path(ctx: click.Context, name: str) -> ExitStatus:
     """The weights file of model NAME (its manifest is beside it, .json); for a family (si,

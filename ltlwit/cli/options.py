@@ -30,14 +30,18 @@ class Number(click.FloatRange):
         return number
 
 
-def model_completer(keywords: Sequence[str] = ()) -> Callable[..., list[str]]:
+def model_completer(keywords: Sequence[str] = (), embedding: bool | None = False) -> Callable[..., list[str]]:
     """Shell completion of model names (`keywords`, then the installed models; manifests only,
-    no torch)."""
+    no torch): with `embedding` True only embedding models (`expemb-*` architectures), False
+    only the others, None all."""
 
     def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
         from ltlwit.neural import registry
 
-        names = [*keywords, *(m.name for m in registry.list_models())]
+        models = registry.list_models()
+        if embedding is not None:
+            models = [m for m in models if m.arch.startswith("expemb") == embedding]
+        names = [*keywords, *(m.name for m in models)]
         head, _, last = incomplete.rpartition(",")  # `--model si,my<TAB>`: the list's last name
         if head:
             names = [name for name in names if name not in ("auto", "both", "none")]  # alone only

@@ -19,15 +19,19 @@ has and another lacks is a trace that tells them apart (`trace`).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import random
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Iterable, Iterator
 
 from ltlwit.logic.formula import And, Formula, Not, ap, rebuilt, transform
 from ltlwit.logic.trace import Trace
 
 #: How often a proposition holds on a trace, trace by trace in turn.
 BIASES = (0.5, 0.85, 0.15, 0.7, 0.3, 0.95, 0.05)
+#: Formulas a worker of `Fingerprints.many` takes at a time.
+MANY_CHUNK = 64
 #: The longest prefix, cycle and finite trace.
 MAX_PREFIX, MAX_CYCLE, MAX_FINITE = 3, 4, 8
 
@@ -89,6 +93,20 @@ class Fingerprints:
             if verdict:
                 bits |= 1 << k
         return bits
+
+    def many(self, formulas: Iterable[Formula], jobs: int = 1) -> Iterator[int]:
+        """The fingerprints of `formulas`, in order, from `jobs` processes: a library of a
+        million formulas is hours of one core's checking. Read a batch at a time, so that a
+        stream is never held whole."""
+        if jobs <= 1:
+            yield from map(self.of, formulas)
+            return
+        from concurrent.futures import ProcessPoolExecutor
+
+        stream = iter(formulas)
+        with ProcessPoolExecutor(jobs) as pool:
+            while batch := list(itertools.islice(stream, jobs * MANY_CHUNK * 4)):
+                yield from pool.map(self.of, batch, chunksize=MANY_CHUNK)
 
     def _values(self, name: str) -> list[tuple[bool, ...]]:
         """A proposition's values on each trace, drawn from its name alone."""

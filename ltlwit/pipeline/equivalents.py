@@ -11,10 +11,14 @@ within the time given is dropped: a guess is never presented as an equivalent.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ltlwit.logic.budget import Budget
 from ltlwit.logic.formula import Formula
 from ltlwit.logic.rename import Renaming
+
+if TYPE_CHECKING:
+    from ltlwit.neural.expemb import ExpEmb
 
 
 @dataclass(frozen=True)
@@ -27,14 +31,28 @@ class Equivalents:
     undecided: int  # the engine did not decide within the time given
 
 
-class Rewriter:
-    """A loaded ExpEmb-E model (`model_name`: registered or a weights file) writing equivalents;
-    ValueError for a model that is not ExpEmb-E."""
+#: The bundled ExpEmb-E models (`model="auto"`), by the logic of the formulas they learned from:
+#: a formula without temporal operators goes to the propositional one.
+BUNDLED = {"ltl": "expemb-ltl", "prop": "expemb-prop"}
 
-    def __init__(self, model_name: str) -> None:
+
+class Rewriter:
+    """ExpEmb-E models writing equivalents: `model_name` one (registered or a weights file;
+    ValueError for a model that is not ExpEmb-E), or "auto", the bundled model of each formula's
+    logic (`BUNDLED`), each loaded when first asked."""
+
+    def __init__(self, model_name: str = "auto") -> None:
+        self.name = model_name
+        self.models: dict[str, ExpEmb] = {}
+        if model_name != "auto":
+            self._model(model_name)
+
+    def _model(self, name: str) -> ExpEmb:
         from ltlwit.neural.expemb import load
 
-        self.model = load(model_name, pairs="equivalent")
+        if name not in self.models:
+            self.models[name] = load(name, pairs="equivalent")
+        return self.models[name]
 
     def equivalents(
         self, formula: Formula, beam: int = 10, seconds: float = 2.0, semantics: str = "infinite"
@@ -50,11 +68,12 @@ class Rewriter:
         unknown = unreadable(formula)
         if unknown is not None:
             raise ValueError(f"the model reads future-time LTL over propositions, not {unknown!r}")
+        model = self._model(BUNDLED["ltl" if formula.temporal else "prop"] if self.name == "auto" else self.name)
         renaming = Renaming.canonical(formula)
-        if len(renaming) > self.model.cfg.max_slots:
-            raise ValueError(f"{len(renaming)} APs; the model tells apart {self.model.cfg.max_slots}")
+        if len(renaming) > model.cfg.max_slots:
+            raise ValueError(f"{len(renaming)} APs; the model tells apart {model.cfg.max_slots}")
         renamed, back = renaming.apply(formula), renaming.inverse()
-        (hyps,) = beam_hypotheses(self.model, [renamed], beam=beam, max_len=4 * renamed.size + 8)
+        (hyps,) = beam_hypotheses(model, [renamed], beam=beam, max_len=4 * renamed.size + 8)
         written = [decode_formula(list(seq)) for _, seq in hyps[:beam]]
         candidates = [g for g in written if not isinstance(g, DecodeError)]
         proved, undecided = [], 0

@@ -19,6 +19,7 @@ interrupted addition leaves the index as it was.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ltlwit.logic.fingerprint import Fingerprints
+from ltlwit.logic.formula import Formula
 from ltlwit.specs.similar import Compared
 
 FORMAT = "ltlwit-similar-index"
@@ -143,11 +145,17 @@ def refused(entry: Compared) -> str | None:
 
 
 def add(
-    path: str | os.PathLike, entries: Iterable[Compared], semantics: str, size: int, chunk: int = 10_000
+    path: str | os.PathLike,
+    entries: Iterable[Compared],
+    semantics: str,
+    size: int,
+    chunk: int = 10_000,
+    jobs: int = 1,
 ) -> tuple[int, int]:
     """Add the fingerprints of `entries` (none `refused`) to the index at `path` (made where
-    there is none), read as they come, written `chunk` at a time: (added, count). ValueError
-    where the index has another semantics or size, or for a `size` that is no multiple of 8."""
+    there is none), read as they come, written `chunk` at a time, computed by `jobs` processes:
+    (added, count). ValueError where the index has another semantics or size, or for a `size`
+    that is no multiple of 8."""
 
     faiss = _faiss()
     from ltlwit.logic.syntax import print_formula
@@ -174,16 +182,21 @@ def add(
     added = 0
     rows: list[bytes] = []
     with open(where / _ENTRIES, "ab") as lines, open(where / _OFFSETS, "ab") as offsets:
-        for e in entries:
-            assert e.formula is not None and refused(e) is None  # (entries are formulas read and kept)
-            rows.append(prints.of(e.formula).to_bytes(size // 8, "little"))
+        first, second = itertools.tee(entries)
+        for e, mark in zip(first, prints.many(map(_kept, second), jobs)):
+            rows.append(mark.to_bytes(size // 8, "little"))
             offsets.write(lines.tell().to_bytes(8, "little"))
-            row = {"text": e.text, "formula": print_formula(e.formula), "name": e.name, "where": e.where}
+            row = {"text": e.text, "formula": print_formula(_kept(e)), "name": e.name, "where": e.where}
             lines.write(json.dumps(row).encode() + b"\n")
             if len(rows) == chunk:
                 added += _commit(where, vectors, rows, meta, lines, offsets)
         added += _commit(where, vectors, rows, meta, lines, offsets)
     return added, meta["count"]
+
+
+def _kept(entry: Compared) -> Formula:
+    assert entry.formula is not None and refused(entry) is None  # (entries are formulas read and kept)
+    return entry.formula
 
 
 def _commit(where: Path, vectors: Any, rows: list[bytes], meta: dict, lines: Any, offsets: Any) -> int:
