@@ -11,7 +11,7 @@ import click
 
 from ltlwit.cli.choices import VECTOR_FORMATS
 from ltlwit.cli.environment import Environment
-from ltlwit.cli.jobs import Jobs
+from ltlwit.cli.jobs import jobs_of
 from ltlwit.cli.options import (
     fail,
     files_option,
@@ -62,15 +62,7 @@ if TYPE_CHECKING:
     "Add the fingerprints to the nearest-neighbour index at DIR (made where there is none; faiss: `pip "
     "install 'ltlwit[index]'`) instead of printing them, for `ltlwit similar --index DIR`.",
 )
-@click.option(
-    "-j",
-    "--jobs",
-    type=Jobs(),
-    default=1,
-    show_default=True,
-    metavar="N|auto",
-    help="With --index: processes computing the fingerprints (auto: one per usable core), in input order.",
-)
+@jobs_of("With --index: processes computing the fingerprints (auto: one per usable core), in input order.")
 @syntax_option
 @semantics_options
 @click.pass_context

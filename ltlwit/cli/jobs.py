@@ -77,15 +77,13 @@ class Shard(click.ParamType):
         return shard, count
 
 
-jobs_option = click.option(
-    "-j",
-    "--jobs",
-    type=Jobs(),
-    default=1,
-    show_default=True,
-    metavar="N|auto",
-    help="Worker processes sharing the inputs (auto: one per usable core); answers still come in input "
-    "order, streamed.",
+def jobs_of(help_text: str) -> Callable:
+    """`-j/--jobs N|auto` with a command's own help (`jobs_option`: the answering commands')."""
+    return click.option("-j", "--jobs", type=Jobs(), default=1, show_default=True, metavar="N|auto", help=help_text)
+
+
+jobs_option = jobs_of(
+    "Worker processes sharing the inputs (auto: one per usable core); answers still come in input order, streamed."
 )
 shard_option = click.option(
     "--shard",
