@@ -101,10 +101,15 @@ class Fingerprints:
         if jobs <= 1:
             yield from map(self.of, formulas)
             return
+        import sys
+        import threading
         from concurrent.futures import ProcessPoolExecutor
+        from multiprocessing import get_context
 
+        # forked where that is safe (Linux, one Python thread: no lock held by another), else spawned
+        fork = sys.platform.startswith("linux") and threading.active_count() == 1
         stream = iter(formulas)
-        with ProcessPoolExecutor(jobs) as pool:
+        with ProcessPoolExecutor(jobs, mp_context=get_context("fork" if fork else "spawn")) as pool:
             while batch := list(itertools.islice(stream, jobs * MANY_CHUNK * 4)):
                 yield from pool.map(self.of, batch, chunksize=MANY_CHUNK)
 
