@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence, Union
 
 from ltlwit.logic.budget import Budget, HardLimit, Limit, OutOfBudget
-from ltlwit.logic.formula import PAST, TEMPORAL, TRUE, WEAK_NEXT, And, Formula, Not, ap, binop, postorder, unop
+from ltlwit.logic.formula import PAST, TEMPORAL, TRUE, WEAK_NEXT, And, Formula, Not, Or, ap, binop, postorder, unop
 from ltlwit.logic.ltl.games.machine import Machine, Transition, closed_loop, play, total
 from ltlwit.logic.result import Sat, Unknown, Unsat, WitnessRejected
 from ltlwit.logic.trace import Trace
@@ -297,17 +297,31 @@ def verify(formula: Formula, machine: Machine, budget: Budget | None = None, met
 def _product_empty(goal: Formula, machine: Machine, limit: Limit) -> bool | None:
     """Whether no closed loop of `machine` satisfies `goal`: no play of it satisfies any of the
     conjunctions `goal` is a disjunction of at its top (`_cases`), each asked lazily
-    (`_no_play`). None when the budget stops it."""
+    (`_no_play`), starting from what the cases before it needed that it has. None when the
+    budget stops it."""
     from ltlwit.logic.ltl.encoding.rewrite import simplify
 
     try:
-        for case in _cases(simplify(goal, limit), limit):
-            verdict = _no_play(case, machine, limit)
-            if verdict is not True:
+        asked: list[Formula] = []  # what earlier cases needed: a case sharing it starts from it
+        for case in _fewest(_cases(simplify(goal, limit), limit)):
+            verdict = _no_play(case, machine, limit, [f for f in asked if f in case])
+            if not isinstance(verdict, list):
                 return verdict
+            asked += [f for f in verdict if f not in asked]
         return True
     except OutOfBudget:
         return None
+
+
+def _fewest(cases: list[list[Formula]]) -> list[list[Formula]]:
+    """The cases without repeats and without those that hold every conjunct of another (no
+    play satisfies them where none satisfies that one), in their order."""
+    sets = [frozenset(c) for c in cases]
+    return [
+        list(dict.fromkeys(c))
+        for i, c in enumerate(cases)
+        if not any(o < sets[i] or o == sets[i] and j < i for j, o in enumerate(sets))
+    ]
 
 
 #: At most this many conjunctions `_cases` splits a goal into (a conjunction of disjunctions
@@ -327,6 +341,9 @@ def _cases(f: Formula, limit: Limit) -> list[list[Formula]]:
 
     out: list[list[Formula]] = []
     for d in _flat(f, "|", "F"):
+        if not d.temporal:  # the first instant's: no play of the machine is spared by splitting it
+            out.append([d])
+            continue
         if d.op in ("<->", "xor"):
             a, b = d.children
             halves = (And(a, b), And(Not(a), Not(b))) if d.op == "<->" else (And(a, Not(b)), And(Not(a), b))
@@ -346,27 +363,33 @@ def _cases(f: Formula, limit: Limit) -> list[list[Formula]]:
 
 def _flat(f: Formula, op: str, over: str) -> list[Formula]:
     """The operands of `f`'s chain of `op` (`|` or `&`), `over` (`F` or `G`) distributed over
-    it (`F(a | b)` as `F a`, `F b`), left to right."""
+    it (`F(a | b)` as `F a`, `F b`), left to right; a chain's operands without temporal
+    operators kept together, one operand."""
     out, stack = [], [f]
     while stack:
         g = stack.pop()
-        if g.op == op:
+        if g.op == op and g.temporal:
             stack.extend(reversed(g.children))
         elif g.op == over and g.children[0].op == op:
             stack.extend(unop(over, c) for c in reversed(g.children[0].children))
         else:
             out.append(g)
-    return out
+    plain = [g for g in out if not g.temporal]
+    if len(plain) < 2:
+        return out
+    joined = (And if op == "&" else Or)(*plain)
+    return [joined, *(g for g in out if g.temporal)]
 
 
-def _no_play(case: list[Formula], machine: Machine, limit: Limit) -> bool | None:
+def _no_play(case: list[Formula], machine: Machine, limit: Limit, start: list[Formula]) -> list[Formula] | bool | None:
     """Whether no play of `machine` satisfies every formula of `case`, asked of a few of them at
     a time: a play of the machine's product with the engine's automaton of those asked so far
     (translated afresh, without the translator's reductions, explored by Couvreur's emptiness
     check) is a concrete lasso, checked against the others; the first it violates is asked too.
-    No such play: none satisfies the case (it implies what was asked). A play that satisfies
-    every formula: the machine loses (False). A counter-strategy that requests everything
-    defeats an arbiter by two of its 120 guarantees; the product of all of them was out of reach."""
+    No such play: none satisfies the case (it implies what was asked): the formulas asked, from
+    `start` on. A play that satisfies every formula: the machine loses (False). A
+    counter-strategy that requests everything defeats an arbiter by two of its 120 guarantees;
+    the product of all of them was out of reach."""
     from ltlwit.logic.ltl import holds
     from ltlwit.logic.ltl.encoding.labels import Bdds
 
@@ -380,11 +403,11 @@ def _no_play(case: list[Formula], machine: Machine, limit: Limit) -> bool | None
                 letters = L.of(t.guard) & L.of(t.write)
                 to[t.target] = to[t.target] | letters if t.target in to else letters
             moves.append([(letters, target) for target, letters in to.items()])
-        asked: list[Formula] = []
+        asked = list(start)
         while True:
             found = _play(And(*asked), moves, L, limit)
             if found is None:
-                return True
+                return asked
             missed = next((f for f in case if f not in asked and not holds(f, found)), None)
             if missed is None:
                 return False
