@@ -227,11 +227,11 @@ def test_the_safety_part_is_implied_and_a_safety_property(a: Formula, b: Formula
     turns of the cycle)."""
     f = binop("->", a, And(b, c))  # assumptions -> guarantees, as specifications are written
     part = safety_part(f)
-    for prefix, cycle in lassos(2, 2, ("a", "b")) if part is not None else ():
+    for prefix, cycle in LASSOS if part is not None else ():
         if satisfies(f, prefix, cycle):
             assert satisfies(part, prefix, cycle), (f, part, prefix, cycle)
     part = safety_part(And(b, c))
-    violated = [(p, c) for p, c in lassos(2, 2, ("a", "b")) if part is not None and not satisfies(part, p, c)]
+    violated = [(p, c) for p, c in LASSOS if part is not None and not satisfies(part, p, c)]
     for prefix, cycle in violated[:4]:
         bad = prefix + cycle * (part.size + 1)
         for more, again in lassos(0, 2, ("a", "b")):

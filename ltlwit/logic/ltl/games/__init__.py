@@ -364,7 +364,10 @@ def _cases(f: Formula, limit: Limit) -> list[list[Formula]]:
 def _flat(f: Formula, op: str, over: str) -> list[Formula]:
     """The operands of `f`'s chain of `op` (`|` or `&`), `over` (`F` or `G`) distributed over
     it (`F(a | b)` as `F a`, `F b`), left to right; a chain's operands without temporal
-    operators kept together, one operand."""
+    operators kept together, one operand. `G(a & b)` as `G a`, `G b` (the simplifier joins
+    them): each an obligation of the translator's own, so that the machine's letters prune each
+    one's terms before the product of those asked (a counter-strategy requesting everything
+    leaves a 16-client arbiter's 120 request-pair invariants one term each)."""
     out, stack = [], [f]
     while stack:
         g = stack.pop()
@@ -422,7 +425,7 @@ def _play(formula: Formula, moves: list, L: Any, limit: Limit) -> Trace | None:
     from ltlwit.logic.ltl.encoding.expand import Translator
     from ltlwit.logic.ltl.searches.emptiness import accepting_cycle, accepting_scc, shortest_path
 
-    automaton = Translator(_split(formula), L, optimise=False, limit=limit)
+    automaton = Translator(formula, L, optimise=False, limit=limit)
 
     def successors(state: tuple[int, int]) -> list[tuple[Any, tuple[int, int], int]]:
         m, q = state
@@ -440,18 +443,6 @@ def _play(formula: Formula, moves: list, L: Any, limit: Limit) -> Trace | None:
     cycle = accepting_cycle(prefix[-1][1] if prefix else start, scc, successors, automaton.all_marks, limit)
     steps = [L.to_formula(L.minterm(edge[0])) for edge in (*prefix, *cycle)]
     return Trace(tuple(steps[: len(prefix)]), tuple(steps[len(prefix) :]))
-
-
-def _split(f: Formula) -> Formula:
-    """`f` with its invariants split, `G(a & b)` as `G a & G b` (the simplifier joins them): each
-    an obligation of the translator's own, so that the machine's letters prune each one's
-    terms before the product of all (a counter-strategy requesting everything leaves a
-    16-client arbiter's 120 request-pair invariants one term each)."""
-    if f.op == "&":
-        return And(*(_split(c) for c in f.children))
-    if f.op == "G" and f.children[0].op == "&":
-        return And(*(_split(unop("G", c)) for c in f.children[0].children))
-    return f
 
 
 def _proved(
