@@ -176,7 +176,7 @@ def test_parameterised_tlsf_is_instantiated_as_syfco_does() -> None:
         (("mone(g, 0, n - 1)", "mine(g)"), "mine is not defined"),
         (("mone(g, 0, n - 1)", "mone(g, 0)"), "mone takes 3 arguments, not 2"),
         (("[0 <= i < n]", "[i + 1]"), "expected a binding"),
-        (("r[n];", "hburst r;"), "enumerated types are not read"),
+        (("r[n];", "hburst r;"), "hburst is not an enumerated type"),
         (("u = n - 2;", "u = n / 0;"), "division by zero"),
     ],
 )
@@ -228,3 +228,50 @@ def _folded(f: Formula) -> Formula:
         return Formula(n.op, kids, n.name) if kids else n
 
     return transform(f, rule)
+
+
+ENUMS = """
+INFO { TITLE: "t" SEMANTICS: Mealy TARGET: Mealy }
+GLOBAL {
+  DEFINITIONS {
+    enum burst = SINGLE: 01 INCR: 00, 11;
+    enum mode = IDLE: 0* BUSY: 10;
+  }
+}
+MAIN {
+  INPUTS { burst h; }
+  OUTPUTS { mode m; o; }
+  GUARANTEES { G (o <-> h == SINGLE) && G (h != INCR -> m == BUSY); }
+}
+"""
+
+
+def test_enumerated_types_are_buses_compared_by_their_codes() -> None:
+    """Bit i of a signal is its code's i-th character; a value may have several codes, `*`
+    either bit; codes no value has are ruled out for inputs by the environment (REQUIRE), for
+    outputs by the system (ASSERT), as syfco writes them."""
+    s = parse_tlsf(ENUMS)
+    assert s.inputs == ("h_0", "h_1") and s.outputs == ("m_0", "m_1", "o")
+    single, incr = "!h_0 & h_1", "(!h_0 & !h_1) | (h_0 & h_1)"
+    assert s.sections["require"] == (parse_formula("!(h_0 & !h_1)"),)  # 10: no value of burst
+    assert s.sections["assert"] == (parse_formula("!(m_0 & m_1)"),)  # 11: none of mode
+    guarantees = f"G(o <-> ({single})) & G(!({incr}) -> (m_0 & !m_1))"
+    assert s.formula() is parse_formula(f"G!(h_0 & !h_1) -> (G!(m_0 & m_1) & ({guarantees}))")
+    every_code = parse_tlsf(ENUMS.replace("00, 11", "00, 1*"))
+    assert "require" not in every_code.sections
+
+
+@pytest.mark.parametrize(
+    "change, reason",
+    [
+        (("BUSY: 10", "BUSY: 100"), "a code of 3 bits where mode's have 2"),
+        (("BUSY: 10", "BUSY: 12"), "expected a code of 0, 1 and *, found '12'"),
+        (("BUSY: 10", "IDLE: 10"), "IDLE is already a value of mode"),
+        (("h != INCR", "h != BUSY"), "an enumerated value compared with something not of its type"),
+        (("h != INCR", "o != INCR"), "an enumerated value compared with something not of its type"),
+    ],
+)
+def test_enumerated_type_errors(change: tuple[str, str], reason: str) -> None:
+    with pytest.raises(TlsfError) as caught:
+        parse_tlsf(ENUMS.replace(*change))
+    assert reason in str(caught.value)

@@ -21,8 +21,13 @@ the strong one, as in Spot) bind tighter than `&&`, then `||`, then `->` and `<-
 
     INITIALLY -> (PRESET && ((G REQUIRE && ASSUME) -> (G ASSERT && GUARANTEE)))
 
-and under strict semantics `ASSERT W !REQUIRE` joins PRESET instead of `G ASSERT`. Enumerated
-types (`enum`) are not read."""
+and under strict semantics `ASSERT W !REQUIRE` joins PRESET instead of `G ASSERT`.
+
+Enumerated types (`enum hburst = SINGLE: 01 INCR: 00, 11 BURST4: 1*;` in DEFINITIONS, a value
+one or more codes of equal width, `*` either bit) type a signal (`hburst h;`): a bus of that
+width, read bit i from the code's i-th character, compared by `h == SINGLE` / `h != SINGLE`.
+As syfco does, codes that no value has are ruled out: for an input in REQUIRE (the environment
+never writes them), for an output in ASSERT (the system must not)."""
 
 from __future__ import annotations
 
@@ -120,6 +125,16 @@ class TlsfError(ParseError):
 
     def __reduce__(self) -> tuple:
         return (TlsfError, (self.text, self.column, self.reason, self.length, self.line))
+
+
+#: An enumerated value's codes: per code, each bit True, False or None (either).
+_Codes = tuple[tuple[bool | None, ...], ...]
+
+
+class _Enum(tuple):
+    """An enumerated value: its codes (`_Codes`); `kind` names its type."""
+
+    kind: str
 
 
 @dataclass(frozen=True)
@@ -238,13 +253,14 @@ class _Reader:
         parameters: list[tuple[_Tok, Node]] = []
         definitions: dict[str, tuple[list[str], list[tuple[Node | None, Node]]]] = {}
         main: dict[str, list] = {}
+        enums: dict[str, tuple[int, dict[str, _Codes]]] = {}  # type -> its width and values
         seen_main = False
         while self.tok.kind != "end":
             name = self.take()
             if name.value == "INFO":
                 info = self._info()
             elif name.value == "GLOBAL":
-                self._global(parameters, definitions)
+                self._global(parameters, definitions, enums)
             elif name.value == "MAIN":
                 main = self._main()
                 seen_main = True
@@ -257,19 +273,19 @@ class _Reader:
         if not kinds <= {"mealy", "moore", "strict", "finite"} or len(kinds & {"mealy", "moore"}) != 1:
             where = self.text.find(raw.split(",")[0]) if raw else 0
             raise self.error(max(where, 0), f"unknown SEMANTICS {raw!r} (Mealy or Moore, with ,Strict or ,Finite)")
-        env = _Env(self, definitions)
+        env = _Env(self, definitions, enums)
         env.finite = "finite" in kinds
         for tok, expr in parameters:
             env.values[tok.value] = overrides.pop(tok.value) if tok.value in overrides else env.number(expr)
         if overrides:
             raise self.error(0, f"no parameter {next(iter(overrides))} in the file")
-        inputs = env.signals(main.get("INPUTS", []))
-        outputs = env.signals(main.get("OUTPUTS", []))
+        inputs = env.signals(main.get("INPUTS", []), "require")
+        outputs = env.signals(main.get("OUTPUTS", []), "assert")
         both = next(((n, tok) for n, tok in outputs if n in dict(inputs)), None)
         if both is not None:
             raise self.error(both[1].at, f"{both[0]} is both an input and an output", len(both[1].value))
         declared = {n for n, _ in inputs + outputs}
-        sections: dict[str, list[Formula]] = {}
+        sections: dict[str, list[Formula]] = {k: list(v) for k, v in env.unused_codes.items()}
         for section, exprs in main.items():
             if section in SECTIONS:
                 sections.setdefault(SECTIONS[section], []).extend(env.formula(e, declared) for e in exprs)
@@ -304,7 +320,7 @@ class _Reader:
         self.take()
         return fields
 
-    def _global(self, parameters: list[tuple[_Tok, Node]], definitions: dict) -> None:
+    def _global(self, parameters: list[tuple[_Tok, Node]], definitions: dict, enums: dict) -> None:
         self.expect("{")
         while not self.at("}"):
             part = self.take()
@@ -315,8 +331,9 @@ class _Reader:
                 name = self.take()
                 if name.kind != "id":
                     raise self.error(name.at, f"expected a name, found {self._describe(name)}", self._width(name))
-                if name.value == "enum":
-                    raise self.error(name.at, "enumerated types (enum) are not read", 4)
+                if name.value == "enum" and part.value == "DEFINITIONS" and self.tok.kind == "id":
+                    self._enum(enums)
+                    continue
                 params: list[str] = []
                 if part.value == "DEFINITIONS" and self.at("("):
                     self.take()
@@ -336,6 +353,48 @@ class _Reader:
                     definitions[name.value] = (params, cases)
             self.take()
         self.take()
+
+    def _enum(self, enums: dict[str, tuple[int, dict[str, _Codes]]]) -> None:
+        """`enum NAME = VALUE: code[, code...] ... ;`, a code a word of 0, 1 and * (the tokens
+        it lexes into are read back from the text)."""
+        name = self.take()
+        self.expect("=")
+        values: dict[str, _Codes] = {}
+        width = 0
+        while not self.at(";") and not self.at("}"):
+            value = self.take()
+            if value.kind != "id":
+                raise self.error(value.at, f"expected a value's name, found {self._describe(value)}", self._width(value))
+            if value.value in values:
+                raise self.error(value.at, f"{value.value} is already a value of {name.value}", self._width(value))
+            self.expect(":")
+            codes = [self._code()]
+            while self.at(","):
+                self.take()
+                codes.append(self._code())
+            for at, code in codes:
+                if len(code) != (width or len(code)):
+                    raise self.error(at, f"a code of {len(code)} bits where {name.value}'s have {width}", len(code))
+                width = len(code)
+            values[value.value] = tuple(code for _, code in codes)
+        self._end_of_statement()
+        if not values:
+            raise self.error(name.at, f"enum {name.value} has no values", self._width(name))
+        enums[name.value] = (width, values)
+
+    def _code(self) -> tuple[int, tuple[bool | None, ...]]:
+        """A code and where it starts: the adjacent number and `*` tokens from here."""
+        at = end = self.tok.at
+        while (self.tok.kind == "num" or self.at("*")) and self.tok.at == end:
+            match = _TOKEN.match(self.text, end)
+            assert match is not None
+            end = match.end()
+            self.take()
+        code = self.text[at:end]
+        if not code or set(code) - set("01*"):
+            found = repr(code) if code else self._describe(self.tok)
+            raise self.error(at, f"expected a code of 0, 1 and *, found {found}", max(1, end - at))
+        return at, tuple({"0": False, "1": True}.get(c) for c in code)
 
     def _cases(self) -> list[tuple[Node | None, Node]]:
         """`expr;` or guarded cases `cond : expr ... ;`."""
@@ -381,14 +440,15 @@ class _Reader:
         self.take()
         return out
 
-    def _signal(self) -> tuple[_Tok, Node | None]:
+    def _signal(self) -> tuple[_Tok, Node | None | _Tok]:
+        """A signal's name and its bus width, or the name and the token naming its enum type."""
         name = self.take()
         if name.kind != "id":
             raise self.error(name.at, f"expected a signal name, found {self._describe(name)}", self._width(name))
-        if self.tok.kind == "id":
-            raise self.error(name.at, "enumerated types are not read", self._width(name))
-        size = None
-        if self.at("["):
+        size: Node | None | _Tok = None
+        if self.tok.kind == "id":  # `hburst h;`: h has the enumerated type hburst
+            size, name = name, self.take()
+        elif self.at("["):
             self.take()
             size = self.expression()
             self.expect("]")
@@ -483,16 +543,25 @@ class _Reader:
 
 
 class _Bus(tuple):
-    """A bus's signals, in order."""
+    """A bus's signals, in order; `kind` names an enumerated signal's type."""
+
+    kind: str | None = None
 
 
 class _Env:
     """Evaluation: numbers, sets, buses and formulas, under the parameters and definitions."""
 
-    def __init__(self, reader: _Reader, definitions: dict) -> None:
+    def __init__(self, reader: _Reader, definitions: dict, enums: dict[str, tuple[int, dict[str, _Codes]]]) -> None:
         self.reader = reader
         self.definitions = definitions
+        self.enums = enums
         self.values: dict[str, Any] = {}
+        for kind, (_, values) in enums.items():
+            for name, codes in values.items():
+                self.values[name] = _Enum(codes)
+                self.values[name].kind = kind
+        #: section -> what rules out the codes no value has, per enumerated signal
+        self.unused_codes: dict[str, list[Formula]] = {}
         self.depth = 0
         self.finite = False
 
@@ -505,17 +574,30 @@ class _Env:
             raise self.error(node, "expected a number")
         return value
 
-    def signals(self, items: list[tuple[_Tok, Node | None]]) -> list[tuple[str, _Tok]]:
-        """The signals declared (a bus's one by one) with the token declaring each."""
+    def signals(self, items: list[tuple[_Tok, Node | None | _Tok]], section: str) -> list[tuple[str, _Tok]]:
+        """The signals declared (a bus's one by one) with the token declaring each; an
+        enumerated signal's unused codes ruled out in `section`."""
         names = []
         for tok, size in items:
             if size is None:
                 self.values[tok.value] = ap(tok.value)
                 names.append((tok.value, tok))
+                continue
+            if isinstance(size, _Tok):
+                if size.value not in self.enums:
+                    raise self.reader.error(size.at, f"{size.value} is not an enumerated type", len(size.value))
+                width, values = self.enums[size.value]
             else:
-                bus = _Bus(f"{tok.value}_{i}" for i in range(self.number(size)))
-                self.values[tok.value] = bus
-                names.extend((name, tok) for name in bus)
+                width = self.number(size)
+            bus = _Bus(f"{tok.value}_{i}" for i in range(width))
+            self.values[tok.value] = bus
+            names.extend((name, tok) for name in bus)
+            if isinstance(size, _Tok):
+                bus.kind = size.value
+                used = [code for codes in values.values() for code in codes]
+                unused = _unused(bus, used, tok, self.reader)
+                if unused:
+                    self.unused_codes.setdefault(section, []).extend(unused)
         return names
 
     def formula(self, node: Node, declared: set[str]) -> Formula:
@@ -607,6 +689,14 @@ class _Env:
             return TRUE if self.number(a, scope) in self._set(b, scope) else FALSE
         if op == ":":
             raise self.error(node, "a guarded case outside a definition")
+        if op in ("==", "!="):
+            x, y = self.value(a, scope), self.value(b, scope)
+            if isinstance(x, _Enum) or isinstance(y, _Enum):
+                bus, value = (x, y) if isinstance(y, _Enum) else (y, x)
+                if not isinstance(bus, _Bus) or not isinstance(value, _Enum) or bus.kind != value.kind:
+                    raise self.error(node, "an enumerated value compared with something not of its type")
+                same = Or(*(_matches(bus, code) for code in value))
+                return same if op == "==" else _negated(same)
         x, y = self.number(a, scope), self.number(b, scope)
         if op in ("==", "!=", "<", "<=", ">", ">="):
             holds = {"==": x == y, "!=": x != y, "<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op]
@@ -685,6 +775,23 @@ class _Env:
         if value is TRUE or value is FALSE:
             return value is TRUE
         raise self.error(node, "a guard that is not a constant")
+
+
+def _matches(bus: _Bus, code: tuple[bool | None, ...]) -> Formula:
+    """`bus` holds `code` (its `*` bits either way)."""
+    return And(*(ap(s) if bit else Not(ap(s)) for s, bit in zip(bus, code) if bit is not None))
+
+
+def _unused(bus: _Bus, used: list[tuple[bool | None, ...]], tok: _Tok, reader: _Reader) -> list[Formula]:
+    """For each code of `bus`'s width that none of `used` covers, that `bus` does not hold it."""
+    if len(bus) > 16:
+        raise reader.error(tok.at, f"{tok.value}: an enumerated type of {len(bus)} bits (at most 16)", len(tok.value))
+    out = []
+    for n in range(2 ** len(bus)):
+        code = tuple(bool(n >> i & 1) for i in range(len(bus)))
+        if not any(all(u is None or u == c for u, c in zip(codes, code)) for codes in used):
+            out.append(_negated(_matches(bus, code)))
+    return out
 
 
 def _negated(f: Formula) -> Formula:
