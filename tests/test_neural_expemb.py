@@ -70,6 +70,39 @@ def test_the_embedding_is_the_last_state_whatever_the_padding() -> None:
     assert torch.allclose(together[0], alone[0], atol=1e-6)  # padding does not reach it
 
 
+def test_the_contrastive_term_pulls_a_pairs_embeddings_together() -> None:
+    """With a contrastive weight the loss adds InfoNCE over the batch's input and output
+    embeddings (training only; another row with the same input is no negative), and training
+    on it makes each input's embedding nearest its own output's."""
+    torch.manual_seed(0)
+    pairs = [*PAIRS, ("G a", "!F !a")]
+    src = _padded([encode_formula(parse(a)) for a, _ in pairs])
+    tgt_in = _padded([[START] + encode_formula(parse(b)) for _, b in pairs])
+    tgt_out = _padded([encode_formula(parse(b)) + [EOS] for _, b in pairs])
+    model = ExpEmbConfig(task="ltl", d_model=32, contrastive=1.0).build()
+    plain = ExpEmbConfig(task="ltl", d_model=32).build()
+    plain.load_state_dict(model.state_dict())
+    out = model(src, tgt_in)
+    term = model._contrast
+    assert term is not None and plain(src, tgt_in) is not None and plain._contrast is None
+    assert torch.allclose(model.loss(out, tgt_out), plain.loss(out, tgt_out) + term)
+    twice = torch.cat([src[:1], src]), torch.cat([tgt_in[:1], tgt_in])  # row 0 repeated
+    model(*twice)
+    assert model._contrast is not None and bool(torch.isfinite(model._contrast))
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    for _ in range(60):
+        loss = model.loss(model(src, tgt_in), tgt_out)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    model.eval()
+    assert model(src, tgt_in) is not None and model._contrast is None  # no term outside training
+    with torch.no_grad():
+        a = torch.nn.functional.normalize(model.embed(src), dim=-1)
+        b = torch.nn.functional.normalize(model.embed(tgt_in[:, 1:].masked_fill(tgt_in[:, 1:] == EOS, PAD)), dim=-1)
+    assert (a @ b.T).argmax(1).tolist() == list(range(len(pairs)))
+
+
 def test_presets_and_manifests_name_the_two_models() -> None:
     e, a = preset("expemb-e", "ltl", "paper"), preset("expemb-a", "prop", "paper")
     assert (type(e), e.d_model, type(a), a.d_model) == (ExpEmbConfig, 1024, AutoencoderConfig, 128)  # the paper's H

@@ -65,6 +65,18 @@ def test_a_witness_model_is_no_embedding_model_and_back(weights: Path) -> None:
     assert refused.exit_code == 2 and "not an embedding model" in refused.stderr
 
 
+def test_contrastive_training_is_written_into_the_config(classes: Path, tmp_path: Path) -> None:
+    args = ["train", "--task", "ltl", "--preset", "tiny", "--data", str(classes), "--steps", "2", "--val-every", "0"]
+    done = run(*args, "--arch", "expemb-e", "--out", str(tmp_path / "c"), "--contrastive", "0.5")
+    assert done.exit_code == 0, done.stderr
+    config = json.loads((tmp_path / "c" / "model.json").read_text())["config"]
+    assert (config["contrastive"], config["temperature"]) == (0.5, 0.05)
+    refused = run(*args, "--arch", "dual", "--out", str(tmp_path / "d"), "--contrastive", "0.5")
+    assert (
+        refused.exit_code == 2 and "--contrastive: a term of the embedding models' loss, not dual's" in refused.stderr
+    )
+
+
 def test_the_data_must_be_a_classes_file(tmp_path: Path) -> None:
     done = run(
         "train",

@@ -138,6 +138,15 @@ from ltlwit.train.settings import Settings as D
     help="Dropout on the embeddings of a new or continued model [default: its config's; presets 0.1].",
 )
 @click.option(
+    "--contrastive",
+    type=Number(min=0),
+    default=None,
+    metavar="W",
+    help="Embedding models: add W x a contrastive term (a pair's two embeddings nearest each other "
+    "among the batch's; none of the papers has it) to a new model's loss [default: its config's; "
+    "presets 0, the paper's loss].",
+)
+@click.option(
     "--cross-rope/--no-cross-rope",
     default=None,
     help="RoPE in cross-attention [default: the config's; presets on, the bundled weights off].",
@@ -240,6 +249,7 @@ def train(
     min_lr_ratio: float,
     init_from: str | None,
     emb_dropout: float | None,
+    contrastive: float | None,
     cross_rope: bool | None,
     rename_aps: int,
     extra_train: tuple[str, ...],
@@ -280,7 +290,13 @@ def train(
                 if update is not None and "loss" in record:
                     update(record["step"], loss=record["loss"], rate=record["steps_per_s"])
 
-            unset = {"warmup": warmup, "init_from": init_from, "emb_dropout": emb_dropout, "cache": cache}
+            unset = {
+                "warmup": warmup,
+                "init_from": init_from,
+                "emb_dropout": emb_dropout,
+                "contrastive": contrastive,
+                "cache": cache,
+            }
             result = run_training(
                 name,
                 on_log,

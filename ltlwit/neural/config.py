@@ -179,6 +179,12 @@ class ExpEmbConfig(ModelConfig):
     d_ff: int = 0
     dropout: float = 0.0
     max_slots: int = 26
+    #: Weight of a contrastive term (none of the papers has it; 0: the paper's loss alone): the
+    #: embeddings of a pair's input and output pulled together and apart from the batch's other
+    #: outputs (InfoNCE over cosines / `temperature`). The paper's decoder learns what a class's
+    #: members have in common only as far as writing one needs it; score_k asks it directly.
+    contrastive: float = 0.0
+    temperature: float = 0.05
     arch: ClassVar[str] = "expemb-e"
     #: What its training pairs are: "equivalent" (two members of a class), "same" (a member and
     #: itself: ExpEmb-A).

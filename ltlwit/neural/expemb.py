@@ -35,7 +35,7 @@ from torch import Tensor, nn
 from ltlwit.logic.formula import Formula
 from ltlwit.neural.backbone import WitnessModel, keep_rows
 from ltlwit.neural.config import ExpEmbConfig, InterchangeableConfig
-from ltlwit.neural.tokenizer import N_BASE, PAD, encode_formula
+from ltlwit.neural.tokenizer import EOS, N_BASE, PAD, encode_formula
 
 
 @dataclass
@@ -89,6 +89,7 @@ class ExpEmb(WitnessModel):
             self.query = nn.Linear(h, self.d_beta)
         # logits are not cosines: decoding multiplies them by 1 (the AdaCos models' scale)
         self.register_buffer("logit_scale", torch.tensor(1.0))
+        self._contrast: Tensor | None = None  # the last training batch's contrastive term
 
     @property
     def max_aps(self) -> int | None:
@@ -174,17 +175,37 @@ class ExpEmb(WitnessModel):
         betas = self._betas(src.shape[0], src.device)  # one draw for the input and its output
         states, hidden, mask = self._encode(src, betas)
         keys, present = self.attend_input(states), self._present(src)
+        self._contrast = self._contrastive(src, hidden, tgt_in, betas) if self.training else None
         logits = []
         for t in range(tgt_in.shape[1]):
             step, hidden = self._step(tgt_in[:, t], hidden, states, keys, mask, betas, present)
             logits.append(step)
         return torch.stack(logits, 1)
 
+    def _contrastive(self, src: Tensor, embedded: Tensor, tgt_in: Tensor, betas: Tensor | None) -> Tensor | None:
+        """The contrastive term of a training batch (`ExpEmbConfig.contrastive`), None at weight
+        0: each input's embedding should be nearest its own output's among the batch's outputs,
+        and each output's nearest its input's (symmetric InfoNCE). Another row with the same
+        input or the same output is the same pair's class: not counted as a negative."""
+        if not self.cfg.contrastive:
+            return None
+        out = tgt_in[:, 1:]
+        out = out.masked_fill(out == EOS, PAD)
+        other = self._encode(out, betas)[1]
+        a, b = nn.functional.normalize(embedded.float(), dim=-1), nn.functional.normalize(other.float(), dim=-1)
+        sim = a @ b.T / self.cfg.temperature
+        same = (src[:, None, :] == src[None, :, :]).all(-1) | (out[:, None, :] == out[None, :, :]).all(-1)
+        sim = sim.masked_fill(same & ~torch.eye(len(sim), dtype=torch.bool, device=sim.device), -1e4)
+        labels = torch.arange(len(sim), device=sim.device)
+        return (nn.functional.cross_entropy(sim, labels) + nn.functional.cross_entropy(sim.T, labels)) / 2
+
     def loss(self, out: Tensor, tgt_out: Tensor, update: bool = False) -> Tensor:
         """The negative log-likelihood of the outputs (the paper's eq. 7), per token as the
         loop's other models count it (the paper sums a pair's tokens; the optimum is the
-        same); `tgt_out` is the output then EOS, PAD after. `update` is the AdaCos models'."""
-        return nn.functional.cross_entropy(out.flatten(0, 1).float(), tgt_out.flatten(), ignore_index=PAD)
+        same), plus the contrastive term of the batch `forward` last read when training with
+        one; `tgt_out` is the output then EOS, PAD after. `update` is the AdaCos models'."""
+        nll = nn.functional.cross_entropy(out.flatten(0, 1).float(), tgt_out.flatten(), ignore_index=PAD)
+        return nll if self._contrast is None else nll + self.cfg.contrastive * self._contrast
 
     def encode(self, src: Tensor, n_slots: int = 0, n_aps: int = 0, beams: int = 1) -> ExpEmbState:
         betas = self._betas(1, src.device)  # (inference: the same draw for every input)

@@ -68,6 +68,8 @@ def train(name: str, on_log: LogHook | None = None, out: str | Path | None = Non
         again = "train under another --name" if out is None else "train into another --out"
         raise ValueError(f"{folder} already holds a checkpoint of {name!r}: continue it with --resume, or {again}")
     embeds = issubclass(ARCHS.get(settings["arch"], object), ExpEmbConfig)
+    if settings.get("contrastive", -1.0) != -1.0 and not embeds:
+        raise ValueError(f"--contrastive: a term of the embedding models' loss, not {settings['arch']}'s")
     if embeds and not Path(settings["data"]).is_file():
         raise ValueError(f"{settings['data']}: not a file (expected the classes `ltlwit data equiv` writes)")
     if not embeds and not Path(settings["data"]).is_dir():
