@@ -8,6 +8,7 @@
     python bench/synt.py --compare old.jsonl new.jsonl     # two earlier runs, benchmark by benchmark
     python bench/synt.py --command "env PYTHONPATH=../old python -m ltlwit"   # another version
     python bench/synt.py --markdown                        # the table as docs/benchmarks.md shows it
+    python bench/synt.py --timeout 60 --unanswered-in r10.jsonl --out r60.jsonl   # only what r10 left open
 
 Each benchmark runs in its own `ltlwit realize -F - --format json --timeout T` process (the TLSF
 text on stdin), so a row's time is what a user waits for: start-up, reading, the games and the
@@ -16,7 +17,11 @@ engine's check of the strategy. A process still running at T + `--grace` is kill
 Per family: benchmarks, answered right (realizable / unrealizable), wrong (a verdict against the
 label: must be 0; every verdict printed carries a strategy the engine verified), unknown (with
 the most frequent reason below the table), err (no answer: parameterised TLSF ltlwit does not
-read yet, a crash), the median time of the answered ones. The data files and their labels are
+read yet, a crash), the median time of the answered ones.
+
+`--unanswered-in RUN` runs only the benchmarks an earlier run (`--out` at a shorter --timeout)
+did not answer right, families interleaved, and counts RUN's answers with its own (a verdict
+within a shorter timeout is one within this one); --out then holds both. The data files and their labels are
 described in ../shared/data/synt/README.md.
 """
 
@@ -76,12 +81,34 @@ def run_one(row: dict, program: list[str], timeout: float, grace: float) -> dict
     }
 
 
+def interleaved(rows: list[dict]) -> list[dict]:
+    """`rows` one family at a time in turn, so that a run cut short has sampled every family."""
+    by: dict[str, list[dict]] = collections.defaultdict(list)
+    for r in rows:
+        by[r["family"]].append(r)
+    queues = [collections.deque(v) for v in by.values()]
+    out = []
+    while any(queues):
+        out += [q.popleft() for q in queues if q]
+    return out
+
+
 def run_all(
-    rows: list[dict], program: list[str], timeout: float, grace: float, jobs: int, out: str | None
+    rows: list[dict],
+    program: list[str],
+    timeout: float,
+    grace: float,
+    jobs: int,
+    out: str | None,
+    kept: list[dict] | None = None,
 ) -> list[dict]:
+    kept = kept or []
     results: list[dict | None] = [None] * len(rows)
     lock = threading.Lock()
     sink = open(out, "w") if out else None
+    for r in kept:  # an earlier run's answers, counted as they are
+        if sink:
+            sink.write(json.dumps(r) + "\n")
     todo = iter(range(len(rows)))
 
     def work() -> None:
@@ -109,7 +136,7 @@ def run_all(
         t.join()
     if sink:
         sink.close()
-    return [r for r in results if r is not None]
+    return list(kept) + [r for r in results if r is not None]
 
 
 def wrong(r: dict) -> bool:
@@ -198,6 +225,7 @@ def main() -> None:
     ap.add_argument("--out", help="write one JSON row per benchmark here")
     ap.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"), help="compare two --out files")
     ap.add_argument("--markdown", action="store_true", help="print the table in Markdown")
+    ap.add_argument("--unanswered-in", metavar="RUN", help="run only what RUN (an earlier --out) left unanswered")
     args = ap.parse_args()
     if args.compare:
         compare(*args.compare)
@@ -206,7 +234,12 @@ def main() -> None:
         args.data, args.format, set(args.families.split(",")) if args.families else None, args.sample, args.seed
     )
     program = shlex.split(args.command) if args.command else [sys.executable, "-m", "ltlwit"]
-    results = run_all(rows, program, args.timeout, args.grace, args.jobs, args.out)
+    kept: list[dict] = []
+    if args.unanswered_in:
+        earlier = {r["name"]: r for r in map(json.loads, open(args.unanswered_in))}
+        kept = [earlier[r["name"]] for r in rows if r["name"] in earlier and right(earlier[r["name"]])]
+        rows = interleaved([r for r in rows if not (r["name"] in earlier and right(earlier[r["name"]]))])
+    results = run_all(rows, program, args.timeout, args.grace, args.jobs, args.out, kept)
     report(results, args.markdown)
 
 

@@ -364,7 +364,9 @@ class _Reader:
         while not self.at(";") and not self.at("}"):
             value = self.take()
             if value.kind != "id":
-                raise self.error(value.at, f"expected a value's name, found {self._describe(value)}", self._width(value))
+                raise self.error(
+                    value.at, f"expected a value's name, found {self._describe(value)}", self._width(value)
+                )
             if value.value in values:
                 raise self.error(value.at, f"{value.value} is already a value of {name.value}", self._width(value))
             self.expect(":")

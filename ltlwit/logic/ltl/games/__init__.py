@@ -107,6 +107,7 @@ def realize(
     budget: Budget | None = None,
     semantics: str = "infinite",
     progression: bool = True,
+    gr1: bool = True,
 ) -> Verdict:
     """Realizable or Unrealizable with a verified strategy, or Unknown with the reason.
 
@@ -116,7 +117,9 @@ def realize(
     (`finite.guarded`: φ over an `alive` proposition, alive at first and dead from some
     instant on), `alive` one more output, which the strategies then write. The winner is found
     by the reachability game over formula progression (`progression`; False: by the counting
-    games on the translation, which the tests compare), its strategy checked on the translation."""
+    games on the translation, which the tests compare), its strategy checked on the translation.
+    A GR(1)-shaped φ (`gr1.shape`) is first solved as a GR(1) game (`gr1`; False: not, which
+    the tests compare), whose controller is checked on the closed loop (`verify`'s `gr1`)."""
     ins, outs = players(formula, inputs, outputs)
     if formula.data:
         return Unknown("realizability over data atoms is not decided yet")
@@ -155,6 +158,10 @@ def realize(
             verdict = _proved(exact, formula, monitors, constant, 0, budget, limit)
             if verdict is not None:
                 return verdict
+        if gr1 and not moore and not written.past and alive is None:
+            verdict = _gr1(exact, formula, ins, outs, budget, limit)
+            if verdict is not None:
+                return verdict
         # an environment that breaks the safety guarantees breaks φ: often far the smallest game
         weak = safety_part(formula)
         games = [CountingGame(arena, "environment", Not(weak), limit)] if weak is not None else []
@@ -185,6 +192,31 @@ def realize(
     except OutOfBudget as e:
         return Unknown(str(e))
     return Unknown(f"no strategy within bound {MAX_BOUND}")
+
+
+#: The share of the budget left that a GR(1) game may take (its controller's check apart): an
+#: environment that wins it gives no counter-strategy, and the counting games need the rest.
+GR1_SHARE = 0.5
+
+
+def _gr1(
+    exact: Formula, played: Formula, ins: tuple[str, ...], outs: tuple[str, ...], budget: Budget | None, limit: Limit
+) -> Verdict | None:
+    """Where φ is GR(1)-shaped (`gr1.shape`) and its system wins the GR(1) game: the game's
+    controller, verified on the closed loop (Unknown when the check runs out of time). None
+    otherwise, the counting games to go on: not the shape, the environment wins, or the game
+    took its share of the budget."""
+    from ltlwit.logic.ltl.games.gr1 import controller
+
+    try:
+        designed = controller(played, ins, outs, limit.sub(GR1_SHARE * limit.remaining()))
+    except OutOfBudget:
+        limit.check_time()  # the whole budget's end ends the search; the game's share, the game
+        return None
+    if designed is None:
+        return None
+    verdict = _proved(exact, played, {}, designed, 0, budget, limit, "gr1")
+    return verdict or Unknown(f"the {_strategy(designed)} found was not verified within the budget")
 
 
 #: Seconds the check of each constant counter-strategy may take, at most, and as a share of
@@ -282,9 +314,18 @@ def verify(formula: Formula, machine: Machine, budget: Budget | None = None, met
     machine loses. `solve`: the closed loop as a formula over fresh state propositions
     (`machine.closed_loop`), conjoined with the negated goal, decided by the engine's
     satisfiability portfolio (past operators too; its SAT searches are slow on large
-    machines)."""
+    machines). `gr1`: for a GR(1)-shaped φ, the closed loop explored against φ's GR(1) reading
+    (`gr1.check`), where the product's tableau of hundreds of step constraints is out of reach.
+    """
     if not total(machine):
         return False
+    if method == "gr1":
+        from ltlwit.logic.ltl.games.gr1 import check
+
+        try:
+            return check(formula, machine, Limit(budget))
+        except OutOfBudget:
+            return None
     goal = formula if machine.player == "environment" else Not(formula)
     if method == "solve" or formula.past:
         from ltlwit.logic.ltl import solve
@@ -446,7 +487,14 @@ def _play(formula: Formula, moves: list, L: Any, limit: Limit) -> Trace | None:
 
 
 def _proved(
-    exact: Formula, played: Formula, monitors: dict, machine: Machine, bound: int, budget: Budget | None, limit: Limit
+    exact: Formula,
+    played: Formula,
+    monitors: dict,
+    machine: Machine,
+    bound: int,
+    budget: Budget | None,
+    limit: Limit,
+    method: str = "product",
 ) -> Verdict | None:
     """The verdict `machine` proves, checked by the engine: a controller against the formula
     as written (`exact`), a counter-strategy, which reads the past operators' monitors, against
@@ -457,7 +505,7 @@ def _proved(
     seconds = limit.remaining()
     left = Budget(seconds=None if seconds == float("inf") else seconds, memory=budget.memory if budget else None)
     system = machine.player == "system"
-    verified = verify(exact if system else played, machine, left)
+    verified = verify(exact if system else played, machine, left, method)
     if verified is None:
         return None
     game = play(machine, None if system else monitors)

@@ -1,0 +1,526 @@
+"""GR(1) games (Piterman, Pnueli and Sa'ar, VMCAI 2006; Bloem et al., JCSS 2012): where φ
+has the shape of generalized reactivity of rank 1, its game is solved over BDDs in time
+polynomial in the state space, where the counting games' positions grow with the bound.
+
+The shape, over the inputs X (the environment's) and outputs Y (the system's): initial
+conditions θe over X and θs over X ∪ Y; safety G ρe with ρe over X, Y and X's next values, G ρs
+over all and all next; justice G F J over the current values. Under Mealy semantics the
+system wins
+
+    θe → (θs ∧ (ρs W ¬ρe) ∧ ((G ρe ∧ ∧i G F Je_i) → ∧j G F Js_j))
+
+(TLSF's strict semantics, its robot grids; without `,Strict` syfco writes `G ρs` in the
+consequent, which this implies), exactly when every initial input has an initial output in
+the winning region Z of the three nested fixpoints
+
+    Z = νZ. ∧j μY. ∨i νX. (Js_j ∧ cpre(Z)) ∨ cpre(Y) ∨ (¬Je_i ∧ cpre(X)),
+    cpre(S) = ∀x'. ρe → ∃y'. ρs ∧ S'.
+
+`shape` reads the six parts off φ wherever its implications put them, and only where the game
+decides φ for the system: a part of the consequent counts only under the antecedents the
+game gives it (θs under all of θe; safety under θe and every G ρe, or `ρs W ¬ρe` exactly;
+justice under all the assumptions). `controller` solves the game and, where the system wins,
+writes its strategy as an explicit Mealy machine (the layers of the last iteration as ranks,
+one memory value per guarantee being pursued, the classic construction), which the caller
+verifies against φ like every other strategy; where the environment wins it answers None and
+the counting games go on (a GR(1) counter-strategy needs memory of its own: not built)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from ltlwit.logic.budget import Limit
+from ltlwit.logic.formula import TRUE, Formula, Not, Or, conjuncts, postorder
+from ltlwit.logic.ltl.games.machine import Machine, Transition, letter_of
+
+#: CUDD's bound on the variable swaps of one dynamic reordering.
+SWAPS = 200_000
+
+#: At most this many states in a controller written out (a larger one would not be verified
+#: in time anyway): past it, `controller` answers None.
+MAX_STATES = 20_000
+
+
+@dataclass
+class Gr1:
+    """The parts of a GR(1) specification, each a list of formulas (safety: the bodies of G)."""
+
+    env_init: list[Formula] = field(default_factory=list)
+    env_safety: list[Formula] = field(default_factory=list)
+    env_justice: list[Formula] = field(default_factory=list)
+    sys_init: list[Formula] = field(default_factory=list)
+    sys_safety: list[Formula] = field(default_factory=list)
+    sys_justice: list[Formula] = field(default_factory=list)
+
+
+def shape(formula: Formula, inputs: Sequence[str]) -> Gr1 | None:
+    """φ's GR(1) parts, or None where φ does not have the shape (see the module docstring)."""
+    ins = set(inputs)
+    env: list[Formula] = []
+    parts: list[tuple[Formula, frozenset[Formula]]] = []  # a consequent's conjunct, its antecedents
+    stack: list[tuple[Formula, frozenset[Formula]]] = [(formula, frozenset())]
+    while stack:
+        f, context = stack.pop()
+        if f.op == "->":
+            assumed = conjuncts(f.children[0])
+            env += assumed
+            stack.append((f.children[1], context | frozenset(assumed)))
+        elif f.op == "&":
+            stack.extend((c, context) for c in reversed(f.children))
+        elif f is not TRUE:
+            parts.append((f, context))
+    spec = Gr1()
+    safety_parts: list[Formula] = []
+    for f in dict.fromkeys(env):
+        if not f.temporal and set(f.aps()) <= ins:
+            spec.env_init.append(f)
+        elif f.op == "G" and _step(f.children[0], ins):
+            safety_parts.append(f)
+            spec.env_safety += conjuncts(f.children[0])
+        elif f.op == "G" and f.children[0].op == "F" and not f.children[0].children[0].temporal:
+            spec.env_justice.append(f.children[0].children[0])
+        else:
+            return None
+    init = set(spec.env_init)
+    safe = init | set(safety_parts)
+    everything = set(env)
+    for f, context in parts:
+        if not f.temporal:
+            if not init <= context:
+                return None
+            spec.sys_init.append(f)
+        elif f.op == "G" and _step(f.children[0]):
+            if not safe <= context:
+                return None
+            spec.sys_safety += conjuncts(f.children[0])
+        elif f.op == "W" and _strict(f, spec.env_safety) and _step(f.children[0]):
+            if not init <= context:
+                return None
+            spec.sys_safety += conjuncts(f.children[0])
+        elif f.op == "G" and f.children[0].op == "F" and not f.children[0].children[0].temporal:
+            if not everything <= context:
+                return None
+            spec.sys_justice.append(f.children[0].children[0])
+        else:
+            return None
+    return spec
+
+
+def _step(f: Formula, nexts: set[str] | None = None) -> bool:
+    """Whether `f` relates two instants: X only over formulas without temporal operators (and
+    with `nexts`, only over those propositions), no other temporal operator."""
+    for node in postorder(f, descend=lambda n: n.op != "X"):
+        if node.op == "X":
+            inner = node.children[0]
+            if inner.temporal or (nexts is not None and not set(inner.aps()) <= nexts):
+                return False
+        elif node.temporal and node.op not in ("!", "&", "|", "->", "<->", "xor"):
+            return False
+    return True
+
+
+def _strict(f: Formula, env_safety: list[Formula]) -> bool:
+    """Whether `f` is `ρs W ¬ρe` for the environment's safety ρe (TLSF's strict semantics)."""
+    released = f.children[1]
+    return bool(env_safety) and released.op == "!" and set(conjuncts(released.children[0])) == set(env_safety)
+
+
+class _Game:
+    """The game's BDDs: each proposition's current and next value, the parts as BDDs."""
+
+    def __init__(self, spec: Gr1, inputs: Sequence[str], outputs: Sequence[str], limit: Limit) -> None:
+        from dd import cudd
+
+        self.limit = limit
+        self.ins, self.outs = tuple(inputs), tuple(outputs)
+        self.bdd = bdd = cudd.BDD()
+        bdd.configure(reordering=False)  # while the parts are built: then sifted once, and as they grow
+        names = (*self.ins, *self.outs)
+        self.now = {a: f"c{i}" for i, a in enumerate(names)}
+        self.next = {a: f"n{i}" for i, a in enumerate(names)}
+        for a in names:  # each proposition's two copies side by side: transition relations stay small
+            bdd.declare(self.now[a], self.next[a])
+        self.priming = {self.now[a]: self.next[a] for a in names}
+        self.x_next = [self.next[a] for a in self.ins]
+        self.y_next = [self.next[a] for a in self.outs]
+        self.env_init = self._all(spec.env_init)
+        self.sys_init = self._all(spec.sys_init)
+        self.rho_e = self._all(spec.env_safety)
+        self.rho_s = self._all(spec.sys_safety)
+        self.env_justice = [self.of(f) for f in spec.env_justice] or [bdd.true]
+        self.sys_justice = [self.of(f) for f in spec.sys_justice] or [bdd.true]
+        # The order of declaration puts a robot's coordinates far from the moves that change
+        # them: gr_1 took 45 s to solve so and 2 s with CUDD's sifting (5 s sifted once only).
+        # Each sift is bounded (max_swaps), so the deadline is still read often.
+        bdd.reorder()
+        bdd.configure(reordering=True, max_swaps=SWAPS)
+
+    def _all(self, fs: list[Formula]) -> Any:
+        out = self.bdd.true
+        for f in fs:
+            out &= self.of(f)
+            self.limit.check_time()
+        return out
+
+    def of(self, f: Formula) -> Any:
+        """`f`'s BDD, X's operand over the next values."""
+        bdd, memo = self.bdd, {}
+        for node in postorder(f):
+            op = node.op
+            if op == "ap":
+                memo[node] = bdd.var(self.now[node.name or ""])
+            elif op in ("1", "0"):
+                memo[node] = bdd.true if op == "1" else bdd.false
+            elif op == "X":
+                memo[node] = bdd.let(self.priming, memo[node.children[0]])
+            elif op == "!":
+                memo[node] = ~memo[node.children[0]]
+            else:
+                a, b = (memo[c] for c in node.children)
+                memo[node] = {
+                    "&": lambda: a & b,
+                    "|": lambda: a | b,
+                    "->": lambda: ~a | b,
+                    "<->": lambda: a.equiv(b),
+                    "xor": lambda: ~a.equiv(b),
+                }[op]()
+        return memo[f]
+
+    def cpre(self, s: Any) -> Any:
+        """The positions from which the system can force the next one into `s`."""
+        from dd.cudd import and_exists  # CUDD's relational product: the conjunction is never built
+
+        self.limit.check_time()
+        reach = and_exists(self.rho_s, self.bdd.let(self.priming, s), self.y_next)
+        return ~and_exists(self.rho_e, ~reach, self.x_next)
+
+    def solve(self) -> tuple[Any, list[list[tuple[Any, list[Any]]]]]:
+        """The winning region Z and, per guarantee j, its layers: (Y_k, [X_k_i per assumption]).
+
+        Each νX starts from Z and from the same X of the previous iteration of Z (Z only
+        shrinks, and every set computed under it with it: the old X bounds the new one from
+        above), so that only the first iteration peels every X from the top; each X is then a
+        post-fixpoint (X ⊆ its own step), all the strategy needs."""
+        bdd = self.bdd
+        z = bdd.true
+        before: dict[tuple[int, int, int], Any] = {}
+        while True:
+            layers: list[list[tuple[Any, list[Any]]]] = []
+            new_z = bdd.true
+            for j, goal in enumerate(self.sys_justice):
+                reached = goal & self.cpre(z)
+                y = bdd.false
+                ys: list[tuple[Any, list[Any]]] = []
+                while True:
+                    start = reached | self.cpre(y)
+                    xs: list[Any] = []
+                    for i, assumption in enumerate(self.env_justice):
+                        x = before.get((j, len(ys), i), z) & z
+                        while True:
+                            x2 = x & (start | (~assumption & self.cpre(x)))
+                            if x2 == x:
+                                break
+                            x = x2
+                        before[(j, len(ys), i)] = x
+                        xs.append(x)
+                    y2 = bdd.false
+                    for x in xs:
+                        y2 |= x
+                    if y2 == y:
+                        break
+                    y = y2
+                    ys.append((y, xs))
+                new_z &= y
+                layers.append(ys)
+            if new_z == z:
+                return z, layers
+            z = new_z
+            if (self.env_init & ~bdd.exist([self.now[a] for a in self.outs], self.sys_init & z)) != bdd.false:
+                return bdd.false, layers  # an initial input is lost already: the system loses
+
+
+def controller(formula: Formula, inputs: Sequence[str], outputs: Sequence[str], limit: Limit) -> Machine | None:
+    """A Mealy controller for φ from its GR(1) game, or None: φ is not GR(1)-shaped, the system
+    loses the game, or the controller would have more than MAX_STATES states."""
+    spec = shape(formula, inputs)
+    if spec is None:
+        return None
+    game = _Game(spec, inputs, outputs, limit)
+    try:
+        return _Strategy(game).machine()
+    finally:
+        del game  # CUDD's nodes go before their manager
+
+
+class _Strategy:
+    """The system's strategy, explored from the initial positions: a machine state per
+    position (the current inputs and outputs) and guarantee pursued."""
+
+    def __init__(self, game: _Game) -> None:
+        self.game = game
+        self.z, self.layers = game.solve()
+        self.primed: dict[Any, Any] = {}
+
+    def machine(self) -> Machine | None:
+        g, bdd = self.game, self.game.bdd
+        x_now = [g.now[a] for a in g.ins]
+        y_now = [g.now[a] for a in g.outs]
+        choices = bdd.exist(y_now, g.sys_init & self.z)
+        if (g.env_init & ~choices) != bdd.false:  # an initial input the system cannot answer
+            return None
+        index: dict[tuple[tuple[bool, ...], int], int] = {}
+        rows: list[list[tuple[tuple[bool, ...], tuple[bool, ...], int]]] = [[]]  # per state: (inputs, outputs, target)
+        todo: list[tuple[tuple[bool, ...], int]] = []
+
+        def state(values: tuple[bool, ...], mode: int) -> int:
+            key = (values, mode)
+            if key not in index:
+                if len(rows) >= MAX_STATES:
+                    raise _TooLarge
+                index[key] = len(rows)
+                rows.append([])
+                todo.append(key)
+            return index[key]
+
+        try:
+            for x0 in self._letters(g.env_init, x_now):
+                assigned = {v: x0[k] for k, v in enumerate(x_now)}
+                y0 = self._pick(bdd.let(assigned, g.sys_init & self.z), y_now)
+                rows[0].append((x0, y0, state((*x0, *y0), 0)))
+            while todo:
+                values, mode = todo.pop()
+                here = index[(values, mode)]
+                for x1, y1, mode1 in self._moves(values, mode):
+                    rows[here].append((x1, y1, state((*x1, *y1), mode1)))
+        except _TooLarge:
+            return None
+        return self._written(rows)
+
+    def _moves(self, values: tuple[bool, ...], mode: int) -> list[tuple[tuple[bool, ...], tuple[bool, ...], int]]:
+        """The system's answer from a position, to each next input the environment may write."""
+        g, bdd = self.game, self.game.bdd
+        here = {g.now[a]: v for a, v in zip((*g.ins, *g.outs), values)}
+        targets, mode1 = self._targets(here, mode)
+        allowed = bdd.let(here, g.rho_e)
+        moves = bdd.let(here, g.rho_s)
+        wanted = [moves & self._primed(target) for target in targets]
+        out = []
+        for x1 in self._letters(allowed, g.x_next):
+            g.limit.check_time()
+            nexts = {v: x1[k] for k, v in enumerate(g.x_next)}
+            for target in wanted:
+                options = bdd.let(nexts, target)
+                if options != bdd.false:
+                    out.append((x1, self._pick(options, g.y_next), mode1))
+                    break
+            else:
+                raise AssertionError("a position of the winning region without a winning move")
+        return out
+
+    def _targets(self, here: dict[str, bool], mode: int) -> tuple[list[Any], int]:
+        """Where the next position should lie, in order of preference, and the next mode: the
+        winning region once the guarantee pursued holds here (then the next guarantee), else a
+        lower layer, else the same layer's set of the first assumption that holds it."""
+        g, bdd = self.game, self.game.bdd
+
+        def holds(u: Any) -> bool:
+            return bdd.let(here, u) == bdd.true
+
+        if holds(g.sys_justice[mode]):
+            return [self.z], (mode + 1) % len(g.sys_justice)
+        layers = self.layers[mode]
+        low, high = 0, len(layers) - 1  # the first layer holding here (each holds the one before)
+        while low < high:
+            mid = (low + high) // 2
+            low, high = (low, mid) if holds(layers[mid][0]) else (mid + 1, high)
+        k = low
+        i = next(i for i, x in enumerate(layers[k][1]) if holds(x))
+        lower = [layers[k - 1][0]] if k else []
+        return [*lower, layers[k][1][i]], mode
+
+    def _primed(self, u: Any) -> Any:
+        """`u` over the next values (each layer's once)."""
+        if u not in self.primed:
+            self.primed[u] = self.game.bdd.let(self.game.priming, u)
+        return self.primed[u]
+
+    def _letters(self, u: Any, variables: list[str]) -> list[tuple[bool, ...]]:
+        """Every valuation of `variables` in `u` (a BDD over them alone)."""
+        return [tuple(bool(m[v]) for v in variables) for m in self.game.bdd.pick_iter(u, care_vars=set(variables))]
+
+    def _pick(self, u: Any, variables: list[str]) -> tuple[bool, ...]:
+        model = self.game.bdd.pick(u, care_vars=set(variables))
+        return tuple(bool(model[v]) for v in variables)
+
+    def _written(self, rows: list[list[tuple[tuple[bool, ...], tuple[bool, ...], int]]]) -> Machine:
+        """The machine: a transition per input the environment may write (each leads to a
+        state of its own: the state is the position), the others sent to a state that writes
+        all outputs false (the environment has broken its safety: the system has won)."""
+        from ltlwit.logic.assignment import cube
+
+        g = self.game
+        sink = len(rows)
+        quiet = cube((a, False) for a in g.outs)
+        states = []
+        for row in rows:
+            ts = [Transition(cube(zip(g.ins, xs)), cube(zip(g.outs, ys)), target) for xs, ys, target in row]
+            if len(row) < 2 ** len(g.ins):  # the letters not read are one guard: none of those read
+                ts.append(Transition(Not(Or(*(t.guard for t in ts))), quiet, sink))
+            states.append(tuple(ts))
+        if any(t.target == sink for ts in states for t in ts):
+            states.append((Transition(TRUE, quiet, sink),))
+        return Machine("system", g.ins, g.outs, False, tuple(states))
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def check(formula: Formula, machine: Machine, limit: Limit) -> bool | None:
+    """Whether every closed loop of the system's Mealy `machine` satisfies GR(1)-shaped φ,
+    model-checked on the loop, not taken from the game: its positions (the machine's state and
+    the letter just played) reached from every initial input θe allows, along the moves ρe
+    allows (a move it forbids ends the environment's claim: φ holds whatever follows); θs at
+    the first letter, ρs on every move, and no cycle of positions that avoids a guarantee Js_j
+    while meeting every assumption Je_i (Tarjan's SCCs of the positions without Js_j). φ is
+    implied by its GR(1) reading (`shape`), so a machine that passes satisfies φ. None: φ is
+    not GR(1)-shaped, or the machine is not one this check reads (Moore, the environment's, or
+    writing partial letters)."""
+    spec = shape(formula, machine.reads)
+    if spec is None or machine.moore or machine.player != "system":
+        return None
+    writes = [letter_of(t.write) for ts in machine.states for t in ts]
+    if any(set(w) != set(machine.writes) for w in writes):
+        return None
+    g = _Game(spec, machine.reads, machine.writes, limit)
+    try:
+        return _Loop(g, machine).holds()
+    finally:
+        del g  # CUDD's nodes go before their manager
+
+
+class _Loop:
+    """The closed loop's positions and moves, explored explicitly, its letter sets as BDDs."""
+
+    def __init__(self, game: _Game, machine: Machine) -> None:
+        self.game, self.machine = game, machine
+        bdd = game.bdd
+        self.x_now = [game.now[a] for a in game.ins]
+        self.guards = []  # per state: (guard over the next inputs, outputs written, target)
+        for ts in machine.states:
+            row = []
+            for t in ts:
+                guard = bdd.let(game.priming, game.of(t.guard))
+                written = letter_of(t.write)
+                row.append((guard, tuple(written[a] for a in game.outs), t.target))
+            self.guards.append(row)
+
+    def holds(self) -> bool:
+        g, bdd = self.game, self.game.bdd
+        Position = tuple[int, tuple[bool, ...], tuple[bool, ...]]
+        index: dict[Position, int] = {}
+        positions: list[Position] = []
+        edges: list[list[int]] = []
+
+        def reach(p: Position) -> int:
+            if p not in index:
+                index[p] = len(positions)
+                positions.append(p)
+                edges.append([])
+            return index[p]
+
+        first = bdd.let(g.priming, g.env_init)  # the initial inputs, read as the next ones
+        todo = []
+        for guard, ys, target in self.guards[0]:
+            for x0 in self._letters(first & guard):
+                if not self._value(g.sys_init, x0, ys):
+                    return False
+                todo.append(reach((target, x0, ys)))
+        done = set()
+        while todo:
+            k = todo.pop()
+            if k in done:
+                continue
+            done.add(k)
+            g.limit.check_time()
+            state, xs, ys = positions[k]
+            here = {**dict(zip(self.x_now, xs)), **{g.now[a]: v for a, v in zip(g.outs, ys)}}
+            allowed = bdd.let(here, g.rho_e)
+            duties = bdd.let(here, g.rho_s)
+            for guard, ys1, target in self.guards[state]:
+                legal = allowed & guard
+                if legal == bdd.false:
+                    continue
+                kept = bdd.let({g.next[a]: v for a, v in zip(g.outs, ys1)}, duties)
+                if (legal & ~kept) != bdd.false:
+                    return False  # a move the environment may make, on which the system breaks ρs
+                for x1 in self._letters(legal):
+                    succ = reach((target, x1, ys1))
+                    edges[k].append(succ)
+                    todo.append(succ)
+        for goal in g.sys_justice:
+            away = [not self._value(goal, xs, ys) for _, xs, ys in positions]
+            for scc in _components(edges, away):
+                if all(any(self._value(a, positions[k][1], positions[k][2]) for k in scc) for a in g.env_justice):
+                    return False  # the environment can keep the play here: meeting its assumptions, never this goal
+        return True
+
+    def _letters(self, u: Any) -> list[tuple[bool, ...]]:
+        """The next inputs in `u`, as values of the inputs."""
+        g = self.game
+        return [tuple(bool(m[g.next[a]]) for a in g.ins) for m in g.bdd.pick_iter(u, care_vars=set(g.x_next))]
+
+    def _value(self, u: Any, xs: tuple[bool, ...], ys: tuple[bool, ...]) -> bool:
+        g = self.game
+        here = {**dict(zip(self.x_now, xs)), **{g.now[a]: v for a, v in zip(g.outs, ys)}}
+        return g.bdd.let(here, u) == g.bdd.true
+
+
+def _components(edges: list[list[int]], inside: list[bool]) -> list[list[int]]:
+    """The strongly connected components of the graph restricted to the `inside` nodes that
+    hold a cycle (more than one node, or a loop), by Tarjan's algorithm without recursion."""
+    succs = [[w for w in ws if inside[w]] for ws in edges]
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on_stack: set[int] = set()
+    stack: list[int] = []
+    out: list[list[int]] = []
+    counter = 0
+    for root in range(len(edges)):
+        if not inside[root] or root in index:
+            continue
+        work = [(root, 0)]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            v, i = work[-1]
+            if i < len(succs[v]):
+                work[-1] = (v, i + 1)
+                w = succs[v][i]
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, 0))
+                elif w in on_stack:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                u = work[-1][0]
+                low[u] = min(low[u], low[v])
+            if low[v] == index[v]:
+                scc = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    scc.append(w)
+                    if w == v:
+                        break
+                if len(scc) > 1 or v in edges[v]:
+                    out.append(scc)
+    return out

@@ -1,0 +1,96 @@
+"""GR(1) games (`ltlwit.logic.ltl.games.gr1`): the shape read off a formula only where the game
+decides it, the game's verdicts against the counting games' on random GR(1) specifications in
+TLSF's strict form (where the GR(1) game is complete), its controllers accepted by the generic
+product check and the reference oracle too, and its closed-loop check refuting a broken one."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_realize import _wins_every_short_play
+
+from ltlwit.logic.budget import Budget, Limit
+from ltlwit.logic.formula import Formula, Not
+from ltlwit.logic.ltl.games import Realizable, Unrealizable, realize, verify
+from ltlwit.logic.ltl.games.gr1 import check, controller, shape
+from ltlwit.logic.ltl.games.machine import Transition
+from ltlwit.logic.syntax import parse_formula as P
+
+
+def strict(theta_e: str, theta_s: str, rho_e: str, rho_s: str, je: str, js: str) -> Formula:
+    """θe -> (θs & (ρs W !ρe) & ((G ρe & G F je) -> G F js)), as syfco writes a strict TLSF."""
+    return P(f"({theta_e}) -> (({theta_s}) & (({rho_s}) W !({rho_e})) & ((G({rho_e}) & G F({je})) -> G F({js})))")
+
+
+def test_the_shape_is_read_only_where_the_game_decides_the_formula() -> None:
+    f = strict("!r", "!g", "r -> X r", "r -> X g & X r", "!r", "g")
+    parts = shape(f, ["r"])
+    assert parts is not None
+    assert (parts.env_init, parts.sys_init, parts.env_justice, parts.sys_justice) == (
+        [P("!r")],
+        [P("!g")],
+        [P("!r")],
+        [P("g")],
+    )
+    assert parts.env_safety == [P("r -> X r")] and parts.sys_safety == [P("r -> X g & X r")]
+    # syfco's non-strict form: G ρs under G ρe, which the strict game implies
+    assert shape(P("(!r & G(r -> X r)) -> (!g & G(r -> X g))"), ["r"]) is not None
+    # not GR(1): an eventuality inside G; two steps of X; the environment's safety deciding the
+    # next output; a guarantee the game keeps only while the environment keeps its safety
+    for text in ["G(r -> F g)", "G(r -> X X g)", "G(r -> X g) -> G F g", "(G(r -> X r) -> G F g) & G(g -> X !g)"]:
+        assert shape(P(text), ["r"]) is None, text
+
+
+STEP = st.sampled_from(["r", "g", "X r", "X g", "!r", "!g", "!X r", "!X g"])
+
+
+def _step(inputs_next_only: bool) -> st.SearchStrategy[str]:
+    atoms = STEP.filter(lambda a: not (inputs_next_only and "X g" in a))
+    return st.lists(st.lists(atoms, min_size=1, max_size=2), min_size=1, max_size=2).map(
+        lambda clauses: " & ".join("(" + " | ".join(c) + ")" for c in clauses)
+    )
+
+
+NOW = st.sampled_from(["r", "g", "!r", "!g", "r & g", "r | !g", "1"])
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(["!r", "r", "1"]), NOW, _step(True), _step(False), NOW, NOW)
+def test_the_gr1_game_agrees_with_the_counting_games(
+    theta_e: str, theta_s: str, rho_e: str, rho_s: str, je: str, js: str
+) -> None:
+    """In the strict form the GR(1) game is complete: it finds a controller exactly where one
+    exists; each is also accepted by the product check and the reference oracle."""
+    f = strict(theta_e, theta_s, rho_e, rho_s, je, js)
+    assert shape(f, ["r"]) is not None
+    machine = controller(f, ["r"], ["g"], Limit(Budget(seconds=30)))
+    counted = realize(f, ["r"], budget=Budget(seconds=30), gr1=False)
+    assert isinstance(counted, (Realizable, Unrealizable)), (f, counted)
+    assert (machine is not None) == isinstance(counted, Realizable), f
+    if machine is not None:
+        assert check(f, machine, Limit(None)) is True
+        assert verify(f, machine, Budget(seconds=30)) is True
+        assert _wins_every_short_play(f, machine)
+        assert isinstance(realize(f, ["r"], budget=Budget(seconds=30)), Realizable)
+
+
+def test_the_closed_loop_check_refutes_a_broken_controller() -> None:
+    """A grant for each request, the next instant, while the environment keeps r once raised;
+    the controller written by the game passes, and each single write flipped fails both checks."""
+    f = strict("!r", "!g", "r -> X r", "r -> X g", "1", "!r | g")
+    machine = controller(f, ["r"], ["g"], Limit(None))
+    assert machine is not None and check(f, machine, Limit(None)) is True
+    broken = 0
+    for s, ts in enumerate(machine.states):
+        for k, t in enumerate(ts):
+            flipped = Transition(t.guard, Not(t.write) if t.write.op == "ap" else t.write.children[0], t.target)
+            states = list(machine.states)
+            states[s] = (*ts[:k], flipped, *ts[k + 1 :])
+            other = replace(machine, states=tuple(states))
+            wins = verify(f, other, Budget(seconds=30))
+            assert check(f, other, Limit(None)) is wins, (s, k)
+            broken += not wins
+    assert broken > 0
+    assert check(P("G(r -> F g)"), machine, Limit(None)) is None  # not GR(1): not this check's to say
