@@ -173,7 +173,7 @@ class _Game:
             elif op in ("1", "0"):
                 memo[node] = bdd.true if op == "1" else bdd.false
             elif op == "X":
-                memo[node] = bdd.let(self.priming, memo[node.children[0]])
+                memo[node] = self.let(self.priming, memo[node.children[0]])
             elif op == "!":
                 memo[node] = ~memo[node.children[0]]
             else:
@@ -187,12 +187,16 @@ class _Game:
                 }[op]()
         return memo[f]
 
+    def let(self, values: dict[str, Any], u: Any) -> Any:
+        """`u` with `values` substituted (dd warns of an empty substitution: none here)."""
+        return self.bdd.let(values, u) if values else u
+
     def cpre(self, s: Any) -> Any:
         """The positions from which the system can force the next one into `s`."""
         from dd.cudd import and_exists  # CUDD's relational product: the conjunction is never built
 
         self.limit.check_time()
-        reach = and_exists(self.rho_s, self.bdd.let(self.priming, s), self.y_next)
+        reach = and_exists(self.rho_s, self.let(self.priming, s), self.y_next)
         return ~and_exists(self.rho_e, ~reach, self.x_next)
 
     def solve(self) -> tuple[Any, list[list[tuple[Any, list[Any]]]]]:
@@ -286,7 +290,7 @@ class _Strategy:
         try:
             for x0 in self._letters(g.env_init, x_now):
                 assigned = {v: x0[k] for k, v in enumerate(x_now)}
-                y0 = self._pick(bdd.let(assigned, g.sys_init & self.z), y_now)
+                y0 = self._pick(self.game.let(assigned, g.sys_init & self.z), y_now)
                 rows[0].append((x0, y0, state((*x0, *y0), 0)))
             while todo:
                 values, mode = todo.pop()
@@ -302,15 +306,15 @@ class _Strategy:
         g, bdd = self.game, self.game.bdd
         here = {g.now[a]: v for a, v in zip((*g.ins, *g.outs), values)}
         targets, mode1 = self._targets(here, mode)
-        allowed = bdd.let(here, g.rho_e)
-        moves = bdd.let(here, g.rho_s)
+        allowed = self.game.let(here, g.rho_e)
+        moves = self.game.let(here, g.rho_s)
         wanted = [moves & self._primed(target) for target in targets]
         out = []
         for x1 in self._letters(allowed, g.x_next):
             g.limit.check_time()
             nexts = {v: x1[k] for k, v in enumerate(g.x_next)}
             for target in wanted:
-                options = bdd.let(nexts, target)
+                options = self.game.let(nexts, target)
                 if options != bdd.false:
                     out.append((x1, self._pick(options, g.y_next), mode1))
                     break
@@ -325,7 +329,7 @@ class _Strategy:
         g, bdd = self.game, self.game.bdd
 
         def holds(u: Any) -> bool:
-            return bdd.let(here, u) == bdd.true
+            return self.game.let(here, u) == bdd.true
 
         if holds(g.sys_justice[mode]):
             return [self.z], (mode + 1) % len(g.sys_justice)
@@ -342,7 +346,7 @@ class _Strategy:
     def _primed(self, u: Any) -> Any:
         """`u` over the next values (each layer's once)."""
         if u not in self.primed:
-            self.primed[u] = self.game.bdd.let(self.game.priming, u)
+            self.primed[u] = self.game.let(self.game.priming, u)
         return self.primed[u]
 
     def _letters(self, u: Any, variables: list[str]) -> list[tuple[bool, ...]]:
@@ -411,7 +415,7 @@ class _Loop:
         for ts in machine.states:
             row = []
             for t in ts:
-                guard = bdd.let(game.priming, game.of(t.guard))
+                guard = self.game.let(game.priming, game.of(t.guard))
                 written = letter_of(t.write)
                 row.append((guard, tuple(written[a] for a in game.outs), t.target))
             self.guards.append(row)
@@ -430,7 +434,7 @@ class _Loop:
                 edges.append([])
             return index[p]
 
-        first = bdd.let(g.priming, g.env_init)  # the initial inputs, read as the next ones
+        first = self.game.let(g.priming, g.env_init)  # the initial inputs, read as the next ones
         todo = []
         for guard, ys, target in self.guards[0]:
             for x0 in self._letters(first & guard):
@@ -446,13 +450,13 @@ class _Loop:
             g.limit.check_time()
             state, xs, ys = positions[k]
             here = {**dict(zip(self.x_now, xs)), **{g.now[a]: v for a, v in zip(g.outs, ys)}}
-            allowed = bdd.let(here, g.rho_e)
-            duties = bdd.let(here, g.rho_s)
+            allowed = self.game.let(here, g.rho_e)
+            duties = self.game.let(here, g.rho_s)
             for guard, ys1, target in self.guards[state]:
                 legal = allowed & guard
                 if legal == bdd.false:
                     continue
-                kept = bdd.let({g.next[a]: v for a, v in zip(g.outs, ys1)}, duties)
+                kept = self.game.let({g.next[a]: v for a, v in zip(g.outs, ys1)}, duties)
                 if (legal & ~kept) != bdd.false:
                     return False  # a move the environment may make, on which the system breaks ρs
                 for x1 in self._letters(legal):
@@ -474,7 +478,7 @@ class _Loop:
     def _value(self, u: Any, xs: tuple[bool, ...], ys: tuple[bool, ...]) -> bool:
         g = self.game
         here = {**dict(zip(self.x_now, xs)), **{g.now[a]: v for a, v in zip(g.outs, ys)}}
-        return g.bdd.let(here, u) == g.bdd.true
+        return self.game.let(here, u) == g.bdd.true
 
 
 def _components(edges: list[list[int]], inside: list[bool]) -> list[list[int]]:
