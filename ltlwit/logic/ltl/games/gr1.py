@@ -248,13 +248,23 @@ def controller(formula: Formula, inputs: Sequence[str], outputs: Sequence[str], 
     """A Mealy controller for φ from its GR(1) game, or None: φ is not GR(1)-shaped, the system
     loses the game, or the controller would have more than MAX_STATES states."""
     spec = shape(formula, inputs)
-    if spec is None:
+    if spec is None or not _has_cudd():
         return None
     game = _Game(spec, inputs, outputs, limit)
     try:
         return _Strategy(game).machine()
     finally:
         del game  # CUDD's nodes go before their manager
+
+
+def _has_cudd() -> bool:
+    """Whether dd has its CUDD extension: its relational product and sifting make the game
+    tractable (dd's pure-Python fallback has neither)."""
+    try:
+        import dd.cudd  # noqa: F401
+    except ImportError:  # pragma: no cover - depends on the dd build
+        return False
+    return True
 
 
 class _Strategy:
@@ -392,7 +402,7 @@ def check(formula: Formula, machine: Machine, limit: Limit) -> bool | None:
     not GR(1)-shaped, or the machine is not one this check reads (Moore, the environment's, or
     writing partial letters)."""
     spec = shape(formula, machine.reads)
-    if spec is None or machine.moore or machine.player != "system":
+    if spec is None or machine.moore or machine.player != "system" or not _has_cudd():
         return None
     writes = [letter_of(t.write) for ts in machine.states for t in ts]
     if any(set(w) != set(machine.writes) for w in writes):
