@@ -419,7 +419,6 @@ class _Loop:
 
     def __init__(self, game: _Game, machine: Machine) -> None:
         self.game, self.machine = game, machine
-        bdd = game.bdd
         self.x_now = [game.now[a] for a in game.ins]
         self.guards = []  # per state: (guard over the next inputs, outputs written, target)
         for ts in machine.states:
