@@ -94,3 +94,13 @@ def test_the_closed_loop_check_refutes_a_broken_controller() -> None:
             broken += not wins
     assert broken > 0
     assert check(P("G(r -> F g)"), machine, Limit(None)) is None  # not GR(1): not this check's to say
+
+
+def test_a_controller_too_large_to_write_is_left_to_the_counting_games(monkeypatch) -> None:
+    from ltlwit.logic.ltl.games import gr1
+
+    f = strict("!r", "!g", "r -> X r", "r -> X g", "1", "!r | g")
+    monkeypatch.setattr(gr1, "MAX_TRANSITIONS", 2)
+    assert controller(f, ["r"], ["g"], Limit(None)) is None
+    verdict = realize(f, ["r"], budget=Budget(seconds=30))
+    assert isinstance(verdict, Realizable) and _wins_every_short_play(f, verdict.controller)

@@ -37,9 +37,9 @@ from ltlwit.logic.ltl.games.machine import Machine, Transition, letter_of
 #: CUDD's bound on the variable swaps of one dynamic reordering.
 SWAPS = 200_000
 
-#: At most this many states in a controller written out (a larger one would not be verified
-#: in time anyway): past it, `controller` answers None.
-MAX_STATES = 20_000
+#: At most this many states, and transitions, in a controller written out (a larger one would
+#: not be verified in time anyway): past either, `controller` answers None.
+MAX_STATES, MAX_TRANSITIONS = 20_000, 200_000
 
 
 @dataclass
@@ -246,7 +246,7 @@ class _Game:
 
 def controller(formula: Formula, inputs: Sequence[str], outputs: Sequence[str], limit: Limit) -> Machine | None:
     """A Mealy controller for φ from its GR(1) game, or None: φ is not GR(1)-shaped, the system
-    loses the game, or the controller would have more than MAX_STATES states."""
+    loses the game, or the controller would be larger than MAX_STATES or MAX_TRANSITIONS."""
     spec = shape(formula, inputs)
     if spec is None or not _has_cudd():
         return None
@@ -275,6 +275,7 @@ class _Strategy:
         self.game = game
         self.z, self.layers = game.solve()
         self.primed: dict[Any, Any] = {}
+        self.transitions = 0
 
     def machine(self) -> Machine | None:
         g, bdd = self.game, self.game.bdd
@@ -360,8 +361,15 @@ class _Strategy:
         return self.primed[u]
 
     def _letters(self, u: Any, variables: list[str]) -> list[tuple[bool, ...]]:
-        """Every valuation of `variables` in `u` (a BDD over them alone)."""
-        return [tuple(bool(m[v]) for v in variables) for m in self.game.bdd.pick_iter(u, care_vars=set(variables))]
+        """Every valuation of `variables` in `u` (a BDD over them alone), each a transition of
+        the controller: _TooLarge past MAX_TRANSITIONS in all."""
+        out = []
+        for m in self.game.bdd.pick_iter(u, care_vars=set(variables)):
+            self.transitions += 1
+            if self.transitions > MAX_TRANSITIONS:
+                raise _TooLarge
+            out.append(tuple(bool(m[v]) for v in variables))
+        return out
 
     def _pick(self, u: Any, variables: list[str]) -> tuple[bool, ...]:
         model = self.game.bdd.pick(u, care_vars=set(variables))
