@@ -104,3 +104,25 @@ def test_a_controller_too_large_to_write_is_left_to_the_counting_games(monkeypat
     assert controller(f, ["r"], ["g"], Limit(None)) is None
     verdict = realize(f, ["r"], budget=Budget(seconds=30))
     assert isinstance(verdict, Realizable) and _wins_every_short_play(f, verdict.controller)
+
+
+def test_realize_writes_the_gr1_strategy_when_the_counting_games_have_not_answered(monkeypatch) -> None:
+    """Once the counting games have had their first turns (none here), the system's GR(1)
+    strategy is written out, checked on the closed loop, and is the answer."""
+    from ltlwit.logic.ltl import games
+    from ltlwit.logic.ltl.games import gr1
+
+    written = []
+    machine = gr1.Strategy.machine
+
+    def spy(self, limit):
+        written.append(machine(self, limit))
+        return written[-1]
+
+    monkeypatch.setattr(games, "COUNTING_FIRST", 0.0)
+    monkeypatch.setattr(gr1.Strategy, "machine", spy)
+    f = strict("!r", "!g", "r -> X r", "r -> X g", "!r", "g")
+    verdict = realize(f, ["r"], budget=Budget(seconds=30))
+    assert isinstance(verdict, Realizable) and written == [verdict.controller]
+    assert verify(f, verdict.controller, Budget(seconds=30)) is True and _wins_every_short_play(f, verdict.controller)
+    assert isinstance(realize(P("G(r -> X g) & G(r -> X !g)"), ["r"], budget=Budget(seconds=30)), Unrealizable)

@@ -123,7 +123,7 @@ def realize(
     ins, outs = players(formula, inputs, outputs)
     if formula.data:
         return Unknown("realizability over data atoms is not decided yet")
-    from ltlwit.logic.ltl.games.counting import Arena, CountingGame
+    from ltlwit.logic.ltl.games.counting import Arena
     from ltlwit.logic.ltl.games.monitors import monitored, pure_past
 
     written = formula
@@ -158,64 +158,107 @@ def realize(
             verdict = _proved(exact, formula, monitors, constant, 0, budget, limit)
             if verdict is not None:
                 return verdict
-        if gr1 and not moore and not written.past and alive is None:
-            verdict = _gr1(exact, formula, ins, outs, budget, limit)
-            if verdict is not None:
-                return verdict
-        # an environment that breaks the safety guarantees breaks φ: often far the smallest game
-        weak = safety_part(formula)
-        games = [CountingGame(arena, "environment", Not(weak), limit)] if weak is not None else []
-        games += [
-            CountingGame(arena, "system", formula, limit),
-            CountingGame(arena, "environment", Not(formula), limit),
-        ]
-        searches = {k: game.search(MAX_BOUND) for k, game in enumerate(games)}
-        while searches:
-            # the game that has had least time goes next: the cheaper proof is not held back
-            k = min(searches, key=lambda k: (games[k].spent, k))
-            step = games[k].turn(searches[k])
-            if step is None:
-                continue
-            if not step:  # no strategy within MAX_BOUND
-                del searches[k]
-                continue
-            bound, machine = step
-            # a counter-strategy reads the monitors: it beats the systems that write them right
-            verdict = _proved(exact, formula, monitors, machine, bound, budget, limit)
-            if isinstance(verdict, Realizable) and alive is not None:
-                return _finite_play(verdict, written, alive)
-            if verdict is not None:
-                return verdict
-            return Unknown(f"the {_strategy(machine)} found at bound {bound} was not verified within the budget")
+        plain = gr1 and not moore and not written.past and alive is None  # GR(1): the game, first
+        winning = _gr1_solved(formula, ins, outs, limit) if plain else None
+        try:
+            return _counted(exact, formula, written, monitors, alive, arena, winning, budget, limit)
+        finally:
+            if winning is not None:
+                winning.close()
     except HardLimit as e:
         return Unknown(str(e))
     except OutOfBudget as e:
         return Unknown(str(e))
+
+
+#: Where the system wins φ's GR(1) game, the counting games go first for this long (seconds, at
+#: most, and the share of the budget left): a small controller of theirs is found in a second
+#: where the GR(1) strategy, written out position by position, has thousands of states
+#: (amba_decomposed_encode_pb_8: 4,098, 7 s to check; theirs: 0.3 s in all).
+COUNTING_FIRST, COUNTING_SHARE = 2.0, 0.2
+
+
+def _counted(
+    exact: Formula,
+    formula: Formula,
+    written: Formula,
+    monitors: dict,
+    alive: Formula | None,
+    arena: Arena,
+    winning: Any,
+    budget: Budget | None,
+    limit: Limit,
+) -> Verdict:
+    """The counting games, in turns; where the system won the GR(1) game (`winning`), its
+    strategy written out and checked once they have had their first turns (`COUNTING_FIRST`)."""
+    import time
+
+    from ltlwit.logic.ltl.games.counting import CountingGame
+
+    # an environment that breaks the safety guarantees breaks φ: often far the smallest game
+    weak = safety_part(formula)
+    games = [CountingGame(arena, "environment", Not(weak), limit)] if weak is not None else []
+    games += [
+        CountingGame(arena, "system", formula, limit),
+        CountingGame(arena, "environment", Not(formula), limit),
+    ]
+    searches = {k: game.search(MAX_BOUND) for k, game in enumerate(games)}
+    gr1_at = time.perf_counter() + min(COUNTING_FIRST, COUNTING_SHARE * limit.remaining())
+    while searches or winning is not None:
+        if winning is not None and (not searches or time.perf_counter() >= gr1_at):
+            verdict = _gr1(exact, winning, budget, limit)
+            winning = None
+            if verdict is not None:
+                return verdict
+            continue
+        # the game that has had least time goes next: the cheaper proof is not held back
+        k = min(searches, key=lambda k: (games[k].spent, k))
+        step = games[k].turn(searches[k])
+        if step is None:
+            continue
+        if not step:  # no strategy within MAX_BOUND
+            del searches[k]
+            continue
+        bound, machine = step
+        # a counter-strategy reads the monitors: it beats the systems that write them right
+        verdict = _proved(exact, formula, monitors, machine, bound, budget, limit)
+        if isinstance(verdict, Realizable) and alive is not None:
+            return _finite_play(verdict, written, alive)
+        if verdict is not None:
+            return verdict
+        return Unknown(f"the {_strategy(machine)} found at bound {bound} was not verified within the budget")
     return Unknown(f"no strategy within bound {MAX_BOUND}")
 
 
-#: The share of the budget left that a GR(1) game may take (its controller's check apart): an
-#: environment that wins it gives no counter-strategy, and the counting games need the rest.
+#: The share of the budget left that the GR(1) game may take, and then writing its strategy out:
+#: an environment that wins it gives no counter-strategy, and the counting games need the rest.
 GR1_SHARE = 0.5
 
 
-def _gr1(
-    exact: Formula, played: Formula, ins: tuple[str, ...], outs: tuple[str, ...], budget: Budget | None, limit: Limit
-) -> Verdict | None:
-    """Where φ is GR(1)-shaped (`gr1.shape`) and its system wins the GR(1) game: the game's
-    controller, verified on the closed loop (Unknown when the check runs out of time). None
-    otherwise, the counting games to go on: not the shape, the environment wins, or the game
-    took its share of the budget."""
-    from ltlwit.logic.ltl.games.gr1 import controller
+def _gr1_solved(formula: Formula, ins: tuple[str, ...], outs: tuple[str, ...], limit: Limit) -> Any:
+    """The system's winning strategy in φ's GR(1) game (`gr1.solved`), or None: not the shape,
+    the environment wins, or the game took its share of the budget."""
+    from ltlwit.logic.ltl.games.gr1 import solved
 
     try:
-        designed = controller(played, ins, outs, limit.sub(GR1_SHARE * limit.remaining()))
+        return solved(formula, ins, outs, limit.sub(GR1_SHARE * limit.remaining()))
     except OutOfBudget:
         limit.check_time()  # the whole budget's end ends the search; the game's share, the game
         return None
+
+
+def _gr1(exact: Formula, winning: Any, budget: Budget | None, limit: Limit) -> Verdict | None:
+    """The GR(1) strategy written out and checked on the closed loop (Unknown when the check
+    runs out of time), or None, the counting games to go on: too large, or its share of the
+    budget spent writing it."""
+    try:
+        designed = winning.machine(limit.sub(GR1_SHARE * limit.remaining()))
+    except OutOfBudget:
+        limit.check_time()
+        return None
     if designed is None:
         return None
-    verdict = _proved(exact, played, {}, designed, 0, budget, limit, "gr1")
+    verdict = _proved(exact, exact, {}, designed, 0, budget, limit, "gr1")
     return verdict or Unknown(f"the {_strategy(designed)} found was not verified within the budget")
 
 

@@ -135,7 +135,11 @@ class _Game:
         self.limit = limit
         self.ins, self.outs = tuple(inputs), tuple(outputs)
         self.bdd = bdd = cudd.BDD()
-        bdd.configure(reordering=False)  # while the parts are built: then sifted once, and as they grow
+        # The order of declaration puts a robot's coordinates far from the moves that change
+        # them: gr_1 took 45 s to solve so and 2 s with CUDD's sifting (5 s sifted once only);
+        # amba_decomposed_lock_pb_60's 61 invariants over 121 inputs did not build in 100 s
+        # without it. Each sift is bounded (max_swaps), so the deadline is still read often.
+        bdd.configure(reordering=True, max_swaps=SWAPS)
         names = (*self.ins, *self.outs)
         self.now = {a: f"c{i}" for i, a in enumerate(names)}
         self.next = {a: f"n{i}" for i, a in enumerate(names)}
@@ -150,11 +154,6 @@ class _Game:
         self.rho_s = self._all(spec.sys_safety)
         self.env_justice = [self.of(f) for f in spec.env_justice] or [bdd.true]
         self.sys_justice = [self.of(f) for f in spec.sys_justice] or [bdd.true]
-        # The order of declaration puts a robot's coordinates far from the moves that change
-        # them: gr_1 took 45 s to solve so and 2 s with CUDD's sifting (5 s sifted once only).
-        # Each sift is bounded (max_swaps), so the deadline is still read often.
-        bdd.reorder()
-        bdd.configure(reordering=True, max_swaps=SWAPS)
 
     def _all(self, fs: list[Formula]) -> Any:
         out = self.bdd.true
@@ -244,17 +243,29 @@ class _Game:
                 return bdd.false, layers  # an initial input is lost already: the system loses
 
 
-def controller(formula: Formula, inputs: Sequence[str], outputs: Sequence[str], limit: Limit) -> Machine | None:
-    """A Mealy controller for φ from its GR(1) game, or None: φ is not GR(1)-shaped, the system
-    loses the game, or the controller would be larger than MAX_STATES or MAX_TRANSITIONS."""
+def solved(formula: Formula, inputs: Sequence[str], outputs: Sequence[str], limit: Limit) -> Strategy | None:
+    """The system's winning strategy in φ's GR(1) game, not yet written out (`Strategy.machine`;
+    `close` it), or None: φ is not GR(1)-shaped, or the system loses the game."""
     spec = shape(formula, inputs)
     if spec is None or not _has_cudd():
         return None
-    game = _Game(spec, inputs, outputs, limit)
+    strategy = Strategy(_Game(spec, inputs, outputs, limit))
+    if strategy.wins():
+        return strategy
+    strategy.close()
+    return None
+
+
+def controller(formula: Formula, inputs: Sequence[str], outputs: Sequence[str], limit: Limit) -> Machine | None:
+    """A Mealy controller for φ from its GR(1) game, or None: φ is not GR(1)-shaped, the system
+    loses the game, or the controller would be larger than MAX_STATES or MAX_TRANSITIONS."""
+    strategy = solved(formula, inputs, outputs, limit)
+    if strategy is None:
+        return None
     try:
-        return _Strategy(game).machine()
+        return strategy.machine(limit)
     finally:
-        del game  # CUDD's nodes go before their manager
+        strategy.close()
 
 
 def _has_cudd() -> bool:
@@ -267,7 +278,7 @@ def _has_cudd() -> bool:
     return True
 
 
-class _Strategy:
+class Strategy:
     """The system's strategy, explored from the initial positions: a machine state per
     position (the current inputs and outputs) and guarantee pursued."""
 
@@ -277,13 +288,25 @@ class _Strategy:
         self.primed: dict[Any, Any] = {}
         self.transitions = 0
 
-    def machine(self) -> Machine | None:
+    def wins(self) -> bool:
+        """Whether the system answers every initial input θe allows inside the winning region."""
         g, bdd = self.game, self.game.bdd
+        choices = bdd.exist([g.now[a] for a in g.outs], g.sys_init & self.z)
+        return (g.env_init & ~choices) == bdd.false
+
+    def close(self) -> None:
+        """Free the BDDs, CUDD's nodes before their manager."""
+        self.z = self.layers = None  # type: ignore[assignment]
+        self.primed.clear()
+        del self.game
+
+    def machine(self, limit: Limit) -> Machine | None:
+        """The strategy written out, within `limit`; None past MAX_STATES or MAX_TRANSITIONS."""
+        g = self.game
+        g.limit = limit
+        self.transitions = 0
         x_now = [g.now[a] for a in g.ins]
         y_now = [g.now[a] for a in g.outs]
-        choices = bdd.exist(y_now, g.sys_init & self.z)
-        if (g.env_init & ~choices) != bdd.false:  # an initial input the system cannot answer
-            return None
         index: dict[tuple[tuple[bool, ...], int], int] = {}
         rows: list[list[tuple[tuple[bool, ...], tuple[bool, ...], int]]] = [[]]  # per state: (inputs, outputs, target)
         todo: list[tuple[tuple[bool, ...], int]] = []
