@@ -18,7 +18,9 @@ The games (`counting`) grow their bound K = 0, 1, 2, ... for both players side b
 turns of time, the one that has had least going next, so realizable and unrealizable
 specifications both end with a proof, each as soon as its winner's game allows; beside them
 the environment plays against φ's safety guarantees alone (`safety_part`), often a far
-smaller game. LTLf is a reachability game over formula progression (`progression`). Future-time LTL on infinite
+smaller game; where φ has GR(1) shape, its GR(1) game (`gr1`) is solved first and its
+controller written out if they have not answered in their first turns. LTLf is a
+reachability game over formula progression (`progression`). Future-time LTL on infinite
 traces, finite ones (LTLf) and past operators (`monitors`); data atoms give Unknown saying
 so."""
 
