@@ -296,9 +296,8 @@ class Strategy:
 
     def close(self) -> None:
         """Free the BDDs, CUDD's nodes before their manager."""
-        self.z = self.layers = None  # type: ignore[assignment]
         self.primed.clear()
-        del self.game
+        del self.z, self.layers, self.game
 
     def machine(self, limit: Limit) -> Machine | None:
         """The strategy written out, within `limit`; None past MAX_STATES or MAX_TRANSITIONS."""
