@@ -28,7 +28,7 @@ the counting games go on (a GR(1) counter-strategy needs memory of its own: not 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from ltlwit.logic.budget import Limit
 from ltlwit.logic.formula import TRUE, Formula, Not, Or, conjuncts, postorder
@@ -177,14 +177,33 @@ class _Game:
                 memo[node] = ~memo[node.children[0]]
             else:
                 a, b = (memo[c] for c in node.children)
-                memo[node] = {
-                    "&": lambda: a & b,
-                    "|": lambda: a | b,
-                    "->": lambda: ~a | b,
-                    "<->": lambda: a.equiv(b),
-                    "xor": lambda: ~a.equiv(b),
-                }[op]()
+                if op == "&":
+                    memo[node] = a & b
+                elif op == "|":
+                    memo[node] = a | b
+                elif op == "->":
+                    memo[node] = ~a | b
+                else:
+                    memo[node] = a.equiv(b) if op == "<->" else ~a.equiv(b)
         return memo[f]
+
+    def at(self, values: tuple[bool, ...]) -> dict[str, bool]:
+        """A position (the inputs' values, then the outputs') as a substitution of the current values."""
+        return {self.now[a]: v for a, v in zip((*self.ins, *self.outs), values)}
+
+    def holds(self, u: Any, position: dict[str, bool]) -> bool:
+        """Whether `u` (over the current values) holds at `position` (`at`)."""
+        return self.let(position, u) == self.bdd.true
+
+    def valuations(self, u: Any, variables: list[str]) -> Iterator[tuple[bool, ...]]:
+        """Every valuation of `variables` in `u` (a BDD over them alone), in their order."""
+        for model in self.bdd.pick_iter(u, care_vars=set(variables)):
+            yield tuple(bool(model[v]) for v in variables)
+
+    def answers_start(self, z: Any) -> bool:
+        """Whether the system answers every initial input θe allows with outputs θs allows in `z`."""
+        choices = self.bdd.exist([self.now[a] for a in self.outs], self.sys_init & z)
+        return (self.env_init & ~choices) == self.bdd.false
 
     def let(self, values: dict[str, Any], u: Any) -> Any:
         """`u` with `values` substituted (dd warns of an empty substitution: none here)."""
@@ -239,7 +258,7 @@ class _Game:
             if new_z == z:
                 return z, layers
             z = new_z
-            if (self.env_init & ~bdd.exist([self.now[a] for a in self.outs], self.sys_init & z)) != bdd.false:
+            if not self.answers_start(z):
                 return bdd.false, layers  # an initial input is lost already: the system loses
 
 
@@ -290,9 +309,7 @@ class Strategy:
 
     def wins(self) -> bool:
         """Whether the system answers every initial input θe allows inside the winning region."""
-        g, bdd = self.game, self.game.bdd
-        choices = bdd.exist([g.now[a] for a in g.outs], g.sys_init & self.z)
-        return (g.env_init & ~choices) == bdd.false
+        return self.game.answers_start(self.z)
 
     def close(self) -> None:
         """Free the BDDs, CUDD's nodes before their manager."""
@@ -337,7 +354,7 @@ class Strategy:
     def _moves(self, values: tuple[bool, ...], mode: int) -> list[tuple[tuple[bool, ...], tuple[bool, ...], int]]:
         """The system's answer from a position, to each next input the environment may write."""
         g, bdd = self.game, self.game.bdd
-        here = {g.now[a]: v for a, v in zip((*g.ins, *g.outs), values)}
+        here = g.at(values)
         targets, mode1 = self._targets(here, mode)
         allowed = self.game.let(here, g.rho_e)
         moves = self.game.let(here, g.rho_s)
@@ -359,10 +376,10 @@ class Strategy:
         """Where the next position should lie, in order of preference, and the next mode: the
         winning region once the guarantee pursued holds here (then the next guarantee), else a
         lower layer, else the same layer's set of the first assumption that holds it."""
-        g, bdd = self.game, self.game.bdd
+        g = self.game
 
         def holds(u: Any) -> bool:
-            return self.game.let(here, u) == bdd.true
+            return g.holds(u, here)
 
         if holds(g.sys_justice[mode]):
             return [self.z], (mode + 1) % len(g.sys_justice)
@@ -386,11 +403,11 @@ class Strategy:
         """Every valuation of `variables` in `u` (a BDD over them alone), each a transition of
         the controller: _TooLarge past MAX_TRANSITIONS in all."""
         out = []
-        for m in self.game.bdd.pick_iter(u, care_vars=set(variables)):
+        for values in self.game.valuations(u, variables):
             self.transitions += 1
             if self.transitions > MAX_TRANSITIONS:
                 raise _TooLarge
-            out.append(tuple(bool(m[v]) for v in variables))
+            out.append(values)
         return out
 
     def _pick(self, u: Any, variables: list[str]) -> tuple[bool, ...]:
@@ -449,7 +466,6 @@ class _Loop:
 
     def __init__(self, game: _Game, machine: Machine) -> None:
         self.game, self.machine = game, machine
-        self.x_now = [game.now[a] for a in game.ins]
         self.guards = []  # per state: (guard over the next inputs, outputs written, target)
         for ts in machine.states:
             row = []
@@ -476,8 +492,8 @@ class _Loop:
         first = self.game.let(g.priming, g.env_init)  # the initial inputs, read as the next ones
         todo = []
         for guard, ys, target in self.guards[0]:
-            for x0 in self._letters(first & guard):
-                if not self._value(g.sys_init, x0, ys):
+            for x0 in g.valuations(first & guard, g.x_next):
+                if not g.holds(g.sys_init, g.at((*x0, *ys))):
                     return False
                 todo.append(reach((target, x0, ys)))
         done = set()
@@ -488,7 +504,7 @@ class _Loop:
             done.add(k)
             g.limit.check_time()
             state, xs, ys = positions[k]
-            here = {**dict(zip(self.x_now, xs)), **{g.now[a]: v for a, v in zip(g.outs, ys)}}
+            here = g.at((*xs, *ys))
             allowed = self.game.let(here, g.rho_e)
             duties = self.game.let(here, g.rho_s)
             for guard, ys1, target in self.guards[state]:
@@ -498,26 +514,17 @@ class _Loop:
                 kept = self.game.let({g.next[a]: v for a, v in zip(g.outs, ys1)}, duties)
                 if (legal & ~kept) != bdd.false:
                     return False  # a move the environment may make, on which the system breaks ρs
-                for x1 in self._letters(legal):
+                for x1 in g.valuations(legal, g.x_next):
                     succ = reach((target, x1, ys1))
                     edges[k].append(succ)
                     todo.append(succ)
+        at = [g.at((*xs, *ys)) for _, xs, ys in positions]
         for goal in g.sys_justice:
-            away = [not self._value(goal, xs, ys) for _, xs, ys in positions]
+            away = [not g.holds(goal, here) for here in at]
             for scc in _components(edges, away):
-                if all(any(self._value(a, positions[k][1], positions[k][2]) for k in scc) for a in g.env_justice):
+                if all(any(g.holds(a, at[k]) for k in scc) for a in g.env_justice):
                     return False  # the environment can keep the play here: meeting its assumptions, never this goal
         return True
-
-    def _letters(self, u: Any) -> list[tuple[bool, ...]]:
-        """The next inputs in `u`, as values of the inputs."""
-        g = self.game
-        return [tuple(bool(m[g.next[a]]) for a in g.ins) for m in g.bdd.pick_iter(u, care_vars=set(g.x_next))]
-
-    def _value(self, u: Any, xs: tuple[bool, ...], ys: tuple[bool, ...]) -> bool:
-        g = self.game
-        here = {**dict(zip(self.x_now, xs)), **{g.now[a]: v for a, v in zip(g.outs, ys)}}
-        return self.game.let(here, u) == g.bdd.true
 
 
 def _components(edges: list[list[int]], inside: list[bool]) -> list[list[int]]:
