@@ -523,20 +523,25 @@ def index(
 
 
 def embed(
-    formulas: Iterable[str | Formula], *, semantics: str = "infinite", syntax: str = "auto", model: str | None = None
+    formulas: Iterable[str | Formula],
+    *,
+    semantics: str = "infinite",
+    syntax: str = "auto",
+    model: str | None = None,
+    fingerprint: bool = False,
 ) -> list[Embedded]:
-    """Each formula's vector: its semantic fingerprint (`ltlwit.logic.fingerprint`), the ±1
-    truth values on a fixed set of traces, equal for equivalent formulas; or with `model` (a
-    trained ExpEmb model's name or weights file) that model's embedding, the APs renamed once
-    over all the formulas; as `ltlwit embed` prints them. ParseError for a text that is not a
-    formula; ValueError for a formula the model cannot read, or a model that embeds nothing."""
-    from ltlwit.specs.similar import Compared, Similar, learned
-    from ltlwit.specs.similar import embed as vectors
+    """Each formula's vector, as `ltlwit embed` prints them: by default the bundled learned
+    embedding of the formulas' logic (expemb-ltl, or expemb-prop where none is temporal; the
+    APs renamed once over all the formulas), or with `model` that trained ExpEmb model's (a
+    name or weights file); with `fingerprint`, or where the bundled models cannot read a formula
+    (past operators, data, finite traces), its semantic fingerprint (`ltlwit.logic.fingerprint`),
+    the ±1 truth values on a fixed set of traces, equal for equivalent formulas. Each
+    `Embedded.embedding` says which. ParseError for a text that is not a formula; ValueError for
+    a formula `model` cannot read, or a model that embeds nothing."""
+    from ltlwit.specs.similar import Compared, Similar, embedded
 
     read = [Compared(str(f), f if isinstance(f, Formula) else parse(f, syntax), semantics) for f in formulas]
-    if model is None:
-        return list(vectors(read))
-    done = learned(read, model)
+    done, _ = embedded(read, model, fingerprint)
     for item in done:
         if isinstance(item, Similar):
             raise ValueError(f"{item.entry.text}: {item.error}")

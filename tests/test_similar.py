@@ -165,20 +165,47 @@ def test_similar_with_queries_and_a_file_of_one_spec(tmp_path: Path) -> None:
     assert asked.stdout.splitlines()[3].split()[1] == "weaker"  # G a, to G(a & b)
 
 
-def test_embed_cli_prints_equal_vectors_for_equivalent_formulas() -> None:
-    result = run("embed", "--size", "16", "a U b", "!(!a R !b)", "G(")
+def test_embed_cli_prints_equal_fingerprints_for_equivalent_formulas() -> None:
+    result = run("embed", "--fingerprint", "--size", "16", "a U b", "!(!a R !b)", "G(")
     assert result.exit_code == 2
-    first, second = (json.loads(line)["vector"] for line in result.stdout.splitlines())
-    assert first == second and len(first) == 16 and set(first) <= {-1, 1}
-    csv = run("embed", "--size", "4", "--format", "csv", "G a").stdout.splitlines()
+    first, second = (json.loads(line) for line in result.stdout.splitlines())
+    assert first["vector"] == second["vector"] and len(first["vector"]) == 16 and set(first["vector"]) <= {-1, 1}
+    assert first["embedding"] == "fingerprint"
+    csv = run("embed", "--fingerprint", "--size", "4", "--format", "csv", "G a").stdout.splitlines()
     assert csv[0] == "input,name,where,v0,v1,v2,v3" and csv[1].startswith("G a,,,")
 
 
 def test_embed_api_matches_the_fingerprint() -> None:
-    (done,) = embed(["G F a"])
+    (done,) = embed(["G F a"], fingerprint=True)
     fp = Fingerprints()
     bits = fp.of(parse("G F a"))
     assert list(done.vector) == [1 if bits >> k & 1 else -1 for k in range(fp.size)]
+    assert done.embedding == "fingerprint"
+
+
+def test_embed_gives_the_bundled_learned_embedding_of_the_inputs_logic() -> None:
+    """By default the bundled ExpEmb-E model of the inputs' logic, the same vectors as naming
+    it; the fingerprint where it cannot read an input, said on stderr, and never a mix."""
+    from ltlwit.neural.expemb import embeddings, load
+
+    temporal = run("embed", "G(x -> F y)", "x & y")
+    records = [json.loads(line) for line in temporal.stdout.splitlines()]
+    assert temporal.exit_code == 0 and [r["embedding"] for r in records] == ["expemb-ltl"] * 2
+    assert [r["vector"] for r in records] == [
+        [float(v) for v in e.vector] for e in embed(["G(x -> F y)", "x & y"], model="expemb-ltl")
+    ]
+    (direct,) = embeddings(load("expemb-ltl"), [parse("G(a -> F b)")])
+    assert records[0]["vector"] == pytest.approx(list(direct), abs=1e-5)  # the names renamed a, b
+    assert [e.embedding for e in embed(["x & y", "x | !y"])] == ["expemb-prop"] * 2
+    past = run("embed", "G(x -> F y)", "H x")
+    assert past.exit_code == 0 and {json.loads(line)["embedding"] for line in past.stdout.splitlines()} == {
+        "fingerprint"
+    }
+    assert past.stderr == (
+        "ltlwit: the fingerprint for every input: the learned models read future-time LTL over propositions,"
+        " not 'H' (H x)\n"
+    )
+    assert run("embed", "--model", "expemb-ltl", "--fingerprint", "a").exit_code == 2
 
 
 def test_check_similar_lists_each_requirements_nearest_without_failing_the_check(tmp_path: Path) -> None:

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     type=click.Choice(VECTOR_FORMATS),
     default="json",
     show_default=True,
-    help="json: JSON Lines (input, name, where, vector); csv: a row per formula, the vector's entries after "
+    help="json: JSON Lines (input, name, where, embedding: the model or fingerprint, vector); csv: a row per formula, the vector's entries after "
     "input, name and where.",
 )
 @click.option(
@@ -47,16 +47,23 @@ if TYPE_CHECKING:
     default=256,
     show_default=True,
     metavar="N",
-    help="The vector's length: the number of traces of the fingerprint.",
+    help="With --fingerprint: the vector's length, the number of traces.",
 )
 @click.option(
     "--model",
     default=None,
     metavar="NAME|FILE",
     shell_complete=model_completer(embedding=True),
-    help="A trained embedding model instead of the fingerprint (bundled: expemb-ltl, expemb-prop; or `ltlwit train "
-    "--arch expemb-e`): each vector its encoder's last state (APs renamed a, b, ... by first appearance over all "
-    "the inputs).",
+    help="The trained embedding model (bundled: expemb-ltl, expemb-prop; or `ltlwit train --arch expemb-e`): each "
+    "vector its encoder's last state (APs renamed a, b, ... by first appearance over all the inputs). By default "
+    "the bundled one of the inputs' logic (expemb-prop where none is temporal).",
+)
+@click.option(
+    "--fingerprint",
+    is_flag=True,
+    help="The semantic fingerprint instead of a learned embedding: the truth values (+1, -1) on --size fixed "
+    "traces, equal for equivalent formulas (what `similar` ranks by). Also where the learned models cannot read "
+    "an input (past operators, data, --finite), said on stderr.",
 )
 @index_option(
     "Add the fingerprints to the nearest-neighbour index at DIR (made where there is none; faiss: `pip "
@@ -73,24 +80,25 @@ def embed(
     fmt: str,
     size: int,
     model: str | None,
+    fingerprint: bool,
     index_path: str | None,
     jobs: int,
     syntax: str,
     **options: object,
 ) -> ExitStatus:
-    """Print a vector for each FORMULA and each spec of the files: its semantic fingerprint, the formula's
-    truth values (+1, -1) on a fixed set of traces (lassos; finite traces with --finite), the same in
-    every run. Equivalent formulas get equal vectors; cosine similarity ranks the others (`ltlwit
-    similar`). A formula over data gets its skeleton's (each comparison a proposition). With --model, the
-    vector a trained embedding model gives instead (`ltlwit train --arch expemb-e`): close for formulas it
-    learned to rewrite into each other, a guess `similar` never takes for a claim. With --index DIR, the
-    fingerprints go into a nearest-neighbour index for `ltlwit similar --index DIR` (a library of
+    """Print a vector for each FORMULA and each spec of the files: by default the bundled learned
+    embedding's (the fifth paper's ExpEmb-E, trained to rewrite formulas into equivalent ones: the encoder's
+    last state; close for formulas it learned to rewrite into each other, a guess `similar` never takes for a
+    claim). With --fingerprint, or where the learned models cannot read an input (past operators, data,
+    finite traces: said on stderr), the semantic fingerprint: the formula's truth values (+1, -1) on a fixed
+    set of traces (lassos; finite traces with --finite), the same in every run, equal for equivalent
+    formulas; what `ltlwit similar` ranks by (a formula over data gets its skeleton's). With --index DIR,
+    the fingerprints go into a nearest-neighbour index for `ltlwit similar --index DIR` (a library of
     formulas over propositions; adding to an index needs its semantics and --size).
 
     Exit status 0, or 2 when a formula or spec does not parse (the others are still printed)."""
     from ltlwit.api import Solver
-    from ltlwit.specs.similar import Embedded, Similar, entries, learned
-    from ltlwit.specs.similar import embed as vectors
+    from ltlwit.specs.similar import Embedded, Similar, embedded, entries
 
     env = Environment.of(ctx)
     printer = Printer(env)
@@ -106,16 +114,20 @@ def embed(
             else:
                 yield item
 
+    if model is not None and fingerprint:
+        raise click.UsageError("--model and --fingerprint give different vectors: one of them", ctx)
     if index_path is not None:
         if model is not None:
             raise click.UsageError("--index holds fingerprints; --model's vectors cannot go into one", ctx)
         return _indexed(ctx, printer, index_path, read_all(), solve.semantics, size, jobs) or status
     read = list(read_all())
     try:
-        done_all: list[Embedded | Similar] = learned(read, model) if model else list(vectors(read, size))
+        done_all, why = embedded(read, model, fingerprint, size)
     except ValueError as problem:  # no embedding model, too many APs
         return fail(ctx, problem)
-    width = size if model is None else next((len(d.vector) for d in done_all if isinstance(d, Embedded)), 0)
+    if why is not None:
+        say(ctx, "", f"the fingerprint for every input: {why}")
+    width = next((len(d.vector) for d in done_all if isinstance(d, Embedded)), 0)
     if fmt == "csv":
         printer.data(_row(["input", "name", "where", *(f"v{k}" for k in range(width))]))
     for done in done_all:
@@ -127,7 +139,8 @@ def embed(
         if fmt == "csv":
             printer.data(_row([e.text, e.name or "", e.where or "", *map(str, done.vector)]))
         else:
-            printer.data(json.dumps({"input": e.text, "name": e.name, "where": e.where, "vector": list(done.vector)}))
+            record = {"input": e.text, "name": e.name, "where": e.where, "embedding": done.embedding}
+            printer.data(json.dumps({**record, "vector": list(done.vector)}))
     return status
 
 

@@ -72,10 +72,12 @@ class Similar:
 
 @dataclass(frozen=True)
 class Embedded:
-    """An entry's vector: its fingerprint's ±1 entries, or a learned model's embedding."""
+    """An entry's vector: its fingerprint's ±1 entries, or a learned model's embedding
+    (`embedding`: the model's name, or "fingerprint")."""
 
     entry: Compared
     vector: tuple[float, ...]
+    embedding: str = "fingerprint"
 
 
 def entries(
@@ -269,7 +271,46 @@ def learned(entries: list[Compared], model_name: str) -> list[Embedded | Similar
         raise ValueError(f"{len(names)} distinct APs; model {model_name!r} tells apart {model.cfg.max_slots}")
     renaming = Renaming((name, slot_name(i)) for i, name in enumerate(names))
     vectors = iter(embeddings(model, [renaming.apply(f) for f in readable]))
-    return [done or Embedded(e, tuple(next(vectors))) for e, done in zip(entries, out)]
+    return [done or Embedded(e, tuple(next(vectors)), model_name) for e, done in zip(entries, out)]
+
+
+def default_embedding(entries: list[Compared]) -> tuple[str | None, str | None]:
+    """The bundled learned model `embed` gives the entries' vectors by (`pipeline.equivalents.
+    BUNDLED`: the propositional one where no entry is temporal), or None with why the
+    fingerprint gives them instead: the models learned future-time LTL over propositions on
+    infinite traces, and one run's vectors must come from one embedding to be compared."""
+    from ltlwit.neural.expemb import unreadable
+    from ltlwit.pipeline.equivalents import BUNDLED
+
+    for e in entries:
+        assert e.formula is not None  # (an entry is a formula read)
+        if e.semantics != "infinite":
+            return None, f"the learned models read infinite traces, not {e.semantics} ones ({e.label})"
+        unknown = unreadable(e.formula)
+        if unknown is not None:
+            return None, f"the learned models read future-time LTL over propositions, not {unknown!r} ({e.label})"
+    name = BUNDLED["ltl" if any(e.formula is not None and e.formula.temporal for e in entries) else "prop"]
+    return name, None
+
+
+def embedded(
+    entries: list[Compared], model: str | None = None, fingerprint: bool = False, size: int = 256
+) -> tuple[list[Embedded | Similar], str | None]:
+    """The entries' vectors, each an `Embedded` or a `Similar` with why it has none: by `model`
+    (a learned model's name or weights file), by the fingerprint on `size` traces, or by
+    default `default_embedding`'s model, else the fingerprint, with why as the second item.
+    ValueError for a named model that embeds nothing or cannot tell the entries' APs apart."""
+    if fingerprint:
+        return list(embed(entries, size)), None
+    if model is not None:
+        return learned(entries, model), None
+    name, why = default_embedding(entries)
+    if name is not None:
+        try:
+            return learned(entries, name), None
+        except ValueError as problem:  # more APs than its slots
+            why = str(problem)
+    return list(embed(entries, size)), why
 
 
 def _nothing_to_compare(query: Compared, pool: list[Compared]) -> str:

@@ -77,6 +77,106 @@ def conjoined(
     return decide(And(And(*specs), claim)), everything
 
 
+def covering(
+    specs: list[Formula],
+    claim: Formula,
+    prints: list[int],
+    claimed: int,
+    nearest: list[int],
+    decide: Decide,
+    rounds: int,
+) -> list[int] | None:
+    """A few of the specs at `nearest` that with `claim` are unsatisfiable (an engine proof),
+    or None where `rounds` engine questions or the budget did not find them.
+
+    `prints` are the specs' fingerprints on one set of traces (`logic.fingerprint`) and
+    `claimed` the claim's: a set of specs can only rule the claim out if on each trace of the
+    set where the claim holds one of them fails. So the specs are chosen to cover those traces
+    (`_Cover`), and only then asked; a witness of the chosen and the claim (a trace the set
+    lacked) is covered next, by the nearest spec it violates among those over their names alone,
+    else among those sharing a name with them (the others are apart from it; the witness does
+    not say what those over other names do). Where a trace of the set is left that every spec at `nearest`
+    holds on, they cannot rule the claim out: None at once."""
+    cover = _Cover(specs, claim, prints, nearest)
+    for _ in range(rounds):
+        if not cover.covered(claimed):
+            return None
+        result = decide(And(*(specs[j] for j in cover.chosen), claim))
+        if isinstance(result, Unsat):
+            return cover.chosen
+        if not isinstance(result, Sat):
+            return None
+        near = sorted(cover.near(), key=lambda j: not cover.used[j] <= cover.reach)  # (stable: nearest first)
+        violated = next((j for j in near if not decide.satisfies(specs[j], result.witness)), None)
+        if violated is None:
+            return None
+        cover.take(violated)
+        claimed = 0
+    return None
+
+
+def few(
+    specs: list[Formula], claim: Formula, prints: list[int], claimed: int, among: list[int], decide: Decide
+) -> list[int]:
+    """Of the specs at `among`, which with `claim` are known unsatisfiable, the first few that
+    are too: `among` ordered by `_Cover` (those covering the claim's traces of the fingerprint
+    set first, then those sharing names with them, nearest first), and prefixes of twice the
+    length asked until one is unsatisfiable (`among` itself at the end, unasked): a core sought
+    among them costs about twice its size in questions, not the log of hundreds times it."""
+    cover = _Cover(specs, claim, prints, among)
+    cover.covered(claimed)
+    first = [*cover.chosen, *cover.near()]
+    order = first + [j for j in among if j not in set(first)]
+    size = max(1, len(cover.chosen))
+    while size < len(order):
+        if isinstance(decide(And(*(specs[j] for j in order[:size]), claim)), Unsat):
+            return order[:size]
+        size *= 2
+    return among
+
+
+class _Cover:
+    """Specs chosen among `nearest` (nearest first) to rule a claim out, and the names they and
+    the claim reach."""
+
+    def __init__(self, specs: list[Formula], claim: Formula, prints: list[int], nearest: list[int]) -> None:
+        self.prints, self.nearest = prints, nearest
+        self.rank = {j: r for r, j in enumerate(nearest)}
+        self.used = {j: names(specs[j]) for j in nearest}
+        self.chosen: list[int] = []
+        self.reach = set(names(claim))
+
+    def take(self, j: int) -> None:
+        self.chosen.append(j)
+        self.reach |= self.used[j]
+
+    def covered(self, left: int) -> bool:
+        """Chooses specs until each trace of `left` (bits of the fingerprint set) has one
+        failing on it, greedily: the one failing on most of those left, first among those
+        sharing a name with the claim or the chosen, then the nearest. False where a trace is
+        left that no spec fails on."""
+        while left:
+            free = [j for j in self.nearest if left & ~self.prints[j] and j not in self.chosen]
+            if not free:
+                return False
+            self.take(
+                max(
+                    free,
+                    key=lambda j: (
+                        bool(self.used[j] & self.reach),
+                        (left & ~self.prints[j]).bit_count(),
+                        -self.rank[j],
+                    ),
+                )
+            )
+            left &= self.prints[self.chosen[-1]]
+        return True
+
+    def near(self) -> list[int]:
+        """The specs not chosen that share a name with the claim or the chosen, nearest first."""
+        return [j for j in self.nearest if self.used[j] & self.reach and j not in self.chosen]
+
+
 def jointly(specs: list[Formula], decide: Decide) -> tuple[Result, list[int]]:
     """Satisfiability of the conjunction of `specs`, and the specs that decided it: asked of
     each group of them connected by shared names apart (a FRET export is a dozen components),

@@ -35,11 +35,16 @@ from ltlwit.specs.decider import Decider
 from ltlwit.specs.files import SCENARIOS, Spec
 from ltlwit.specs.reading import ParsedSpec, written_parts
 from ltlwit.specs.run import CheckOptions, ConjunctionResult, Redundancy, ScenarioCore, SpecResult, vacuity_of
-from ltlwit.specs.subsets import conjoined, jointly, names
+from ltlwit.specs.subsets import conjoined, covering, few, jointly, names
 from ltlwit.specs.vacuity import Vacuity
 
 if TYPE_CHECKING:
     from ltlwit.pipeline.parallel import Pool
+
+#: Questions a requirement's redundancy asks of a few of the others before asking of them all.
+FIRST_ROUNDS = 3
+#: Traces the requirements' fingerprints are taken on (`logic.fingerprint`), to choose those few.
+FINGERPRINT_TRACES = 256
 
 
 @dataclass(frozen=True)
@@ -421,9 +426,16 @@ def _vacuities(
 def _redundancy(requirements: Requirements, decide: Decider, results: list[SpecResult], base: Witness | None) -> None:
     """Each requirement of a consistent set judged against the others, into `results`:
     redundant when they imply it (no trace of theirs violates it), with a set of them that does
-    (a core of the others and its negation). Asked of the others that share its names first
-    (`vacuity.conjoined`), and the core sought among those that decided it."""
+    (a core of the others and its negation).
+
+    Asked in two steps. First of a few of the others (`subsets.covering`, at most
+    `FIRST_ROUNDS` small questions): those its fingerprint neighbours and the traces that tell
+    them apart point to, a restatement or a stronger version of it proven so in one question.
+    Then, where those do not settle it, of all the others (`subsets.conjoined`: those sharing
+    its names first), and the core sought among the first few of those that decided it
+    (`subsets.few`) rather than among hundreds."""
     formulas = requirements.formulas
+    prints = _fingerprints(formulas, requirements.solve.semantics)
     for k, (i, formula) in enumerate(zip(requirements.at, formulas)):
         others = formulas[:k] + formulas[k + 1 :]
         specs = requirements.specs[:k] + requirements.specs[k + 1 :]
@@ -433,20 +445,42 @@ def _redundancy(requirements: Requirements, decide: Decider, results: list[SpecR
         start = time.perf_counter()
         with stage.within(f"redundancy of {requirements.specs[k].label} ({k + 1} of {len(formulas)})"):
             bounded = decide.bounded(decide.options.deadline(start))
-            try:
-                verdict, used = conjoined(others, names(formula), Not(formula), bounded, base=base)
-            except ValueError:
-                verdict, used = Unknown("the engine cannot decide it"), []
-            if isinstance(verdict, Sat):
-                results[i] = replace(results[i], redundancy=Redundancy("needed"))
-                continue
-            if not isinstance(verdict, Unsat):
-                why = verdict.reason if isinstance(verdict, Unknown) else None
-                results[i] = replace(results[i], redundancy=Redundancy("undecided", reason=why or None))
-                continue
-            core = unsat_core([*(others[j] for j in used), Not(formula)], bounded, decide.expiry(start))
-        implied_by = tuple(specs[used[m]] for m in core.members if m < len(used))
+            found = None
+            if prints is not None:
+                theirs, size = prints[0][:k] + prints[0][k + 1 :], prints[1]
+                fails = ~prints[0][k] & ((1 << size) - 1)
+                nearest = sorted(range(len(others)), key=lambda j: (theirs[j] ^ prints[0][k]).bit_count())
+                found = covering(others, Not(formula), theirs, fails, nearest, bounded, FIRST_ROUNDS)
+            if found is None:
+                try:
+                    verdict, used = conjoined(others, names(formula), Not(formula), bounded, base=base)
+                except ValueError:
+                    verdict, used = Unknown("the engine cannot decide it"), []
+                if isinstance(verdict, Sat):
+                    results[i] = replace(results[i], redundancy=Redundancy("needed"))
+                    continue
+                if not isinstance(verdict, Unsat):
+                    why = verdict.reason if isinstance(verdict, Unknown) else None
+                    results[i] = replace(results[i], redundancy=Redundancy("undecided", reason=why or None))
+                    continue
+                found = used
+                if prints is not None:
+                    among = set(used)
+                    found = few(others, Not(formula), theirs, fails, [j for j in nearest if j in among], bounded)
+            core = unsat_core([*(others[j] for j in found), Not(formula)], bounded, decide.expiry(start))
+        implied_by = tuple(specs[found[m]] for m in core.members if m < len(found))
         results[i] = replace(results[i], redundancy=Redundancy("redundant", implied_by, core.minimal))
+
+
+def _fingerprints(formulas: list[Formula], semantics: str) -> tuple[list[int], int] | None:
+    """The formulas' fingerprints and the number of traces they are taken on, where they prove
+    something: not over data (a skeleton's fingerprint ranks but proves nothing)."""
+    if any(f.data for f in formulas):
+        return None
+    from ltlwit.logic.fingerprint import Fingerprints
+
+    prints = Fingerprints(semantics, FINGERPRINT_TRACES)
+    return [prints.of(f) for f in formulas], FINGERPRINT_TRACES
 
 
 def _similar(requirements: Requirements, top: int, results: list[SpecResult]) -> None:
