@@ -58,6 +58,66 @@ def draw(n: int, names: int, seed: int) -> tuple[list[tuple[str, str]], set[int]
     return specs, restatements
 
 
+#: Requirement patterns as engineers write them: a premise over inputs (p), responses over
+#: outputs (q, r); each with a restatement, and some with a weaker version that they imply.
+ROLES = [
+    ("G({p} -> F {q})", "G(!{p} | F {q})", None),
+    ("G({p} -> X {q})", "!F({p} & X !{q})", "G({p} -> F {q})"),
+    ("G !({q} & {r})", "G(!{q} | !{r})", None),
+    ("G({p} -> ({q} U {r}))", "!F({p} & !({q} U {r}))", "G({p} -> F {r})"),
+    ("F {p} -> (!{q} U {p})", "G !{p} | (!{q} U {p})", None),
+    ("G({p} -> {q})", "!F({p} & !{q})", "G({p} -> F {q})"),
+    ("G({p} -> X X {q})", "G(!{p} | X X {q})", "G({p} -> F {q})"),
+]
+
+
+def draw_roles(n: int, names: int, seed: int) -> tuple[list[tuple[str, str]], set[int]]:
+    """A requirement set (name, formula) over `names` inputs and as many outputs, and the
+    places of the specs the others imply: a tenth restate the spec before them, a tenth weaken it."""
+    rng = random.Random(seed)
+    inputs, outputs = [f"i{k}" for k in range(names)], [f"o{k}" for k in range(names)]
+    specs: list[tuple[str, str]] = []
+    implied: set[int] = set()
+    while len(specs) < n:
+        plain, restated, weaker = rng.choice(ROLES)
+        words = {"p": rng.choice(inputs), "q": rng.choice(outputs), "r": rng.choice(outputs)}
+        if words["q"] == words["r"]:
+            continue
+        specs.append((f"r{len(specs)}", plain.format(**words)))
+        draw = rng.random()
+        extra = restated if draw < 0.1 else weaker if draw < 0.2 else None
+        if extra is not None and len(specs) < n:
+            implied.add(len(specs))
+            specs.append((f"r{len(specs)}", extra.format(**words)))
+    return specs, implied
+
+
+def redundancy(args: argparse.Namespace) -> None:
+    """--redundancy: `check --redundancy` on a requirement set drawn by `draw_roles`."""
+    specs, implied = draw_roles(args.specs, args.names, args.seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "reqs.spec"
+        path.write_text("".join(f"{name}: {formula}\n" for name, formula in specs))
+        if args.keep:
+            Path(args.keep).write_text(path.read_text())
+        start = time.perf_counter()
+        done = subprocess.run(
+            [*shlex.split(args.command), "check", "--redundancy", "--format", "json", str(path)],
+            capture_output=True,
+            text=True,
+        )
+        wall = time.perf_counter() - start
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    states = collections.Counter(r["redundancy"] for r in records if r["kind"] == "spec")
+    found = sum(1 for r in records if r["kind"] == "spec" and int(r["name"][1:]) in implied and r["redundancy"] == "redundant")
+    minimal = sum(1 for r in records if r["kind"] == "spec" and r["redundancy"] == "redundant" and r["core_minimal"])
+    print(f"{len(specs)} specs, check --redundancy: {wall:.1f} s wall, exit {done.returncode}")
+    print("redundancy: " + ", ".join(f"{k} {v}" for k, v in states.most_common()) + f" ({minimal} with a minimal set)")
+    print(f"restated or weakened copies found redundant: {found} of {len(implied)}")
+    if done.returncode not in (0, 1):
+        print(done.stderr[-2000:], file=sys.stderr)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--specs", type=int, default=1000)
@@ -68,9 +128,13 @@ def main() -> None:
     ap.add_argument("--command", default=f"{sys.executable} -m ltlwit")
     ap.add_argument("--index", action="store_true", help="the specs a library in an index (module docstring)")
     ap.add_argument("--queries", type=int, default=100, help="with --index: specs looked up")
+    ap.add_argument("--redundancy", action="store_true", help="check --redundancy on a set drawn with roles (module docstring)")
     args = ap.parse_args()
     if args.index:
         library(args)
+        return
+    if args.redundancy:
+        redundancy(args)
         return
     specs, restatements = draw(args.specs, args.names, args.seed)
     text = "".join(f"{name}: {formula}\n" for name, formula in specs)

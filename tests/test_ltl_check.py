@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 from ltl_reference import random_completions, satisfies
 from strategies import formulas, traces
 
-from ltlwit.logic.formula import TRUE, Formula, Not, ap, unop
+from ltlwit.logic.formula import TRUE, And, Formula, Not, ap, unop
 from ltlwit.logic.ltl import holds
-from ltlwit.logic.ltl.check import counterexample, evaluator, labels_for, violated
+from ltlwit.logic.ltl.check import counterexample, cube_of, evaluator, labels_for, violated
 from ltlwit.logic.syntax import parse_formula, parse_trace
 from ltlwit.logic.trace import Trace
 
@@ -54,6 +54,27 @@ def test_three_valued_pass_agrees_with_the_product(f: Formula, t: Trace) -> None
     for prefix, cycle in random_completions(t, names, random.Random(5), count=4):
         if exact:
             assert satisfies(f, prefix, cycle)
+
+
+@settings(max_examples=150, deadline=None)
+@given(small, traces(APS, max_prefix=2, max_cycle=2, max_leaves=1), st.randoms(use_true_random=False))
+def test_names_outside_the_formula_change_no_verdict(f: Formula, t: Trace, draw: random.Random) -> None:
+    """A trace's literals over forty names the formula does not use (as on a witness of a whole
+    spec file) change neither stage's verdict: the checks label the formula's names alone."""
+    if any(cube_of(s) is None for s in t.steps):  # a satisfiable cube per step, where the checks project
+        return
+
+    def wider(step: Formula) -> Formula:
+        extra = [ap(f"x{k}") if draw.random() < 0.5 else Not(ap(f"x{k}")) for k in range(40)]
+        return Formula("&", (step, And(*extra)))
+
+    wide = Trace(tuple(map(wider, t.prefix)), tuple(map(wider, t.cycle)))
+    word = counterexample(f, wide)  # labels over every name: the word is over them all
+    assert holds(f, wide) == holds(f, t) == (word is None) == (counterexample(f, t) is None)
+    assert violated(f, wide) == (word is not None)
+    if word is not None:
+        assert all("x39" in letter for part in word for letter in part)
+        assert not satisfies(f, *word)
 
 
 def test_stages() -> None:

@@ -97,7 +97,7 @@ def passes(formula: Formula, trace: Trace, limit: Limit | None = None) -> bool |
         verdict = cube_evaluator(formula, limit).run(cubes, loop, limit)
         if verdict is not None:
             return verdict
-    L, steps = _labelled(formula, trace)
+    L, steps = _labelled(formula, trace, cubes)
     if any(s == L.false for s in steps):
         return False
     return evaluator(formula, L).run(steps, loop)
@@ -228,7 +228,7 @@ def violated(formula: Formula, trace: Trace, limit: Limit | None = None) -> bool
     """The product stage alone: whether some word matching the trace (whose steps are
     satisfiable) violates `formula`, by emptiness of the product of the lasso with the
     on-the-fly automaton of ¬formula (`_question`)."""
-    tr, _, steps = _question(formula, trace, limit)
+    tr, _, steps = _question(formula, trace, limit, project=True)
     return _product(tr, steps, len(trace.prefix), limit)[0] is not None
 
 
@@ -289,9 +289,15 @@ def _product(tr: Translator, steps: list[Any], loop: int, limit: Limit | None = 
     return scc, explored, initial, successors, tr.all_marks
 
 
-def _labelled(formula: Formula, trace: Trace) -> tuple[Any, list[Any]]:
+def _labelled(formula: Formula, trace: Trace, cubes: list[dict[str, bool]] | None = None) -> tuple[Any, list[Any]]:
     """The labels over the formula's and the trace's APs, and each step's label (a step whose
-    cube is unsatisfiable is `false`)."""
+    cube is unsatisfiable is `false`). Given the steps' `cubes` (`_cubes`), over the formula's
+    APs alone: a cube's literals over other names say nothing of the formula, and labels over
+    a witness of a thousand specs (hundreds of names) cost most of a spec file's checks."""
+    if cubes is not None:
+        mine = formula.aps()
+        L = labels_for(mine)
+        return L, [L.of(And(*(ap(n) if c[n] else Not(ap(n)) for n in mine if n in c))) for c in cubes]
     names = dict.fromkeys(formula.aps())
     names.update(dict.fromkeys(trace.aps()))
     L = labels_for(tuple(names))
@@ -329,13 +335,17 @@ def counterexample(formula: Formula, trace: Trace) -> tuple[list[dict[str, bool]
     return [letter(e[0]) for e in prefix], [letter(e[0]) for e in cycle]
 
 
-def _question(formula: Formula, trace: Trace, limit: Limit | None = None) -> tuple[Translator, Labels, list[Any]]:
+def _question(
+    formula: Formula, trace: Trace, limit: Limit | None = None, project: bool = False
+) -> tuple[Translator, Labels, list[Any]]:
     """The automaton whose accepting runs along the trace's steps are the words matching the
     trace and violating `formula`, its labels, and each step's label in them: that of ¬φ for a
     future formula; for one with past operators, that of ¬φ' ∧ the definitions of its monitors
-    (`eliminated`, within `limit`'s deadline), whose APs the steps leave free."""
+    (`eliminated`, within `limit`'s deadline), whose APs the steps leave free. `project`: over
+    the formula's APs alone where the steps are cubes (`_labelled`), the trace's others not
+    wanted (a word is not asked for)."""
     if not formula.past:
-        L, steps = _labelled(formula, trace)
+        L, steps = _labelled(formula, trace, _cubes(trace.steps) if project else None)
         return _negation(formula, L), L, steps
     names = dict.fromkeys(formula.aps())
     names.update(dict.fromkeys(trace.aps()))
