@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from cli_support import json_lines, run
 
+import ltlwit
 from ltlwit.train.equiv import encoded_pairs, read_classes
 
 
@@ -65,16 +66,20 @@ def test_a_witness_model_is_no_embedding_model_and_back(weights: Path) -> None:
     assert refused.exit_code == 2 and "not an embedding model" in refused.stderr
 
 
-def test_contrastive_training_is_written_into_the_config(classes: Path, tmp_path: Path) -> None:
+def test_contrastive_training_and_h_are_written_into_the_config(classes: Path, tmp_path: Path) -> None:
     args = ["train", "--task", "ltl", "--preset", "tiny", "--data", str(classes), "--steps", "2", "--val-every", "0"]
-    done = run(*args, "--arch", "expemb-e", "--out", str(tmp_path / "c"), "--contrastive", "0.5")
+    done = run(*args, "--arch", "expemb-e", "--out", str(tmp_path / "c"), "--contrastive", "0.5", "--hidden", "24")
     assert done.exit_code == 0, done.stderr
     config = json.loads((tmp_path / "c" / "model.json").read_text())["config"]
-    assert (config["contrastive"], config["temperature"]) == (0.5, 0.05)
+    assert (config["contrastive"], config["temperature"], config["d_model"]) == (0.5, 0.05, 24)
+    (vector,) = ltlwit.embed(["G(a -> F b)"], model=str(tmp_path / "c" / "model.pt"))
+    assert len(vector.vector) == 24
     refused = run(*args, "--arch", "dual", "--out", str(tmp_path / "d"), "--contrastive", "0.5")
     assert (
         refused.exit_code == 2 and "--contrastive: a term of the embedding models' loss, not dual's" in refused.stderr
     )
+    refused = run(*args, "--arch", "dual", "--out", str(tmp_path / "d"), "--hidden", "24")
+    assert refused.exit_code == 2 and "--hidden: the embedding models' H" in refused.stderr
 
 
 def test_the_data_must_be_a_classes_file(tmp_path: Path) -> None:

@@ -147,6 +147,14 @@ from ltlwit.train.settings import Settings as D
     "presets 0, the paper's loss].",
 )
 @click.option(
+    "--hidden",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="H",
+    help="Embedding models: the paper's H, the GRUs' width, of a new model [default: the preset's: paper "
+    "1024 (ExpEmb-A 128), small 256 (128), tiny 32].",
+)
+@click.option(
     "--cross-rope/--no-cross-rope",
     default=None,
     help="RoPE in cross-attention [default: the config's; presets on, the bundled weights off].",
@@ -250,6 +258,7 @@ def train(
     init_from: str | None,
     emb_dropout: float | None,
     contrastive: float | None,
+    hidden: int | None,
     cross_rope: bool | None,
     rename_aps: int,
     extra_train: tuple[str, ...],
@@ -295,6 +304,7 @@ def train(
                 "init_from": init_from,
                 "emb_dropout": emb_dropout,
                 "contrastive": contrastive,
+                "hidden": hidden,
                 "cache": cache,
             }
             result = run_training(

@@ -131,6 +131,9 @@ class Trainer:
             if s.contrastive != -1.0:  # an embedding model's (`train.run` refuses it of others)
                 assert isinstance(cfg, ExpEmbConfig)
                 cfg = replace(cfg, contrastive=s.contrastive)
+            if s.hidden:  # an embedding model's too
+                assert isinstance(cfg, ExpEmbConfig)
+                cfg = replace(cfg, d_model=s.hidden)
         if s.cuda_graphs and (self.device.type != "cuda" or not s.static_shapes or self.world > 1):
             raise ValueError("--cuda-graphs needs a CUDA device, --static-shapes and a single process")
         if s.fit_steps_to_time and not s.time_limit:

@@ -70,6 +70,8 @@ def train(name: str, on_log: LogHook | None = None, out: str | Path | None = Non
     embeds = issubclass(ARCHS.get(settings["arch"], object), ExpEmbConfig)
     if settings.get("contrastive", -1.0) != -1.0 and not embeds:
         raise ValueError(f"--contrastive: a term of the embedding models' loss, not {settings['arch']}'s")
+    if settings.get("hidden") and not embeds:
+        raise ValueError(f"--hidden: the embedding models' H; {settings['arch']}'s sizes are its preset's")
     if embeds and not Path(settings["data"]).is_file():
         raise ValueError(f"{settings['data']}: not a file (expected the classes `ltlwit data equiv` writes)")
     if not embeds and not Path(settings["data"]).is_dir():

@@ -44,6 +44,7 @@ class Settings:
     extra_train: tuple[str, ...] = ()  # more training files (two-line), appended to DATA/train
     emb_dropout: float = -1.0  # -1: the model config's (presets 0.1, older weights 0)
     contrastive: float = -1.0  # -1: the config's (ExpEmb's contrastive weight; presets 0)
+    hidden: int = 0  # 0: the preset's (ExpEmb's H, the GRUs' width)
     cross_rope: Optional[bool] = None  # None: the config's (presets on, older weights off)
     checkpoint_part_mb: float = 0.0  # write checkpoints as parts of at most this many MiB (0: one file)
     fit_steps_to_time: bool = False  # set `steps` from the measured step time so the run ends at time_limit
