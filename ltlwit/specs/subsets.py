@@ -93,10 +93,10 @@ def covering(
     `claimed` the claim's: a set of specs can only rule the claim out if on each trace of the
     set where the claim holds one of them fails. So the specs are chosen to cover those traces
     (`_Cover`), and only then asked; a witness of the chosen and the claim (a trace the set
-    lacked) is covered next, by the nearest spec it violates among those over their names alone,
-    else among those sharing a name with them (the others are apart from it; the witness does
-    not say what those over other names do). Where a trace of the set is left that every spec at `nearest`
-    holds on, they cannot rule the claim out: None at once."""
+    lacked) is covered next, by the nearest spec it violates among those over their names
+    alone, else among those sharing a name with them (the others are apart from it; the
+    witness does not say what those over other names do). Where a trace of the set is left
+    that every spec at `nearest` holds on, they cannot rule the claim out: None at once."""
     cover = _Cover(specs, claim, prints, nearest)
     for _ in range(rounds):
         if not cover.covered(claimed):

@@ -447,9 +447,9 @@ def _redundancy(requirements: Requirements, decide: Decider, results: list[SpecR
             bounded = decide.bounded(decide.options.deadline(start))
             found = None
             if prints is not None:
-                theirs, size = prints[0][:k] + prints[0][k + 1 :], prints[1]
-                fails = ~prints[0][k] & ((1 << size) - 1)
-                nearest = sorted(range(len(others)), key=lambda j: (theirs[j] ^ prints[0][k]).bit_count())
+                theirs = prints[:k] + prints[k + 1 :]
+                fails = ~prints[k] & ((1 << FINGERPRINT_TRACES) - 1)
+                nearest = sorted(range(len(others)), key=lambda j: (theirs[j] ^ prints[k]).bit_count())
                 found = covering(others, Not(formula), theirs, fails, nearest, bounded, FIRST_ROUNDS)
             if found is None:
                 try:
@@ -472,15 +472,14 @@ def _redundancy(requirements: Requirements, decide: Decider, results: list[SpecR
         results[i] = replace(results[i], redundancy=Redundancy("redundant", implied_by, core.minimal))
 
 
-def _fingerprints(formulas: list[Formula], semantics: str) -> tuple[list[int], int] | None:
-    """The formulas' fingerprints and the number of traces they are taken on, where they prove
-    something: not over data (a skeleton's fingerprint ranks but proves nothing)."""
+def _fingerprints(formulas: list[Formula], semantics: str) -> list[int] | None:
+    """The formulas' fingerprints on `FINGERPRINT_TRACES` traces, where they prove something:
+    not over data (a skeleton's fingerprint ranks but proves nothing)."""
     if any(f.data for f in formulas):
         return None
     from ltlwit.logic.fingerprint import Fingerprints
 
-    prints = Fingerprints(semantics, FINGERPRINT_TRACES)
-    return [prints.of(f) for f in formulas], FINGERPRINT_TRACES
+    return list(Fingerprints(semantics, FINGERPRINT_TRACES).many(formulas))
 
 
 def _similar(requirements: Requirements, top: int, results: list[SpecResult]) -> None:
