@@ -109,7 +109,9 @@ def redundancy(args: argparse.Namespace) -> None:
         wall = time.perf_counter() - start
     records = [json.loads(line) for line in done.stdout.splitlines()]
     states = collections.Counter(r["redundancy"] for r in records if r["kind"] == "spec")
-    found = sum(1 for r in records if r["kind"] == "spec" and int(r["name"][1:]) in implied and r["redundancy"] == "redundant")
+    found = sum(
+        1 for r in records if r["kind"] == "spec" and int(r["name"][1:]) in implied and r["redundancy"] == "redundant"
+    )
     minimal = sum(1 for r in records if r["kind"] == "spec" and r["redundancy"] == "redundant" and r["core_minimal"])
     print(f"{len(specs)} specs, check --redundancy: {wall:.1f} s wall, exit {done.returncode}")
     print("redundancy: " + ", ".join(f"{k} {v}" for k, v in states.most_common()) + f" ({minimal} with a minimal set)")
@@ -128,7 +130,9 @@ def main() -> None:
     ap.add_argument("--command", default=f"{sys.executable} -m ltlwit")
     ap.add_argument("--index", action="store_true", help="the specs a library in an index (module docstring)")
     ap.add_argument("--queries", type=int, default=100, help="with --index: specs looked up")
-    ap.add_argument("--redundancy", action="store_true", help="check --redundancy on a set drawn with roles (module docstring)")
+    ap.add_argument(
+        "--redundancy", action="store_true", help="check --redundancy on a set drawn with roles (module docstring)"
+    )
     args = ap.parse_args()
     if args.index:
         library(args)
