@@ -232,3 +232,13 @@ def test_check_similar_lists_each_requirements_nearest_without_failing_the_check
     assert text.splitlines()[-1].endswith(
         "3 near pairs: 1 equivalent, 2 implied, 0 overlapping, 0 contradictory, 0 undecided"
     )
+
+
+def test_embed_without_torch_gives_the_fingerprint_and_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine's install has no PyTorch: `embed` still prints a vector for each input."""
+    import ltlwit.neural
+
+    monkeypatch.setattr(ltlwit.neural, "torch_installed", lambda: False)
+    done = run("embed", "G(a -> F b)")
+    assert done.exit_code == 0 and json.loads(done.stdout)["embedding"] == "fingerprint"
+    assert "the learned models need PyTorch, which is not installed here" in done.stderr

@@ -277,8 +277,13 @@ def learned(entries: list[Compared], model_name: str) -> list[Embedded | Similar
 def default_embedding(entries: list[Compared]) -> tuple[str | None, str | None]:
     """The bundled learned model `embed` gives the entries' vectors by (`pipeline.equivalents.
     BUNDLED`: the propositional one where no entry is temporal), or None with why the
-    fingerprint gives them instead: the models learned future-time LTL over propositions on
-    infinite traces, and one run's vectors must come from one embedding to be compared."""
+    fingerprint gives them instead: the models need PyTorch (an extra) and learned future-time
+    LTL over propositions on infinite traces, and one run's vectors must come from one
+    embedding to be compared."""
+    from ltlwit.neural import torch_installed
+
+    if not torch_installed():
+        return None, "the learned models need PyTorch, which is not installed here: pip install 'ltlwit[models]'"
     from ltlwit.neural.expemb import unreadable
     from ltlwit.pipeline.equivalents import BUNDLED
 
