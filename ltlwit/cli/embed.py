@@ -62,8 +62,8 @@ if TYPE_CHECKING:
     "--fingerprint",
     is_flag=True,
     help="The semantic fingerprint instead of a learned embedding: the truth values (+1, -1) on --size fixed "
-    "traces, equal for equivalent formulas (what `similar` ranks by). Also where the learned models cannot read "
-    "an input (past operators, data, --finite), said on stderr.",
+    "traces, equal for equivalent formulas (what `similar` ranks by). Also without PyTorch or where the learned "
+    "models cannot read an input (past operators, data, --finite), said on stderr.",
 )
 @index_option(
     "Add the fingerprints to the nearest-neighbour index at DIR (made where there is none; faiss: `pip "
@@ -89,8 +89,8 @@ def embed(
     """Print a vector for each FORMULA and each spec of the files: by default the bundled learned
     embedding's (the fifth paper's ExpEmb-E, trained to rewrite formulas into equivalent ones: the encoder's
     last state; close for formulas it learned to rewrite into each other, a guess `similar` never takes for a
-    claim). With --fingerprint, or where the learned models cannot read an input (past operators, data,
-    finite traces: said on stderr), the semantic fingerprint: the formula's truth values (+1, -1) on a fixed
+    claim). With --fingerprint, or without PyTorch or where the learned models cannot read an input (past
+    operators, data, finite traces: said on stderr), the semantic fingerprint: the formula's truth values (+1, -1) on a fixed
     set of traces (lassos; finite traces with --finite), the same in every run, equal for equivalent
     formulas; what `ltlwit similar` ranks by (a formula over data gets its skeleton's). With --index DIR,
     the fingerprints go into a nearest-neighbour index for `ltlwit similar --index DIR` (a library of
