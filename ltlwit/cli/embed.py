@@ -38,8 +38,8 @@ if TYPE_CHECKING:
     type=click.Choice(VECTOR_FORMATS),
     default="json",
     show_default=True,
-    help="json: JSON Lines (input, name, where, embedding: the model or fingerprint, vector); csv: a row per formula, the vector's entries after "
-    "input, name and where.",
+    help="json: JSON Lines (input, name, where, embedding: the model or fingerprint, vector); csv: a row per "
+    "formula, the vector's entries after input, name and where.",
 )
 @click.option(
     "--size",
@@ -90,9 +90,9 @@ def embed(
     embedding's (the fifth paper's ExpEmb-E, trained to rewrite formulas into equivalent ones: the encoder's
     last state; close for formulas it learned to rewrite into each other, a guess `similar` never takes for a
     claim). With --fingerprint, or without PyTorch or where the learned models cannot read an input (past
-    operators, data, finite traces: said on stderr), the semantic fingerprint: the formula's truth values (+1, -1) on a fixed
-    set of traces (lassos; finite traces with --finite), the same in every run, equal for equivalent
-    formulas; what `ltlwit similar` ranks by (a formula over data gets its skeleton's). With --index DIR,
+    operators, data, finite traces: said on stderr), the semantic fingerprint: the formula's truth values
+    (+1, -1) on a fixed set of traces (lassos; finite traces with --finite), the same in every run, equal
+    for equivalent formulas; what `ltlwit similar` ranks by (a formula over data gets its skeleton's). With --index DIR,
     the fingerprints go into a nearest-neighbour index for `ltlwit similar --index DIR` (a library of
     formulas over propositions; adding to an index needs its semantics and --size).
 

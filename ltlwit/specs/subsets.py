@@ -126,7 +126,8 @@ def few(
     cover = _Cover(specs, claim, prints, among)
     cover.covered(claimed)
     first = [*cover.chosen, *cover.near()]
-    order = first + [j for j in among if j not in set(first)]
+    ahead = set(first)
+    order = first + [j for j in among if j not in ahead]
     size = max(1, len(cover.chosen))
     while size < len(order):
         if isinstance(decide(And(*(specs[j] for j in order[:size]), claim)), Unsat):
