@@ -341,6 +341,99 @@ def test_ltlf_progression_and_counting_games_agree(f: Formula) -> None:
     assert isinstance(quick, decided), (f, quick)  # progression decides every small one
 
 
+def _finite_game(kind: type, f: Formula, inputs: list[str], moore: bool = False) -> Machine:
+    """The winner's strategy in f's LTLf reachability game, played by `kind` (`DfaGame` or
+    `ProgressionGame`) as `realize` plays it."""
+    from ltlwit.logic.budget import Limit
+    from ltlwit.logic.ltl.games import as_played
+    from ltlwit.logic.ltl.games.counting import Arena
+
+    played = as_played(f, "finite")
+    alive = next(a for a in played.aps() if a not in f.aps())
+    ins, outs = players(f, inputs)
+    arena = Arena(ins, (*outs, alive), moore, played.aps())
+    return kind(arena, f, alive, Limit(Budget(seconds=20))).solve()
+
+
+@settings(max_examples=80, deadline=None)
+@given(formulas(("a", "b", "c"), max_leaves=6, constants=False, weak=True), st.booleans())
+def test_the_ltlf_dfa_and_progression_games_agree(f: Formula, moore: bool) -> None:
+    """Two LTLf reachability games: over the symbolic DFA where progression's states are cubes
+    (`dfa`) and over progression's states one by one: the same winner, and the DFA's strategy
+    passes the engine's check (a controller also every short play, by the LTLf oracle)."""
+    from ltlf_reference import satisfies_finite
+
+    from ltlwit.logic.ltl.games import as_played
+    from ltlwit.logic.ltl.games.dfa import DfaGame, NotCubes
+    from ltlwit.logic.ltl.games.progression import ProgressionGame
+
+    try:
+        machine = _finite_game(DfaGame, f, ["a"], moore)
+    except NotCubes:
+        return  # outside the fragment: `test_the_ltlf_dfa_plays_the_invariants_of_syntcomp_s_games`
+    assert machine.player == _finite_game(ProgressionGame, f, ["a"], moore).player, f
+    assert verify(as_played(f, "finite"), machine, Budget(seconds=20)) is True, f
+    if machine.player == "system" and not moore:
+        for p, c in lassos(2, 2, machine.reads):
+            prefix, cycle = _simulate(machine, p, c)
+            word = prefix + cycle
+            end = next(i for i, letter in enumerate(word) if not letter["alive"])
+            assert satisfies_finite(f, word[:end]), (f, p, c)
+
+
+def _counter(bits: int) -> str:
+    """SYNTCOMP's LTLf counter game (Two-player-Game/Single-Counter) of `bits` bits: the
+    environment sets the counter and increments it at least every other instant, the system
+    keeps the carries and the count, and must bring the counter to 0."""
+    init = " & ".join(f"(X c{i} -> i{i}) & (i{i} -> wX c{i})" for i in range(bits))
+    steps = ["(X k0 -> inc)", "(inc -> wX k0)"]
+    for i in range(1, bits):
+        steps += [f"(X k{i} -> c{i - 1} & X k{i - 1})", f"(c{i - 1} & wX k{i - 1} -> wX k{i})"]
+    for i in range(bits):
+        steps += [f"(X c{i} -> !(c{i} <-> X k{i}))", f"(!(c{i} <-> wX k{i}) -> wX c{i})"]
+    zero = " & ".join(f"!c{i}" for i in range(bits))
+    return f"({init}) & (G(!inc -> X inc) -> X G({' & '.join(steps)}) & X F({zero}))"
+
+
+@pytest.mark.parametrize(
+    "text, inputs, moore, realizable",
+    [
+        (_counter(3), ["inc", "i0", "i1", "i2"], True, True),
+        # four instants at least, each request answered at the next: a memory of one input
+        ("X X X g & G(r -> wX g)", ["r"], True, True),
+        # the environment requests forever: the trace cannot end
+        ("G(r -> X g)", ["r"], False, False),
+        # Moore: the system cannot copy what it has not seen
+        ("G(r <-> g)", ["r"], True, False),
+        # an assumption and a guarantee, each its own DFA, acceptance as the implication says
+        ("G(r -> X !r) -> G(r -> X g) & F g", ["r"], False, True),
+    ],
+)
+def test_the_ltlf_dfa_plays_the_invariants_of_syntcomp_s_games(
+    text: str, inputs: list[str], moore: bool, realizable: bool
+) -> None:
+    """Invariants relating an instant to the next, the shape of SYNTCOMP's LTLf games, are in
+    the DFA game's fragment, and their strategies pass the engine's check."""
+    from ltlwit.logic.ltl.games import as_played
+    from ltlwit.logic.ltl.games.dfa import DfaGame
+
+    f = P(text)
+    machine = _finite_game(DfaGame, f, inputs, moore)
+    assert machine.player == ("system" if realizable else "environment"), text
+    assert verify(as_played(f, "finite"), machine, Budget(seconds=60)) is True, text
+    verdict = realize(f, inputs, moore=moore, budget=Budget(seconds=60), semantics="finite")
+    assert isinstance(verdict, Realizable if realizable else Unrealizable), text
+
+
+def test_a_step_that_leaves_a_choice_of_obligations_is_outside_the_dfa_game() -> None:
+    """`G(wX F a | wX F b)` pends F a or F b: progression's states are no cubes there."""
+    from ltlwit.logic.ltl.games.dfa import DfaGame, NotCubes
+
+    with pytest.raises(NotCubes):
+        _finite_game(DfaGame, P("G(wX F a | wX F b)"), ["c"])
+    assert isinstance(realize(P("G(wX F a | wX F b)"), ["c"], semantics="finite"), Realizable)
+
+
 SMALL = formulas(("a", "b", "c"), max_leaves=4, constants=False)
 
 

@@ -141,14 +141,9 @@ def realize(
     limit = Limit(budget)
     try:
         arena = Arena(ins, outs, moore, formula.aps())
-        if alive is not None and not written.past and progression:  # LTLf: reachability over progression
-            from ltlwit.logic.ltl.games.progression import ProgressionGame, TooLarge
-
-            try:
-                found = ProgressionGame(arena, written, alive.name or "", limit).solve()
-            except TooLarge:
-                arena = Arena(ins, outs, moore, formula.aps())  # the counting games, in a manager of their own
-            else:
+        if alive is not None and not written.past and progression:  # LTLf: reachability games
+            found = _finite_game(ins, outs, moore, written, formula.aps(), alive.name or "", limit)
+            if found is not None:
                 verdict = _proved(exact, formula, monitors, found, 0, budget, limit)
                 if isinstance(verdict, Realizable):
                     return _finite_play(verdict, written, alive)
@@ -171,6 +166,31 @@ def realize(
         return Unknown(str(e))
     except OutOfBudget as e:
         return Unknown(str(e))
+
+
+def _finite_game(
+    ins: tuple[str, ...],
+    outs: tuple[str, ...],
+    moore: bool,
+    written: Formula,
+    order: Sequence[str],
+    alive: str,
+    limit: Limit,
+) -> Machine | None:
+    """The winner's strategy in φ's LTLf reachability game: over its symbolic DFA where
+    progression's states are cubes (`dfa`), else over progression's states one by one
+    (`progression`); None where neither plays φ (the counting games then do), each game in a
+    BDD manager of its own."""
+    from ltlwit.logic.ltl.games.counting import Arena
+    from ltlwit.logic.ltl.games.dfa import DfaGame, NotCubes
+    from ltlwit.logic.ltl.games.progression import ProgressionGame, TooLarge
+
+    for game in (DfaGame, ProgressionGame):
+        try:
+            return game(Arena(ins, outs, moore, order), written, alive, limit).solve()
+        except (NotCubes, TooLarge):
+            continue
+    return None
 
 
 #: Where the system wins φ's GR(1) game, the counting games go first for this long (seconds, at

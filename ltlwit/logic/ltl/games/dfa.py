@@ -1,0 +1,403 @@
+"""LTLf synthesis over a symbolic DFA, where formula progression's states are cubes.
+
+Progression (`progression`) explores its states one at a time, each a BDD; a binary counter of
+n bits that the system must count down has 2^n of them. SYNTCOMP's LTLf games relate an instant
+to the next under G (`G(X carry_1 -> counter_0 & X carry_0)`), with a few obligations (G, F, U)
+pending: there every state progression meets is a conjunction of pending obligations and a
+constraint on the next letter, given by the letter just read. Such a state is a bit vector: the
+obligations pending at the previous instant (`p`), the letter read there (`m`: the previous
+value of each proposition the steps read, beside its own variable in the order), and whether an
+obligation was broken (`d`); transition and acceptance are BDDs over those bits and the letter,
+and the reachability game is one fixpoint over every state at once.
+
+The rules are progression's (its module docstring), with the letter an instant's obligations
+read split off: an obligation pending at instant t is checked when the letter of t+1 is read,
+its "now" over `m`, a proposition under X over the letter itself, and the temporal
+subformulas it leaves pending (under X, and F, G, U, R, W, M themselves) as the next bits. That
+reading is exact when every obligation's step, for each (previous letter, letter), requires a
+set of next obligations (a cube: `_cube`, checked on the BDDs, not on the syntax); a formula
+whose top is a Boolean combination of such parts (`A -> B`, the TLSF assumptions and
+guarantees) is the product of their DFAs, each with its own bits, acceptance combined as the
+formula combines them. Otherwise `NotCubes`, and progression plays it.
+
+A winning player's strategy is written out as a machine over the states it reaches, the memory
+of propositions no pending obligation reads dropped (so a counter's initial inputs are
+forgotten after the first instant), and checked by the engine like every other (`games.verify`):
+the DFA is only trusted to find it."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ltlwit.logic.budget import Limit
+from ltlwit.logic.formula import WEAK_NEXT, And, Formula, postorder
+from ltlwit.logic.ltl.games import _flat
+from ltlwit.logic.ltl.games.counting import Arena
+from ltlwit.logic.ltl.games.machine import Machine
+from ltlwit.logic.ltl.games.progression import nnf
+
+#: CUDD nodes past which the game gives up (progression or the counting games then try).
+MAX_NODES = 2_000_000
+#: Cases (conjunctions of parts) past which φ's acceptance is not split.
+MAX_CASES = 64
+#: States past which a strategy is not written out (its check would not end either).
+MAX_STATES = 20_000
+
+
+class NotCubes(Exception):
+    """A formula outside the fragment (module docstring), or a game grown past its limits."""
+
+
+class _Part:
+    """One DFA of the product: a subformula of φ's Boolean top, its obligations' bits."""
+
+    def __init__(self, game: DfaGame, formula: Formula, number: int) -> None:
+        bdd = game.bdd
+        self.bits: dict[str, Formula] = {}  # p-variable -> the obligation
+        self.final: dict[str, Any] = {}  # p-variable -> whether it holds on a trace ending now
+        step: dict[str, Any] = {}  # p-variable -> its step, over m, the letter and next p's
+        made: dict[Formula, str] = {}
+        number_of = [0]
+
+        def bit(g: Formula) -> Any:
+            name = made.get(g)
+            if name is None:
+                name = made[g] = f"p{number}_{number_of[0]}"
+                number_of[0] += 1
+                bdd.declare(name)
+                self.bits[name] = g
+            return bdd.var(name)
+
+        done: dict[Formula, tuple[Any, Any]] = {}  # (final, step)
+        for g in postorder(formula):
+            game.guard()
+            done[g] = game.rule(g, done, bit)
+        bit(formula)
+        self.root = made[formula]
+        for name, g in self.bits.items():
+            self.final[name], step[name] = done[g]
+        self.dead = f"d{number}"
+        bdd.declare(self.dead)
+        # each obligation's step as (what it requires now, {next obligation: when it is required})
+        self.now: dict[str, Any] = {}
+        self.then: dict[str, dict[str, Any]] = {}
+        for name in self.bits:
+            game.guard()
+            self.now[name], self.then[name] = _cube(bdd, step[name], set(self.bits))
+
+
+def _cube(bdd: Any, step: Any, bits: set[str]) -> tuple[Any, dict[str, Any]]:
+    """`step` as C & AND_j (g_j -> p_j) over the bits p_j (C and g_j without them); NotCubes
+    when it is not of that form (a disjunction of two obligations)."""
+    mine = [v for v in step.support if v in bits]
+    now = bdd.let({v: True for v in mine}, step) if mine else step
+    then: dict[str, Any] = {}
+    rebuilt = now
+    for v in mine:
+        need = now & ~bdd.let({u: u != v for u in mine}, step)
+        if need != bdd.false:
+            then[v] = need
+            rebuilt = rebuilt & (~need | bdd.var(v))
+    if rebuilt != step:
+        raise NotCubes("a step that leaves a choice of obligations")
+    return now, then
+
+
+def _choice(f: Formula) -> bool:
+    """Whether `f` is a disjunction of two temporal formulas or more (`_flat` joins the others)."""
+    return f.op == "|" and f.temporal and sum(g.temporal for g in _flat(f, "|", "")) > 1
+
+
+class DfaGame:
+    """The reachability game of an LTLf formula over its symbolic DFA (module docstring)."""
+
+    def __init__(self, arena: Arena, formula: Formula, alive: str, limit: Limit) -> None:
+        self.arena, self.limit, self.alive_name = arena, limit, alive
+        bdd = self.bdd = arena.bdd
+        # CUDD's sifting, unlike the other games: no static order kept chomp's steps small (a
+        # grid's squares beside their selections), sifted they are 50,000 nodes, built in 3 s
+        bdd.configure(reordering=True)
+        self.memory: dict[str, str] = {}  # letter variable -> its previous value's variable
+        self._reads: dict[tuple, set[str]] = {}
+        bdd.declare("init")
+        self._order()
+        self.parts: list[_Part] = []
+        self._build(self._split(nnf(formula)))
+        bdd.configure(reordering=False)  # the order the DFA found: sifting inside the game's
+        # fixpoint ran a single step of chomp's 4 x 3 past its deadline by a minute
+
+    # -- the DFA -----------------------------------------------------------------------------
+    def guard(self) -> None:
+        self.limit.check_time()
+        if len(self.bdd) > MAX_NODES:
+            raise NotCubes(f"{len(self.bdd)} BDD nodes")
+
+    def _recall(self, u: Any) -> Any:
+        """A BDD over the letter as the same over the previous letter (`m`)."""
+        support = [v for v in u.support if v in self.memory]
+        return self.bdd.let({v: self.bdd.var(self.memory[v]) for v in support}, u) if support else u
+
+    def rule(self, g: Formula, done: dict[Formula, tuple[Any, Any]], bit: Callable[[Formula], Any]) -> tuple[Any, Any]:
+        """(final, step) of a subformula pending at an instant, its operands' already made:
+        final over that instant's letter, step over it (as `m`), the next letter and the next
+        pending bits."""
+        bdd, op = self.bdd, g.op
+        if not g.temporal:
+            letter = self.arena.labels.of(g)
+            return letter, self._recall(letter)
+        if op in ("X", WEAK_NEXT):
+            (c,) = g.children
+            later = done[c][0] if not c.temporal else bit(c)  # a proposition: read at once
+            return (bdd.true if op == WEAK_NEXT else bdd.false), later
+        (fa, na), (fb, nb) = done[g.children[0]], done[g.children[-1]]
+        if op == "&":
+            return fa & fb, na & nb
+        if op == "|":
+            return fa | fb, na | nb
+        me = bit(g)
+        if op == "F":
+            return fa, na | me
+        if op == "G":
+            return fa, na & me
+        if op == "U":
+            return fb, nb | (na & me)
+        if op == "R":
+            return fb, nb & (na | me)
+        if op == "W":
+            return fb | fa, nb | (na & me)
+        if op == "M":
+            return fb & fa, nb & (na | me)
+        raise ValueError(f"{op}: not an LTLf operator in negation normal form")
+
+    def _split(self, f: Formula) -> list[list[int]]:
+        """φ's Boolean top split into parts at its disjunctions of temporal formulas (where
+        progression's states stop being cubes: `A -> B`), a conjunction's other operands kept
+        together: φ's acceptance as a disjunction of conjunctions of the parts' (their indices
+        in `parts`), each kept apart (`accepts`). NotCubes where a part's steps are not cubes."""
+        if _choice(f):
+            return [c for g in _flat(f, "|", "") for c in self._split(g)]
+        if f.temporal and f.op == "&":
+            operands = _flat(f, "&", "")
+            rest = [g for g in operands if not _choice(g)]
+            if len(rest) < len(operands):
+                cases: list[list[int]] = [[]]
+                for dnf in ([self._split(And(*rest))] if rest else []) + [
+                    self._split(g) for g in operands if _choice(g)
+                ]:
+                    if len(cases) * len(dnf) > MAX_CASES:
+                        raise NotCubes(f"more than {MAX_CASES} cases")
+                    cases = [c + d for c in cases for d in dnf]
+                return cases
+        self.parts.append(_Part(self, f, len(self.parts)))
+        return [[len(self.parts) - 1]]
+
+    def _order(self) -> None:
+        """A memory variable for each letter's, beside it (`G(i_k <-> X o_k)` stays linear;
+        with the memory below every letter, a step of chomp's 2 x 5 took 3 million nodes)."""
+        bdd = self.bdd
+        letters = sorted(self.arena.names, key=bdd.level_of_var)
+        self.memory = {v: f"m{v}" for v in letters}
+        bdd.declare(*self.memory.values())
+        order = ["init", *(x for v in letters for x in (v, self.memory[v]))]
+        bdd.reorder({v: k for k, v in enumerate(order)})
+
+    def _build(self, cases: list[list[int]]) -> None:
+        """The transition (`next`: each state variable's next value) and acceptance (`accept`:
+        the letters that may end the trace), over the state and the letter."""
+        bdd = self.bdd
+        init = bdd.var("init")
+        self.next: dict[str, Any] = {"init": bdd.false}
+        self.next.update({m: bdd.var(v) for v, m in self.memory.items()})
+        accepts = []
+        for part in self.parts:
+            self.guard()
+            ok = bdd.true
+            wanted: dict[str, Any] = {name: bdd.false for name in part.bits}
+            for i in part.bits:
+                pi = bdd.var(i)
+                ok = ok & (~pi | part.now[i])
+                for j, need in part.then[i].items():
+                    wanted[j] = wanted[j] | (pi & need)
+            final = bdd.true
+            for j in part.bits:
+                final = final & (~wanted[j] | part.final[j])
+                self.next[j] = bdd.ite(init, bdd.true if j == part.root else bdd.false, wanted[j])
+            dead = bdd.var(part.dead)
+            self.next[part.dead] = ~init & (dead | ~ok)
+            accepts.append(bdd.ite(init, part.final[part.root], ~dead & ok & final))
+        # the disjuncts apart: where the system moves second, its choice distributes over them
+        # (chomp's 4 x 3: 10 s to join them, its two steps' BDDs multiplied)
+        self.accepts = []
+        for case in cases:
+            self.guard()
+            conjunction = bdd.true
+            for k in case:
+                conjunction = conjunction & accepts[k]
+            self.accepts.append(conjunction)
+        self.state_vars = list(self.next)
+
+    # -- the game ----------------------------------------------------------------------------
+    def _quantified(self, lead: Any) -> Any:
+        """The states from which the system can, at an instant, end the trace accepted or
+        move by `lead` (over state and letter), whoever moves first."""
+        bdd, arena = self.bdd, self.arena
+        ins, outs = arena.vars["environment"], arena.vars["system"]
+        if arena.moore:
+            return bdd.exist(outs, bdd.forall(ins, self._ending() | lead))
+        chosen = bdd.exist(outs, lead)
+        for u in self.accepts:
+            self.guard()
+            chosen = chosen | bdd.exist(outs, u)
+        return bdd.forall(ins, chosen)
+
+    def _ending(self, values: dict[str, bool] | None = None) -> Any:
+        """The (state and) letters that end the trace accepted; at the state `values`."""
+        bdd = self.bdd
+        out = bdd.false
+        for u in self.accepts:
+            out = out | (bdd.let(values, u) if values else u)
+        return out
+
+    def _after(self, states: Any) -> Any:
+        """The (state, letter) pairs that lead into `states`."""
+        return self.bdd.let(self.next, states)
+
+    def solve(self) -> Machine:
+        """The winner's strategy: a controller when the system wins from the first state, else
+        a counter-strategy."""
+        bdd = self.bdd
+        self.start = {v: v == "init" for v in self.state_vars}
+        won = [bdd.false]  # won[k]: the states the system wins from within k letters
+        self.leads: list[Any] = []  # leads[k]: (state, letter) pairs into won[k]
+        while True:
+            self.guard()
+            self.leads.append(self._after(won[-1]))
+            grown = self._quantified(self.leads[-1])
+            if grown == won[-1]:
+                break
+            won.append(grown)
+            if bdd.let(self.start, grown) == bdd.true:
+                break
+        self.won = won
+        if bdd.let(self.start, won[-1]) == bdd.true:
+            return self._controller()
+        return self._counter()
+
+    def _rank(self, values: dict[str, bool]) -> int:
+        """The first round that won the state (bisected: the rounds grow, and a counter of
+        10 bits takes a thousand)."""
+        low, high = 0, len(self.won) - 1
+        while low < high:
+            middle = (low + high) // 2
+            if self.bdd.let(values, self.won[middle]) == self.bdd.true:
+                high = middle
+            else:
+                low = middle + 1
+        return low
+
+    def _controller(self) -> Machine:
+        """At each state, letters ending the trace, else leading to a state won sooner."""
+        bdd = self.bdd
+
+        def options(values: dict[str, bool]) -> list[tuple[Any, Any]]:
+            ending = self._ending(values)
+            sooner = bdd.let(values, self.leads[self._rank(values) - 1])
+            return [(ending, "end"), (sooner & ~ending, "next")]
+
+        return self._strategy("system", options)
+
+    def _counter(self) -> Machine:
+        """At each state the system cannot win from, inputs that neither end a winning trace
+        nor lead to a winning state, whatever the outputs; once the system stops (alive
+        false) anything goes."""
+        bdd = self.bdd
+        alive = bdd.var(self.arena.var_of[self.alive_name])
+        winning = self.leads[-1]
+
+        def options(values: dict[str, bool]) -> list[tuple[Any, Any]]:
+            losing = ~self._ending(values) & ~bdd.let(values, winning)
+            return [(~alive, "end"), (losing & alive, "next")]
+
+        return self._strategy("environment", options)
+
+    def _strategy(self, player: str, options: Callable[[dict[str, bool]], list[tuple[Any, Any]]]) -> Machine:
+        """`player`'s machine over the states its moves reach from the first (`options`: at a
+        state, (letters, "end" or "next")), and one more state once the trace has ended, where
+        anything goes (the system writes alive false there, true elsewhere)."""
+        arena, bdd = self.arena, self.bdd
+        end = ("end",)
+        first = ("state", tuple(sorted(self.start.items())))
+        ids: dict[Any, int] = {first: 0}
+        order: list[Any] = [first]
+        raw: list[list[tuple[Any, Any, int]]] = []
+        fixed: list[dict[str, bool]] = []
+        for key in order:  # grows as targets are met
+            if len(order) > MAX_STATES:
+                raise NotCubes(f"a strategy of more than {MAX_STATES} states")
+            self.guard()
+            if key == end:
+                picked = arena.pick([(bdd.true, end)], player, self.limit)
+            else:
+                values = dict(key[1])
+                picked = []
+                for guard, letter, target in arena.pick(options(values), player, self.limit):
+                    if target == "end":
+                        picked.append((guard, letter, end))
+                        continue
+                    for region, after in self._successors(values, guard & letter):
+                        mine = arena.vars[player]
+                        picked.append((bdd.exist(mine, region), letter, ("state", after)))
+            raw.append(arena.row(picked, ids, order))
+            fixed.append({self.alive_name: key != end} if player == "system" else {})
+        return arena.machine(player, raw, fixed)
+
+    def _successors(self, values: dict[str, bool], letters: Any) -> list[tuple[Any, tuple]]:
+        """`letters` split by the state they lead to from the state `values`, the memory no
+        pending obligation reads set false."""
+        bdd = self.bdd
+        parts: list[tuple[Any, dict[str, bool]]] = [(letters, {})]
+
+        def split(pieces: list[tuple[Any, dict[str, bool]]], v: str, f: Any) -> list[tuple[Any, dict[str, bool]]]:
+            self.limit.check_time()
+            if len(pieces) > MAX_STATES:  # the first instant of a 19-bit counter: 2^19 of them
+                raise NotCubes(f"a state with more than {MAX_STATES} successors")
+            return [
+                (region & (f if value else ~f), {**after, v: value})
+                for region, after in pieces
+                for value in (True, False)
+                if region & (f if value else ~f) != bdd.false
+            ]
+
+        for v in self.state_vars:
+            if v in self.memory.values():
+                continue
+            parts = split(parts, v, bdd.let(values, self.next[v]))
+        out = []
+        for region, after in parts:
+            for part in self.parts:  # a broken part's pending bits say nothing any more
+                if after[part.dead]:
+                    after.update({p: False for p in part.bits})
+            read = self._read({**after, **{m: False for m in self.memory.values()}})
+            pieces = [(region, after)]
+            for v, m in self.memory.items():
+                if m not in read:
+                    continue
+                pieces = split(pieces, m, bdd.var(v))
+            for r, a in pieces:
+                full = {m: False for m in self.memory.values()}
+                full.update(a)
+                out.append((r, tuple(sorted(full.items()))))
+        return out
+
+    def _read(self, values: dict[str, bool]) -> set[str]:
+        """The memory variables a state's moves read (its pending and broken bits `values`)."""
+        memory = set(self.memory.values())
+        fixed = {k: v for k, v in values.items() if k not in memory}
+        key = tuple(sorted(fixed.items()))
+        read = self._reads.get(key)
+        if read is None:
+            read = set()
+            for u in (*self.accepts, *self.next.values()):
+                read |= {v for v in self.bdd.let(fixed, u).support if v in memory}
+            self._reads[key] = read
+        return read
