@@ -20,7 +20,9 @@ specifications both end with a proof, each as soon as its winner's game allows; 
 the environment plays against φ's safety guarantees alone (`safety_part`), often a far
 smaller game; where φ has GR(1) shape, its GR(1) game (`gr1`) is solved first and its
 controller written out if they have not answered in their first turns. LTLf is a
-reachability game over formula progression (`progression`). Future-time LTL on infinite
+reachability game, over a symbolic DFA where formula progression's states are cubes (`dfa`:
+SYNTCOMP's LTLf games, invariants from one instant to the next) or over progression's states
+one by one (`progression`). Future-time LTL on infinite
 traces, finite ones (LTLf) and past operators (`monitors`); data atoms give Unknown saying
 so."""
 
@@ -118,8 +120,9 @@ def realize(
     finite trace satisfies φ: the game is played on the engine's own translation of LTLf
     (`finite.guarded`: φ over an `alive` proposition, alive at first and dead from some
     instant on), `alive` one more output, which the strategies then write. The winner is found
-    by the reachability game over formula progression (`progression`; False: by the counting
-    games on the translation, which the tests compare), its strategy checked on the translation.
+    by the reachability games over the symbolic DFA or formula progression (`_finite_game`;
+    `progression` False: by the counting games on the translation, which the tests compare),
+    its strategy checked on the translation.
     A GR(1)-shaped φ (`gr1.shape`) is first solved as a GR(1) game (`gr1`; False: not, which
     the tests compare), whose controller is checked on the closed loop (`verify`'s `gr1`)."""
     ins, outs = players(formula, inputs, outputs)
@@ -189,6 +192,10 @@ def _finite_game(
         try:
             return game(Arena(ins, outs, moore, order), written, alive, limit).solve()
         except (NotCubes, TooLarge):
+            continue
+        except ValueError as e:  # CUDD at the manager's memory ceiling: a NULL node
+            if "NULL" not in str(e):
+                raise
             continue
     return None
 

@@ -27,6 +27,7 @@ the DFA is only trusted to find it."""
 
 from __future__ import annotations
 
+import time
 from typing import Any, Callable
 
 from ltlwit.logic.budget import Limit
@@ -34,10 +35,12 @@ from ltlwit.logic.formula import WEAK_NEXT, And, Formula, postorder
 from ltlwit.logic.ltl.games import _flat
 from ltlwit.logic.ltl.games.counting import Arena
 from ltlwit.logic.ltl.games.machine import Machine
-from ltlwit.logic.ltl.games.progression import nnf
+from ltlwit.logic.ltl.games.progression import nnf, progress
 
 #: CUDD nodes past which the game gives up (progression or the counting games then try).
 MAX_NODES = 2_000_000
+#: Bytes of CUDD's memory past which an operation stops (NotCubes).
+MAX_MEMORY = 256 << 20
 #: Cases (conjunctions of parts) past which φ's acceptance is not split.
 MAX_CASES = 64
 #: States past which a strategy is not written out (its check would not end either).
@@ -83,21 +86,26 @@ class _Part:
         self.then: dict[str, dict[str, Any]] = {}
         for name in self.bits:
             game.guard()
-            self.now[name], self.then[name] = _cube(bdd, step[name], set(self.bits))
+            self.now[name], self.then[name] = _cube(bdd, step[name], set(self.bits), game.guard)
 
 
-def _cube(bdd: Any, step: Any, bits: set[str]) -> tuple[Any, dict[str, Any]]:
+def _cube(bdd: Any, step: Any, bits: set[str], guard: Callable[[], None]) -> tuple[Any, dict[str, Any]]:
     """`step` as C & AND_j (g_j -> p_j) over the bits p_j (C and g_j without them); NotCubes
-    when it is not of that form (a disjunction of two obligations)."""
+    when it is not of that form (a disjunction of two obligations). `guard` goes before each of
+    CUDD's operations: on chomp's steps each takes seconds."""
     mine = [v for v in step.support if v in bits]
     now = bdd.let({v: True for v in mine}, step) if mine else step
     then: dict[str, Any] = {}
     rebuilt = now
     for v in mine:
-        need = now & ~bdd.let({u: u != v for u in mine}, step)
+        guard()
+        without = bdd.let({u: u != v for u in mine}, step)
+        guard()
+        need = now if without == bdd.false else now & ~without  # G's own bit: needed wherever it holds
         if need != bdd.false:
             then[v] = need
-            rebuilt = rebuilt & (~need | bdd.var(v))
+            guard()
+            rebuilt = rebuilt & bdd.var(v) if need == now else rebuilt & (~need | bdd.var(v))
     if rebuilt != step:
         raise NotCubes("a step that leaves a choice of obligations")
     return now, then
@@ -115,22 +123,41 @@ class DfaGame:
         self.arena, self.limit, self.alive_name = arena, limit, alive
         bdd = self.bdd = arena.bdd
         # CUDD's sifting, unlike the other games: no static order kept chomp's steps small (a
-        # grid's squares beside their selections), sifted they are 50,000 nodes, built in 3 s
-        bdd.configure(reordering=True)
+        # grid's squares beside their selections), sifted they are 50,000 nodes, built in 3 s.
+        # Called between operations (`guard`), not inside them (where it ran a step of chomp's
+        # 3 x 6 for 15 s past its deadline); the ceiling makes an operation that outgrows it
+        # stop (CUDD's NULL: ValueError) rather than run on.
+        bdd.configure(reordering=False, max_memory=MAX_MEMORY)
+        self._sifted_at, self._sift_rate = len(bdd), 0.0  # nodes after the last, seconds a node
         self.memory: dict[str, str] = {}  # letter variable -> its previous value's variable
         self._reads: dict[tuple, set[str]] = {}
+        self._guarded = 0
         bdd.declare("init")
         self._order()
         self.parts: list[_Part] = []
         self._build(self._split(nnf(formula)))
-        bdd.configure(reordering=False)  # the order the DFA found: sifting inside the game's
-        # fixpoint ran a single step of chomp's 4 x 3 past its deadline by a minute
 
     # -- the DFA -----------------------------------------------------------------------------
     def guard(self) -> None:
+        """The deadline before each of CUDD's operations; every 4th, `MAX_NODES`, and CUDD's
+        sifting where the nodes have doubled since the last, or NotCubes where the time left
+        would not allow it twice over at the slowest rate a sift has had so far (unsifted,
+        chomp's operations take tens of seconds each; counting the nodes took 25 ms a time in
+        its managers)."""
         self.limit.check_time()
-        if len(self.bdd) > MAX_NODES:
-            raise NotCubes(f"{len(self.bdd)} BDD nodes")
+        self._guarded += 1
+        if self._guarded % 4:
+            return
+        nodes = len(self.bdd)
+        if nodes > MAX_NODES:
+            raise NotCubes(f"{nodes} BDD nodes")
+        if nodes > 2 * self._sifted_at:
+            if 2 * self._sift_rate * nodes > self.limit.remaining():
+                raise NotCubes("no time left to order the BDDs' variables")
+            began = time.perf_counter()
+            self.bdd.reorder()
+            self._sift_rate = max(self._sift_rate, (time.perf_counter() - began) / nodes)
+            self._sifted_at = len(self.bdd)
 
     def _recall(self, u: Any) -> Any:
         """A BDD over the letter as the same over the previous letter (`m`)."""
@@ -149,25 +176,7 @@ class DfaGame:
             (c,) = g.children
             later = done[c][0] if not c.temporal else bit(c)  # a proposition: read at once
             return (bdd.true if op == WEAK_NEXT else bdd.false), later
-        (fa, na), (fb, nb) = done[g.children[0]], done[g.children[-1]]
-        if op == "&":
-            return fa & fb, na & nb
-        if op == "|":
-            return fa | fb, na | nb
-        me = bit(g)
-        if op == "F":
-            return fa, na | me
-        if op == "G":
-            return fa, na & me
-        if op == "U":
-            return fb, nb | (na & me)
-        if op == "R":
-            return fb, nb & (na | me)
-        if op == "W":
-            return fb | fa, nb | (na & me)
-        if op == "M":
-            return fb & fa, nb & (na | me)
-        raise ValueError(f"{op}: not an LTLf operator in negation normal form")
+        return progress(op, done[g.children[0]], done[g.children[-1]], lambda: bit(g))
 
     def _split(self, f: Formula) -> list[list[int]]:
         """φ's Boolean top split into parts at its disjunctions of temporal formulas (where

@@ -72,6 +72,30 @@ def nnf(f: Formula, negated: bool = False) -> Formula:
     return Formula(_DUAL[op] if negated else op, kids)
 
 
+def progress(op: str, a: tuple[Any, Any], b: tuple[Any, Any], me: Callable[[], Any]) -> tuple[Any, Any]:
+    """(final, next) of `&`, `|`, F, G, U, R, W or M (module docstring) from its operands' (`a`
+    the left or only one, `b` the right) and its own state variable (`me`, asked for by the
+    temporal operators only)."""
+    (fa, na), (fb, nb) = a, b
+    if op == "&":
+        return fa & fb, na & nb
+    if op == "|":
+        return fa | fb, na | nb
+    if op == "F":
+        return fa, na | me()
+    if op == "G":
+        return fa, na & me()
+    if op == "U":
+        return fb, nb | (na & me())
+    if op == "R":
+        return fb, nb & (na | me())
+    if op == "W":
+        return fb | fa, nb | (na & me())
+    if op == "M":
+        return fb & fa, nb & (na | me())
+    raise ValueError(f"{op}: not an LTLf operator in negation normal form")
+
+
 class ProgressionGame:
     """The reachability game of an LTLf formula (module docstring)."""
 
@@ -113,25 +137,7 @@ class ProgressionGame:
             return letter, letter
         if op in ("X", WEAK_NEXT):
             return (bdd.true if op == WEAK_NEXT else bdd.false), var[g.children[0]]
-        (fa, na), (fb, nb) = done[g.children[0]], done[g.children[-1]]
-        me = var[g]
-        if op == "&":
-            return fa & fb, na & nb
-        if op == "|":
-            return fa | fb, na | nb
-        if op == "F":
-            return fa, na | me
-        if op == "G":
-            return fa, na & me
-        if op == "U":
-            return fb, nb | (na & me)
-        if op == "R":
-            return fb, nb & (na | me)
-        if op == "W":
-            return fb | fa, nb | (na & me)
-        if op == "M":
-            return fb & fa, nb & (na | me)
-        raise ValueError(f"{op}: not an LTLf operator in negation normal form")
+        return progress(op, done[g.children[0]], done[g.children[-1]], lambda: var[g])
 
     def terms(self, state: Any) -> list[Term]:
         """A state's letters split by (whether the trace may end with them, the next state),
