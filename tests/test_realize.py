@@ -331,8 +331,9 @@ def test_finite_semantics_verdicts_and_strategies_by_the_ltlf_oracle(
 @settings(max_examples=60, deadline=None)
 @given(formulas(("a", "b", "c"), max_leaves=6, constants=False, weak=True))
 def test_ltlf_progression_and_counting_games_agree(f: Formula) -> None:
-    """Two ways to the same LTLf verdict: the reachability game over formula progression and
-    the counting games over the engine's translation; both strategies verified."""
+    """Two ways to the same LTLf verdict: the reachability games (over the symbolic DFA, else
+    formula progression) and the counting games over the engine's translation; both strategies
+    verified."""
     quick = realize(f, ["a"], budget=Budget(seconds=10), semantics="finite")
     slow = realize(f, ["a"], budget=Budget(seconds=10), semantics="finite", progression=False)
     decided = (Realizable, Unrealizable)

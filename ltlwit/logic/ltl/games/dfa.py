@@ -136,17 +136,19 @@ class DfaGame:
         self._order()
         self.parts: list[_Part] = []
         self._build(self._split(nnf(formula)))
+        self._sifted_at = 0  # ordered for the game's own BDDs, where the time allows
+        self.guard(every=1)
 
     # -- the DFA -----------------------------------------------------------------------------
-    def guard(self) -> None:
-        """The deadline before each of CUDD's operations; every 4th, `MAX_NODES`, and CUDD's
+    def guard(self, every: int = 4) -> None:
+        """The deadline before each of CUDD's operations; every 4th (`every`), `MAX_NODES`, and CUDD's
         sifting where the nodes have doubled since the last, or NotCubes where the time left
         would not allow it twice over at the slowest rate a sift has had so far (unsifted,
         chomp's operations take tens of seconds each; counting the nodes took 25 ms a time in
         its managers)."""
         self.limit.check_time()
         self._guarded += 1
-        if self._guarded % 4:
+        if self._guarded % every:
             return
         nodes = len(self.bdd)
         if nodes > MAX_NODES:
