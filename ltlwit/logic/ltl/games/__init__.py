@@ -193,10 +193,6 @@ def _finite_game(
             return game(Arena(ins, outs, moore, order), written, alive, limit).solve()
         except (NotCubes, TooLarge):
             continue
-        except ValueError as e:  # CUDD at the manager's memory ceiling: a NULL node
-            if "NULL" not in str(e):
-                raise
-            continue
     return None
 
 

@@ -27,8 +27,10 @@ the DFA is only trusted to find it."""
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from ltlwit.logic.budget import Limit
 from ltlwit.logic.formula import WEAK_NEXT, And, Formula, postorder
@@ -60,13 +62,11 @@ class _Part:
         self.final: dict[str, Any] = {}  # p-variable -> whether it holds on a trace ending now
         step: dict[str, Any] = {}  # p-variable -> its step, over m, the letter and next p's
         made: dict[Formula, str] = {}
-        number_of = [0]
 
         def bit(g: Formula) -> Any:
             name = made.get(g)
             if name is None:
-                name = made[g] = f"p{number}_{number_of[0]}"
-                number_of[0] += 1
+                name = made[g] = f"p{number}_{len(self.bits)}"
                 bdd.declare(name)
                 self.bits[name] = g
             return bdd.var(name)
@@ -116,6 +116,17 @@ def _choice(f: Formula) -> bool:
     return f.op == "|" and f.temporal and sum(g.temporal for g in _flat(f, "|", "")) > 1
 
 
+@contextlib.contextmanager
+def _ceiling() -> Iterator[None]:
+    """CUDD's NULL node (an operation past `MAX_MEMORY`: dd's ValueError) as NotCubes."""
+    try:
+        yield
+    except ValueError as e:
+        if "NULL" not in str(e):
+            raise
+        raise NotCubes(f"past CUDD's {MAX_MEMORY >> 20} MiB") from e
+
+
 class DfaGame:
     """The reachability game of an LTLf formula over its symbolic DFA (module docstring)."""
 
@@ -129,15 +140,15 @@ class DfaGame:
         # stop (CUDD's NULL: ValueError) rather than run on.
         bdd.configure(reordering=False, max_memory=MAX_MEMORY)
         self._sifted_at, self._sift_rate = len(bdd), 0.0  # nodes after the last, seconds a node
-        self.memory: dict[str, str] = {}  # letter variable -> its previous value's variable
         self._reads: dict[tuple, set[str]] = {}
         self._guarded = 0
         bdd.declare("init")
         self._order()
         self.parts: list[_Part] = []
-        self._build(self._split(nnf(formula)))
-        self._sifted_at = 0  # ordered for the game's own BDDs, where the time allows
-        self.guard(every=1)
+        with _ceiling():
+            self._build(self._split(nnf(formula)))
+            self._sifted_at = 0  # ordered for the game's own BDDs, where the time allows
+            self.guard(every=1)
 
     # -- the DFA -----------------------------------------------------------------------------
     def guard(self, every: int = 4) -> None:
@@ -207,14 +218,16 @@ class DfaGame:
         with the memory below every letter, a step of chomp's 2 x 5 took 3 million nodes)."""
         bdd = self.bdd
         letters = sorted(self.arena.names, key=bdd.level_of_var)
-        self.memory = {v: f"m{v}" for v in letters}
+        self.memory = {v: f"m{v}" for v in letters}  # letter variable -> its previous value's
+        self.remembered = set(self.memory.values())
         bdd.declare(*self.memory.values())
         order = ["init", *(x for v in letters for x in (v, self.memory[v]))]
         bdd.reorder({v: k for k, v in enumerate(order)})
 
     def _build(self, cases: list[list[int]]) -> None:
-        """The transition (`next`: each state variable's next value) and acceptance (`accept`:
-        the letters that may end the trace), over the state and the letter."""
+        """The transition (`next`: each state variable's next value) and acceptance (`accepts`:
+        the letters that may end the trace, a BDD per case of `_split`), over the state and the
+        letter."""
         bdd = self.bdd
         init = bdd.var("init")
         self.next: dict[str, Any] = {"init": bdd.false}
@@ -246,6 +259,7 @@ class DfaGame:
                 conjunction = conjunction & accepts[k]
             self.accepts.append(conjunction)
         self.state_vars = list(self.next)
+        self.control = [v for v in self.state_vars if v not in self.remembered]  # init, p, d
 
     # -- the game ----------------------------------------------------------------------------
     def _quantified(self, lead: Any) -> Any:
@@ -254,12 +268,18 @@ class DfaGame:
         bdd, arena = self.bdd, self.arena
         ins, outs = arena.vars["environment"], arena.vars["system"]
         if arena.moore:
-            return bdd.exist(outs, bdd.forall(ins, self._ending() | lead))
+            return bdd.exist(outs, bdd.forall(ins, self._endings | lead))
         chosen = bdd.exist(outs, lead)
         for u in self.accepts:
             self.guard()
             chosen = chosen | bdd.exist(outs, u)
         return bdd.forall(ins, chosen)
+
+    @functools.cached_property
+    def _endings(self) -> Any:
+        """Every (state and) letter that ends the trace accepted, the cases joined once: where
+        the system moves first, its choice does not distribute over them."""
+        return self._ending()
 
     def _ending(self, values: dict[str, bool] | None = None) -> Any:
         """The (state and) letters that end the trace accepted; at the state `values`."""
@@ -276,6 +296,11 @@ class DfaGame:
     def solve(self) -> Machine:
         """The winner's strategy: a controller when the system wins from the first state, else
         a counter-strategy."""
+        with _ceiling():
+            return self._solve()
+
+    def _solve(self) -> Machine:
+        """`solve` under CUDD's memory ceiling: the fixpoint, then the winner's machine."""
         bdd = self.bdd
         self.start = {v: v == "init" for v in self.state_vars}
         won = [bdd.false]  # won[k]: the states the system wins from within k letters
@@ -379,36 +404,30 @@ class DfaGame:
                 if region & (f if value else ~f) != bdd.false
             ]
 
-        for v in self.state_vars:
-            if v in self.memory.values():
-                continue
+        for v in self.control:
             parts = split(parts, v, bdd.let(values, self.next[v]))
-        out = []
+        out: list[tuple[Any, tuple]] = []
         for region, after in parts:
             for part in self.parts:  # a broken part's pending bits say nothing any more
                 if after[part.dead]:
                     after.update({p: False for p in part.bits})
-            read = self._read({**after, **{m: False for m in self.memory.values()}})
+            read = self._read(after)
             pieces = [(region, after)]
             for v, m in self.memory.items():
-                if m not in read:
-                    continue
-                pieces = split(pieces, m, bdd.var(v))
-            for r, a in pieces:
-                full = {m: False for m in self.memory.values()}
-                full.update(a)
-                out.append((r, tuple(sorted(full.items()))))
+                if m in read:
+                    pieces = split(pieces, m, bdd.var(v))
+            forgotten = {m: False for m in self.remembered}
+            out.extend((r, tuple(sorted({**forgotten, **a}.items()))) for r, a in pieces)
         return out
 
-    def _read(self, values: dict[str, bool]) -> set[str]:
-        """The memory variables a state's moves read (its pending and broken bits `values`)."""
-        memory = set(self.memory.values())
-        fixed = {k: v for k, v in values.items() if k not in memory}
-        key = tuple(sorted(fixed.items()))
+    def _read(self, control: dict[str, bool]) -> set[str]:
+        """The memory variables a state's moves read, from its bits `control` (init, pending
+        and broken)."""
+        key = tuple(sorted(control.items()))
         read = self._reads.get(key)
         if read is None:
             read = set()
             for u in (*self.accepts, *self.next.values()):
-                read |= {v for v in self.bdd.let(fixed, u).support if v in memory}
+                read |= {v for v in self.bdd.let(control, u).support if v in self.remembered}
             self._reads[key] = read
         return read
