@@ -408,18 +408,38 @@ def _product_empty(goal: Formula, machine: Machine, limit: Limit) -> bool | None
     conjunctions `goal` is a disjunction of at its top (`_cases`), each asked lazily
     (`_no_play`), starting from what the cases before it needed that it has. None when the
     budget stops it."""
+    from ltlwit.logic.ltl.encoding.labels import Bdds
     from ltlwit.logic.ltl.encoding.rewrite import simplify
 
     try:
-        asked: list[Formula] = []  # what earlier cases needed: a case sharing it starts from it
-        for case in _fewest(_cases(simplify(goal, limit), limit)):
-            verdict = _no_play(case, machine, limit, [f for f in asked if f in case])
-            if not isinstance(verdict, list):
-                return verdict
-            asked += [f for f in verdict if f not in asked]
-        return True
+        cases = _fewest(_cases(simplify(goal, limit), limit))
+        names = tuple(dict.fromkeys((*machine.reads, *machine.writes, *(a for c in cases for f in c for a in f.aps()))))
+        L = Bdds(names)
+        moves = _moves(machine, L)  # once for every case: a 2,049-state counter's took 4 s a time
+        try:
+            asked: list[Formula] = []  # what earlier cases needed: a case sharing it starts from it
+            for case in cases:
+                verdict = _no_play(case, moves, L, limit, [f for f in asked if f in case])
+                if not isinstance(verdict, list):
+                    return verdict
+                asked += [f for f in verdict if f not in asked]
+            return True
+        finally:  # CUDD's nodes go before their manager
+            moves.clear()
     except OutOfBudget:
         return None
+
+
+def _moves(machine: Machine, L: Any) -> list[list[tuple[Any, int]]]:
+    """Each state's letters by target, as `L`'s BDDs: one product edge per target."""
+    moves = []
+    for ts in machine.states:
+        to: dict[int, Any] = {}
+        for t in ts:
+            letters = L.of(t.guard) & L.of(t.write)
+            to[t.target] = to[t.target] | letters if t.target in to else letters
+        moves.append([(letters, target) for target, letters in to.items()])
+    return moves
 
 
 def _fewest(cases: list[list[Formula]]) -> list[list[Formula]]:
@@ -493,39 +513,28 @@ def _flat(f: Formula, op: str, over: str) -> list[Formula]:
     return [joined, *(g for g in out if g.temporal)]
 
 
-def _no_play(case: list[Formula], machine: Machine, limit: Limit, start: list[Formula]) -> list[Formula] | bool | None:
-    """Whether no play of `machine` satisfies every formula of `case`, asked of a few of them at
-    a time: a play of the machine's product with the engine's automaton of those asked so far
-    (translated afresh, without the translator's reductions, explored by Couvreur's emptiness
-    check) is a concrete lasso, checked against the others; the first it violates is asked too.
-    No such play: none satisfies the case (it implies what was asked): the formulas asked, from
-    `start` on. A play that satisfies every formula: the machine loses (False). A
-    counter-strategy that requests everything defeats an arbiter by two of its 120 guarantees;
-    the product of all of them was out of reach."""
+def _no_play(
+    case: list[Formula], moves: list, L: Any, limit: Limit, start: list[Formula]
+) -> list[Formula] | bool | None:
+    """Whether no play of the machine (`moves`: `_moves`) satisfies every formula of `case`,
+    asked of a few of them at a time: a play of the machine's product with the engine's
+    automaton of those asked so far (translated afresh, without the translator's reductions,
+    explored by Couvreur's emptiness check) is a concrete lasso, checked against the others;
+    the first it violates is asked too. No such play: none satisfies the case (it implies what
+    was asked): the formulas asked, from `start` on. A play that satisfies every formula: the
+    machine loses (False). A counter-strategy that requests everything defeats an arbiter by
+    two of its 120 guarantees; the product of all of them was out of reach."""
     from ltlwit.logic.ltl import holds
-    from ltlwit.logic.ltl.encoding.labels import Bdds
 
-    names = tuple(dict.fromkeys((*machine.reads, *machine.writes, *(a for f in case for a in f.aps()))))
-    L = Bdds(names)
-    moves: list = []
-    try:
-        for ts in machine.states:  # a state's letters by target: one product edge per target
-            to: dict[int, Any] = {}
-            for t in ts:
-                letters = L.of(t.guard) & L.of(t.write)
-                to[t.target] = to[t.target] | letters if t.target in to else letters
-            moves.append([(letters, target) for target, letters in to.items()])
-        asked = list(start)
-        while True:
-            found = _play(And(*asked), moves, L, limit)
-            if found is None:
-                return asked
-            missed = next((f for f in case if f not in asked and not holds(f, found)), None)
-            if missed is None:
-                return False
-            asked.append(missed)
-    finally:  # CUDD's nodes go before their manager
-        moves.clear()
+    asked = list(start)
+    while True:
+        found = _play(And(*asked), moves, L, limit)
+        if found is None:
+            return asked
+        missed = next((f for f in case if f not in asked and not holds(f, found)), None)
+        if missed is None:
+            return False
+        asked.append(missed)
 
 
 def _play(formula: Formula, moves: list, L: Any, limit: Limit) -> Trace | None:

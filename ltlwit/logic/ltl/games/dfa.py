@@ -45,6 +45,12 @@ MAX_NODES = 2_000_000
 MAX_MEMORY = 256 << 20
 #: Cases (conjunctions of parts) past which φ's acceptance is not split.
 MAX_CASES = 64
+#: Seconds between two counts of the BDD nodes once the DFA is built (`DfaGame.guard`).
+COUNT_EVERY = 0.5
+#: BDD nodes up to which the memory is paired with the letters once the DFA is built
+#: (`DfaGame._pair`): the counters' DFAs are 800-5,000 nodes, and their fixpoints thousands of
+#: rounds; chomp's are 45,000 and more, their fixpoints 15 rounds at most.
+PAIR_NODES = 20_000
 #: States past which a strategy is not written out (its check would not end either).
 MAX_STATES = 20_000
 
@@ -141,36 +147,50 @@ class DfaGame:
         bdd.configure(reordering=False, max_memory=MAX_MEMORY)
         self._sifted_at, self._sift_rate = len(bdd), 0.0  # nodes after the last, seconds a node
         self._reads: dict[tuple, set[str]] = {}
-        self._guarded = 0
+        self._guarded, self._counted = 0, 0.0  # guards so far; when the nodes were last counted
+        self._sifting = True  # while the DFA is built (`guard`)
         bdd.declare("init")
         self._order()
         self.parts: list[_Part] = []
         with _ceiling():
             self._build(self._split(nnf(formula)))
             self._sifted_at = 0  # ordered for the game's own BDDs, where the time allows
-            self.guard(every=1)
+            self.guard(count=True)
+            if len(bdd) <= PAIR_NODES:
+                self._pair()
+        self._sifting = False
 
     # -- the DFA -----------------------------------------------------------------------------
-    def guard(self, every: int = 4) -> None:
-        """The deadline before each of CUDD's operations; every 4th (`every`), `MAX_NODES`, and CUDD's
-        sifting where the nodes have doubled since the last, or NotCubes where the time left
-        would not allow it twice over at the slowest rate a sift has had so far (unsifted,
-        chomp's operations take tens of seconds each; counting the nodes took 25 ms a time in
-        its managers)."""
+    def guard(self, count: bool = False) -> None:
+        """The deadline before each of CUDD's operations. While the DFA is built, every 4th
+        (or at once: `count`), `MAX_NODES`, and CUDD's sifting where the nodes have doubled
+        since the last (`_sift`). Once it is built, `MAX_NODES` only, every `COUNT_EVERY`
+        seconds: the nodes the game adds are its rounds' winning sets, not a blowup, and
+        sifting for them made each round's operations 15 times slower (a 12-bit counter's
+        fixpoint: 19 s, unsifted 2 s); counting the nodes scans CUDD's unique table (10 ms at
+        100,000 nodes)."""
         self.limit.check_time()
         self._guarded += 1
-        if self._guarded % every:
+        now = time.perf_counter()
+        if not count and (now - self._counted < COUNT_EVERY if not self._sifting else self._guarded % 4):
             return
+        self._counted = now
         nodes = len(self.bdd)
         if nodes > MAX_NODES:
             raise NotCubes(f"{nodes} BDD nodes")
-        if nodes > 2 * self._sifted_at:
-            if 2 * self._sift_rate * nodes > self.limit.remaining():
-                raise NotCubes("no time left to order the BDDs' variables")
-            began = time.perf_counter()
-            self.bdd.reorder()
-            self._sift_rate = max(self._sift_rate, (time.perf_counter() - began) / nodes)
-            self._sifted_at = len(self.bdd)
+        if self._sifting and nodes > 2 * self._sifted_at:
+            self._sift(nodes)
+
+    def _sift(self, nodes: int) -> None:
+        """CUDD's sifting, or NotCubes where the time left would not allow it twice over at the
+        slowest rate a sift has had so far (unsifted, chomp's operations take tens of seconds
+        each)."""
+        if 2 * self._sift_rate * nodes > self.limit.remaining():
+            raise NotCubes("no time left to order the BDDs' variables")
+        began = time.perf_counter()
+        self.bdd.reorder()
+        self._sift_rate = max(self._sift_rate, (time.perf_counter() - began) / nodes)
+        self._sifted_at = len(self.bdd)
 
     def _recall(self, u: Any) -> Any:
         """A BDD over the letter as the same over the previous letter (`m`)."""
@@ -223,6 +243,24 @@ class DfaGame:
         bdd.declare(*self.memory.values())
         order = ["init", *(x for v in letters for x in (v, self.memory[v]))]
         bdd.reorder({v: k for k, v in enumerate(order)})
+
+    def _pair(self) -> None:
+        """Each memory variable put back right below its letter's, the two sifted together
+        from then on: `_after` substitutes the one for the other, cheap only where their
+        orders agree (a 10-bit counter's winning set of 250 nodes became 8,000 over the
+        letters, the two sifted apart; its 1,026 rounds took 5 s, paired 0.3 s). Once the DFA is built, and only where it is small (`PAIR_NODES`): while it is
+        built, sifting them apart is what keeps chomp's steps small (paired, its 3 x 4 took
+        58 s instead of 33); an explicit order is made in time proportional to the nodes it
+        makes (a counter's DFA paired at its 64th round: 3 million nodes, 26 s)."""
+        bdd = self.bdd
+        owner = {m: v for v, m in self.memory.items()}
+        order = []
+        for v in sorted(bdd.vars, key=bdd.level_of_var):
+            if v not in owner:
+                order += [v, self.memory[v]] if v in self.memory else [v]
+        bdd.reorder({v: k for k, v in enumerate(order)})
+        bdd.group({v: 2 for v in self.memory})
+        self._sift(len(bdd))
 
     def _build(self, cases: list[list[int]]) -> None:
         """The transition (`next`: each state variable's next value) and acceptance (`accepts`:
@@ -290,7 +328,8 @@ class DfaGame:
         return out
 
     def _after(self, states: Any) -> Any:
-        """The (state, letter) pairs that lead into `states`."""
+        """The (state, letter) pairs that lead into `states` (CUDD's vector composition: fast
+        where each memory variable sits beside its letter's, `_pair`)."""
         return self.bdd.let(self.next, states)
 
     def solve(self) -> Machine:
@@ -304,11 +343,15 @@ class DfaGame:
         bdd = self.bdd
         self.start = {v: v == "init" for v in self.state_vars}
         won = [bdd.false]  # won[k]: the states the system wins from within k letters
-        self.leads: list[Any] = []  # leads[k]: (state, letter) pairs into won[k]
+        # the (state, letter) pairs into won[-1]; those into won[k] are made again where a
+        # strategy needs them (`_into`): kept for every round, a 12-bit counter's 4,098 of them
+        # made CUDD's manager 170,000 nodes, sifted for seconds a time
+        self.leads = bdd.false
+        self._made: dict[int, Any] = {}
         while True:
             self.guard()
-            self.leads.append(self._after(won[-1]))
-            grown = self._quantified(self.leads[-1])
+            self.leads = self._after(won[-1])
+            grown = self._quantified(self.leads)
             if grown == won[-1]:
                 break
             won.append(grown)
@@ -318,6 +361,13 @@ class DfaGame:
         if bdd.let(self.start, won[-1]) == bdd.true:
             return self._controller()
         return self._counter()
+
+    def _into(self, k: int) -> Any:
+        """The (state, letter) pairs into `won[k]`."""
+        into = self._made.get(k)
+        if into is None:
+            into = self._made[k] = self._after(self.won[k])
+        return into
 
     def _rank(self, values: dict[str, bool]) -> int:
         """The first round that won the state (bisected: the rounds grow, and a counter of
@@ -337,7 +387,7 @@ class DfaGame:
 
         def options(values: dict[str, bool]) -> list[tuple[Any, Any]]:
             ending = self._ending(values)
-            sooner = bdd.let(values, self.leads[self._rank(values) - 1])
+            sooner = bdd.let(values, self._into(self._rank(values) - 1))
             return [(ending, "end"), (sooner & ~ending, "next")]
 
         return self._strategy("system", options)
@@ -348,7 +398,7 @@ class DfaGame:
         false) anything goes."""
         bdd = self.bdd
         alive = bdd.var(self.arena.var_of[self.alive_name])
-        winning = self.leads[-1]
+        winning = self.leads
 
         def options(values: dict[str, bool]) -> list[tuple[Any, Any]]:
             losing = ~self._ending(values) & ~bdd.let(values, winning)
