@@ -160,13 +160,14 @@ class Arena:
     def some(self, letters: Any, variables: list[str]) -> Any:
         """One valuation of `variables` inside `letters` (non-empty), as a BDD cube."""
         bdd = self.bdd
-        values = bdd.pick(bdd.exist([v for v in bdd.vars if v not in variables], letters), care_vars=set(variables))
+        keep = set(variables)
+        values = bdd.pick(bdd.exist([v for v in bdd.vars if v not in keep], letters), care_vars=keep)
         return bdd.cube(values) if values else bdd.true
 
     def written(self, player: str, letter: Any, fixed: dict[str, bool] | None = None) -> Formula:
         """A cube of `player`'s letters as a flat formula, in declaration order (`fixed`: the
         values of some of them, whatever `letter` says)."""
-        values = self.bdd.pick(letter, care_vars=set(self.vars[player])) or {}
+        values = self.bdd.pick(letter) or {}  # a path of the BDD: the variables off it are free
         fixed = fixed or {}
         return cube((n, fixed[n] if n in fixed else values.get(self.var_of[n], False)) for n in self.letters(player))
 

@@ -191,8 +191,9 @@ def guard_formula(bdd: Any, u: Any, names: dict[str, str]) -> Formula:
         if v in memo:
             stack.pop()
             continue
-        var = bdd.var_at_level(v.level)
-        hi, lo = bdd.let({var: True}, v), bdd.let({var: False}, v)
+        var, hi, lo = v.var, v.high, v.low  # the top variable's cofactors, from the node itself
+        if v.negated:  # a complemented edge: its node's children negated
+            hi, lo = ~hi, ~lo
         missing = [w for w in (hi, lo) if w not in memo]
         if missing:
             stack.extend(missing)
