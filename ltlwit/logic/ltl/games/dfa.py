@@ -248,18 +248,23 @@ class DfaGame:
         """Each memory variable put back right below its letter's, the two sifted together
         from then on: `_after` substitutes the one for the other, cheap only where their
         orders agree (a 10-bit counter's winning set of 250 nodes became 8,000 over the
-        letters, the two sifted apart; its 1,026 rounds took 5 s, paired 0.3 s). Once the DFA is built, and only where it is small (`PAIR_NODES`): while it is
-        built, sifting them apart is what keeps chomp's steps small (paired, its 3 x 4 took
-        58 s instead of 33); an explicit order is made in time proportional to the nodes it
-        makes (a counter's DFA paired at its 64th round: 3 million nodes, 26 s)."""
+        letters, the two sifted apart; its 1,026 rounds took 5 s, paired 0.3 s). Once the DFA
+        is built, and only where it is small (`PAIR_NODES`): while it is built, sifting them
+        apart is what keeps chomp's steps small (paired, its 3 x 4 took 58 s instead of 33).
+        One variable moved at a time, the deadline and the nodes checked between (a DFA's
+        BDDs can grow exponentially in the moves: a 19-bit double counter's, paired at once,
+        took 70 s); past `MAX_NODES` / 4 the pairing stops and the variables are sifted apart
+        again: the game is the same in any order."""
         bdd = self.bdd
-        owner = {m: v for v, m in self.memory.items()}
-        order = []
-        for v in sorted(bdd.vars, key=bdd.level_of_var):
-            if v not in owner:
-                order += [v, self.memory[v]] if v in self.memory else [v]
-        bdd.reorder({v: k for k, v in enumerate(order)})
-        bdd.group({v: 2 for v in self.memory})
+        for v, m in self.memory.items():
+            self.limit.check_time()
+            if len(bdd) > MAX_NODES // 4:
+                break
+            order = [x for x in sorted(bdd.vars, key=bdd.level_of_var) if x != m]
+            order.insert(order.index(v) + 1, m)
+            bdd.reorder({x: k for k, x in enumerate(order)})
+        else:
+            bdd.group({v: 2 for v in self.memory})
         self._sift(len(bdd))
 
     def _build(self, cases: list[list[int]]) -> None:
