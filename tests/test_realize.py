@@ -426,6 +426,32 @@ def test_the_ltlf_dfa_plays_the_invariants_of_syntcomp_s_games(
     assert isinstance(verdict, Realizable if realizable else Unrealizable), text
 
 
+@pytest.mark.parametrize("pair_nodes", [0, None])
+def test_the_dfa_game_pairs_memory_with_letters_and_its_answer_does_not_depend_on_it(
+    pair_nodes: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A small DFA's memory variables sit beside their letters once it is built (`_pair`: the
+    counters' fixpoints are fast only so), and the game's answer is the same unpaired
+    (`PAIR_NODES` 0): a verified controller either way."""
+    from ltlwit.logic.budget import Limit
+    from ltlwit.logic.ltl.games import as_played, dfa
+    from ltlwit.logic.ltl.games.counting import Arena
+
+    if pair_nodes is not None:
+        monkeypatch.setattr(dfa, "PAIR_NODES", pair_nodes)
+    f = P(_counter(3))
+    played = as_played(f, "finite")
+    alive = next(a for a in played.aps() if a not in f.aps())
+    ins, outs = players(f, ["inc", "i0", "i1", "i2"])
+    game = dfa.DfaGame(Arena(ins, (*outs, alive), True, played.aps()), f, alive, Limit(Budget(seconds=20)))
+    apart = {abs(game.bdd.level_of_var(v) - game.bdd.level_of_var(m)) for v, m in game.memory.items()}
+    if pair_nodes is None:
+        assert apart == {1}
+    machine = game.solve()
+    assert machine.player == "system"
+    assert verify(played, machine, Budget(seconds=60)) is True
+
+
 def test_a_step_that_leaves_a_choice_of_obligations_is_outside_the_dfa_game() -> None:
     """`G(wX F a | wX F b)` pends F a or F b: progression's states are no cubes there."""
     from ltlwit.logic.ltl.games.dfa import DfaGame, NotCubes

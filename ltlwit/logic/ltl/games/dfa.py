@@ -262,7 +262,10 @@ class DfaGame:
                 break
             order = [x for x in sorted(bdd.vars, key=bdd.level_of_var) if x != m]
             order.insert(order.index(v) + 1, m)
-            bdd.reorder({x: k for k, x in enumerate(order)})
+            try:
+                bdd.reorder({x: k for k, x in enumerate(order)})
+            except RuntimeError as e:  # CUDD's shuffle failed (its memory ceiling): dd's error
+                raise NotCubes("the memory could not be paired with the letters") from e
         else:
             bdd.group({v: 2 for v in self.memory})
         self._sift(len(bdd))
