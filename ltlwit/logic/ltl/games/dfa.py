@@ -51,6 +51,9 @@ COUNT_EVERY = 0.5
 #: (`DfaGame._pair`): the counters' DFAs are 800-5,000 nodes, and their fixpoints thousands of
 #: rounds; chomp's are 45,000 and more, their fixpoints 15 rounds at most.
 PAIR_NODES = 20_000
+#: Memory variables moved beside their letters at a time (`DfaGame._pair`): one at a time, a
+#: 13-bit double counter's 68 took 7.5 s; all at once, a 19-bit one's ran 70 s unchecked.
+PAIR_MOVES = 8
 #: States past which a strategy is not written out (its check would not end either).
 MAX_STATES = 20_000
 
@@ -251,17 +254,22 @@ class DfaGame:
         letters, the two sifted apart; its 1,026 rounds took 5 s, paired 0.3 s). Once the DFA
         is built, and only where it is small (`PAIR_NODES`): while it is built, sifting them
         apart is what keeps chomp's steps small (paired, its 3 x 4 took 58 s instead of 33).
-        One variable moved at a time, the deadline and the nodes checked between (a DFA's
-        BDDs can grow exponentially in the moves: a 19-bit double counter's, paired at once,
-        took 70 s); past `MAX_NODES` / 4 the pairing stops and the variables are sifted apart
+        `PAIR_MOVES` variables moved at a time, the deadline and the nodes checked between (a
+        DFA's BDDs can grow exponentially in the moves: a 19-bit double counter's, paired at
+        once, took 70 s); past `MAX_NODES` / 4 the pairing stops and the variables are sifted apart
         again: the game is the same in any order."""
         bdd = self.bdd
-        for v, m in self.memory.items():
+        pairs = list(self.memory.items())
+        for k in range(0, len(pairs), PAIR_MOVES):
             self.limit.check_time()
             if len(bdd) > MAX_NODES // 4:
                 break
-            order = [x for x in sorted(bdd.vars, key=bdd.level_of_var) if x != m]
-            order.insert(order.index(v) + 1, m)
+            moved = dict(pairs[k : k + PAIR_MOVES])  # letter -> its memory variable
+            placed = set(moved.values())
+            order = []
+            for x in sorted(bdd.vars, key=bdd.level_of_var):
+                if x not in placed:
+                    order += [x, moved[x]] if x in moved else [x]
             try:
                 bdd.reorder({x: k for k, x in enumerate(order)})
             except RuntimeError as e:  # CUDD's shuffle failed (its memory ceiling): dd's error
