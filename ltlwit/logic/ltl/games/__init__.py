@@ -515,7 +515,12 @@ def _flat(f: Formula, op: str, over: str) -> list[Formula]:
 
 
 def _no_play(
-    case: list[Formula], moves: list, L: Any, limit: Limit, start: list[Formula], plays: dict
+    case: list[Formula],
+    moves: list,
+    L: Any,
+    limit: Limit,
+    start: list[Formula],
+    plays: dict[tuple[Formula, ...], Trace | None],
 ) -> list[Formula] | bool | None:
     """Whether no play of the machine (`moves`: `_moves`) satisfies every formula of `case`,
     asked of a few of them at a time: a play of the machine's product with the engine's

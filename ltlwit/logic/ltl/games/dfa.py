@@ -175,7 +175,8 @@ class DfaGame:
         self.limit.check_time()
         self._guarded += 1
         now = time.perf_counter()
-        if not count and (now - self._counted < COUNT_EVERY if not self._sifting else self._guarded % 4):
+        due = self._guarded % 4 == 0 if self._sifting else now - self._counted >= COUNT_EVERY
+        if not (count or due):
             return
         self._counted = now
         nodes = len(self.bdd)
@@ -260,11 +261,11 @@ class DfaGame:
         again: the game is the same in any order."""
         bdd = self.bdd
         pairs = list(self.memory.items())
-        for k in range(0, len(pairs), PAIR_MOVES):
+        for first in range(0, len(pairs), PAIR_MOVES):
             self.limit.check_time()
             if len(bdd) > MAX_NODES // 4:
                 break
-            moved = dict(pairs[k : k + PAIR_MOVES])  # letter -> its memory variable
+            moved = dict(pairs[first : first + PAIR_MOVES])  # letter -> its memory variable
             placed = set(moved.values())
             order = []
             for x in sorted(bdd.vars, key=bdd.level_of_var):
@@ -359,15 +360,13 @@ class DfaGame:
         bdd = self.bdd
         self.start = {v: v == "init" for v in self.state_vars}
         won = [bdd.false]  # won[k]: the states the system wins from within k letters
-        # the (state, letter) pairs into won[-1]; those into won[k] are made again where a
-        # strategy needs them (`_into`): kept for every round, a 12-bit counter's 4,098 of them
-        # made CUDD's manager 170,000 nodes, sifted for seconds a time
-        self.leads = bdd.false
+        # the (state, letter) pairs into each round's won are made again where a strategy needs
+        # them (`_into`): kept for every round, a 12-bit counter's 4,098 of them made CUDD's
+        # manager 170,000 nodes, sifted for seconds a time
         self._made: dict[int, Any] = {}
         while True:
             self.guard()
-            self.leads = self._after(won[-1])
-            grown = self._quantified(self.leads)
+            grown = self._quantified(self._after(won[-1]))
             if grown == won[-1]:
                 break
             won.append(grown)
@@ -414,7 +413,7 @@ class DfaGame:
         false) anything goes."""
         bdd = self.bdd
         alive = bdd.var(self.arena.var_of[self.alive_name])
-        winning = self.leads
+        winning = self._into(len(self.won) - 1)  # the system's moves into the states it wins
 
         def options(values: dict[str, bool]) -> list[tuple[Any, Any]]:
             losing = ~self._ending(values) & ~bdd.let(values, winning)
