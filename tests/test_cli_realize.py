@@ -138,3 +138,27 @@ def test_vcd_of_every_play_and_aiger_of_spec_file_components(tmp_path: Path) -> 
     result = run("realize", "-F", str(spec), "--format", "aiger")
     assert result.exit_code == 0 and result.stdout.startswith("REALIZABLE cc0\naag ")
     assert "i0 r" in result.stdout and "o0 g" in result.stdout
+
+
+def test_a_controller_too_large_to_list_is_shown_as_the_circuit_checked(monkeypatch) -> None:
+    """Past the states a table lists, the GR(1) strategy is a circuit: one line in the table,
+    the AIGER text itself under --format aiger and in the JSON, the graph under --format dot."""
+    from ltlwit.logic.ltl import games
+    from ltlwit.logic.ltl.games import gr1, verify
+    from ltlwit.logic.ltl.games.aiger import from_aiger
+    from ltlwit.logic.syntax import parse_formula
+
+    monkeypatch.setattr(gr1, "MAX_TRANSITIONS", 2)
+    monkeypatch.setattr(games, "COUNTING_FIRST", 0.0)
+    spec = "(!r) -> ((!g) & ((r -> X g) W !(r -> X r)) & ((G(r -> X r) & G F(!r)) -> G F(g)))"
+    result = run("realize", "--inputs", "r", spec)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1].startswith("  controller (Mealy circuit: ")
+    assert "--format aiger prints it" in result.stdout
+    row = json_lines(run("realize", "--inputs", "r", "--format", "json", spec).stdout)[0]
+    assert row["status"] == "realizable" and row["controller"]["aiger"].startswith("aag ")
+    text = run("realize", "--inputs", "r", "--format", "aiger", spec).stdout
+    assert text.startswith("REALIZABLE\naag ")
+    machine = from_aiger(text[len("REALIZABLE\n") :])
+    assert verify(parse_formula(spec), machine) is True
+    assert run("realize", "--inputs", "r", "--format", "dot", spec).stdout.startswith("digraph circuit {")

@@ -13,8 +13,10 @@ from test_realize import _wins_every_short_play
 
 from ltlwit.logic.budget import Budget, Limit
 from ltlwit.logic.formula import Formula, Not
-from ltlwit.logic.ltl.games import Realizable, Unrealizable, realize, verify
-from ltlwit.logic.ltl.games.gr1 import check, controller, shape
+from ltlwit.logic.ltl import holds
+from ltlwit.logic.ltl.games import Realizable, Unrealizable, gr1, realize, verify
+from ltlwit.logic.ltl.games.aiger import Circuit, from_aiger
+from ltlwit.logic.ltl.games.gr1 import check, check_circuit, controller, shape
 from ltlwit.logic.ltl.games.machine import Transition
 from ltlwit.logic.syntax import parse_formula as P
 
@@ -96,14 +98,72 @@ def test_the_closed_loop_check_refutes_a_broken_controller() -> None:
     assert check(P("G(r -> F g)"), machine, Limit(None)) is None  # not GR(1): not this check's to say
 
 
-def test_a_controller_too_large_to_write_is_left_to_the_counting_games(monkeypatch) -> None:
+def test_a_controller_too_many_states_to_list_is_written_as_a_circuit_and_checked_as_one(monkeypatch) -> None:
+    from ltlwit.logic.ltl import games
     from ltlwit.logic.ltl.games import gr1
 
-    f = strict("!r", "!g", "r -> X r", "r -> X g", "1", "!r | g")
+    f = strict("!r", "!g", "r -> X r", "r -> X g", "!r", "g")
     monkeypatch.setattr(gr1, "MAX_TRANSITIONS", 2)
+    monkeypatch.setattr(games, "COUNTING_FIRST", 0.0)
     assert controller(f, ["r"], ["g"], Limit(None)) is None
     verdict = realize(f, ["r"], budget=Budget(seconds=30))
-    assert isinstance(verdict, Realizable) and _wins_every_short_play(f, verdict.controller)
+    assert isinstance(verdict, Realizable) and isinstance(verdict.controller, Circuit)
+    assert verdict.controller.reads == ("r",) and verdict.controller.writes == ("g",)
+    listed = from_aiger(verdict.controller.aiger)  # the same circuit, state by state
+    assert verify(f, listed, Budget(seconds=30)) is True and _wins_every_short_play(f, listed)
+    assert holds(f, verdict.play) and verdict.play == verdict.controller.play()
+
+
+def _circuit(f: Formula) -> Circuit | None:
+    strategy = gr1.solved(f, ["r"], ["g"], Limit(None))
+    if strategy is None:
+        return None
+    try:
+        return strategy.circuit(Limit(None))
+    finally:
+        strategy.close()
+
+
+def _mutants(circuit: Circuit) -> list[Circuit]:
+    """The circuit with one output, latch or gate literal negated: each a different machine."""
+    rows = circuit.aiger.splitlines()
+    head = list(map(int, rows[0].split()[1:]))
+    n_in, n_latch, n_out, n_and = head[1:]
+    out = []
+    for k in range(1 + n_in, 1 + n_in + n_latch + n_out + n_and):
+        cells = rows[k].split()
+        cells[-1] = str(int(cells[-1]) ^ 1)
+        out.append(replace(circuit, aiger="\n".join([*rows[:k], " ".join(cells), *rows[k + 1 :]]) + "\n"))
+    return out
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(["!r", "r", "1"]), NOW, _step(True), _step(False), NOW, NOW)
+def test_the_circuit_check_agrees_with_the_product_check_on_circuits_and_their_mutants(
+    theta_e: str, theta_s: str, rho_e: str, rho_s: str, je: str, js: str
+) -> None:
+    """The GR(1) strategy as a circuit passes the symbolic check; it and every mutant of it
+    (one literal negated) get the same answer from the explicit product check of the machine
+    the circuit is (`from_aiger`), which shares nothing with the symbolic one."""
+    f = strict(theta_e, theta_s, rho_e, rho_s, je, js)
+    circuit = _circuit(f)
+    if circuit is None:
+        return
+    assert check_circuit(f, circuit, Limit(None)) is True
+    assert verify(f, from_aiger(circuit.aiger), Budget(seconds=30)) is True
+    for mutant in _mutants(circuit)[:12]:
+        assert check_circuit(f, mutant, Limit(None)) is verify(f, from_aiger(mutant.aiger), Budget(seconds=30))
+
+
+def test_the_circuit_check_refutes_a_broken_circuit() -> None:
+    """A grant for each request the next instant: the circuit the game writes passes, and among
+    its mutants some fail both the symbolic check and the product check."""
+    f = strict("!r", "!g", "r -> X r", "r -> X g", "1", "!r | g")
+    circuit = _circuit(f)
+    assert circuit is not None and check_circuit(f, circuit, Limit(None)) is True
+    verdicts = [check_circuit(f, m, Limit(None)) for m in _mutants(circuit)]
+    assert False in verdicts and True in verdicts
+    assert check_circuit(P("G(r -> F g)"), circuit, Limit(None)) is None  # not GR(1): not this check's to say
 
 
 def test_realize_writes_the_gr1_strategy_when_the_counting_games_have_not_answered(monkeypatch) -> None:

@@ -24,6 +24,7 @@ from ltlwit.cli.output import Printer
 from ltlwit.cli.status import ExitStatus, worst
 
 if TYPE_CHECKING:
+    from ltlwit.logic.ltl.games.aiger import Circuit
     from ltlwit.logic.ltl.games.machine import Machine
 
 from ltlwit.logic.result import Unknown
@@ -212,7 +213,7 @@ def _answer(
     started = time.perf_counter()
     verdict = realize_api(formula, ins, outs, moore=moore, timeout=timeout, semantics=semantics)
     ms = round(1000 * (time.perf_counter() - started))
-    machine: Machine | None = None
+    machine: Machine | Circuit | None = None
     play = reason = None
     if isinstance(verdict, Realizable):
         word, machine, play = "REALIZABLE", verdict.controller, str(verdict.play)
@@ -410,23 +411,35 @@ def _export(
     return ExitStatus.NEGATIVE if bad else ExitStatus.SUCCESS
 
 
-def _circuit(machine: Machine, formula: Any, semantics: str, moore: bool) -> str:
+def _circuit(machine: Machine | Circuit, formula: Any, semantics: str, moore: bool) -> str:
     """The controller as AIGER, read back as a circuit and checked against the specification
-    as the game played it (`StrategyRejected` if the circuit were not the controller)."""
+    as the game played it (`StrategyRejected` if the circuit were not the controller); a
+    controller that is a circuit already was checked as this very text."""
     from ltlwit.logic.ltl.games import StrategyRejected, as_played, verify
     from ltlwit.logic.ltl.games.aiger import from_aiger, to_aiger
+    from ltlwit.logic.ltl.games.machine import Machine
 
+    if not isinstance(machine, Machine):
+        return machine.aiger
     text = to_aiger(machine)
     if verify(as_played(formula, semantics), from_aiger(text)) is not True:
         raise StrategyRejected("the controller's AIGER circuit failed its check")
     return text
 
 
-def _table(machine: Machine) -> list[str]:
+def _table(machine: Machine | Circuit) -> list[str]:
     """The strategy for people: one line per transition, `state  guard / write -> target`
-    (Moore: the state's letter on a line of its own)."""
+    (Moore: the state's letter on a line of its own); a circuit, too large to list, in a line."""
+    from ltlwit.logic.ltl.games.machine import Machine
+
     what = "controller" if machine.player == "system" else "counter-strategy"
     kind = "Moore" if machine.moore else "Mealy"
+    if not isinstance(machine, Machine):
+        return [
+            f"{what} (Mealy circuit: {machine.latches} latches, {machine.gates} AND gates; reads "
+            f"{', '.join(machine.reads) or 'nothing'}; writes {', '.join(machine.writes) or 'nothing'};"
+            " too many states to list: --format aiger prints it)"
+        ]
     states = f"{machine.size} state" + ("s" if machine.size != 1 else "")
     reads = ", ".join(machine.reads) or "nothing"
     writes = ", ".join(machine.writes) or "nothing"

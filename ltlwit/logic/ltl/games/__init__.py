@@ -38,6 +38,7 @@ from ltlwit.logic.result import Sat, Unknown, Unsat, WitnessRejected
 from ltlwit.logic.trace import Trace
 
 if TYPE_CHECKING:
+    from ltlwit.logic.ltl.games.aiger import Circuit
     from ltlwit.logic.ltl.games.counting import Arena
 
 __all__ = [
@@ -58,9 +59,10 @@ MAX_BOUND = 64
 
 @dataclass(frozen=True)
 class Realizable:
-    """A controller the engine has verified, and its play against inputs that stay false."""
+    """A controller the engine has verified (a machine, or a circuit where the machine would
+    have too many states to list), and its play against inputs that stay false."""
 
-    controller: Machine
+    controller: Machine | Circuit
     play: Trace
     bound: int
 
@@ -273,15 +275,16 @@ def _gr1_solved(formula: Formula, ins: tuple[str, ...], outs: tuple[str, ...], l
 
 
 def _gr1(exact: Formula, winning: Any, budget: Budget | None, limit: Limit) -> Verdict | None:
-    """The GR(1) strategy written out and checked on the closed loop (Unknown when the check
-    runs out of time), or None, the counting games to go on: too large, or its share of the
-    budget spent writing it."""
+    """The GR(1) strategy written out, as a machine or, past the states a table lists, as a
+    circuit, and checked on the closed loop (Unknown when the check runs out of time), or None,
+    the counting games to go on: its share of the budget spent writing it."""
+    designed: Machine | Circuit | None
     try:
         designed = winning.machine(limit.sub(GR1_SHARE * limit.remaining()))
+        if designed is None:  # too many states to list: the circuit, from the BDDs
+            designed = winning.circuit(limit.sub(GR1_SHARE * limit.remaining()))
     except OutOfBudget:
         limit.check_time()
-        return None
-    if designed is None:
         return None
     verdict = _proved(exact, exact, {}, designed, 0, budget, limit, "gr1")
     return verdict or Unknown(f"the {_strategy(designed)} found was not verified within the budget")
@@ -370,7 +373,9 @@ def as_played(formula: Formula, semantics: str = "infinite", monitor: bool = Tru
     return monitored(formula)[0] if monitor and formula.past else formula
 
 
-def verify(formula: Formula, machine: Machine, budget: Budget | None = None, method: str = "product") -> bool | None:
+def verify(
+    formula: Formula, machine: Machine | Circuit, budget: Budget | None = None, method: str = "product"
+) -> bool | None:
     """Whether `machine` wins for its player: every closed loop satisfies φ (a controller) or
     violates it (a counter-strategy); None when the budget stops the check. A machine whose
     guards do not cover every letter proves nothing (the loop would forbid the other player's
@@ -383,15 +388,17 @@ def verify(formula: Formula, machine: Machine, budget: Budget | None = None, met
     (`machine.closed_loop`), conjoined with the negated goal, decided by the engine's
     satisfiability portfolio (past operators too; its SAT searches are slow on large
     machines). `gr1`: for a GR(1)-shaped φ, the closed loop explored against φ's GR(1) reading
-    (`gr1.check`), where the product's tableau of hundreds of step constraints is out of reach.
-    """
-    if not total(machine):
+    (`gr1.check`), where the product's tableau of hundreds of step constraints is out of reach;
+    a circuit (`aiger.Circuit`), always so, symbolically (`gr1.check_circuit`)."""
+    if isinstance(machine, Machine) and not total(machine):
         return False
-    if method == "gr1":
-        from ltlwit.logic.ltl.games.gr1 import check
+    if method == "gr1" or not isinstance(machine, Machine):
+        from ltlwit.logic.ltl.games.gr1 import check, check_circuit
 
         try:
-            return check(formula, machine, Limit(budget))
+            if isinstance(machine, Machine):
+                return check(formula, machine, Limit(budget))
+            return check_circuit(formula, machine, Limit(budget))
         except OutOfBudget:
             return None
     goal = formula if machine.player == "environment" else Not(formula)
@@ -578,7 +585,7 @@ def _proved(
     exact: Formula,
     played: Formula,
     monitors: dict,
-    machine: Machine,
+    machine: Machine | Circuit,
     bound: int,
     budget: Budget | None,
     limit: Limit,
@@ -596,10 +603,12 @@ def _proved(
     verified = verify(exact if system else played, machine, left, method)
     if verified is None:
         return None
-    game = play(machine, None if system else monitors)
+    game = play(machine, None if system else monitors) if isinstance(machine, Machine) else machine.play()
     if not verified or not holds(exact if system else Not(exact), game):
         raise StrategyRejected(f"the {_strategy(machine)} found for {exact} failed its check")
-    return Realizable(machine, game, bound) if system else Unrealizable(machine, game, bound)
+    if isinstance(machine, Machine) and not system:
+        return Unrealizable(machine, game, bound)
+    return Realizable(machine, game, bound)
 
 
 def _finite_play(verdict: Realizable, formula: Formula, alive: Formula) -> Realizable:
@@ -614,5 +623,5 @@ def _finite_play(verdict: Realizable, formula: Formula, alive: Formula) -> Reali
     return Realizable(verdict.controller, trace, verdict.bound)
 
 
-def _strategy(machine: Machine) -> str:
+def _strategy(machine: Machine | Circuit) -> str:
     return "controller" if machine.player == "system" else "counter-strategy"

@@ -9,18 +9,159 @@ guard holds": the guards of a state partition the inputs, so exactly one term fi
 gates are hashed structurally.
 
 `from_aiger` reads a circuit back into a machine by evaluating it with BDDs, state by reached
-state, so that `games.verify` checks the circuit itself, not the machine it was made from."""
+state, so that `games.verify` checks the circuit itself, not the machine it was made from.
+
+A strategy too large to list state by state (a GR(1) strategy over a robot's grid: 10^4 states
+and 10^5 transitions, and more) is written straight from its BDDs (`written`: each BDD node a
+multiplexer of three AND gates) into a `Circuit`, the controller itself, which `gr1.check_circuit`
+model-checks symbolically; `Circuit.play` runs it."""
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
 
 from ltlwit.logic.assignment import cube
-from ltlwit.logic.formula import Formula
+from ltlwit.logic.formula import And, Formula, conjuncts
 from ltlwit.logic.ltl.games.machine import Machine, Transition, guard_formula, letter_of
+from ltlwit.logic.trace import Trace
 
-__all__ = ["from_aiger", "to_aiger"]
+__all__ = ["Circuit", "from_aiger", "to_aiger", "written"]
+
+
+@dataclass(frozen=True)
+class Circuit:
+    """A Mealy controller as an ASCII AIGER circuit (`aiger`): its inputs the specification's
+    inputs, its outputs the outputs, its latches reset to 0. It stands where a `Machine` does
+    for a strategy too large to list, and is what `--format aiger` prints: the text checked is
+    the text shown."""
+
+    reads: tuple[str, ...]
+    writes: tuple[str, ...]
+    aiger: str
+    player: str = "system"
+    moore: bool = False
+
+    @property
+    def latches(self) -> int:
+        return _read(self.aiger).latches
+
+    @property
+    def gates(self) -> int:
+        return len(_read(self.aiger).ands)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "kind": "mealy",
+            "reads": list(self.reads),
+            "writes": list(self.writes),
+            "aiger": self.aiger,
+        }
+
+    def to_dot(self) -> str:
+        """Graphviz: the and-inverter graph, inputs and latches as boxes, a dashed edge a
+        negated one, each latch fed back from its next value."""
+        c = _read(self.aiger)
+        names = {lit: name for lit, name in zip(c.inputs, self.reads)}
+        names.update({lit: f"latch{k}" for k, (lit, _) in enumerate(c.latch_rows)})
+        lines = ["digraph circuit {", "  rankdir=BT;"]
+        lines += [f'  n{lit} [shape=box, label="{name}"];' for lit, name in names.items()]
+        lines += [f'  n{lhs} [shape=circle, label="&"];' for lhs, _, _ in c.ands]
+        lines += ['  n0 [shape=box, label="0"];']
+
+        def edge(x: int, to: str) -> str:
+            return f"  n{x & ~1} -> {to}" + (" [style=dashed];" if x & 1 else ";")
+
+        for lhs, a, b in c.ands:
+            lines += [edge(a, f"n{lhs}"), edge(b, f"n{lhs}")]
+        for lit, nxt in c.latch_rows:
+            lines.append(edge(nxt, f"n{lit}"))
+        for name, x in zip(self.writes, c.outputs):
+            lines += [f'  out_{len(lines)} [shape=box, style=bold, label="{name}"];', edge(x, f"out_{len(lines)}")]
+        return "\n".join([*lines, "}"]) + "\n"
+
+    def step(self, latches: tuple[bool, ...], inputs: Sequence[bool]) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
+        """The outputs written and the next latches, at latches `latches` reading `inputs`."""
+        c = _read(self.aiger)
+        value = _values(c, [*inputs, *latches], False, lambda v: not v, lambda a, b: a and b)
+        return tuple(value(x) for x in c.outputs), tuple(value(n) for _, n in c.latch_rows)
+
+    def play(self) -> Trace:
+        """The circuit's play against inputs that stay false, as a lasso: it closes when the
+        latches come back."""
+        c = _read(self.aiger)
+        latches = (False,) * c.latches
+        seen: dict[tuple[bool, ...], int] = {}
+        steps: list[Formula] = []
+        while latches not in seen:
+            seen[latches] = len(steps)
+            outputs, latches = self.step(latches, (False,) * len(self.reads))
+            letter = [*((a, False) for a in self.reads), *zip(self.writes, outputs)]
+            steps.append(And(*conjuncts(cube(letter))))
+        start = seen[latches]
+        return Trace(tuple(steps[:start]), tuple(steps[start:]))
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    """An ASCII AIGER circuit's rows: literals of the inputs, (latch, next) pairs, outputs,
+    AND gates (lhs, a, b), and the symbol table's names."""
+
+    inputs: tuple[int, ...]
+    latch_rows: tuple[tuple[int, int], ...]
+    outputs: tuple[int, ...]
+    ands: tuple[tuple[int, int, int], ...]
+    symbols: dict[str, str]
+
+    @property
+    def latches(self) -> int:
+        return len(self.latch_rows)
+
+
+_parsed_cache: dict[str, _Parsed] = {}
+
+
+def _read(text: str) -> _Parsed:
+    """The rows of ASCII AIGER `text` (ValueError where it is none), the last one read kept."""
+    hit = _parsed_cache.get(text)
+    if hit is not None:
+        return hit
+    rows = text.splitlines()
+    head = re.fullmatch(r"aag (\d+) (\d+) (\d+) (\d+) (\d+)", rows[0].strip() if rows else "")
+    if head is None:
+        raise ValueError("not an ASCII AIGER file (aag M I L O A)")
+    _, n_in, n_latch, n_out, n_and = map(int, head.groups())
+    body = [list(map(int, r.split())) for r in rows[1 : 1 + n_in + n_latch + n_out + n_and]]
+    parsed = _Parsed(
+        tuple(r[0] for r in body[:n_in]),
+        tuple((r[0], r[1]) for r in body[n_in : n_in + n_latch]),
+        tuple(r[0] for r in body[n_in + n_latch : n_in + n_latch + n_out]),
+        tuple((r[0], r[1], r[2]) for r in body[n_in + n_latch + n_out :]),
+        dict(re.findall(r"^([ilo]\d+) (\S+)$", "\n".join(rows), flags=re.M)),
+    )
+    _parsed_cache.clear()
+    _parsed_cache[text] = parsed
+    return parsed
+
+
+def _values(
+    c: _Parsed, leaves: Sequence[Any], false: Any, neg: Callable[[Any], Any], conj: Callable[[Any, Any], Any]
+) -> Callable[[int], Any]:
+    """Each literal's value, given the inputs' and then the latches' (`leaves`), in any algebra:
+    booleans to run the circuit, BDDs to read it."""
+    value = {0: false}
+    for lit, v in zip((*c.inputs, *(lit for lit, _ in c.latch_rows)), leaves):
+        value[lit] = v
+
+    def of(x: int) -> Any:
+        base = value[x & ~1]
+        return neg(base) if x & 1 else base
+
+    for lhs, a, b in c.ands:
+        value[lhs] = conj(of(a), of(b))
+    return of
 
 
 class _Aig:
@@ -122,30 +263,14 @@ def from_aiger(text: str) -> Machine:
     symbol table names); ValueError where the text is no such circuit."""
     from ltlwit.logic.ltl.encoding.labels import Bdds
 
-    rows = text.splitlines()
-    head = re.fullmatch(r"aag (\d+) (\d+) (\d+) (\d+) (\d+)", rows[0].strip() if rows else "")
-    if head is None:
-        raise ValueError("not an ASCII AIGER file (aag M I L O A)")
-    _, n_in, n_latch, n_out, n_and = map(int, head.groups())
-    body = [list(map(int, r.split())) for r in rows[1 : 1 + n_in + n_latch + n_out + n_and]]
-    symbols = dict(re.findall(r"^([ilo]\d+) (\S+)$", "\n".join(rows), flags=re.M))
-    inputs = [symbols.get(f"i{k}", f"i{k}") for k in range(n_in)]
-    outputs = [symbols.get(f"o{k}", f"o{k}") for k in range(n_out)]
+    c = _read(text)
+    n_in, n_latch, n_out = len(c.inputs), c.latches, len(c.outputs)
+    inputs = [c.symbols.get(f"i{k}", f"i{k}") for k in range(n_in)]
+    outputs = [c.symbols.get(f"o{k}", f"o{k}") for k in range(n_out)]
     L = Bdds([*inputs, *(f"latch{k}" for k in range(n_latch))])
-    value = {0: L.false}
-    for k, row in enumerate(body[:n_in]):
-        value[row[0]] = L.var(k)
-    for k, row in enumerate(body[n_in : n_in + n_latch]):
-        value[row[0]] = L.var(n_in + k)
-
-    def lit(x: int) -> Any:
-        base = value[x & ~1]
-        return L.neg(base) if x & 1 else base
-
-    for lhs, a, b in body[n_in + n_latch + n_out :]:
-        value[lhs] = lit(a) & lit(b)
-    nexts = [lit(row[1]) for row in body[n_in : n_in + n_latch]]
-    outs = [lit(row[0]) for row in body[n_in + n_latch : n_in + n_latch + n_out]]
+    lit = _values(c, [L.var(k) for k in range(n_in + n_latch)], L.false, L.neg, lambda a, b: a & b)
+    nexts = [lit(n) for _, n in c.latch_rows]
+    outs = [lit(o) for o in c.outputs]
     bdd = L.bdd
     names = {f"v{k}": name for k, name in enumerate(inputs)}
     latch_vars = [f"v{n_in + k}" for k in range(n_latch)]
@@ -173,3 +298,57 @@ def from_aiger(text: str) -> Machine:
             transitions.append(Transition(guard_formula(bdd, letters, names), write, ids[target]))
         states.append(tuple(transitions))
     return Machine("system", tuple(inputs), tuple(outputs), False, tuple(states))
+
+
+def written(
+    bdd: Any,
+    reads: Sequence[tuple[str, str]],
+    latches: Sequence[tuple[str, str, Any]],
+    writes: Sequence[tuple[str, Any]],
+) -> Circuit:
+    """The circuit of functions held as BDDs of `bdd`: `reads` (name, BDD variable) its inputs,
+    `latches` (name, BDD variable, its next value: a BDD or a bool) reset to 0, `writes`
+    (name, BDD) its outputs. Each BDD node is a multiplexer on its variable, the nodes shared by every
+    function and hashed with the gates."""
+    n_in = len(reads)
+    aig = _Aig(n_in, len(latches))
+    lits = {var: 2 * (k + 1) for k, (_, var) in enumerate(reads)}
+    lits.update({var: 2 * (n_in + 1 + k) for k, (_, var, _) in enumerate(latches)})
+    memo: dict[Any, int] = {bdd.true: 1, bdd.false: 0}
+
+    def literal(u: Any) -> int:
+        if isinstance(u, bool):
+            return int(u)
+        stack = [u]
+        while stack:
+            v = stack[-1]
+            if v in memo:
+                stack.pop()
+                continue
+            hi, lo = v.high, v.low
+            if v.negated:  # a complemented edge: its node's children negated
+                hi, lo = ~hi, ~lo
+            missing = [w for w in (hi, lo) if w not in memo]
+            if missing:
+                stack.extend(missing)
+                continue
+            stack.pop()
+            x = lits[v.var]
+            memo[v] = aig.disj(aig.conj(x, memo[hi]), aig.conj(x ^ 1, memo[lo]))
+        return memo[u]
+
+    nexts = [literal(f) for _, _, f in latches]
+    outputs = [literal(f) for _, f in writes]
+    memo.clear()  # CUDD's nodes go before their manager
+    names = [name for name, _ in reads]
+    header = f"aag {aig.next_var - 1} {n_in} {len(latches)} {len(outputs)} {len(aig.ands)}"
+    lines = [header, *(str(2 * (k + 1)) for k in range(n_in))]
+    lines += [f"{2 * (n_in + 1 + k)} {nexts[k]}" for k in range(len(latches))]
+    lines += [str(o) for o in outputs]
+    lines += [f"{lhs} {a} {b}" for lhs, a, b in aig.ands]
+    lines += [f"i{k} {name}" for k, name in enumerate(names)]
+    lines += [f"l{k} {name}" for k, (name, _, _) in enumerate(latches)]
+    lines += [f"o{j} {name}" for j, (name, _) in enumerate(writes)]
+    lines += ["c", "ltlwit: a controller checked by the engine against its specification"]
+    text = "\n".join(lines) + "\n"
+    return Circuit(tuple(names), tuple(name for name, _ in writes), text)
