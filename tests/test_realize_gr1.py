@@ -39,9 +39,18 @@ def test_the_shape_is_read_only_where_the_game_decides_the_formula() -> None:
     assert parts.env_safety == [P("r -> X r")] and parts.sys_safety == [P("r -> X g & X r")]
     # syfco's non-strict form: G ρs under G ρe, which the strict game implies
     assert shape(P("(!r & G(r -> X r)) -> (!g & G(r -> X g))"), ["r"]) is not None
-    # not GR(1): an eventuality inside G; two steps of X; the environment's safety deciding the
-    # next output; a guarantee the game keeps only while the environment keeps its safety
-    for text in ["G(r -> F g)", "G(r -> X X g)", "G(r -> X g) -> G F g", "(G(r -> X r) -> G F g) & G(g -> X !g)"]:
+    # responses, under every assumption
+    assert shape(P("G F r -> G(r -> F g)"), ["r"]).responses == [(P("r"), P("g"))]
+    # not GR(1): an eventuality inside G but a response's; two steps of X; the environment's
+    # safety deciding the next output; a guarantee the game keeps only while the environment
+    # keeps its safety; a response under some of the assumptions only
+    for text in [
+        "G(r -> F X g)",
+        "G(r -> X X g)",
+        "G(r -> X g) -> G F g",
+        "(G(r -> X r) -> G F g) & G(g -> X !g)",
+        "(G F r -> G(r -> F g)) & G F !r",
+    ]:
         assert shape(P(text), ["r"]) is None, text
 
 
@@ -163,7 +172,7 @@ def test_the_circuit_check_refutes_a_broken_circuit() -> None:
     assert circuit is not None and check_circuit(f, circuit, Limit(None)) is True
     verdicts = [check_circuit(f, m, Limit(None)) for m in _mutants(circuit)]
     assert False in verdicts and True in verdicts
-    assert check_circuit(P("G(r -> F g)"), circuit, Limit(None)) is None  # not GR(1): not this check's to say
+    assert check_circuit(P("G(r -> X X g)"), circuit, Limit(None)) is None  # not GR(1): not this check's to say
 
 
 def test_realize_writes_the_gr1_strategy_when_the_counting_games_have_not_answered(monkeypatch) -> None:
@@ -186,3 +195,47 @@ def test_realize_writes_the_gr1_strategy_when_the_counting_games_have_not_answer
     assert isinstance(verdict, Realizable) and written == [verdict.controller]
     assert verify(f, verdict.controller, Budget(seconds=30)) is True and _wins_every_short_play(f, verdict.controller)
     assert isinstance(realize(P("G(r -> X g) & G(r -> X !g)"), ["r"], budget=Budget(seconds=30)), Unrealizable)
+
+
+RESPONSES = st.lists(
+    st.sampled_from(["G(r -> F g)", "G(g -> F !g)", "G(!r -> F !g)", "G(r & g -> F !r)"]), min_size=1, max_size=2
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    RESPONSES,
+    st.sampled_from(["1", "G F r", "G F !r", "G(r -> X r)"]),
+    st.sampled_from(["1", "G(g -> X !g)", "G(r -> !g)", "G F g"]),
+)
+def test_responses_are_played_with_monitors_and_checked_with_observers(
+    responses: list[str], assumption: str, guarantee: str
+) -> None:
+    """Responses G(p -> F q) under the assumptions: the GR(1) game (its monitors written by the
+    system) agrees with the counting games; its circuit, which keeps the monitors in latches,
+    passes the symbolic check (which observes the responses instead), and it and its mutants
+    get the same answer from the product check of the machine the circuit is."""
+    f = P(f"({assumption}) -> ({' & '.join([*responses, guarantee])})")
+    parts = shape(f, ["r"])
+    assert parts is not None and parts.responses
+    counted = realize(f, ["r"], budget=Budget(seconds=30), gr1=False)
+    assert isinstance(counted, (Realizable, Unrealizable)), (f, counted)
+    circuit = _circuit(f)
+    assert (circuit is not None) == isinstance(counted, Realizable), f
+    if circuit is None:
+        return
+    assert circuit.writes == ("g",)  # the monitors are latches, not outputs
+    assert check_circuit(f, circuit, Limit(None)) is True
+    listed = from_aiger(circuit.aiger)
+    assert verify(f, listed, Budget(seconds=30)) is True and _wins_every_short_play(f, listed)
+    for mutant in _mutants(circuit)[:12]:
+        assert check_circuit(f, mutant, Limit(None)) is verify(f, from_aiger(mutant.aiger), Budget(seconds=30))
+
+
+def test_a_circuit_that_never_answers_fails_the_response_check() -> None:
+    never = Circuit(("r",), ("g",), "aag 1 1 0 1 0\n2\n0\ni0 r\no0 g\n")
+    always = Circuit(("r",), ("g",), "aag 1 1 0 1 0\n2\n1\ni0 r\no0 g\n")
+    assert check_circuit(P("G(r -> F g)"), never, Limit(None)) is False
+    assert check_circuit(P("G(r -> F g)"), always, Limit(None)) is True
+    assert check_circuit(P("G F !r -> G(r -> F g)"), never, Limit(None)) is False  # r, then !r forever: fair
+    assert check_circuit(P("G F !r -> G(!r -> F g)"), always, Limit(None)) is True

@@ -202,10 +202,10 @@ def realize_all(
             continue
         inputs = list(export.inputs)
 
-        def decide(guarantees: list[Formula], seconds: float | None) -> Verdict:
+        def decide(guarantees: list[Formula], seconds: float | None, small: bool = True) -> Verdict:
             spec = specification(guarantees, assumptions, export.contract)
             budget = Budget(seconds=seconds, memory=memory)
-            return realize(spec, [n for n in inputs if n in spec.aps()], budget=budget)
+            return realize(spec, [n for n in inputs if n in spec.aps()], budget=budget, small=small)
 
         formula = specification([r.formula for r in reqs], assumptions, export.contract)
         verdict = decide([r.formula for r in reqs], timeout)
@@ -240,7 +240,7 @@ def _conflicts(
             else:
                 stack.extend(node.children)
         left = None if deadline is None else max(0.01, deadline - time.perf_counter())
-        verdict = decide(parts, left)
+        verdict = decide(parts, left, False)  # the verdict alone: no strategy is shown
         if isinstance(verdict, Realizable):
             return Sat(verdict.play)
         if isinstance(verdict, Unrealizable):

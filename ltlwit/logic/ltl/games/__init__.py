@@ -114,6 +114,7 @@ def realize(
     semantics: str = "infinite",
     progression: bool = True,
     gr1: bool = True,
+    small: bool = True,
 ) -> Verdict:
     """Realizable or Unrealizable with a verified strategy, or Unknown with the reason.
 
@@ -126,7 +127,10 @@ def realize(
     `progression` False: by the counting games on the translation, which the tests compare),
     its strategy checked on the translation.
     A GR(1)-shaped φ (`gr1.shape`) is first solved as a GR(1) game (`gr1`; False: not, which
-    the tests compare), whose controller is checked on the closed loop (`verify`'s `gr1`)."""
+    the tests compare), whose controller is checked on the closed loop (`verify`'s `gr1`).
+    `small`: where the system wins that game, the counting games still have their first turns
+    (`COUNTING_FIRST`) for a controller small enough to read; False where the verdict alone is
+    wanted (the cores' questions)."""
     ins, outs = players(formula, inputs, outputs)
     if formula.data:
         return Unknown("realizability over data atoms is not decided yet")
@@ -163,7 +167,7 @@ def realize(
         plain = gr1 and not moore and not written.past and alive is None  # GR(1): the game, first
         winning = _gr1_solved(formula, ins, outs, limit) if plain else None
         try:
-            return _counted(exact, formula, written, monitors, alive, arena, winning, budget, limit)
+            return _counted(exact, formula, written, monitors, alive, arena, winning, budget, limit, small)
         finally:
             if winning is not None:
                 winning.close()
@@ -215,9 +219,11 @@ def _counted(
     winning: Any,
     budget: Budget | None,
     limit: Limit,
+    small: bool = True,
 ) -> Verdict:
     """The counting games, in turns; where the system won the GR(1) game (`winning`), its
-    strategy written out and checked once they have had their first turns (`COUNTING_FIRST`)."""
+    strategy written out and checked once they have had their first turns (`COUNTING_FIRST`;
+    at once where not `small`)."""
     import time
 
     from ltlwit.logic.ltl.games.counting import CountingGame
@@ -230,7 +236,7 @@ def _counted(
         CountingGame(arena, "environment", Not(formula), limit),
     ]
     searches = {k: game.search(MAX_BOUND) for k, game in enumerate(games)}
-    gr1_at = time.perf_counter() + min(COUNTING_FIRST, COUNTING_SHARE * limit.remaining())
+    gr1_at = time.perf_counter() + (min(COUNTING_FIRST, COUNTING_SHARE * limit.remaining()) if small else 0.0)
     while searches or winning is not None:
         if winning is not None and (not searches or time.perf_counter() >= gr1_at):
             verdict = _gr1(exact, winning, budget, limit)

@@ -19,7 +19,11 @@ the winning region Z of the three nested fixpoints
 `shape` reads the six parts off φ wherever its implications put them, and only where the game
 decides φ for the system: a part of the consequent counts only under the antecedents the
 game gives it (θs under all of θe; safety under θe and every G ρe, or `ρs W ¬ρe` exactly;
-justice under all the assumptions). `controller` solves the game and, where the system wins,
+justice under all the assumptions). Responses `G(p -> F q)` (p, q over the current values,
+under all the assumptions), the arbiters' requirement, enter the game as the system's: each a
+monitor m the system writes, "a p not yet answered by a q before this instant" (¬m at first,
+X m ↔ ((p ∨ m) ∧ ¬q)), and the justice G F ¬((p ∨ m) ∧ ¬q); checked without it (a response
+is broken exactly where a fair cycle of ¬q follows a p ∧ ¬q). `controller` solves the game and, where the system wins,
 writes its strategy as an explicit Mealy machine (the layers of the last iteration as ranks,
 one memory value per guarantee being pursued, the classic construction), which the caller
 verifies against φ like every other strategy; where the environment wins it answers None and
@@ -27,11 +31,11 @@ the counting games go on (a GR(1) counter-strategy needs memory of its own: not 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from ltlwit.logic.budget import Limit
-from ltlwit.logic.formula import TRUE, Formula, Not, Or, conjuncts, postorder
+from ltlwit.logic.formula import TRUE, And, Formula, Not, Or, ap, binop, conjuncts, postorder, unop
 from ltlwit.logic.ltl.games.machine import Machine, Transition, letter_of
 
 if TYPE_CHECKING:
@@ -57,6 +61,8 @@ class Gr1:
     sys_init: list[Formula] = field(default_factory=list)
     sys_safety: list[Formula] = field(default_factory=list)
     sys_justice: list[Formula] = field(default_factory=list)
+    #: G(p -> F q): (p, q)
+    responses: list[tuple[Formula, Formula]] = field(default_factory=list)
 
 
 def shape(formula: Formula, inputs: Sequence[str]) -> Gr1 | None:
@@ -107,9 +113,41 @@ def shape(formula: Formula, inputs: Sequence[str]) -> Gr1 | None:
             if not everything <= context:
                 return None
             spec.sys_justice.append(f.children[0].children[0])
+        elif f.op == "G" and _response(f.children[0]):
+            if not everything <= context:
+                return None
+            trigger, answer = f.children[0].children
+            spec.responses.append((trigger, answer.children[0]))
         else:
             return None
     return spec
+
+
+def _response(f: Formula) -> bool:
+    """Whether `f` is `p -> F q` with p and q over the current values."""
+    return (
+        f.op == "->"
+        and f.children[1].op == "F"
+        and not f.children[0].temporal
+        and not f.children[1].children[0].temporal
+    )
+
+
+def _monitored(spec: Gr1, taken: Sequence[str]) -> tuple[Gr1, tuple[str, ...]]:
+    """The specification with a monitor per response (module docstring), named apart from
+    `taken`, and the monitors' names."""
+    prefix = "pending"
+    while any(a.startswith(prefix) for a in taken):
+        prefix = "_" + prefix
+    names = tuple(f"{prefix}{k}" for k in range(len(spec.responses)))
+    init, safety, justice = list(spec.sys_init), list(spec.sys_safety), list(spec.sys_justice)
+    for name, (trigger, answer) in zip(names, spec.responses):
+        m = ap(name)
+        waiting = And(Or(trigger, m), Not(answer))
+        init.append(Not(m))
+        safety.append(binop("<->", unop("X", m), waiting))
+        justice.append(Not(waiting))
+    return replace(spec, sys_init=init, sys_safety=safety, sys_justice=justice, responses=[]), names
 
 
 def _step(f: Formula, nexts: set[str] | None = None) -> bool:
@@ -134,11 +172,19 @@ def _strict(f: Formula, env_safety: list[Formula]) -> bool:
 class _Game:
     """The game's BDDs: each proposition's current and next value, the parts as BDDs."""
 
-    def __init__(self, spec: Gr1, inputs: Sequence[str], outputs: Sequence[str], limit: Limit) -> None:
+    def __init__(
+        self, spec: Gr1, inputs: Sequence[str], outputs: Sequence[str], limit: Limit, monitored: bool = True
+    ) -> None:
+        """`monitored`: the responses as monitors the system writes (the game's), else left
+        out (the checks', which observe them)."""
         from dd import cudd
 
         self.limit = limit
-        self.ins, self.outs = tuple(inputs), tuple(outputs)
+        self.shown = tuple(outputs)
+        self.monitors: tuple[str, ...] = ()
+        if monitored and spec.responses:
+            spec, self.monitors = _monitored(spec, (*inputs, *outputs))
+        self.ins, self.outs = tuple(inputs), (*outputs, *self.monitors)
         self.bdd = bdd = cudd.BDD()
         # The order of declaration puts a robot's coordinates far from the moves that change
         # them: gr_1 took 45 s to solve so and 2 s with CUDD's sifting (5 s sifted once only);
@@ -322,8 +368,11 @@ class Strategy:
         del self.z, self.layers, self.game
 
     def machine(self, limit: Limit) -> Machine | None:
-        """The strategy written out, within `limit`; None past MAX_STATES or MAX_TRANSITIONS."""
+        """The strategy written out, within `limit`; None past MAX_STATES or MAX_TRANSITIONS, or
+        where it writes monitors (a machine writes the specification's outputs alone)."""
         g = self.game
+        if g.monitors:
+            return None
         g.limit = limit
         self.transitions = 0
         x_now = [g.now[a] for a in g.ins]
@@ -394,7 +443,8 @@ class Strategy:
         # sifted for the functions alone, what the relation's order made them: gr_2's from
         # 88,818 nodes to 31,115 (2.3 s), a circuit and a check the smaller for it
         bdd.reorder()
-        return written(bdd, [(a, g.next[a]) for a in g.ins], latches, list(zip(g.outs, outs)))
+        shown = [(a, value[a]) for a in g.shown]  # the monitors: latches, not outputs
+        return written(bdd, [(a, g.next[a]) for a in g.ins], latches, shown)
 
     def _relation(self, j: int) -> Any:
         """The moves of the strategy pursuing guarantee j, over the position and the next: once
@@ -534,7 +584,7 @@ def check(formula: Formula, machine: Machine, limit: Limit) -> bool | None:
     not GR(1)-shaped, or the machine is not one this check reads (Moore, the environment's, or
     writing partial letters)."""
     spec = shape(formula, machine.reads)
-    if spec is None or machine.moore or machine.player != "system" or not _has_cudd():
+    if spec is None or spec.responses or machine.moore or machine.player != "system" or not _has_cudd():
         return None
     writes = [letter_of(t.write) for ts in machine.states for t in ts]
     if any(set(w) != set(machine.writes) for w in writes):
@@ -618,13 +668,14 @@ def check_circuit(formula: Formula, circuit: Circuit, limit: Limit) -> bool | No
     begun; its moves the inputs θe (at first) or ρe allows and the outputs the circuit writes.
     Every reachable move must keep θs (at first) and ρs, and for every guarantee Js_j no
     reachable cycle may avoid it while meeting every assumption Je_i (Emerson and Lei's fair
-    states). Shares nothing with the game but φ's parts. None: φ is not GR(1)-shaped."""
+    states), nor, for every response G(p -> F q), follow a p ∧ ¬q and never meet q. Shares
+    nothing with the game but φ's parts. None: φ is not GR(1)-shaped."""
     spec = shape(formula, circuit.reads)
     if spec is None or not _has_cudd():
         return None
-    g = _Game(spec, circuit.reads, circuit.writes, limit)
+    g = _Game(spec, circuit.reads, circuit.writes, limit, monitored=False)
     try:
-        return _CircuitLoop(g, circuit).holds()
+        return _CircuitLoop(g, circuit, spec.responses).holds()
     finally:
         del g  # CUDD's nodes go before their manager
 
@@ -637,10 +688,11 @@ class _CircuitLoop:
     circuit copies it at every step): it is the position's variable itself, not a variable
     beside it, so that the loop's moves stay as small as the strategy's."""
 
-    def __init__(self, game: _Game, circuit: Circuit) -> None:
+    def __init__(self, game: _Game, circuit: Circuit, responses: list[tuple[Formula, Formula]]) -> None:
         from ltlwit.logic.ltl.games.aiger import _read, _values
 
         self.game = g = game
+        self.responses = [(g.of(p), g.of(q)) for p, q in responses]
         bdd = g.bdd
         parsed = _read(circuit.aiger)
         names = (*g.ins, *g.outs)
@@ -677,38 +729,52 @@ class _CircuitLoop:
         return and_exists(self.move, self.game.let(self.priming, s), self.next)
 
     def holds(self) -> bool:
-        from dd.cudd import and_exists
-
         g, bdd = self.game, self.game.bdd
         first = g.let(g.priming, g.sys_init)
         if (self.start & self.move & ~first) != bdd.false:
             return False  # θs broken at the first instant
-        reached = frontier = self.start
-        while frontier != bdd.false:
-            g.limit.check_time()
-            image = g.let(self.unpriming, and_exists(frontier, self.move, self.now))
-            frontier = image & ~reached
-            reached |= frontier
+        reached = self.image(self.start, bdd.true)
         if (reached & self.begun & self.move & ~g.rho_s) != bdd.false:
             return False  # a move the environment may make, on which the system breaks ρs
         for goal in g.sys_justice:
-            # Emerson and Lei: the states of `away` with a path through it meeting each
-            # assumption again and again, the paths kept within the set as it shrinks
-            fair = reached & self.begun & ~goal
-            while fair != bdd.false:
-                kept = fair
-                for assumption in g.env_justice:
-                    until = frontier = fair & assumption  # E[fair U (fair & assumption)]
-                    while frontier != bdd.false:
-                        frontier = kept & self.pre(frontier) & ~until
-                        until |= frontier
-                    kept &= self.pre(until)
-                if kept == fair:
-                    break
-                fair = kept
-            if fair != bdd.false:
+            if self.fair(reached & self.begun & ~goal) != bdd.false:
                 return False  # a reachable cycle meeting every assumption, never this goal
+        for trigger, answer in self.responses:
+            unanswered = self.image(reached & self.begun & trigger & ~answer, ~answer)
+            if self.fair(unanswered) != bdd.false:
+                return False  # a p never answered: after it, a fair cycle without q
         return True
+
+    def image(self, start: Any, within: Any) -> Any:
+        """The states reachable from `start` through states of `within`."""
+        from dd.cudd import and_exists
+
+        g = self.game
+        reached = frontier = start
+        while frontier != g.bdd.false:
+            g.limit.check_time()
+            image = g.let(self.unpriming, and_exists(frontier, self.move, self.now))
+            frontier = image & within & ~reached
+            reached |= frontier
+        return reached
+
+    def fair(self, inside: Any) -> Any:
+        """The states of `inside` with a path through it meeting each assumption again and again
+        (Emerson and Lei), the paths kept within the set as it shrinks."""
+        g, bdd = self.game, self.game.bdd
+        fair = inside
+        while fair != bdd.false:
+            kept = fair
+            for assumption in g.env_justice:
+                until = frontier = fair & assumption  # E[fair U (fair & assumption)]
+                while frontier != bdd.false:
+                    frontier = kept & self.pre(frontier) & ~until
+                    until |= frontier
+                kept &= self.pre(until)
+            if kept == fair:
+                return fair
+            fair = kept
+        return fair
 
 
 def _components(edges: list[list[int]], inside: list[bool]) -> list[list[int]]:
