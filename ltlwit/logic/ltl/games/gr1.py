@@ -455,7 +455,8 @@ class Strategy:
 
         g, bdd = self.game, self.game.bdd
         goal = g.sys_justice[j]
-        out = goal & g.rho_s & self._primed(self.z)
+        legal = g.rho_e  # the moves that matter: where the environment breaks ρe, any will do
+        targets = legal & goal & self._primed(self.z)  # where each position's next one should lie
         below = bdd.false  # the layers before this one
         for y, xs in self.layers[j]:
             g.limit.check_time()
@@ -463,10 +464,10 @@ class Strategy:
             reaches = and_exists(g.rho_s, lower, g.y_next)  # this next input: a move into a lower layer
             seen = below
             for x in xs:
-                out |= ~goal & x & ~seen & g.rho_s & (lower | (~reaches & self._primed(x)))
+                targets |= legal & ~goal & x & ~seen & (lower | (~reaches & self._primed(x)))
                 seen |= x
             below = y
-        return out
+        return g.rho_s & targets
 
     def _moves(self, values: tuple[bool, ...], mode: int) -> list[tuple[tuple[bool, ...], tuple[bool, ...], int]]:
         """The system's answer from a position, to each next input the environment may write."""
@@ -764,6 +765,11 @@ class _CircuitLoop:
         g, bdd = self.game, self.game.bdd
         fair = inside
         while fair != bdd.false:
+            while True:  # the states without a move within the set, a step at a time: one image
+                trimmed = fair & self.pre(fair)  # each, where a round of the assumptions takes several
+                if trimmed == fair:
+                    break
+                fair = trimmed
             kept = fair
             for assumption in g.env_justice:
                 until = frontier = fair & assumption  # E[fair U (fair & assumption)]
