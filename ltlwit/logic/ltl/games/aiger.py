@@ -24,7 +24,7 @@ from typing import Any, Callable, Sequence
 
 from ltlwit.logic.assignment import cube
 from ltlwit.logic.formula import And, Formula, conjuncts
-from ltlwit.logic.ltl.games.machine import Machine, Transition, guard_formula, letter_of
+from ltlwit.logic.ltl.games.machine import Machine, Transition, guard_formula, letter_of, shannon
 from ltlwit.logic.trace import Trace
 
 __all__ = ["Circuit", "from_aiger", "to_aiger", "written"]
@@ -308,8 +308,8 @@ def written(
 ) -> Circuit:
     """The circuit of functions held as BDDs of `bdd`: `reads` (name, BDD variable) its inputs,
     `latches` (name, BDD variable, its next value: a BDD or a bool) reset to 0, `writes`
-    (name, BDD) its outputs. Each BDD node is a multiplexer on its variable, the nodes shared by every
-    function and hashed with the gates."""
+    (name, BDD) its outputs. Each BDD node is a multiplexer on its variable, the nodes shared
+    by every function and hashed with the gates."""
     n_in = len(reads)
     aig = _Aig(n_in, len(latches))
     lits = {var: 2 * (k + 1) for k, (_, var) in enumerate(reads)}
@@ -319,23 +319,7 @@ def written(
     def literal(u: Any) -> int:
         if isinstance(u, bool):
             return int(u)
-        stack = [u]
-        while stack:
-            v = stack[-1]
-            if v in memo:
-                stack.pop()
-                continue
-            hi, lo = v.high, v.low
-            if v.negated:  # a complemented edge: its node's children negated
-                hi, lo = ~hi, ~lo
-            missing = [w for w in (hi, lo) if w not in memo]
-            if missing:
-                stack.extend(missing)
-                continue
-            stack.pop()
-            x = lits[v.var]
-            memo[v] = aig.disj(aig.conj(x, memo[hi]), aig.conj(x ^ 1, memo[lo]))
-        return memo[u]
+        return shannon(u, memo, lambda var, hi, lo: aig.disj(aig.conj(lits[var], hi), aig.conj(lits[var] ^ 1, lo)))
 
     nexts = [literal(f) for _, _, f in latches]
     outputs = [literal(f) for _, f in writes]

@@ -17,7 +17,7 @@ procedure is the model checker (`games.verify`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from ltlwit.logic.assignment import cube
 from ltlwit.logic.formula import FALSE, TRUE, And, Formula, Not, Or, ap, binop, conjuncts, disjuncts, postorder, unop
@@ -181,10 +181,16 @@ def total(machine: Machine) -> bool:
 
 def guard_formula(bdd: Any, u: Any, names: dict[str, str]) -> Formula:
     """A BDD over `bdd`'s variables as a formula (Shannon expansion, shared subformulas);
-    `names`: BDD variable -> AP name. Iterative, and without a closure: a recursive inner
-    function is a reference cycle, and a cyclic collection that frees CUDD nodes together
-    with their manager makes CUDD complain of nodes still referenced."""
-    memo: dict[Any, Formula] = {bdd.true: TRUE, bdd.false: FALSE}
+    `names`: BDD variable -> AP name."""
+    return shannon(u, {bdd.true: TRUE, bdd.false: FALSE}, lambda var, hi, lo: _ite(ap(names[var]), hi, lo))
+
+
+def shannon(u: Any, memo: dict[Any, Any], node: Callable[[str, Any, Any], Any]) -> Any:
+    """`u` folded over its BDD's nodes, children first: each node's value `node(its variable,
+    its high child's value, its low child's)`, complemented edges resolved; `memo` holds the
+    constants' values and gathers the rest. Iterative, and without a closure of its own: a
+    recursive inner function is a reference cycle, and a cyclic collection that frees CUDD
+    nodes together with their manager makes CUDD complain of nodes still referenced."""
     stack = [u]
     while stack:
         v = stack[-1]
@@ -199,7 +205,7 @@ def guard_formula(bdd: Any, u: Any, names: dict[str, str]) -> Formula:
             stack.extend(missing)
             continue
         stack.pop()
-        memo[v] = _ite(ap(names[var]), memo[hi], memo[lo])
+        memo[v] = node(var, memo[hi], memo[lo])
     return memo[u]
 
 
