@@ -15,7 +15,8 @@ its own process (`ltlwit solve --model none --format json`), so the time include
 `--realize N,...`: the arbiter as a game, the requests the environment's (`ltlwit realize`):
 the mutex and the N responses (realizable: round robin), then the same with client 0 and 1
 granted at once when they ask (`immediate0`, `immediate1`; unrealizable), `--diagnose`d: the
-time to every minimal conflict, and how many there are.
+time to every minimal conflict, and how many there are. The states column: the controller's,
+or AIGER where it is a circuit (a GR(1) strategy too large to list).
 """
 
 from __future__ import annotations
@@ -122,7 +123,8 @@ def main() -> None:
                 row = rows[0] if rows else {"status": "killed"}
                 cells.append((wall, row))
             (w1, r1), (w2, r2) = cells
-            states = len((r1.get("controller") or {}).get("states", [])) or ""
+            controller = r1.get("controller") or {}
+            states = len(controller.get("states", [])) or ("AIGER" if "aiger" in controller else "")
             conflicts = len(r2.get("conflicts") or [])
             print(
                 f"{n:>4} {w1:>10.2f} {r1['status']:>12} {states!s:>7} {w2:>11.2f} {conflicts:>10} "
