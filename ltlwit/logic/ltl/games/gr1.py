@@ -421,7 +421,10 @@ class Strategy:
         # on top of the order: the relation is a choice among the guarantees' relations, the
         # sum of their sizes (at the bottom, where `declare` puts them, gr_5's grew to 4.7M nodes)
         rest = sorted((v for v in bdd.vars if v not in first_vars), key=bdd.level_of_var)
-        bdd.reorder({v: k for k, v in enumerate([*first_vars, *rest])})
+        try:
+            bdd.reorder({v: k for k, v in enumerate([*first_vars, *rest])})
+        except RuntimeError:  # CUDD could not shuffle (out of memory): the order as it is
+            pass
         begun = bdd.var("begun")
 
         def is_mode(j: int) -> Any:
