@@ -239,3 +239,20 @@ def test_a_circuit_that_never_answers_fails_the_response_check() -> None:
     assert check_circuit(P("G(r -> F g)"), always, Limit(None)) is True
     assert check_circuit(P("G F !r -> G(r -> F g)"), never, Limit(None)) is False  # r, then !r forever: fair
     assert check_circuit(P("G F !r -> G(!r -> F g)"), always, Limit(None)) is True
+
+
+def test_a_text_that_is_not_a_well_formed_circuit_proves_nothing() -> None:
+    """The check reads a latch that copies an input's literal as that input's last value: a
+    text that defines the literal again (an AND gate over it), a reset other than 0, rows out
+    of order, or inputs and outputs not the specification's prove nothing."""
+    f = P("G(r -> X g) & G(!r -> X !g)")
+    copy = Circuit(("r",), ("g",), "aag 2 1 1 1 0\n2\n4 2\n4\ni0 r\no0 g\n")  # g: r, an instant late
+    assert check_circuit(f, copy, Limit(None)) is True
+    for text in [
+        "aag 3 1 1 1 1\n2\n4 2\n4\n2 0 0\n",  # the gate redefines r's literal: g would be 0
+        "aag 2 1 1 1 0\n2\n4 2 1\n4\n",  # the latch reset to 1
+        "aag 3 1 1 1 1\n2\n4 2\n6\n6 8 8\n",  # a gate reading a literal defined nowhere
+        "aag 2 1 1 1 0\n2\n4 2\n4\ni0 s\no0 g\n",  # an input the specification does not name
+    ]:
+        assert check_circuit(f, replace(copy, aiger=text), Limit(None)) is False, text
+    assert check_circuit(f, replace(copy, reads=("r", "s")), Limit(None)) is False  # one input for two

@@ -609,7 +609,10 @@ def _proved(
     verified = verify(exact if system else played, machine, left, method)
     if verified is None:
         return None
-    game = play(machine, None if system else monitors) if isinstance(machine, Machine) else machine.play()
+    try:
+        game = play(machine, None if system else monitors) if isinstance(machine, Machine) else machine.play(limit)
+    except OutOfBudget:
+        return None
     if not verified or not holds(exact if system else Not(exact), game):
         raise StrategyRejected(f"the {_strategy(machine)} found for {exact} failed its check")
     if isinstance(machine, Machine) and not system:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from ltlwit.logic.assignment import cube
+from ltlwit.logic.budget import Limit
 from ltlwit.logic.formula import And, Formula, conjuncts
 from ltlwit.logic.ltl.games.machine import Machine, Transition, guard_formula, letter_of, shannon
 from ltlwit.logic.trace import Trace
@@ -88,14 +89,16 @@ class Circuit:
         value = _values(c, [*inputs, *latches], False, lambda v: not v, lambda a, b: a and b)
         return tuple(value(x) for x in c.outputs), tuple(value(n) for _, n in c.latch_rows)
 
-    def play(self) -> Trace:
+    def play(self, limit: Limit | None = None) -> Trace:
         """The circuit's play against inputs that stay false, as a lasso: it closes when the
-        latches come back."""
+        latches come back (OutOfBudget where `limit` runs out first)."""
         c = _read(self.aiger)
         latches = (False,) * c.latches
         seen: dict[tuple[bool, ...], int] = {}
         steps: list[Formula] = []
         while latches not in seen:
+            if limit is not None:
+                limit.check_time()
             seen[latches] = len(steps)
             outputs, latches = self.step(latches, (False,) * len(self.reads))
             letter = [*((a, False) for a in self.reads), *zip(self.writes, outputs)]
@@ -124,7 +127,11 @@ _parsed_cache: dict[str, _Parsed] = {}
 
 
 def _read(text: str) -> _Parsed:
-    """The rows of ASCII AIGER `text` (ValueError where it is none), the last one read kept."""
+    """The rows of ASCII AIGER `text`, the last one read kept; ValueError where it is not a
+    well-formed circuit of this kind: inputs 2, 4, ..., 2I; latches next, reset to 0; each AND
+    gate a variable of its own after them, its operands defined before it; every literal used
+    defined (the checks read literals as the values they name, so a text that defines one
+    twice must not reach them)."""
     hit = _parsed_cache.get(text)
     if hit is not None:
         return hit
@@ -132,13 +139,33 @@ def _read(text: str) -> _Parsed:
     head = re.fullmatch(r"aag (\d+) (\d+) (\d+) (\d+) (\d+)", rows[0].strip() if rows else "")
     if head is None:
         raise ValueError("not an ASCII AIGER file (aag M I L O A)")
-    _, n_in, n_latch, n_out, n_and = map(int, head.groups())
-    body = [list(map(int, r.split())) for r in rows[1 : 1 + n_in + n_latch + n_out + n_and]]
+    most, n_in, n_latch, n_out, n_and = map(int, head.groups())
+    try:
+        body = [list(map(int, r.split())) for r in rows[1 : 1 + n_in + n_latch + n_out + n_and]]
+    except ValueError:
+        raise ValueError("an AIGER row that is not numbers") from None
+    if len(body) < n_in + n_latch + n_out + n_and or most < n_in + n_latch + n_and:
+        raise ValueError("an AIGER file shorter than its header says")
+    inputs, latches = body[:n_in], body[n_in : n_in + n_latch]
+    outputs, ands = body[n_in + n_latch : n_in + n_latch + n_out], body[n_in + n_latch + n_out :]
+    if inputs != [[2 * (k + 1)] for k in range(n_in)]:
+        raise ValueError("AIGER inputs other than 2, 4, ..., 2I")
+    if any(len(r) not in (2, 3) or r[0] != 2 * (n_in + 1 + k) or r[2:] not in ([], [0]) for k, r in enumerate(latches)):
+        raise ValueError("AIGER latches other than 2(I+1), ... with a next value, reset to 0")
+    defined = n_in + n_latch  # variables 1..defined have their values
+    for r in ands:
+        if len(r) != 3 or r[0] != 2 * (defined + 1) or max(r[1], r[2]) >> 1 > defined:
+            raise ValueError("AIGER AND gates out of order, or reading a literal not defined before them")
+        defined += 1
+    if any(len(r) != 1 for r in outputs) or any(
+        x >> 1 > defined for x in [*(r[0] for r in outputs), *(r[1] for r in latches)]
+    ):
+        raise ValueError("AIGER outputs or latches reading a literal not defined")
     parsed = _Parsed(
-        tuple(r[0] for r in body[:n_in]),
-        tuple((r[0], r[1]) for r in body[n_in : n_in + n_latch]),
-        tuple(r[0] for r in body[n_in + n_latch : n_in + n_latch + n_out]),
-        tuple((r[0], r[1], r[2]) for r in body[n_in + n_latch + n_out :]),
+        tuple(r[0] for r in inputs),
+        tuple((r[0], r[1]) for r in latches),
+        tuple(r[0] for r in outputs),
+        tuple((r[0], r[1], r[2]) for r in ands),
         dict(re.findall(r"^([ilo]\d+) (\S+)$", "\n".join(rows), flags=re.M)),
     )
     _parsed_cache.clear()

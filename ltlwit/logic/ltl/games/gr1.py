@@ -677,11 +677,30 @@ def check_circuit(formula: Formula, circuit: Circuit, limit: Limit) -> bool | No
     begun; its moves the inputs θe (at first) or ρe allows and the outputs the circuit writes.
     Every reachable move must keep θs (at first) and ρs, and for every guarantee Js_j no
     reachable cycle may avoid it while meeting every assumption Je_i (Emerson and Lei's fair
-    states), nor, for every response G(p -> F q), follow a p ∧ ¬q and never meet q. Shares
-    nothing with the game but φ's parts. None: φ is not GR(1)-shaped."""
+    states), nor, for every response G(p -> F q), follow a p ∧ ¬q and never meet q: `ρs W
+    ¬ρe`, so stricter than the plain `G ρe -> G ρs` (sound for both). Shares nothing with the
+    game but φ's parts. None: φ is not GR(1)-shaped, or the circuit not a Mealy controller;
+    False: a text that is not a well-formed circuit of the specification's inputs and outputs
+    (`aiger._read`), which proves nothing."""
+    from ltlwit.logic.ltl.games.aiger import _read
+
     spec = shape(formula, circuit.reads)
-    if spec is None or not _has_cudd():
+    if spec is None or circuit.player != "system" or circuit.moore or not _has_cudd():
         return None
+    try:
+        parsed = _read(circuit.aiger)
+    except ValueError:
+        return False  # not a circuit: it proves nothing
+    names = [
+        parsed.symbols.get(f"{kind}{k}", name)
+        for kind, ns in (("i", circuit.reads), ("o", circuit.writes))
+        for k, name in enumerate(ns)
+    ]
+    if (len(parsed.inputs), len(parsed.outputs)) != (len(circuit.reads), len(circuit.writes)) or names != [
+        *circuit.reads,
+        *circuit.writes,
+    ]:
+        return False  # its inputs and outputs are not the specification's
     g = _Game(spec, circuit.reads, circuit.writes, limit, monitored=False)
     try:
         return _CircuitLoop(g, circuit, spec.responses).holds()
