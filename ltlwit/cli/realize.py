@@ -434,15 +434,14 @@ def _table(machine: Machine | Circuit) -> list[str]:
 
     what = "controller" if machine.player == "system" else "counter-strategy"
     kind = "Moore" if machine.moore else "Mealy"
-    if not isinstance(machine, Machine):
-        return [
-            f"{what} (Mealy circuit: {machine.latches} latches, {machine.gates} AND gates; reads "
-            f"{', '.join(machine.reads) or 'nothing'}; writes {', '.join(machine.writes) or 'nothing'};"
-            " too many states to list: --format aiger prints it)"
-        ]
-    states = f"{machine.size} state" + ("s" if machine.size != 1 else "")
     reads = ", ".join(machine.reads) or "nothing"
     writes = ", ".join(machine.writes) or "nothing"
+    if not isinstance(machine, Machine):
+        return [
+            f"{what} (Mealy circuit: {machine.latches} latches, {machine.gates} AND gates; reads {reads}; "
+            f"writes {writes}; too many states to list: --format aiger prints it)"
+        ]
+    states = f"{machine.size} state" + ("s" if machine.size != 1 else "")
     out = [f"{what} ({kind}, {states}; reads {reads}; writes {writes}):"]
     rows = []
     for s, transitions in enumerate(machine.states):

@@ -199,6 +199,23 @@ class _Aig:
         self.ands: list[tuple[int, int, int]] = []
         self._hashed: dict[tuple[int, int], int] = {}
 
+    def text(
+        self, inputs: Sequence[str], latches: Sequence[tuple[str, int]], outputs: Sequence[tuple[str, int]]
+    ) -> str:
+        """The circuit in ASCII AIGER: inputs 2, 4, ..., then the latches (each its next
+        literal, reset to 0), the outputs' literals, the gates, and the symbol table's names."""
+        n_in = len(inputs)
+        lines = [f"aag {self.next_var - 1} {n_in} {len(latches)} {len(outputs)} {len(self.ands)}"]
+        lines += [str(2 * (k + 1)) for k in range(n_in)]
+        lines += [f"{2 * (n_in + 1 + k)} {nxt}" for k, (_, nxt) in enumerate(latches)]
+        lines += [str(lit) for _, lit in outputs]
+        lines += [f"{lhs} {a} {b}" for lhs, a, b in self.ands]
+        lines += [f"i{k} {name}" for k, name in enumerate(inputs)]
+        lines += [f"l{k} {name}" for k, (name, _) in enumerate(latches)]
+        lines += [f"o{k} {name}" for k, (name, _) in enumerate(outputs)]
+        lines += ["c", "ltlwit: a controller checked by the engine against its specification"]
+        return "\n".join(lines) + "\n"
+
     def conj(self, a: int, b: int) -> int:
         if a == 0 or b == 0 or a == b ^ 1:
             return 0
@@ -273,16 +290,8 @@ def to_aiger(machine: Machine) -> str:
             for b in range(bits):
                 if t.target >> b & 1:
                     nexts[b] = aig.disj(nexts[b], fires)
-    header = f"aag {aig.next_var - 1} {n_in} {bits} {len(outputs)} {len(aig.ands)}"
-    lines = [header, *(str(lits[name]) for name in machine.reads)]
-    lines += [f"{latch[b]} {nexts[b]}" for b in range(bits)]
-    lines += [str(o) for o in outputs]
-    lines += [f"{lhs} {a} {b}" for lhs, a, b in aig.ands]
-    lines += [f"i{i} {name}" for i, name in enumerate(machine.reads)]
-    lines += [f"l{b} state_{b}" for b in range(bits)]
-    lines += [f"o{j} {name}" for j, name in enumerate(machine.writes)]
-    lines += ["c", "ltlwit: a controller checked by the engine against its specification"]
-    return "\n".join(lines) + "\n"
+    latches = [(f"state_{b}", nexts[b]) for b in range(bits)]
+    return aig.text(machine.reads, latches, list(zip(machine.writes, outputs)))
 
 
 def from_aiger(text: str) -> Machine:
@@ -348,18 +357,8 @@ def written(
             return int(u)
         return shannon(u, memo, lambda var, hi, lo: aig.disj(aig.conj(lits[var], hi), aig.conj(lits[var] ^ 1, lo)))
 
-    nexts = [literal(f) for _, _, f in latches]
-    outputs = [literal(f) for _, f in writes]
+    nexts = [(name, literal(f)) for name, _, f in latches]
+    outputs = [(name, literal(f)) for name, f in writes]
     memo.clear()  # CUDD's nodes go before their manager
-    names = [name for name, _ in reads]
-    header = f"aag {aig.next_var - 1} {n_in} {len(latches)} {len(outputs)} {len(aig.ands)}"
-    lines = [header, *(str(2 * (k + 1)) for k in range(n_in))]
-    lines += [f"{2 * (n_in + 1 + k)} {nexts[k]}" for k in range(len(latches))]
-    lines += [str(o) for o in outputs]
-    lines += [f"{lhs} {a} {b}" for lhs, a, b in aig.ands]
-    lines += [f"i{k} {name}" for k, name in enumerate(names)]
-    lines += [f"l{k} {name}" for k, (name, _, _) in enumerate(latches)]
-    lines += [f"o{j} {name}" for j, (name, _) in enumerate(writes)]
-    lines += ["c", "ltlwit: a controller checked by the engine against its specification"]
-    text = "\n".join(lines) + "\n"
-    return Circuit(tuple(names), tuple(name for name, _ in writes), text)
+    names = tuple(name for name, _ in reads)
+    return Circuit(names, tuple(name for name, _ in writes), aig.text(names, nexts, outputs))

@@ -23,11 +23,13 @@ justice under all the assumptions). Responses `G(p -> F q)` (p, q over the curre
 under all the assumptions), the arbiters' requirement, enter the game as the system's: each a
 monitor m the system writes, "a p not yet answered by a q before this instant" (¬m at first,
 X m ↔ ((p ∨ m) ∧ ¬q)), and the justice G F ¬((p ∨ m) ∧ ¬q); checked without it (a response
-is broken exactly where a fair cycle of ¬q follows a p ∧ ¬q). `controller` solves the game and, where the system wins,
-writes its strategy as an explicit Mealy machine (the layers of the last iteration as ranks,
-one memory value per guarantee being pursued, the classic construction), which the caller
-verifies against φ like every other strategy; where the environment wins it answers None and
-the counting games go on (a GR(1) counter-strategy needs memory of its own: not built)."""
+is broken exactly where a fair cycle of ¬q follows a p ∧ ¬q). `controller` solves the game
+and, where the system wins, writes its strategy as an explicit Mealy machine (the layers of
+the last iteration as ranks, one memory value per guarantee being pursued, the classic
+construction), or as a circuit where that machine is too large to list (`Strategy.circuit`),
+which the caller verifies against φ like every other strategy; where the environment wins it
+answers None and the counting games go on (a GR(1) counter-strategy needs memory of its own:
+not built)."""
 
 from __future__ import annotations
 
