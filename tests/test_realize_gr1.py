@@ -87,6 +87,61 @@ def test_the_gr1_game_agrees_with_the_counting_games(
         assert isinstance(realize(f, ["r"], budget=Budget(seconds=30)), Realizable)
 
 
+def _textbook(game: gr1._Game) -> object:
+    """Z = νZ. ∧j μY. ∨i νX. (Js_j ∧ cpre(Z)) ∨ cpre(Y) ∨ (¬Je_i ∧ cpre(X)), each fixpoint
+    from its own end (everything, nothing) and every guarantee under the same Z."""
+    bdd = game.bdd
+
+    def fix(step, u):
+        while (v := step(u)) != u:
+            u = v
+        return u
+
+    def attractor(z, goal):
+        reached = goal & game.cpre(z)
+
+        def y_step(y):
+            start = reached | game.cpre(y)
+            out = bdd.false
+            for a in game.env_justice:
+                out |= fix(lambda x, a=a: start | (~a & game.cpre(x)), bdd.true)
+            return out
+
+        return fix(y_step, bdd.false)
+
+    def z_step(z):
+        out = bdd.true
+        for goal in game.sys_justice:
+            out &= attractor(z, goal)
+        return out
+
+    return fix(z_step, bdd.true)
+
+
+SPEC = st.sampled_from(["r", "g", "h", "!r", "!g", "!h", "r & g", "g | !h", "r | h", "1"])
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(SPEC, min_size=1, max_size=3), st.lists(SPEC, min_size=1, max_size=3), st.data())
+def test_the_winning_region_is_the_textbook_fixpoint(assumed: list[str], goals: list[str], data) -> None:
+    """The game starts Z from the safe region and shrinks it a guarantee at a time, X from the
+    last one computed: the same greatest fixpoint as the textbook's nested iteration."""
+    rho_e = data.draw(_step(True))
+    rho_s = data.draw(_step(False).map(lambda s: s + " & (X h | !X g)"))
+    f = P(
+        f"G({rho_e}) & {' & '.join(f'G F({a})' for a in assumed)} -> "
+        f"G({rho_s}) & {' & '.join(f'G F({j})' for j in goals)}"
+    )
+    spec = shape(f, ["r"])
+    assert spec is not None and len(spec.sys_justice) == len(goals)
+    game = gr1._Game(spec, ["r"], ["g", "h"], Limit(None))
+    z, _ = game.solve()
+    expected = _textbook(game)
+    assert game.answers_start(z) == game.answers_start(expected), f
+    if game.answers_start(z):
+        assert z == expected, f
+
+
 def test_the_closed_loop_check_refutes_a_broken_controller() -> None:
     """A grant for each request, the next instant, while the environment keeps r once raised;
     the controller written by the game passes, and each single write flipped fails both checks."""
