@@ -219,6 +219,39 @@ def test_the_circuit_check_agrees_with_the_product_check_on_circuits_and_their_m
         assert check_circuit(f, mutant, Limit(None)) is verify(f, from_aiger(mutant.aiger), Budget(seconds=30))
 
 
+@settings(max_examples=20, deadline=None)
+@given(st.lists(SPEC, min_size=1, max_size=3), st.lists(SPEC, min_size=2, max_size=3), st.data())
+def test_the_games_ranking_proves_its_circuit_and_no_mutant_of_it(assumed: list[str], goals: list[str], data) -> None:
+    """With several guarantees and assumptions: the ranking the game gives its circuit holds
+    on the loop's reachable states (so the fair-cycle search is not needed), and with it the
+    check of every mutant of the circuit answers as without it, never True where the explicit
+    product check finds a losing play: the ranking proves the circuit it was made for, and
+    nothing false about any other. (The check reads `ρs W ¬ρe`, stricter than these
+    formulas' `G ρe -> G ρs`: it may refute a mutant the product accepts.)"""
+    rho_e, rho_s = data.draw(_step(True)), data.draw(_step(False))
+    f = P(
+        f"G({rho_e}) & {' & '.join(f'G F({a})' for a in assumed)} -> "
+        f"G({rho_s}) & {' & '.join(f'G F({j})' for j in goals)}"
+    )
+    strategy = gr1.solved(f, ["r"], ["g", "h"], Limit(None))
+    if strategy is None:
+        return
+    try:
+        circuit, ranking = strategy.circuit(Limit(None)), strategy.ranking()
+        assert ranking is not None
+        game = gr1._Game(shape(f, ["r"]), ["r"], ["g", "h"], Limit(None), monitored=False)
+        loop = gr1._CircuitLoop(game, circuit, [])
+        assert loop.ranked(loop.image(loop.start, game.bdd.true) & loop.begun, ranking), f
+        del loop, game
+        assert check_circuit(f, circuit, Limit(None), ranking) is True
+        for mutant in _mutants(circuit)[:10]:
+            ranked = check_circuit(f, mutant, Limit(None), ranking)
+            assert ranked is check_circuit(f, mutant, Limit(None)), f
+            assert not ranked or verify(f, from_aiger(mutant.aiger), Budget(seconds=30)), f
+    finally:
+        strategy.close()
+
+
 def test_the_circuit_check_refutes_a_broken_circuit() -> None:
     """A grant for each request the next instant: the circuit the game writes passes, and among
     its mutants some fail both the symbolic check and the product check."""
@@ -228,6 +261,26 @@ def test_the_circuit_check_refutes_a_broken_circuit() -> None:
     verdicts = [check_circuit(f, m, Limit(None)) for m in _mutants(circuit)]
     assert False in verdicts and True in verdicts
     assert check_circuit(P("G(r -> X X g)"), circuit, Limit(None)) is None  # not GR(1): not this check's to say
+
+
+def test_a_ranking_does_not_let_a_circuit_wait_where_the_assumption_holds() -> None:
+    """G F r -> G F g: the game's circuit grants, and its ranking proves it; the same circuit
+    granting only where r does not hold (g = ¬r) loses the play where r holds forever, though
+    it never leaves the rank where r holds: the ranking proves nothing about it (a rank may
+    be kept only where its assumption fails), and the check refutes it."""
+    f = P("G F r -> G F g")
+    strategy = gr1.solved(f, ["r"], ["g"], Limit(None))
+    assert strategy is not None
+    try:
+        circuit, ranking = strategy.circuit(Limit(None)), strategy.ranking()
+        rows = circuit.aiger.splitlines()
+        n_in, n_latch = map(int, rows[0].split()[2:4])
+        waiting = replace(circuit, aiger="\n".join([*rows[: 1 + n_in + n_latch], "3", *rows[2 + n_in + n_latch :]]))
+        assert check_circuit(f, circuit, Limit(None), ranking) is True
+        assert check_circuit(f, waiting, Limit(None), ranking) is False
+        assert verify(f, from_aiger(waiting.aiger), Budget(seconds=30)) is False
+    finally:
+        strategy.close()
 
 
 def test_realize_writes_the_gr1_strategy_when_the_counting_games_have_not_answered(monkeypatch) -> None:

@@ -40,6 +40,7 @@ from ltlwit.logic.trace import Trace
 if TYPE_CHECKING:
     from ltlwit.logic.ltl.games.aiger import Circuit
     from ltlwit.logic.ltl.games.counting import Arena
+    from ltlwit.logic.ltl.games.gr1 import Ranking
 
 __all__ = [
     "Machine",
@@ -292,7 +293,8 @@ def _gr1(exact: Formula, winning: Any, budget: Budget | None, limit: Limit) -> V
     except OutOfBudget:
         limit.check_time()
         return None
-    verdict = _proved(exact, exact, {}, designed, 0, budget, limit, "gr1")
+    ranking = None if isinstance(designed, Machine) else winning.ranking()
+    verdict = _proved(exact, exact, {}, designed, 0, budget, limit, "gr1", ranking)
     return verdict or Unknown(f"the {_strategy(designed)} found was not verified within the budget")
 
 
@@ -380,7 +382,11 @@ def as_played(formula: Formula, semantics: str = "infinite", monitor: bool = Tru
 
 
 def verify(
-    formula: Formula, machine: Machine | Circuit, budget: Budget | None = None, method: str = "product"
+    formula: Formula,
+    machine: Machine | Circuit,
+    budget: Budget | None = None,
+    method: str = "product",
+    ranking: Ranking | None = None,
 ) -> bool | None:
     """Whether `machine` wins for its player: every closed loop satisfies φ (a controller) or
     violates it (a counter-strategy); None when the budget stops the check. A machine whose
@@ -395,7 +401,9 @@ def verify(
     satisfiability portfolio (past operators too; its SAT searches are slow on large
     machines). `gr1`: for a GR(1)-shaped φ, the closed loop explored against φ's GR(1) reading
     (`gr1.check`), where the product's tableau of hundreds of step constraints is out of reach;
-    a circuit (`aiger.Circuit`), always so, symbolically (`gr1.check_circuit`)."""
+    a circuit (`aiger.Circuit`), always so, symbolically (`gr1.check_circuit`; `ranking`, a
+    circuit's `gr1.Ranking` from the game that wrote it, checked a step at a time in place of
+    the fair-cycle search where it holds)."""
     if isinstance(machine, Machine) and not total(machine):
         return False
     if method == "gr1" or not isinstance(machine, Machine):
@@ -404,7 +412,7 @@ def verify(
         try:
             if isinstance(machine, Machine):
                 return check(formula, machine, Limit(budget))
-            return check_circuit(formula, machine, Limit(budget))
+            return check_circuit(formula, machine, Limit(budget), ranking)
         except OutOfBudget:
             return None
     goal = formula if machine.player == "environment" else Not(formula)
@@ -596,17 +604,19 @@ def _proved(
     budget: Budget | None,
     limit: Limit,
     method: str = "product",
+    ranking: Ranking | None = None,
 ) -> Verdict | None:
     """The verdict `machine` proves, checked by the engine: a controller against the formula
     as written (`exact`), a counter-strategy, which reads the past operators' monitors, against
     the formula with the monitors' definitions (`played`); its play, against a system that
-    writes the monitors right, must violate `exact` too. None when the budget stops the check."""
+    writes the monitors right, must violate `exact` too (`ranking`: see `verify`). None when
+    the budget stops the check."""
     from ltlwit.logic.ltl import holds
 
     seconds = limit.remaining()
     left = Budget(seconds=None if seconds == float("inf") else seconds, memory=budget.memory if budget else None)
     system = machine.player == "system"
-    verified = verify(exact if system else played, machine, left, method)
+    verified = verify(exact if system else played, machine, left, method, ranking)
     if verified is None:
         return None
     try:

@@ -67,6 +67,27 @@ class Gr1:
     responses: list[tuple[Formula, Formula]] = field(default_factory=list)
 
 
+@dataclass
+class Ranking:
+    """A circuit's proof of progress, from the game that wrote it (`Strategy.ranking`): the
+    latches holding the index of the guarantee pursued (`modes`, its bits, least first), the
+    guarantees and assumptions as formulas, and as BDDs over the position (the game's
+    variables, `_Game.now`) the positions the play keeps to (`region`) and, per guarantee, its
+    layers (Y_k, [X_k_i per assumption]). A claim, not a proof: `check_circuit` checks it a
+    step at a time, and one that fails proves nothing."""
+
+    modes: tuple[str, ...]
+    goals: tuple[Formula, ...]
+    assumptions: tuple[Formula, ...]
+    region: Any
+    layers: list[list[tuple[Any, list[Any]]]]
+
+
+def _bits(count: int) -> int:
+    """The latches that index `count` guarantees."""
+    return max(1, (count - 1).bit_length())
+
+
 def shape(formula: Formula, inputs: Sequence[str]) -> Gr1 | None:
     """φ's GR(1) parts, or None where φ does not have the shape (see the module docstring)."""
     ins = set(inputs)
@@ -186,6 +207,7 @@ class _Game:
         self.monitors: tuple[str, ...] = ()
         if monitored and spec.responses:
             spec, self.monitors = _monitored(spec, (*inputs, *outputs))
+        self.spec = spec
         self.ins, self.outs = tuple(inputs), (*outputs, *self.monitors)
         self.bdd = bdd = cudd.BDD()
         # The order of declaration puts a robot's coordinates far from the moves that change
@@ -436,7 +458,7 @@ class Strategy:
         g, bdd = self.game, self.game.bdd
         g.limit = limit
         count = len(g.sys_justice)
-        bits = max(1, (count - 1).bit_length())
+        bits = _bits(count)
         first_vars = ["begun", *(f"mode{b}" for b in range(bits))]
         bdd.declare(*first_vars)
         # on top of the order: the relation is a choice among the guarantees' relations, the
@@ -475,6 +497,21 @@ class Strategy:
         shown = [(a, value[a]) for a in g.shown]  # the monitors: latches, not outputs
         return written(bdd, [(a, g.next[a]) for a in g.ins], latches, shown)
 
+    def ranking(self) -> Ranking | None:
+        """The layers of the circuit's guarantees (`circuit`) as its `Ranking`; None where the
+        game plays monitors (the check observes responses instead)."""
+        g = self.game
+        if g.monitors:
+            return None
+        bits = _bits(len(g.sys_justice))
+        return Ranking(
+            tuple(f"mode{b}" for b in range(bits)),
+            tuple(g.spec.sys_justice or [TRUE]),
+            tuple(g.spec.env_justice or [TRUE]),
+            self.z,
+            self.layers,
+        )
+
     def _relation(self, j: int) -> Any:
         """The moves of the strategy pursuing guarantee j, over the position and the next: once
         Js_j holds, into the winning region; else from layer k of Y and the first of its sets
@@ -493,7 +530,8 @@ class Strategy:
             reaches = and_exists(g.rho_s, lower, g.y_next)  # this next input: a move into a lower layer
             seen = below
             for x in xs:
-                targets |= legal & ~goal & x & ~seen & (lower | (~reaches & self._primed(x)))
+                # the position's part first: one conjunction with ρe, not three (gr_7's 15 s -> 9 s)
+                targets |= legal & (~goal & x & ~seen) & (lower | (~reaches & self._primed(x)))
                 seen |= x
             below = y
         return g.rho_s & targets
@@ -692,17 +730,19 @@ class _Loop:
         return True
 
 
-def check_circuit(formula: Formula, circuit: Circuit, limit: Limit) -> bool | None:
+def check_circuit(formula: Formula, circuit: Circuit, limit: Limit, ranking: Ranking | None = None) -> bool | None:
     """`check` for a controller written as a circuit, model-checked symbolically: the loop's
     states are the circuit's latches, the position last played and whether the play has
     begun; its moves the inputs θe (at first) or ρe allows and the outputs the circuit writes.
     Every reachable move must keep θs (at first) and ρs, and for every guarantee Js_j no
     reachable cycle may avoid it while meeting every assumption Je_i (Emerson and Lei's fair
-    states), nor, for every response G(p -> F q), follow a p ∧ ¬q and never meet q: `ρs W
-    ¬ρe`, so stricter than the plain `G ρe -> G ρs` (sound for both). Shares nothing with the
-    game but φ's parts. None: φ is not GR(1)-shaped, or the circuit not a Mealy controller;
-    False: a text that is not a well-formed circuit of the specification's inputs and outputs
-    (`aiger._read`), which proves nothing."""
+    states; or, given the game's `ranking` and where it holds, a step at a time:
+    `_CircuitLoop.ranked`), nor, for every response G(p -> F q), follow a p ∧ ¬q and never
+    meet q: `ρs W ¬ρe`, so stricter than the plain `G ρe -> G ρs` (sound for both). Shares
+    nothing with the game but φ's parts and the ranking it checks. None: φ is not
+    GR(1)-shaped, or the circuit not a Mealy controller; False: a text that is not a
+    well-formed circuit of the specification's inputs and outputs (`aiger._read`), which
+    proves nothing."""
     from ltlwit.logic.ltl.games.aiger import _read
 
     spec = shape(formula, circuit.reads)
@@ -724,7 +764,7 @@ def check_circuit(formula: Formula, circuit: Circuit, limit: Limit) -> bool | No
         return False  # its inputs and outputs are not the specification's
     g = _Game(spec, circuit.reads, circuit.writes, limit, monitored=False)
     try:
-        return _CircuitLoop(g, circuit, spec.responses).holds()
+        return _CircuitLoop(g, circuit, spec.responses).holds(ranking)
     finally:
         del g  # CUDD's nodes go before their manager
 
@@ -752,8 +792,24 @@ class _CircuitLoop:
             if a is not None and a not in held.values():
                 held[k] = a
         own = [k for k in range(parsed.latches) if k not in held]
+        self.latch_vars = {  # each named latch's variable in the loop: its own, or the proposition it holds
+            parsed.symbols[f"l{k}"]: g.now[held[k]] if k in held else f"l{k}"
+            for k in range(parsed.latches)
+            if f"l{k}" in parsed.symbols
+        }
         bdd.declare("b", "b'", *(v for k in own for v in (f"l{k}", f"l{k}'")))
         self.now = ["b", *(f"l{k}" for k in own), *(g.now[a] for a in names)]
+        # once begun, whatever copies one literal is equal: the outputs and latches of 0 or 1
+        # too; the position's variables of propositions written alike (`invariant`)
+        alike: dict[int, list[Any]] = {}
+        for literal, a in [*zip(parsed.inputs, g.ins), *zip(parsed.outputs, g.outs)]:
+            alike.setdefault(literal, []).append(bdd.var(g.now[a]))
+        for k in own:
+            alike.setdefault(parsed.latch_rows[k][1], []).append(bdd.var(f"l{k}"))
+        self.tied = bdd.true
+        for literal, vs in alike.items():
+            for v in vs:
+                self.tied &= (v if literal else ~v) if literal in (0, 1) else v.equiv(vs[0])
         self.next = ["b'", *(f"l{k}'" for k in own), *(g.next[a] for a in names)]
         self.priming = dict(zip(self.now, self.next))
         self.unpriming = dict(zip(self.next, self.now))
@@ -777,21 +833,129 @@ class _CircuitLoop:
         self.game.limit.check_time()
         return and_exists(self.move, self.game.let(self.priming, s), self.next)
 
-    def holds(self) -> bool:
+    def holds(self, ranking: Ranking | None = None) -> bool:
         g, bdd = self.game, self.game.bdd
         first = g.let(g.priming, g.sys_init)
         if (self.start & self.move & ~first) != bdd.false:
             return False  # θs broken at the first instant
+        if ranking is not None and not self.responses:
+            kept = self.invariant(ranking)  # the reachable states and more, without the search
+            if kept is not None and self.safe(kept) and self.ranked(kept & self.begun, ranking):
+                return True
         reached = self.image(self.start, bdd.true)
-        if (reached & self.begun & self.move & ~g.rho_s) != bdd.false:
+        if not self.safe(reached):
             return False  # a move the environment may make, on which the system breaks ρs
-        for goal in g.sys_justice:
-            if self.fair(reached & self.begun & ~goal) != bdd.false:
-                return False  # a reachable cycle meeting every assumption, never this goal
+        if ranking is None or not self.ranked(reached & self.begun, ranking):
+            for goal in g.sys_justice:
+                if self.fair(reached & self.begun & ~goal) != bdd.false:
+                    return False  # a reachable cycle meeting every assumption, never this goal
         for trigger, answer in self.responses:
             unanswered = self.image(reached & self.begun & trigger & ~answer, ~answer)
             if self.fair(unanswered) != bdd.false:
                 return False  # a p never answered: after it, a fair cycle without q
+        return True
+
+    def safe(self, states: Any) -> bool:
+        """Whether no move from `states` breaks ρs, once the play has begun."""
+        return (states & self.begun & self.move & ~self.game.rho_s) == self.game.bdd.false
+
+    def modes(self, ranking: Ranking) -> list[Any] | None:
+        """Each mode of `ranking` as a set of states (None: its latches are not the circuit's)."""
+        bits = [self.latch_vars.get(name) for name in ranking.modes]
+        names = [v for v in bits if v is not None]
+        if len(names) != len(bits) or not ranking.goals or len(ranking.goals) > 2 ** len(names):
+            return None
+        return [
+            self.game.bdd.cube({v: bool(m >> b & 1) for b, v in enumerate(names)}) for m in range(len(ranking.goals))
+        ]
+
+    def invariant(self, ranking: Ranking) -> Any:
+        """The states `ranking` says the play keeps to, where no move leaves them: the start,
+        and once begun the positions of its region in one of its modes, where the latches and
+        propositions that copy one literal are equal (`tied`). None where they are not closed
+        under the moves (or not the circuit's)."""
+        from dd.cudd import copy_bdd
+
+        bdd = self.game.bdd
+        modes = self.modes(ranking)
+        if modes is None:
+            return None
+        try:
+            kept = copy_bdd(ranking.region, bdd)
+        except ValueError:  # a set over variables the loop does not have
+            return None
+        covered = bdd.false
+        for mode in modes:
+            covered |= mode
+        kept = self.start | (self.begun & kept & covered & self.tied)
+        return kept if (kept & self.pre(~kept)) == bdd.false else None
+
+    def ranked(self, reached: Any, ranking: Ranking) -> bool:
+        """Whether `ranking` proves that every fair cycle of the `reached` states meets every
+        guarantee, checked on the loop's moves alone. Its latches `modes` name a guarantee G_m
+        in every reached state (m below their count); from a state where G_m holds every move
+        is to mode m + 1 (mod the count); from one where it does not, every move stays in mode
+        m and goes to a lower rank (the first layer k, then the first assumption i, whose set
+        holds the position) or to G_m, or keeps the rank (k, i) only where the position breaks
+        A_i. Then no fair cycle keeps one mode (its rank could only stay, where A_i never
+        holds), so every fair cycle goes round all modes, leaving each at a G_m; each of φ's
+        guarantees holds wherever some G_m does, and each A_i wherever one of φ's assumptions
+        does. False where any of this fails: proof of nothing."""
+        from dd.cudd import copy_bdd
+
+        g, bdd = self.game, self.game.bdd
+        goals = [g.of(f) for f in ranking.goals]
+        assumptions = [g.of(f) for f in ranking.assumptions]
+        modes = self.modes(ranking)
+        if (
+            modes is None
+            or len(ranking.layers) != len(goals)
+            or not all(any(gm & ~j == bdd.false for gm in goals) for j in g.sys_justice)
+            or not all(any(je & ~a == bdd.false for je in g.env_justice) for a in assumptions)
+        ):
+            return False
+        covered = bdd.false
+        for mode in modes:
+            covered |= mode
+        if reached & ~covered != bdd.false:
+            return False
+        try:
+            layers = [[(copy_bdd(y, bdd), [copy_bdd(x, bdd) for x in xs]) for y, xs in ys] for ys in ranking.layers]
+        except ValueError:  # sets over variables the loop does not have
+            return False
+        leaving: dict[Any, Any] = {}  # each set's complement's pre, once: a layer's sets are a chain
+
+        def leaves(sources: Any, target: Any) -> bool:
+            """Whether a move leads from `sources` out of `target`."""
+            if sources == bdd.false:
+                return False
+            if target not in leaving:
+                leaving[target] = self.pre(~target)
+            return (sources & leaving[target]) != bdd.false
+
+        for m, (goal, mode) in enumerate(zip(goals, modes)):
+            here = reached & mode
+            if leaves(here & goal, modes[(m + 1) % len(modes)]):
+                return False
+            left = here & ~goal  # the states not yet ranked
+            below = bdd.false
+            for y, xs in layers[m]:
+                if len(xs) != len(assumptions):
+                    return False
+                seen = below  # the lower ranks
+                for x, a in zip(xs, assumptions):
+                    rank = left & x & ~seen
+                    if rank != bdd.false:
+                        lower = mode & (goal | seen)
+                        if leaves(rank & a, lower):
+                            return False
+                        if leaves(rank & ~a, lower | (mode & x)):
+                            return False
+                        left &= ~rank
+                    seen |= x
+                below = y
+            if left != bdd.false:
+                return False
         return True
 
     def image(self, start: Any, within: Any) -> Any:
