@@ -284,12 +284,15 @@ def _gr1_solved(formula: Formula, ins: tuple[str, ...], outs: tuple[str, ...], l
 def _gr1(exact: Formula, winning: Any, budget: Budget | None, limit: Limit) -> Verdict | None:
     """The GR(1) strategy written out, as a machine or, past the states a table lists, as a
     circuit, and checked on the closed loop (Unknown when the check runs out of time), or None,
-    the counting games to go on: its share of the budget spent writing it."""
+    the counting games to go on: its share of the budget spent listing the machine. The
+    circuit may take what is left: the game is won, and a specification whose machine is too
+    large to list leaves the counting games no controller to find in time (gr_7's circuit:
+    14 to 23 s, then its check)."""
     designed: Machine | Circuit | None
     try:
         designed = winning.machine(limit.sub(GR1_SHARE * limit.remaining()))
         if designed is None:  # too many states to list: the circuit, from the BDDs
-            designed = winning.circuit(limit.sub(GR1_SHARE * limit.remaining()))
+            designed = winning.circuit(limit)
     except OutOfBudget:
         limit.check_time()
         return None

@@ -925,39 +925,34 @@ class _CircuitLoop:
             layers = [[(copy_bdd(y, bdd), [copy_bdd(x, bdd) for x in xs]) for y, xs in ys] for ys in ranking.layers]
         except ValueError:  # sets over variables the loop does not have
             return False
-        leaving: dict[Any, Any] = {}  # each set's complement's pre, once: a layer's sets are a chain
-
-        def leaves(sources: Any, target: Any) -> bool:
-            """Whether a move leads from `sources` out of `target`."""
-            if sources == bdd.false:
-                return False
-            if target not in leaving:
-                leaving[target] = self.pre(~target)
-            return (sources & leaving[target]) != bdd.false
-
         for m, (goal, mode) in enumerate(zip(goals, modes)):
             here = reached & mode
-            if leaves(here & goal, modes[(m + 1) % len(modes)]):
+            if here & goal & self.pre(~modes[(m + 1) % len(modes)]) != bdd.false:
                 return False
+            ranks = []  # lowest first: the states of that rank, its positions, its assumption
             left = here & ~goal  # the states not yet ranked
-            below = bdd.false
-            for y, xs in layers[m]:
+            seen = bdd.false  # the positions of the lower ranks
+            for _, xs in layers[m]:
                 if len(xs) != len(assumptions):
                     return False
-                seen = below  # the lower ranks
                 for x, a in zip(xs, assumptions):
-                    rank = left & x & ~seen
-                    if rank != bdd.false:
-                        lower = mode & (goal | seen)
-                        if leaves(rank & a, lower):
-                            return False
-                        if leaves(rank & ~a, lower | (mode & x)):
-                            return False
-                        left &= ~rank
+                    positions = x & ~seen & ~goal
+                    if positions != bdd.false:
+                        ranks.append((left & positions, positions, a))
+                        left &= ~positions
                     seen |= x
-                below = y
             if left != bdd.false:
                 return False
+            # the states with a move to a higher rank: out of the mode or of every rank, at
+            # first; then, from the highest rank down, those with a move to that rank: the
+            # pre of each rank's small set, not of each complement
+            higher = self.pre(~mode | (mode & ~goal & ~seen))
+            for states, positions, a in reversed(ranks):
+                if states & ~a & higher != bdd.false:
+                    return False  # a move up, where A_i fails
+                higher |= self.pre(mode & positions)
+                if states & a & higher != bdd.false:
+                    return False  # a move up or to the same rank, where A_i holds
         return True
 
     def image(self, start: Any, within: Any) -> Any:
