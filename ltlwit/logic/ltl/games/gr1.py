@@ -865,8 +865,8 @@ class _CircuitLoop:
         """Each mode of `ranking` as a set of states (None: its latches are not the circuit's)."""
         bits = [self.latch_vars.get(name) for name in ranking.modes]
         names = [v for v in bits if v is not None]
-        if len(names) != len(bits) or not ranking.goals or len(ranking.goals) > 2 ** len(names):
-            return None
+        if len(set(names)) != len(bits) or not ranking.goals or len(ranking.goals) > 2 ** len(names):
+            return None  # not each bit a variable of its own: the modes would not be apart
         return [
             self.game.bdd.cube({v: bool(m >> b & 1) for b, v in enumerate(names)}) for m in range(len(ranking.goals))
         ]
