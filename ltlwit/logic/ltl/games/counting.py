@@ -250,7 +250,8 @@ class CountingGame:
             nodes = yield from self._explore(bound)
             winning = yield from self._winning(nodes)
             if self.initial in winning:
-                yield bound, self._strategy(dict.fromkeys(winning, 0))
+                machine = yield from self._sliced(lambda: self._strategy(dict.fromkeys(winning, 0)))
+                yield bound, machine
                 return
 
     # -- the arena ---------------------------------------------------------------------------
@@ -415,7 +416,8 @@ class CountingGame:
                 yield from self._sliced(lambda: self._successors((), 0))
             ranks = yield from self._attractor(nodes)
             if self.initial in ranks:
-                yield 0, self._strategy(ranks)
+                machine = yield from self._sliced(lambda: self._strategy(ranks))
+                yield 0, machine
                 return
             layer = deeper
 
@@ -455,7 +457,9 @@ class CountingGame:
             ]
             # nearer the target, then successors already in the machine, then the smallest counts
             moves.sort(key=lambda m: (ranks[m[1]], m[1] not in ids, sum(c for _, c in m[1])))
-            raw.append(self.arena.row(self.arena.pick(moves, self.player, self.limit), ids, order))
+            # in this game's slice of time: a strategy of 2^64 rows (a shift register's) must
+            # not hold back the games beside it
+            raw.append(self.arena.row(self.arena.pick(moves, self.player, self.slice), ids, order))
         return self.arena.machine(self.player, _minimised(raw))
 
 
