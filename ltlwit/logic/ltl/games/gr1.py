@@ -819,8 +819,10 @@ class _CircuitLoop:
         lit = _values(parsed, [bdd.var(g.next[a]) for a in g.ins] + latch, bdd.false, lambda u: ~u, lambda a, b: a & b)
         step = bdd.var("b'")
         for a, o in zip(g.outs, parsed.outputs):
+            g.limit.check_time()  # a shift register's 125 copies: each conjunction slower than the last
             step &= bdd.var(g.next[a]).equiv(lit(o))
         for k in own:
+            g.limit.check_time()
             step &= bdd.var(f"l{k}'").equiv(lit(parsed.latch_rows[k][1]))
         begun = bdd.var("b")
         legal = (begun & g.rho_e) | (~begun & g.let(g.priming, g.env_init))
