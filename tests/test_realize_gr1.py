@@ -241,8 +241,9 @@ def test_the_games_ranking_proves_its_circuit_and_no_mutant_of_it(assumed: list[
         assert ranking is not None
         game = gr1._Game(shape(f, ["r"]), ["r"], ["g", "h"], Limit(None), monitored=False)
         loop = gr1._CircuitLoop(game, circuit, [])
-        assert loop.ranked(loop.image(loop.start, game.bdd.true) & loop.begun, ranking), f
-        del loop, game
+        claim = loop.claim(ranking)
+        assert claim is not None and loop.ranked(loop.image(loop.start, game.bdd.true) & loop.begun, claim), f
+        del claim, loop, game
         assert check_circuit(f, circuit, Limit(None), ranking) is True
         for mutant in _mutants(circuit)[:10]:
             ranked = check_circuit(f, mutant, Limit(None), ranking)

@@ -83,6 +83,20 @@ class Ranking:
     layers: list[list[tuple[Any, list[Any]]]]
 
 
+@dataclass
+class _Claim:
+    """A `Ranking` read into a closed loop's manager (`_CircuitLoop.claim`): its modes as sets
+    of states and their union, its guarantees and assumptions, its region, and per guarantee
+    the sets X of its layers in order (the Y's are their unions: not needed)."""
+
+    modes: list[Any]
+    covered: Any
+    goals: list[Any]
+    assumptions: list[Any]
+    region: Any
+    layers: list[list[list[Any]]]
+
+
 def _bits(count: int) -> int:
     """The latches that index `count` guarantees."""
     return max(1, (count - 1).bit_length())
@@ -842,14 +856,15 @@ class _CircuitLoop:
         first = g.let(g.priming, g.sys_init)
         if (self.start & self.move & ~first) != bdd.false:
             return False  # θs broken at the first instant
-        if ranking is not None and not self.responses:
-            kept = self.invariant(ranking)  # the reachable states and more, without the search
-            if kept is not None and self.safe(kept) and self.ranked(kept & self.begun, ranking):
+        claim = self.claim(ranking) if ranking is not None and not self.responses else None
+        if claim is not None:
+            kept = self.invariant(claim)  # the reachable states and more, without the search
+            if kept is not None and self.safe(kept) and self.ranked(kept & self.begun, claim):
                 return True
         reached = self.image(self.start, bdd.true)
         if not self.safe(reached):
             return False  # a move the environment may make, on which the system breaks ρs
-        if ranking is None or not self.ranked(reached & self.begun, ranking):
+        if claim is None or not self.ranked(reached & self.begun, claim):
             for goal in g.sys_justice:
                 if self.fair(reached & self.begun & ~goal) != bdd.false:
                     return False  # a reachable cycle meeting every assumption, never this goal
@@ -863,39 +878,52 @@ class _CircuitLoop:
         """Whether no move from `states` breaks ρs, once the play has begun."""
         return (states & self.begun & self.move & ~self.game.rho_s) == self.game.bdd.false
 
-    def modes(self, ranking: Ranking) -> list[Any] | None:
-        """Each mode of `ranking` as a set of states (None: its latches are not the circuit's)."""
-        bits = [self.latch_vars.get(name) for name in ranking.modes]
-        names = [v for v in bits if v is not None]
-        if len(set(names)) != len(bits) or not ranking.goals or len(ranking.goals) > 2 ** len(names):
-            return None  # not each bit a variable of its own: the modes would not be apart
-        return [
-            self.game.bdd.cube({v: bool(m >> b & 1) for b, v in enumerate(names)}) for m in range(len(ranking.goals))
-        ]
-
-    def invariant(self, ranking: Ranking) -> Any:
-        """The states `ranking` says the play keeps to, where no move leaves them: the start,
-        and once begun the positions of its region in one of its modes, where the latches and
-        propositions that copy one literal are equal (`tied`). None where they are not closed
-        under the moves (or not the circuit's)."""
+    def claim(self, ranking: Ranking) -> _Claim | None:
+        """`ranking` in the loop's terms, read once for `invariant` and `ranked`: its modes as
+        sets of states, its guarantees, assumptions, region and layers as this manager's BDDs.
+        None where it cannot speak of this loop: its mode bits not latches of their own (the
+        modes would not be apart), too few of them, its sets over variables the loop lacks, a
+        guarantee of φ that none of its own implies, or an assumption of its own that none of
+        φ's implies (see `ranked`)."""
         from dd.cudd import copy_bdd
 
-        bdd = self.game.bdd
-        modes = self.modes(ranking)
-        if modes is None:
+        g, bdd = self.game, self.game.bdd
+        bits = [self.latch_vars.get(name) for name in ranking.modes]
+        names = [v for v in bits if v is not None]
+        goals = [g.of(f) for f in ranking.goals]
+        assumptions = [g.of(f) for f in ranking.assumptions]
+        if (
+            len(set(names)) != len(bits)
+            or not goals
+            or len(goals) > 2 ** len(names)
+            or len(ranking.layers) != len(goals)
+            or any(len(xs) != len(assumptions) for ys in ranking.layers for _, xs in ys)
+            or not all(any(gm & ~j == bdd.false for gm in goals) for j in g.sys_justice)
+            or not all(any(je & ~a == bdd.false for je in g.env_justice) for a in assumptions)
+        ):
             return None
         try:
-            kept = copy_bdd(ranking.region, bdd)
-        except ValueError:  # a set over variables the loop does not have
+            region = copy_bdd(ranking.region, bdd)
+            layers = [[[copy_bdd(x, bdd) for x in xs] for _, xs in ys] for ys in ranking.layers]
+        except ValueError:  # sets over variables the loop does not have
             return None
+        modes = [bdd.cube({v: bool(m >> b & 1) for b, v in enumerate(names)}) for m in range(len(goals))]
         covered = bdd.false
         for mode in modes:
             covered |= mode
-        kept = self.start | (self.begun & kept & covered & self.tied)
+        return _Claim(modes, covered, goals, assumptions, region, layers)
+
+    def invariant(self, claim: _Claim) -> Any:
+        """The states the claim says the play keeps to, where no move leaves them: the start,
+        and once begun the positions of its region in one of its modes, where the latches and
+        propositions that copy one literal are equal (`tied`). None where they are not closed
+        under the moves."""
+        bdd = self.game.bdd
+        kept = self.start | (self.begun & claim.region & claim.covered & self.tied)
         return kept if (kept & self.pre(~kept)) == bdd.false else None
 
-    def ranked(self, reached: Any, ranking: Ranking) -> bool:
-        """Whether `ranking` proves that every fair cycle of the `reached` states meets every
+    def ranked(self, reached: Any, claim: _Claim) -> bool:
+        """Whether the claim proves that every fair cycle of the `reached` states meets every
         guarantee, checked on the loop's moves alone. Its latches `modes` name a guarantee G_m
         in every reached state (m below their count); from a state where G_m holds every move
         is to mode m + 1 (mod the count); from one where it does not, every move stays in mode
@@ -904,40 +932,20 @@ class _CircuitLoop:
         A_i. Then no fair cycle keeps one mode (its rank could only stay, where A_i never
         holds), so every fair cycle goes round all modes, leaving each at a G_m; each of φ's
         guarantees holds wherever some G_m does, and each A_i wherever one of φ's assumptions
-        does. False where any of this fails: proof of nothing."""
-        from dd.cudd import copy_bdd
-
-        g, bdd = self.game, self.game.bdd
-        goals = [g.of(f) for f in ranking.goals]
-        assumptions = [g.of(f) for f in ranking.assumptions]
-        modes = self.modes(ranking)
-        if (
-            modes is None
-            or len(ranking.layers) != len(goals)
-            or not all(any(gm & ~j == bdd.false for gm in goals) for j in g.sys_justice)
-            or not all(any(je & ~a == bdd.false for je in g.env_justice) for a in assumptions)
-        ):
+        does (`claim` has checked both). False where any of this fails: proof of nothing."""
+        bdd = self.game.bdd
+        modes = claim.modes
+        if reached & ~claim.covered != bdd.false:
             return False
-        covered = bdd.false
-        for mode in modes:
-            covered |= mode
-        if reached & ~covered != bdd.false:
-            return False
-        try:
-            layers = [[(copy_bdd(y, bdd), [copy_bdd(x, bdd) for x in xs]) for y, xs in ys] for ys in ranking.layers]
-        except ValueError:  # sets over variables the loop does not have
-            return False
-        for m, (goal, mode) in enumerate(zip(goals, modes)):
+        for m, (goal, mode) in enumerate(zip(claim.goals, modes)):
             here = reached & mode
             if here & goal & self.pre(~modes[(m + 1) % len(modes)]) != bdd.false:
                 return False
             ranks = []  # lowest first: the states of that rank, its positions, its assumption
             left = here & ~goal  # the states not yet ranked
             seen = bdd.false  # the positions of the lower ranks
-            for _, xs in layers[m]:
-                if len(xs) != len(assumptions):
-                    return False
-                for x, a in zip(xs, assumptions):
+            for xs in claim.layers[m]:
+                for x, a in zip(xs, claim.assumptions):
                     positions = x & ~seen & ~goal
                     if positions != bdd.false:
                         ranks.append((left & positions, positions, a))
