@@ -81,6 +81,7 @@ def realize(
     timeout: float | None = 60.0,
     max_memory: int | None = None,
     semantics: str = "infinite",
+    declarations: Declarations | None = None,
 ) -> Realizability:
     """Whether a system writing `outputs` can make `formula` hold whatever the environment writes
     on `inputs` (every other proposition is an output when `outputs` is None): `Realizable`
@@ -89,6 +90,8 @@ def realize(
     reads each instant's inputs (default: Mealy, as at SYNTCOMP). `max_memory`: MiB, as for
     `Solver`. `semantics="finite"`: LTLf synthesis, the system also choosing when the trace
     ends (through an output `alive` its strategy writes). A proposition named both, or named neither while `outputs` is given: ValueError.
+    Over data atoms (`declarations`: their sorts, else inferred), decided where `formula` reads no
+    input: the system alone then writes the whole run.
 
         >>> ltlwit.realize("G(req -> F grant) & G(grant -> !req)", ["req"])  # doctest: +SKIP
         Unrealizable(counter_strategy=Machine(...), play=..., bound=0)"""
@@ -99,23 +102,29 @@ def realize(
         formula = parse(formula)
     memory = default_max_memory() if max_memory is None else max_memory
     budget = Budget(seconds=timeout, memory=(memory << 20) if memory else None)
-    return decide(formula, inputs, outputs, moore=moore, budget=budget, semantics=semantics)
+    return decide(formula, inputs, outputs, moore=moore, budget=budget, semantics=semantics, declarations=declarations)
 
 
 def realize_export(
-    export: str | os.PathLike, timeout: float | None = 60.0, diagnose: bool = False, max_memory: int | None = None
+    export: str | os.PathLike,
+    timeout: float | None = 60.0,
+    diagnose: bool = False,
+    max_memory: int | None = None,
+    name: str = "<export>",
 ) -> RealizabilityReport:
     """A FRET export's realizability as FRET asks it: per connected component, each verdict with
     its verified strategy, and with `diagnose` an unrealizable component's minimal conflicts
-    (`ltlwit.specs.realizability`). `export`: the export's path, or its JSON text."""
+    (`ltlwit.specs.realizability`). `export`: the export's path, or its JSON text (`name`
+    names it in errors)."""
     from ltlwit.specs.realizability import realize_export as decide
 
-    text = str(export)
+    text, path = str(export), name
     if not text.lstrip().startswith(("{", "[")):
+        path = text
         with open(export, encoding="utf-8-sig") as stream:
             text = stream.read()
     memory = default_max_memory() if max_memory is None else max_memory
-    return decide(text, timeout, diagnose, (memory << 20) if memory else None)
+    return decide(text, timeout, diagnose, (memory << 20) if memory else None, path)
 
 
 class Solver:

@@ -18,6 +18,7 @@ from ltlwit.logic.ltl.games.machine import Machine, Transition, closed_loop, let
 from ltlwit.logic.ltl.games.monitors import monitored
 from ltlwit.logic.result import Unknown
 from ltlwit.logic.syntax import parse_formula as parse
+from ltlwit.logic.theory.sorts import Declarations, parse_declaration
 
 P = parse
 LASSOS = lassos(2, 2, ("a", "b"))
@@ -244,9 +245,29 @@ def test_the_closed_loop_names_its_states_apart_from_the_specification() -> None
     assert "_q0" not in loop.aps() and "__q0" in loop.aps()
 
 
+INT_X = Declarations().declare(*parse_declaration("x:Int"))
+
+
+def test_data_atoms_without_inputs_realizable_exactly_where_a_run_exists() -> None:
+    """No input read: the system alone writes the run. Its controller writes a run the
+    engine's checker accepts; where none exists, the environment's idle strategy wins, its
+    play a run that violates φ."""
+    from ltlwit.logic.ltl import holds
+
+    f = P("b & G(x >= 0) & G(b -> X(x = 3)) & F G(!b & x < 3)")
+    verdict = realize(f, [], declarations=INT_X)
+    assert isinstance(verdict, Realizable) and verdict.controller.writes == ("b", "x")
+    assert verdict.play.data and holds(f, verdict.play, declarations=INT_X)
+    assert holds(P("X(x = 3)"), verdict.play, declarations=INT_X)
+    verdict = realize(P("G(x > 0) & F(x < 0)"), [], declarations=INT_X)
+    assert isinstance(verdict, Unrealizable) and verdict.counter_strategy.player == "environment"
+    assert not holds(P("G(x > 0) & F(x < 0)"), verdict.play, declarations=INT_X)
+
+
 def test_players() -> None:
     f = P("G(a -> F b) & G(c -> !b)")
     assert players(f, ["a", "c", "zz"]) == (("a", "c"), ("b",))
+    assert players(P("G(x > 1 -> b)"), ["b"]) == (("b",), ("x",))  # a data variable is a player's too
     with pytest.raises(ValueError, match="neither an input nor an output"):
         players(f, ["a"], ["b"])
     with pytest.raises(ValueError, match="both an input and an output"):
@@ -254,7 +275,9 @@ def test_players() -> None:
 
 
 def test_what_is_not_decided_yet_is_unknown_with_the_reason() -> None:
-    assert "data" in realize(P("G(x > 1 -> b)"), []).reason
+    reason = realize(P("G(x > 1 -> b)"), ["x"], declarations=INT_X).reason
+    assert "data atoms" in reason and reason.endswith("read x")
+    assert "finite" in realize(P("G(x > 1 -> b)"), [], declarations=INT_X, semantics="finite").reason
     verdict = realize(P("G(r1 -> F g1) & G(r2 -> F g2) & G!(g1 & g2)"), ["r1", "r2"], budget=Budget(seconds=1e-4))
     assert isinstance(verdict, Unknown)
 

@@ -12,6 +12,7 @@ from cli_support import json_lines, run
 from shared_data import shared_file
 
 from ltlwit.logic.ltl.games import Realizable, Unrealizable
+from ltlwit.logic.result import Unknown
 from ltlwit.specs.realizability import components, read_export, realize_export
 
 
@@ -198,3 +199,95 @@ def test_check_realizability_gates_ci(tmp_path: Path) -> None:
     assert result.exit_code == 2 and result.stdout.startswith("PASS resp")
     assert "a line 'input NAME, NAME'" in result.stderr
     assert run("check", str(spec)).exit_code == 0
+
+
+def variable(name: str, kind: str, data_type: str, assignment: str | None = None) -> dict:
+    entry = {"variable_name": name, "idType": kind, "dataType": data_type}
+    return entry | ({"assignment": assignment} if assignment is not None else {})
+
+
+def slowing(ticks: int) -> dict:
+    """A vehicle at 50.0 that slows by at most 10.0 a tick, fast while above 30.0, and must be
+    slow within `ticks` ticks after the first instant (FRET's "within N ticks": at the latest
+    ticks instants on): realizable from 2 ticks (50, 40, 30)."""
+    return {
+        "requirements": [
+            requirement("V-init", "(H ((! (Y TRUE)) -> (speed = 50.0)))"),
+            requirement("V-rate", "(H ((! (Y TRUE)) | (absReal((preReal(0.0,speed) - speed)) <= 10.0)))"),
+            requirement("V-mode", "(H ((mode = FAST) <-> (speed > 30.0)))"),
+            requirement("V-slow", f"(H ((H (! (mode = SLOW))) -> (O[0,{ticks - 1}] (! (Y TRUE)))))"),
+        ],
+        "variables": [
+            variable("speed", "Output", "double"),
+            variable("mode", "Output", "integer"),
+            variable("FAST", "Internal", "integer", "1"),
+            variable("SLOW", "Internal", "integer", "0"),
+        ],
+    }
+
+
+def test_data_components_without_inputs_are_decided_with_checked_runs() -> None:
+    """No input: the system alone writes the run, so the component is realizable exactly where
+    some run satisfies it; its controller writes such a run, which satisfies every requirement
+    as `check` reads it, and an unrealizable one's conflicts are minimal."""
+    from ltlwit.logic.ltl import holds
+    from ltlwit.pipeline.options import SolveOptions
+    from ltlwit.specs.fret import fret_specs
+    from ltlwit.specs.reading import parse_specs
+
+    text = json.dumps(slowing(2))
+    (component,) = realize_export(text, timeout=60).components
+    assert isinstance(component.verdict, Realizable)
+    run_ = component.verdict.play
+    assert [s.data for s in run_.steps] == [True] * len(run_.steps)
+    for p in parse_specs(list(fret_specs(text, "x.json")), SolveOptions()):
+        assert holds(p.formula, run_, declarations=p.spec.declarations), p.spec.name
+    assert component.verdict.controller.writes == ("speed", "mode")
+    (component,) = realize_export(json.dumps(slowing(1)), timeout=60, diagnose=True).components
+    assert isinstance(component.verdict, Unrealizable)
+    assert component.conflicts == (("V-init", "V-rate", "V-mode", "V-slow"),) and component.complete
+    assert set(component.corrections) == {("V-init",), ("V-rate",), ("V-mode",), ("V-slow",)}
+
+
+def test_data_components_reading_an_input_or_an_undefined_variable_say_so() -> None:
+    export = slowing(2)
+    braking = dict(
+        export,
+        requirements=[*export["requirements"], requirement("V-brake", "(H (brake -> (speed = 0.0)))")],
+        variables=[*export["variables"], variable("brake", "Input", "boolean")],
+    )
+    (component,) = realize_export(json.dumps(braking), timeout=60).components
+    assert isinstance(component.verdict, Unknown) and "read brake" in component.verdict.reason
+    limited = dict(
+        export,
+        requirements=[*export["requirements"], requirement("V-limit", "(H (speed <= limit))")],
+        variables=[*export["variables"], variable("limit", "Internal", "double", "pre(speed) + 1.0")],
+    )
+    (component,) = realize_export(json.dumps(limited), timeout=60).components
+    assert isinstance(component.verdict, Unknown) and component.verdict.reason.startswith("limit: neither Input")
+
+
+def test_data_controller_through_the_cli(tmp_path: Path) -> None:
+    path = tmp_path / "slowing.json"
+    path.write_text(json.dumps(slowing(2)))
+    (row,) = json_lines(run("realize", "-F", str(path), "--format", "json").stdout)
+    assert row["status"] == "realizable" and "speed = 50.0" in row["controller"]["states"][0][0]["write"]
+    result = run("realize", "-F", str(path), "--format", "aiger")
+    assert result.exit_code == 2 and result.stdout == "REALIZABLE cc0\n" and "no AIGER circuit" in result.stderr
+    result = run("check", "--realizability", str(path))
+    assert f"PASS realizable (cc0 of {path}): V-init, V-rate, V-mode, V-slow" in result.stdout.splitlines()
+
+
+def test_lift_plus_cruise_documented_verdicts() -> None:
+    """FRET's Lift+Cruise case study (LPC_mini: no inputs; doubles, an integer mode and
+    Internal constants): the selections its instructions document, and the whole set."""
+    facts = json.loads(shared_file("synt/fret/realizability.json").read_text())
+    lpc = next(p for p in facts["projects"] if p["project"] == "LPC_mini")
+    export = json.loads(shared_file("synt/" + lpc["export_file"]).read_text())
+    (component,) = realize_export(json.dumps(export), timeout=60).components
+    assert _word(component.verdict) == lpc["component_verdict"]["verdict"]
+    assert set(component.requirements) == set(lpc["connected_components"][0]["requirements"])
+    for experiment in lpc["selection_experiments"]:
+        chosen = dict(export, requirements=[r for r in export["requirements"] if r["reqid"] in experiment["selected"]])
+        (component,) = realize_export(json.dumps(chosen), timeout=60).components
+        assert _word(component.verdict) == experiment["verdict"], experiment["deselected"]

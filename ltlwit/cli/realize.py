@@ -13,6 +13,8 @@ import click
 from ltlwit.cli.choices import REALIZE_FORMATS
 from ltlwit.cli.environment import Environment
 from ltlwit.cli.options import (
+    data_options,
+    declarations_of,
     files_option,
     quiet_option,
     semantics_of,
@@ -85,6 +87,7 @@ def _names(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -
 )
 @syntax_option
 @semantics_options
+@data_options
 @quiet_option
 @timeout_option(
     "Time per specification, the games and the engine's check of the strategy together; past it UNKNOWN.", 60.0
@@ -110,7 +113,9 @@ def realize(
     (the environment's moves that defeat every system), each checked by the engine before it is printed
     (the closed loop of strategy and specification is model-checked), and with a play: the strategy
     against a player that keeps every letter false. UNKNOWN says why (time, or what is not decided yet:
-    past operators, data). Under --semantics finite (LTLf synthesis; a TLSF file with SEMANTICS Finite)
+    future operators inside past ones; data atoms where an input is read). Over data (integers, reals:
+    --var, --domain) a specification that reads no input is decided: the system alone writes the whole
+    run, and its controller writes a run the engine checked. Under --semantics finite (LTLf synthesis; a TLSF file with SEMANTICS Finite)
     the system also decides when the trace ends, through one more output, alive, that its controller
     writes: the trace is the instants where alive holds.
 
@@ -118,10 +123,12 @@ def realize(
     errors (a FORMULA or FILE that does not parse: the others are still answered)."""
     from ltlwit.api import parse
     from ltlwit.logic.syntax.tlsf import parse_tlsf
+    from ltlwit.logic.theory.reading import names
 
     env = Environment.of(ctx)
     printer = Printer(env)
     semantics = semantics_of(ctx, options)
+    declarations = declarations_of(ctx, options)
     if not formulas and not files:
         raise click.UsageError("give a FORMULA or a FILE (-F)")
     status = ExitStatus.SUCCESS
@@ -177,9 +184,10 @@ def realize(
                 printer.unread(f"{name}:{number}", str(error), error)
                 status = ExitStatus.ERROR
     if named:  # --inputs and --outputs name the propositions of these formulas
-        _unmentioned(printer, "", frozenset().union(*(f.aps() for f in named)), inputs or (), outputs or ())
+        read = frozenset().union(*(names(f) for f in named))
+        _unmentioned(printer, "", read, inputs or (), outputs or ())
     for job in jobs:
-        status = worst(status, _answer(printer, fmt, timeout, plays, *job))
+        status = worst(status, _answer(printer, fmt, timeout, plays, declarations, *job))
     if fmt == "vcd":
         from ltlwit.logic.waveform import vcd
 
@@ -192,6 +200,7 @@ def _answer(
     fmt: str,
     timeout: float,
     plays: list[tuple[str, Any]],
+    declarations: Any,
     text: str,
     file: str | None,
     line: int | None,
@@ -211,7 +220,13 @@ def _answer(
         printer.message(where, f"{text}: {error}")
         return ExitStatus.ERROR
     started = time.perf_counter()
-    verdict = realize_api(formula, ins, outs, moore=moore, timeout=timeout, semantics=semantics)
+    try:
+        verdict = realize_api(
+            formula, ins, outs, moore=moore, timeout=timeout, semantics=semantics, declarations=declarations
+        )
+    except ValueError as error:  # the sorts of its data: ambiguous, or clashing with --var
+        printer.message(where, f"{text}: {error}")
+        return ExitStatus.ERROR
     ms = round(1000 * (time.perf_counter() - started))
     machine: Machine | Circuit | None = None
     play = reason = None
@@ -253,7 +268,11 @@ def _answer(
     elif fmt == "aiger":
         printer.data(word)
         if machine is not None and machine.player == "system":
-            printer.data(_circuit(machine, formula, semantics, moore).rstrip("\n"))
+            circuit = _circuit(machine, formula, semantics, moore)
+            if circuit is None:
+                printer.message(where, f"{text}: {NO_CIRCUIT}")
+                return ExitStatus.ERROR
+            printer.data(circuit.rstrip("\n"))
         elif machine is None:
             printer.message(where, f"{text}: UNKNOWN: {reason}")
     else:
@@ -329,11 +348,12 @@ def _export(
     from ltlwit.specs.realizability import shown as _shown
 
     try:
-        found = found or realize_export(content or "", timeout=timeout, diagnose=diagnose)
-    except ValueError as error:
-        printer.message(name, str(error))
+        found = found or realize_export(content or "", timeout=timeout, diagnose=diagnose, name=name)
+    except ValueError as error:  # its message says where: FILE:LINE
+        printer.message("", str(error))
         return ExitStatus.ERROR
     texts = {r.name: r.text for r in found.requirements}
+    failed = False  # a controller --format aiger cannot print
     for c in found.components:
         verdict = c.verdict
         word = (
@@ -380,7 +400,12 @@ def _export(
         if fmt == "aiger":
             printer.data(f"{word} {c.name}")
             if isinstance(verdict, Realizable) and c.specification is not None:
-                printer.data(_circuit(verdict.controller, c.specification, "infinite", False).rstrip("\n"))
+                circuit = _circuit(verdict.controller, c.specification, "infinite", False)
+                if circuit is None:
+                    printer.message(name, f"{c.name}: {NO_CIRCUIT}")
+                    failed = True
+                else:
+                    printer.data(circuit.rstrip("\n"))
             continue
         printer.data(f"{word:<12}  {c.name}  {', '.join(c.requirements)}  (outputs: {', '.join(c.outputs) or 'none'})")
         if isinstance(verdict, Unknown):
@@ -408,19 +433,28 @@ def _export(
         printer.data(
             f"{summary:<12}  {name}: {len(found.components) - bad} of {len(found.components)} components realizable"
         )
-    return ExitStatus.NEGATIVE if bad else ExitStatus.SUCCESS
+    return ExitStatus.ERROR if failed else ExitStatus.NEGATIVE if bad else ExitStatus.SUCCESS
 
 
-def _circuit(machine: Machine | Circuit, formula: Any, semantics: str, moore: bool) -> str:
+#: Why `--format aiger` prints no circuit for a controller over data.
+NO_CIRCUIT = (
+    "its controller writes data values (integers, reals): no AIGER circuit (--format text, json or dot show it)"
+)
+
+
+def _circuit(machine: Machine | Circuit, formula: Any, semantics: str, moore: bool) -> str | None:
     """The controller as AIGER, read back as a circuit and checked against the specification
     as the game played it (`StrategyRejected` if the circuit were not the controller); a
-    controller that is a circuit already was checked as this very text."""
+    controller that is a circuit already was checked as this very text. None for one that
+    writes data values: bits cannot say them."""
     from ltlwit.logic.ltl.games import StrategyRejected, as_played, verify
     from ltlwit.logic.ltl.games.aiger import from_aiger, to_aiger
     from ltlwit.logic.ltl.games.machine import Machine
 
     if not isinstance(machine, Machine):
         return machine.aiger
+    if any(t.write.data for ts in machine.states for t in ts):
+        return None
     text = to_aiger(machine)
     if verify(as_played(formula, semantics), from_aiger(text)) is not True:
         raise StrategyRejected("the controller's AIGER circuit failed its check")

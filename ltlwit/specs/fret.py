@@ -48,19 +48,34 @@ def is_fret(path: str, head: bytes) -> bool:
 
 
 def read_fret(path: str) -> Iterator[Any]:
-    """The export's requirements as `Spec`s (module docstring), each carrying the export's
-    declarations and constants; an unreadable export, one error spec."""
+    """The export at `path` as `Spec`s (`fret_specs`); an unreadable file, one error spec."""
     from ltlwit.specs.files import Spec
 
     try:
         with open(path, "rb") as stream:
-            raw = stream.read()
-        text = raw.decode("utf-8-sig")
-        data = json.loads(text)
+            text = stream.read().decode("utf-8-sig")
     except OSError as exc:
         yield Spec(path, 0, error=f"cannot open: {exc.strerror or type(exc).__name__}")
         return
-    except (UnicodeDecodeError, ValueError) as exc:
+    except UnicodeDecodeError as exc:
+        yield Spec(path, 0, error=f"not a valid JSON file: {exc}")
+        return
+    yield from fret_specs(text, path)
+
+
+#: The error of a requirement FRET has not formalized: it takes no part in FRET's analyses.
+UNFORMALIZED = "no semantics.ptExpanded (FRET has not formalized it)"
+
+
+def fret_specs(text: str, path: str) -> Iterator[Any]:
+    """The export's requirements as `Spec`s (module docstring), each carrying the export's
+    declarations, constants, and who controls what (`inputs`: the Input variables, `outputs`:
+    the Output ones); an export that does not read, one error spec."""
+    from ltlwit.specs.files import Spec
+
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
         yield Spec(path, 0, error=f"not a valid JSON file: {exc}")
         return
     if isinstance(data, list):
@@ -76,8 +91,18 @@ def read_fret(path: str) -> Iterator[Any]:
     requirements = data["requirements"]
     projects = {r.get("project") for r in requirements if isinstance(r, dict) and isinstance(r.get("project"), str)}
     export = _Export(path, text, declarations, components, constants, len(projects) > 1)
+    inputs, outputs = _roles(data.get("variables") or [])
     for requirement in requirements:
-        yield _spec(requirement, export)
+        yield replace(_spec(requirement, export), inputs=inputs, outputs=outputs)
+
+
+def _roles(entries: list) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The Input and the Output variables (a name's first entry with an `idType` decides)."""
+    roles: dict[str, str] = {}
+    for entry in entries:
+        if isinstance(entry, dict) and isinstance(entry.get("variable_name"), str) and entry.get("idType"):
+            roles.setdefault(entry["variable_name"].strip(), str(entry["idType"]))
+    return tuple(n for n, k in roles.items() if k == "Input"), tuple(n for n, k in roles.items() if k == "Output")
 
 
 @dataclass(frozen=True)
@@ -126,7 +151,7 @@ def _spec(requirement: Any, export: _Export) -> Spec:
             line,
             name,
             note=note,
-            error="no semantics.ptExpanded (FRET has not formalized it)",
+            error=UNFORMALIZED,
             group=project,
         )
     return _formalized(Spec(export.path, line, name, note=note, group=project), formula, semantics, export)

@@ -66,6 +66,12 @@ def read_file(
             specs = list(read_specs(path, stdin, stdin_name))
     except HardLimit as exc:
         return [ParsedSpec(Spec(stdin_name if path == "-" else path, 0), unknown=str(exc))]
+    return parse_specs(specs, options)
+
+
+def parse_specs(specs: list[Spec], options: SolveOptions) -> list[ParsedSpec]:
+    """Specs read from a file (or a FRET export's text: `fret.fret_specs`), each parsed and
+    read with the others (module docstring)."""
     parsed = [_parse(spec, options) for spec in specs]
     scopes: dict[tuple[str | None, str | None], list[int]] = {}
     for i, p in enumerate(parsed):

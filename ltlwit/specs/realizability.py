@@ -1,13 +1,16 @@
 """Realizability of a FRET export, as FRET's own analysis asks it: per connected component,
 with every minimal conflict of an unrealizable one.
 
-The variables' `idType` says who controls what: Input variables belong to the environment,
-Output ones to the system (Internal and Mode variables are defined by assignments and mode
-requirements that are not read: a component that mentions one is UNKNOWN, saying so).
+The export is read as `check` reads it (`specs.fret`: its variables' sorts, the Internal
+variables assigned a numeral as constants): one reading of each name for every question. The
+variables' `idType` says who controls what: Input variables belong to the environment, Output
+ones to the system (an Internal variable assigned anything but a numeral, and a Mode variable,
+is defined by what is not read: a component that mentions one is UNKNOWN, saying so).
 Requirements whose reqid contains "assumption" are the environment's. A requirement's
 `ptExpanded` holds at every instant of an infinite run (FRET checks realizability over infinite
 traces); a component's specification is `G(H(assumptions) -> guarantees)`, as a Lustre contract
-reads it: the guarantees hold as long as the assumptions have.
+reads it: the guarantees hold as long as the assumptions have. Over data (integers, doubles),
+a component decides where it reads no input (`games.realize`).
 
 Components are FRET's: the requirements linked by the outputs they share, numbered cc0, cc1,
 ... in the order of their first requirement in the export, each listing its requirements in
@@ -17,7 +20,6 @@ unsatisfiable cores (`logic.core.all_conflicts`), over a realizability oracle.""
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +28,7 @@ from ltlwit.logic.budget import Budget
 from ltlwit.logic.formula import And, Formula, binop, unop
 from ltlwit.logic.ltl.games import Realizable, Unrealizable, Verdict, realize
 from ltlwit.logic.result import Result, Sat, Unknown, Unsat
+from ltlwit.logic.theory.sorts import Declarations
 from ltlwit.specs.subsets import names
 
 
@@ -35,6 +38,7 @@ class FretRequirement:
     formula: Formula
     text: str  # the structured English
     assumption: bool
+    declarations: Declarations | None = None  # its names' sorts, where it reads data
 
 
 @dataclass(frozen=True)
@@ -68,38 +72,42 @@ class Export:
     contract: bool = True
 
 
-def read_export(text: str) -> Export:
-    """The export's requirements and variables' roles; ValueError (one line) where it is not a
-    FRET export or a requirement's formula does not parse."""
-    from ltlwit.logic.syntax import parse_formula
+def read_export(text: str, path: str = "<export>") -> Export:
+    """A FRET export's requirements and variables' roles, read as `check` reads the file
+    (`from_export`); ValueError (one line) where it is not a FRET export or a requirement's
+    formula does not parse."""
+    from ltlwit.pipeline.options import SolveOptions
+    from ltlwit.specs.fret import fret_specs
+    from ltlwit.specs.reading import parse_specs
 
-    data = json.loads(text)
-    if isinstance(data, list):
-        data = {"requirements": data}
-    if not isinstance(data, dict) or not isinstance(data.get("requirements"), list):
-        raise ValueError("not a FRET export: no list of requirements")
-    roles: dict[str, str] = {}
-    for entry in data.get("variables") or []:
-        if isinstance(entry, dict) and isinstance(entry.get("variable_name"), str) and entry.get("idType"):
-            roles.setdefault(entry["variable_name"].strip(), str(entry["idType"]))
+    return from_export(parse_specs(list(fret_specs(text, path)), SolveOptions()))
+
+
+def from_export(parsed: list[Any]) -> Export:
+    """A FRET export's requirements as its file is read (`specs.reading.ParsedSpec`, each
+    formula `G(ptExpanded)` as checked: the requirement is its ptExpanded), its Input and
+    Output variables (the specs' `inputs` and `outputs`, `specs.fret`), and the names read that
+    are neither (Internal and Mode variables whose definitions are not read). The requirements
+    FRET has not formalized are left out, as FRET leaves them; ValueError (FILE:LINE: why) for
+    the first that does not read."""
+    from ltlwit.specs.fret import UNFORMALIZED
+
     requirements = []
-    for r in data["requirements"]:
-        reqid = r.get("reqid") if isinstance(r, dict) else None
-        formula = (r.get("semantics") or {}).get("ptExpanded") if isinstance(r, dict) else None
-        if not isinstance(reqid, str) or not isinstance(formula, str) or not formula.strip():
-            continue  # not formalized: FRET leaves it out too
-        try:
-            parsed = parse_formula(formula, "nuxmv")
-        except ValueError as e:
-            raise ValueError(f"{reqid}: {e}") from None
-        text = r.get("fulltext") if isinstance(r.get("fulltext"), str) else ""
-        requirements.append(FretRequirement(reqid, parsed, text, "assumption" in reqid.lower()))
-    return Export(
-        tuple(requirements),
-        tuple(n for n, k in roles.items() if k == "Input"),
-        tuple(n for n, k in roles.items() if k == "Output"),
-        tuple(n for n, k in roles.items() if k in ("Internal", "Mode")),
-    )
+    for p in parsed:
+        if p.spec.error == UNFORMALIZED:
+            continue
+        if p.formula is None:
+            raise ValueError(f"{p.spec.where}: {p.problem or p.parse_error or p.unknown}")
+        name = p.spec.name or f"line {p.spec.line}"
+        body = p.formula.children[0] if p.spec.holds == "always" else p.formula
+        assumption = "assumption" in name.lower()
+        requirements.append(FretRequirement(name, body, p.spec.note or "", assumption, p.spec.declarations))
+    first = parsed[0].spec if parsed else None
+    inputs = first.inputs if first else ()
+    outputs = (first.outputs or ()) if first else ()
+    read = {n for r in requirements for n in names(r.formula)}
+    undefined = tuple(sorted(read - set(inputs) - set(outputs)))
+    return Export(tuple(requirements), inputs, outputs, undefined)
 
 
 def components(export: Export) -> list[tuple[str, list[FretRequirement], list[str]]]:
@@ -156,10 +164,10 @@ class Report:
 
 
 def realize_export(
-    text: str, timeout: float | None = 60.0, diagnose: bool = False, memory: int | None = None
+    text: str, timeout: float | None = 60.0, diagnose: bool = False, memory: int | None = None, path: str = "<export>"
 ) -> Report:
-    """A FRET export's components' verdicts (`realize_all`)."""
-    return realize_all(read_export(text), timeout, diagnose, memory)
+    """A FRET export's components' verdicts (`realize_all`); `path` names it in errors."""
+    return realize_all(read_export(text, path), timeout, diagnose, memory)
 
 
 def from_specs(parsed: list[Any], inputs: tuple[str, ...], outputs: tuple[str, ...] | None = None) -> Export:
@@ -175,7 +183,8 @@ def from_specs(parsed: list[Any], inputs: tuple[str, ...], outputs: tuple[str, .
             raise ValueError(f"{p.spec.file}:{p.spec.line}: {p.problem or p.parse_error or p.unknown}")
         if p.spec.expect == "sat":
             name = p.spec.name or f"line {p.spec.line}"
-            requirements.append(FretRequirement(name, p.formula, p.spec.note or p.spec.formula, False))
+            text = p.spec.note or p.spec.formula
+            requirements.append(FretRequirement(name, p.formula, text, False, p.spec.declarations))
     if not inputs and parsed:
         inputs, outputs = parsed[0].spec.inputs, parsed[0].spec.outputs if outputs is None else outputs
     try:
@@ -197,15 +206,22 @@ def realize_all(
         assumptions = [a.formula for a in export.requirements if a.assumption and mentioned & names(a.formula)]
         undefined = sorted(mentioned & set(export.undefined))
         if undefined:
-            verdict: Verdict = Unknown(f"{', '.join(undefined)}: Internal and Mode variables are not read yet")
+            verdict: Verdict = Unknown(
+                f"{', '.join(undefined)}: neither Input nor Output (an Internal variable assigned more than a "
+                "numeral, or a Mode variable): their definitions are not read yet"
+            )
             out.append(Component(name, tuple(r.name for r in reqs), tuple(outs), verdict))
             continue
         inputs = list(export.inputs)
+        declarations = _declarations([*reqs, *(a for a in export.requirements if a.formula in assumptions)])
 
         def decide(guarantees: list[Formula], seconds: float | None, small: bool = True) -> Verdict:
             spec = specification(guarantees, assumptions, export.contract)
             budget = Budget(seconds=seconds, memory=memory)
-            return realize(spec, [n for n in inputs if n in spec.aps()], budget=budget, small=small)
+            read = names(spec)
+            return realize(
+                spec, [n for n in inputs if n in read], budget=budget, small=small, declarations=declarations
+            )
 
         formula = specification([r.formula for r in reqs], assumptions, export.contract)
         verdict = decide([r.formula for r in reqs], timeout)
@@ -220,6 +236,16 @@ def realize_all(
             )
         )
     return Report(export.requirements, tuple(out))
+
+
+def _declarations(requirements: list[FretRequirement]) -> Declarations | None:
+    """The sorts of a component's names, its requirements' declarations together (each
+    file's one reading: they agree)."""
+    out: Declarations | None = None
+    for r in requirements:
+        if r.declarations is not None:
+            out = r.declarations if out is None else out.merged(r.declarations)
+    return out
 
 
 def _conflicts(

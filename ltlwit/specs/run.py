@@ -348,14 +348,13 @@ def _realizability(
     reads it, a spec file's with its `input` lines; an error where the file says no inputs
     (every proposition the system's would only ask whether the specs are satisfiable)."""
     from ltlwit.logic.ltl.games import Realizable, Unrealizable
-    from ltlwit.specs.realizability import from_specs, read_export, realize_all
+    from ltlwit.specs.realizability import from_export, from_specs, realize_all
 
     item = InputItem("", where, 0)
     started = time.perf_counter()
     try:
-        if path.endswith(".json"):
-            with open(path, encoding="utf-8-sig") as stream:
-                export = read_export(stream.read())
+        if path.endswith(".json"):  # (`check` read it as an export: its specs are FRET's requirements)
+            export = from_export(parsed)
         elif not any(p.spec.inputs for p in parsed):
             raise ValueError(
                 "realizability needs the environment's propositions: a line 'input NAME, NAME' (TOML: inputs)"

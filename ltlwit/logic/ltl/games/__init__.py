@@ -23,8 +23,8 @@ controller written out if they have not answered in their first turns. LTLf is a
 reachability game, over a symbolic DFA where formula progression's states are cubes (`dfa`:
 SYNTCOMP's LTLf games, invariants from one instant to the next) or over progression's states
 one by one (`progression`). Future-time LTL on infinite
-traces, finite ones (LTLf) and past operators (`monitors`); data atoms give Unknown saying
-so."""
+traces, finite ones (LTLf) and past operators (`monitors`); over data atoms, φ that reads no
+input (`_unopposed`), else Unknown saying so."""
 
 from __future__ import annotations
 
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from ltlwit.logic.ltl.games.aiger import Circuit
     from ltlwit.logic.ltl.games.counting import Arena
     from ltlwit.logic.ltl.games.gr1 import Ranking
+    from ltlwit.logic.theory.sorts import Declarations
 
 __all__ = [
     "Machine",
@@ -88,14 +89,14 @@ class StrategyRejected(WitnessRejected):
 def players(
     formula: Formula, inputs: Sequence[str], outputs: Sequence[str] | None = None
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The inputs and outputs of `formula`, those it mentions: every AP not an input is an
-    output unless `outputs` is given, in which case every AP must be named (ValueError naming
-    the first that is not, or one named both)."""
+    """The inputs and outputs of `formula`, those it mentions (its propositions and data
+    variables): every one not an input is an output unless `outputs` is given, in which case
+    every one must be named (ValueError naming the first that is not, or one named both)."""
     ins = tuple(dict.fromkeys(inputs))
     both = next((a for a in ins if outputs is not None and a in outputs), None)
     if both is not None:
         raise ValueError(f"{both} is named both an input and an output")
-    aps = formula.aps()
+    aps = _variables(formula)
     if outputs is None:
         outs = tuple(a for a in aps if a not in ins)
     else:
@@ -116,6 +117,7 @@ def realize(
     progression: bool = True,
     gr1: bool = True,
     small: bool = True,
+    declarations: Declarations | None = None,
 ) -> Verdict:
     """Realizable or Unrealizable with a verified strategy, or Unknown with the reason.
 
@@ -131,10 +133,12 @@ def realize(
     the tests compare), whose controller is checked on the closed loop (`verify`'s `gr1`).
     `small`: where the system wins that game, the counting games still have their first turns
     (`COUNTING_FIRST`) for a controller small enough to read; False where the verdict alone is
-    wanted (the cores' questions)."""
+    wanted (the cores' questions).
+    Over data atoms (`declarations`: their sorts), φ is decided where it reads no input: the
+    system alone chooses the whole run (`_unopposed`)."""
     ins, outs = players(formula, inputs, outputs)
     if formula.data:
-        return Unknown("realizability over data atoms is not decided yet")
+        return _unopposed(formula, ins, outs, budget, semantics, declarations)
     from ltlwit.logic.ltl.games.counting import Arena
     from ltlwit.logic.ltl.games.monitors import monitored, pure_past
 
@@ -176,6 +180,65 @@ def realize(
         return Unknown(str(e))
     except OutOfBudget as e:
         return Unknown(str(e))
+
+
+def _variables(formula: Formula) -> tuple[str, ...]:
+    """The propositions and data variables `formula` reads, in order (not its functions: rigid,
+    no player's to write)."""
+    out = dict.fromkeys(formula.aps())
+    if formula.data:
+        for node in postorder(formula):
+            if node.term is not None:
+                out.update(dict.fromkeys(node.term.variables()))
+    return tuple(out)
+
+
+def _unopposed(
+    formula: Formula,
+    ins: tuple[str, ...],
+    outs: tuple[str, ...],
+    budget: Budget | None,
+    semantics: str,
+    declarations: Declarations | None,
+) -> Verdict:
+    """Realizability of φ over data where the environment has no say (φ reads no input):
+    exactly φ's satisfiability, decided by the engine modulo its theories. A witness run is
+    the controller, a machine that writes it step by step (its one play, checked by the
+    engine); no run at all (Unsat) leaves the environment a counter-strategy that does
+    nothing, its play any run, which violates φ (checked too). Where φ reads an input, or
+    under finite semantics, Unknown names what is not decided."""
+    from ltlwit.logic.ltl import holds, solve
+
+    if ins:
+        return Unknown(
+            f"realizability over data atoms is decided where no input is read; these requirements read {', '.join(ins)}"
+        )
+    if semantics != "infinite":
+        return Unknown("realizability over data atoms is decided under infinite semantics only, for now")
+    found = solve(formula, budget, semantics=semantics, declarations=declarations)
+    writes = outs
+    if isinstance(found, Sat) and isinstance(found.witness, Trace):
+        run = found.witness
+        if not holds(formula, run, declarations=declarations):
+            raise StrategyRejected(f"the run {run} written as a controller for {formula} failed its check")
+        steps = (*run.prefix, *run.cycle)
+        states = tuple(
+            (Transition(TRUE, step, k + 1 if k + 1 < len(steps) else len(run.prefix)),) for k, step in enumerate(steps)
+        )
+        return Realizable(Machine("system", (), writes, False, states), run, 0)
+    if isinstance(found, Unsat):
+        other = solve(Not(formula), budget, semantics=semantics, declarations=declarations)
+        if isinstance(other, Sat) and isinstance(other.witness, Trace):
+            if holds(formula, other.witness, declarations=declarations):
+                raise StrategyRejected(f"the play {other.witness} of an unsatisfiable {formula} satisfies it")
+            idle = Machine("environment", writes, (), True, ((Transition(TRUE, TRUE, 0),),))
+            return Unrealizable(idle, other.witness, 0)
+        return Unknown(f"no run satisfies the requirements, but none violating them was found: {_why(other)}")
+    return Unknown(_why(found))
+
+
+def _why(found: Any) -> str:
+    return found.reason if isinstance(found, Unknown) else "the engine gave no run"
 
 
 def _finite_game(
