@@ -91,7 +91,8 @@ def realize(
     `Solver`. `semantics="finite"`: LTLf synthesis, the system also choosing when the trace
     ends (through an output `alive` its strategy writes). A proposition named both, or named neither while `outputs` is given: ValueError.
     Over data atoms (`declarations`: their sorts, else inferred), decided where `formula` reads no
-    input: the system alone then writes the whole run.
+    input (the system alone then writes the whole run), or where each comparison reads one
+    instant and one player's variables (the finite game over their truth values).
 
         >>> ltlwit.realize("G(req -> F grant) & G(grant -> !req)", ["req"])  # doctest: +SKIP
         Unrealizable(counter_strategy=Machine(...), play=..., bound=0)"""

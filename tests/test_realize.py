@@ -275,8 +275,8 @@ def test_players() -> None:
 
 
 def test_what_is_not_decided_yet_is_unknown_with_the_reason() -> None:
-    reason = realize(P("G(x > 1 -> b)"), ["x"], declarations=INT_X).reason
-    assert "data atoms" in reason and reason.endswith("read x")
+    reason = realize(P("G(x > 1 -> next(x) > 1)"), ["x"], declarations=INT_X).reason
+    assert "data with inputs" in reason and "another instant" in reason
     assert "finite" in realize(P("G(x > 1 -> b)"), [], declarations=INT_X, semantics="finite").reason
     verdict = realize(P("G(r1 -> F g1) & G(r2 -> F g2) & G!(g1 & g2)"), ["r1", "r2"], budget=Budget(seconds=1e-4))
     assert isinstance(verdict, Unknown)

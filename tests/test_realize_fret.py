@@ -257,7 +257,7 @@ def test_data_components_reading_an_input_or_an_undefined_variable_say_so() -> N
         variables=[*export["variables"], variable("brake", "Input", "boolean")],
     )
     (component,) = realize_export(json.dumps(braking), timeout=60).components
-    assert isinstance(component.verdict, Unknown) and "read brake" in component.verdict.reason
+    assert isinstance(component.verdict, Unknown) and "another instant's value" in component.verdict.reason
     limited = dict(
         export,
         requirements=[*export["requirements"], requirement("V-limit", "(H (speed <= limit))")],
@@ -291,3 +291,85 @@ def test_lift_plus_cruise_documented_verdicts() -> None:
         chosen = dict(export, requirements=[r for r in export["requirements"] if r["reqid"] in experiment["selected"]])
         (component,) = realize_export(json.dumps(chosen), timeout=60).components
         assert _word(component.verdict) == experiment["verdict"], experiment["deselected"]
+
+
+def autopilot(*reqids: str) -> dict:
+    """FRET's FSM example, its autopilot's transitions: `state` (the input) and `STATE` (the
+    output) doubles compared with Internal constants; FRET documents FSM-002 and FSM-003 as a
+    conflict (both fire in the transition state under standby with good and supported)."""
+    rule = {
+        "FSM-002": "(standby & (state = ap_transition_state)) -> (STATE = ap_standby_state)",
+        "FSM-003": "((state = ap_transition_state) & good & supported) -> (STATE = ap_nominal_state)",
+        "FSM-004": "((! good) & (state = ap_nominal_state)) -> (STATE = ap_maneuver_state)",
+        "FSM-005": "((state = ap_nominal_state) & standby) -> (STATE = ap_standby_state)",
+        "FSM-008": "((state = ap_standby_state) & (! standby)) -> (STATE = ap_transition_state)",
+    }
+    constants = [("ap_transition_state", "0.0"), ("ap_nominal_state", "1.0")]
+    constants += [("ap_maneuver_state", "2.0"), ("ap_standby_state", "3.0")]
+    return {
+        "requirements": [requirement(r, f"(H ({rule[r]}))") for r in reqids],
+        "variables": [
+            *(variable(n, "Input", "boolean") for n in ("standby", "good", "supported")),
+            variable("state", "Input", "double"),
+            variable("STATE", "Output", "double"),
+            *(variable(n, "Internal", "double", v) for n, v in constants),
+        ],
+    }
+
+
+def test_fret_state_machine_over_data_inputs_names_its_conflicts() -> None:
+    report = realize_export(
+        json.dumps(autopilot("FSM-002", "FSM-003", "FSM-004", "FSM-005")), timeout=60, diagnose=True
+    )
+    (component,) = report.components
+    assert isinstance(component.verdict, Unrealizable) and component.complete
+    assert set(component.conflicts) == {("FSM-002", "FSM-003"), ("FSM-004", "FSM-005")}
+    strategy = component.verdict.counter_strategy
+    assert "state" in strategy.writes and "= 0.0" in str(component.verdict.play)
+    (component,) = realize_export(json.dumps(autopilot("FSM-002", "FSM-004", "FSM-008")), timeout=60).components
+    assert isinstance(component.verdict, Realizable)
+    controller = component.verdict.controller
+    assert controller.writes == ("STATE",) and all(
+        str(t.write).startswith("STATE = ") for ts in controller.states for t in ts
+    )
+
+
+def test_an_unreadable_requirement_leaves_its_component_undecided_only() -> None:
+    export = autopilot("FSM-002", "FSM-003")
+    export["requirements"].append(requirement("R-broken", "(H ((STATE = ) -> standby))"))
+    export["requirements"].append(requirement("R-motor", "(H (standby -> (! motor)))"))
+    export["variables"].append(variable("motor", "Output", "boolean"))
+    fsm, motor = realize_export(json.dumps(export), timeout=60).components
+    assert isinstance(fsm.verdict, Unknown) and fsm.verdict.reason.startswith(
+        "R-broken does not read (<export>:1: column 14: syntax error"
+    )
+    assert fsm.requirements == ("FSM-002", "FSM-003", "R-broken") and isinstance(motor.verdict, Realizable)
+
+
+def test_projects_of_one_export_are_realized_apart() -> None:
+    first = [dict(requirement("R-1", "(H (r -> g))"), project="A")]
+    second = [dict(requirement("R-1", "(H (r -> (! g)))"), project="B")]
+    variables = [variable("r", "Input", "boolean"), variable("g", "Output", "boolean")]
+    report = realize_export(json.dumps({"requirements": first + second, "variables": variables}), timeout=60)
+    assert [(c.name, c.requirements, _word(c.verdict)) for c in report.components] == [
+        ("A/cc0", ("R-1",), "realizable"),
+        ("B/cc0", ("R-1",), "realizable"),
+    ]
+
+
+def test_fret_database_state_machines() -> None:
+    """FRET's own database export (LM_requirements.json): the autopilot's state machine is
+    unrealizable by the conflicts its requirements' variants were written to resolve, among
+    them FRET's documented {FSM-002, FSM-003}; the sensor's by {FSM-010, FSM-011v1}."""
+    report = realize_export(shared_file("fret/LM_requirements.json").read_text(), timeout=60, diagnose=True)
+    by_first = {c.requirements[0]: c for c in report.components}
+    autopilot_ = next(c for c in report.components if "FSM-002" in c.requirements)
+    assert isinstance(autopilot_.verdict, Unrealizable) and autopilot_.complete
+    assert set(map(frozenset, autopilot_.conflicts)) == {
+        frozenset(p)
+        for p in [("FSM-002", "FSM-003"), ("FSM-004", "FSM-005"), ("FSM-006", "FSM-007"), ("FSM-008v1", "FSM-009")]
+    }
+    sensor = next(c for c in report.components if "FSM-010" in c.requirements)
+    assert set(map(frozenset, sensor.conflicts)) == {frozenset({"FSM-010", "FSM-011v1"})}
+    nlg = by_first["TUI-003v2"]
+    assert isinstance(nlg.verdict, Unknown) and "NLG-007" in nlg.verdict.reason  # yout read two ways

@@ -20,12 +20,13 @@ unsatisfiable cores (`logic.core.all_conflicts`), over a realizability oracle.""
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from ltlwit.logic.budget import Budget
-from ltlwit.logic.formula import And, Formula, binop, unop
+from ltlwit.logic.formula import TRUE, And, Formula, binop, unop
 from ltlwit.logic.ltl.games import Realizable, Unrealizable, Verdict, realize
 from ltlwit.logic.result import Result, Sat, Unknown, Unsat
 from ltlwit.logic.theory.sorts import Declarations
@@ -39,6 +40,17 @@ class FretRequirement:
     text: str  # the structured English
     assumption: bool
     declarations: Declarations | None = None  # its names' sorts, where it reads data
+    #: the project it belongs to, in an export of several (FRET analyses each apart)
+    project: str | None = None
+    #: why it does not read (FILE:LINE: ...), its formula then TRUE and never decided: its
+    #: component is UNKNOWN, saying so; `words`, the names its text uses, link it to one
+    problem: str | None = None
+    words: frozenset[str] = frozenset()
+
+    @property
+    def uses(self) -> frozenset[str]:
+        """The names it reads (those its text uses where it does not read)."""
+        return self.words if self.problem is not None else names(self.formula)
 
 
 @dataclass(frozen=True)
@@ -88,31 +100,56 @@ def from_export(parsed: list[Any]) -> Export:
     formula `G(ptExpanded)` as checked: the requirement is its ptExpanded), its Input and
     Output variables (the specs' `inputs` and `outputs`, `specs.fret`), and the names read that
     are neither (Internal and Mode variables whose definitions are not read). The requirements
-    FRET has not formalized are left out, as FRET leaves them; ValueError (FILE:LINE: why) for
-    the first that does not read."""
+    FRET has not formalized are left out, as FRET leaves them; one that does not read keeps its
+    component from a verdict (`FretRequirement.problem`), not the others'. ValueError where
+    the file itself does not read (not a FRET export)."""
     from ltlwit.specs.fret import UNFORMALIZED
 
     requirements = []
     for p in parsed:
         if p.spec.error == UNFORMALIZED:
             continue
-        if p.formula is None:
+        if p.spec.name is None:  # the file's own error (or a requirement without a reqid)
             raise ValueError(f"{p.spec.where}: {p.problem or p.parse_error or p.unknown}")
-        name = p.spec.name or f"line {p.spec.line}"
-        body = p.formula.children[0] if p.spec.holds == "always" else p.formula
+        name, text = p.spec.name, p.spec.note or ""
         assumption = "assumption" in name.lower()
-        requirements.append(FretRequirement(name, body, p.spec.note or "", assumption, p.spec.declarations))
+        if p.formula is None:
+            problem = f"{p.spec.where}: {p.problem or p.parse_error or p.unknown}"
+            words = frozenset(_WORD.findall(p.spec.formula or ""))
+            requirements.append(FretRequirement(name, TRUE, text, assumption, None, p.spec.group, problem, words))
+            continue
+        body = p.formula.children[0] if p.spec.holds == "always" else p.formula
+        requirements.append(FretRequirement(name, body, text, assumption, p.spec.declarations, p.spec.group))
     first = parsed[0].spec if parsed else None
     inputs = first.inputs if first else ()
     outputs = (first.outputs or ()) if first else ()
-    read = {n for r in requirements for n in names(r.formula)}
+    read = {n for r in requirements if r.problem is None for n in r.uses}
     undefined = tuple(sorted(read - set(inputs) - set(outputs)))
     return Export(tuple(requirements), inputs, outputs, undefined)
 
 
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
 def components(export: Export) -> list[tuple[str, list[FretRequirement], list[str]]]:
-    """FRET's connected components (module docstring): (name, requirements, outputs)."""
-    guarantees = [r for r in export.requirements if not r.assumption]
+    """FRET's connected components (module docstring): (name, requirements, outputs); in an
+    export of several projects, each project's apart, named `PROJECT/cc0`..."""
+    projects = list(dict.fromkeys(r.project for r in export.requirements if not r.assumption))
+    if projects == [None] or not projects:
+        return _components(export, [r for r in export.requirements if not r.assumption], "")
+    return [
+        c
+        for project in projects
+        for c in _components(
+            export, [r for r in export.requirements if not r.assumption and r.project == project], f"{project}/"
+        )
+    ]
+
+
+def _components(
+    export: Export, guarantees: list[FretRequirement], prefix: str
+) -> list[tuple[str, list[FretRequirement], list[str]]]:
+    """The components of one project's `guarantees` (`components`), named from `prefix`."""
     outputs = set(export.outputs)
     parent = list(range(len(guarantees)))
 
@@ -124,7 +161,7 @@ def components(export: Export) -> list[tuple[str, list[FretRequirement], list[st
 
     owner: dict[str, int] = {}
     for i, r in enumerate(guarantees):
-        for name in sorted(names(r.formula)):
+        for name in sorted(r.uses):
             if name in outputs:
                 if name in owner:
                     parent[root(i)] = root(owner[name])
@@ -136,8 +173,8 @@ def components(export: Export) -> list[tuple[str, list[FretRequirement], list[st
     out = []
     for k, members in enumerate(sorted(groups.values(), key=min)):
         reqs = [guarantees[i] for i in members]
-        used = [n for n in export.outputs if any(n in names(r.formula) for r in reqs)]
-        out.append((f"cc{k}", reqs, used))
+        used = [n for n in export.outputs if any(n in r.uses for r in reqs)]
+        out.append((f"{prefix}cc{k}", reqs, used))
     return out
 
 
@@ -202,18 +239,24 @@ def realize_all(
     again for the diagnosis."""
     out = []
     for name, reqs, outs in components(export):
-        mentioned = {n for r in reqs for n in names(r.formula)}
-        assumptions = [a.formula for a in export.requirements if a.assumption and mentioned & names(a.formula)]
+        mentioned = {n for r in reqs for n in r.uses}
+        environment = [
+            a for a in export.requirements if a.assumption and a.project == reqs[0].project and mentioned & a.uses
+        ]
+        unread = [r for r in (*reqs, *environment) if r.problem is not None]
         undefined = sorted(mentioned & set(export.undefined))
-        if undefined:
-            verdict: Verdict = Unknown(
-                f"{', '.join(undefined)}: neither Input nor Output (an Internal variable assigned more than a "
-                "numeral, or a Mode variable): their definitions are not read yet"
+        if unread or undefined:
+            why = (
+                "; ".join(f"{r.name} does not read ({r.problem})" for r in unread)
+                if unread
+                else f"{', '.join(undefined)}: neither Input nor Output (an Internal variable assigned more than a "
+                "numeral, a Mode variable, a Function): their definitions are not read yet"
             )
-            out.append(Component(name, tuple(r.name for r in reqs), tuple(outs), verdict))
+            out.append(Component(name, tuple(r.name for r in reqs), tuple(outs), Unknown(why)))
             continue
         inputs = list(export.inputs)
-        declarations = _declarations([*reqs, *(a for a in export.requirements if a.formula in assumptions)])
+        assumptions = [a.formula for a in environment]
+        declarations = _declarations([*reqs, *environment])
 
         def decide(guarantees: list[Formula], seconds: float | None, small: bool = True) -> Verdict:
             spec = specification(guarantees, assumptions, export.contract)

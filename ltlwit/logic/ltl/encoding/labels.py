@@ -115,6 +115,11 @@ class Labels:
         lits = list(self.minterm(x))
         return self._drop_literals(lits, x)
 
+    def cube_within(self, x: Any, care: Any) -> tuple[Literal, ...]:
+        """A cube meeting the non-empty label x and inside `x | ~care` (outside `care`,
+        anything goes), none of whose literals can be dropped."""
+        return self._drop_literals(list(self.minterm(x)), x | self.neg(care))
+
     def primes(self, x: Any, limit: int = 8) -> list[tuple[Literal, ...]]:
         """Prime implicants of x to choose from, smallest first (here: one)."""
         return [self.small_cube(x)]

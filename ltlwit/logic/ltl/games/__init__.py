@@ -24,7 +24,8 @@ reachability game, over a symbolic DFA where formula progression's states are cu
 SYNTCOMP's LTLf games, invariants from one instant to the next) or over progression's states
 one by one (`progression`). Future-time LTL on infinite
 traces, finite ones (LTLf) and past operators (`monitors`); over data atoms, φ that reads no
-input (`_unopposed`), else Unknown saying so."""
+input (`_unopposed`) or whose atoms a finite abstraction reads exactly (`theory`), else Unknown
+saying so."""
 
 from __future__ import annotations
 
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from ltlwit.logic.ltl.games.aiger import Circuit
     from ltlwit.logic.ltl.games.counting import Arena
     from ltlwit.logic.ltl.games.gr1 import Ranking
+    from ltlwit.logic.ltl.games.monitors import Monitors
     from ltlwit.logic.theory.sorts import Declarations
 
 __all__ = [
@@ -134,13 +136,20 @@ def realize(
     `small`: where the system wins that game, the counting games still have their first turns
     (`COUNTING_FIRST`) for a controller small enough to read; False where the verdict alone is
     wanted (the cores' questions).
-    Over data atoms (`declarations`: their sorts), φ is decided where it reads no input: the
-    system alone chooses the whole run (`_unopposed`)."""
+    Over data atoms (`declarations`: their sorts), under infinite semantics: φ that reads no
+    input exactly (the system alone chooses the whole run: `_unopposed`), else by a finite
+    abstraction where one is exact (`theory.separable`)."""
     ins, outs = players(formula, inputs, outputs)
     if formula.data:
-        return _unopposed(formula, ins, outs, budget, semantics, declarations)
+        if semantics != "infinite":
+            return Unknown("realizability over data atoms is decided under infinite semantics only, for now")
+        if ins:
+            from ltlwit.logic.ltl.games.theory import separable
+
+            return separable(formula, ins, outs, moore, budget, declarations, realize)
+        return _unopposed(formula, outs, budget, declarations)
     from ltlwit.logic.ltl.games.counting import Arena
-    from ltlwit.logic.ltl.games.monitors import monitored, pure_past
+    from ltlwit.logic.ltl.games.monitors import pure_past
 
     written = formula
     if formula.past and not pure_past(formula):
@@ -149,7 +158,7 @@ def realize(
     formula = as_played(formula, semantics)
     added = tuple(a for a in formula.aps() if a not in written.aps())
     outs = (*outs, *added)  # the end of a finite trace, the past operators' monitors
-    monitors = monitored(exact)[1] if exact.past else {}
+    monitors = watched(exact)
     alive = next((ap(a) for a in added if not a.startswith("_")), None)
 
     limit = Limit(budget)
@@ -194,28 +203,16 @@ def _variables(formula: Formula) -> tuple[str, ...]:
 
 
 def _unopposed(
-    formula: Formula,
-    ins: tuple[str, ...],
-    outs: tuple[str, ...],
-    budget: Budget | None,
-    semantics: str,
-    declarations: Declarations | None,
+    formula: Formula, outs: tuple[str, ...], budget: Budget | None, declarations: Declarations | None
 ) -> Verdict:
     """Realizability of φ over data where the environment has no say (φ reads no input):
     exactly φ's satisfiability, decided by the engine modulo its theories. A witness run is
     the controller, a machine that writes it step by step (its one play, checked by the
     engine); no run at all (Unsat) leaves the environment a counter-strategy that does
-    nothing, its play any run, which violates φ (checked too). Where φ reads an input, or
-    under finite semantics, Unknown names what is not decided."""
+    nothing, its play any run, which violates φ (checked too)."""
     from ltlwit.logic.ltl import holds, solve
 
-    if ins:
-        return Unknown(
-            f"realizability over data atoms is decided where no input is read; these requirements read {', '.join(ins)}"
-        )
-    if semantics != "infinite":
-        return Unknown("realizability over data atoms is decided under infinite semantics only, for now")
-    found = solve(formula, budget, semantics=semantics, declarations=declarations)
+    found = solve(formula, budget, declarations=declarations)
     writes = outs
     if isinstance(found, Sat) and isinstance(found.witness, Trace):
         run = found.witness
@@ -227,7 +224,7 @@ def _unopposed(
         )
         return Realizable(Machine("system", (), writes, False, states), run, 0)
     if isinstance(found, Unsat):
-        other = solve(Not(formula), budget, semantics=semantics, declarations=declarations)
+        other = solve(Not(formula), budget, declarations=declarations)
         if isinstance(other, Sat) and isinstance(other.witness, Trace):
             if holds(formula, other.witness, declarations=declarations):
                 raise StrategyRejected(f"the play {other.witness} of an unsatisfiable {formula} satisfies it")
@@ -436,7 +433,7 @@ def as_played(formula: Formula, semantics: str = "infinite", monitor: bool = Tru
     translation (`finite.guarded`, over one more output, alive), else with weak nexts read as
     X; with `monitor`, past operators replaced by their monitors (`monitors.monitored`)."""
     from ltlwit.logic.ltl.finite import guarded, strong
-    from ltlwit.logic.ltl.games.monitors import monitored
+    from ltlwit.logic.ltl.games.monitors import hoisted, monitored
 
     if semantics == "finite":
         formula = guarded(formula)[0]
@@ -444,7 +441,15 @@ def as_played(formula: Formula, semantics: str = "infinite", monitor: bool = Tru
         formula = strong(formula)  # on infinite traces a weak next is X (TLSF's G[a:b] writes it)
     else:
         raise ValueError(f"unknown semantics {semantics!r}")
-    return monitored(formula)[0] if monitor and formula.past else formula
+    return monitored(hoisted(formula))[0] if monitor and formula.past else formula
+
+
+def watched(exact: Formula) -> Monitors:
+    """The monitors a counter-strategy reads for φ as played (`as_played`), from φ read
+    exactly (`as_played` without them)."""
+    from ltlwit.logic.ltl.games.monitors import hoisted, monitored
+
+    return monitored(hoisted(exact))[1] if exact.past else {}
 
 
 def verify(

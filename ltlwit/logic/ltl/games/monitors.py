@@ -16,7 +16,7 @@ reads the monitors too: a system that writes them wrong loses by the definitions
 
 from __future__ import annotations
 
-from ltlwit.logic.formula import PAST, TEMPORAL, And, Formula, Not, Or, ap, binop, postorder, transform, unop
+from ltlwit.logic.formula import PAST, TEMPORAL, And, Formula, Not, Or, ap, binop, conjuncts, postorder, transform, unop
 
 FUTURE = TEMPORAL - PAST
 
@@ -26,6 +26,30 @@ _START = {"Y": False, "Z": True, "O": False, "H": True, "S": False, "T": True}
 
 #: a monitor's name -> (its first value, the formula whose value it takes at the next instant)
 Monitors = dict[str, tuple[bool, Formula]]
+
+
+def hoisted(formula: Formula) -> Formula:
+    """`formula` with each `H f` that is a conjunct of an invariant (`G(... & H f)`, or of the
+    consequent of `G(H a -> ... & H f)`) read as `f`: the same traces (from the first instant,
+    f at every instant is H f at every instant; under `H a`, which holds at every earlier
+    instant too, so is f), and no monitor to write (FRET's requirements are `H` of an
+    invariant: a dozen of them made a state machine's game 20 s)."""
+
+    def bare(f: Formula) -> Formula:
+        while f.op == "H":
+            f = f.children[0]
+        return f
+
+    def body(f: Formula) -> Formula:
+        if f.op == "->" and f.children[0].op == "H":
+            return binop("->", f.children[0], body(f.children[1]))
+        parts = conjuncts(f)
+        return And(*map(bare, parts)) if any(p.op == "H" for p in parts) else f
+
+    parts = conjuncts(formula)
+    if not any(p.op == "G" for p in parts):
+        return formula
+    return And(*(unop("G", body(p.children[0])) if p.op == "G" else p for p in parts))
 
 
 def pure_past(formula: Formula) -> bool:
