@@ -261,7 +261,7 @@ def test_data_components_reading_an_input_or_an_undefined_variable_say_so() -> N
     limited = dict(
         export,
         requirements=[*export["requirements"], requirement("V-limit", "(H (speed <= limit))")],
-        variables=[*export["variables"], variable("limit", "Internal", "double", "pre(speed) + 1.0")],
+        variables=[*export["variables"], variable("limit", "Internal", "double", "60.0 -> pre limit + 1.0")],
     )
     (component,) = realize_export(json.dumps(limited), timeout=60).components
     assert isinstance(component.verdict, Unknown) and component.verdict.reason.startswith("limit: neither Input")
@@ -361,7 +361,7 @@ def test_fret_database_state_machines() -> None:
     """FRET's own database export (LM_requirements.json): the autopilot's state machine is
     unrealizable by the conflicts its requirements' variants were written to resolve, among
     them FRET's documented {FSM-002, FSM-003}; the sensor's by {FSM-010, FSM-011v1}."""
-    report = realize_export(shared_file("fret/LM_requirements.json").read_text(), timeout=60, diagnose=True)
+    report = realize_export(shared_file("fret/LM_requirements.json").read_text(), timeout=5, diagnose=True)
     by_first = {c.requirements[0]: c for c in report.components}
     autopilot_ = next(c for c in report.components if "FSM-002" in c.requirements)
     assert isinstance(autopilot_.verdict, Unrealizable) and autopilot_.complete
@@ -373,3 +373,35 @@ def test_fret_database_state_machines() -> None:
     assert set(map(frozenset, sensor.conflicts)) == {frozenset({"FSM-010", "FSM-011v1"})}
     nlg = by_first["TUI-003v2"]
     assert isinstance(nlg.verdict, Unknown) and "NLG-007" in nlg.verdict.reason  # yout read two ways
+
+
+def test_internal_definitions_are_read_as_fret_defines_them() -> None:
+    """An Internal variable assigned a Lustre expression is that expression for `realize`
+    (here: `fast` a comparison, `gain` the change since the instant before, 0.0 at the first),
+    which the system keeps; one that reads itself stays free, and says so."""
+    from ltlwit.pipeline.options import SolveOptions
+    from ltlwit.specs.fret import fret_specs
+    from ltlwit.specs.reading import parse_specs
+
+    export = slowing(2)
+    export["variables"] += [
+        variable("fast", "Internal", "boolean", "speed > 30.0"),
+        variable("gain", "Internal", "double", "0.0 -> (speed - pre speed)"),
+    ]
+    export["requirements"] += [
+        requirement("V-fast", "(H (fast -> (mode = FAST)))"),
+        requirement("V-gain", "(H (gain <= 0.0))"),
+    ]
+    parsed = parse_specs(list(fret_specs(json.dumps(export), "v.json")), SolveOptions())
+    fast = next(p for p in parsed if p.spec.name == "V-fast")
+    assert "fast" in str(fast.formula)  # check reads them as it did: free
+    defines = {name: (text, boolean) for name, text, boolean, _ in fast.spec.defines}
+    assert defines == {
+        "fast": ("(speed > 30.0)", True),
+        "gain": ("(case !(Y TRUE) : 0.0; TRUE : (speed - preReal(0.0, speed)); esac)", False),
+    }
+    (component,) = realize_export(json.dumps(export), timeout=60).components
+    assert isinstance(component.verdict, Realizable)
+    export["requirements"].append(requirement("V-up", "(H ((! (Y TRUE)) | (gain > 0.0)))"))  # never slows
+    (component,) = realize_export(json.dumps(export), timeout=60).components
+    assert isinstance(component.verdict, Unrealizable)

@@ -189,6 +189,10 @@ class Spec:
     #: them to be every other one.
     inputs: tuple[str, ...] = ()
     outputs: tuple[str, ...] | None = None
+    #: Its file's Internal and Mode variables' definitions, for `realize` (a FRET export's:
+    #: `specs.fret`): (name, its definition in nuXmv's syntax, whether it is a Boolean, the
+    #: sorts of the names it reads).
+    defines: tuple[tuple[str, str, bool, Declarations], ...] = ()
 
     @property
     def where(self) -> str:

@@ -12,7 +12,12 @@ its own component's list where that lists the name: FRET analyses a component's 
 together, and a name may be a function there and a Simulink port elsewhere), a Function's
 name an uninterpreted function, and an Internal variable whose assignment is a numeral a constant of
 that value (FRET's enumerations are such constants: `thrust_borne` with assignment `0`). Other
-assignments (Lustre expressions with `pre` and `->`) are not read: those variables stay free.
+assignments, Lustre expressions (`(not standby) and supported`, `0.0 -> (x - pre x)`), and Mode
+variables' mode requirements are FRET's definitions of those variables: `check` leaves those
+variables free (put in, nonlinear definitions made FRET's database's redundancy questions 14 times
+slower, and its vacuity speak of occurrences no one wrote); each spec carries them, in nuXmv's
+syntax (`syntax.lustre`, `_definitions`), for `realize`, which keeps each defined variable equal to
+its definition as FRET's realizability analysis does.
 Numbers nothing declares (a variable the export does not list, a Function's arguments) are
 Real, FRET's `double`. FRET's "export requirements" writes the requirements alone, as a JSON
 list: read as an export without `variables`. An export of several projects (FRET's whole
@@ -30,7 +35,7 @@ import functools
 import json
 import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 from ltlwit.logic.theory.sorts import REAL, Declarations, Sort, SortError, base_sort
 
@@ -92,8 +97,12 @@ def fret_specs(text: str, path: str) -> Iterator[Any]:
     projects = {r.get("project") for r in requirements if isinstance(r, dict) and isinstance(r.get("project"), str)}
     export = _Export(path, text, declarations, components, constants, len(projects) > 1)
     inputs, outputs = _roles(data.get("variables") or [])
+    definitions = tuple(
+        (n, t, b, _scoped(declarations, {}, f"{n} {t}"))
+        for n, t, b in _definitions(data.get("variables") or [], declarations, dict(constants))
+    )
     for requirement in requirements:
-        yield replace(_spec(requirement, export), inputs=inputs, outputs=outputs)
+        yield replace(_spec(requirement, export), inputs=inputs, outputs=outputs, defines=definitions)
 
 
 def _roles(entries: list) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -300,6 +309,65 @@ def _variables(entries: list) -> tuple[Declarations, dict[str, dict[str, Sort | 
 
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _definitions(
+    entries: list, declarations: Declarations, constants: dict[str, str]
+) -> tuple[tuple[str, str, bool], ...]:
+    """The Internal variables whose assignment is more than a numeral, and the Mode variables
+    (their `modeRequirement`, else their assignment), each as its definition in nuXmv's syntax
+    (`syntax.lustre`) with the definitions it reads put in, and whether it is a Boolean: FRET's
+    meaning for them, which `realize` reads (FRET's realizability analysis computes them as a
+    contract's locals); `check` reads them as variables nothing constrains, as before. One that
+    does not read, or that reads itself (`x = 0.0 -> pre x + 1.0`), is left out."""
+    from ltlwit.logic.syntax import parse_formula
+    from ltlwit.logic.syntax.lustre import lustre_to_nuxmv
+
+    kinds = {"Bool": "bool", "Int": "int"}
+    sorts = {n: kinds.get(s.name, "real") for n, s in declarations.variables.items()}
+    raw: dict[str, str] = {}
+    for entry in entries:
+        if not isinstance(entry, dict) or entry.get("idType") not in ("Internal", "Mode"):
+            continue
+        name = str(entry.get("variable_name") or "").strip()
+        text = entry.get("modeRequirement") if entry.get("idType") == "Mode" else None
+        text = text if isinstance(text, str) and text.strip() else entry.get("assignment")
+        if not name or name in constants or name in raw or not isinstance(text, str) or not text.strip():
+            continue
+        if entry.get("idType") == "Mode":
+            sorts[name] = "bool"
+        try:
+            raw[name] = lustre_to_nuxmv(text, sorts)[0]
+        except ValueError:
+            continue
+    out: dict[str, str | None] = {}  # None: left out
+
+    def expanded(name: str, within: tuple[str, ...]) -> str | None:
+        if name in out:
+            return out[name]
+        if name in within:
+            return None  # it reads itself
+        parts = {n: expanded(n, (*within, name)) for n in _uses(raw[name], raw)}
+        text = _put_in(raw[name], parts) if None not in parts.values() else None
+        if text is not None:
+            try:
+                parse_formula(text if sorts.get(name) == "bool" else f"({text}) = ({text})", "nuxmv")
+            except ValueError:
+                text = None
+        out[name] = text
+        return text
+
+    return tuple((name, text, sorts.get(name) == "bool") for name in raw if (text := expanded(name, ())) is not None)
+
+
+def _uses(text: str, names: Mapping[str, str | None]) -> list[str]:
+    """The names of `names` that `text` uses, in order."""
+    return list(dict.fromkeys(n for n in _NAME.findall(text) if n in names))
+
+
+def _put_in(text: str, definitions: Mapping[str, str | None]) -> str:
+    """`text` with each name that `definitions` defines replaced by its definition."""
+    return _NAME.sub(lambda m: f"({definitions[m.group(0)]})" if m.group(0) in definitions else m.group(0), text)
 
 
 def _scoped(declarations: Declarations, own: dict[str, Sort | None], formula: str) -> Declarations:

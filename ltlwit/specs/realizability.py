@@ -82,6 +82,9 @@ class Export:
     outputs: tuple[str, ...]
     undefined: tuple[str, ...] = ()  # Internal and Mode variables
     contract: bool = True
+    #: FRET's definitions of its Internal and Mode variables (`v <-> ...`, `v = ...`), each
+    #: kept by the system (named by its variable) in every component that reads its variable
+    definitions: tuple[FretRequirement, ...] = ()
 
 
 def read_export(text: str, path: str = "<export>") -> Export:
@@ -123,9 +126,24 @@ def from_export(parsed: list[Any]) -> Export:
     first = parsed[0].spec if parsed else None
     inputs = first.inputs if first else ()
     outputs = (first.outputs or ()) if first else ()
-    read = {n for r in requirements if r.problem is None for n in r.uses}
-    undefined = tuple(sorted(read - set(inputs) - set(outputs)))
-    return Export(tuple(requirements), inputs, outputs, undefined)
+    definitions = _defined(first) if first else ()
+    read = {n for r in (*requirements, *definitions) if r.problem is None for n in r.uses}
+    undefined = tuple(sorted(read - set(inputs) - set(outputs) - {d.name for d in definitions}))
+    return Export(tuple(requirements), inputs, outputs, undefined, definitions=definitions)
+
+
+def _defined(spec: Any) -> tuple[FretRequirement, ...]:
+    """A FRET export's definitions of its Internal and Mode variables (`Spec.defines`), each as
+    the formula its variable must keep at every instant, its constants put in."""
+    from ltlwit.pipeline.parsing import parse
+    from ltlwit.pipeline.verify import as_checked
+
+    out = []
+    for name, text, boolean, declarations in spec.defines:
+        body = f"{name} <-> ({text})" if boolean else f"{name} = ({text})"
+        formula = as_checked(parse(body, "nuxmv"), None, spec.substitute)
+        out.append(FretRequirement(name, formula, f"{name} := {text}", False, declarations))
+    return tuple(out)
 
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -149,8 +167,14 @@ def components(export: Export) -> list[tuple[str, list[FretRequirement], list[st
 def _components(
     export: Export, guarantees: list[FretRequirement], prefix: str
 ) -> list[tuple[str, list[FretRequirement], list[str]]]:
-    """The components of one project's `guarantees` (`components`), named from `prefix`."""
+    """The components of one project's `guarantees` (`components`), named from `prefix`: linked
+    by the outputs they read, directly or through an Internal variable's definition."""
     outputs = set(export.outputs)
+    through = {d.name: d.uses for d in export.definitions}
+
+    def reads(r: FretRequirement) -> frozenset[str]:
+        return r.uses.union(*(through[n] for n in r.uses if n in through))
+
     parent = list(range(len(guarantees)))
 
     def root(i: int) -> int:
@@ -161,7 +185,7 @@ def _components(
 
     owner: dict[str, int] = {}
     for i, r in enumerate(guarantees):
-        for name in sorted(r.uses):
+        for name in sorted(reads(r)):
             if name in outputs:
                 if name in owner:
                     parent[root(i)] = root(owner[name])
@@ -173,7 +197,7 @@ def _components(
     out = []
     for k, members in enumerate(sorted(groups.values(), key=min)):
         reqs = [guarantees[i] for i in members]
-        used = [n for n in export.outputs if any(n in r.uses for r in reqs)]
+        used = [n for n in export.outputs if any(n in reads(r) for r in reqs)]
         out.append((f"{prefix}cc{k}", reqs, used))
     return out
 
@@ -240,6 +264,8 @@ def realize_all(
     out = []
     for name, reqs, outs in components(export):
         mentioned = {n for r in reqs for n in r.uses}
+        defined = [d for d in export.definitions if d.name in mentioned]
+        mentioned |= {n for d in defined for n in d.uses}
         environment = [
             a for a in export.requirements if a.assumption and a.project == reqs[0].project and mentioned & a.uses
         ]
@@ -256,17 +282,19 @@ def realize_all(
             continue
         inputs = list(export.inputs)
         assumptions = [a.formula for a in environment]
-        declarations = _declarations([*reqs, *environment])
+        declarations = _declarations([*reqs, *environment, *defined])
 
         def decide(guarantees: list[Formula], seconds: float | None, small: bool = True) -> Verdict:
-            spec = specification(guarantees, assumptions, export.contract)
+            spec = specification([*guarantees, *(d.formula for d in defined)], assumptions, export.contract)
             budget = Budget(seconds=seconds, memory=memory)
             read = names(spec)
             return realize(
                 spec, [n for n in inputs if n in read], budget=budget, small=small, declarations=declarations
             )
 
-        formula = specification([r.formula for r in reqs], assumptions, export.contract)
+        formula = specification(
+            [*(r.formula for r in reqs), *(d.formula for d in defined)], assumptions, export.contract
+        )
         verdict = decide([r.formula for r in reqs], timeout)
         conflicts: tuple[tuple[str, ...], ...] = ()
         corrections: tuple[tuple[str, ...], ...] = ()
