@@ -284,7 +284,9 @@ class CountingGame:
         reach: dict[Key, dict[int, Any]] = {}
         lose = bdd.false
         for key, count in node:
-            for target, accepting, label in self._outgoing(key):
+            out = self._outgoing(key)
+            self.slice.spend(1 + len(out))  # a position can hold 1,000s of keys (AllShades: 10 s past --timeout)
+            for target, accepting, label in out:
                 if target is None:  # no obligation left: the run accepts forever, past every bound
                     lose = lose | label
                     continue
@@ -293,6 +295,7 @@ class CountingGame:
                 values[value] = values[value] | label if value in values else label
         groups: dict[tuple[tuple[int, Any], ...], list[Key]] = {}  # keys that split the letters alike
         for key, values in reach.items():
+            self.slice.spend(len(values))
             at_least = bdd.false
             ladder = []
             for value in sorted(values, reverse=True):
