@@ -387,6 +387,7 @@ def test_internal_definitions_are_read_as_fret_defines_them() -> None:
     export["variables"] += [
         variable("fast", "Internal", "boolean", "speed > 30.0"),
         variable("gain", "Internal", "double", "0.0 -> (speed - pre speed)"),
+        {"variable_name": "cruising", "idType": "Mode", "modeRequirement": "speed > 20.0 & mode = FAST"},
     ]
     export["requirements"] += [
         requirement("V-fast", "(H (fast -> (mode = FAST)))"),
@@ -399,9 +400,18 @@ def test_internal_definitions_are_read_as_fret_defines_them() -> None:
     assert defines == {
         "fast": ("(speed > 30.0)", True),
         "gain": ("(case !(Y TRUE) : 0.0; TRUE : (speed - preReal(0.0, speed)); esac)", False),
+        "cruising": ("(speed > 20.0 & mode = FAST)", True),
     }
     (component,) = realize_export(json.dumps(export), timeout=60).components
     assert isinstance(component.verdict, Realizable)
+    export["requirements"].append(requirement("V-cruise", "(H (cruising -> (speed >= 40.0)))"))  # 50, 40, 30
+    (component,) = realize_export(json.dumps(export), timeout=60).components
+    assert isinstance(component.verdict, Realizable)
+    steady = requirement("V-steady", "(H ((mode = FAST) -> (! cruising)))")  # a free `cruising` could be false
+    (component,) = realize_export(
+        json.dumps(dict(export, requirements=[*export["requirements"], steady])), 60
+    ).components
+    assert isinstance(component.verdict, Unrealizable)
     export["requirements"].append(requirement("V-up", "(H ((! (Y TRUE)) | (gain > 0.0)))"))  # never slows
     (component,) = realize_export(json.dumps(export), timeout=60).components
     assert isinstance(component.verdict, Unrealizable)

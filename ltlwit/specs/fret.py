@@ -315,8 +315,9 @@ def _definitions(
     entries: list, declarations: Declarations, constants: dict[str, str]
 ) -> tuple[tuple[str, str, bool], ...]:
     """The Internal variables whose assignment is more than a numeral, and the Mode variables
-    (their `modeRequirement`, else their assignment), each as its definition in nuXmv's syntax
-    (`syntax.lustre`) with the definitions it reads put in, and whether it is a Boolean: FRET's
+    (their `modeRequirement`, else their assignment; in Lustre, or in nuXmv's syntax as FRET's
+    conditions are written), each as its definition in nuXmv's syntax (`syntax.lustre`) with
+    the definitions it reads put in (each checked to read), and whether it is a Boolean: FRET's
     meaning for them, which `realize` reads (FRET's realizability analysis computes them as a
     contract's locals); `check` reads them as variables nothing constrains, as before. One that
     does not read, or that reads itself (`x = 0.0 -> pre x + 1.0`), is left out."""
@@ -339,7 +340,8 @@ def _definitions(
         try:
             raw[name] = lustre_to_nuxmv(text, sorts)[0]
         except ValueError:
-            continue
+            if entry.get("idType") == "Mode":  # a mode requirement written as FRET's conditions are
+                raw[name] = f"({text})"
     out: dict[str, str | None] = {}  # None: left out
 
     def expanded(name: str, within: tuple[str, ...]) -> str | None:
