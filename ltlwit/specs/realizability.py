@@ -4,13 +4,15 @@ with every minimal conflict of an unrealizable one.
 The export is read as `check` reads it (`specs.fret`: its variables' sorts, the Internal
 variables assigned a numeral as constants): one reading of each name for every question. The
 variables' `idType` says who controls what: Input variables belong to the environment, Output
-ones to the system (an Internal variable assigned anything but a numeral, and a Mode variable,
-is defined by what is not read: a component that mentions one is UNKNOWN, saying so).
+ones to the system, and an Internal or Mode variable defined by an expression (`Spec.defines`)
+is the system's too, kept equal to its definition at every instant as FRET's contracts keep
+their locals (a component that reads a name nothing defines, a Function, is UNKNOWN, saying so).
 Requirements whose reqid contains "assumption" are the environment's. A requirement's
 `ptExpanded` holds at every instant of an infinite run (FRET checks realizability over infinite
 traces); a component's specification is `G(H(assumptions) -> guarantees)`, as a Lustre contract
 reads it: the guarantees hold as long as the assumptions have. Over data (integers, doubles),
-a component decides where it reads no input (`games.realize`).
+a component is decided where it reads no input, or where each comparison reads one instant
+and one player's variables (`games.realize`, `games.theory`).
 
 Components are FRET's: the requirements linked by the outputs they share, numbered cc0, cc1,
 ... in the order of their first requirement in the export, each listing its requirements in
@@ -275,8 +277,8 @@ def realize_all(
             why = (
                 "; ".join(f"{r.name} does not read ({r.problem})" for r in unread)
                 if unread
-                else f"{', '.join(undefined)}: neither Input nor Output (an Internal variable assigned more than a "
-                "numeral, a Mode variable, a Function): their definitions are not read yet"
+                else f"{', '.join(undefined)}: neither Input nor Output, and not defined (a Function, or an Internal "
+                "or Mode variable whose definition reads itself or does not read): not decided yet"
             )
             out.append(Component(name, tuple(r.name for r in reqs), tuple(outs), Unknown(why)))
             continue
