@@ -110,7 +110,7 @@ def separable(
     if not isinstance(strategy, Machine):
         return Unknown("realizability over data with inputs: the controller is a circuit, too large to write over data")
     mine, theirs = (sys, env) if strategy.player == "system" else (env, sys)
-    machine = _concrete(strategy, mine, theirs, made.names, ins if strategy.player == "system" else outs)
+    machine = _concrete(strategy, mine, theirs, made.names)
     from ltlwit.logic.ltl.games import as_played, watched
 
     # a counter-strategy reads the system's monitors, written right
@@ -167,7 +167,7 @@ def _side(atoms: list[tuple[str, Term]], signature: Any, limit: Limit) -> _Side 
         solver.add(z3.Or(*(z3.Not(h) if b else h for h, b in zip(held, cube))))
 
 
-def _concrete(strategy: Machine, mine: _Side, theirs: _Side, names: dict[Term, str], reads: tuple[str, ...]) -> Machine:
+def _concrete(strategy: Machine, mine: _Side, theirs: _Side, names: dict[Term, str]) -> Machine:
     """The Boolean game's strategy over the data: each guard with the other player's atoms as
     written and only their consistent cubes, each letter written with the values of its cube;
     transitions no consistent letter takes, and states no play of them reaches, left out."""
@@ -208,10 +208,13 @@ def _concrete(strategy: Machine, mine: _Side, theirs: _Side, names: dict[Term, s
         kept[s] = rows
     number = {s: i for i, s in enumerate(order)}
     states = tuple(tuple(Transition(g, w, number[target]) for g, w, target in kept[s]) for s in order)
-    writes = tuple(n for n in strategy.writes if n not in mine.props) + tuple(
-        dict.fromkeys(v.term.variables()[0] for vs in mine.cubes.values() for v in vs if v.term is not None)
-    )
-    return Machine(strategy.player, reads, writes, strategy.moore, states)
+
+    def named(props: tuple[str, ...], side: _Side) -> tuple[str, ...]:
+        """A side's propositions, its atoms' by their variables."""
+        variables = (v for a, prop in names.items() if prop in side.props for v in a.variables())
+        return tuple(n for n in props if n not in side.props) + tuple(dict.fromkeys(variables))
+
+    return Machine(strategy.player, named(strategy.reads, theirs), named(strategy.writes, mine), strategy.moore, states)
 
 
 def _letter(cube: Formula) -> dict[str, bool]:
