@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Callable, Mapping
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<num>\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
@@ -130,18 +130,17 @@ class _Parser:
         return _Expr(f"({left.text} {'!=' if op == '<>' else op} {right.text})", "bool")
 
     def sum(self) -> _Expr:
-        left = self.product()
-        while self.peek() in ("+", "-"):
-            op = self.take()
-            right = self.product()
-            left = _Expr(f"({_number(left)} {op} {_number(right)})", _joined(left, right))
-        return left
+        return self.arithmetic(("+", "-"), self.product)
 
     def product(self) -> _Expr:
-        left = self.unary()
-        while self.peek() in ("*", "/"):
+        return self.arithmetic(("*", "/"), self.unary)
+
+    def arithmetic(self, ops: tuple[str, ...], operand: Callable[[], _Expr]) -> _Expr:
+        """Operands of `ops`, to the left."""
+        left = operand()
+        while self.peek() in ops:
             op = self.take()
-            right = self.unary()
+            right = operand()
             left = _Expr(f"({_number(left)} {op} {_number(right)})", _joined(left, right))
         return left
 
