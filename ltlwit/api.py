@@ -81,6 +81,8 @@ def realize(
     timeout: float | None = 60.0,
     max_memory: int | None = None,
     semantics: str = "infinite",
+    variables: Mapping[str, str] | None = None,
+    domain: str | None = None,
     declarations: Declarations | None = None,
 ) -> Realizability:
     """Whether a system writing `outputs` can make `formula` hold whatever the environment writes
@@ -90,9 +92,10 @@ def realize(
     reads each instant's inputs (default: Mealy, as at SYNTCOMP). `max_memory`: MiB, as for
     `Solver`. `semantics="finite"`: LTLf synthesis, the system also choosing when the trace
     ends (through an output `alive` its strategy writes). A proposition named both, or named neither while `outputs` is given: ValueError.
-    Over data atoms (`declarations`: their sorts, else inferred), decided where `formula` reads no
-    input (the system alone then writes the whole run), or where each comparison reads one
-    instant and one player's variables (the finite game over their truth values).
+    Over data atoms (their sorts from `variables`, `domain` or `declarations`, as `Solver`'s, or inferred),
+    decided where `formula` reads no input (the system alone then writes the whole run), or
+    where each comparison reads one instant and one player's variables (the finite game over
+    their truth values); a strategy then reads and writes values.
 
         >>> ltlwit.realize("G(req -> F grant) & G(grant -> !req)", ["req"])  # doctest: +SKIP
         Unrealizable(counter_strategy=Machine(...), play=..., bound=0)"""
@@ -103,6 +106,7 @@ def realize(
         formula = parse(formula)
     memory = default_max_memory() if max_memory is None else max_memory
     budget = Budget(seconds=timeout, memory=(memory << 20) if memory else None)
+    declarations = _declarations(declarations, variables, domain)
     return decide(formula, inputs, outputs, moore=moore, budget=budget, semantics=semantics, declarations=declarations)
 
 
