@@ -308,7 +308,8 @@ def _variables(entries: list) -> tuple[Declarations, dict[str, dict[str, Sort | 
     return Declarations(domain=REAL).merged(variables), components, tuple(sorted(constants.items()))
 
 
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: A name as the export's formulas and assignments write one.
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _definitions(
@@ -317,11 +318,11 @@ def _definitions(
     """The Internal variables whose assignment is more than a numeral, and the Mode variables
     (their `modeRequirement`, else their assignment; in Lustre, or in nuXmv's syntax as FRET's
     conditions are written), each as its definition in nuXmv's syntax (`syntax.lustre`) with
-    the definitions it reads put in (each checked to read), and whether it is a Boolean: FRET's
-    meaning for them, which `realize` reads (FRET's realizability analysis computes them as a
-    contract's locals); `check` reads them as variables nothing constrains, as before. One that
-    does not read, or that reads itself (`x = 0.0 -> pre x + 1.0`), is left out."""
-    from ltlwit.logic.syntax import parse_formula
+    the definitions it reads put in, and whether it is a Boolean: FRET's meaning for them,
+    which `realize` reads (FRET's realizability analysis computes them as a contract's locals;
+    it parses them, `realizability.from_export`); `check` reads them as variables nothing
+    constrains, as before. One that Lustre does not read, or that reads itself (`x = 0.0 ->
+    pre x + 1.0`), is left out."""
     from ltlwit.logic.syntax.lustre import lustre_to_nuxmv
 
     kinds = {"Bool": "bool", "Int": "int"}
@@ -350,13 +351,7 @@ def _definitions(
         if name in within:
             return None  # it reads itself
         parts = {n: expanded(n, (*within, name)) for n in _uses(raw[name], raw)}
-        text = _put_in(raw[name], parts) if None not in parts.values() else None
-        if text is not None:
-            try:
-                parse_formula(text if sorts.get(name) == "bool" else f"({text}) = ({text})", "nuxmv")
-            except ValueError:
-                text = None
-        out[name] = text
+        out[name] = text = _put_in(raw[name], parts) if None not in parts.values() else None
         return text
 
     return tuple((name, text, sorts.get(name) == "bool") for name in raw if (text := expanded(name, ())) is not None)
@@ -364,19 +359,19 @@ def _definitions(
 
 def _uses(text: str, names: Mapping[str, str | None]) -> list[str]:
     """The names of `names` that `text` uses, in order."""
-    return list(dict.fromkeys(n for n in _NAME.findall(text) if n in names))
+    return list(dict.fromkeys(n for n in NAME.findall(text) if n in names))
 
 
 def _put_in(text: str, definitions: Mapping[str, str | None]) -> str:
     """`text` with each name that `definitions` defines replaced by its definition."""
-    return _NAME.sub(lambda m: f"({definitions[m.group(0)]})" if m.group(0) in definitions else m.group(0), text)
+    return NAME.sub(lambda m: f"({definitions[m.group(0)]})" if m.group(0) in definitions else m.group(0), text)
 
 
 def _scoped(declarations: Declarations, own: dict[str, Sort | None], formula: str) -> Declarations:
     """The declarations a requirement reads: those of the names its formula uses, as its own
     component lists them where it does (`dot` untyped in the component, a function there,
     though a Simulink port elsewhere is a double), else as the export does."""
-    names = set(_NAME.findall(formula))
+    names = set(NAME.findall(formula))
     entries = []
     declared = declarations.variables
     for name in sorted(names):

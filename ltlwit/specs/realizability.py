@@ -22,7 +22,7 @@ unsatisfiable cores (`logic.core.all_conflicts`), over a realizability oracle.""
 
 from __future__ import annotations
 
-import re
+import functools
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +31,7 @@ from ltlwit.logic.budget import Budget
 from ltlwit.logic.formula import TRUE, And, Formula, binop, unop
 from ltlwit.logic.ltl.games import Realizable, Unrealizable, Verdict, realize
 from ltlwit.logic.result import Result, Sat, Unknown, Unsat
+from ltlwit.logic.theory.reading import merged
 from ltlwit.logic.theory.sorts import Declarations
 from ltlwit.specs.subsets import names
 
@@ -108,7 +109,7 @@ def from_export(parsed: list[Any]) -> Export:
     FRET has not formalized are left out, as FRET leaves them; one that does not read keeps its
     component from a verdict (`FretRequirement.problem`), not the others'. ValueError where
     the file itself does not read (not a FRET export)."""
-    from ltlwit.specs.fret import UNFORMALIZED
+    from ltlwit.specs.fret import NAME, UNFORMALIZED
 
     requirements = []
     for p in parsed:
@@ -120,7 +121,7 @@ def from_export(parsed: list[Any]) -> Export:
         assumption = "assumption" in name.lower()
         if p.formula is None:
             problem = f"{p.spec.where}: {p.problem or p.parse_error or p.unknown}"
-            words = frozenset(_WORD.findall(p.spec.formula or ""))
+            words = frozenset(NAME.findall(p.spec.formula or ""))
             requirements.append(FretRequirement(name, TRUE, text, assumption, None, p.spec.group, problem, words))
             continue
         body = p.formula.children[0] if p.spec.holds == "always" else p.formula
@@ -136,19 +137,21 @@ def from_export(parsed: list[Any]) -> Export:
 
 def _defined(spec: Any) -> tuple[FretRequirement, ...]:
     """A FRET export's definitions of its Internal and Mode variables (`Spec.defines`), each as
-    the formula its variable must keep at every instant, its constants put in."""
+    the formula its variable must keep at every instant, its constants put in; one that does
+    not parse is left out (its variable then defined by nothing)."""
     from ltlwit.pipeline.parsing import parse
     from ltlwit.pipeline.verify import as_checked
 
     out = []
     for name, text, boolean, declarations in spec.defines:
-        body = f"{name} <-> ({text})" if boolean else f"{name} = ({text})"
-        formula = as_checked(parse(body, "nuxmv"), None, spec.substitute)
-        out.append(FretRequirement(name, formula, f"{name} := {text}", False, declarations))
+        try:
+            body = parse(f"{name} <-> ({text})" if boolean else f"{name} = ({text})", "nuxmv")
+        except ValueError:
+            continue
+        out.append(
+            FretRequirement(name, as_checked(body, None, spec.substitute), f"{name} := {text}", False, declarations)
+        )
     return tuple(out)
-
-
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def components(export: Export) -> list[tuple[str, list[FretRequirement], list[str]]]:
@@ -284,7 +287,7 @@ def realize_all(
             continue
         inputs = list(export.inputs)
         assumptions = [a.formula for a in environment]
-        declarations = _declarations([*reqs, *environment, *defined])
+        declarations = functools.reduce(merged, (r.declarations for r in (*reqs, *environment, *defined)), None)
 
         def decide(guarantees: list[Formula], seconds: float | None, small: bool = True) -> Verdict:
             spec = specification([*guarantees, *(d.formula for d in defined)], assumptions, export.contract)
@@ -309,16 +312,6 @@ def realize_all(
             )
         )
     return Report(export.requirements, tuple(out))
-
-
-def _declarations(requirements: list[FretRequirement]) -> Declarations | None:
-    """The sorts of a component's names, its requirements' declarations together (each
-    file's one reading: they agree)."""
-    out: Declarations | None = None
-    for r in requirements:
-        if r.declarations is not None:
-            out = r.declarations if out is None else out.merged(r.declarations)
-    return out
 
 
 def _conflicts(

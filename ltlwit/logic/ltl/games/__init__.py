@@ -228,22 +228,21 @@ def _unopposed(
     from ltlwit.logic.ltl import holds, solve
 
     found = solve(formula, budget, declarations=declarations)
-    writes = outs
     if isinstance(found, Sat) and isinstance(found.witness, Trace):
         run = found.witness
         if not holds(formula, run, declarations=declarations):
             raise StrategyRejected(f"the run {run} written as a controller for {formula} failed its check")
-        steps = (*run.prefix, *run.cycle)
+        steps = run.steps
         states = tuple(
             (Transition(TRUE, step, k + 1 if k + 1 < len(steps) else len(run.prefix)),) for k, step in enumerate(steps)
         )
-        return Realizable(Machine("system", (), writes, False, states), run, 0)
+        return Realizable(Machine("system", (), outs, False, states), run, 0)
     if isinstance(found, Unsat):
         other = solve(Not(formula), budget, declarations=declarations)
         if isinstance(other, Sat) and isinstance(other.witness, Trace):
             if holds(formula, other.witness, declarations=declarations):
                 raise StrategyRejected(f"the play {other.witness} of an unsatisfiable {formula} satisfies it")
-            idle = Machine("environment", writes, (), True, ((Transition(TRUE, TRUE, 0),),))
+            idle = Machine("environment", outs, (), True, ((Transition(TRUE, TRUE, 0),),))
             return Unrealizable(idle, other.witness, 0)
         return Unknown(f"no run satisfies the requirements, but none violating them was found: {_why(other)}")
     return Unknown(_why(found))

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from ltlwit.logic.budget import Budget, Limit
-from ltlwit.logic.formula import TRUE, And, Formula, Not, Or, ap, atom, conjuncts, const, rebuilt, transform, unop
+from ltlwit.logic.formula import TRUE, And, Formula, Not, Or, ap, atom, const, rebuilt, transform, unop
 from ltlwit.logic.ltl.encoding.labels import make_labels
-from ltlwit.logic.ltl.games.machine import Machine, Transition, play
+from ltlwit.logic.ltl.games.machine import Machine, Transition, letter_of, play
 from ltlwit.logic.ltl.games.monitors import hoisted
 from ltlwit.logic.result import Unknown
 from ltlwit.logic.theory.terms import PRE, SHIFTS, Term
@@ -195,7 +195,7 @@ def _concrete(strategy: Machine, mine: _Side, theirs: _Side, names: dict[Term, s
             guard = L.of(t.guard) & allowed
             if guard == L.false:
                 continue
-            letter = _letter(t.write)
+            letter = letter_of(t.write)
             values = mine.values(letter)
             if values is None:
                 from ltlwit.logic.ltl.games import StrategyRejected
@@ -217,11 +217,6 @@ def _concrete(strategy: Machine, mine: _Side, theirs: _Side, names: dict[Term, s
     return Machine(strategy.player, named(strategy.reads, theirs), named(strategy.writes, mine), strategy.moore, states)
 
 
-def _letter(cube: Formula) -> dict[str, bool]:
-    """The values a cube of literals gives (`a & !b`: a true, b false)."""
-    return {(c.children[0] if c.op == "!" else c).name or "": c.op != "!" for c in conjuncts(cube) if c.op != "1"}
-
-
 def _concrete_play(strategy: Machine, mine: _Side, theirs: _Side, monitors: dict) -> Trace:
     """The strategy's play against the other player writing its first consistent cube at
     every instant, its `monitors` right (`games.monitors`) and its other propositions false:
@@ -231,7 +226,7 @@ def _concrete_play(strategy: Machine, mine: _Side, theirs: _Side, monitors: dict
     abstract = play(strategy, {**monitors, **fixed})
 
     def concrete(step: Formula) -> Formula:
-        letter = _letter(step)
+        letter = letter_of(step)
         values = (*(mine.values(letter) or ()), *(theirs.values(letter) or ()))
         booleans = [ap(n) if v else Not(ap(n)) for n, v in letter.items() if n not in mine.props + theirs.props]
         return And(*booleans, *values) if booleans or values else TRUE
