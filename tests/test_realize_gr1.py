@@ -178,6 +178,23 @@ def test_a_controller_too_many_states_to_list_is_written_as_a_circuit_and_checke
     assert holds(f, verdict.play) and verdict.play == verdict.controller.play()
 
 
+def test_a_machine_too_large_to_list_leaves_the_game_sifting(monkeypatch) -> None:
+    """dd's walk over a BDD's models turns CUDD's reordering off until the walk ends: a
+    listing cut short (or a single pick) must leave the game sifting for the circuit after it."""
+    f = strict("!r", "!g", "r -> X r", "r -> X g", "!r", "g")
+    monkeypatch.setattr(gr1, "MAX_TRANSITIONS", 2)
+    strategy = gr1.solved(f, ["r"], ["g"], Limit(None))
+    assert strategy is not None
+    try:
+        assert strategy.game.bdd.configure()["reordering"] is True
+        assert strategy.machine(Limit(None)) is None
+        assert strategy.game.bdd.configure()["reordering"] is True
+        strategy._pick(strategy.z, sorted(strategy.game.now.values()))
+        assert strategy.game.bdd.configure()["reordering"] is True
+    finally:
+        strategy.close()
+
+
 def _circuit(f: Formula) -> Circuit | None:
     strategy = gr1.solved(f, ["r"], ["g"], Limit(None))
     if strategy is None:
