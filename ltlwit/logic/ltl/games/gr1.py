@@ -631,7 +631,7 @@ class Strategy:
         return out
 
     def _pick(self, u: Any, variables: list[str]) -> tuple[bool, ...]:
-        return next(iter(self.game.valuations(u, variables)))
+        return next(self.game.valuations(u, variables))
 
     def _written(self, rows: list[list[tuple[tuple[bool, ...], tuple[bool, ...], int]]]) -> Machine:
         """The machine: a transition per input the environment may write (each leads to a
