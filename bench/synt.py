@@ -7,6 +7,7 @@
     python bench/synt.py --data ../shared/data/synt/ltlf-shared.jsonl.gz
     python bench/synt.py --compare old.jsonl new.jsonl     # two earlier runs, benchmark by benchmark
     python bench/synt.py --command "env PYTHONPATH=../old python -m ltlwit"   # another version
+    python bench/synt.py --engine spot --out spot.jsonl    # Spot's ltlsynt (on PATH), its answers checked
     python bench/synt.py --markdown                        # the table as docs/benchmarks.md shows it
     python bench/synt.py --timeout 60 --unanswered-in r10.jsonl --out r60.jsonl   # only what r10 left open
 
@@ -18,6 +19,10 @@ Per family: benchmarks, answered right (realizable / unrealizable), wrong (a ver
 label: must be 0; every verdict printed carries a strategy the engine verified), unknown (with
 the most frequent reason below the table), err (no answer: parameterised TLSF ltlwit does not
 read yet, a crash), the median time of the answered ones.
+
+`--engine spot` asks Spot's ltlsynt instead of the games (`realize --engine spot`: its controllers
+checked, its UNREALIZABLE proved by the games' counter-strategy or left UNKNOWN naming the claim);
+`--compare` of such a run with the games' is the side-by-side table, benchmark by benchmark.
 
 `--unanswered-in RUN` runs only the benchmarks an earlier run (`--out` at a shorter --timeout)
 did not answer right, families interleaved, and counts RUN's answers with its own (a verdict
@@ -56,8 +61,9 @@ def load(path: Path, fmt: str, families: set[str] | None, sample: int | None, se
     return rows
 
 
-def run_one(row: dict, program: list[str], timeout: float, grace: float) -> dict:
+def run_one(row: dict, program: list[str], timeout: float, grace: float, engine: str = "builtin") -> dict:
     cmd = [*program, "realize", "-F", "-", "--format", "json", "--timeout", str(timeout)]
+    cmd += ["--engine", engine] if engine != "builtin" else []  # older versions, through --command, lack it
     started = time.perf_counter()
     try:
         proc = subprocess.run(cmd, input=row["tlsf"], capture_output=True, text=True, timeout=timeout + grace)
@@ -101,6 +107,7 @@ def run_all(
     jobs: int,
     out: str | None,
     kept: list[dict] | None = None,
+    engine: str = "builtin",
 ) -> list[dict]:
     kept = kept or []
     results: list[dict | None] = [None] * len(rows)
@@ -118,7 +125,7 @@ def run_all(
             if i is None:
                 return
             r = rows[i]
-            res = run_one(r, program, timeout, grace) | {
+            res = run_one(r, program, timeout, grace, engine) | {
                 "name": r["name"],
                 "family": r["family"],
                 "status": r["status"],
@@ -222,6 +229,7 @@ def main() -> None:
     ap.add_argument("--grace", type=float, default=10.0, help="kill a child at timeout + grace")
     ap.add_argument("--jobs", type=int, default=1, help="children at a time (timings contend)")
     ap.add_argument("--command", help="how to run ltlwit (default: this interpreter, -m ltlwit)")
+    ap.add_argument("--engine", default="builtin", choices=("builtin", "spot"), help="realize's --engine")
     ap.add_argument("--out", help="write one JSON row per benchmark here")
     ap.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"), help="compare two --out files")
     ap.add_argument("--markdown", action="store_true", help="print the table in Markdown")
@@ -239,7 +247,7 @@ def main() -> None:
         earlier = {r["name"]: r for r in map(json.loads, open(args.unanswered_in))}
         kept = [earlier[r["name"]] for r in rows if r["name"] in earlier and right(earlier[r["name"]])]
         rows = interleaved([r for r in rows if not (r["name"] in earlier and right(earlier[r["name"]]))])
-    results = run_all(rows, program, args.timeout, args.grace, args.jobs, args.out, kept)
+    results = run_all(rows, program, args.timeout, args.grace, args.jobs, args.out, kept, args.engine)
     report(results, args.markdown)
 
 

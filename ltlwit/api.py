@@ -84,6 +84,7 @@ def realize(
     variables: Mapping[str, str] | None = None,
     domain: str | None = None,
     declarations: Declarations | None = None,
+    engine: str = "auto",
 ) -> Realizability:
     """Whether a system writing `outputs` can make `formula` hold whatever the environment writes
     on `inputs` (every other proposition is an output when `outputs` is None): `Realizable`
@@ -95,19 +96,37 @@ def realize(
     Over data atoms (their sorts from `variables`, `domain` or `declarations`, as `Solver`'s, or inferred),
     decided where `formula` reads no input (the system alone then writes the whole run), or
     where each comparison reads one instant and one player's variables (the finite game over
-    their truth values); a strategy then reads and writes values.
+    their truth values); a strategy then reads and writes values. `engine`: auto (= builtin),
+    builtin, or spot: Spot's ltlsynt, where it is on PATH, asked instead of the games, its
+    controller checked like theirs (its UNREALIZABLE has no counter-strategy: the games look for
+    one; `ltlwit.logic.ltl.games.ltlsynt`); ValueError where it is not on PATH.
 
         >>> ltlwit.realize("G(req -> F grant) & G(grant -> !req)", ["req"])  # doctest: +SKIP
         Unrealizable(counter_strategy=Machine(...), play=..., bound=0)"""
     from ltlwit.logic.budget import Budget
+    from ltlwit.logic.ltl import ENGINES
+    from ltlwit.logic.ltl.games import ltlsynt
     from ltlwit.logic.ltl.games import realize as decide
 
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
+    if engine == "spot" and not ltlsynt.available():
+        raise ValueError(f"the spot engine needs Spot's {ltlsynt.PROGRAM} on PATH (not found)")
     if isinstance(formula, str):
         formula = parse(formula)
     memory = default_max_memory() if max_memory is None else max_memory
     budget = Budget(seconds=timeout, memory=(memory << 20) if memory else None)
     declarations = _declarations(declarations, variables, domain)
-    return decide(formula, inputs, outputs, moore=moore, budget=budget, semantics=semantics, declarations=declarations)
+    return decide(
+        formula,
+        inputs,
+        outputs,
+        moore=moore,
+        budget=budget,
+        semantics=semantics,
+        declarations=declarations,
+        engine="spot" if engine == "spot" else "builtin",
+    )
 
 
 def realize_export(

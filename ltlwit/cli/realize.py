@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import click
 
-from ltlwit.cli.choices import REALIZE_FORMATS
+from ltlwit.cli.choices import ENGINES, REALIZE_FORMATS
 from ltlwit.cli.environment import Environment
 from ltlwit.cli.options import (
     data_options,
@@ -85,6 +85,15 @@ def _names(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -
     help="For the unrealizable components of a FRET export or spec file: every minimal conflict (a minimal "
     "unrealizable set of requirements) and minimal correction set, within --timeout more per component.",
 )
+@click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    default="auto",
+    show_default=True,
+    help="auto (= builtin): the engine's games; spot: Spot's ltlsynt, where it is on PATH, for comparison: its "
+    "controller is checked like the games' (Mealy, future-time LTL: formulas and TLSF files), and its "
+    "UNREALIZABLE, which comes without a counter-strategy, is the games' to prove.",
+)
 @syntax_option
 @semantics_options
 @data_options
@@ -102,6 +111,7 @@ def realize(
     mealy: bool | None,
     fmt: str,
     diagnose: bool,
+    engine: str,
     syntax: str,
     timeout: float,
     **options: Any,
@@ -131,6 +141,11 @@ def realize(
     declarations = declarations_of(ctx, options)
     if not formulas and not files:
         raise click.UsageError("give a FORMULA or a FILE (-F)")
+    if engine == "spot":
+        from ltlwit.logic.ltl.games import ltlsynt
+
+        if not ltlsynt.available():
+            raise click.UsageError(f"--engine spot needs Spot's {ltlsynt.PROGRAM} on PATH, and it is not there")
     status = ExitStatus.SUCCESS
     jobs: list[tuple[str, str | None, int | None, Any, tuple[str, ...], tuple[str, ...] | None, bool, str]] = []
     plays: list[tuple[str, Any]] = []  # --format vcd: one document for every play
@@ -148,6 +163,10 @@ def realize(
             content = click.open_file(name, encoding="utf-8").read()
         except (OSError, UnicodeDecodeError) as error:
             printer.message(name, f"cannot read: {getattr(error, 'strerror', None) or error}")
+            status = ExitStatus.ERROR
+            continue
+        if engine == "spot" and name.endswith((".json", ".spec", ".toml")):
+            printer.message(name, "--engine spot answers formulas and TLSF files; requirements files: --engine builtin")
             status = ExitStatus.ERROR
             continue
         if name.endswith(".json"):
@@ -187,7 +206,7 @@ def realize(
         read = frozenset().union(*(names(f) for f in named))
         _unmentioned(printer, "", read, inputs or (), outputs or ())
     for job in jobs:
-        status = worst(status, _answer(printer, fmt, timeout, plays, declarations, *job))
+        status = worst(status, _answer(printer, fmt, timeout, plays, declarations, engine, *job))
     if fmt == "vcd":
         from ltlwit.logic.waveform import vcd
 
@@ -201,6 +220,7 @@ def _answer(
     timeout: float,
     plays: list[tuple[str, Any]],
     declarations: Any,
+    engine: str,
     text: str,
     file: str | None,
     line: int | None,
@@ -222,7 +242,14 @@ def _answer(
     started = time.perf_counter()
     try:
         verdict = realize_api(
-            formula, ins, outs, moore=moore, timeout=timeout, semantics=semantics, declarations=declarations
+            formula,
+            ins,
+            outs,
+            moore=moore,
+            timeout=timeout,
+            semantics=semantics,
+            declarations=declarations,
+            engine=engine,
         )
     except ValueError as error:  # the sorts of its data: ambiguous, or clashing with --var
         printer.message(where, f"{text}: {error}")
@@ -243,6 +270,7 @@ def _answer(
             "line": line,
             "status": word.lower(),
             "kind": "moore" if moore else "mealy",
+            "engine": "spot" if engine == "spot" else "builtin",
             "semantics": semantics,
             "inputs": list(ins),
             "outputs": list(outs),

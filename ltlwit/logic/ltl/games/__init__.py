@@ -134,6 +134,7 @@ def realize(
     gr1: bool = True,
     small: bool = True,
     declarations: Declarations | None = None,
+    engine: str = "builtin",
 ) -> Verdict:
     """Realizable or Unrealizable with a verified strategy, or Unknown with the reason.
 
@@ -152,8 +153,13 @@ def realize(
     wanted (the cores' questions).
     Over data atoms (`declarations`: their sorts), under infinite semantics: φ that reads no
     input exactly (the system alone chooses the whole run: `_unopposed`), else by a finite
-    abstraction where one is exact (`theory.separable`)."""
+    abstraction where one is exact (`theory.separable`).
+    `engine="spot"`: Spot's ltlsynt is asked instead, its answer checked (`ltlsynt`)."""
     ins, outs = players(formula, inputs, outputs)
+    if engine == "spot":
+        from ltlwit.logic.ltl.games import ltlsynt
+
+        return ltlsynt.realize(formula, ins, outs, moore, budget, semantics)
     if formula.data:
         if semantics != "infinite":
             return Unknown("realizability over data atoms is decided under infinite semantics only, for now")
@@ -494,6 +500,9 @@ def verify(
     satisfiability portfolio (past operators too; its SAT searches are slow on large
     machines). `gr1`: for a GR(1)-shaped φ, the closed loop explored against φ's GR(1) reading
     (`gr1.check`), where the product's tableau of hundreds of step constraints is out of reach;
+    the reading implies φ but is stricter (the move that breaks an assumption must still keep
+    the system's step), so True proves φ and False refutes the reading, not φ (a GR(1) game's
+    strategy keeps the reading; another may not: `ltlsynt`);
     a circuit (`aiger.Circuit`), always so, symbolically (`gr1.check_circuit`; `ranking`, a
     circuit's `gr1.Ranking` from the game that wrote it, checked a step at a time in place of
     the fair-cycle search where it holds)."""

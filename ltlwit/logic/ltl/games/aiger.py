@@ -28,7 +28,7 @@ from ltlwit.logic.formula import And, Formula, conjuncts
 from ltlwit.logic.ltl.games.machine import Machine, Transition, guard_formula, letter_of, shannon
 from ltlwit.logic.trace import Trace
 
-__all__ = ["Circuit", "from_aiger", "to_aiger", "written"]
+__all__ = ["Circuit", "from_aiger", "renamed", "to_aiger", "written"]
 
 
 @dataclass(frozen=True)
@@ -294,9 +294,10 @@ def to_aiger(machine: Machine) -> str:
     return aig.text(machine.reads, latches, list(zip(machine.writes, outputs)))
 
 
-def from_aiger(text: str) -> Machine:
+def from_aiger(text: str, limit: Limit | None = None) -> Machine:
     """The machine an ASCII AIGER circuit is (a Mealy controller over the inputs and outputs its
-    symbol table names); ValueError where the text is no such circuit."""
+    symbol table names); ValueError where the text is no such circuit. `limit` counts its
+    states as they are listed (`Limit.tick`: OutOfBudget past its states or time)."""
     from ltlwit.logic.ltl.encoding.labels import Bdds
 
     c = _read(text)
@@ -314,6 +315,8 @@ def from_aiger(text: str) -> Machine:
     order = [0]
     states: list[tuple[Transition, ...]] = []
     for code in order:
+        if limit is not None:
+            limit.tick()
         at = {latch_vars[k]: bool(code >> k & 1) for k in range(n_latch)}
         functions = [bdd.let(at, f) if at else f for f in outs + nexts]
         blocks: list[tuple[Any, tuple[bool, ...]]] = [(bdd.true, ())]
@@ -362,3 +365,39 @@ def written(
     memo.clear()  # CUDD's nodes go before their manager
     names = tuple(name for name, _ in reads)
     return Circuit(names, tuple(name for name, _ in writes), aig.text(names, nexts, outputs))
+
+
+def renamed(text: str, reads: Sequence[str], writes: Sequence[str], names: dict[str, str]) -> str:
+    """Another tool's circuit `text` as this module writes one: its inputs `reads` and outputs
+    `writes`, in these orders, found by the names its symbol table gives them (`names`: the
+    name there -> the name here), its gates and latches renumbered after them. An input it
+    does not have is one it does not read, an output it does not have one it keeps false (a
+    tool may drop a proposition its simplifications find free: the check decides); ValueError
+    where it is not a well-formed circuit (`_read`) or names a signal neither read nor written
+    here."""
+    c = _read(text)
+    here = {
+        kind: [names.get(c.symbols.get(f"{kind}{k}", ""), "") for k in range(n)]
+        for kind, n in (("i", len(c.inputs)), ("o", len(c.outputs)))
+    }
+    stray = next((n for n in here["i"] if n not in reads), None) or next(
+        (n for n in here["o"] if n not in writes), None
+    )
+    if stray is not None:
+        raise ValueError(f"its symbol table names {stray or 'no'} signal of the specification's")
+    n_in, n_latch, old_in = len(reads), c.latches, len(c.inputs)
+    var = {k + 1: reads.index(name) + 1 for k, name in enumerate(here["i"])}  # old variable -> new
+    var.update({old_in + 1 + k: n_in + 1 + k for k in range(n_latch + len(c.ands))})
+
+    def lit(x: int) -> int:
+        return x if x < 2 else 2 * var[x >> 1] | x & 1
+
+    written = dict(zip(here["o"], c.outputs))
+    lines = [f"aag {n_in + n_latch + len(c.ands)} {n_in} {n_latch} {len(writes)} {len(c.ands)}"]
+    lines += [str(2 * (k + 1)) for k in range(n_in)]
+    lines += [f"{lit(latch)} {lit(nxt)}" for latch, nxt in c.latch_rows]
+    lines += [str(lit(written.get(name, 0))) for name in writes]
+    lines += [f"{lit(lhs)} {lit(a)} {lit(b)}" for lhs, a, b in c.ands]
+    lines += [f"i{k} {name}" for k, name in enumerate(reads)]
+    lines += [f"o{k} {name}" for k, name in enumerate(writes)]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,223 @@
+"""Spot's ltlsynt as a realizability engine (`realize(..., engine="spot")`), to compare the games
+with the tool SYNTCOMP ranks among its best: where `ltlsynt` is on PATH it is asked, and its
+answer held to the rule every verdict here keeps, a strategy the engine checked.
+
+ltlsynt answers REALIZABLE with a controller (`--aiger`: an ASCII AIGER circuit). It is read
+back (`aiger.renamed`) and checked like the games' controllers (`games._proved`): as the machine
+the circuit is, state by reached state (`aiger.from_aiger`), or as the circuit itself where that
+machine is too large to list and φ has GR(1) shape (`gr1.check_circuit`). A controller the check
+refutes is never printed: the answer is Unknown, naming the disagreement. ltlsynt answers
+UNREALIZABLE without a counter-strategy, so the engine's own games look for one with what is
+left of the budget; without one the answer is Unknown, naming ltlsynt's claim.
+
+The specification crosses as text in Spot's syntax, its propositions renamed `i0, i1, ...` and
+`o0, o1, ...` (any name reads back, none is read as an operator). ltlsynt plays Mealy games on
+infinite traces over future-time LTL: Moore, finite semantics, past operators and data atoms
+are the built-in engine's."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from typing import TYPE_CHECKING, Sequence
+
+from ltlwit.logic.budget import Budget, Limit, OutOfBudget
+from ltlwit.logic.formula import Formula
+from ltlwit.logic.result import Unknown
+
+if TYPE_CHECKING:
+    from ltlwit.logic.ltl.games import Verdict
+    from ltlwit.logic.ltl.games.machine import Machine
+
+#: the program asked, found on PATH
+PROGRAM = "ltlsynt"
+
+
+def available() -> bool:
+    """Whether `ltlsynt` is on PATH."""
+    return shutil.which(PROGRAM) is not None
+
+
+def realize(
+    formula: Formula,
+    ins: Sequence[str],
+    outs: Sequence[str],
+    moore: bool,
+    budget: Budget | None,
+    semantics: str,
+) -> Verdict:
+    """ltlsynt's verdict on `formula` (inputs `ins`, outputs `outs`), checked (module doc):
+    Realizable, Unrealizable (the engine's counter-strategy) or Unknown with the reason."""
+
+    outside = _outside(formula, moore, semantics)
+    if outside is not None:
+        return Unknown(outside)
+    limit = Limit(budget)
+    try:
+        return _asked(formula, ins, outs, moore, semantics, budget, limit)
+    except OutOfBudget as error:  # the time or memory the check of its controller had
+        return Unknown(str(error))
+
+
+def _asked(
+    formula: Formula,
+    ins: Sequence[str],
+    outs: Sequence[str],
+    moore: bool,
+    semantics: str,
+    budget: Budget | None,
+    limit: Limit,
+) -> Verdict:
+    from ltlwit.logic.formula import ap, transform, unop
+    from ltlwit.logic.ltl.games import as_played
+    from ltlwit.logic.syntax import print_formula
+
+    names = {**{f"i{k}": a for k, a in enumerate(ins)}, **{f"o{k}": a for k, a in enumerate(outs)}}
+    # each proposition its slot; under Moore semantics each input read one instant late,
+    # φ[i -> X i], whose Mealy controller reads at t the inputs of t - 1 (`_undelayed`)
+    slot = {a: unop("X", ap(k)) if moore and k[0] == "i" else ap(k) for k, a in names.items()}
+    asked = transform(
+        formula, lambda f, kids: slot[f.name or ""] if f.op == "ap" else f if not kids else Formula(f.op, kids)
+    )
+    text = print_formula(asked, "spot")
+    command = [PROGRAM, "-f", text, "--aiger"]
+    if ins:
+        command.append("--ins=" + ",".join(s for s in names if s[0] == "i"))
+    if outs or not ins:
+        command.append("--outs=" + ",".join(s for s in names if s[0] == "o"))
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=_seconds(limit))
+    except subprocess.TimeoutExpired:
+        return Unknown(f"{PROGRAM} gave no answer within the budget")
+    except OSError as error:
+        return Unknown(f"{PROGRAM} could not be run: {error.strerror or error}")
+    lines = done.stdout.splitlines()
+    claim = lines[0].strip() if lines else ""
+    exact = as_played(formula, semantics, monitor=False)
+    if claim == "REALIZABLE" and done.returncode == 0:
+        return _controller("\n".join(lines[1:]) + "\n", exact, ins, outs, names, moore, budget, limit)
+    if claim == "UNREALIZABLE" and done.returncode == 1:
+        return _counter_strategy(formula, ins, outs, moore, budget, limit)
+    said = next((line.strip() for line in reversed(done.stderr.splitlines()) if line.strip()), "")
+    return Unknown(f"{PROGRAM} gave no verdict (exit status {done.returncode}{': ' + said if said else ''})")
+
+
+def _outside(formula: Formula, moore: bool, semantics: str) -> str | None:
+    """Why ltlsynt cannot be asked `formula`, or None."""
+    if semantics != "infinite":
+        why = f"{semantics} semantics"
+    elif formula.past:
+        why = "past operators"
+    elif formula.data:
+        why = "data atoms"
+    else:
+        return None
+    return (
+        f"{PROGRAM} plays Mealy games over future-time LTL on infinite traces, not {why}: --engine builtin decides them"
+    )
+
+
+def _seconds(limit: Limit) -> float | None:
+    left = limit.remaining()
+    return None if left == float("inf") else left
+
+
+def _controller(
+    aiger: str,
+    exact: Formula,
+    ins: Sequence[str],
+    outs: Sequence[str],
+    names: dict[str, str],
+    moore: bool,
+    budget: Budget | None,
+    limit: Limit,
+) -> Verdict:
+    """ltlsynt's circuit, renamed and checked: the machine it is where that is small enough to
+    list (a table and a play to show; under Moore semantics the Moore machine it stands for,
+    `_undelayed`), else the circuit. φ's GR(1) reading (`verify`'s `gr1`)
+    is asked first where it applies, with half the time: it proves a controller where the
+    product's tableau is out of reach, but it is stricter than φ (an assumption broken at the
+    first instant still binds the system), so its refusal is no refutation: the product
+    decides a machine, and a circuit it refuses is not verified."""
+    from ltlwit.logic.ltl.games import StrategyRejected, _proved
+    from ltlwit.logic.ltl.games.aiger import Circuit, from_aiger, renamed
+    from ltlwit.logic.ltl.games.gr1 import MAX_STATES, shape
+    from ltlwit.logic.ltl.games.machine import Machine
+
+    try:
+        circuit = Circuit(tuple(ins), tuple(outs), renamed(aiger, ins, outs, names))
+    except ValueError as error:
+        return Unknown(f"{PROGRAM}'s controller could not be read: {error}")
+    spec = shape(exact, ins)
+    controller: Machine | Circuit = circuit
+    try:
+        controller = from_aiger(circuit.aiger, limit.with_states(MAX_STATES))
+    except OutOfBudget:
+        limit.check_time()
+        if moore:
+            return Unknown(
+                f"{PROGRAM}'s controller is a circuit too large to list, and a Moore one is checked as a machine"
+            )
+        if spec is None:
+            return Unknown(
+                f"{PROGRAM}'s controller is a circuit too large to list, and φ has no GR(1) shape to check it by"
+            )
+    unverified = Unknown(f"{PROGRAM}'s controller was not verified within the budget")
+    if moore and isinstance(controller, Machine):
+        controller, spec = _undelayed(controller, limit), None
+    if isinstance(controller, Circuit):  # a GR(1)-shaped φ: the circuit's check is the one there is
+        try:
+            return _proved(exact, exact, {}, controller, 0, budget, limit, "gr1") or unverified
+        except StrategyRejected:
+            return Unknown(
+                f"{PROGRAM}'s controller, a circuit too large to list, fails φ's GR(1) reading (stricter than φ)"
+            )
+    if spec is not None and not spec.responses:  # the reading a machine's GR(1) check has
+        try:
+            verdict = _proved(exact, exact, {}, controller, 0, budget, limit.sub(limit.remaining() / 2), "gr1")
+            if verdict is not None:
+                return verdict
+        except StrategyRejected:
+            pass  # not a refutation: the product decides
+    try:
+        return _proved(exact, exact, {}, controller, 0, budget, limit) or unverified
+    except StrategyRejected:
+        return Unknown(f"{PROGRAM} answers REALIZABLE, but the engine refutes its controller: the two disagree")
+
+
+def _undelayed(machine: Machine, limit: Limit) -> Machine:
+    """The Moore controller of φ that a Mealy controller of φ[i -> X i] is, fed each instant's
+    inputs one instant late (all false at first): its states are the Mealy machine's
+    transitions, each writing what the transition writes, and moving on the inputs as the
+    transition's target does."""
+    from ltlwit.logic.ltl.games.machine import Machine, Transition, _value
+
+    first = next(k for k, t in enumerate(machine.states[0]) if _value(t.guard, {}))
+    index = {(0, first): 0}
+    order = [(0, first)]
+    states = []
+    for s, k in order:
+        limit.tick()
+        fired = machine.states[s][k]
+        row = []
+        for k1, t in enumerate(machine.states[fired.target]):
+            if (fired.target, k1) not in index:
+                index[fired.target, k1] = len(order)
+                order.append((fired.target, k1))
+            row.append(Transition(t.guard, fired.write, index[fired.target, k1]))
+        states.append(tuple(row))
+    return Machine("system", machine.reads, machine.writes, True, tuple(states))
+
+
+def _counter_strategy(
+    formula: Formula, ins: Sequence[str], outs: Sequence[str], moore: bool, budget: Budget | None, limit: Limit
+) -> Verdict:
+    """The engine's verdict where ltlsynt says UNREALIZABLE, its games given what is left of the
+    budget: ltlsynt gives no counter-strategy to check. A controller they verify stands."""
+    from ltlwit.logic.ltl.games import realize
+
+    left = _seconds(limit)
+    verdict = realize(formula, ins, outs, moore, Budget(seconds=left, memory=budget.memory if budget else None))
+    if isinstance(verdict, Unknown):
+        return Unknown(f"{PROGRAM} answers UNREALIZABLE; the engine verified no counter-strategy: {verdict.reason}")
+    return verdict

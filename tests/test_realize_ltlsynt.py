@@ -1,0 +1,180 @@
+"""`realize --engine spot`: Spot's ltlsynt asked, its answer held to the engine's check. Spot
+cannot be installed here, so `fake_ltlsynt.py` stands in for it (its command line, output and exit
+status), answering with the games' own verdicts, or lying, hanging, failing, as FAKE_LTLSYNT says."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from cli_support import json_lines, run
+
+import ltlwit
+from ltlwit.logic.ltl.games import Realizable, Unrealizable, verify
+from ltlwit.logic.ltl.games.aiger import Circuit, from_aiger, renamed, to_aiger
+from ltlwit.logic.ltl.games.machine import Machine
+from ltlwit.logic.result import Unknown
+
+ARBITER = "G(r1 -> F g1) & G(r2 -> F g2) & G!(g1 & g2)"
+STARVING = "G(req -> F grant) & G(grant -> !req)"
+HERE = Path(__file__).resolve().parent
+
+
+@pytest.fixture
+def ltlsynt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`ltlsynt` on PATH, the stand-in; returns the file its runs' arguments are logged in."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    program = bin_dir / "ltlsynt"
+    program.write_text(f"#!{sys.executable}\nimport sys\nsys.path.insert(0, {str(HERE)!r})\n")
+    program.write_text(program.read_text() + "import fake_ltlsynt\nsys.exit(fake_ltlsynt.main(sys.argv[1:]))\n")
+    program.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    log = tmp_path / "runs.jsonl"
+    monkeypatch.setenv("FAKE_LTLSYNT_LOG", str(log))
+    return log
+
+
+def _asked(log: Path) -> list[list[str]]:
+    return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+def test_a_controller_from_ltlsynt_is_checked_and_shown_under_the_names_written(ltlsynt: Path) -> None:
+    formula = "G(Req_1 -> F grant) & G(other -> X grant)"
+    verdict = ltlwit.realize(formula, ["Req_1", "other"], engine="spot")
+    assert isinstance(verdict, Realizable)
+    (argv,) = _asked(ltlsynt)
+    assert "--ins=i0,i1" in argv and "--outs=o0" in argv and "--aiger" in argv  # slots cross, not names
+    assert "Req_1" not in argv[argv.index("-f") + 1]
+    controller = verdict.controller
+    assert isinstance(controller, Machine)
+    assert controller.reads == ("Req_1", "other") and controller.writes == ("grant",)
+    assert verify(ltlwit.parse(formula), controller) is True  # checked again, apart from the answer
+
+
+def test_a_controller_only_the_product_proves_is_proved(ltlsynt: Path) -> None:
+    """φ's GR(1) reading is stricter than φ: x = a until a first fails, then x false, satisfies φ
+    (a broken assumption excuses the system from then on) but not the reading, where the move that
+    breaks the assumption must still keep the system's step. Not a refutation: the product proves it."""
+    formula = ltlwit.parse("G(a) -> (x & G(X x <-> a))")
+    verdict = ltlwit.realize(formula, ["a"], engine="spot")
+    assert isinstance(verdict, Realizable) and isinstance(verdict.controller, Machine)
+    assert verify(formula, verdict.controller, method="gr1") is False  # the reading refuses it
+    assert verify(formula, verdict.controller) is True
+
+
+def test_moore_asks_for_the_inputs_one_instant_late(ltlsynt: Path) -> None:
+    """Under Moore semantics ltlsynt is asked φ[i -> X i] (Mealy), and its controller, fed the
+    inputs one instant late, is the Moore controller checked on φ."""
+    verdict = ltlwit.realize("G(req -> X grant) & G(!req -> X !grant)", ["req"], moore=True, engine="spot")
+    assert isinstance(verdict, Realizable) and isinstance(verdict.controller, Machine)
+    assert verdict.controller.moore
+    (argv,) = _asked(ltlsynt)
+    assert ltlwit.parse(argv[argv.index("-f") + 1], "spot") == ltlwit.parse("G(X i0 -> X o0) & G(!X i0 -> X !o0)")
+    verdict = ltlwit.realize("G(req <-> grant)", ["req"], moore=True, engine="spot")  # Mealy's, not Moore's
+    assert isinstance(verdict, Unrealizable) and verify(ltlwit.parse("G(req <-> grant)"), verdict.counter_strategy)
+
+
+def test_a_circuit_with_its_signals_in_another_order_reads_back(ltlsynt: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FAKE_LTLSYNT", "shuffled")
+    verdict = ltlwit.realize(ARBITER + " & G(r3 -> g3 | X g3)", ["r1", "r2", "r3"], engine="spot")
+    assert isinstance(verdict, Realizable)
+    assert verdict.controller.reads == ("r1", "r2", "r3") and verdict.controller.writes == ("g1", "g2", "g3")
+
+
+def test_a_controller_that_fails_the_check_is_never_an_answer(ltlsynt: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FAKE_LTLSYNT", "liar")
+    for formula, inputs in (("G(req -> grant)", ["req"]), (STARVING, ["req"])):
+        verdict = ltlwit.realize(formula, inputs, engine="spot")
+        assert isinstance(verdict, Unknown) and "refutes its controller" in verdict.reason
+
+
+def test_unrealizable_needs_the_engines_counter_strategy(ltlsynt: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    verdict = ltlwit.realize(STARVING, ["req"], engine="spot")
+    assert isinstance(verdict, Unrealizable)
+    assert verify(ltlwit.parse(STARVING), verdict.counter_strategy) is True
+    monkeypatch.setenv("FAKE_LTLSYNT", "unreal")  # a wrong UNREALIZABLE: the games' controller stands
+    verdict = ltlwit.realize("G(req -> F grant)", ["req"], engine="spot")
+    assert isinstance(verdict, Realizable)
+    # a claim the games cannot settle (no memory to play in: ltlsynt has its own) stays a claim
+    verdict = ltlwit.realize(ARBITER, ["r1", "r2"], engine="spot", max_memory=1)
+    assert isinstance(verdict, Unknown) and "ltlsynt answers UNREALIZABLE" in verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("mode", "said"), [("hang", "no answer within the budget"), ("error", "exit status 2: ltlsynt: syntax error")]
+)
+def test_no_answer_from_ltlsynt_is_unknown(
+    ltlsynt: Path, monkeypatch: pytest.MonkeyPatch, mode: str, said: str
+) -> None:
+    monkeypatch.setenv("FAKE_LTLSYNT", mode)
+    verdict = ltlwit.realize("G(req -> F grant)", ["req"], engine="spot", timeout=3)
+    assert isinstance(verdict, Unknown) and said in verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("formula", "options", "said"),
+    [
+        ("G(grant -> O req)", {}, "past operators"),
+        ("F(req & grant)", {"semantics": "finite"}, "finite semantics"),
+    ],
+)
+def test_what_ltlsynt_does_not_read_is_not_sent(ltlsynt: Path, formula: str, options: dict, said: str) -> None:
+    verdict = ltlwit.realize(formula, ["req"], engine="spot", **options)
+    assert isinstance(verdict, Unknown) and said in verdict.reason and "--engine builtin" in verdict.reason
+    assert not ltlsynt.exists()
+
+
+def test_without_ltlsynt_the_engine_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(ValueError, match="ltlsynt on PATH"):
+        ltlwit.realize("G(req -> F grant)", ["req"], engine="spot")
+    result = run("realize", "--engine", "spot", "--inputs", "req", "G(req -> F grant)")
+    assert result.exit_code == 2 and "--engine spot needs Spot's ltlsynt on PATH" in result.stderr
+    assert result.stdout == ""
+
+
+def test_the_command_line(ltlsynt: Path, tmp_path: Path) -> None:
+    spec = tmp_path / "arbiter.tlsf"
+    spec.write_text(
+        'INFO { TITLE: "a" SEMANTICS: Mealy TARGET: Mealy }\n'
+        "MAIN { INPUTS { r1; r2; } OUTPUTS { g1; g2; } GUARANTEES { G (r1 -> F g1); G (r2 -> F g2); G !(g1 && g2); } }\n"
+    )
+    export = tmp_path / "reqs.json"
+    export.write_text("[]")
+    result = run("realize", "--engine", "spot", "--format", "aiger", "-F", str(spec), "-F", str(export))
+    assert result.exit_code == 2  # the export is refused, the TLSF answered
+    assert "reqs.json: --engine spot answers formulas and TLSF files" in result.stderr
+    word, circuit = result.stdout.split("\n", 1)
+    assert word == "REALIZABLE"
+    assert verify(ltlwit.parse(ARBITER), from_aiger(circuit)) is True
+    result = run("realize", "--engine", "spot", "--format", "json", "--inputs", "req", STARVING)
+    (row,) = json_lines(result.stdout)
+    assert result.exit_code == 1 and row["status"] == "unrealizable" and row["engine"] == "spot"
+    assert row["verified"] and row["counter_strategy"]["player"] == "environment"
+
+
+def test_renamed_keeps_the_circuit_it_renames() -> None:
+    """A circuit renamed into other orders computes what it did: the two run side by side."""
+    verdict = ltlwit.realize(ARBITER, ["r1", "r2"], timeout=30)
+    assert isinstance(verdict, Realizable) and isinstance(verdict.controller, Machine)
+    machine = verdict.controller
+    text = to_aiger(machine)
+    names = {"r1": "x", "r2": "y", "g1": "u", "g2": "v"}
+    back = Circuit(("y", "x"), ("v", "u"), renamed(text, ["y", "x"], ["v", "u"], names))
+    ahead = Circuit(machine.reads, machine.writes, text)
+    rng = random.Random(7)
+    state_a, state_b = (False,) * ahead.latches, (False,) * back.latches
+    for _ in range(200):
+        r1, r2 = rng.random() < 0.5, rng.random() < 0.5
+        (g1, g2), state_a = ahead.step(state_a, (r1, r2))
+        (v, u), state_b = back.step(state_b, (r2, r1))
+        assert (g1, g2) == (u, v)
+    kept = Circuit(("y", "x"), ("v", "u", "w"), renamed(text, ["y", "x"], ["v", "u", "w"], names))
+    assert kept.step((False,) * kept.latches, (True, True))[0][2] is False  # an output it lacks: false
+    with pytest.raises(ValueError, match="names z"):
+        renamed(text, ["y"], ["v", "u"], {"r1": "z", "r2": "y", "g1": "u", "g2": "v"})
