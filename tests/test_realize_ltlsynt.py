@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from cli_support import json_lines, run
+from fake_ltlsynt import _scattered
 
 import ltlwit
 from ltlwit.logic.ltl.games import Realizable, Unrealizable, verify
@@ -30,8 +31,10 @@ def ltlsynt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     program = bin_dir / "ltlsynt"
-    program.write_text(f"#!{sys.executable}\nimport sys\nsys.path.insert(0, {str(HERE)!r})\n")
-    program.write_text(program.read_text() + "import fake_ltlsynt\nsys.exit(fake_ltlsynt.main(sys.argv[1:]))\n")
+    program.write_text(
+        f"#!{sys.executable}\nimport sys\nsys.path.insert(0, {str(HERE)!r})\n"
+        "import fake_ltlsynt\nsys.exit(fake_ltlsynt.main(sys.argv[1:]))\n"
+    )
     program.chmod(0o755)
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
     log = tmp_path / "runs.jsonl"
@@ -39,7 +42,8 @@ def ltlsynt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return log
 
 
-def _asked(log: Path) -> list[list[str]]:
+def _asked(log: Path) -> list[dict]:
+    """Each run's arguments (`argv`) and the formula it was asked (`formula`)."""
     return [json.loads(line) for line in log.read_text().splitlines()]
 
 
@@ -47,9 +51,9 @@ def test_a_controller_from_ltlsynt_is_checked_and_shown_under_the_names_written(
     formula = "G(Req_1 -> F grant) & G(other -> X grant)"
     verdict = ltlwit.realize(formula, ["Req_1", "other"], engine="spot")
     assert isinstance(verdict, Realizable)
-    (argv,) = _asked(ltlsynt)
-    assert "--ins=i0,i1" in argv and "--outs=o0" in argv and "--aiger" in argv  # slots cross, not names
-    assert "Req_1" not in argv[argv.index("-f") + 1]
+    (run,) = _asked(ltlsynt)
+    assert "--ins=i0,i1" in run["argv"] and "--outs=o0" in run["argv"] and "--aiger" in run["argv"]
+    assert ltlwit.parse(run["formula"], "spot") == ltlwit.parse("G(i0 -> F o0) & G(i1 -> X o0)")  # slots, not names
     controller = verdict.controller
     assert isinstance(controller, Machine)
     assert controller.reads == ("Req_1", "other") and controller.writes == ("grant",)
@@ -73,13 +77,13 @@ def test_moore_asks_for_the_inputs_one_instant_late(ltlsynt: Path) -> None:
     verdict = ltlwit.realize("G(req -> X grant) & G(!req -> X !grant)", ["req"], moore=True, engine="spot")
     assert isinstance(verdict, Realizable) and isinstance(verdict.controller, Machine)
     assert verdict.controller.moore
-    (argv,) = _asked(ltlsynt)
-    assert ltlwit.parse(argv[argv.index("-f") + 1], "spot") == ltlwit.parse("G(X i0 -> X o0) & G(!X i0 -> X !o0)")
+    (run,) = _asked(ltlsynt)
+    assert ltlwit.parse(run["formula"], "spot") == ltlwit.parse("G(X i0 -> X o0) & G(!X i0 -> X !o0)")
     verdict = ltlwit.realize("G(req <-> grant)", ["req"], moore=True, engine="spot")  # Mealy's, not Moore's
     assert isinstance(verdict, Unrealizable) and verify(ltlwit.parse("G(req <-> grant)"), verdict.counter_strategy)
 
 
-def test_a_circuit_with_its_signals_in_another_order_reads_back(ltlsynt: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_circuit_as_spot_writes_it_reads_back(ltlsynt: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FAKE_LTLSYNT", "shuffled")
     verdict = ltlwit.realize(ARBITER + " & G(r3 -> g3 | X g3)", ["r1", "r2", "r3"], engine="spot")
     assert isinstance(verdict, Realizable)
@@ -165,16 +169,25 @@ def test_renamed_keeps_the_circuit_it_renames() -> None:
     machine = verdict.controller
     text = to_aiger(machine)
     names = {"r1": "x", "r2": "y", "g1": "u", "g2": "v"}
-    back = Circuit(("y", "x"), ("v", "u"), renamed(text, ["y", "x"], ["v", "u"], names))
     ahead = Circuit(machine.reads, machine.writes, text)
-    rng = random.Random(7)
-    state_a, state_b = (False,) * ahead.latches, (False,) * back.latches
-    for _ in range(200):
-        r1, r2 = rng.random() < 0.5, rng.random() < 0.5
-        (g1, g2), state_a = ahead.step(state_a, (r1, r2))
-        (v, u), state_b = back.step(state_b, (r2, r1))
-        assert (g1, g2) == (u, v)
+    for written in (text, _scattered(text)):  # as this module writes it, and as Spot may
+        back = Circuit(("y", "x"), ("v", "u"), renamed(written, ["y", "x"], ["v", "u"], names))
+        rng = random.Random(7)
+        state_a, state_b = (False,) * ahead.latches, (False,) * back.latches
+        for _ in range(200):
+            r1, r2 = rng.random() < 0.5, rng.random() < 0.5
+            (g1, g2), state_a = ahead.step(state_a, (r1, r2))
+            (v, u), state_b = back.step(state_b, (r2, r1))
+            assert (g1, g2) == (u, v)
     kept = Circuit(("y", "x"), ("v", "u", "w"), renamed(text, ["y", "x"], ["v", "u", "w"], names))
     assert kept.step((False,) * kept.latches, (True, True))[0][2] is False  # an output it lacks: false
+    for broken, said in (
+        ("aag 3 1 0 1 1\n2\n6\n6 2 4\ni0 r1\no0 g1\n", "literal 4 is not defined"),
+        ("aag 4 1 0 1 2\n2\n6\n6 2 8\n8 6 2\ni0 r1\no0 g1\n", "cycle"),
+        ("aag 2 1 1 1 0\n2\n4 2 1\n4\ni0 r1\no0 g1\n", "reset to 0"),
+        ("aag 2 1 0 1 1\n2\n2\n2 2 2\ni0 r1\no0 g1\n", "defined twice"),
+    ):
+        with pytest.raises(ValueError, match=said):
+            renamed(broken, ["x"], ["u"], {"r1": "x", "g1": "u"})
     with pytest.raises(ValueError, match="names z"):
         renamed(text, ["y"], ["v", "u"], {"r1": "z", "r2": "y", "g1": "u", "g2": "v"})

@@ -91,7 +91,7 @@ def _names(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -
     default="auto",
     show_default=True,
     help="auto (= builtin): the engine's games; spot: Spot's ltlsynt, where it is on PATH, for comparison: its "
-    "controller is checked like the games' (Mealy, future-time LTL: formulas and TLSF files), and its "
+    "controller is checked like the games' (future-time LTL: formulas and TLSF files), and its "
     "UNREALIZABLE, which comes without a counter-strategy, is the games' to prove.",
 )
 @syntax_option

@@ -368,36 +368,73 @@ def written(
 
 
 def renamed(text: str, reads: Sequence[str], writes: Sequence[str], names: dict[str, str]) -> str:
-    """Another tool's circuit `text` as this module writes one: its inputs `reads` and outputs
-    `writes`, in these orders, found by the names its symbol table gives them (`names`: the
-    name there -> the name here), its gates and latches renumbered after them. An input it
-    does not have is one it does not read, an output it does not have one it keeps false (a
-    tool may drop a proposition its simplifications find free: the check decides); ValueError
-    where it is not a well-formed circuit (`_read`) or names a signal neither read nor written
-    here."""
-    c = _read(text)
+    """Another tool's circuit `text` as this module writes one (what `_read` reads): its inputs
+    `reads` and outputs `writes`, in these orders, found by the names its symbol table gives
+    them (`names`: the name there -> the name here), its latches after them and its gates in an
+    order where each follows its operands, those no output or latch reads dropped. `text` may be
+    any ASCII AIGER circuit of this kind (latches reset to 0): variables numbered with gaps, M
+    an upper bound, gates in any order, as Spot writes them. An input it does not have is one it
+    does not read, an output it does not have one it keeps false (a tool may drop a proposition
+    its simplifications find free: the check decides). ValueError where it is no such circuit
+    (a literal undefined or defined twice, a cycle of gates) or names a signal neither read nor
+    written here."""
+    rows = [r.split() for r in text.splitlines()]
+    head = rows[0] if rows else []
+    if len(head) != 6 or head[0] != "aag" or not all(x.isdigit() for x in head[1:]):
+        raise ValueError("not an ASCII AIGER file (aag M I L O A)")
+    n_in, n_latch, n_out, n_and = map(int, head[2:])
+    body = rows[1 : 1 + n_in + n_latch + n_out + n_and]
+    if len(body) < n_in + n_latch + n_out + n_and or not all(x.isdigit() for r in body for x in r):
+        raise ValueError("an AIGER file shorter than its header says, or a row that is not numbers")
+    cut = [n_in, n_in + n_latch, n_in + n_latch + n_out]
+    ins, latches, outs, ands = ([list(map(int, r)) for r in body[a:b]] for a, b in zip([0, *cut], [*cut, len(body)]))
+    if any(len(r) != 1 for r in ins + outs) or any(len(r) not in (2, 3) or r[2:] not in ([], [0]) for r in latches):
+        raise ValueError("AIGER rows of the wrong length, or latches not reset to 0")
+    if any(len(r) != 3 for r in ands):
+        raise ValueError("an AIGER AND gate that is not three literals")
+    defined = [r[0] for r in ins + latches + ands]
+    if any(x < 2 or x & 1 for x in defined) or len(set(defined)) != len(defined):
+        raise ValueError("an AIGER variable defined twice, negated or constant")
+    symbols = dict((r[0], r[1]) for r in rows[1 + len(body) :] if len(r) == 2 and r[0][:1] in "io")
     here = {
-        kind: [names.get(c.symbols.get(f"{kind}{k}", ""), "") for k in range(n)]
-        for kind, n in (("i", len(c.inputs)), ("o", len(c.outputs)))
+        kind: [names.get(symbols.get(f"{kind}{k}", ""), "") for k in range(n)]
+        for kind, n in (("i", n_in), ("o", n_out))
     }
     stray = next((n for n in here["i"] if n not in reads), None) or next(
         (n for n in here["o"] if n not in writes), None
     )
     if stray is not None:
         raise ValueError(f"its symbol table names {stray or 'no'} signal of the specification's")
-    n_in, n_latch, old_in = len(reads), c.latches, len(c.inputs)
-    var = {k + 1: reads.index(name) + 1 for k, name in enumerate(here["i"])}  # old variable -> new
-    var.update({old_in + 1 + k: n_in + 1 + k for k in range(n_latch + len(c.ands))})
+    gate = {r[0]: (r[1], r[2]) for r in ands}
+    var = {r[0] >> 1: reads.index(name) + 1 for r, name in zip(ins, here["i"])}  # old variable -> new
+    var.update({r[0] >> 1: len(reads) + 1 + k for k, r in enumerate(latches)})
+    order: list[int] = []  # the gates read, each after its operands (depth first, iteratively)
+    path: set[int] = set()  # the gates being numbered: met again below themselves, a cycle
+    for root in [r[0] for r in outs] + [r[1] for r in latches]:
+        stack = [(root & ~1, False)]
+        while stack:
+            x, ready = stack.pop()
+            if ready:
+                path.discard(x)
+                var[x >> 1] = len(reads) + n_latch + 1 + len(order)
+                order.append(x)
+            elif x >= 2 and (x >> 1) not in var:  # not a constant, input, latch or gate numbered
+                if x not in gate:
+                    raise ValueError(f"AIGER literal {x} is not defined")
+                if x in path:
+                    raise ValueError("a cycle of AIGER AND gates")
+                path.add(x)
+                stack += [(x, True), *((y & ~1, False) for y in gate[x])]
 
     def lit(x: int) -> int:
         return x if x < 2 else 2 * var[x >> 1] | x & 1
 
-    written = dict(zip(here["o"], c.outputs))
-    lines = [f"aag {n_in + n_latch + len(c.ands)} {n_in} {n_latch} {len(writes)} {len(c.ands)}"]
-    lines += [str(2 * (k + 1)) for k in range(n_in)]
-    lines += [f"{lit(latch)} {lit(nxt)}" for latch, nxt in c.latch_rows]
+    written = dict(zip(here["o"], (r[0] for r in outs)))
+    lines = [f"aag {len(reads) + n_latch + len(order)} {len(reads)} {n_latch} {len(writes)} {len(order)}"]
+    lines += [str(2 * (k + 1)) for k in range(len(reads))]
+    lines += [f"{lit(r[0])} {lit(r[1])}" for r in latches]
     lines += [str(lit(written.get(name, 0))) for name in writes]
-    lines += [f"{lit(lhs)} {lit(a)} {lit(b)}" for lhs, a, b in c.ands]
+    lines += [f"{lit(x)} {lit(gate[x][0])} {lit(gate[x][1])}" for x in order]
     lines += [f"i{k} {name}" for k, name in enumerate(reads)]
     lines += [f"o{k} {name}" for k, name in enumerate(writes)]
     return "\n".join(lines) + "\n"

@@ -11,14 +11,17 @@ UNREALIZABLE without a counter-strategy, so the engine's own games look for one 
 left of the budget; without one the answer is Unknown, naming ltlsynt's claim.
 
 The specification crosses as text in Spot's syntax, its propositions renamed `i0, i1, ...` and
-`o0, o1, ...` (any name reads back, none is read as an operator). ltlsynt plays Mealy games on
-infinite traces over future-time LTL: Moore, finite semantics, past operators and data atoms
-are the built-in engine's."""
+`o0, o1, ...` (any name reads back, none is read as an operator). ltlsynt plays Mealy games:
+under Moore semantics it is asked φ[i -> X i], each input read one instant late, and its
+controller, fed the inputs one instant late, is the Moore controller checked on φ
+(`_undelayed`). Future-time LTL on infinite traces: finite semantics, past operators and data
+atoms are the built-in engine's."""
 
 from __future__ import annotations
 
 import shutil
 import subprocess
+import tempfile
 from typing import TYPE_CHECKING, Sequence
 
 from ltlwit.logic.budget import Budget, Limit, OutOfBudget
@@ -79,18 +82,20 @@ def _asked(
     asked = transform(
         formula, lambda f, kids: slot[f.name or ""] if f.op == "ap" else f if not kids else Formula(f.op, kids)
     )
-    text = print_formula(asked, "spot")
-    command = [PROGRAM, "-f", text, "--aiger"]
-    if ins:
-        command.append("--ins=" + ",".join(s for s in names if s[0] == "i"))
-    if outs or not ins:
-        command.append("--outs=" + ",".join(s for s in names if s[0] == "o"))
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=_seconds(limit))
-    except subprocess.TimeoutExpired:
-        return Unknown(f"{PROGRAM} gave no answer within the budget")
-    except OSError as error:
-        return Unknown(f"{PROGRAM} could not be run: {error.strerror or error}")
+    with tempfile.NamedTemporaryFile("w", suffix=".ltl", encoding="utf-8") as file:  # one argument holds 128 KiB
+        file.write(print_formula(asked, "spot") + "\n")
+        file.flush()
+        command = [PROGRAM, "-F", file.name, "--aiger"]
+        if ins:
+            command.append("--ins=" + ",".join(s for s in names if s[0] == "i"))
+        if outs or not ins:
+            command.append("--outs=" + ",".join(s for s in names if s[0] == "o"))
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=_seconds(limit))
+        except subprocess.TimeoutExpired:
+            return Unknown(f"{PROGRAM} gave no answer within the budget")
+        except OSError as error:
+            return Unknown(f"{PROGRAM} could not be run: {error.strerror or error}")
     lines = done.stdout.splitlines()
     claim = lines[0].strip() if lines else ""
     exact = as_played(formula, semantics, monitor=False)
@@ -112,9 +117,7 @@ def _outside(formula: Formula, moore: bool, semantics: str) -> str | None:
         why = "data atoms"
     else:
         return None
-    return (
-        f"{PROGRAM} plays Mealy games over future-time LTL on infinite traces, not {why}: --engine builtin decides them"
-    )
+    return f"{PROGRAM} plays games over future-time LTL on infinite traces, not {why}: --engine builtin decides them"
 
 
 def _seconds(limit: Limit) -> float | None:
