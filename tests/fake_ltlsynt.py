@@ -10,6 +10,7 @@ answer found by ltlwit's own games. FAKE_LTLSYNT says how it behaves:
     unreal    UNREALIZABLE whatever φ
     hang      no answer, ever
     error     a parse error on stderr, exit status 2
+    memory    its address-space limit on stderr, exit status 2
 
 Each run appends its arguments and the formula to the file FAKE_LTLSYNT_LOG names, if any."""
 
@@ -30,6 +31,11 @@ def main(argv: list[str]) -> int:
     mode = os.environ.get("FAKE_LTLSYNT", "honest")
     if mode == "hang":
         time.sleep(3600)
+    if mode == "memory":
+        import resource
+
+        print(f"ltlsynt: address space limited to {resource.getrlimit(resource.RLIMIT_AS)[0]} bytes", file=sys.stderr)
+        return 2
     if mode == "error":
         print("ltlsynt: syntax error, unexpected closing parenthesis", file=sys.stderr)
         return 2

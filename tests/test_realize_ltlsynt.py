@@ -15,7 +15,9 @@ from cli_support import json_lines, run
 from fake_ltlsynt import _scattered
 
 import ltlwit
+from ltlwit.logic.ltl import games
 from ltlwit.logic.ltl.games import Realizable, Unrealizable, verify
+from ltlwit.logic.ltl.games import ltlsynt as backend
 from ltlwit.logic.ltl.games.aiger import Circuit, from_aiger, renamed, to_aiger
 from ltlwit.logic.ltl.games.machine import Machine
 from ltlwit.logic.result import Unknown
@@ -104,9 +106,12 @@ def test_unrealizable_needs_the_engines_counter_strategy(ltlsynt: Path, monkeypa
     monkeypatch.setenv("FAKE_LTLSYNT", "unreal")  # a wrong UNREALIZABLE: the games' controller stands
     verdict = ltlwit.realize("G(req -> F grant)", ["req"], engine="spot")
     assert isinstance(verdict, Realizable)
-    # a claim the games cannot settle (no memory to play in: ltlsynt has its own) stays a claim
-    verdict = ltlwit.realize(ARBITER, ["r1", "r2"], engine="spot", max_memory=1)
-    assert isinstance(verdict, Unknown) and "ltlsynt answers UNREALIZABLE" in verdict.reason
+    # a claim the games do not settle stays a claim
+    monkeypatch.setattr(games, "realize", lambda *args, **kwargs: Unknown("time budget exhausted"))
+    verdict = backend.realize(ltlwit.parse(ARBITER), ("r1", "r2"), ("g1", "g2"), False, None, "infinite")
+    assert verdict == Unknown(
+        "ltlsynt answers UNREALIZABLE; the engine verified no counter-strategy: time budget exhausted"
+    )
 
 
 @pytest.mark.parametrize(
@@ -118,6 +123,12 @@ def test_no_answer_from_ltlsynt_is_unknown(
     monkeypatch.setenv("FAKE_LTLSYNT", mode)
     verdict = ltlwit.realize("G(req -> F grant)", ["req"], engine="spot", timeout=3)
     assert isinstance(verdict, Unknown) and said in verdict.reason
+
+
+def test_ltlsynt_is_held_to_the_memory_ceiling(ltlsynt: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FAKE_LTLSYNT", "memory")
+    verdict = ltlwit.realize("G(req -> F grant)", ["req"], engine="spot", max_memory=3000)
+    assert isinstance(verdict, Unknown) and f"limited to {3000 << 20} bytes" in verdict.reason
 
 
 @pytest.mark.parametrize(

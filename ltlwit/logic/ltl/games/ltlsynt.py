@@ -22,7 +22,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import tempfile
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from ltlwit.logic.budget import Budget, Limit, OutOfBudget
 from ltlwit.logic.formula import Formula
@@ -75,12 +75,13 @@ def _asked(
     from ltlwit.logic.ltl.games import as_played
     from ltlwit.logic.syntax import print_formula
 
+    exact = as_played(formula, semantics, monitor=False)  # weak nexts as X: one next on infinite traces
     names = {**{f"i{k}": a for k, a in enumerate(ins)}, **{f"o{k}": a for k, a in enumerate(outs)}}
     # each proposition its slot; under Moore semantics each input read one instant late,
     # φ[i -> X i], whose Mealy controller reads at t the inputs of t - 1 (`_undelayed`)
     slot = {a: unop("X", ap(k)) if moore and k[0] == "i" else ap(k) for k, a in names.items()}
     asked = transform(
-        formula, lambda f, kids: slot[f.name or ""] if f.op == "ap" else f if not kids else Formula(f.op, kids)
+        exact, lambda f, kids: slot[f.name or ""] if f.op == "ap" else f if not kids else Formula(f.op, kids)
     )
     with tempfile.NamedTemporaryFile("w", suffix=".ltl", encoding="utf-8") as file:  # one argument holds 128 KiB
         file.write(print_formula(asked, "spot") + "\n")
@@ -91,14 +92,15 @@ def _asked(
         if outs or not ins:
             command.append("--outs=" + ",".join(s for s in names if s[0] == "o"))
         try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=_seconds(limit))
+            done = subprocess.run(
+                command, capture_output=True, text=True, timeout=_seconds(limit), preexec_fn=_ceiling(limit.memory)
+            )
         except subprocess.TimeoutExpired:
             return Unknown(f"{PROGRAM} gave no answer within the budget")
         except OSError as error:
             return Unknown(f"{PROGRAM} could not be run: {error.strerror or error}")
     lines = done.stdout.splitlines()
     claim = lines[0].strip() if lines else ""
-    exact = as_played(formula, semantics, monitor=False)
     if claim == "REALIZABLE" and done.returncode == 0:
         return _controller("\n".join(lines[1:]) + "\n", exact, ins, outs, names, moore, budget, limit)
     if claim == "UNREALIZABLE" and done.returncode == 1:
@@ -118,6 +120,19 @@ def _outside(formula: Formula, moore: bool, semantics: str) -> str | None:
     else:
         return None
     return f"{PROGRAM} plays games over future-time LTL on infinite traces, not {why}: --engine builtin decides them"
+
+
+def _ceiling(memory: int | None) -> Callable[[], None] | None:
+    """What holds ltlsynt to the budget's memory (bytes of address space), where there is one."""
+    if memory is None:
+        return None
+
+    def held() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+    return held
 
 
 def _seconds(limit: Limit) -> float | None:
