@@ -730,6 +730,7 @@ class _Loop:
         todo = []
         for guard, ys, target in self.guards[0]:
             for x0 in g.valuations(first & guard, g.x_next):
+                g.limit.check_time()  # 2^n initial letters where θe leaves n inputs free
                 if not g.holds(g.sys_init, g.at((*x0, *ys))):
                     return False
                 todo.append(reach((target, x0, ys)))

@@ -29,7 +29,7 @@ from ltlwit.logic.formula import Formula
 from ltlwit.logic.result import Unknown
 
 if TYPE_CHECKING:
-    from ltlwit.logic.ltl.games import Verdict
+    from ltlwit.logic.ltl.games import Realizable, Verdict
     from ltlwit.logic.ltl.games.machine import Machine
 
 #: the program asked, found on PATH
@@ -152,12 +152,13 @@ def _controller(
 ) -> Verdict:
     """ltlsynt's circuit, renamed and checked: the machine it is where that is small enough to
     list (a table and a play to show; under Moore semantics the Moore machine it stands for,
-    `_undelayed`), else the circuit. φ's GR(1) reading (`verify`'s `gr1`)
-    is asked first where it applies, with half the time: it proves a controller where the
-    product's tableau is out of reach, but it is stricter than φ (an assumption broken at the
-    first instant still binds the system), so its refusal is no refutation: the product
-    decides a machine, and a circuit it refuses is not verified."""
-    from ltlwit.logic.ltl.games import StrategyRejected, _proved
+    `_undelayed`), else the circuit. Where φ has GR(1) shape the circuit is checked first
+    against φ's GR(1) reading, symbolically (`gr1.check_circuit`; a machine's explicit check
+    would list every letter of its inputs), with half the time if a machine is listed: it
+    proves a controller where the product's tableau is out of reach, but it is stricter than φ
+    (the move that breaks an assumption must still keep the system's step), so its refusal is
+    no refutation: the product decides a machine, and a circuit it refuses is not verified."""
+    from ltlwit.logic.ltl.games import Realizable, StrategyRejected, _proved
     from ltlwit.logic.ltl.games.aiger import Circuit, from_aiger, renamed
     from ltlwit.logic.ltl.games.gr1 import MAX_STATES, shape
     from ltlwit.logic.ltl.games.machine import Machine
@@ -183,24 +184,34 @@ def _controller(
     unverified = Unknown(f"{PROGRAM}'s controller was not verified within the budget")
     if moore and isinstance(controller, Machine):
         controller, spec = _undelayed(controller, limit), None
-    if isinstance(controller, Circuit):  # a GR(1)-shaped φ: the circuit's check is the one there is
+    if spec is not None:  # φ's GR(1) reading, symbolically (the explicit check lists 2^n letters)
         try:
-            return _proved(exact, exact, {}, controller, 0, budget, limit, "gr1") or unverified
-        except StrategyRejected:
-            return Unknown(
-                f"{PROGRAM}'s controller, a circuit too large to list, fails φ's GR(1) reading (stricter than φ)"
-            )
-    if spec is not None and not spec.responses:  # the reading a machine's GR(1) check has
-        try:
-            verdict = _proved(exact, exact, {}, controller, 0, budget, limit.sub(limit.remaining() / 2), "gr1")
-            if verdict is not None:
-                return verdict
-        except StrategyRejected:
-            pass  # not a refutation: the product decides
+            left = limit if isinstance(controller, Circuit) else limit.sub(limit.remaining() / 2)
+            verdict = _proved(exact, exact, {}, circuit, 0, budget, left, "gr1")
+            if isinstance(verdict, Realizable) and isinstance(controller, Machine):
+                return _as_listed(controller, exact)  # the same controller, to read as a table
+            if verdict is not None or isinstance(controller, Circuit):
+                return verdict or unverified
+        except StrategyRejected:  # the reading is stricter than φ: the product decides a machine
+            if isinstance(controller, Circuit):
+                return Unknown(f"{PROGRAM}'s controller, too large to list, fails φ's GR(1) reading (stricter than φ)")
     try:
         return _proved(exact, exact, {}, controller, 0, budget, limit) or unverified
     except StrategyRejected:
         return Unknown(f"{PROGRAM} answers REALIZABLE, but the engine refutes its controller: the two disagree")
+
+
+def _as_listed(machine: Machine, exact: Formula) -> Realizable:
+    """The verdict of a circuit checked, with the machine it is (`aiger.from_aiger`: the circuit
+    evaluated state by reached state) as its controller, and that machine's play, checked."""
+    from ltlwit.logic.ltl import holds
+    from ltlwit.logic.ltl.games import Realizable, StrategyRejected
+    from ltlwit.logic.ltl.games.machine import play
+
+    game = play(machine)
+    if not holds(exact, game):
+        raise StrategyRejected(f"the machine of a circuit checked plays {game}, which violates {exact}")
+    return Realizable(machine, game, 0)
 
 
 def _undelayed(machine: Machine, limit: Limit) -> Machine:
