@@ -3,12 +3,12 @@ with the tool SYNTCOMP ranks among its best: where `ltlsynt` is on PATH it is as
 answer held to the rule every verdict here keeps, a strategy the engine checked.
 
 ltlsynt answers REALIZABLE with a controller (`--aiger`: an ASCII AIGER circuit). It is read
-back (`aiger.renamed`) and checked like the games' controllers (`games._proved`): as the machine
-the circuit is, state by reached state (`aiger.from_aiger`), or as the circuit itself where that
-machine is too large to list and φ has GR(1) shape (`gr1.check_circuit`). A controller the check
-refutes is never printed: the answer is Unknown, naming the disagreement. ltlsynt answers
-UNREALIZABLE without a counter-strategy, so the engine's own games look for one with what is
-left of the budget; without one the answer is Unknown, naming ltlsynt's claim.
+back (`aiger.renamed`) and checked like the games' controllers (`games._proved`): where φ has
+GR(1) shape as the circuit itself, symbolically (`gr1.check_circuit`), else as the machine the
+circuit is, state by reached state (`aiger.from_aiger`), shown as a table where it is small. A
+controller the check refutes is never printed: the answer is Unknown, naming the disagreement.
+ltlsynt answers UNREALIZABLE without a counter-strategy, so the engine's own games look for one
+with what is left of the budget; without one the answer is Unknown, naming ltlsynt's claim.
 
 The specification crosses as text in Spot's syntax, its propositions renamed `i0, i1, ...` and
 `o0, o1, ...` (any name reads back, none is read as an operator). ltlsynt plays Mealy games:
@@ -51,7 +51,6 @@ def realize(
 ) -> Verdict:
     """ltlsynt's verdict on `formula` (inputs `ins`, outputs `outs`), checked (module doc):
     Realizable, Unrealizable (the engine's counter-strategy) or Unknown with the reason."""
-
     outside = _outside(formula, moore, semantics)
     if outside is not None:
         return Unknown(outside)
@@ -136,6 +135,7 @@ def _ceiling(memory: int | None) -> Callable[[], None] | None:
 
 
 def _seconds(limit: Limit) -> float | None:
+    """What is left of the budget, as subprocess takes a timeout."""
     left = limit.remaining()
     return None if left == float("inf") else left
 
