@@ -91,13 +91,14 @@ logic_option = click.option(
     help="prop: propositional (witness: partial assignment); ltl: LTL (witness: lasso trace); "
     "auto: prop when the formula has no temporal operator.",
 )
-engine_option = click.option(
-    "--engine",
-    type=click.Choice(ENGINES),
-    default="auto",
-    show_default=True,
-    help="LTL engine: auto (= builtin), builtin, or spot where `import spot` works.",
-)
+
+
+def engine_option_for(help_text: str) -> Callable:
+    """`--engine auto|builtin|spot`, with what it means to the command."""
+    return click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True, help=help_text)
+
+
+engine_option = engine_option_for("LTL engine: auto (= builtin), builtin, or spot where `import spot` works.")
 
 
 def semantics_options(command: Callable) -> Callable:

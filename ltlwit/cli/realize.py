@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import click
 
-from ltlwit.cli.choices import ENGINES, REALIZE_FORMATS
+from ltlwit.cli.choices import REALIZE_FORMATS
 from ltlwit.cli.environment import Environment
 from ltlwit.cli.options import (
     data_options,
     declarations_of,
+    engine_option_for,
     files_option,
     quiet_option,
     semantics_of,
@@ -85,14 +86,10 @@ def _names(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -
     help="For the unrealizable components of a FRET export or spec file: every minimal conflict (a minimal "
     "unrealizable set of requirements) and minimal correction set, within --timeout more per component.",
 )
-@click.option(
-    "--engine",
-    type=click.Choice(ENGINES),
-    default="auto",
-    show_default=True,
-    help="auto (= builtin): the engine's games; spot: Spot's ltlsynt, where it is on PATH, for comparison: its "
-    "controller is checked like the games' (future-time LTL: formulas and TLSF files), and its "
-    "UNREALIZABLE, which comes without a counter-strategy, is the games' to prove.",
+@engine_option_for(
+    "auto (= builtin): the engine's games; spot: Spot's ltlsynt, where it is on PATH, for comparison: its controller "
+    "is checked like the games' (future-time LTL: formulas and TLSF files), and its UNREALIZABLE, which comes "
+    "without a counter-strategy, is the games' to prove."
 )
 @syntax_option
 @semantics_options
