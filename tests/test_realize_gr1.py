@@ -270,6 +270,31 @@ def test_the_games_ranking_proves_its_circuit_and_no_mutant_of_it(assumed: list[
         strategy.close()
 
 
+def test_a_latch_copying_a_literal_two_propositions_share_is_held_by_one() -> None:
+    """A shift (each output written as an input): the game's circuit keeps the last inputs and
+    outputs in latches, and an output's literal is an input's too. Each latch is then one of
+    those propositions' own variable in the check's loop, none beside them (shift_pb_125's 125
+    latch variables made its check sift 77 times), and the check agrees with the product's on
+    the circuit and its mutants."""
+    n = 4
+    f = P(" & ".join(f"G(i{k} <-> o{(k + 1) % n})" for k in range(n)))
+    ins, outs = [f"i{k}" for k in range(n)], [f"o{k}" for k in range(n)]
+    strategy = gr1.solved(f, ins, outs, Limit(None))
+    assert strategy is not None
+    try:
+        circuit = strategy.circuit(Limit(None))
+        assert circuit.latches >= 2 * n  # the inputs' and the outputs' last values
+        loop = gr1._CircuitLoop(gr1._Game(shape(f, ins), ins, outs, Limit(None), monitored=False), circuit, [])
+        held = {loop.latch_vars[f"last_{a}"] for a in (*ins, *outs)}
+        assert held == {loop.game.now[a] for a in (*ins, *outs)}  # each a proposition's: none of its own
+        del loop
+        assert check_circuit(f, circuit, Limit(None)) is True
+        for mutant in _mutants(circuit)[:12]:
+            assert check_circuit(f, mutant, Limit(None)) is verify(f, from_aiger(mutant.aiger), Budget(seconds=30))
+    finally:
+        strategy.close()
+
+
 def test_the_circuit_check_refutes_a_broken_circuit() -> None:
     """A grant for each request the next instant: the circuit the game writes passes, and among
     its mutants some fail both the symbolic check and the product check."""

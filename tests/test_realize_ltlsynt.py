@@ -121,7 +121,7 @@ def test_no_answer_from_ltlsynt_is_unknown(
     ltlsynt: Path, monkeypatch: pytest.MonkeyPatch, mode: str, said: str
 ) -> None:
     monkeypatch.setenv("FAKE_LTLSYNT", mode)
-    verdict = ltlwit.realize("G(req -> F grant)", ["req"], engine="spot", timeout=3)
+    verdict = ltlwit.realize("G(req -> F grant)", ["req"], engine="spot", timeout=1)
     assert isinstance(verdict, Unknown) and said in verdict.reason
 
 

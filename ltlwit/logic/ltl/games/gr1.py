@@ -820,12 +820,15 @@ class _CircuitLoop:
         bdd = g.bdd
         parsed = _read(circuit.aiger)
         names = (*g.ins, *g.outs)
-        copies = {**dict(zip(parsed.inputs, g.ins)), **dict(zip(parsed.outputs, g.outs))}
-        held: dict[int, str] = {}  # latch -> the proposition it holds
+        # a literal that writes several propositions (shift_pb_125's in[i] and out[i + 1]) makes
+        # them equal once begun, and 0 before: a latch copying it holds any one of them not held
+        copies: dict[int, list[str]] = {}  # literal -> the propositions written as it
+        for literal, a in [*zip(parsed.inputs, g.ins), *zip(parsed.outputs, g.outs)]:
+            copies.setdefault(literal, []).append(a)
+        held: dict[int, str] = {}  # latch -> the proposition it holds, each held once
         for k, (_, nxt) in enumerate(parsed.latch_rows):
-            a = copies.get(nxt)
-            if a is not None and a not in held.values():
-                held[k] = a
+            if copies.get(nxt):
+                held[k] = copies[nxt].pop(0)
         own = [k for k in range(parsed.latches) if k not in held]
         self.latch_vars = {  # each named latch's variable in the loop: its own, or the proposition it holds
             parsed.symbols[f"l{k}"]: g.now[held[k]] if k in held else f"l{k}"
