@@ -125,6 +125,15 @@ def test_no_answer_from_ltlsynt_is_unknown(
     assert isinstance(verdict, Unknown) and said in verdict.reason
 
 
+def test_an_ltlsynt_that_cannot_start_is_unknown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    program = tmp_path / "ltlsynt"
+    program.write_text("#!/nonexistent/interpreter\n")
+    program.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    verdict = ltlwit.realize("G(req -> F grant)", ["req"], engine="spot")
+    assert isinstance(verdict, Unknown) and verdict.reason.startswith("ltlsynt could not be run: ")
+
+
 def test_ltlsynt_is_held_to_the_memory_ceiling(ltlsynt: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FAKE_LTLSYNT", "memory")
     verdict = ltlwit.realize("G(req -> F grant)", ["req"], engine="spot", max_memory=3000)

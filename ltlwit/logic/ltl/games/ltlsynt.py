@@ -96,8 +96,8 @@ def _asked(
             )
         except subprocess.TimeoutExpired:
             return Unknown(f"{PROGRAM} gave no answer within the budget")
-        except OSError as error:
-            return Unknown(f"{PROGRAM} could not be run: {error.strerror or error}")
+        except (OSError, subprocess.SubprocessError) as error:
+            return Unknown(f"{PROGRAM} could not be run: {getattr(error, 'strerror', None) or error}")
     lines = done.stdout.splitlines()
     claim = lines[0].strip() if lines else ""
     if claim == "REALIZABLE" and done.returncode == 0:
@@ -129,7 +129,10 @@ def _ceiling(memory: int | None) -> Callable[[], None] | None:
     def held() -> None:
         import resource
 
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+        try:
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+        except (ValueError, OSError):  # a system that does not lower it (macOS): ltlsynt runs unheld
+            pass
 
     return held
 
