@@ -15,8 +15,9 @@ from cli_support import json_lines, run
 from fake_ltlsynt import _scattered
 
 import ltlwit
+from ltlwit.logic.budget import OutOfBudget
 from ltlwit.logic.ltl import games
-from ltlwit.logic.ltl.games import Realizable, Unrealizable, verify
+from ltlwit.logic.ltl.games import Realizable, Unrealizable, gr1, verify
 from ltlwit.logic.ltl.games import ltlsynt as backend
 from ltlwit.logic.ltl.games.aiger import Circuit, from_aiger, renamed, to_aiger
 from ltlwit.logic.ltl.games.machine import Machine
@@ -182,6 +183,20 @@ def test_the_command_line(ltlsynt: Path, tmp_path: Path) -> None:
     assert row["verified"] and row["counter_strategy"]["player"] == "environment"
 
 
+def test_a_circuit_too_wide_to_list_is_neither_listed_past_the_budget_nor_trusted(
+    ltlsynt: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Twelve outputs copying twelve inputs: 4,096 transitions in one state, past what is listed
+    (`MAX_TRANSITIONS`), so the circuit is checked as a circuit (φ has GR(1) shape), and proved."""
+    monkeypatch.setattr(gr1, "MAX_TRANSITIONS", 1_000)
+    formula = " & ".join(f"G(a{k} <-> b{k})" for k in range(12))
+    verdict = ltlwit.realize(formula, [f"a{k}" for k in range(12)], engine="spot")
+    assert isinstance(verdict, Realizable) and isinstance(verdict.controller, Circuit)
+    with pytest.raises(OutOfBudget, match="more than 1000 transitions"):
+        from_aiger(verdict.controller.aiger, transitions=1_000)
+    assert isinstance(from_aiger(verdict.controller.aiger, transitions=5_000), Machine)
+
+
 def test_renamed_keeps_the_circuit_it_renames() -> None:
     """A circuit renamed into other orders computes what it did: the two run side by side."""
     verdict = ltlwit.realize(ARBITER, ["r1", "r2"], timeout=30)
@@ -209,5 +224,15 @@ def test_renamed_keeps_the_circuit_it_renames() -> None:
     ):
         with pytest.raises(ValueError, match=said):
             renamed(broken, ["x"], ["u"], {"r1": "x", "g1": "u"})
-    with pytest.raises(ValueError, match="names z"):
+    with pytest.raises(ValueError, match="input 0 is named no input"):
         renamed(text, ["y"], ["v", "u"], {"r1": "z", "r2": "y", "g1": "u", "g2": "v"})
+    for table, said in (
+        ("i0 r1\no0 g1\no1 g1\n", "two of its outputs have one name"),
+        ("i0 r1\no0 g1\nc\no1 g2\n", "output 1 is named no output"),  # a comment is no symbol
+        ("o0 g1\no1 g2\n", "input 0 is named no input"),
+    ):
+        circuit = "aag 2 1 0 2 1\n2\n4\n3\n4 2 2\n" + table
+        with pytest.raises(ValueError, match=said):
+            renamed(circuit, ["x"], ["u", "v"], {"r1": "x", "g1": "u", "g2": "v"})
+    both = "aag 2 1 0 2 1\n2\n4\n3\n4 2 2\ni0 r1\no0 g1\no1 g2\nc\no0 g2\n"
+    assert renamed(both, ["x"], ["u", "v"], {"r1": "x", "g1": "u", "g2": "v"}).splitlines()[2:4] == ["4", "3"]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from ltlwit.logic.assignment import cube
-from ltlwit.logic.budget import Limit
+from ltlwit.logic.budget import Limit, OutOfBudget
 from ltlwit.logic.formula import And, Formula, conjuncts
 from ltlwit.logic.ltl.games.machine import Machine, Transition, guard_formula, letter_of, shannon
 from ltlwit.logic.trace import Trace
@@ -294,10 +294,12 @@ def to_aiger(machine: Machine) -> str:
     return aig.text(machine.reads, latches, list(zip(machine.writes, outputs)))
 
 
-def from_aiger(text: str, limit: Limit | None = None) -> Machine:
+def from_aiger(text: str, limit: Limit | None = None, transitions: int | None = None) -> Machine:
     """The machine an ASCII AIGER circuit is (a Mealy controller over the inputs and outputs its
     symbol table names); ValueError where the text is no such circuit. `limit` counts its
-    states as they are listed (`Limit.tick`: OutOfBudget past its states or time)."""
+    states as they are listed (`Limit.tick`: OutOfBudget past its states or time) and reads the
+    clock as each state's letters are split by what they write (2^n blocks where n outputs copy
+    n inputs); past `transitions` in all, OutOfBudget too."""
     from ltlwit.logic.ltl.encoding.labels import Bdds
 
     c = _read(text)
@@ -314,6 +316,7 @@ def from_aiger(text: str, limit: Limit | None = None) -> Machine:
     ids = {0: 0}
     order = [0]
     states: list[tuple[Transition, ...]] = []
+    listed = 0  # transitions of the states before
     for code in order:
         if limit is not None:
             limit.tick()
@@ -321,21 +324,26 @@ def from_aiger(text: str, limit: Limit | None = None) -> Machine:
         functions = [bdd.let(at, f) if at else f for f in outs + nexts]
         blocks: list[tuple[Any, tuple[bool, ...]]] = [(bdd.true, ())]
         for f in functions:
+            if limit is not None:
+                limit.check_time()
             blocks = [
                 (part, values + (v,))
                 for letters, values in blocks
                 for v, part in ((True, letters & f), (False, letters & ~f))
                 if part != bdd.false
             ]
-        transitions = []
+            if transitions is not None and listed + len(blocks) > transitions:  # splits only add blocks
+                raise OutOfBudget(f"more than {transitions} transitions to list")
+        listed += len(blocks)
+        row = []
         for letters, values in blocks:
             target = sum(1 << k for k, v in enumerate(values[n_out:]) if v)
             if target not in ids:
                 ids[target] = len(order)
                 order.append(target)
             write = cube(zip(outputs, values[:n_out]))
-            transitions.append(Transition(guard_formula(bdd, letters, names), write, ids[target]))
-        states.append(tuple(transitions))
+            row.append(Transition(guard_formula(bdd, letters, names), write, ids[target]))
+        states.append(tuple(row))
     return Machine("system", tuple(inputs), tuple(outputs), False, tuple(states))
 
 
@@ -376,8 +384,9 @@ def renamed(text: str, reads: Sequence[str], writes: Sequence[str], names: dict[
     an upper bound, gates in any order, as Spot writes them. An input it does not have is one it
     does not read, an output it does not have one it keeps false (a tool may drop a proposition
     its simplifications find free: the check decides). ValueError where it is no such circuit
-    (a literal undefined or defined twice, a cycle of gates) or names a signal neither read nor
-    written here."""
+    (a literal undefined or defined twice, a cycle of gates), or where its symbol table (to its
+    comments) leaves an input or output unnamed, names one twice, or names it after no signal
+    read or written here."""
     rows = [r.split() for r in text.splitlines()]
     head = rows[0] if rows else []
     if len(head) != 6 or head[0] != "aag" or not all(x.isdigit() for x in head[1:]):
@@ -395,16 +404,23 @@ def renamed(text: str, reads: Sequence[str], writes: Sequence[str], names: dict[
     defined = [r[0] for r in ins + latches + ands]
     if any(x < 2 or x & 1 for x in defined) or len(set(defined)) != len(defined):
         raise ValueError("an AIGER variable defined twice, negated or constant")
-    symbols = dict((r[0], r[1]) for r in rows[1 + len(body) :] if len(r) == 2 and r[0][:1] in "io")
+    symbols: dict[str, str] = {}  # the symbol table: the lines after the body, to the comments
+    for line in text.splitlines()[1 + len(body) :]:
+        if line.rstrip() == "c":
+            break
+        symbol = re.fullmatch(r"([ilo]\d+) (.+)", line.rstrip())
+        if symbol is not None:
+            symbols[symbol[1]] = symbol[2]
     here = {
         kind: [names.get(symbols.get(f"{kind}{k}", ""), "") for k in range(n)]
         for kind, n in (("i", n_in), ("o", n_out))
     }
-    stray = next((n for n in here["i"] if n not in reads), None) or next(
-        (n for n in here["o"] if n not in writes), None
-    )
-    if stray is not None:
-        raise ValueError(f"its symbol table names {stray or 'no'} signal of the specification's")
+    for kind, signal, known in (("i", "input", reads), ("o", "output", writes)):
+        for k, name in enumerate(here[kind]):
+            if name not in known:
+                raise ValueError(f"its {signal} {k} is named no {signal} of the specification's")
+        if len(set(here[kind])) != len(here[kind]):
+            raise ValueError(f"two of its {signal}s have one name")
     gate = {r[0]: (r[1], r[2]) for r in ands}
     var = {r[0] >> 1: reads.index(name) + 1 for r, name in zip(ins, here["i"])}  # old variable -> new
     var.update({r[0] >> 1: len(reads) + 1 + k for k, r in enumerate(latches)})

@@ -96,7 +96,7 @@ def _asked(
             )
         except subprocess.TimeoutExpired:
             return Unknown(f"{PROGRAM} gave no answer within the budget")
-        except (OSError, subprocess.SubprocessError) as error:
+        except (OSError, ValueError, subprocess.SubprocessError) as error:
             return Unknown(f"{PROGRAM} could not be run: {getattr(error, 'strerror', None) or error}")
     lines = done.stdout.splitlines()
     claim = lines[0].strip() if lines else ""
@@ -126,9 +126,12 @@ def _ceiling(memory: int | None) -> Callable[[], None] | None:
     if memory is None:
         return None
 
-    def held() -> None:
-        import resource
+    try:
+        import resource  # here, not in the child: an import between fork and exec can deadlock
+    except ImportError:  # Windows
+        return None
 
+    def held() -> None:
         try:
             resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
         except (ValueError, OSError):  # a system that does not lower it (macOS): ltlsynt runs unheld
@@ -163,7 +166,7 @@ def _controller(
     no refutation: the product decides a machine, and a circuit it refuses is not verified."""
     from ltlwit.logic.ltl.games import Realizable, StrategyRejected, _proved
     from ltlwit.logic.ltl.games.aiger import Circuit, from_aiger, renamed
-    from ltlwit.logic.ltl.games.gr1 import MAX_STATES, shape
+    from ltlwit.logic.ltl.games.gr1 import MAX_STATES, MAX_TRANSITIONS, shape
     from ltlwit.logic.ltl.games.machine import Machine
 
     try:
@@ -173,7 +176,7 @@ def _controller(
     spec = shape(exact, ins)
     controller: Machine | Circuit = circuit
     try:
-        controller = from_aiger(circuit.aiger, limit.with_states(MAX_STATES))
+        controller = from_aiger(circuit.aiger, limit.with_states(MAX_STATES), MAX_TRANSITIONS)
     except OutOfBudget:
         limit.check_time()
         if moore:
