@@ -104,12 +104,9 @@ def realize(
         >>> ltlwit.realize("G(req -> F grant) & G(grant -> !req)", ["req"])  # doctest: +SKIP
         Unrealizable(counter_strategy=Machine(...), play=..., bound=0)"""
     from ltlwit.logic.budget import Budget
-    from ltlwit.logic.ltl import ENGINES
     from ltlwit.logic.ltl.games import ltlsynt
     from ltlwit.logic.ltl.games import realize as decide
 
-    if engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
     if engine == "spot" and not ltlsynt.available():
         raise ValueError(f"the spot engine needs Spot's {ltlsynt.PROGRAM} on PATH (not found)")
     if isinstance(formula, str):
@@ -125,7 +122,7 @@ def realize(
         budget=budget,
         semantics=semantics,
         declarations=declarations,
-        engine="spot" if engine == "spot" else "builtin",
+        engine=engine,
     )
 
 

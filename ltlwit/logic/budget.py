@@ -128,6 +128,12 @@ class Limit:
             return float("inf")
         return max(0.0, self.deadline - time.perf_counter())
 
+    def left(self) -> Budget:
+        """What is left of this budget as a fresh one (its seconds from now, its memory), for a
+        stage that counts its own (a check of a strategy, another game, a program it runs)."""
+        seconds = self.remaining()
+        return Budget(seconds=None if seconds == float("inf") else seconds, memory=self.memory)
+
     def tick(self) -> None:
         self.count += 1
         if self.states is not None and self.count > self.states:

@@ -134,7 +134,7 @@ def realize(
     gr1: bool = True,
     small: bool = True,
     declarations: Declarations | None = None,
-    engine: str = "builtin",
+    engine: str = "auto",
 ) -> Verdict:
     """Realizable or Unrealizable with a verified strategy, or Unknown with the reason.
 
@@ -154,9 +154,12 @@ def realize(
     Over data atoms (`declarations`: their sorts), under infinite semantics: φ that reads no
     input exactly (the system alone chooses the whole run: `_unopposed`), else by a finite
     abstraction where one is exact (`theory.separable`).
-    `engine="spot"`: Spot's ltlsynt is asked instead, its answer checked (`ltlsynt`)."""
+    `engine`: auto (= builtin), builtin, or spot: Spot's ltlsynt asked instead, its answer
+    checked (`ltlsynt`); ValueError for another."""
+    from ltlwit.logic.ltl import _backend
+
     ins, outs = players(formula, inputs, outputs)
-    if engine == "spot":
+    if _backend(engine) == "spot":
         from ltlwit.logic.ltl.games import ltlsynt
 
         return ltlsynt.realize(formula, ins, outs, moore, budget, semantics)
@@ -187,7 +190,7 @@ def realize(
         if alive is not None and not written.past and progression:  # LTLf: reachability games
             with collector_paused():  # (`_counted` says why)
                 found = _finite_game(ins, outs, moore, written, formula.aps(), alive.name or "", limit)
-                verdict = _proved(exact, formula, monitors, found, 0, budget, limit) if found is not None else None
+                verdict = _proved(exact, formula, monitors, found, 0, limit) if found is not None else None
             if found is not None:
                 if isinstance(verdict, Realizable):
                     return _finite_play(verdict, written, alive)
@@ -196,13 +199,13 @@ def realize(
                 return Unknown(f"the {_strategy(found)} found was not verified within the budget")
         constant = None if formula.past else _constant_counter(formula, arena, ins, outs, limit)
         if constant is not None:
-            verdict = _proved(exact, formula, monitors, constant, 0, budget, limit)
+            verdict = _proved(exact, formula, monitors, constant, 0, limit)
             if verdict is not None:
                 return verdict
         plain = gr1 and not moore and not written.past and alive is None  # GR(1): the game, first
         winning = _gr1_solved(formula, ins, outs, limit) if plain else None
         try:
-            return _counted(exact, formula, written, monitors, alive, arena, winning, budget, limit, small)
+            return _counted(exact, formula, written, monitors, alive, arena, winning, limit, small)
         finally:
             if winning is not None:
                 winning.close()
@@ -298,7 +301,6 @@ def _counted(
     alive: Formula | None,
     arena: Arena,
     winning: Any,
-    budget: Budget | None,
     limit: Limit,
     small: bool = True,
 ) -> Verdict:
@@ -321,7 +323,7 @@ def _counted(
     gr1_at = time.perf_counter() + (min(COUNTING_FIRST, COUNTING_SHARE * limit.remaining()) if small else 0.0)
     while searches or winning is not None:
         if winning is not None and (not searches or time.perf_counter() >= gr1_at):
-            verdict = _gr1(exact, winning, budget, limit)
+            verdict = _gr1(exact, winning, limit)
             winning = None
             if verdict is not None:
                 return verdict
@@ -343,7 +345,7 @@ def _counted(
         bound, machine = step
         # a counter-strategy reads the monitors: it beats the systems that write them right
         with collector_paused():
-            verdict = _proved(exact, formula, monitors, machine, bound, budget, limit)
+            verdict = _proved(exact, formula, monitors, machine, bound, limit)
         if isinstance(verdict, Realizable) and alive is not None:
             return _finite_play(verdict, written, alive)
         if verdict is not None:
@@ -369,7 +371,7 @@ def _gr1_solved(formula: Formula, ins: tuple[str, ...], outs: tuple[str, ...], l
         return None
 
 
-def _gr1(exact: Formula, winning: Any, budget: Budget | None, limit: Limit) -> Verdict | None:
+def _gr1(exact: Formula, winning: Any, limit: Limit) -> Verdict | None:
     """The GR(1) strategy written out, as a machine or, past the states a table lists, as a
     circuit, and checked on the closed loop (Unknown when the check runs out of time), or None,
     the counting games to go on: its share of the budget spent listing the machine. The
@@ -385,7 +387,7 @@ def _gr1(exact: Formula, winning: Any, budget: Budget | None, limit: Limit) -> V
         limit.check_time()
         return None
     ranking = None if isinstance(designed, Machine) else winning.ranking()
-    verdict = _proved(exact, exact, {}, designed, 0, budget, limit, "gr1", ranking)
+    verdict = _proved(exact, exact, {}, designed, 0, limit, "gr1", ranking)
     return verdict or Unknown(f"the {_strategy(designed)} found was not verified within the budget")
 
 
@@ -703,7 +705,6 @@ def _proved(
     monitors: dict,
     machine: Machine | Circuit,
     bound: int,
-    budget: Budget | None,
     limit: Limit,
     method: str = "product",
     ranking: Ranking | None = None,
@@ -713,14 +714,22 @@ def _proved(
     the formula with the monitors' definitions (`played`); its play, against a system that
     writes the monitors right, must violate `exact` too (`ranking`: see `verify`). None when
     the budget stops the check."""
-    from ltlwit.logic.ltl import holds
-
-    seconds = limit.remaining()
-    left = Budget(seconds=None if seconds == float("inf") else seconds, memory=budget.memory if budget else None)
     system = machine.player == "system"
-    verified = verify(exact if system else played, machine, left, method, ranking)
+    verified = verify(exact if system else played, machine, limit.left(), method, ranking)
     if verified is None:
         return None
+    return _played(exact, monitors, machine, bound, verified, limit)
+
+
+def _played(
+    exact: Formula, monitors: dict, machine: Machine | Circuit, bound: int, verified: bool, limit: Limit
+) -> Verdict | None:
+    """`_proved`'s verdict once its check has answered (`verified`), with the strategy's play,
+    which must satisfy `exact` (a controller's) or violate it (a counter-strategy's); None when
+    the budget stops the play."""
+    from ltlwit.logic.ltl import holds
+
+    system = machine.player == "system"
     try:
         game = play(machine, None if system else monitors) if isinstance(machine, Machine) else machine.play(limit)
     except OutOfBudget:

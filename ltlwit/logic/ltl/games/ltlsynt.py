@@ -29,7 +29,7 @@ from ltlwit.logic.formula import Formula
 from ltlwit.logic.result import Unknown
 
 if TYPE_CHECKING:
-    from ltlwit.logic.ltl.games import Realizable, Verdict
+    from ltlwit.logic.ltl.games import Verdict
     from ltlwit.logic.ltl.games.machine import Machine
 
 #: the program asked, found on PATH
@@ -56,7 +56,7 @@ def realize(
         return Unknown(outside)
     limit = Limit(budget)
     try:
-        return _asked(formula, ins, outs, moore, semantics, budget, limit)
+        return _asked(formula, ins, outs, moore, semantics, limit)
     except OutOfBudget as error:  # the time or memory the check of its controller had
         return Unknown(str(error))
 
@@ -67,7 +67,6 @@ def _asked(
     outs: Sequence[str],
     moore: bool,
     semantics: str,
-    budget: Budget | None,
     limit: Limit,
 ) -> Verdict:
     from ltlwit.logic.formula import ap, transform, unop
@@ -92,7 +91,7 @@ def _asked(
             command.append("--outs=" + ",".join(s for s in names if s[0] == "o"))
         try:
             done = subprocess.run(
-                command, capture_output=True, text=True, timeout=_seconds(limit), preexec_fn=_ceiling(limit.memory)
+                command, capture_output=True, text=True, timeout=limit.left().seconds, preexec_fn=_ceiling(limit.memory)
             )
         except subprocess.TimeoutExpired:
             return Unknown(f"{PROGRAM} gave no answer within the budget")
@@ -101,9 +100,9 @@ def _asked(
     lines = done.stdout.splitlines()
     claim = lines[0].strip() if lines else ""
     if claim == "REALIZABLE" and done.returncode == 0:
-        return _controller("\n".join(lines[1:]) + "\n", exact, ins, outs, names, moore, budget, limit)
+        return _controller("\n".join(lines[1:]) + "\n", exact, ins, outs, names, moore, limit)
     if claim == "UNREALIZABLE" and done.returncode == 1:
-        return _counter_strategy(formula, ins, outs, moore, budget, limit)
+        return _counter_strategy(formula, ins, outs, moore, limit)
     said = next((line.strip() for line in reversed(done.stderr.splitlines()) if line.strip()), "")
     return Unknown(f"{PROGRAM} gave no verdict (exit status {done.returncode}{': ' + said if said else ''})")
 
@@ -140,12 +139,6 @@ def _ceiling(memory: int | None) -> Callable[[], None] | None:
     return held
 
 
-def _seconds(limit: Limit) -> float | None:
-    """What is left of the budget, as subprocess takes a timeout."""
-    left = limit.remaining()
-    return None if left == float("inf") else left
-
-
 def _controller(
     aiger: str,
     exact: Formula,
@@ -153,7 +146,6 @@ def _controller(
     outs: Sequence[str],
     names: dict[str, str],
     moore: bool,
-    budget: Budget | None,
     limit: Limit,
 ) -> Verdict:
     """ltlsynt's circuit, renamed and checked: the machine it is where that is small enough to
@@ -164,7 +156,7 @@ def _controller(
     proves a controller where the product's tableau is out of reach, but it is stricter than φ
     (the move that breaks an assumption must still keep the system's step), so its refusal is
     no refutation: the product decides a machine, and a circuit it refuses is not verified."""
-    from ltlwit.logic.ltl.games import Realizable, StrategyRejected, _proved
+    from ltlwit.logic.ltl.games import Realizable, StrategyRejected, _played, _proved
     from ltlwit.logic.ltl.games.aiger import Circuit, from_aiger, renamed
     from ltlwit.logic.ltl.games.gr1 import MAX_STATES, MAX_TRANSITIONS, shape
     from ltlwit.logic.ltl.games.machine import Machine
@@ -193,31 +185,19 @@ def _controller(
     if spec is not None:  # φ's GR(1) reading, symbolically (the explicit check lists 2^n letters)
         try:
             left = limit if isinstance(controller, Circuit) else limit.sub(limit.remaining() / 2)
-            verdict = _proved(exact, exact, {}, circuit, 0, budget, left, "gr1")
+            verdict = _proved(exact, exact, {}, circuit, 0, left, "gr1")
             if isinstance(verdict, Realizable) and isinstance(controller, Machine):
-                return _as_listed(controller, exact)  # the same controller, to read as a table
+                # the machine the circuit is (`from_aiger`), to read as a table: its play checked too
+                return _played(exact, {}, controller, 0, True, limit) or unverified
             if verdict is not None or isinstance(controller, Circuit):
                 return verdict or unverified
         except StrategyRejected:  # the reading is stricter than φ: the product decides a machine
             if isinstance(controller, Circuit):
                 return Unknown(f"{PROGRAM}'s controller, too large to list, fails φ's GR(1) reading (stricter than φ)")
     try:
-        return _proved(exact, exact, {}, controller, 0, budget, limit) or unverified
+        return _proved(exact, exact, {}, controller, 0, limit) or unverified
     except StrategyRejected:
         return Unknown(f"{PROGRAM} answers REALIZABLE, but the engine refutes its controller: the two disagree")
-
-
-def _as_listed(machine: Machine, exact: Formula) -> Realizable:
-    """The verdict of a circuit checked, with the machine it is (`aiger.from_aiger`: the circuit
-    evaluated state by reached state) as its controller, and that machine's play, checked."""
-    from ltlwit.logic.ltl import holds
-    from ltlwit.logic.ltl.games import Realizable, StrategyRejected
-    from ltlwit.logic.ltl.games.machine import play
-
-    game = play(machine)
-    if not holds(exact, game):
-        raise StrategyRejected(f"the machine of a circuit checked plays {game}, which violates {exact}")
-    return Realizable(machine, game, 0)
 
 
 def _undelayed(machine: Machine, limit: Limit) -> Machine:
@@ -244,15 +224,12 @@ def _undelayed(machine: Machine, limit: Limit) -> Machine:
     return Machine("system", machine.reads, machine.writes, True, tuple(states))
 
 
-def _counter_strategy(
-    formula: Formula, ins: Sequence[str], outs: Sequence[str], moore: bool, budget: Budget | None, limit: Limit
-) -> Verdict:
+def _counter_strategy(formula: Formula, ins: Sequence[str], outs: Sequence[str], moore: bool, limit: Limit) -> Verdict:
     """The engine's verdict where ltlsynt says UNREALIZABLE, its games given what is left of the
     budget: ltlsynt gives no counter-strategy to check. A controller they verify stands."""
     from ltlwit.logic.ltl.games import realize
 
-    left = _seconds(limit)
-    verdict = realize(formula, ins, outs, moore, Budget(seconds=left, memory=budget.memory if budget else None))
+    verdict = realize(formula, ins, outs, moore, limit.left())
     if isinstance(verdict, Unknown):
         return Unknown(f"{PROGRAM} answers UNREALIZABLE; the engine verified no counter-strategy: {verdict.reason}")
     return verdict

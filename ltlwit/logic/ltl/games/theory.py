@@ -94,14 +94,7 @@ def separable(
     data = set(made.signature.variables)
     bool_ins = tuple(n for n in ins if n not in data or made.signature.variables[n].name == "Bool")
     bool_outs = tuple(n for n in outs if n not in data or made.signature.variables[n].name == "Bool")
-    left = limit.remaining()
-    verdict = decide(
-        boolean,
-        (*bool_ins, *env.props),
-        (*bool_outs, *sys.props),
-        moore=moore,
-        budget=Budget(seconds=None if left == float("inf") else left, memory=budget.memory if budget else None),
-    )
+    verdict = decide(boolean, (*bool_ins, *env.props), (*bool_outs, *sys.props), moore=moore, budget=limit.left())
     if isinstance(verdict, Unknown):
         return verdict
     from ltlwit.logic.ltl.games import Realizable, Unrealizable
